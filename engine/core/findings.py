@@ -1,0 +1,115 @@
+"""Finding codes, their rule citations, and the sink that collects findings during replay.
+
+Each ruleset keeps a :class:`Catalogue`: every code it can emit, with the rulebook section it
+enforces, written so that a designer can open the rulebook at that place. A check never invents a
+code on the fly: :meth:`FindingSink.report` refuses codes that are not in the catalogue, so the
+catalogue is the complete, documented list.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from schemas.findings import Finding, Severity, Where
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One finding code: stable namespaced ``code``, the ``rule`` cited in words, a title."""
+
+    code: str
+    rule: str
+    title: str
+    severity: Severity = "error"
+
+
+class Catalogue:
+    """The complete list of codes a ruleset may report."""
+
+    def __init__(self, rules: list[Rule]) -> None:
+        self._rules: dict[str, Rule] = {}
+        for r in rules:
+            if r.code in self._rules:
+                raise ValueError(f"duplicate finding code {r.code!r}")
+            if "/" not in r.code:
+                raise ValueError(f"finding code {r.code!r} is not namespaced")
+            self._rules[r.code] = r
+
+    def __getitem__(self, code: str) -> Rule:
+        return self._rules[code]
+
+    def __contains__(self, code: object) -> bool:
+        return code in self._rules
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self._rules.values())
+
+    def __len__(self) -> int:
+        return len(self._rules)
+
+
+# Codes every ruleset shares; the core emits them.
+CORE_RULES: list[Rule] = [
+    Rule("log/unreadable", "canonical log format (DESIGN.md §4)", "the file could not be read as a game log"),
+    Rule("log/invalid-header", "canonical log format (DESIGN.md §4)", "the header is missing or malformed"),
+    Rule("log/invalid-event", "canonical log format (DESIGN.md §4)", "an event is malformed and was skipped"),
+    Rule("log/unknown-event", "canonical log format (DESIGN.md §4)", "an event type this ruleset does not know; skipped"),
+    Rule("log/unknown-game", "canonical log format (DESIGN.md §4)", "no ruleset is registered for this game"),
+    Rule("log/unsupported-rules-version", "canonical log format (DESIGN.md §4)", "the rules version has no content pack; replayed with the nearest", "warning"),
+    Rule("log/seat-out-of-range", "canonical log format (DESIGN.md §4)", "an event names a seat that is not at the table"),
+    Rule("log/event-after-game-end", "canonical log format (DESIGN.md §4)", "an event was recorded after the game ended"),
+    Rule("log/parse-error", "text notation / spreadsheet sheet (docs/formats.md)", "a line could not be read; the rest of the file was still read"),
+    Rule("checkpoint/mismatch", "checkpoints (DESIGN.md §5)", "the table's recorded value differs from the engine's; replay continues from the table's value"),
+]
+
+
+@dataclass(slots=True)
+class FindingSink:
+    """Collects findings during replay, filling in the current location."""
+
+    catalogue: Catalogue
+    findings: list[Finding] = field(default_factory=list)
+    event: int | None = None
+    line: int | None = None
+    era: int | None = None
+    cycle: int | None = None
+
+    def report(
+        self,
+        code: str,
+        message: str,
+        *,
+        seat: int | None = None,
+        expected: Any = None,
+        recorded: Any = None,
+        severity: Severity | None = None,
+    ) -> Finding:
+        """Record one finding at the current location and return it."""
+        rule = self.catalogue[code]  # KeyError here is a programmer error: add the code first
+        f = Finding(
+            code=code,
+            severity=severity or rule.severity,
+            rule=rule.rule,
+            message=message,
+            where=Where(event=self.event, line=self.line, era=self.era, cycle=self.cycle, seat=seat),
+            expected=expected,
+            recorded=recorded,
+        )
+        self.findings.append(f)
+        return f
+
+    def resync(self, what: str, engine_value: Any, table_value: Any, *, seat: int | None = None) -> Any:
+        """Compare a table value with the engine's; on mismatch report once and return the
+        table's value so that replay continues from it (no cascade of follow-on findings)."""
+        if table_value is None or table_value == engine_value:
+            return engine_value
+        self.report(
+            "checkpoint/mismatch",
+            f"the table recorded {what} = {table_value!r}, the rules give {engine_value!r}; "
+            "continuing from the table's value",
+            seat=seat,
+            expected=engine_value,
+            recorded=table_value,
+        )
+        return table_value

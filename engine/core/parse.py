@@ -1,0 +1,124 @@
+"""Tolerant conversion of a decoded JSON object into a header and validated events.
+
+Pure (no I/O): the readers in ``ingest/`` decode bytes and call :func:`parse_log`. A bad event
+becomes a finding with its location and the rest are still read (python-chess ``Game.errors``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from engine.core.findings import CORE_RULES, Catalogue, FindingSink
+from engine.core.registry import get_ruleset
+from engine.core.ruleset import Ruleset
+from schemas.findings import Finding
+
+_CORE = Catalogue(CORE_RULES)
+
+
+@dataclass(slots=True)
+class ParsedLog:
+    """A log read as far as possible: ``header`` is None when it could not be read."""
+
+    header: Any = None
+    events: list[Any] = field(default_factory=list)
+    lines: list[int | None] = field(default_factory=list)
+    indices: list[int] = field(default_factory=list)  # raw index of each kept event
+    findings: list[Finding] = field(default_factory=list)
+    ruleset: Ruleset | None = None
+    raw_event_count: int = 0
+
+    @property
+    def readable(self) -> bool:
+        return self.header is not None and self.ruleset is not None
+
+
+def describe_validation_error(err: ValidationError, limit: int = 3) -> str:
+    """A short human sentence for a pydantic error: 'field: message; ...'."""
+    parts = []
+    for e in err.errors()[:limit]:
+        loc = ".".join(str(p) for p in e.get("loc", ()) if p != "__root__")
+        msg = e.get("msg", "invalid")
+        parts.append(f"{loc}: {msg}" if loc else msg)
+    more = len(err.errors()) - limit
+    if more > 0:
+        parts.append(f"and {more} more")
+    return "; ".join(parts)
+
+
+def _sink(event: int | None = None, line: int | None = None) -> FindingSink:
+    s = FindingSink(_CORE)
+    s.event, s.line = event, line
+    return s
+
+
+def parse_log(
+    obj: Any,
+    *,
+    header_line: int | None = None,
+    event_lines: Sequence[int | None] | None = None,
+) -> ParsedLog:
+    """Validate a decoded log object. Never raises."""
+    out = ParsedLog()
+    if not isinstance(obj, dict):
+        sink = _sink(line=header_line)
+        sink.report(
+            "log/unreadable",
+            f"expected a JSON object with 'header' and 'events', got {type(obj).__name__}",
+        )
+        out.findings = sink.findings
+        return out
+    header_obj = obj.get("header")
+    events_obj = obj.get("events", [])
+    sink = _sink(line=header_line)
+    if not isinstance(header_obj, dict):
+        sink.report("log/invalid-header", "the log has no 'header' object")
+        out.findings = sink.findings
+        return out
+    game = header_obj.get("game", "mandate2038")
+    rs = get_ruleset(game) if isinstance(game, str) else None
+    if rs is None:
+        sink.report("log/unknown-game", f"no ruleset is registered for game {game!r}", recorded=game)
+        out.findings = sink.findings
+        return out
+    out.ruleset = rs
+    try:
+        out.header = rs.header_model.model_validate(header_obj)
+    except ValidationError as err:
+        sink.report("log/invalid-header", f"the header is not valid: {describe_validation_error(err)}")
+        out.findings = sink.findings
+        return out
+    if not isinstance(events_obj, list):
+        sink.report("log/invalid-event", "'events' is not a list; no events were read")
+        out.findings = sink.findings
+        return out
+    out.raw_event_count = len(events_obj)
+    adapter = rs.event_adapter
+    for i, raw in enumerate(events_obj):
+        line = event_lines[i] if event_lines is not None and i < len(event_lines) else None
+        sink.event, sink.line = i, line
+        if isinstance(raw, dict) and raw.get("type") not in rs.event_types:
+            sink.report(
+                "log/unknown-event",
+                f"unknown event type {raw.get('type')!r}; the event was skipped",
+                recorded=raw.get("type"),
+            )
+            continue
+        try:
+            ev = adapter.validate_python(raw)
+        except ValidationError as err:
+            kind = raw.get("type") if isinstance(raw, dict) else type(raw).__name__
+            sink.report(
+                "log/invalid-event",
+                f"{kind!r} event is not valid ({describe_validation_error(err)}); it was skipped",
+            )
+            continue
+        out.events.append(ev)
+        out.lines.append(line)
+        out.indices.append(i)
+    out.findings = sink.findings
+    return out

@@ -1,0 +1,146 @@
+"""Replay is a fold: ``state = setup(header); for e in events: apply(state, e)``.
+
+The core runs the generic checks once, before any ruleset code (boardgame.io's order): an event
+naming a seat that is not at the table, and an event after the game ended. It never raises on a
+bad game; everything becomes a finding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from engine.core.findings import FindingSink
+from engine.core.registry import get_ruleset
+from engine.core.ruleset import Ruleset
+from schemas.findings import Finding
+
+
+@dataclass(slots=True)
+class LedgerEntry:
+    """One change of a seat's score, with its source (the score ledger)."""
+
+    seat: int
+    amount: int
+    total: int
+    source: str  # e.g. "starting", "customer", "capability_threshold", "era_mandate", ...
+    era: int | None
+    cycle: int | None
+    event: int | None
+    detail: str = ""
+
+
+class Outcome(BaseModel):
+    """How a game ended, as far as the log allows."""
+
+    complete: bool = False  # the log reaches final scoring
+    provisional_winners: list[int] = Field(default_factory=list)
+    winners: list[int] = Field(default_factory=list)
+    ending: str | None = None
+    details: dict[str, Any] = Field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class ReplayResult:
+    """Everything one replay produces."""
+
+    game: str
+    header: Any
+    findings: list[Finding]
+    ledger: list[LedgerEntry] = field(default_factory=list)
+    outcome: Outcome | None = None
+    records: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    unchecked: list[str] = field(default_factory=list)
+    state: Any = None
+    events_applied: int = 0
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity == "error"]
+
+    @property
+    def status(self) -> str:
+        return "findings" if self.findings else "clean"
+
+
+def _seats_named(event: BaseModel) -> list[int]:
+    out = []
+    seat = getattr(event, "seat", None)
+    if isinstance(seat, int):
+        out.append(seat)
+    return out
+
+
+def replay(
+    header: Any,
+    events: Sequence[Any],
+    *,
+    lines: Sequence[int | None] | None = None,
+    indices: Sequence[int] | None = None,
+    upto: int | None = None,
+    ruleset: Ruleset | None = None,
+) -> ReplayResult:
+    """Replay ``events`` (validated event models) from ``header``; never raises on bad games.
+
+    ``upto``: stop after applying the event with this index (for "state at position").
+    ``lines``: source line of each event, for locating findings.
+    ``indices``: the event's index in the original log when the reader skipped bad events.
+    """
+    rs = ruleset or get_ruleset(header.game)
+    if rs is None:  # pragma: no cover - the reader reports unknown games before this
+        raise ValueError(f"no ruleset for game {header.game!r}")
+    sink = FindingSink(rs.catalogue)
+    state = rs.setup(header, sink)
+    n_seats = len(header.seats)
+    ended_reported = False
+    applied = 0
+    stop = len(events) if upto is None else min(len(events), upto + 1)
+    for i in range(stop):
+        ev = events[i]
+        sink.event = indices[i] if indices is not None else i
+        sink.line = lines[i] if lines is not None and i < len(lines) else None
+        sink.era, sink.cycle = rs.location(state)
+        if rs.ended(state) and getattr(ev, "type", None) not in {"observation", "survey", "phase"}:
+            if not ended_reported:
+                sink.report(
+                    "log/event-after-game-end",
+                    f"{ev.type!r} event recorded after the game ended; it was not applied",
+                )
+                ended_reported = True
+            continue
+        bad_seat = [s for s in _seats_named(ev) if s > n_seats]
+        if bad_seat:
+            sink.report(
+                "log/seat-out-of-range",
+                f"{ev.type!r} names seat {bad_seat[0]}, but only seats 1..{n_seats} are at the table",
+                seat=bad_seat[0],
+                expected=f"1..{n_seats}",
+                recorded=bad_seat[0],
+            )
+            continue
+        rs.apply(state, ev, sink)
+        applied += 1
+    if upto is None:
+        sink.event = None
+        sink.line = None
+        sink.era, sink.cycle = rs.location(state)
+        rs.finish(state, sink)
+    return ReplayResult(
+        game=rs.game,
+        header=header,
+        findings=sink.findings,
+        ledger=rs.ledger(state),
+        outcome=rs.outcome(state),
+        records=rs.records(state),
+        unchecked=rs.unchecked(header),
+        state=state,
+        events_applied=applied,
+    )
+
+
+def replay_to(header: Any, events: Sequence[Any], position: int, **kw: Any) -> ReplayResult:
+    """State after applying events ``0..position`` (inclusive)."""
+    return replay(header, events, upto=position, **kw)

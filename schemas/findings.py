@@ -1,0 +1,63 @@
+"""Findings: what the validator reports about a logged game.
+
+The shape is the external contract of ``playtest validate --format json`` (DESIGN.md §4):
+``{"code", "severity", "rule", "message", "where": {...}, "expected", "recorded"}``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+Severity = Literal["error", "warning", "info"]
+
+
+class Where(BaseModel):
+    """Where a finding sits in the game. Unknown parts are ``None``.
+
+    ``event`` is the 0-based index of the event in the log's ``events`` list;
+    ``line`` is the 1-based line of the source file the event came from, when known.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    event: int | None = None
+    line: int | None = None
+    era: int | None = None
+    cycle: int | None = None
+    seat: int | None = None
+
+
+class Finding(BaseModel):
+    """One problem (or note) found in a log, located and explained."""
+
+    model_config = ConfigDict(frozen=True)
+
+    code: str
+    severity: Severity = "error"
+    rule: str
+    message: str
+    where: Where = Where()
+    expected: Any = None
+    recorded: Any = None
+
+    def with_line(self, line: int | None) -> Finding:
+        """Return a copy with the source line filled in."""
+        if line is None or self.where.line is not None:
+            return self
+        return self.model_copy(update={"where": self.where.model_copy(update={"line": line})})
+
+    def to_contract(self) -> dict[str, Any]:
+        """The JSON shape promised by the validate contract."""
+        out: dict[str, Any] = {
+            "code": self.code,
+            "severity": self.severity,
+            "rule": self.rule,
+            "message": self.message,
+            "where": self.where.model_dump(),
+        }
+        if self.expected is not None or self.recorded is not None:
+            out["expected"] = self.expected
+            out["recorded"] = self.recorded
+        return out

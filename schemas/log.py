@@ -1,0 +1,97 @@
+"""The game-agnostic part of the canonical game log.
+
+A log is ``{"format": "playtest-log", "format_version": 1, "header": {...}, "events": [...]}``.
+Each ruleset subclasses :class:`BaseHeader` and defines its own event union
+(see ``schemas/mandate2038.py``). The header fields here are shared by every game.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+SessionType = Literal[
+    "facilitated_playtest",
+    "blind_playtest",
+    "browser_walkthrough",
+    "simulation",
+    "developer_walkthrough",
+]
+HUMAN_SESSION_TYPES: frozenset[str] = frozenset({"facilitated_playtest", "blind_playtest"})
+
+Profile = Literal["default", "advanced"]
+
+LOG_FORMAT = "playtest-log"
+LOG_FORMAT_VERSION = 1
+
+
+class Strict(BaseModel):
+    """Base for canonical models: unknown fields are an error, not silently dropped."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class SeatInfo(Strict):
+    """One seat at the table. Seats are numbered 1..N clockwise."""
+
+    seat: int = Field(ge=1, le=6)
+    faction: str
+    player: str | None = None
+
+
+class ReceiptIdentity(Strict):
+    """Identity fields of the designers' playtest receipt (FACTS.md §11.1), where known."""
+
+    session_id: str | None = None
+    played_at: dt.datetime | None = None
+    rules_version: str | None = None
+    executable_version: str | None = None
+    source_commit: str | None = None
+    ruleset_fingerprint: str | None = None
+    playtest_kit_fingerprint: str | None = None
+    variant_fingerprint: str | None = None
+    kit_id: str | None = None
+    component_revision: str | None = None
+    executable_revision: str | None = None
+    kit_label: str | None = None
+    mixed_revisions: bool | None = None
+    kit_exceptions: list[str] = Field(default_factory=list)
+    board_seed: str | None = None
+    rules_deviations: list[str] = Field(default_factory=list)
+    facilitator_interventions: list[str] = Field(default_factory=list)
+
+
+class Provenance(Strict):
+    """Where a log came from: who or what produced it, and from which source file."""
+
+    source_format: str | None = None  # json, notation, csv, session-folder, live, simulator
+    source_name: str | None = None
+    generator: str | None = None  # e.g. "playtest simulate 0.1.0 bot=heuristic seed=7"
+    illustrative: bool = False  # True for hand-made sample games that are not real sessions
+    description: str | None = None
+
+
+class BaseHeader(Strict):
+    """Header fields shared by every game."""
+
+    game: str
+    rules_version: str
+    profile: Profile = "default"
+    session_type: SessionType
+    game_id: str | None = None
+    date: dt.date | None = None
+    venue: str | None = None
+    facilitator: str | None = None
+    seats: list[SeatInfo] = Field(min_length=1, max_length=6)
+    protocol: str | None = None  # observation protocol id@version used at the table
+    secret_objectives: bool = False
+    tactics: bool = False
+    receipt: ReceiptIdentity | None = None
+    provenance: Provenance = Field(default_factory=Provenance)
+    notes: str | None = None
+
+    @property
+    def player_count(self) -> int:
+        return len(self.seats)
