@@ -86,6 +86,9 @@ class BaseHeader(Strict):
     facilitator: str | None = None
     seats: list[SeatInfo] = Field(min_length=1, max_length=6)
     protocol: str | None = None  # observation protocol id@version used at the table
+    # "full": every decision was recorded; "partial": only some events (e.g. Era checkpoints and
+    # the final record) were logged, so missing structure is not an error.
+    detail: Literal["full", "partial"] = "full"
     secret_objectives: bool = False
     tactics: bool = False
     receipt: ReceiptIdentity | None = None
