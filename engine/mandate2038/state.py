@@ -1,0 +1,227 @@
+"""The game state of Mandate 2038, folded event by event during replay.
+
+Mutable dataclasses with slots, for speed (measured in docs/engine.md). The rules modules
+mutate it in place; nothing here does I/O. Field names are a contract for ``moves.py`` and
+``bots.py`` (written against this file): add fields, never rename them.
+
+Conventions:
+
+* seats are 1..N clockwise; ``GameState.seats[i]`` is seat ``i + 1`` (use :meth:`GameState.seat`);
+* hexes are map positions (``F``, ``I1``..``I6``, ``O1``..``O12``; see ``board.py``);
+* "Scrutiny" is the seat's cubes in the Audit bag (``SeatState.bag``); the rest of its ten
+  cubes are in its supply;
+* ``phase`` is one of ``setup``, ``era_start``, ``cycle`` (Headline revealed, before/while
+  selecting), ``resolve`` (selections revealed, turns resolving), ``production``, ``dossier``,
+  ``audit``, ``scoring``, ``final_scoring``, ``ended``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.core.replay import LedgerEntry
+from engine.mandate2038.board import Board
+
+CORE_ACTIONS: tuple[str, ...] = ("fund", "research", "build", "organize", "deploy", "influence")
+PROGRAMS: tuple[str, ...] = (
+    "mega_cluster", "reorganization", "covenant", "narrative_capture", "agent_swarm", "fusion",
+)
+CUBES_PER_SEAT = 10  # overridden from the pack's audit.cubes_per_player at setup
+JV_PAIRS = 6  # shared Joint Venture token pairs (FACTS: game-config sharedSupply)
+MEGA_CLUSTER_PAIRS = 6  # shared Mega-Cluster token pairs (same source)
+
+
+@dataclass(slots=True)
+class Facility:
+    """One built Facility. ``powered`` is the latest Production snapshot (a Power cube on it);
+    ``mega`` the Mega-Cluster contract number it hosts; ``jvs`` the Joint Venture contract
+    numbers it hosts. Facility 1 carries the starting grid."""
+
+    number: int
+    hex: str
+    powered: bool = False
+    mega: int | None = None
+    jvs: list[int] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class EraCounters:
+    """This-Era values counted for the Era Mandates (§6A: start at zero each Era)."""
+
+    capability_gained: int = 0
+    fund_runway: int = 0  # Runway gained through Fund actions (incl. location bonus)
+    best_run_domains: int = 0  # unique ordinary domains in the best successful Training Run
+    customers_gained: int = 0
+    scrutiny_added: int = 0  # Scrutiny this seat added (required cubes, incl. overflow)
+    jvs_created: list[int] = field(default_factory=list)  # JV contract numbers created
+    deployed: bool = False  # completed at least one Deploy
+    compute_produced: int = 0  # printed Compute output in Production, before the cap
+    demand_satisfied: int = 0  # Power demand satisfied in Production (Facilities + Mega +2)
+    powered_facilities: int = 0  # Facilities powered in this Era's Production
+    deploys: int = 0  # Deploys completed this Era (Audited Deployment, Installed Base)
+    facility_builds: int = 0  # Facility Builds this Era (Industrial Velocity)
+    shovels: int = 0  # Corthaven's The Shovels Runway gained this Era
+
+
+@dataclass(slots=True)
+class SeatState:
+    """One player's faction tray, pieces and history."""
+
+    seat: int
+    faction: str
+    runway: int = 0
+    compute: int = 0
+    capability: int = 0
+    customers: int = 0
+    trust: int = 0
+    protection: int = 0  # Research Protection available this Era
+    mandate: int = 0
+    bag: int = 0  # this seat's Scrutiny cubes in the Audit bag
+    ceo: str = "F"  # CEO hex
+    teams: list[str] = field(default_factory=list)  # hexes of Teams on the board
+    teams_supply: int = 2
+    facilities: dict[int, Facility] = field(default_factory=dict)  # number -> Facility
+    generator: str | None = None  # hex of the ordinary Generator, when built
+    generator_kind: str | None = None  # power contract id of the ordinary Generator
+    exhausted: set[str] = field(default_factory=set)  # Core Actions exhausted this Era
+    actions_this_era: int = 0  # turns resolved this Era (3 per Era)
+    markers: int = 0  # Program markers still available this Era
+    programs_used: set[str] = field(default_factory=set)  # Programs used this game
+    ability_uses: dict[str, list[int]] = field(default_factory=dict)  # ability id -> Eras used
+    capability_reached: set[int] = field(default_factory=set)  # Capability thresholds scored
+    trust_reached: set[int] = field(default_factory=set)  # Trust thresholds scored
+    customers_scored: int = 0  # Customer ordinals already scored (#1..#n)
+    dossier: dict[int, str | None] = field(default_factory=dict)  # Era -> commit/hedge/None
+    revealed_hand: dict[str, str] | None = None  # Era IV reveal: card -> orientation
+    dossier_paid: bool | None = None  # Era IV: the full Compute cost was paid
+    era: EraCounters = field(default_factory=EraCounters)
+    allocated: bool = False  # allocated in the current Production
+    emergency_power: int = 0  # emergency Power taken this Production (Headline)
+    offline_penalty: int = 0  # Mandate lost at final scoring
+
+    @property
+    def facilities_built(self) -> int:
+        return len(self.facilities)
+
+    def powered_count(self) -> int:
+        """Facilities powered in the latest Production snapshot."""
+        return sum(1 for f in self.facilities.values() if f.powered)
+
+    def pieces_on(self, hexname: str) -> int:
+        """CEO and Teams of this seat on ``hexname``."""
+        return (self.ceo == hexname) + self.teams.count(hexname)
+
+
+@dataclass(slots=True)
+class JointVenture:
+    """A Joint Venture contract (§4): two Facilities of different seats."""
+
+    number: int
+    a_seat: int
+    a_facility: int
+    b_seat: int
+    b_facility: int
+    era: int  # Era it was created
+
+
+@dataclass(slots=True)
+class MegaClusterContract:
+    """A Mega-Cluster (§5 Era II): two adjacent Facilities of one owner."""
+
+    number: int
+    owner: int
+    hosts: tuple[int, int]
+    demand_met: bool = False  # its +2 demand was satisfied in the latest Production
+
+
+@dataclass(slots=True)
+class TrainingRun:
+    """The Training Run in progress (§7 Research)."""
+
+    seat: int
+    event: int | None
+    cards: list[str] = field(default_factory=list)
+    domains: set[str] = field(default_factory=set)  # ordinary domains revealed this run
+    provisional: int = 0
+    protection_bonus: int = 0  # Research Commons visit: +1 protection for this run
+    duplicate: str | None = None  # a duplicate was drawn (card id); the run must end now
+    ended_by_card: bool = False  # Human Evaluation banked and ended the run
+    breakthrough: bool = False  # Mirevanta Scaling-Law Breakthrough applies
+    swarm: bool = False
+
+
+@dataclass(slots=True)
+class Turn:
+    """What the current turn has done so far (for Agent Swarm's two actions and trades)."""
+
+    seat: int
+    pick: str
+    dest: str | None = None
+    swarm_left: list[str] = field(default_factory=list)  # Agent Swarm actions still to resolve
+    swarm_bonus: str | None = None
+    traded: bool = False
+
+
+@dataclass(slots=True)
+class GameState:
+    """The whole table. See the module docstring for conventions."""
+
+    header: Any
+    pack: Any
+    board: Board
+    seats: list[SeatState]
+    n: int  # player count
+    profile: str = "default"
+    partial: bool = False  # header.detail == "partial"
+    era: int = 0
+    cycle: int = 0
+    phase: str = "setup"
+    initiative: int = 1  # seat holding Initiative
+    selections: dict[int, str] = field(default_factory=dict)  # seat -> revealed pick
+    to_resolve: list[int] = field(default_factory=list)  # seats still to resolve, in order
+    resolved: set[int] = field(default_factory=set)  # seats resolved this cycle
+    turn: Turn | None = None  # the turn being resolved
+    headline: str | None = None  # this cycle's Headline id
+    headline_action: str | None = None  # The Court Adopts Supported Meaning: named action
+    headlines_seen: list[tuple[int, int, str]] = field(default_factory=list)  # Future Timeline
+    era_headlines: dict[int, list[str]] = field(default_factory=dict)
+    production_headline: str | None = None  # a Headline whose effect lasts this Production
+    paused_program: str | None = None  # Emergency Pause this cycle
+    mandate_card: str | None = None  # this Era's Era Mandate id
+    deck: dict[str, int] = field(default_factory=dict)  # Training card -> copies left in deck
+    discard: dict[str, int] = field(default_factory=dict)
+    run: TrainingRun | None = None
+    black: int = 0  # black Systemic Risk cubes in the bag
+    gen_slots: dict[str, list[tuple[int, str]]] = field(default_factory=dict)  # hex -> (seat, kind)
+    fusion_owner: int | None = None
+    fusion_hex: str | None = None
+    jvs: dict[int, JointVenture] = field(default_factory=dict)
+    megas: dict[int, MegaClusterContract] = field(default_factory=dict)
+    setup_trust: int = 0  # Setup Collective Trust
+    ended: bool = False
+    final_done: bool = False
+    systemic_risk_final: int | None = None  # black cubes right after the final Audit
+    production_done: bool = False  # this Era's Production resolved
+    audit_done: bool = False
+    era_mandate_done: bool = False
+    dossier_revealed: bool = False
+    era_events: dict[str, bool] = field(default_factory=dict)  # structure seen this Era
+    ledger: list[LedgerEntry] = field(default_factory=list)
+    rows: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # analytics records
+    outcome: Any = None  # engine.core.replay.Outcome once final scoring ran
+    final: dict[str, Any] = field(default_factory=dict)  # final scoring details
+    event_index: int | None = None  # index of the event being applied (ledger)
+    last_checkpoint: dict[int, dict[str, int]] = field(default_factory=dict)
+
+    def seat(self, no: int) -> SeatState:
+        """The state of seat ``no`` (1-based)."""
+        return self.seats[no - 1]
+
+    def order_from(self, first: int) -> list[int]:
+        """Seats clockwise starting at ``first``."""
+        return [((first - 1 + i) % self.n) + 1 for i in range(self.n)]
+
+    def initiative_order(self) -> list[int]:
+        """Seats clockwise from the Initiative holder (resolution and tie order)."""
+        return self.order_from(self.initiative)
