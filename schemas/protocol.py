@@ -1,0 +1,409 @@
+"""Observation protocols: what a facilitator captures at a playtest, as versioned data.
+
+A protocol (``data/protocols/<id>/v<N>.json``, loaded by :func:`schemas.packs.load_protocol`)
+has three parts, taken in our own words from the designers' capture list (FACTS.md §11.2-11.4):
+
+* **categories** of observations (``rules_lookup``, ``intervention``, ``deviation``, ...). An
+  ``observation`` event of the canonical log names one of them in its ``category``.
+* a **capture checklist**: each item says, with a machine :data:`Check`, how to tell from a
+  canonical log whether the item was captured.
+* the post-game **survey**: its items (1-5 scales, yes/no, free text), answered by ``survey``
+  events of the log.
+
+:func:`capture_completeness` scores one log against a protocol. It is pure (no I/O, clock or
+randomness) and never raises on a well-formed :class:`~schemas.mandate2038.MandateLog`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, NamedTuple
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from schemas.content import Source
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Category(_Model):
+    """A kind of observation (the ``category`` of an ``observation`` event)."""
+
+    id: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+    name: str
+    description: str
+    source: Source
+
+
+# --- checks: how to tell from a log that an item was captured --------------------------------
+
+EventTypes = str | list[str]
+
+
+class HeaderCheck(_Model):
+    """The header field at dotted path ``field`` (e.g. ``receipt.rules_version``) is recorded:
+    present and not None, "" or empty. ``False`` counts as recorded."""
+
+    kind: Literal["header"] = "header"
+    field: str
+
+
+class EventCheck(_Model):
+    """At least one event of ``type`` exists (with ``name`` equal, for ``phase`` events)."""
+
+    kind: Literal["event"] = "event"
+    type: str
+    name: str | None = None
+
+
+class EventTimeCheck(_Model):
+    """At least one event of ``type`` (and ``name``) exists, and every one of them carries a
+    wall-clock time ``t``."""
+
+    kind: Literal["event_time"] = "event_time"
+    type: EventTypes
+    name: str | None = None
+
+
+class EventsCheck(_Model):
+    """Events of ``type`` occur at least ``min`` times, and, with ``per``, at least once per
+    cycle (``headline`` events seen), per Era (``era_start`` events seen) or per seat."""
+
+    kind: Literal["events"] = "events"
+    type: EventTypes
+    per: Literal["cycle", "era", "seat"] | None = None
+    min: int = Field(default=1, ge=1)
+
+
+class EventFieldCheck(_Model):
+    """At least one event of ``type`` exists and every one of them has ``field`` recorded (not
+    None, "" or empty), e.g. every turn records its ``path``."""
+
+    kind: Literal["event_field"] = "event_field"
+    type: EventTypes
+    field: str
+
+
+class ObservationCheck(_Model):
+    """At least ``min`` ``observation`` events of ``category``."""
+
+    kind: Literal["observation"] = "observation"
+    category: str
+    min: int = Field(default=1, ge=1)
+
+
+class SurveyCheck(_Model):
+    """The survey ``item`` was answered: by every seat when the item is per seat, otherwise at
+    least once."""
+
+    kind: Literal["survey"] = "survey"
+    item: str
+
+
+class AllCheck(_Model):
+    """Every one of ``checks`` holds."""
+
+    kind: Literal["all"] = "all"
+    checks: list[Check] = Field(min_length=1)
+
+
+class AnyCheck(_Model):
+    """At least one of ``checks`` holds."""
+
+    kind: Literal["any"] = "any"
+    checks: list[Check] = Field(min_length=1)
+
+
+Check = Annotated[
+    HeaderCheck
+    | EventCheck
+    | EventTimeCheck
+    | EventsCheck
+    | EventFieldCheck
+    | ObservationCheck
+    | SurveyCheck
+    | AllCheck
+    | AnyCheck,
+    Field(discriminator="kind"),
+]
+AllCheck.model_rebuild()
+AnyCheck.model_rebuild()
+
+
+class ChecklistItem(_Model):
+    """One thing the facilitator should capture in every session."""
+
+    id: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+    group: str  # identity, timing, actions, research, infrastructure, risk_score, narrative, ...
+    text: str
+    check: Check
+    source: Source
+
+
+class SurveyItem(_Model):
+    """One post-game question. ``scale`` 1-5 (``low``/``high`` label the ends), ``yes_no`` or
+    ``text``. ``per_seat``: every player answers; otherwise the table answers once."""
+
+    id: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+    question: str
+    answer: Literal["scale", "yes_no", "text"]
+    per_seat: bool = True
+    minimum: int | None = None
+    maximum: int | None = None
+    low: str | None = None
+    high: str | None = None
+    source: Source
+
+    def problem(self, value: Any) -> str | None:
+        """Why ``value`` is not a valid answer to this item, or None when it is."""
+        if self.answer == "scale":
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                return f"{self.id}: expected a number {self.minimum}-{self.maximum}, got {value!r}"
+            if value != int(value):
+                return f"{self.id}: expected a whole number, got {value!r}"
+            if (self.minimum is not None and value < self.minimum) or (
+                self.maximum is not None and value > self.maximum
+            ):
+                return f"{self.id}: {value} is outside {self.minimum}-{self.maximum}"
+            return None
+        if self.answer == "yes_no":
+            if isinstance(value, bool):
+                return None
+            if isinstance(value, str) and value.strip().lower() in {"yes", "no", "y", "n"}:
+                return None
+            return f"{self.id}: expected yes or no, got {value!r}"
+        if not isinstance(value, str) or not value.strip():
+            return f"{self.id}: expected free text, got {value!r}"
+        return None
+
+
+class Protocol(_Model):
+    """A versioned observation protocol."""
+
+    id: str
+    version: int = Field(ge=1)
+    game: str
+    title: str
+    description: str
+    categories: list[Category]
+    checklist: list[ChecklistItem]
+    survey: list[SurveyItem]
+    exclusions: list[str] = Field(default_factory=list)  # what must NOT enter baseline evidence
+    changes: list[str] = Field(default_factory=list)  # what changed from the previous version
+    source: Source
+
+    @model_validator(mode="after")
+    def _check_references(self) -> Protocol:
+        """Ids are unique; every check names a declared category or survey item."""
+        problems: list[str] = []
+        for kind, ids in (
+            ("category", [c.id for c in self.categories]),
+            ("checklist item", [i.id for i in self.checklist]),
+            ("survey item", [s.id for s in self.survey]),
+        ):
+            dupes = sorted({i for i in ids if ids.count(i) > 1})
+            if dupes:
+                problems.append(f"duplicate {kind} id(s) {dupes}")
+        cats = {c.id for c in self.categories}
+        items = {s.id for s in self.survey}
+        for item in self.checklist:
+            for leaf in _leaves(item.check):
+                if isinstance(leaf, ObservationCheck) and leaf.category not in cats:
+                    problems.append(f"checklist {item.id}: unknown category {leaf.category!r}")
+                if isinstance(leaf, SurveyCheck) and leaf.item not in items:
+                    problems.append(f"checklist {item.id}: unknown survey item {leaf.item!r}")
+        for s in self.survey:
+            if s.answer == "scale" and (s.minimum is None or s.maximum is None):
+                problems.append(f"survey {s.id}: a scale needs minimum and maximum")
+        if problems:
+            raise ValueError("; ".join(problems))
+        return self
+
+    @property
+    def reference(self) -> str:
+        """``<id>@<version>``, the form a log header's ``protocol`` field uses."""
+        return f"{self.id}@{self.version}"
+
+    def category(self, category_id: str) -> Category | None:
+        """The category with this id, or None."""
+        return next((c for c in self.categories if c.id == category_id), None)
+
+    def survey_item(self, item_id: str) -> SurveyItem | None:
+        """The survey item with this id, or None."""
+        return next((s for s in self.survey if s.id == item_id), None)
+
+
+def _leaves(check: Check) -> list[Check]:
+    if isinstance(check, AllCheck | AnyCheck):
+        return [leaf for c in check.checks for leaf in _leaves(c)]
+    return [check]
+
+
+# --- capture completeness --------------------------------------------------------------------
+
+
+class Capture(NamedTuple):
+    """One checklist item's result: ``(item_id, captured, reason)``."""
+
+    item_id: str
+    captured: bool
+    reason: str
+
+
+def capture_completeness(protocol: Protocol, log: Any) -> list[Capture]:
+    """Score ``log`` (a :class:`~schemas.mandate2038.MandateLog`, or any log with ``header``
+    and typed ``events``) against every checklist item of ``protocol``, in checklist order.
+
+    Each result is ``(item_id, captured, reason)``; the reason says what was found or what is
+    missing (e.g. ``"4 of 12 headline events have no time"``). Pure; never raises on a
+    validated log.
+    """
+    ctx = _Context(protocol, log)
+    out = []
+    for item in protocol.checklist:
+        ok, reason = ctx.evaluate(item.check)
+        out.append(Capture(item.id, ok, reason))
+    return out
+
+
+def completeness_share(results: list[Capture]) -> float:
+    """Fraction of checklist items captured (0.0 for an empty checklist)."""
+    return sum(r.captured for r in results) / len(results) if results else 0.0
+
+
+def _recorded(value: Any) -> bool:
+    if value is None:
+        return False
+    return not (isinstance(value, str | list | dict | tuple | set) and len(value) == 0)
+
+
+def _types(t: EventTypes) -> set[str]:
+    return {t} if isinstance(t, str) else set(t)
+
+
+def _label(t: EventTypes) -> str:
+    return t if isinstance(t, str) else "/".join(t)
+
+
+class _Context:
+    def __init__(self, protocol: Protocol, log: Any) -> None:
+        self.protocol = protocol
+        self.header = log.header
+        self.events: list[Any] = list(log.events)
+        self.seats = sorted(s.seat for s in self.header.seats)
+
+    def _matching(self, types: set[str], name: str | None = None) -> list[Any]:
+        return [
+            e
+            for e in self.events
+            if e.type in types and (name is None or getattr(e, "name", None) == name)
+        ]
+
+    def evaluate(self, check: Check) -> tuple[bool, str]:
+        if isinstance(check, HeaderCheck):
+            value: Any = self.header
+            for part in check.field.split("."):
+                value = getattr(value, part, None) if value is not None else None
+            if _recorded(value):
+                return True, f"header {check.field} recorded"
+            return False, f"header {check.field} not recorded"
+
+        if isinstance(check, EventCheck):
+            what = check.type + (f" {check.name}" if check.name else "")
+            n = len(self._matching({check.type}, check.name))
+            return (True, f"{n} {what} event(s)") if n else (False, f"no {what} event")
+
+        if isinstance(check, EventTimeCheck):
+            what = _label(check.type) + (f" {check.name}" if check.name else "")
+            found = self._matching(_types(check.type), check.name)
+            if not found:
+                return False, f"no {what} event"
+            untimed = sum(1 for e in found if getattr(e, "t", None) is None)
+            if untimed:
+                return False, f"{untimed} of {len(found)} {what} event(s) have no time"
+            return True, f"all {len(found)} {what} event(s) timed"
+
+        if isinstance(check, EventsCheck):
+            what = _label(check.type)
+            found = self._matching(_types(check.type))
+            need = check.min
+            unit = ""
+            if check.per == "cycle":
+                cycles = len(self._matching({"headline"}))
+                if cycles == 0:
+                    return False, f"no headline events, so cycles (and {what} per cycle) unknown"
+                need, unit = max(need, cycles), f" ({cycles} cycle(s))"
+            elif check.per == "era":
+                eras = len(self._matching({"era_start"}))
+                if eras == 0:
+                    return False, f"no era_start events, so Eras (and {what} per Era) unknown"
+                need, unit = max(need, eras), f" ({eras} Era(s))"
+            elif check.per == "seat":
+                seen = {getattr(e, "seat", None) for e in found}
+                missing = [s for s in self.seats if s not in seen]
+                if missing:
+                    return False, f"no {what} event for seat(s) {', '.join(map(str, missing))}"
+                return True, f"{what} recorded for every seat"
+            if len(found) >= need:
+                return True, f"{len(found)} {what} event(s){unit}"
+            return False, f"{len(found)} {what} event(s), expected at least {need}{unit}"
+
+        if isinstance(check, EventFieldCheck):
+            what = _label(check.type)
+            found = self._matching(_types(check.type))
+            if not found:
+                return False, f"no {what} event"
+            lacking = sum(1 for e in found if not _recorded(getattr(e, check.field, None)))
+            if lacking:
+                return False, f"{lacking} of {len(found)} {what} event(s) lack {check.field}"
+            return True, f"all {len(found)} {what} event(s) record {check.field}"
+
+        if isinstance(check, ObservationCheck):
+            n = sum(
+                1
+                for e in self.events
+                if e.type == "observation" and getattr(e, "category", None) == check.category
+            )
+            if n >= check.min:
+                return True, f"{n} {check.category} observation(s)"
+            return False, (
+                f"no {check.category} observation"
+                if n == 0
+                else f"{n} {check.category} observation(s), expected at least {check.min}"
+            )
+
+        if isinstance(check, SurveyCheck):
+            answers = [
+                e
+                for e in self.events
+                if e.type == "survey" and getattr(e, "item", None) == check.item
+            ]
+            item = self.protocol.survey_item(check.item)
+            if not answers:
+                return False, f"survey {check.item} not answered"
+            if item is not None and item.per_seat:
+                answered = {getattr(e, "seat", None) for e in answers}
+                missing = [s for s in self.seats if s not in answered]
+                if missing:
+                    return False, (
+                        f"survey {check.item} not answered by seat(s) {', '.join(map(str, missing))}"
+                    )
+                return True, f"survey {check.item} answered by every seat"
+            return True, f"survey {check.item} answered"
+
+        if isinstance(check, AllCheck):
+            results = [self.evaluate(c) for c in check.checks]
+            failed = [r for ok, r in results if not ok]
+            if failed:
+                return False, "; ".join(failed)
+            return True, "; ".join(r for _, r in results)
+
+        if isinstance(check, AnyCheck):
+            results = [self.evaluate(c) for c in check.checks]
+            for ok, r in results:
+                if ok:
+                    return True, r
+            return False, " and ".join(r for _, r in results)
+
+        raise TypeError(f"unknown check {check!r}")  # programmer error: a new Check kind
