@@ -1,0 +1,803 @@
+"""Legal moves of Mandate 2038 (Default Game): what may be recorded next, as complete events.
+
+:func:`legal_moves` reads the engine's :class:`~engine.mandate2038.state.GameState` and returns
+an :class:`engine.core.ruleset.Decision`:
+
+* ``chance`` nodes: the Era Mandate reveal, the Headline reveal, every Training draw and the
+  Audit draws, weighted by what is left in the deck or bag. Forced bookkeeping events (the
+  ``phase`` markers, the Dossier reveal, the Era Mandate scoring and the final record, which
+  the table writes from the visible state) are chance nodes with a single option of weight 1.
+* ``simultaneous``: the secret selection; ``per_seat`` lists each seat's eligible picks (Core
+  Actions, and Programs while it holds a marker) and ``combine`` builds the ``reveal`` event.
+* ``player``: every turn (piece, path, mode and targets in one event), the optional immediate
+  trade (offered as alternative options before the turn event), bank-or-continue during a
+  Training Run, Production allocations, Dossier filings and faction-ability windows.
+
+Some windows are optional and record nothing when declined (continue a Training Run, open the
+Allocation Window, call the Emergency Pause). Their "decline" option is a :class:`Pass`; the
+caller records no event and asks again with ``passed`` holding :attr:`Pass.key` (the simulator
+clears ``passed`` after every event it applies).
+
+Option lists are deliberately small but varied: each destination within two steps is reached
+by one path; Organize and Reorganization offer a few representative movement plans; answers of
+rivals (trade acceptance, Joint Venture consent) are part of the acting player's options.
+Affordability checks are conservative (a discount that only sometimes applies is ignored), so
+every option is legal; a choice is offered only when it has a legal resolution now (core rules
+§2). Nothing here does I/O or uses randomness.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core.ruleset import Decision
+from engine.mandate2038 import hex_board as hb
+from engine.mandate2038.board import ADJACENT, DISTANCE, FRONTIER, POSITIONS, WITHIN_TWO
+from engine.mandate2038.factions import has_active
+from engine.mandate2038.state import CORE_ACTIONS, GameState, SeatState
+from schemas import mandate2038 as ev
+
+DOSSIER_CARDS: dict[int, str] = {1: "benchmark", 2: "deployment", 3: "authority", 4: "publication"}
+JV_PAIRS = 6
+MEGA_PAIRS = 6
+POLITICAL_CATEGORIES = frozenset({"media", "government", "capital"})
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """A decline option that records no event (see the module docstring)."""
+
+    key: str
+    label: str
+
+
+def _path(a: str, b: str) -> list[str]:
+    """One shortest path from ``a`` to ``b`` (at most two steps), deterministic."""
+    if a == b:
+        return [a]
+    if b in ADJACENT[a]:
+        return [a, b]
+    mids = sorted(ADJACENT[a] & ADJACENT[b], key=POSITIONS.index)
+    return [a, mids[0], b]
+
+
+#: one path from every position to every position within two steps
+PATHS: dict[str, dict[str, list[str]]] = {
+    a: {b: _path(a, b) for b in sorted(WITHIN_TWO[a], key=POSITIONS.index)} for a in POSITIONS
+}
+
+
+def _forced(event: Any, label: str) -> Decision:
+    return Decision(kind="chance", options=[event], weights=[1.0], label=label)
+
+
+# --- tiles and small helpers ----------------------------------------------------------------
+
+
+def _tile(st: GameState, pos: str | None) -> Any:
+    if pos is None:
+        return None
+    tid = st.board.tile(pos)
+    return st.c.tiles.get(tid) if tid else None
+
+
+def _visit(st: GameState, pos: str | None) -> str | None:
+    t = _tile(st, pos)
+    return t.visit_key if t is not None else None
+
+
+def _category(st: GameState, pos: str | None) -> str | None:
+    t = _tile(st, pos)
+    return t.category if t is not None else None
+
+
+def _headline(st: GameState) -> str | None:
+    return st.headline
+
+
+# --- the top-level dispatcher ---------------------------------------------------------------
+
+
+def legal_moves(state: GameState, pack: Any = None, passed: frozenset[str] = frozenset()) -> Decision:
+    """The next decision of the game in ``state``: who decides and what may be recorded.
+
+    ``pack`` is accepted for symmetry with the ruleset protocol; the state's indexed content
+    (``state.c``) is what is read. ``passed`` holds the keys of :class:`Pass` options already
+    chosen since the last event.
+    """
+    st = state
+    if st.ended or st.phase == "ended":
+        return Decision(kind="end", label="the game is over")
+    if st.run is not None:
+        return _training_decision(st, passed)
+    t = st.turn
+    if t is not None and t.swarm_left:
+        return _swarm_decision(st, t)
+    phase = st.phase
+    if phase == "setup":
+        return _era_start(st, 1)
+    if phase == "era_start":
+        return _headline_reveal(st, 1)
+    if phase == "cycle":
+        return _before_selection(st, passed)
+    if phase == "resolve":
+        if st.to_resolve:
+            return _turn_decision(st, st.to_resolve[0])
+        if st.cycle < 3:
+            return _headline_reveal(st, st.cycle + 1)
+        return _forced(ev.Phase(name="production"), "Production begins")
+    if phase == "production":
+        return _production(st)
+    if phase == "dossier":
+        return _dossier(st)
+    if phase == "audit":
+        if not st.audit_done:
+            return _audit(st)
+        return _forced(ev.Phase(name="scoring"), "score the Era Mandate")
+    if phase == "scoring":
+        if not st.era_mandate_done:
+            return _forced(era_mandate_event(st), "score the Era Mandate")
+        if st.era < 4:
+            return _era_start(st, st.era + 1)
+        return _forced(ev.Phase(name="final_scoring"), "final scoring")
+    if phase == "final_scoring":
+        if not st.final_done:
+            return _forced(final_record_event(st), "the final public record")
+        return _forced(ev.Phase(name="game_end"), "the game ends")
+    return Decision(kind="end", label=f"no moves known for phase {phase!r}")
+
+
+# --- Era start, Headlines -------------------------------------------------------------------
+
+
+def _era_start(st: GameState, era: int) -> Decision:
+    cards = [m.id for m in st.pack.era_mandates if m.era == era]
+    return Decision(
+        kind="chance",
+        options=[ev.EraStart(era=era, mandate=c) for c in cards],
+        weights=[1.0 / len(cards)] * len(cards),
+        label=f"reveal Era {era}'s Mandate",
+    )
+
+
+def _lowest_capability_seat(st: GameState) -> int:
+    order = st.initiative_order()
+    low = min(st.seat(s).capability for s in order)
+    return next(s for s in order if st.seat(s).capability == low)
+
+
+def _headline_reveal(st: GameState, cycle: int) -> Decision:
+    seen = {h for (_e, _c, h) in st.headlines_seen}
+    seen.update(st.era_headlines.get(st.era, []))
+    cards = [h.id for h in st.pack.headlines if h.era == st.era and h.default and h.id not in seen]
+    options: list[Any] = []
+    weights: list[float] = []
+    if not cards:  # the Era's deck is exhausted: the cycle begins without a Headline
+        return _forced(ev.HeadlineReveal(cycle=cycle), f"cycle {cycle} begins")
+    share = 1.0 / len(cards)
+    for h in cards:
+        if h == "ai_written_law":
+            for a in CORE_ACTIONS:
+                options.append(ev.HeadlineReveal(cycle=cycle, headline=h, action=a))
+                weights.append(share / len(CORE_ACTIONS))
+        elif h == "weights_on_internet":
+            low = st.seat(_lowest_capability_seat(st))
+            powered = sorted(n for n, f in low.facilities.items() if f.powered)
+            if powered:
+                for n in powered:
+                    options.append(ev.HeadlineReveal(cycle=cycle, headline=h, facility=n))
+                    weights.append(share / len(powered))
+            else:
+                options.append(ev.HeadlineReveal(cycle=cycle, headline=h))
+                weights.append(share)
+        else:
+            options.append(ev.HeadlineReveal(cycle=cycle, headline=h))
+            weights.append(share)
+    return Decision(kind="chance", options=options, weights=weights,
+                    label=f"reveal cycle {cycle}'s Headline")
+
+
+# --- before selection: faction windows, then the secret selection ---------------------------
+
+
+def _before_selection(st: GameState, passed: frozenset[str]) -> Decision:
+    for seat in st.initiative_order():
+        s = st.seat(seat)
+        key = f"allocation_window:{seat}"
+        if key not in passed and st.era == 2 and has_active(st, s, "allocation_window"):
+            opts = _allocation_window_options(st, s)
+            if opts:
+                return Decision(kind="player", seat=seat, options=[*opts, Pass(key, "keep the Allocation Window closed")],
+                                label="Corthaven may open the Allocation Window")
+        key = f"emergency_pause:{seat}"
+        if key not in passed and has_active(st, s, "emergency_pause") and s.runway >= 1:
+            progs = _unlocked_programs(st)
+            if progs:
+                opts = [ev.EmergencyPause(seat=seat, program=p) for p in progs]
+                return Decision(kind="player", seat=seat, options=[*opts, Pass(key, "no Emergency Pause")],
+                                label="Orisonix may call the Emergency Pause")
+    return selection_decision(st)
+
+
+def _allocation_window_options(st: GameState, s: SeatState) -> list[Any]:
+    rivals = [r for r in st.order_from(s.seat) if r != s.seat]
+    out: list[Any] = []
+    cap = st.c.cap_compute
+    for pair in itertools.combinations(rivals, 2) if len(rivals) >= 2 else [(rivals[0], rivals[0])]:
+        for answers in (("accept", "accept"), ("accept", "reject"), ("reject", "reject")):
+            offers = []
+            ok = True
+            for r, ans in zip(pair, answers, strict=True):
+                rs = st.seat(r)
+                if ans == "accept" and (rs.runway < 1 or rs.compute >= cap):
+                    ok = False
+                offers.append(ev.WindowOffer(to=r, price=1, answer=ans))
+            if ok and pair[0] != pair[1]:
+                out.append(ev.AllocationWindow(seat=s.seat, offers=offers))
+        if len(out) >= 6:
+            break
+    return out
+
+
+def _unlocked_programs(st: GameState) -> list[str]:
+    e = st.c.eras.get(st.era)
+    return list(e.programs) if e is not None else []
+
+
+def eligible_picks(st: GameState, seat: int) -> list[str]:
+    """The Core Actions and Programs ``seat`` may select now (each has a legal resolution)."""
+    s = st.seat(seat)
+    out = [a for a in CORE_ACTIONS if a not in s.exhausted and _has_resolution(st, s, a)]
+    free_swarm = st.headline == "agent_swarm_escapes_scope"
+    for p in _unlocked_programs(st):
+        if p in s.programs_used or p == st.paused_program:
+            continue
+        if p == "fusion" and st.fusion_owner is not None:
+            continue
+        if s.markers <= 0 and not (p == "agent_swarm" and free_swarm):
+            continue
+        if _has_resolution(st, s, p):
+            out.append(p)
+    return out
+
+
+def selection_decision(st: GameState) -> Decision:
+    """The simultaneous secret selection of this cycle."""
+    per_seat = {seat: eligible_picks(st, seat) for seat in range(1, st.n + 1)}
+
+    def combine(picks: dict[int, Any]) -> ev.Reveal:
+        return ev.Reveal(selections=[ev.Selection(seat=k, pick=picks[k]) for k in sorted(picks)])
+
+    return Decision(kind="simultaneous", per_seat=per_seat, combine=combine,
+                    label=f"Era {st.era} cycle {st.cycle}: select secretly")
+
+
+def _has_resolution(st: GameState, s: SeatState, pick: str) -> bool:
+    return next(iter(_turn_events(st, s, pick)), None) is not None
+
+
+# --- turns ----------------------------------------------------------------------------------
+
+
+def _turn_decision(st: GameState, seat: int) -> Decision:
+    s = st.seat(seat)
+    pick = st.selections.get(seat)
+    if pick is None:
+        return Decision(kind="end", label=f"seat {seat} has no revealed selection")
+    options: list[Any] = list(_turn_events(st, s, pick))
+    if not options:
+        options = _blocked_events(st, s, pick)
+    t = st.turn
+    if not (t is not None and t.seat == seat and (t.traded or t.started)):
+        options = _trade_options(st, s, pick) + options
+    return Decision(kind="player", seat=seat, options=options,
+                    label=f"seat {seat} resolves {pick}")
+
+
+def _trade_options(st: GameState, s: SeatState, pick: str) -> list[Any]:
+    """The immediate 1-for-1 trade offers (§6B) that leave the selected action resolvable."""
+    if st.headline == "export_controls":  # Compute Borders Harden: Compute cannot be traded
+        return []
+    out: list[Any] = []
+    caps = {"runway": st.c.cap_runway, "compute": st.c.cap_compute}
+    for give, get in (("runway", "compute"), ("compute", "runway")):
+        if getattr(s, give) < 1:
+            continue
+        for r in st.order_from(s.seat)[1:]:
+            rs = st.seat(r)
+            can_accept = (getattr(rs, get) >= 1 and getattr(s, get) < caps[get]
+                          and getattr(rs, give) < caps[give])
+            for accepted in ((True, False) if can_accept else (False,)):
+                # the action must keep a legal resolution after the trade
+                setattr(s, give, getattr(s, give) - (1 if accepted else 0))
+                setattr(s, get, getattr(s, get) + (1 if accepted else 0))
+                ok = _has_resolution(st, s, pick)
+                setattr(s, give, getattr(s, give) + (1 if accepted else 0))
+                setattr(s, get, getattr(s, get) - (1 if accepted else 0))
+                if ok:
+                    out.append(ev.Trade(seat=s.seat, rival=r, give=give, accepted=accepted))
+    return out
+
+
+def _pieces(s: SeatState) -> list[tuple[str, str]]:
+    out = [("ceo", s.ceo)]
+    for h in sorted(set(s.teams), key=POSITIONS.index):
+        out.append(("team", h))
+    return out
+
+
+def _moves(s: SeatState) -> Iterator[tuple[str, list[str]]]:
+    """Every (piece, path) of an ordinary move: each destination within two steps, one path."""
+    for piece, start in _pieces(s):
+        for path in PATHS[start].values():
+            yield piece, path
+
+
+def _turn_events(st: GameState, s: SeatState, pick: str) -> Iterator[Any]:
+    """Every option of resolving ``pick`` now (lazily; the first is enough for eligibility)."""
+    for piece, path in _moves(s):
+        dest = path[-1]
+        kw = {"seat": s.seat, "piece": piece, "path": path}
+        for e in _action_at(st, s, pick, dest, kw, bonus=True, piece_moved=(piece, path)):
+            yield from _with_frontier(e)
+
+
+def _with_frontier(e: Any) -> Iterator[Any]:
+    yield e
+    if e.path and e.path[-1] == FRONTIER and not e.swarm and not e.blocked:
+        yield e.model_copy(update={"frontier_bonus": True})
+
+
+def _after_move(s: SeatState, piece_moved: tuple[str, list[str]] | None) -> tuple[str, list[str]]:
+    """The seat's CEO hex and Team hexes once the acting piece has moved."""
+    ceo, teams = s.ceo, list(s.teams)
+    if piece_moved is not None:
+        piece, path = piece_moved
+        if piece == "ceo":
+            ceo = path[-1]
+        elif path[0] in teams:
+            teams[teams.index(path[0])] = path[-1]
+    return ceo, teams
+
+
+def _action_at(
+    st: GameState, s: SeatState, pick: str, dest: str, kw: dict[str, Any], *, bonus: bool,
+    piece_moved: tuple[str, list[str]] | None,
+) -> Iterator[Any]:
+    """Options of resolving ``pick`` from ``dest``; ``bonus``: the visit bonus applies."""
+    visit = _visit(st, dest) if bonus else None
+    cat = _category(st, dest)
+    head = st.headline
+    if pick == "fund":
+        yield ev.Fund(mode="conservative", **kw)
+        yield ev.Fund(mode="venture", **kw)
+    elif pick == "research":
+        cost = 0 if head == "ten_dollar_intelligence" else 1
+        if visit == "compute_discount":
+            cost = max(0, cost - 1)
+        if s.compute >= cost:
+            yield ev.Research(**kw)
+            if has_active(st, s, "scaling_law_breakthrough"):
+                yield ev.Research(breakthrough=True, **kw)
+    elif pick == "build":
+        if dest != FRONTIER and len(s.facilities) < 4 and hb.has_free_space(st, dest):
+            cost = 2
+            if visit == "build_discount":
+                cost -= 1
+            if has_active(st, s, "industrial_velocity") and s.era.facility_builds == 0:
+                cost -= 1
+            if s.runway >= max(0, cost):
+                yield ev.Build(mode="facility", **kw)
+        if st.era >= 2 and cat == "energy" and s.generator is None:
+            tile = _tile(st, dest)
+            con = st.c.generator_at.get(tile.id) if tile is not None else None
+            slots = tile.generator_slots if tile is not None else 0
+            if con is not None and len(st.gen_slots.get(dest, [])) < slots and s.runway >= con.runway:
+                yield ev.Build(mode="generator", **kw)
+    elif pick == "organize":
+        yield from _organize(st, s, dest, kw, visit, piece_moved)
+    elif pick == "deploy":
+        if s.customers < st.c.cap_customers:
+            req = st.c.customer_requirement(s.customers + 1)
+            if req is not None and s.capability >= req:
+                cost = 1
+                if head == "ten_dollar_intelligence" or visit == "deploy_free":
+                    cost = 0
+                if visit == "compute_discount":
+                    cost = max(0, cost - 1)
+                if s.compute >= cost:
+                    yield ev.Deploy(**kw)
+    elif pick == "influence":
+        yield from _influence(st, s, dest, kw, cat)
+    elif pick == "mega_cluster":
+        yield from _mega_cluster(st, s, dest, kw)
+    elif pick == "reorganization":
+        yield from _reorganization(st, s, kw, piece_moved)
+    elif pick == "covenant":
+        yield ev.Covenant(**kw)
+    elif pick == "narrative_capture":
+        if s.bag >= 1:
+            yield ev.NarrativeCapture(mode="remove_scrutiny", **kw)
+        yield ev.NarrativeCapture(mode="runway", **kw)
+        for r in st.order_from(s.seat)[1:]:
+            if st.seat(r).customers > s.customers:
+                yield ev.NarrativeCapture(mode="give_scrutiny", target=r, **kw)
+    elif pick == "agent_swarm":
+        yield from _agent_swarm(st, s, dest, kw)
+    elif pick == "fusion":
+        tile = _tile(st, dest)
+        fus = st.c.fusion
+        if (fus is not None and tile is not None and tile.id == fus.tile and st.fusion_owner is None
+                and len(st.gen_slots.get(dest, [])) < tile.generator_slots and s.runway >= fus.runway):
+            yield ev.Fusion(**kw)
+
+
+def _organize(
+    st: GameState, s: SeatState, dest: str, kw: dict[str, Any], visit: str | None,
+    piece_moved: tuple[str, list[str]] | None,
+) -> Iterator[Any]:
+    ceo, teams = _after_move(s, piece_moved)
+    # redistribute: a few representative plans of up to five combined steps
+    plans: list[list[ev.Step]] = []
+    for target in sorted(ADJACENT[ceo], key=POSITIONS.index)[:2]:
+        plans.append([ev.Step(piece="ceo", path=[ceo, target])])
+    far = [p for p in PATHS[ceo].values() if len(p) == 3]
+    if far:
+        plans.append([ev.Step(piece="ceo", path=far[len(far) // 2])])
+    for h in sorted(set(teams), key=POSITIONS.index)[:2]:
+        if h != FRONTIER:
+            plans.append([ev.Step(piece="team", path=PATHS[h][FRONTIER] if FRONTIER in PATHS[h] else [h])])
+        else:
+            plans.append([ev.Step(piece="team", path=[h, sorted(ADJACENT[h], key=POSITIONS.index)[s.seat % 6]])])
+    for plan in plans:
+        if all(len(step.path) > 1 for step in plan):
+            yield ev.Organize(mode="redistribute", moves=plan, **kw)
+    # recruit one Team at the destination, then optionally move one piece up to two steps
+    cost = 2 - (1 if visit == "recruit_discount" else 0)
+    if s.teams_supply >= 1 and s.runway >= cost:
+        yield ev.Organize(mode="recruit", **kw)
+        step = sorted(ADJACENT[dest], key=POSITIONS.index)[(s.seat + st.cycle) % len(ADJACENT[dest])]
+        yield ev.Organize(mode="recruit", then=ev.Step(piece="team", path=[dest, step]), **kw)
+    # relocate one own Facility at the destination to an adjacent hex with a free space
+    if s.runway >= 1 and dest != FRONTIER:
+        for no, f in sorted(s.facilities.items()):
+            if f.hex != dest:
+                continue
+            for to in sorted(ADJACENT[dest], key=POSITIONS.index):
+                if to != FRONTIER and hb.has_free_space(st, to):
+                    yield ev.Organize(mode="relocate", facility=no, to=to, **kw)
+            break
+
+
+def _influence(st: GameState, s: SeatState, dest: str, kw: dict[str, Any], cat: str | None) -> Iterator[Any]:
+    if cat in POLITICAL_CATEGORIES:
+        if s.trust < st.c.cap_trust:
+            yield ev.Influence(mode="trust", **kw)
+        if s.bag >= 1:
+            yield ev.Influence(mode="scrutiny", **kw)
+    if st.era < 3 or dest == FRONTIER:
+        return
+    own_here = sorted(no for no, f in s.facilities.items() if f.hex == dest)
+    if not own_here:
+        return
+    reach = 2 if has_active(st, s, "strategic_partnership") else 1
+    if len(st.jvs) < JV_PAIRS:
+        existing = {(j.a_seat, j.a_facility, j.b_seat, j.b_facility) for j in st.jvs.values()}
+        existing |= {(b, bf, a, af) for (a, af, b, bf) in existing}
+        for no in own_here:
+            for r in st.order_from(s.seat)[1:]:
+                for rno, rf in sorted(st.seat(r).facilities.items()):
+                    if rf.hex is None or rf.hex == dest or DISTANCE[dest].get(rf.hex, 9) > reach:
+                        continue
+                    if (s.seat, no, r, rno) in existing:
+                        continue
+                    for accepted in (True, False):
+                        yield ev.Influence(mode="jv", facility=no, partner=r, partner_facility=rno,
+                                           accepted=accepted, **kw)
+            break
+    for num, j in sorted(st.jvs.items()):
+        mine = (j.a_seat == s.seat and j.a_facility in own_here) or (
+            j.b_seat == s.seat and j.b_facility in own_here)
+        if mine:
+            yield ev.Influence(mode="terminate", contract=num, **kw)
+
+
+def _mega_cluster(st: GameState, s: SeatState, dest: str, kw: dict[str, Any]) -> Iterator[Any]:
+    if s.runway < 3 or s.compute < 2 or len(st.megas) >= MEGA_PAIRS:
+        return
+    facs = sorted(s.facilities.items())
+    for (a, fa), (b, fb) in itertools.combinations(facs, 2):
+        if fa.mega is not None or fb.mega is not None or dest not in (fa.hex, fb.hex):
+            continue
+        if not hb.adjacent_hexes(fa.hex, fb.hex):
+            continue
+        if hb.locally_eligible(st, s, a) and hb.locally_eligible(st, s, b):
+            yield ev.MegaCluster(hosts=(a, b), **kw)
+
+
+def _reorganization(
+    st: GameState, s: SeatState, kw: dict[str, Any], piece_moved: tuple[str, list[str]] | None
+) -> Iterator[Any]:
+    _ceo, teams = _after_move(s, piece_moved)
+    toward = [ev.TeamMove(path=[h] if h == FRONTIER else [h, _path(h, FRONTIER)[1]]) for h in teams]
+    yield ev.Reorganization(**kw)
+    if teams:
+        yield ev.Reorganization(team_moves=toward, **kw)
+        yield ev.Reorganization(return_team=teams[0], **kw)
+
+
+def _agent_swarm(st: GameState, s: SeatState, dest: str, kw: dict[str, Any]) -> Iterator[Any]:
+    unused = [a for a in CORE_ACTIONS if a not in s.exhausted]
+    ok = []
+    for a in unused:
+        sw = {"seat": s.seat, "swarm": True}
+        if next(iter(_action_at(st, s, a, dest, sw, bonus=False, piece_moved=None)), None) is not None:
+            ok.append(a)
+    for a, b in itertools.combinations(ok, 2):
+        yield ev.AgentSwarm(actions=(a, b), bonus_to=a, **kw)
+        yield ev.AgentSwarm(actions=(a, b), bonus_to=b, **kw)
+
+
+def _swarm_decision(st: GameState, t: Any) -> Decision:
+    s = st.seat(t.seat)
+    dest = t.dest
+    options: list[Any] = []
+    for a in dict.fromkeys(t.swarm_left):
+        sw = {"seat": s.seat, "swarm": True}
+        found = list(_action_at(st, s, a, dest, sw, bonus=(t.swarm_bonus == a), piece_moved=None))
+        if not found:
+            found = [_blocked(a, sw)]
+        options.extend(found)
+    return Decision(kind="player", seat=s.seat, options=options,
+                    label=f"seat {s.seat} resolves an Agent Swarm action")
+
+
+_TURN_MODELS: dict[str, tuple[type, dict[str, Any]]] = {
+    "fund": (ev.Fund, {}),
+    "research": (ev.Research, {}),
+    "build": (ev.Build, {}),
+    "organize": (ev.Organize, {"mode": "redistribute"}),
+    "deploy": (ev.Deploy, {}),
+    "influence": (ev.Influence, {"mode": "trust"}),
+    "mega_cluster": (ev.MegaCluster, {"hosts": (1, 2)}),
+    "reorganization": (ev.Reorganization, {}),
+    "covenant": (ev.Covenant, {}),
+    "narrative_capture": (ev.NarrativeCapture, {"mode": "runway"}),
+    "fusion": (ev.Fusion, {}),
+}
+
+
+def _blocked(pick: str, kw: dict[str, Any]) -> Any:
+    model, extra = _TURN_MODELS[pick]
+    return model(blocked=True, **extra, **kw)
+
+
+def _blocked_events(st: GameState, s: SeatState, pick: str) -> list[Any]:
+    """§2 A committed Action that becomes blocked: movement resolves, the action exhausts."""
+    if pick not in _TURN_MODELS:
+        return []
+    out = []
+    for piece, start in _pieces(s)[:1]:
+        for path in list(PATHS[start].values())[:7]:
+            out.append(_blocked(pick, {"seat": s.seat, "piece": piece, "path": path}))
+    return out
+
+
+# --- Training Runs --------------------------------------------------------------------------
+
+
+def banked_value(st: GameState) -> int:
+    """The Capability a bank of the current run adds (what the table writes as ``banked``)."""
+    run = st.run
+    return run.provisional if run is not None else 0
+
+
+def _training_decision(st: GameState, passed: frozenset[str]) -> Decision:
+    run = st.run
+    assert run is not None
+    s = st.seat(run.seat)
+    if run.duplicate is not None:
+        options: list[Any] = [ev.RunEnd(seat=s.seat, outcome="crash", banked=0)]
+        if s.protection + run.protection_bonus >= 1:
+            options.append(ev.RunEnd(seat=s.seat, outcome="protect", banked=banked_value(st)))
+        if s.runway >= 1 and has_active(st, s, "scientific_method"):
+            options.append(ev.RunEnd(seat=s.seat, outcome="method", banked=banked_value(st)))
+        return Decision(kind="player", seat=s.seat, options=options,
+                        label="a duplicate: crash, protect or Scientific Method")
+    if run.ended_by_card:
+        return _forced(ev.RunEnd(seat=s.seat, outcome="bank", banked=banked_value(st)),
+                       "Human Evaluation banks the run")
+    if not run.cards or "continue" in passed:
+        return _draw(st, s)
+    return Decision(
+        kind="player", seat=s.seat,
+        options=[ev.RunEnd(seat=s.seat, outcome="bank", banked=banked_value(st)),
+                 Pass("continue", "draw another Training card")],
+        label="bank or continue the Training Run",
+    )
+
+
+def _draw(st: GameState, s: SeatState) -> Decision:
+    run = st.run
+    assert run is not None
+    pool = {k: v for k, v in st.deck.items() if v > 0}
+    if not pool:  # the deck reshuffles its discard pile when empty
+        pool = {k: v for k, v in st.discard.items() if v > 0}
+    total = sum(pool.values())
+    options: list[Any] = []
+    weights: list[float] = []
+    domains = sorted(st.c.domains)
+    for card, k in sorted(pool.items()):
+        w = k / total
+        if card == "curated_corpus":
+            free = [d for d in domains if d not in run.domains]
+            if free:
+                for d in free:
+                    options.append(ev.Draw(seat=s.seat, card=card, domain=d))
+                    weights.append(w / len(free))
+                continue
+        options.append(ev.Draw(seat=s.seat, card=card))
+        weights.append(w)
+    return Decision(kind="chance", options=options, weights=weights, label="draw a Training card")
+
+
+# --- Production, Dossier, Audit -------------------------------------------------------------
+
+
+def allocation_options(st: GameState, s: SeatState) -> list[ev.Allocate]:
+    """A maximal feasible allocation (with and without Mega-Cluster demand) for the seat."""
+    facs = sorted(no for no, f in s.facilities.items() if hb.locally_eligible(st, s, no))
+    megas = sorted(num for num, m in st.megas.items() if m.owner == s.seat)
+    out: list[ev.Allocate] = []
+    seen: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
+    for use_megas in (True, False):
+        chosen_m: list[int] = []
+        chosen_f: list[int] = []
+        for no in facs:
+            if hb.allocation_problem(st, s, [*chosen_f, no], [], 0) is None:
+                chosen_f.append(no)
+        if use_megas:
+            for num in megas:
+                hosts = list(st.megas[num].hosts)
+                if all(h in chosen_f for h in hosts) and hb.allocation_problem(
+                        st, s, chosen_f, [*chosen_m, num], 0) is None:
+                    chosen_m.append(num)
+        key = (tuple(chosen_f), tuple(chosen_m))
+        if key not in seen:
+            seen.add(key)
+            out.append(ev.Allocate(seat=s.seat, facilities=chosen_f, mega_clusters=chosen_m))
+    return out
+
+
+def _production(st: GameState) -> Decision:
+    for seat in st.initiative_order():
+        s = st.seat(seat)
+        if s.facilities and not s.allocated:
+            return Decision(kind="player", seat=seat, options=allocation_options(st, s),
+                            label=f"seat {seat} allocates Power")
+    return _forced(ev.Phase(name="dossier"), "file the Era Dossier")
+
+
+def _dossier(st: GameState) -> Decision:
+    for seat in st.initiative_order():
+        s = st.seat(seat)
+        if st.era not in s.dossier:
+            return Decision(
+                kind="player", seat=seat,
+                options=[ev.DossierFile(seat=seat, orientation="commit"),
+                         ev.DossierFile(seat=seat, orientation="hedge")],
+                label=f"seat {seat} files the {DOSSIER_CARDS.get(st.era, '')} Dossier",
+            )
+    if st.era == 4 and not st.dossier_revealed:
+        hands = []
+        for s in st.seats:
+            o = {e: (s.dossier.get(e) or "hedge") for e in (1, 2, 3, 4)}
+            hands.append(ev.DossierHand(seat=s.seat, benchmark=o[1], deployment=o[2],
+                                        authority=o[3], publication=o[4]))
+        return _forced(ev.DossierReveal(hands=hands), "reveal every Dossier")
+    return _forced(ev.Phase(name="audit"), "the public Audit")
+
+
+def audit_draw_count(st: GameState) -> int:
+    """Cubes to draw this Era (round(base × players ÷ 4), at least one), capped by the bag."""
+    want = st.c.audit_draws(st.era, st.n)
+    return min(want, sum(s.bag for s in st.seats) + st.black)
+
+
+def _audit(st: GameState) -> Decision:
+    """Every multiset of drawn cubes, with its multivariate hypergeometric probability."""
+    colours: list[int | str] = [s.seat for s in st.seats if s.bag > 0]
+    counts = [st.seat(c).bag for c in colours if isinstance(c, int)]
+    if st.black:
+        colours.append("black")
+        counts.append(st.black)
+    k = audit_draw_count(st)
+    total = sum(counts)
+    options: list[Any] = []
+    weights: list[float] = []
+    denom = math.comb(total, k) if total else 1
+
+    def rec(i: int, left: int, picked: list[int]) -> None:
+        if i == len(colours) - 1 or not colours:
+            if colours:
+                if left > counts[i]:
+                    return
+                picked = [*picked, left]
+            elif left:
+                return
+            w = 1
+            for cnt, p in zip(counts, picked, strict=True):
+                w *= math.comb(cnt, p)
+            draws: list[int | str] = []
+            for c, p in zip(colours, picked, strict=True):
+                draws.extend([c] * p)
+            options.append(ev.Audit(draws=draws))
+            weights.append(w / denom)
+            return
+        for p in range(min(left, counts[i]) + 1):
+            rec(i + 1, left - p, [*picked, p])
+
+    rec(0, k, [])
+    return Decision(kind="chance", options=options, weights=weights, label="draw the Audit")
+
+
+# --- values the table writes from the state -------------------------------------------------
+
+
+def _apply_copy(st: GameState, event: Any) -> GameState:
+    """Apply ``event`` to a deep copy of the state (the pack and header are shared)."""
+    from engine.mandate2038.rules import apply as apply_event
+
+    from engine.core.findings import FindingSink
+    from engine.mandate2038.codes import CATALOGUE
+
+    memo = {id(st.pack): st.pack, id(st.c): st.c, id(st.header): st.header, id(st.board): st.board}
+    cp = copy.deepcopy(st, memo)
+    apply_event(cp, event, FindingSink(CATALOGUE))
+    return cp
+
+
+def era_mandate_event(st: GameState) -> ev.EraMandate:
+    """The Era Mandate scoring as the table writes it: whoever the rules score."""
+    cp = _apply_copy(st, ev.EraMandate())
+    era = st.era
+    scorers = sorted({e.seat for e in cp.ledger[len(st.ledger):]
+                      if e.source == "era_mandate" and e.era == era})
+    return ev.EraMandate(scorers=scorers)
+
+
+def final_record_event(st: GameState) -> ev.FinalRecord:
+    """The Governance Board's final public record, filled from the engine's final scoring."""
+    cp = _apply_copy(st, ev.FinalRecord())
+    f = cp.final
+    claims = f.get("claims")
+    return ev.FinalRecord(
+        offline=f.get("offline"),
+        collective_trust=f.get("collective_trust"),
+        open_threshold=f.get("open_threshold"),
+        systemic_risk=f.get("systemic_risk"),
+        provisional_winners=f.get("provisional_winners"),
+        claims=[ev.ClaimRecord(seat=c["seat"], strength=c["strength"]) for c in claims]
+        if claims is not None else None,
+        agi=f.get("agi"),
+        claimant=f.get("claimant"),
+        winners=f.get("winners"),
+        open=f.get("open"),
+        ending=f.get("ending"),
+    )
+
+
+def checkpoint_event(st: GameState, label: str) -> ev.Checkpoint:
+    """Every seat's public values now, as the table would write them at an Era's end."""
+    return ev.Checkpoint(
+        label=label,
+        seats=[ev.SeatValues(seat=s.seat, mandate=s.mandate, runway=s.runway, compute=s.compute,
+                             capability=s.capability, customers=s.customers, trust=s.trust,
+                             scrutiny=s.bag) for s in st.seats],
+        systemic_risk=st.black,
+    )
