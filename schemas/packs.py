@@ -122,20 +122,22 @@ def load_protocol(protocol_id: str, version: int | None = None) -> Protocol:
         if version is not None and version != at:
             raise PackError(f"protocol {protocol_id}: version given twice ({at} and {version})")
         version = at
+    if version is None:
+        versions = available_protocol_versions(protocol_id)
+        if not versions:
+            raise FileNotFoundError(
+                f"no observation protocol {protocol_id!r}: "
+                f"{protocol_dir(protocol_id)} has no v<N>.json"
+            )
+        version = versions[-1]
     return _load_protocol(str(data_dir()), protocol_id, version)
 
 
 @functools.lru_cache(maxsize=32)
-def _load_protocol(root: str, protocol_id: str, version: int | None) -> Protocol:
-    versions = available_protocol_versions(protocol_id)
-    if version is None:
-        if not versions:
-            raise FileNotFoundError(
-                f"no observation protocol {protocol_id!r}: {protocol_dir(protocol_id)} has no v<N>.json"
-            )
-        version = versions[-1]
+def _load_protocol(root: str, protocol_id: str, version: int) -> Protocol:
     path = Path(root) / "protocols" / protocol_id / f"v{version}.json"
     if not path.is_file():
+        versions = available_protocol_versions(protocol_id)
         raise FileNotFoundError(
             f"no observation protocol {protocol_id} version {version}: {path} does not exist"
             + (f" (available: {', '.join(map(str, versions))})" if versions else "")

@@ -63,6 +63,7 @@ class EventTimeCheck(_Model):
 
     kind: Literal["event_time"] = "event_time"
     type: EventTypes
+    label: str | None = None  # how reasons name the events (default: the types)
     name: str | None = None
 
 
@@ -72,6 +73,7 @@ class EventsCheck(_Model):
 
     kind: Literal["events"] = "events"
     type: EventTypes
+    label: str | None = None  # how reasons name the events (default: the types)
     per: Literal["cycle", "era", "seat"] | None = None
     min: int = Field(default=1, ge=1)
 
@@ -82,6 +84,7 @@ class EventFieldCheck(_Model):
 
     kind: Literal["event_field"] = "event_field"
     type: EventTypes
+    label: str | None = None  # how reasons name the events (default: the types)
     field: str
 
 
@@ -282,8 +285,10 @@ def _types(t: EventTypes) -> set[str]:
     return {t} if isinstance(t, str) else set(t)
 
 
-def _label(t: EventTypes) -> str:
-    return t if isinstance(t, str) else "/".join(t)
+def _label(check: EventTimeCheck | EventsCheck | EventFieldCheck) -> str:
+    if check.label:
+        return check.label
+    return check.type if isinstance(check.type, str) else "/".join(check.type)
 
 
 class _Context:
@@ -315,7 +320,7 @@ class _Context:
             return (True, f"{n} {what} event(s)") if n else (False, f"no {what} event")
 
         if isinstance(check, EventTimeCheck):
-            what = _label(check.type) + (f" {check.name}" if check.name else "")
+            what = _label(check) + (f" {check.name}" if check.name else "")
             found = self._matching(_types(check.type), check.name)
             if not found:
                 return False, f"no {what} event"
@@ -325,7 +330,7 @@ class _Context:
             return True, f"all {len(found)} {what} event(s) timed"
 
         if isinstance(check, EventsCheck):
-            what = _label(check.type)
+            what = _label(check)
             found = self._matching(_types(check.type))
             need = check.min
             unit = ""
@@ -350,7 +355,7 @@ class _Context:
             return False, f"{len(found)} {what} event(s), expected at least {need}{unit}"
 
         if isinstance(check, EventFieldCheck):
-            what = _label(check.type)
+            what = _label(check)
             found = self._matching(_types(check.type))
             if not found:
                 return False, f"no {what} event"
