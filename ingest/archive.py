@@ -1,0 +1,289 @@
+"""The archive: the write-once, content-addressed system of record (DESIGN.md §2).
+
+Layout, under :func:`ingest.db.archive_root` (``<db dir>/archive``)::
+
+    games/<id[:2]>/<id>.json        the canonical log text (schemas.canonical.dumps_log)
+    games/<id[:2]>/<id>.meta.json   where it came from: source format and name, raw sha256,
+                                    source line and index of each event, reader findings
+    raw/<sha256>.<ext>              the exact input bytes (kept even when lines were unreadable)
+    quarantine/<sha256>.<ext>       input that could not be read as a game ...
+    quarantine/<sha256>.reason.json ... and why: file name, reasons with line numbers, time
+
+``game_id`` is the first 16 hex digits of the sha256 of the canonical JSON text, so the same game
+read from any format gets the same id. Files are written atomically (temporary file in the same
+directory, write, flush, ``os.fsync``, ``os.link`` to the final name, fsync of the directory) and
+never overwritten or deleted: a second put of the same content is a no-op reported as "already
+archived". The canonical game file is the commit point of a game: its meta file is written just
+before it, and a meta file without its game (a crash between the two) may be replaced.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import hashlib
+import json
+import os
+import re
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from schemas.canonical import dumps_log
+
+GAME_ID_LENGTH = 16
+_GAME_ID_RE = re.compile(r"^[0-9a-f]{16}$")
+_EXT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,15}$")
+
+
+class ArchiveError(Exception):
+    """The archive cannot do what was asked (collision, unreadable entry, bad name)."""
+
+
+def sha256_hex(data: bytes) -> str:
+    """The lowercase hex sha256 of ``data``."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def canonical_text(log: BaseModel) -> str:
+    """The canonical JSON text of a log model (the bytes the game id is computed from)."""
+    return dumps_log(log)
+
+
+def game_id_of_text(text: str) -> str:
+    """The game id of a canonical JSON text: the first 16 hex digits of its sha256."""
+    return sha256_hex(text.encode("utf-8"))[:GAME_ID_LENGTH]
+
+
+def game_id_of(log: BaseModel) -> str:
+    """The game id of a log model."""
+    return game_id_of_text(canonical_text(log))
+
+
+def now_utc() -> str:
+    """The current UTC time as ISO 8601 text (second precision)."""
+    return dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat()
+
+
+def _fsync_dir(path: Path) -> None:
+    # Directory fsync makes the new name durable; not every platform allows it.
+    with contextlib.suppress(OSError):
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _write_temp(directory: Path, data: bytes) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".part", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return Path(tmp)
+
+
+def write_once(path: Path, data: bytes) -> bool:
+    """Atomically create ``path`` with ``data``; never overwrite.
+
+    Returns True when the file was created, False when it already existed with the same bytes.
+    Raises :class:`ArchiveError` when it exists with different bytes.
+    """
+    if path.exists():
+        _check_same(path, data)
+        return False
+    tmp = _write_temp(path.parent, data)
+    try:
+        os.link(tmp, path)
+        created = True
+    except FileExistsError:
+        created = False
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+    if created:
+        _fsync_dir(path.parent)
+    else:
+        _check_same(path, data)
+    return created
+
+
+def write_replace(path: Path, data: bytes) -> None:
+    """Atomically write ``path`` (temp file, fsync, ``os.replace``); for uncommitted files only."""
+    tmp = _write_temp(path.parent, data)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    _fsync_dir(path.parent)
+
+
+def _check_same(path: Path, data: bytes) -> None:
+    existing = path.read_bytes()
+    if existing != data:
+        raise ArchiveError(
+            f"{path} already exists with different content (sha256 {sha256_hex(existing)[:16]} "
+            f"vs {sha256_hex(data)[:16]}); the archive never overwrites a file"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class PutResult:
+    """What a put did: ``created`` False means "already archived" (nothing was written)."""
+
+    key: str
+    path: Path
+    created: bool
+
+    @property
+    def message(self) -> str:
+        return f"archived {self.path.name}" if self.created else f"already archived ({self.path.name})"
+
+
+def _clean_ext(ext: str) -> str:
+    ext = ext.lstrip(".").lower() or "bin"
+    if not _EXT_RE.match(ext):
+        raise ArchiveError(f"unusable file extension {ext!r} for the archive")
+    return ext
+
+
+class Archive:
+    """The archive rooted at ``root`` (see the module docstring for the layout)."""
+
+    def __init__(self, root: str | Path) -> None:
+        self.root = Path(root)
+        self.games_dir = self.root / "games"
+        self.raw_dir = self.root / "raw"
+        self.quarantine_dir = self.root / "quarantine"
+
+    # -- games -----------------------------------------------------------------------------
+
+    def game_path(self, game_id: str) -> Path:
+        """Where the canonical log of ``game_id`` lives (whether or not it exists)."""
+        if not _GAME_ID_RE.match(game_id):
+            raise ArchiveError(f"{game_id!r} is not a game id (16 lowercase hex digits)")
+        return self.games_dir / game_id[:2] / f"{game_id}.json"
+
+    def meta_path(self, game_id: str) -> Path:
+        return self.game_path(game_id).with_suffix(".meta.json")
+
+    def has_game(self, game_id: str) -> bool:
+        """True when the canonical log of ``game_id`` is archived."""
+        return self.game_path(game_id).exists()
+
+    def put_game_text(self, text: str, meta: dict[str, Any] | None = None) -> PutResult:
+        """Archive a canonical log text (and its meta, first time only); returns its id."""
+        game_id = game_id_of_text(text)
+        path = self.game_path(game_id)
+        if path.exists():
+            _check_same(path, text.encode("utf-8"))
+            return PutResult(game_id, path, False)
+        if meta is not None:
+            # The meta becomes part of the record only once the game file exists (commit point).
+            write_replace(self.meta_path(game_id), _json_bytes(meta))
+        created = write_once(path, text.encode("utf-8"))
+        return PutResult(game_id, path, created)
+
+    def put_game(self, log: BaseModel, meta: dict[str, Any] | None = None) -> PutResult:
+        """Archive a log model in canonical form; returns its id and whether it was new."""
+        return self.put_game_text(canonical_text(log), meta)
+
+    def read_game_text(self, game_id: str) -> str:
+        """The canonical log text of an archived game."""
+        path = self.game_path(game_id)
+        try:
+            return path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise ArchiveError(f"game {game_id} is not in the archive {self.root}") from None
+
+    def read_meta(self, game_id: str) -> dict[str, Any]:
+        """The meta of an archived game ({} when none was written)."""
+        path = self.meta_path(game_id)
+        if not path.exists():
+            return {}
+        try:
+            meta = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as err:
+            raise ArchiveError(f"the archive meta file {path} is unreadable: {err}") from None
+        if not isinstance(meta, dict):
+            raise ArchiveError(f"the archive meta file {path} is not a JSON object")
+        return meta
+
+    def game_ids(self) -> list[str]:
+        """Every archived game id, sorted."""
+        out = []
+        if not self.games_dir.exists():
+            return out
+        for sub in self.games_dir.iterdir():
+            if not sub.is_dir():
+                continue
+            for f in sub.iterdir():
+                name = f.name
+                if name.endswith(".json") and not name.endswith(".meta.json"):
+                    gid = name[: -len(".json")]
+                    if _GAME_ID_RE.match(gid):
+                        out.append(gid)
+        return sorted(out)
+
+    def iter_games(self) -> Iterator[tuple[str, str, dict[str, Any]]]:
+        """(game_id, canonical text, meta) of every archived game, in id order."""
+        for gid in self.game_ids():
+            yield gid, self.read_game_text(gid), self.read_meta(gid)
+
+    # -- raw input and quarantine ----------------------------------------------------------
+
+    def raw_path(self, sha: str, ext: str) -> Path:
+        return self.raw_dir / f"{sha}.{_clean_ext(ext)}"
+
+    def put_raw(self, data: bytes, ext: str) -> PutResult:
+        """Keep the exact input bytes under their sha256."""
+        sha = sha256_hex(data)
+        path = self.raw_path(sha, ext)
+        return PutResult(sha, path, write_once(path, data))
+
+    def quarantine(
+        self, data: bytes, ext: str, *, file: str, reasons: list[dict[str, Any]]
+    ) -> PutResult:
+        """Keep unreadable input with a ``<sha>.reason.json`` saying why.
+
+        ``reasons`` are ``{"message": ..., "line": int | None, ...}``. A second quarantine of the
+        same bytes is a no-op (the first reason file stays).
+        """
+        sha = sha256_hex(data)
+        ext = _clean_ext(ext)
+        path = self.quarantine_dir / f"{sha}.{ext}"
+        reason_path = self.quarantine_dir / f"{sha}.reason.json"
+        reason = {"file": file, "sha256": sha, "reasons": reasons, "time": now_utc()}
+        if not reason_path.exists():
+            # Reason first: content without a reason would be a mystery in the quarantine.
+            with contextlib.suppress(ArchiveError):
+                write_once(reason_path, _json_bytes(reason))
+        created = write_once(path, data)
+        return PutResult(sha, path, created)
+
+    def quarantined(self) -> list[dict[str, Any]]:
+        """Every quarantine reason record, sorted by file name."""
+        out = []
+        if not self.quarantine_dir.exists():
+            return out
+        for f in sorted(self.quarantine_dir.glob("*.reason.json")):
+            with contextlib.suppress(OSError, ValueError):
+                out.append(json.loads(f.read_text(encoding="utf-8")))
+        return sorted(out, key=lambda r: str(r.get("file", "")))
+
+
+def _json_bytes(obj: Any) -> bytes:
+    return (json.dumps(obj, ensure_ascii=False, indent=1, sort_keys=True) + "\n").encode("utf-8")

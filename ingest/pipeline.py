@@ -1,0 +1,1027 @@
+"""Ingest, rebuild and export: from input files to the archive and the warehouse.
+
+Per input (a file, or a session folder holding ``receipt.json``)::
+
+    read (ingest.formats) ─► unreadable? ─► quarantine the bytes with the reason
+                          └► replay (engine) ─► archive raw bytes + canonical log ─► load rows
+
+* :func:`process_batch` is the pure batch function (items in, polars frames and per-item
+  reports out). With ``archive`` it also writes the archive as it goes; without, it touches no
+  file and is the seam for running batches on other machines (DESIGN.md §8).
+* :func:`ingest_paths` walks the inputs, runs batches in a process pool (inline for a few
+  files), and loads each batch's frames in one transaction in this process.
+* :func:`ingest_log` archives and loads one log built in memory (live entry).
+* :func:`rebuild` recreates the warehouse from the archive into a new file and swaps it in.
+* :func:`export` writes one Parquet or CSV file per table.
+
+Idempotence: a game already in ``games`` is "skipped as duplicate"; a game already archived
+but missing from the warehouse (a crash between the two) is loaded and reported "recovered".
+The archive is always written before the warehouse, so the warehouse never holds a game the
+archive lacks.
+
+Identity of rebuild and incremental loads: every warehouse row of a game is computed by
+:func:`game_rows` from the canonical log and its archived meta (source lines and indices of the
+events, the reader's findings, the source name, the archive time), never from anything that
+exists only during the first ingest.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import json
+import multiprocessing
+import os
+import sys
+import time
+import traceback
+from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import polars as pl
+import pyarrow as pa
+
+from engine.core.parse import ParsedLog, parse_log
+from engine.core.registry import get_ruleset
+from engine.core.replay import replay
+from ingest.archive import (
+    Archive,
+    ArchiveError,
+    canonical_text,
+    game_id_of_text,
+    now_utc,
+    sha256_hex,
+)
+from ingest.db import StorageError, archive_root, connect, resolve_db
+from ingest.evidence import duration_evidence, evidence
+from ingest.timing import compute_timing, naive_utc
+from ingest.warehouse.load import existing_game_ids, load_frames
+from ingest.warehouse.migrations import migrate
+from ingest.warehouse.schema import RECORD_TABLES, TABLES
+
+Status = Literal["loaded", "skipped", "recovered", "unreadable", "failed"]
+SESSION_MARKER = "receipt.json"
+BATCH_MAX = 1000  # games per process batch (DESIGN.md §8)
+INLINE_BELOW = 64  # fewer inputs than this are processed in this process (no pool start-up)
+
+_ARROW_TYPES: dict[str, pa.DataType] = {
+    "VARCHAR": pa.large_string(), "JSON": pa.large_string(), "INTEGER": pa.int32(),
+    "DOUBLE": pa.float64(), "BOOLEAN": pa.bool_(), "TIMESTAMP": pa.timestamp("us"),
+    "DATE": pa.date32(), "VARCHAR[]": pa.large_list(pa.large_string()),
+    "INTEGER[]": pa.large_list(pa.int32()),
+}
+
+
+# --------------------------------------------------------------------------------------------
+# Reports
+
+
+@dataclass(slots=True)
+class FileReport:
+    """What happened to one game (or one unreadable input)."""
+
+    file: str
+    status: Status
+    game_id: str | None = None
+    reason: str = ""
+    findings: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class IngestSummary:
+    """The outcome of an ingest or rebuild: one report per game or unreadable input."""
+
+    db_path: Path
+    archive: Path
+    reports: list[FileReport] = field(default_factory=list)
+    seconds: float = 0.0
+    files: int = 0
+
+    def _with(self, status: Status) -> list[FileReport]:
+        return [r for r in self.reports if r.status == status]
+
+    @property
+    def loaded(self) -> list[FileReport]:
+        return self._with("loaded")
+
+    @property
+    def skipped(self) -> list[FileReport]:
+        return self._with("skipped")
+
+    @property
+    def recovered(self) -> list[FileReport]:
+        return self._with("recovered")
+
+    @property
+    def unreadable(self) -> list[FileReport]:
+        return self._with("unreadable")
+
+    @property
+    def failed(self) -> list[FileReport]:
+        return self._with("failed")
+
+    def counts(self) -> dict[str, int]:
+        """Number of reports per status (every status present, zero when none)."""
+        out = {s: 0 for s in ("loaded", "skipped", "recovered", "unreadable", "failed")}
+        for r in self.reports:
+            out[r.status] += 1
+        return out
+
+    def lines(self) -> list[str]:
+        """A human summary: one count line, then one line per problem input."""
+        c = self.counts()
+        head = (
+            f"{c['loaded']} loaded, {c['skipped']} skipped as duplicate, {c['recovered']} "
+            f"recovered, {c['unreadable']} unreadable"
+            + (f", {c['failed']} failed" if c["failed"] else "")
+            + f" ({self.files} inputs, {self.seconds:.1f} s) into {self.db_path}"
+        )
+        out = [head]
+        for r in self.reports:
+            if r.status in ("unreadable", "failed"):
+                out.append(f"  {r.status}: {r.file}: {r.reason}")
+            elif r.status == "recovered":
+                out.append(f"  recovered: {r.file} (game {r.game_id}, archived earlier)")
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form (for ``--format json``)."""
+        return {
+            "db": str(self.db_path),
+            "archive": str(self.archive),
+            "counts": self.counts(),
+            "seconds": round(self.seconds, 3),
+            "reports": [
+                {"file": r.file, "status": r.status, "game_id": r.game_id, "reason": r.reason,
+                 "findings": r.findings, "notes": r.notes}
+                for r in self.reports
+            ],
+        }
+
+
+# --------------------------------------------------------------------------------------------
+# Reading inputs
+
+_PLUGINS_LOADED = False
+
+
+def load_plugins() -> None:
+    """Import the modules named in ``$PLAYTEST_RULESET_MODULES`` (comma-separated), once.
+
+    Those modules register extra rulesets; worker processes call this too, so a ruleset
+    registered by a plugin is known in every process of a parallel ingest.
+    """
+    global _PLUGINS_LOADED
+    if _PLUGINS_LOADED:
+        return
+    _PLUGINS_LOADED = True
+    import importlib
+
+    for name in os.environ.get("PLAYTEST_RULESET_MODULES", "").split(","):
+        if name.strip():
+            importlib.import_module(name.strip())
+
+
+
+@dataclass(slots=True)
+class _FallbackLoaded:
+    source: str
+    format: str
+    parsed: ParsedLog
+    raw: bytes
+    unreadable: str | None = None
+
+
+def _formats() -> Any:
+    """``ingest.formats`` when it provides ``read_path``, else None (JSON-only fallback)."""
+    try:
+        import ingest.formats as formats
+    except ModuleNotFoundError as err:
+        if err.name not in ("ingest.formats",):
+            raise
+        return None
+    return formats if hasattr(formats, "read_path") else None
+
+
+def suffixes() -> frozenset[str]:
+    """File suffixes the readers accept (``ingest.formats.SUFFIXES``; ``.json`` without it)."""
+    formats = _formats()
+    if formats is not None and hasattr(formats, "SUFFIXES"):
+        return frozenset(s.lower() for s in formats.SUFFIXES)
+    return frozenset({".json"})
+
+
+def _fallback_read(path: Path) -> list[Any]:
+    """Minimal canonical-JSON reader used only until ``ingest.formats.read_path`` exists."""
+    source = str(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as err:
+        return [_FallbackLoaded(source, "json", ParsedLog(), b"", f"cannot read: {err.strerror}")]
+    try:
+        obj = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as err:
+        return [_FallbackLoaded(source, "json", ParsedLog(), raw, f"not UTF-8 text: {err.reason}")]
+    except json.JSONDecodeError as err:
+        reason = f"line {err.lineno}: not valid JSON: {err.msg}"
+        return [_FallbackLoaded(source, "json", ParsedLog(), raw, reason)]
+    lines: list[int | None] | None = None
+    if isinstance(obj, dict) and isinstance(obj.get("events"), list):
+        # The canonical layout: 3 lines of preamble, then one event per line.
+        lines = [4 + i for i in range(len(obj["events"]))]
+    parsed = parse_log(obj, header_line=2, event_lines=lines)
+    return [_FallbackLoaded(source, "json", parsed, raw, None)]
+
+
+def read_input(path: Path) -> list[Any]:
+    """Read one file or session folder into LoadedLog records (never raises on bad content)."""
+    formats = _formats()
+    if formats is not None:
+        return list(formats.read_path(path))
+    return _fallback_read(path)
+
+
+def walk_inputs(paths: Iterable[str | Path]) -> tuple[list[Path], list[FileReport]]:
+    """Expand files and folders into the inputs to read, in a stable order.
+
+    Folders are walked recursively for files with an accepted suffix and for session folders
+    (folders holding ``receipt.json``, read as one input). Hidden entries and the archive of a
+    database are skipped. A path that does not exist becomes an "unreadable" report.
+    """
+    accepted = suffixes()
+    found: list[Path] = []
+    missing: list[FileReport] = []
+    seen: set[Path] = set()
+
+    def add(p: Path) -> None:
+        rp = p.resolve()
+        if rp not in seen:
+            seen.add(rp)
+            found.append(p)
+
+    for raw in paths:
+        p = Path(raw)
+        if not p.exists():
+            missing.append(FileReport(str(p), "unreadable", reason="no such file or folder"))
+            continue
+        if p.is_file():
+            add(p)
+            continue
+        if (p / SESSION_MARKER).is_file():
+            add(p)
+            continue
+        for root, dirs, files in os.walk(p):
+            rootp = Path(root)
+            dirs[:] = sorted(
+                d for d in dirs
+                if not d.startswith(".") and not (d == "archive" and (rootp / d / "games").is_dir())
+            )
+            session_dirs = [d for d in dirs if (rootp / d / SESSION_MARKER).is_file()]
+            for d in session_dirs:
+                add(rootp / d)
+            dirs[:] = [d for d in dirs if d not in session_dirs]
+            for f in sorted(files):
+                if f.startswith("."):
+                    continue
+                fp = rootp / f
+                if fp.suffix.lower() in accepted:
+                    add(fp)
+    return found, missing
+
+
+# --------------------------------------------------------------------------------------------
+# Rows of one game
+
+
+def _ts(value: Any) -> dt.datetime | None:
+    if value is None:
+        return None
+    if isinstance(value, dt.datetime):
+        return naive_utc(value)
+    return naive_utc(dt.datetime.fromisoformat(str(value)))
+
+
+def _json(value: Any) -> str | None:
+    if value is None:
+        return None
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+
+
+def _event_payloads(text: str, n: int) -> list[str]:
+    """The JSON text of each event, cut from the canonical text (one event per line)."""
+    lines = text.split("\n")
+    # Canonical layout (schemas/canonical.py): 3 preamble lines, n event lines, "]}", "".
+    body = lines[3 : 3 + n]
+    if len(body) != n:
+        raise ValueError("the canonical text does not have one event per line")
+    return [ln[:-1] if ln.endswith(",") else ln for ln in body]
+
+
+def game_rows(
+    game_id: str,
+    text: str,
+    header: Any,
+    events: Sequence[Any],
+    meta: dict[str, Any],
+) -> tuple[dict[str, list[dict[str, Any]]], list[str]]:
+    """Every warehouse row of one game, by table, plus notes (engine rows we could not place).
+
+    ``text`` is the canonical log, ``events`` its validated events, ``meta`` the archived meta
+    (source lines and indices, reader findings, source, archive time). Deterministic: the same
+    inputs always give the same rows (rebuild relies on it).
+    """
+    n = len(events)
+    lines = meta.get("lines")
+    if not isinstance(lines, list) or len(lines) != n:
+        lines = [None] * n
+    indices = meta.get("indices")
+    if not isinstance(indices, list) or len(indices) != n:
+        indices = list(range(n))
+    result = replay(header, events, lines=lines, indices=indices)
+    rows: dict[str, list[dict[str, Any]]] = {name: [] for name in TABLES}
+    notes: list[str] = []
+
+    # Findings: the reader's (kept in meta) first, then the engine's.
+    read_findings = [f for f in meta.get("read_findings", []) if isinstance(f, dict)]
+    all_findings: list[dict[str, Any]] = list(read_findings)
+    all_findings += [f.model_dump(mode="json") for f in result.findings]
+    for i, f in enumerate(all_findings):
+        where = f.get("where") or {}
+        rows["findings"].append(
+            {"n": i, "code": f.get("code"), "severity": f.get("severity"), "rule": f.get("rule"),
+             "message": f.get("message"), "event": where.get("event"), "line": where.get("line"),
+             "era": where.get("era"), "cycle": where.get("cycle"), "seat": where.get("seat"),
+             "expected": _json(f.get("expected")), "recorded": _json(f.get("recorded"))}
+        )
+    n_errors = sum(1 for f in all_findings if f.get("severity") == "error")
+    n_warnings = sum(1 for f in all_findings if f.get("severity") == "warning")
+
+    # Events, observations, survey.
+    payloads = _event_payloads(text, n)
+    era: int | None = None
+    cycle: int | None = None
+    for i, ev in enumerate(events):
+        kind = ev.type
+        if kind == "era_start":
+            era, cycle = ev.era, None
+        elif kind == "headline":
+            cycle = ev.cycle
+        seat = getattr(ev, "seat", None)
+        t = naive_utc(getattr(ev, "t", None))
+        rows["events"].append(
+            {"idx": indices[i], "type": kind, "seat": seat if isinstance(seat, int) else None,
+             "era": era, "cycle": cycle, "t": t, "line": lines[i], "payload": payloads[i]}
+        )
+        if kind == "observation":
+            rows["observations"].append(
+                {"idx": indices[i], "category": ev.category, "rule": ev.rule, "seat": ev.seat,
+                 "era": era, "cycle": cycle, "text": ev.text, "minutes": ev.minutes, "t": t}
+            )
+        elif kind == "survey":
+            value = ev.value
+            num = float(value) if isinstance(value, int | float) else None
+            text_value = json.dumps(value) if isinstance(value, bool) else str(value)
+            rows["survey"].append(
+                {"idx": indices[i], "seat": ev.seat, "item": ev.item, "value_text": text_value,
+                 "value_num": num}
+            )
+
+    # Timing.
+    timing = compute_timing(events, indices)
+    rows["phases"] = timing.phases
+    rows["turn_times"] = timing.turn_times
+
+    # Ledger.
+    last_total: dict[int, int] = {}
+    for i, e in enumerate(result.ledger):
+        rows["ledger"].append(
+            {"n": i, "seat": e.seat, "era": e.era, "cycle": e.cycle, "event": e.event,
+             "source": e.source, "amount": e.amount, "total": e.total, "detail": e.detail}
+        )
+        last_total[e.seat] = e.total
+
+    # Engine records.
+    seat_records: dict[int, dict[str, Any]] = {}
+    for name, recs in sorted((result.records or {}).items()):
+        if name == "seats":
+            for r in recs:
+                if isinstance(r.get("seat"), int):
+                    seat_records[r["seat"]] = r
+            continue
+        if name not in RECORD_TABLES:
+            notes.append(f"the engine's {name!r} rows have no warehouse table; not stored")
+            continue
+        cols = {c for c, _, _ in TABLES[name]}
+        unknown = sorted({k for r in recs for k in r} - cols)
+        if unknown:
+            notes.append(f"the engine's {name!r} rows have columns {unknown} with no warehouse column")
+        for r in recs:
+            rows[name].append({c: r.get(c) for c in cols})
+
+    # Outcome.
+    outcome = result.outcome
+    provisional = set(outcome.provisional_winners) if outcome else set()
+    winners = set(outcome.winners) if outcome else set()
+    if outcome is not None:
+        d = outcome.details or {}
+        rows["outcomes"].append(
+            {"complete": outcome.complete, "provisional_winners": list(outcome.provisional_winners),
+             "winners": list(outcome.winners), "agi": d.get("agi"), "claimant": d.get("claimant"),
+             "ending": outcome.ending, "open": d.get("open"),
+             "collective_trust": d.get("collective_trust"),
+             "setup_collective_trust": d.get("setup_collective_trust"),
+             "open_threshold": d.get("open_threshold"), "trust_margin": d.get("trust_margin"),
+             "systemic_risk": d.get("systemic_risk"),
+             "systemic_risk_limit": d.get("systemic_risk_limit"), "details": _json(d)}
+        )
+
+    # Seats.
+    for s in header.seats:
+        rec = seat_records.get(s.seat, {})
+        rows["seats"].append(
+            {"seat": s.seat, "faction": s.faction, "player": s.player,
+             "final_mandate": rec.get("final_mandate", last_total.get(s.seat)),
+             "final_runway": rec.get("final_runway"), "final_compute": rec.get("final_compute"),
+             "final_capability": rec.get("final_capability"),
+             "final_customers": rec.get("final_customers"),
+             "final_trust": rec.get("final_trust"),
+             "provisional_winner": s.seat in provisional, "winner": s.seat in winners}
+        )
+
+    # The game.
+    counts, reasons = evidence(header, result)
+    if read_findings and any(f.get("severity") == "error" for f in read_findings):
+        if "has rule errors" not in reasons:
+            reasons.append("has rule errors")
+        counts = False
+    dur_counts, dur_reasons = duration_evidence(header, timing.total_minutes)
+    receipt = header.receipt
+    provenance = header.provenance
+    rows["games"].append(
+        {"game": header.game, "rules_version": header.rules_version, "profile": header.profile,
+         "session_type": header.session_type,
+         "is_human": header.session_type in ("facilitated_playtest", "blind_playtest"),
+         "illustrative": bool(provenance.illustrative), "player_count": len(header.seats),
+         "date": header.date, "venue": header.venue, "facilitator": header.facilitator,
+         "protocol": header.protocol, "detail": getattr(header, "detail", None),
+         "status": "findings" if all_findings else "clean", "n_events": n,
+         "n_errors": n_errors, "n_warnings": n_warnings,
+         "complete": bool(outcome.complete) if outcome else False,
+         "evidence": counts, "evidence_reasons": reasons, "duration_evidence": dur_counts,
+         "duration_reasons": dur_reasons, "total_minutes": timing.total_minutes,
+         "setup_minutes": timing.setup_minutes,
+         "source_format": meta.get("source_format", provenance.source_format),
+         "source_name": meta.get("source_name", provenance.source_name),
+         "raw_sha256": meta.get("raw_sha256"),
+         "archive_path": f"games/{game_id[:2]}/{game_id}.json",
+         "ingested_at": _ts(meta.get("archived_at")),
+         "receipt": _json(receipt.model_dump(mode="json", exclude_defaults=True)) if receipt else None,
+         "rules_deviations": list(receipt.rules_deviations) if receipt else [],
+         "interventions": list(receipt.facilitator_interventions) if receipt else [],
+         "unchecked": list(result.unchecked)}
+    )
+    for table_rows in rows.values():
+        for r in table_rows:
+            r["game_id"] = game_id
+    return rows, notes
+
+
+# --------------------------------------------------------------------------------------------
+# Frames of a batch
+
+
+class FrameBuilder:
+    """Collects the rows of many games column by column and turns them into polars frames.
+
+    Conversion is strict (a value of the wrong type is an error, not a null). When a batch does
+    not convert, the offending games are found one by one and reported, and the rest convert.
+    """
+
+    def __init__(self) -> None:
+        self.cols: dict[str, dict[str, list[Any]]] = {
+            t: {c: [] for c, _, _ in cols} for t, cols in TABLES.items()
+        }
+        self.spans: list[tuple[str, dict[str, tuple[int, int]]]] = []
+
+    def add_game(self, game_id: str, rows: dict[str, list[dict[str, Any]]]) -> None:
+        span: dict[str, tuple[int, int]] = {}
+        for table, cols in self.cols.items():
+            recs = rows.get(table, [])
+            start = len(cols["game_id"])
+            for c, values in cols.items():
+                values.extend(r.get(c) for r in recs)
+            span[table] = (start, start + len(recs))
+        self.spans.append((game_id, span))
+
+    @property
+    def game_ids(self) -> list[str]:
+        return [g for g, _ in self.spans]
+
+    def _arrow(self, table: str, keep: slice | None = None) -> pa.Table:
+        arrays = []
+        names = []
+        for c, _, duck in TABLES[table]:
+            values = self.cols[table][c]
+            if keep is not None:
+                values = values[keep]
+            arrays.append(pa.array(values, type=_ARROW_TYPES[duck]))
+            names.append(c)
+        return pa.Table.from_arrays(arrays, names=names)
+
+    def bad_games(self) -> dict[str, str]:
+        """Games whose rows do not convert, with the reason."""
+        bad: dict[str, str] = {}
+        for table in TABLES:
+            try:
+                self._arrow(table)
+                continue
+            except (pa.ArrowException, TypeError, ValueError, OverflowError):
+                pass
+            for gid, span in self.spans:
+                a, b = span[table]
+                try:
+                    self._arrow(table, slice(a, b))
+                except (pa.ArrowException, TypeError, ValueError, OverflowError) as err:
+                    bad.setdefault(gid, f"its {table!r} rows do not fit the table: {err}")
+        return bad
+
+    def frames(self, drop: Iterable[str] = ()) -> dict[str, pl.DataFrame]:
+        """One polars frame per table (without the games in ``drop``)."""
+        dropped = set(drop)
+        out: dict[str, pl.DataFrame] = {}
+        for table in TABLES:
+            frame = pl.from_arrow(self._arrow(table) if not dropped else self._arrow_without(table, dropped))
+            assert isinstance(frame, pl.DataFrame)
+            out[table] = frame
+        return out
+
+    def _arrow_without(self, table: str, dropped: set[str]) -> pa.Table:
+        pieces = [
+            self._arrow(table, slice(*span[table])) for gid, span in self.spans if gid not in dropped
+        ]
+        if not pieces:
+            return self._arrow(table, slice(0, 0))
+        return pa.concat_tables(pieces)
+
+
+# --------------------------------------------------------------------------------------------
+# The batch function
+
+
+@dataclass(slots=True)
+class Item:
+    """One unit of work: an input path to read, or an archived game to re-derive."""
+
+    path: str | None = None
+    game_id: str | None = None  # rebuild: the archived game
+
+
+@dataclass(slots=True)
+class BatchResult:
+    """What :func:`process_batch` returns: frames of the games to load plus one report each.
+
+    ``pending`` holds, for a batch run without an archive, what the caller must archive before
+    loading: ``(game_id, canonical text, meta, raw bytes, raw ext)``.
+    """
+
+    frames: dict[str, pl.DataFrame]
+    reports: list[FileReport]
+    pending: list[tuple[str, str, dict[str, Any], bytes, str]] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def _raw_ext(source: str, fmt: str) -> str:
+    suffix = Path(source.split("#", 1)[0]).suffix.lstrip(".").lower()
+    if suffix and Path(source.split("#", 1)[0]).is_file():
+        return suffix
+    return {"session-folder": "zip"}.get(fmt, fmt or "bin")
+
+
+def _finding_reasons(findings: Sequence[Any], limit: int = 20) -> list[dict[str, Any]]:
+    out = []
+    for f in list(findings)[:limit]:
+        out.append({"code": f.code, "message": f.message, "line": f.where.line,
+                    "event": f.where.event})
+    return out
+
+
+def _reason_text(loaded: Any) -> str:
+    bits = []
+    if loaded.unreadable:
+        bits.append(str(loaded.unreadable))
+    for f in loaded.parsed.findings[:3]:
+        if f.message not in bits:
+            bits.append(f.message)
+    if not bits:
+        bits.append("the input holds no readable game log")
+    text = "; ".join(bits)
+    if loaded.source not in text:
+        text = f"{loaded.source}: {text}"
+    return text
+
+
+def _meta_for(loaded: Any, raw_sha: str) -> dict[str, Any]:
+    parsed = loaded.parsed
+    return {
+        "source_format": loaded.format,
+        "source_name": loaded.source,
+        "raw_sha256": raw_sha,
+        "lines": list(parsed.lines),
+        "indices": list(parsed.indices),
+        "raw_event_count": parsed.raw_event_count,
+        "read_findings": [f.model_dump(mode="json") for f in parsed.findings],
+        "archived_at": now_utc(),
+    }
+
+
+def _analyse(
+    game_id: str,
+    text: str,
+    header: Any,
+    events: Sequence[Any],
+    meta: dict[str, Any],
+    builder: FrameBuilder,
+    report: FileReport,
+) -> None:
+    rows, notes = game_rows(game_id, text, header, events, meta)
+    report.findings = len(rows["findings"])
+    report.notes.extend(notes)
+    builder.add_game(game_id, rows)
+
+
+def process_batch(
+    items: Sequence[Item],
+    *,
+    archive: str | Path | None = None,
+    skip_ids: frozenset[str] = frozenset(),
+    run_started: float | None = None,
+) -> BatchResult:
+    """Read, replay and turn a batch of inputs into frames (one per warehouse table).
+
+    ``skip_ids``: games already in the warehouse; they are archived (a no-op when present) but
+    not replayed, and reported "skipped". With ``archive`` (a root folder), raw bytes,
+    canonical logs and quarantined inputs are written there before this returns; without it
+    nothing is written and :attr:`BatchResult.pending` lists what to archive. Items with
+    ``game_id`` re-derive an archived game (rebuild; needs ``archive``). Never raises for a bad
+    input: every item ends as reports.
+    """
+    started = time.perf_counter()
+    load_plugins()
+    arch = Archive(archive) if archive is not None else None
+    builder = FrameBuilder()
+    reports: list[FileReport] = []
+    pending: list[tuple[str, str, dict[str, Any], bytes, str]] = []
+    report_of: dict[str, FileReport] = {}
+    in_batch: set[str] = set()
+    for item in items:
+        if item.game_id is not None:
+            if arch is None:
+                raise ValueError("re-deriving an archived game needs the archive")
+            report = FileReport(f"archive:{item.game_id}", "loaded", item.game_id)
+            try:
+                text = arch.read_game_text(item.game_id)
+                meta = arch.read_meta(item.game_id)
+                parsed = parse_log(json.loads(text))
+                if parsed.header is None or parsed.findings:
+                    raise ArchiveError(
+                        f"archived game {item.game_id} no longer reads cleanly: "
+                        + "; ".join(f.message for f in parsed.findings[:3])
+                    )
+                _analyse(item.game_id, text, parsed.header, parsed.events, meta, builder, report)
+                report_of[item.game_id] = report
+            except Exception as err:  # noqa: BLE001 - one bad game must not stop the rebuild
+                report.status, report.reason = "failed", _describe(err)
+            reports.append(report)
+            continue
+        assert item.path is not None
+        try:
+            loaded_logs = read_input(Path(item.path))
+        except Exception as err:  # noqa: BLE001 - a reader bug must not stop the batch
+            reports.append(FileReport(item.path, "failed", reason=f"reader error: {_describe(err)}"))
+            continue
+        if not loaded_logs:
+            reports.append(FileReport(item.path, "unreadable", reason="no game log found in it"))
+            continue
+        for loaded in loaded_logs:
+            source = loaded.source
+            try:
+                ext = _raw_ext(source, loaded.format)
+                raw = loaded.raw or b""
+                parsed = loaded.parsed
+                if loaded.unreadable or parsed.header is None or get_ruleset(parsed.header.game) is None:
+                    reason = _reason_text(loaded)
+                    if arch is not None and raw:
+                        why = _finding_reasons(parsed.findings)
+                        if loaded.unreadable and not why:
+                            why = [{"message": str(loaded.unreadable), "line": None}]
+                        if parsed.header is not None and not why:
+                            why = [{"message": f"no ruleset is registered for game "
+                                               f"{parsed.header.game!r}", "line": None}]
+                        arch.quarantine(raw, ext, file=source, reasons=why)
+                    reports.append(FileReport(source, "unreadable", reason=reason))
+                    continue
+                rs = parsed.ruleset or get_ruleset(parsed.header.game)
+                log = rs.log_model.model_construct(header=parsed.header, events=list(parsed.events))
+                text = canonical_text(log)
+                game_id = game_id_of_text(text)
+                raw_sha = sha256_hex(raw) if raw else sha256_hex(text.encode("utf-8"))
+                meta = _meta_for(loaded, raw_sha)
+                recovered = False
+                if arch is not None:
+                    if raw:
+                        arch.put_raw(raw, ext)
+                    existing = arch.game_path(game_id)
+                    if existing.exists() and (
+                        run_started is None or existing.stat().st_mtime < run_started
+                    ):
+                        recovered = True
+                    arch.put_game_text(text, meta)
+                    # The archived meta is the record (another worker may have won the race).
+                    meta = arch.read_meta(game_id) or meta
+                else:
+                    pending.append((game_id, text, meta, raw, ext))
+                if game_id in skip_ids or game_id in in_batch:
+                    reports.append(FileReport(source, "skipped", game_id, "already loaded"))
+                    continue
+                in_batch.add(game_id)
+                report = FileReport(source, "recovered" if recovered else "loaded", game_id)
+                _analyse(game_id, text, parsed.header, parsed.events, meta, builder, report)
+                report_of[game_id] = report
+                reports.append(report)
+            except Exception as err:  # noqa: BLE001 - one bad game must not stop the batch
+                reports.append(FileReport(source, "failed", reason=_describe(err)))
+    bad = builder.bad_games()
+    for gid, reason in bad.items():
+        rep = report_of.get(gid)
+        if rep is not None:
+            rep.status, rep.reason = "failed", f"game {gid}: {reason}"
+    frames = builder.frames(drop=bad)
+    return BatchResult(frames, reports, pending, time.perf_counter() - started)
+
+
+def _describe(err: BaseException) -> str:
+    tb = traceback.extract_tb(err.__traceback__)
+    where = f" (at {Path(tb[-1].filename).name}:{tb[-1].lineno})" if tb else ""
+    return f"{type(err).__name__}: {err}{where}"
+
+
+# --------------------------------------------------------------------------------------------
+# Running batches
+
+
+def _chunks(items: Sequence[Item], workers: int) -> list[list[Item]]:
+    n = len(items)
+    if n == 0:
+        return []
+    # Enough batches to keep every worker busy and the progress bar moving; at most BATCH_MAX.
+    size = max(1, min(BATCH_MAX, -(-n // (workers * 8))))
+    return [list(items[i : i + size]) for i in range(0, n, size)]
+
+
+def _workers() -> int:
+    raw = os.environ.get("PLAYTEST_WORKERS", "").strip()
+    if raw.isdigit() and int(raw) > 0:
+        return int(raw)
+    return max(1, os.cpu_count() or 1)
+
+
+def _run_batches(
+    items: Sequence[Item],
+    *,
+    archive: Path,
+    skip_ids: frozenset[str],
+    run_started: float,
+    progress: bool,
+    label: str,
+) -> Iterator[BatchResult]:
+    """Yield each batch's result as it completes (pool for many items, inline for few)."""
+    workers = _workers()
+    if len(items) < INLINE_BELOW or workers == 1:
+        batches = _chunks(items, 1) if len(items) >= INLINE_BELOW else ([list(items)] if items else [])
+        with _progress(progress, label, len(items)) as advance:
+            for batch in batches:
+                res = process_batch(batch, archive=archive, skip_ids=skip_ids, run_started=run_started)
+                advance(len(batch))
+                yield res
+        return
+    batches = _chunks(items, workers)
+    ctx = multiprocessing.get_context("spawn")
+    with _progress(progress, label, len(items)) as advance, ProcessPoolExecutor(
+        max_workers=workers, mp_context=ctx
+    ) as pool:
+        futures: dict[Future[BatchResult], int] = {}
+        queue = list(batches)
+        # Keep a bounded number of batches in flight so finished frames do not pile up.
+        while queue or futures:
+            while queue and len(futures) < workers * 2:
+                batch = queue.pop(0)
+                fut = pool.submit(
+                    process_batch, batch, archive=archive, skip_ids=skip_ids, run_started=run_started
+                )
+                futures[fut] = len(batch)
+            done, _ = wait(list(futures), return_when=FIRST_COMPLETED)
+            for fut in done:
+                size = futures.pop(fut)
+                advance(size)
+                yield fut.result()
+
+
+@contextlib.contextmanager
+def _progress(enabled: bool, label: str, total: int) -> Iterator[Any]:
+    if not enabled or total == 0:
+        yield lambda n: None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        transient=False, console=_stderr_console(),
+    ) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda n: bar.advance(task, n)
+
+
+def _stderr_console() -> Any:
+    from rich.console import Console
+
+    return Console(file=sys.stderr)
+
+
+def _load(db_path: Path, res: BatchResult) -> None:
+    """Load one batch's frames; games found already loaded become "skipped"."""
+    if not res.frames["games"].height:
+        return
+    with connect(db_path) as con:
+        out = load_frames(con, res.frames)
+    skipped = set(out.skipped)
+    for r in res.reports:
+        if r.game_id in skipped and r.status in ("loaded", "recovered"):
+            r.status, r.reason = "skipped", "already loaded"
+
+
+def _ensure_schema(db_path: Path) -> frozenset[str]:
+    with connect(db_path) as con:
+        migrate(con)
+        return frozenset(existing_game_ids(con))
+
+
+# --------------------------------------------------------------------------------------------
+# Public entry points
+
+
+def ingest_paths(
+    paths: Iterable[str | Path], db_path: str | Path | None = None, *, progress: bool = True
+) -> IngestSummary:
+    """Archive and load every game under ``paths`` (files or folders) into ``db_path``.
+
+    Returns a summary with one report per game or unreadable input; unreadable inputs are
+    quarantined with their reason. Raises :class:`ingest.db.DatabaseBusy` when another process
+    holds the database and :class:`ingest.db.StorageError` for storage problems; never for a
+    bad input.
+    """
+    started = time.perf_counter()
+    run_started = time.time()
+    db = resolve_db(db_path)
+    root = archive_root(db)
+    files, missing = walk_inputs(paths)
+    summary = IngestSummary(db, root, list(missing), files=len(files) + len(missing))
+    known = _ensure_schema(db)
+    items = [Item(path=str(f)) for f in files]
+    for res in _run_batches(items, archive=root, skip_ids=known, run_started=run_started,
+                            progress=progress, label="ingest"):
+        _load(db, res)
+        summary.reports.extend(res.reports)
+    _dedupe_across_batches(summary)
+    summary.seconds = time.perf_counter() - started
+    return summary
+
+
+def _dedupe_across_batches(summary: IngestSummary) -> None:
+    # Two inputs with the same game in different batches: the loader skipped the later one;
+    # make sure only one report says loaded/recovered per game id.
+    seen: set[str] = set()
+    for r in summary.reports:
+        if r.game_id is None or r.status not in ("loaded", "recovered"):
+            continue
+        if r.game_id in seen:
+            r.status, r.reason = "skipped", "already loaded"
+        seen.add(r.game_id)
+
+
+def ingest_log(log: Any, db_path: str | Path | None = None, *, source: str = "live") -> IngestSummary:
+    """Archive and load one log model built in memory (live entry); returns the summary.
+
+    The canonical text is kept as the raw input too. A game already loaded is "skipped".
+    """
+    started = time.perf_counter()
+    db = resolve_db(db_path)
+    root = archive_root(db)
+    summary = IngestSummary(db, root, files=1)
+    known = _ensure_schema(db)
+    arch = Archive(root)
+    text = canonical_text(log)
+    raw = text.encode("utf-8")
+    put_raw = arch.put_raw(raw, "json")
+    game_id = game_id_of_text(text)
+    existed = arch.has_game(game_id)
+    meta = {
+        "source_format": "live", "source_name": source, "raw_sha256": put_raw.key,
+        "lines": [4 + i for i in range(len(log.events))], "indices": list(range(len(log.events))),
+        "raw_event_count": len(log.events), "read_findings": [], "archived_at": now_utc(),
+    }
+    arch.put_game_text(text, meta)
+    meta = arch.read_meta(game_id) or meta
+    if game_id in known:
+        summary.reports.append(FileReport(source, "skipped", game_id, "already loaded"))
+    else:
+        builder = FrameBuilder()
+        report = FileReport(source, "recovered" if existed else "loaded", game_id)
+        try:
+            _analyse(game_id, text, log.header, list(log.events), meta, builder, report)
+            bad = builder.bad_games()
+            if bad:
+                report.status, report.reason = "failed", bad[game_id]
+            else:
+                _load(db, BatchResult(builder.frames(), [report]))
+        except StorageError:
+            raise
+        except Exception as err:  # noqa: BLE001
+            report.status, report.reason = "failed", _describe(err)
+        summary.reports.append(report)
+    summary.seconds = time.perf_counter() - started
+    return summary
+
+
+def rebuild(db_path: str | Path | None = None, *, progress: bool = True) -> IngestSummary:
+    """Recreate the warehouse from the archive into a new file and swap it in atomically.
+
+    The old database is held (locked) while the new one is built, so no ingest can slip in
+    between; then the new file replaces it with ``os.replace``. Raises DatabaseBusy when the
+    database is in use. Games that fail to re-derive are reported ("failed") and left out.
+    """
+    started = time.perf_counter()
+    db = resolve_db(db_path)
+    root = archive_root(db)
+    arch = Archive(root)
+    summary = IngestSummary(db, root)
+    new = db.with_name(f"{db.name}.rebuild-{os.getpid()}")
+    for stale in (new, new.with_name(new.name + ".wal")):
+        stale.unlink(missing_ok=True)
+    db.parent.mkdir(parents=True, exist_ok=True)
+    hold = connect(db) if db.exists() else contextlib.nullcontext()
+    with hold:
+        try:
+            ids = arch.game_ids()
+            summary.files = len(ids)
+            with connect(new) as con:
+                migrate(con)
+            items = [Item(game_id=g) for g in ids]
+            for res in _run_batches(items, archive=root, skip_ids=frozenset(),
+                                    run_started=time.time(), progress=progress, label="rebuild"):
+                _load(new, res)
+                summary.reports.extend(res.reports)
+            with connect(new) as con:
+                con.execute("CHECKPOINT")
+        except BaseException:
+            new.unlink(missing_ok=True)
+            new.with_name(new.name + ".wal").unlink(missing_ok=True)
+            raise
+    # The old connection is closed (checkpointed); a leftover WAL must not meet the new file.
+    old_wal = db.with_name(db.name + ".wal")
+    if old_wal.exists():
+        old_wal.rename(db.with_name(f"{db.name}.wal.stale-{int(time.time())}"))
+    os.replace(new, db)
+    with contextlib.suppress(OSError):
+        fd = os.open(db.parent, os.O_RDONLY)
+        os.fsync(fd)
+        os.close(fd)
+    summary.seconds = time.perf_counter() - started
+    return summary
+
+
+def export(db_path: str | Path | None, out_dir: str | Path, fmt: str = "parquet") -> list[Path]:
+    """Write one file per warehouse table (``<table>.parquet`` or ``<table>.csv``) to ``out_dir``.
+
+    Returns the written paths. Raises StorageError for an unknown format or a missing database.
+    """
+    if fmt not in ("parquet", "csv"):
+        raise StorageError(f"unknown export format {fmt!r}; use parquet or csv")
+    db = resolve_db(db_path)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    with connect(db, read_only=True) as con:
+        names = [*TABLES, "schema_migrations"]
+        for name in names:
+            path = out / f"{name}.{fmt}"
+            rel = con.table(name)
+            if fmt == "parquet":
+                rel.write_parquet(str(path))
+            else:
+                rel.write_csv(str(path))
+            written.append(path)
+    return written

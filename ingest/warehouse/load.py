@@ -1,0 +1,98 @@
+"""Bulk loading of game frames into the warehouse: one statement per table, one transaction.
+
+Frames come from :func:`ingest.pipeline.process_batch` (one polars frame per table for a batch of
+games). A game whose id is already in ``games`` is skipped; the rest of the batch is inserted
+all-or-nothing, so a crash or error never leaves a game half-loaded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+import duckdb
+import polars as pl
+
+from ingest.warehouse.schema import TABLES, empty_frame, polars_schema
+
+
+@dataclass(slots=True)
+class LoadResult:
+    """Which games a load inserted and which it skipped because they were already loaded."""
+
+    loaded: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    rows: dict[str, int] = field(default_factory=dict)
+
+
+def existing_game_ids(con: duckdb.DuckDBPyConnection, ids: Iterable[str] | None = None) -> set[str]:
+    """Game ids already in ``games`` (all of them, or those among ``ids``)."""
+    if ids is None:
+        return {r[0] for r in con.execute("SELECT game_id FROM games").fetchall()}
+    wanted = sorted(set(ids))
+    if not wanted:
+        return set()
+    rows = con.execute(
+        "SELECT game_id FROM games WHERE list_contains(?, game_id)", [wanted]
+    ).fetchall()
+    return {r[0] for r in rows}
+
+
+def conform(table: str, frame: pl.DataFrame | None) -> pl.DataFrame:
+    """``frame`` with exactly the columns of ``table``, in order, cast to its dtypes (strict)."""
+    if frame is None:
+        return empty_frame(table)
+    schema = polars_schema(table)
+    missing = [c for c in schema if c not in frame.columns]
+    extra = [c for c in frame.columns if c not in schema]
+    if missing or extra:
+        raise ValueError(f"frame for table {table!r}: missing columns {missing}, unknown {extra}")
+    return frame.select([pl.col(c).cast(t, strict=True) for c, t in schema.items()])
+
+
+def load_frames(
+    con: duckdb.DuckDBPyConnection, frames: Mapping[str, pl.DataFrame]
+) -> LoadResult:
+    """Insert a batch of games in one transaction, skipping games already in ``games``.
+
+    Every table's rows must belong to a game present in ``frames["games"]`` (else ValueError
+    before anything is written), and a game id may appear only once in a batch.
+    """
+    unknown = set(frames) - set(TABLES)
+    if unknown:
+        raise ValueError(f"no warehouse table named {sorted(unknown)}")
+    games = conform("games", frames.get("games"))
+    batch_ids = games["game_id"].to_list()
+    if len(set(batch_ids)) != len(batch_ids):
+        raise ValueError("a game id appears twice in one batch; deduplicate before loading")
+    id_set = set(batch_ids)
+    tables = {name: conform(name, frames.get(name)) for name in TABLES}
+    for name, frame in tables.items():
+        if frame.height and not set(frame["game_id"].unique().to_list()) <= id_set:
+            raise ValueError(f"rows for table {name!r} belong to games not in the batch")
+    result = LoadResult()
+    con.execute("BEGIN TRANSACTION")
+    try:
+        already = existing_game_ids(con, batch_ids)
+        result.skipped = [g for g in batch_ids if g in already]
+        result.loaded = [g for g in batch_ids if g not in already]
+        keep = pl.Series("game_id", result.loaded, dtype=pl.String)
+        for name, frame in tables.items():
+            if already:
+                frame = frame.filter(pl.col("game_id").is_in(keep.implode()))
+            if frame.height == 0:
+                result.rows[name] = 0
+                continue
+            view = f"_load_{name}"
+            con.register(view, frame.to_arrow())
+            try:
+                # Identifiers are our own table names (never user input); values travel as Arrow.
+                con.execute(f'INSERT INTO "{name}" BY NAME SELECT * FROM "{view}"')
+            finally:
+                con.unregister(view)
+            result.rows[name] = frame.height
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    return result

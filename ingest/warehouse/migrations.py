@@ -1,0 +1,307 @@
+"""Versioned warehouse migrations: ``(version, name, SQL)``, each applied in one transaction.
+
+A migration, once released, is never edited: a change to the tables is a new entry appended to
+:data:`MIGRATIONS` (and the matching change to :mod:`ingest.warehouse.schema`, which a test checks
+against the migrated database). Applied versions are recorded in ``schema_migrations``.
+"""
+
+from __future__ import annotations
+
+import duckdb
+
+from ingest.archive import now_utc
+
+_V1 = """
+CREATE TABLE games (
+    game_id VARCHAR PRIMARY KEY,
+    game VARCHAR,
+    rules_version VARCHAR,
+    profile VARCHAR,
+    session_type VARCHAR,
+    is_human BOOLEAN,
+    illustrative BOOLEAN,
+    player_count INTEGER,
+    date DATE,
+    venue VARCHAR,
+    facilitator VARCHAR,
+    protocol VARCHAR,
+    detail VARCHAR,
+    status VARCHAR,
+    n_events INTEGER,
+    n_errors INTEGER,
+    n_warnings INTEGER,
+    complete BOOLEAN,
+    evidence BOOLEAN,
+    evidence_reasons VARCHAR[],
+    duration_evidence BOOLEAN,
+    duration_reasons VARCHAR[],
+    total_minutes DOUBLE,
+    setup_minutes DOUBLE,
+    source_format VARCHAR,
+    source_name VARCHAR,
+    raw_sha256 VARCHAR,
+    archive_path VARCHAR,
+    ingested_at TIMESTAMP,
+    receipt JSON,
+    rules_deviations VARCHAR[],
+    interventions VARCHAR[],
+    unchecked VARCHAR[]
+);
+CREATE TABLE seats (
+    game_id VARCHAR,
+    seat INTEGER,
+    faction VARCHAR,
+    player VARCHAR,
+    final_mandate INTEGER,
+    final_runway INTEGER,
+    final_compute INTEGER,
+    final_capability INTEGER,
+    final_customers INTEGER,
+    final_trust INTEGER,
+    provisional_winner BOOLEAN,
+    winner BOOLEAN
+);
+CREATE TABLE events (
+    game_id VARCHAR,
+    idx INTEGER,
+    type VARCHAR,
+    seat INTEGER,
+    era INTEGER,
+    cycle INTEGER,
+    t TIMESTAMP,
+    line INTEGER,
+    payload JSON
+);
+CREATE TABLE findings (
+    game_id VARCHAR,
+    n INTEGER,
+    code VARCHAR,
+    severity VARCHAR,
+    rule VARCHAR,
+    message VARCHAR,
+    event INTEGER,
+    line INTEGER,
+    era INTEGER,
+    cycle INTEGER,
+    seat INTEGER,
+    expected JSON,
+    recorded JSON
+);
+CREATE TABLE ledger (
+    game_id VARCHAR,
+    n INTEGER,
+    seat INTEGER,
+    era INTEGER,
+    cycle INTEGER,
+    event INTEGER,
+    source VARCHAR,
+    amount INTEGER,
+    total INTEGER,
+    detail VARCHAR
+);
+CREATE TABLE phases (
+    game_id VARCHAR,
+    phase VARCHAR,
+    era INTEGER,
+    cycle INTEGER,
+    start_t TIMESTAMP,
+    end_t TIMESTAMP,
+    minutes DOUBLE
+);
+CREATE TABLE turn_times (
+    game_id VARCHAR,
+    era INTEGER,
+    cycle INTEGER,
+    seat INTEGER,
+    action VARCHAR,
+    event INTEGER,
+    seconds DOUBLE
+);
+CREATE TABLE selections (
+    game_id VARCHAR,
+    era INTEGER,
+    cycle INTEGER,
+    seat INTEGER,
+    pick VARCHAR,
+    kind VARCHAR
+);
+CREATE TABLE turns (
+    game_id VARCHAR,
+    era INTEGER,
+    cycle INTEGER,
+    seat INTEGER,
+    action VARCHAR,
+    piece VARCHAR,
+    from_hex VARCHAR,
+    to_hex VARCHAR,
+    distance INTEGER,
+    tile VARCHAR,
+    blocked BOOLEAN,
+    event INTEGER
+);
+CREATE TABLE training_runs (
+    game_id VARCHAR,
+    era INTEGER,
+    cycle INTEGER,
+    seat INTEGER,
+    event INTEGER,
+    cards VARCHAR[],
+    outcome VARCHAR,
+    banked INTEGER,
+    unique_domains INTEGER
+);
+CREATE TABLE audits (
+    game_id VARCHAR,
+    era INTEGER,
+    seat INTEGER,
+    cubes_drawn INTEGER,
+    runway_lost INTEGER,
+    trust_lost INTEGER
+);
+CREATE TABLE audit_draws (
+    game_id VARCHAR,
+    era INTEGER,
+    expected INTEGER,
+    drawn INTEGER,
+    black INTEGER,
+    bag_before INTEGER
+);
+CREATE TABLE dossiers (
+    game_id VARCHAR,
+    seat INTEGER,
+    era INTEGER,
+    card VARCHAR,
+    orientation VARCHAR
+);
+CREATE TABLE production (
+    game_id VARCHAR,
+    era INTEGER,
+    seat INTEGER,
+    facilities_built INTEGER,
+    facilities_powered INTEGER,
+    demand_satisfied INTEGER,
+    compute_produced INTEGER,
+    runway_produced INTEGER
+);
+CREATE TABLE era_states (
+    game_id VARCHAR,
+    era INTEGER,
+    seat INTEGER,
+    mandate INTEGER,
+    runway INTEGER,
+    compute INTEGER,
+    capability INTEGER,
+    customers INTEGER,
+    trust INTEGER,
+    scrutiny INTEGER
+);
+CREATE TABLE era_mandates (
+    game_id VARCHAR,
+    era INTEGER,
+    mandate VARCHAR,
+    seat INTEGER,
+    value DOUBLE,
+    qualifies BOOLEAN,
+    scored BOOLEAN
+);
+CREATE TABLE headlines (
+    game_id VARCHAR,
+    era INTEGER,
+    cycle INTEGER,
+    headline VARCHAR
+);
+CREATE TABLE outcomes (
+    game_id VARCHAR,
+    complete BOOLEAN,
+    provisional_winners INTEGER[],
+    winners INTEGER[],
+    agi BOOLEAN,
+    claimant INTEGER,
+    ending VARCHAR,
+    open BOOLEAN,
+    collective_trust INTEGER,
+    setup_collective_trust INTEGER,
+    open_threshold INTEGER,
+    trust_margin INTEGER,
+    systemic_risk INTEGER,
+    systemic_risk_limit INTEGER,
+    details JSON
+);
+CREATE TABLE claims (
+    game_id VARCHAR,
+    seat INTEGER,
+    publication INTEGER,
+    paid INTEGER,
+    modules_supported INTEGER,
+    eligible BOOLEAN,
+    strength INTEGER
+);
+CREATE TABLE observations (
+    game_id VARCHAR,
+    idx INTEGER,
+    category VARCHAR,
+    rule VARCHAR,
+    seat INTEGER,
+    era INTEGER,
+    cycle INTEGER,
+    text VARCHAR,
+    minutes DOUBLE,
+    t TIMESTAMP
+);
+CREATE TABLE survey (
+    game_id VARCHAR,
+    idx INTEGER,
+    seat INTEGER,
+    item VARCHAR,
+    value_text VARCHAR,
+    value_num DOUBLE
+);
+"""
+
+MIGRATIONS: list[tuple[int, str, str]] = [
+    (1, "tables of docs/warehouse.md", _V1),
+]
+
+_CREATE_LOG = """
+CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY,
+    name VARCHAR NOT NULL,
+    applied_at TIMESTAMP NOT NULL
+)
+"""
+
+
+def current_version(con: duckdb.DuckDBPyConnection) -> int:
+    """The highest applied migration version (0 for an empty database)."""
+    con.execute(_CREATE_LOG)
+    rows = con.execute("SELECT coalesce(max(version), 0) FROM schema_migrations").fetchall()
+    return int(rows[0][0]) if rows else 0
+
+
+def migrate(con: duckdb.DuckDBPyConnection) -> list[int]:
+    """Apply every migration not yet applied, each in its own transaction; return the versions
+    applied now. A database newer than this code is an error (it would be misread)."""
+    have = current_version(con)
+    latest = MIGRATIONS[-1][0]
+    if have > latest:
+        raise RuntimeError(
+            f"the database is at schema version {have}, newer than this toolkit ({latest}); "
+            "update the toolkit"
+        )
+    applied = []
+    for version, name, sql in MIGRATIONS:
+        if version <= have:
+            continue
+        con.execute("BEGIN TRANSACTION")
+        try:
+            con.execute(sql)
+            con.execute(
+                "INSERT INTO schema_migrations VALUES (?, ?, CAST(? AS TIMESTAMP))",
+                [version, name, now_utc().replace("+00:00", "")],
+            )
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+        applied.append(version)
+    return applied
