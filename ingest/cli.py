@@ -1,0 +1,686 @@
+"""The ``playtest`` command line (DESIGN.md §4): validate, simulate, replay, convert, ingest,
+rebuild, export, dashboard, demo and bench.
+
+``main(argv) -> int`` never lets a traceback reach the user: bad input, a busy database or a
+part of the toolkit that is not installed becomes one clear message on stderr and an exit
+status (0 ok, 1 rule errors found, 2 unreadable input or a usage/storage problem).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+EXIT_OK = 0
+EXIT_FINDINGS = 1
+EXIT_UNREADABLE = 2
+REPO_ROOT = Path(__file__).resolve().parents[1]
+SAMPLES_DIR = REPO_ROOT / "data" / "samples"
+LOG_SUFFIXES = (".json", ".m38", ".txt", ".csv", ".log")
+
+
+class CliError(Exception):
+    """A problem the user can fix; printed as ``playtest: <message>`` with ``status``."""
+
+    def __init__(self, message: str, status: int = EXIT_UNREADABLE) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _err(msg: str) -> None:
+    print(f"playtest: {msg}", file=sys.stderr)
+
+
+def _unavailable(what: str, module: str, err: BaseException) -> CliError:
+    return CliError(f"{what} is not available in this checkout ({module}: {err})", EXIT_UNREADABLE)
+
+
+# --- reading logs ---------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Loaded:
+    """One game read from a path: ``parsed`` is an ``engine.core.parse.ParsedLog`` (or None
+    when the input could not be read at all, with ``reason``)."""
+
+    source: str
+    format: str | None
+    parsed: Any = None
+    reason: str | None = None
+    raw: Any = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def readable(self) -> bool:
+        return self.parsed is not None and bool(getattr(self.parsed, "readable", False))
+
+
+def _canonical_lines(text: str) -> tuple[int | None, list[int | None]]:
+    """Line of the header and of each event in a canonical JSON text (one event a line)."""
+    header_line = None
+    event_lines: list[int | None] = []
+    in_events = False
+    for no, line in enumerate(text.splitlines(), start=1):
+        s = line.strip()
+        if s.startswith('"header"') and header_line is None:
+            header_line = no
+        elif s.startswith('"events"'):
+            in_events = True
+        elif in_events and s.startswith("{"):
+            event_lines.append(no)
+    return header_line, event_lines
+
+
+def _read_json_fallback(path: Path) -> list[Loaded]:
+    """Read a canonical JSON log with the core parser (used until ``ingest.formats`` lands)."""
+    from engine.core.parse import parse_log
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return [Loaded(str(path), "json", reason=f"cannot be read: {exc}")]
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return [Loaded(str(path), "json", reason=f"not valid JSON (line {exc.lineno}: {exc.msg})")]
+    header_line, event_lines = _canonical_lines(text)
+    if isinstance(obj, dict) and len(event_lines) != len(obj.get("events") or []):
+        event_lines = []  # not one event per line: lines unknown
+    parsed = parse_log(obj, header_line=header_line, event_lines=event_lines or None)
+    return [Loaded(str(path), "json", parsed=parsed, raw=text)]
+
+
+def read_logs(path_text: str) -> list[Loaded]:
+    """Every game in a file or folder (folders recursively). Never raises for bad input."""
+    path = Path(path_text)
+    if not path.exists():
+        return [Loaded(path_text, None, reason="no such file or folder")]
+    try:
+        from ingest import formats  # type: ignore[attr-defined]
+    except ImportError:
+        formats = None
+    if formats is not None and hasattr(formats, "read_path"):
+        try:
+            loaded = formats.read_path(path)
+        except Exception as exc:  # noqa: BLE001 - a reader bug must not become a traceback
+            return [Loaded(path_text, None, reason=f"could not be read ({type(exc).__name__}: {exc})")]
+        out = []
+        for item in loaded:
+            unreadable = getattr(item, "unreadable", None)
+            parsed = getattr(item, "parsed", None)
+            reason = None
+            if unreadable:
+                reason = unreadable if isinstance(unreadable, str) else "could not be read as a game log"
+            out.append(Loaded(str(getattr(item, "source", path_text)), getattr(item, "format", None),
+                              parsed=parsed, reason=reason, raw=getattr(item, "raw", None)))
+        if not out:
+            return [Loaded(path_text, None, reason="no game logs found")]
+        return out
+    # fallback while the formats module is missing: canonical JSON only
+    files = sorted(p for p in path.rglob("*.json") if p.is_file()) if path.is_dir() else [path]
+    if not files:
+        return [Loaded(path_text, None, reason="no .json game logs found (other formats need ingest.formats)")]
+    out = []
+    for f in files:
+        if f.suffix.lower() != ".json":
+            out.append(Loaded(str(f), None, reason="only canonical JSON can be read: ingest.formats is not available"))
+        else:
+            out.extend(_read_json_fallback(f))
+    return out
+
+
+# --- validate -------------------------------------------------------------------------------
+
+
+def _replay(parsed: Any, upto: int | None = None) -> Any:
+    from engine.core.replay import replay
+
+    return replay(parsed.header, parsed.events, lines=parsed.lines, indices=parsed.indices,
+                  ruleset=parsed.ruleset, upto=upto)
+
+
+def validate_one(item: Loaded) -> dict[str, Any]:
+    """The validate contract's entry for one game (DESIGN.md §4)."""
+    if not item.readable:
+        findings = [f.to_contract() for f in getattr(item.parsed, "findings", [])] if item.parsed else []
+        if item.reason and not findings:
+            findings = [{
+                "code": "log/unreadable", "severity": "error",
+                "rule": "canonical log format (DESIGN.md §4)",
+                "message": f"{item.source}: {item.reason}",
+                "where": {"event": None, "line": None, "era": None, "cycle": None, "seat": None},
+            }]
+        header = getattr(item.parsed, "header", None)
+        return {"path": item.source, "game_id": getattr(header, "game_id", None),
+                "status": "unreadable", "findings": findings}
+    parsed = item.parsed
+    result = _replay(parsed)
+    findings = list(parsed.findings) + list(result.findings)
+    return {
+        "path": item.source,
+        "game_id": parsed.header.game_id,
+        "status": "findings" if findings else "clean",
+        "findings": [f.to_contract() for f in findings],
+    }
+
+
+def _where_text(w: dict[str, Any]) -> str:
+    parts = []
+    for key, name in (("event", "event"), ("line", "line"), ("era", "Era"), ("cycle", "cycle"),
+                      ("seat", "seat")):
+        if w.get(key) is not None:
+            parts.append(f"{name} {w[key]}")
+    return ", ".join(parts) or "whole game"
+
+
+def format_validate_text(files: list[dict[str, Any]]) -> str:
+    """Readable report, grouped per file."""
+    lines = []
+    for f in files:
+        title = f["path"] + (f" ({f['game_id']})" if f.get("game_id") else "")
+        n = len(f["findings"])
+        if f["status"] == "clean":
+            lines.append(f"{title}: clean")
+            continue
+        label = "UNREADABLE" if f["status"] == "unreadable" else f"{n} finding{'s' if n != 1 else ''}"
+        lines.append(f"{title}: {label}")
+        for x in f["findings"]:
+            lines.append(f"  [{x['severity']}] {x['code']} at {_where_text(x['where'])}")
+            lines.append(f"      {x['message']}")
+            lines.append(f"      rule: {x['rule']}")
+            if "expected" in x or "recorded" in x:
+                lines.append(f"      expected: {x.get('expected')!r}   recorded: {x.get('recorded')!r}")
+    errors = sum(1 for f in files for x in f["findings"] if x["severity"] == "error")
+    unreadable = sum(1 for f in files if f["status"] == "unreadable")
+    clean = sum(1 for f in files if f["status"] == "clean")
+    lines.append(f"{len(files)} game(s): {clean} clean, {errors} error finding(s), {unreadable} unreadable")
+    return "\n".join(lines)
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    files: list[dict[str, Any]] = []
+    for p in args.paths:
+        for item in read_logs(p):
+            files.append(validate_one(item))
+    if args.format == "json":
+        print(json.dumps({"files": files}, ensure_ascii=False, indent=2, default=str))
+    else:
+        print(format_validate_text(files))
+    if any(f["status"] == "unreadable" for f in files):
+        return EXIT_UNREADABLE
+    bad = {"error", "warning"} if args.strict else {"error"}
+    if any(x["severity"] in bad for f in files for x in f["findings"]):
+        return EXIT_FINDINGS
+    return EXIT_OK
+
+
+# --- simulate -------------------------------------------------------------------------------
+
+
+def _player_counts(text: str) -> list[int]:
+    try:
+        counts = [int(x) for x in str(text).split(",") if x.strip()]
+    except ValueError:
+        raise CliError(f"--players must be 3, 4 or 5 (or a list like 3,4,5), not {text!r}") from None
+    if not counts or any(not 3 <= c <= 5 for c in counts):
+        raise CliError(f"--players must be 3, 4 or 5 (or a list like 3,4,5), not {text!r}")
+    return counts
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from engine.simulate import SimulationError, simulate_one
+    from schemas.canonical import dumps_log
+
+    if args.games < 1:
+        raise CliError("--games must be at least 1")
+    counts = _player_counts(args.players)
+    out = Path(args.out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CliError(f"cannot create output folder {out}: {exc}") from None
+    from rich.progress import Progress
+
+    written = 0
+    with Progress(transient=True, console=_stderr_console()) as bar:
+        task = bar.add_task("simulating", total=args.games)
+        for i in range(args.games):
+            try:
+                log = simulate_one(args.seed, i, counts[i % len(counts)], args.bot)
+            except SimulationError as exc:
+                raise CliError(f"game {i} of seed {args.seed} could not be simulated: {exc}", 1) from None
+            path = out / f"{log.header.game_id}.json"
+            path.write_text(dumps_log(log), encoding="utf-8")
+            written += 1
+            bar.advance(task)
+    print(f"wrote {written} simulated game(s) to {out}")
+    return EXIT_OK
+
+
+def _stderr_console() -> Any:
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
+# --- replay ---------------------------------------------------------------------------------
+
+
+def _one_game(path: str) -> Loaded:
+    items = read_logs(path)
+    if len(items) != 1:
+        raise CliError(f"{path}: expected one game, found {len(items)}")
+    item = items[0]
+    if not item.readable:
+        msgs = [f.message for f in getattr(item.parsed, "findings", [])] if item.parsed else []
+        raise CliError(f"{path}: unreadable: {item.reason or '; '.join(msgs) or 'not a game log'}")
+    return item
+
+
+def _position(parsed: Any, text: str) -> int:
+    """The index (into ``parsed.events``) of the last event to apply for POSITION."""
+    events = parsed.events
+    if not events:
+        raise CliError("the log has no events")
+    t = text.strip().lower()
+    if t == "end":
+        return len(events) - 1
+    if t.startswith("era:"):
+        try:
+            era = int(t[4:])
+        except ValueError:
+            raise CliError(f"--at {text!r}: write era:N with N in 1..4") from None
+        if not 1 <= era <= 4:
+            raise CliError(f"--at {text!r}: write era:N with N in 1..4")
+        starts = [i for i, e in enumerate(events) if getattr(e, "type", None) == "era_start"
+                  and getattr(e, "era", None) == era + 1]
+        if starts:
+            return starts[0] - 1
+        if not any(getattr(e, "type", None) == "era_start" and e.era == era for e in events):
+            raise CliError(f"--at {text!r}: the log has no Era {era}")
+        return len(events) - 1
+    try:
+        raw = int(t)
+    except ValueError:
+        raise CliError(f"--at {text!r}: give an event index, era:N or end") from None
+    n_raw = max(parsed.raw_event_count, len(events))
+    if not 0 <= raw < n_raw:
+        raise CliError(f"--at {raw}: the log has events 0..{n_raw - 1}")
+    pos = -1
+    for i, idx in enumerate(parsed.indices):
+        if idx <= raw:
+            pos = i
+    if pos < 0:
+        raise CliError(f"--at {raw}: no readable event at or before that index")
+    return pos
+
+
+def _jsonable(obj: Any) -> Any:
+    if hasattr(obj, "model_dump"):
+        return obj.model_dump(mode="json")
+    if isinstance(obj, dict):
+        return {str(k): _jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple | set | frozenset):
+        items = [_jsonable(v) for v in obj]
+        return sorted(items, key=str) if isinstance(obj, set | frozenset) else items
+    if hasattr(obj, "__dataclass_fields__"):
+        return {k: _jsonable(getattr(obj, k)) for k in obj.__dataclass_fields__}
+    return obj
+
+
+def _render_value(v: Any) -> str:
+    if isinstance(v, list | tuple):
+        return ", ".join(_render_value(x) for x in v) or "-"
+    if isinstance(v, dict):
+        return "; ".join(f"{k}={_render_value(x)}" for k, x in v.items()) or "-"
+    return "-" if v is None else str(v)
+
+
+def format_snapshot_text(snap: dict[str, Any], ledger: list[dict[str, Any]], at: dict[str, Any]) -> str:
+    """The state snapshot and score ledger as readable text."""
+    lines = [f"state after event {at['event']} ({at['type']})"]
+    seats = None
+    for k, v in snap.items():
+        if k in ("seats", "players") and isinstance(v, list):
+            seats = v
+            continue
+        lines.append(f"  {k}: {_render_value(v)}")
+    if seats:
+        lines.append("")
+        lines.append("seats:")
+        for s in seats:
+            if isinstance(s, dict):
+                head = f"  seat {s.get('seat')}" + (f" {s.get('faction')}" if s.get("faction") else "")
+                lines.append(head)
+                for k, v in s.items():
+                    if k in ("seat", "faction"):
+                        continue
+                    lines.append(f"      {k}: {_render_value(v)}")
+            else:
+                lines.append(f"  {s}")
+    lines.append("")
+    lines.append("score ledger:")
+    if not ledger:
+        lines.append("  (no Mandate changes yet)")
+    for e in ledger:
+        where = f"Era {e['era'] or '-'} cycle {e['cycle'] or '-'} event {e['event'] if e['event'] is not None else '-'}"
+        lines.append(f"  seat {e['seat']}: {e['amount']:+d} -> {e['total']}  {e['source']}"
+                     + (f" ({e['detail']})" if e.get("detail") else "") + f"  [{where}]")
+    return "\n".join(lines)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    item = _one_game(args.file)
+    parsed = item.parsed
+    pos = _position(parsed, args.at)
+    result = _replay(parsed, upto=pos)
+    rs = parsed.ruleset
+    snap = _jsonable(rs.snapshot(result.state))
+    ledger = [_jsonable(e) for e in result.ledger]
+    ev = parsed.events[pos]
+    at = {"event": parsed.indices[pos], "type": getattr(ev, "type", None),
+          "line": parsed.lines[pos] if pos < len(parsed.lines) else None}
+    if args.format == "json":
+        print(json.dumps({"path": item.source, "game_id": parsed.header.game_id, "at": at,
+                          "snapshot": snap, "ledger": ledger,
+                          "findings": [f.to_contract() for f in result.findings]},
+                         ensure_ascii=False, indent=2, default=str))
+    else:
+        print(format_snapshot_text(snap, ledger, at))
+        if result.findings:
+            print(f"\n{len(result.findings)} finding(s) up to this event (run `playtest validate` for details)")
+    return EXIT_OK
+
+
+# --- convert --------------------------------------------------------------------------------
+
+
+def cmd_convert(args: argparse.Namespace) -> int:
+    try:
+        from ingest import formats  # type: ignore[attr-defined]
+    except ImportError as exc:
+        formats = None
+        missing: BaseException | None = exc
+    else:
+        missing = None
+    item = _one_game(args.input)
+    parsed = item.parsed
+    lost = [f for f in parsed.findings if f.code in ("log/invalid-event", "log/unknown-event", "log/parse-error")]
+    if lost:
+        raise CliError(
+            f"{args.input}: {len(lost)} event(s) could not be read (first: {lost[0].message}); "
+            "converting would lose them. Fix the input first (see `playtest validate`)."
+        )
+    log = parsed.ruleset.log_model(header=parsed.header, events=parsed.events)
+    if args.to == "json":
+        from schemas.canonical import dumps_log
+
+        text: str | bytes = dumps_log(log)
+    else:
+        if formats is None or not hasattr(formats, "write_log"):
+            raise _unavailable(f"writing {args.to}", "ingest.formats", missing or AttributeError("write_log"))
+        try:
+            text = formats.write_log(log, args.to)
+        except (ValueError, KeyError) as exc:
+            raise CliError(f"cannot write {args.to}: {exc}") from None
+    if args.output:
+        data = text.encode("utf-8") if isinstance(text, str) else text
+        try:
+            Path(args.output).write_bytes(data)
+        except OSError as exc:
+            raise CliError(f"cannot write {args.output}: {exc}") from None
+        print(f"wrote {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text if isinstance(text, str) else text.decode("utf-8"))
+    return EXIT_OK
+
+
+# --- storage commands -----------------------------------------------------------------------
+
+
+def _db_path(args: argparse.Namespace) -> Path:
+    from ingest.db import resolve_db
+
+    return resolve_db(getattr(args, "db", None))
+
+
+def _pipeline() -> Any:
+    try:
+        from ingest import pipeline
+    except ImportError as exc:
+        raise _unavailable("the ingest pipeline", "ingest.pipeline", exc) from None
+    return pipeline
+
+
+def _summary_text(summary: Any) -> str:
+    if hasattr(summary, "describe"):
+        return str(summary.describe())
+    if hasattr(summary, "__dataclass_fields__"):
+        parts = []
+        for k in summary.__dataclass_fields__:
+            v = getattr(summary, k)
+            parts.append(f"{k}: {len(v) if isinstance(v, list | tuple) else v}")
+        return ", ".join(parts)
+    return str(summary)
+
+
+def _unreadable_count(summary: Any) -> int:
+    for name in ("unreadable", "n_unreadable", "failed", "quarantined"):
+        v = getattr(summary, name, None)
+        if v is None:
+            continue
+        return len(v) if isinstance(v, list | tuple | dict | set) else int(v)
+    return 0
+
+
+def cmd_ingest(args: argparse.Namespace) -> int:
+    pipeline = _pipeline()
+    db = _db_path(args)
+    missing = [p for p in args.paths if not Path(p).exists()]
+    for p in missing:
+        _err(f"{p}: no such file or folder")
+    paths = [Path(p) for p in args.paths if Path(p).exists()]
+    summary = pipeline.ingest_paths(paths, db, progress=True) if paths else None
+    if summary is not None:
+        print(_summary_text(summary))
+    return EXIT_UNREADABLE if missing or (summary is not None and _unreadable_count(summary)) else EXIT_OK
+
+
+def cmd_rebuild(args: argparse.Namespace) -> int:
+    pipeline = _pipeline()
+    summary = pipeline.rebuild(_db_path(args))
+    if summary is not None:
+        print(_summary_text(summary))
+    return EXIT_OK
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    pipeline = _pipeline()
+    fmt, out = ("parquet", args.parquet) if args.parquet else ("csv", args.csv)
+    result = pipeline.export(_db_path(args), Path(out), fmt)
+    print(f"exported the warehouse as {fmt} to {out}" + (f" ({_summary_text(result)})" if result else ""))
+    return EXIT_OK
+
+
+def _serve(db: Path, port: int | None, open_browser: bool) -> Any:
+    try:
+        import dashboards
+    except ImportError as exc:
+        raise _unavailable("the dashboard", "dashboards", exc) from None
+    if not hasattr(dashboards, "serve"):
+        raise _unavailable("the dashboard", "dashboards", AttributeError("serve"))
+    return dashboards.serve(db, port=port, open_browser=open_browser)
+
+
+def cmd_dashboard(args: argparse.Namespace) -> int:
+    db = _db_path(args)
+    url = _serve(db, args.port, args.open)
+    if url:
+        print(f"dashboard: {url}")
+    return EXIT_OK
+
+
+def _db_game_count(db: Path) -> int:
+    """Games in the warehouse (0 when the file or the table does not exist yet)."""
+    if not db.exists():
+        return 0
+    import duckdb
+
+    from ingest.db import connect
+
+    with connect(db, read_only=True) as con:
+        try:
+            row = con.execute("SELECT count(*) FROM games").fetchone()
+        except duckdb.Error:
+            return 0
+    return int(row[0]) if row else 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    db = _db_path(args)
+    n = _db_game_count(db)
+    if n == 0:
+        if not SAMPLES_DIR.is_dir():
+            raise CliError(f"no bundled sample games at {SAMPLES_DIR}")
+        pipeline = _pipeline()
+        print(f"the database {db} is empty: ingesting the sample games from {SAMPLES_DIR}")
+        summary = pipeline.ingest_paths([SAMPLES_DIR], db, progress=True)
+        print(_summary_text(summary))
+        n = _db_game_count(db)
+    print(f"database {db}: {n} game(s)")
+    if args.no_serve:
+        return EXIT_OK
+    url = _serve(db, args.port, args.open)
+    if url:
+        print(f"dashboard: {url}")
+    return EXIT_OK
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from ingest.bench import run_bench
+
+    return run_bench(args)
+
+
+# --- argument parsing -----------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argparse parser of ``playtest``."""
+    db_parent = argparse.ArgumentParser(add_help=False)
+    db_parent.add_argument("--db", default=argparse.SUPPRESS,
+                           help="the DuckDB database (default: $PLAYTEST_DB or data/warehouse/playtest.duckdb)")
+    p = argparse.ArgumentParser(prog="playtest", description="Record, audit and analyse Mandate 2038 playtests.")
+    p.add_argument("--db", default=None, help=argparse.SUPPRESS)
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    v = sub.add_parser("validate", help="replay games and report rule findings")
+    v.add_argument("paths", nargs="+", metavar="PATH")
+    v.add_argument("--format", choices=("text", "json"), default="text")
+    v.add_argument("--strict", action="store_true", help="warnings also make the exit status 1")
+    v.set_defaults(func=cmd_validate)
+
+    s = sub.add_parser("simulate", help="write games played by bots through the engine")
+    s.add_argument("--games", type=int, default=10)
+    s.add_argument("--players", default="4", help="3, 4 or 5 (or a list such as 3,4,5 used in turn)")
+    s.add_argument("--seed", default="0")
+    s.add_argument("--out", required=True, metavar="DIR")
+    s.add_argument("--bot", choices=("random", "heuristic", "mixed"), default="mixed")
+    s.set_defaults(func=cmd_simulate)
+
+    r = sub.add_parser("replay", help="the state and score ledger at a position of a game")
+    r.add_argument("file", metavar="FILE")
+    r.add_argument("--at", default="end", metavar="POSITION", help="event index, era:N or end")
+    r.add_argument("--format", choices=("text", "json"), default="text")
+    r.set_defaults(func=cmd_replay)
+
+    c = sub.add_parser("convert", help="convert a game log between formats")
+    c.add_argument("input", metavar="IN")
+    c.add_argument("--to", choices=("json", "notation", "csv"), required=True)
+    c.add_argument("-o", "--output", metavar="OUT")
+    c.set_defaults(func=cmd_convert)
+
+    i = sub.add_parser("ingest", parents=[db_parent], help="archive and load games (files or folders)")
+    i.add_argument("paths", nargs="+", metavar="PATH")
+    i.set_defaults(func=cmd_ingest)
+
+    rb = sub.add_parser("rebuild", parents=[db_parent], help="recreate the warehouse from the archive")
+    rb.set_defaults(func=cmd_rebuild)
+
+    e = sub.add_parser("export", parents=[db_parent], help="export the warehouse tables")
+    g = e.add_mutually_exclusive_group(required=True)
+    g.add_argument("--parquet", metavar="DIR")
+    g.add_argument("--csv", metavar="DIR")
+    e.set_defaults(func=cmd_export)
+
+    d = sub.add_parser("dashboard", parents=[db_parent], help="serve the dashboard")
+    d.add_argument("--port", type=int, default=None)
+    d.add_argument("--open", action="store_true", help="open a browser")
+    d.set_defaults(func=cmd_dashboard)
+
+    dm = sub.add_parser("demo", parents=[db_parent], help="load the sample games if empty, then serve")
+    dm.add_argument("--no-serve", action="store_true", help="only prepare the database")
+    dm.add_argument("--port", type=int, default=None)
+    dm.add_argument("--open", action="store_true", help="open a browser")
+    dm.set_defaults(func=cmd_demo)
+
+    b = sub.add_parser("bench", parents=[db_parent], help="measure replay-validate throughput")
+    b.add_argument("--games", type=int, default=200)
+    b.add_argument("--players", default="3,4,5")
+    b.add_argument("--seed", default="bench")
+    b.add_argument("--corpus", metavar="DIR", help="use the games in DIR instead of simulating")
+    b.add_argument("--bot", choices=("random", "heuristic", "mixed"), default="mixed")
+    b.add_argument("--ingest", action="store_true", help="also time ingest into a temporary database")
+    b.add_argument("--pages", action="store_true", help="also time the dashboard pages")
+    b.add_argument("--profile", action="store_true", help="print the top cProfile entries")
+    b.set_defaults(func=cmd_bench)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``playtest`` with ``argv`` (default: the process arguments); return the exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(list(argv) if argv is not None else None)
+    except SystemExit as exc:  # argparse: --help (0) or a usage error (2)
+        return int(exc.code) if isinstance(exc.code, int) else EXIT_UNREADABLE
+    if not getattr(args, "command", None):
+        parser.print_help()
+        return EXIT_UNREADABLE
+    try:
+        from ingest.db import StorageError
+    except ImportError:  # pragma: no cover - storage module missing
+        StorageError = RuntimeError  # type: ignore[misc,assignment]  # noqa: N806
+    try:
+        return int(args.func(args))
+    except CliError as exc:
+        _err(str(exc))
+        return exc.status
+    except StorageError as exc:
+        _err(str(exc))
+        return EXIT_UNREADABLE
+    except KeyboardInterrupt:
+        _err("interrupted")
+        return 130
+    except BrokenPipeError:
+        try:
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115
+        except OSError:
+            pass
+        return EXIT_OK
+    except OSError as exc:
+        _err(f"{exc.strerror or exc}: {getattr(exc, 'filename', '') or ''}".rstrip(": "))
+        return EXIT_UNREADABLE
+    except Exception as exc:  # noqa: BLE001 - last resort: a message, never a traceback
+        _err(f"internal error ({type(exc).__name__}: {exc}); please report it with the command you ran")
+        return 3
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
