@@ -4,6 +4,7 @@ cites a source everywhere, and agrees with the designers' reference data where t
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -442,3 +443,47 @@ def test_numbers_match_game_config(pack: ContentPack) -> None:
 def test_programs_match_reference(pack: ContentPack) -> None:
     esc = ref("escalations.json")["escalations"]
     assert [pack.program(e["id"]).era for e in esc] == [e["unlockedRound"] for e in esc]
+
+
+def _word_runs(text: str, n: int) -> set[str]:
+    words = re.findall(r"[a-z0-9]+", text.lower())
+    return {" ".join(words[i : i + n]) for i in range(len(words) - n + 1)}
+
+
+def _strings(node: Any) -> list[str]:
+    if isinstance(node, str):
+        return [node]
+    if isinstance(node, dict):
+        return [s for v in node.values() for s in _strings(v)]
+    if isinstance(node, list):
+        return [s for v in node for s in _strings(v)]
+    return []
+
+
+def test_texts_are_in_our_own_words(pack: ContentPack) -> None:
+    """No pack text repeats eight or more consecutive words of the designers' card texts
+    (disagreements, which quote on purpose, and sources are left out)."""
+    n = 8
+    designers: set[str] = set()
+    for name in (
+        "game-config.json",
+        "factions.json",
+        "headlines.json",
+        "mandates.json",
+        "escalations.json",
+        "reference-cards.json",
+    ):
+        for s in _strings(ref(name)):
+            designers |= _word_runs(s, n)
+    raw = pack.model_dump(mode="json", exclude={"disagreements"})
+    copied = []
+    stack: list[tuple[str, Any]] = [("pack", raw)]
+    while stack:
+        path, node = stack.pop()
+        if isinstance(node, dict):
+            stack += [(f"{path}.{k}", v) for k, v in node.items() if k != "source"]
+        elif isinstance(node, list):
+            stack += [(f"{path}[{i}]", v) for i, v in enumerate(node)]
+        elif isinstance(node, str) and _word_runs(node, n) & designers:
+            copied.append((path, sorted(_word_runs(node, n) & designers)[0]))
+    assert copied == []
