@@ -459,8 +459,8 @@ def _pipeline() -> Any:
 
 
 def _summary_text(summary: Any) -> str:
-    if hasattr(summary, "describe"):
-        return str(summary.describe())
+    if hasattr(summary, "lines"):
+        return "\n".join(summary.lines())
     if hasattr(summary, "__dataclass_fields__"):
         parts = []
         for k in summary.__dataclass_fields__:
@@ -471,12 +471,12 @@ def _summary_text(summary: Any) -> str:
 
 
 def _unreadable_count(summary: Any) -> int:
-    for name in ("unreadable", "n_unreadable", "failed", "quarantined"):
+    n = 0
+    for name in ("unreadable", "failed"):
         v = getattr(summary, name, None)
-        if v is None:
-            continue
-        return len(v) if isinstance(v, list | tuple | dict | set) else int(v)
-    return 0
+        if v is not None:
+            n += len(v) if isinstance(v, list | tuple | dict | set) else int(v)
+    return n
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
@@ -504,7 +504,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     pipeline = _pipeline()
     fmt, out = ("parquet", args.parquet) if args.parquet else ("csv", args.csv)
     result = pipeline.export(_db_path(args), Path(out), fmt)
-    print(f"exported the warehouse as {fmt} to {out}" + (f" ({_summary_text(result)})" if result else ""))
+    n = len(result) if isinstance(result, list) else 0
+    print(f"exported the warehouse as {fmt} to {out}" + (f" ({n} files)" if n else ""))
     return EXIT_OK
 
 

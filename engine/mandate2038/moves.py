@@ -111,45 +111,39 @@ def legal_moves(state: GameState, pack: Any = None, passed: frozenset[str] = fro
     chosen since the last event.
     """
     st = state
-    if st.ended or st.phase == "ended":
+    if st.ended or st.phase == "ended" or st.final_done:
         return Decision(kind="end", label="the game is over")
     if st.run is not None:
         return _training_decision(st, passed)
     t = st.turn
     if t is not None and t.swarm_left:
         return _swarm_decision(st, t)
-    phase = st.phase
-    if phase == "setup":
+    if st.era == 0:
         return _era_start(st, 1)
-    if phase == "era_start":
-        return _headline_reveal(st, 1)
-    if phase == "cycle":
-        return _before_selection(st, passed)
-    if phase == "resolve":
+    if not st.production_started and not st.production_done:
+        if st.cycle == 0:
+            return _headline_reveal(st, 1)
+        if not st.revealed:
+            return _before_selection(st, passed)
         if st.to_resolve:
             return _turn_decision(st, st.to_resolve[0])
         if st.cycle < 3:
             return _headline_reveal(st, st.cycle + 1)
         return _forced(ev.Phase(name="production"), "Production begins")
-    if phase == "production":
+    if not st.production_done:
         return _production(st)
-    if phase == "dossier":
-        return _dossier(st)
-    if phase == "audit":
-        if not st.audit_done:
-            return _audit(st)
-        return _forced(ev.Phase(name="scoring"), "score the Era Mandate")
-    if phase == "scoring":
-        if not st.era_mandate_done:
-            return _forced(era_mandate_event(st), "score the Era Mandate")
-        if st.era < 4:
-            return _era_start(st, st.era + 1)
-        return _forced(ev.Phase(name="final_scoring"), "final scoring")
-    if phase == "final_scoring":
-        if not st.final_done:
-            return _forced(final_record_event(st), "the final public record")
-        return _forced(ev.Phase(name="game_end"), "the game ends")
-    return Decision(kind="end", label=f"no moves known for phase {phase!r}")
+    for seat in st.initiative_order():
+        if st.era not in st.seat(seat).dossier:
+            return _dossier(st, seat)
+    if st.era == 4 and not st.dossier_revealed:
+        return _forced(dossier_reveal_event(st), "reveal every Dossier")
+    if not st.audit_done:
+        return _audit(st)
+    if not st.era_mandate_done:
+        return _forced(era_mandate_event(st), "score the Era Mandate")
+    if st.era < 4:
+        return _era_start(st, st.era + 1)
+    return _forced(final_record_event(st), "final scoring: the public record")
 
 
 # --- Era start, Headlines -------------------------------------------------------------------
@@ -594,7 +588,9 @@ def _blocked_events(st: GameState, s: SeatState, pick: str) -> list[Any]:
 def banked_value(st: GameState) -> int:
     """The Capability a bank of the current run adds (what the table writes as ``banked``)."""
     run = st.run
-    return run.provisional if run is not None else 0
+    if run is None:
+        return 0
+    return run.provisional + (min(3, len(run.domains)) if run.breakthrough else 0)
 
 
 def _training_decision(st: GameState, passed: frozenset[str]) -> Decision:
@@ -626,8 +622,10 @@ def _draw(st: GameState, s: SeatState) -> Decision:
     run = st.run
     assert run is not None
     pool = {k: v for k, v in st.deck.items() if v > 0}
-    if not pool:  # the deck reshuffles its discard pile when empty
-        pool = {k: v for k, v in st.discard.items() if v > 0}
+    if st.deck_left <= 0:  # the deck reshuffles its discard pile when empty
+        for k, v in st.discard.items():
+            pool[k] = pool.get(k, 0) + v
+        pool = {k: v for k, v in pool.items() if v > 0}
     total = sum(pool.values())
     options: list[Any] = []
     weights: list[float] = []
@@ -677,30 +675,31 @@ def allocation_options(st: GameState, s: SeatState) -> list[ev.Allocate]:
 def _production(st: GameState) -> Decision:
     for seat in st.initiative_order():
         s = st.seat(seat)
-        if s.facilities and not s.allocated:
+        if not s.allocated:
+            if not s.facilities:
+                return _forced(ev.Allocate(seat=seat), f"seat {seat} has no Facility to power")
             return Decision(kind="player", seat=seat, options=allocation_options(st, s),
                             label=f"seat {seat} allocates Power")
-    return _forced(ev.Phase(name="dossier"), "file the Era Dossier")
+    return Decision(kind="end", label="Production is waiting for its allocations")
 
 
-def _dossier(st: GameState) -> Decision:
-    for seat in st.initiative_order():
-        s = st.seat(seat)
-        if st.era not in s.dossier:
-            return Decision(
-                kind="player", seat=seat,
-                options=[ev.DossierFile(seat=seat, orientation="commit"),
-                         ev.DossierFile(seat=seat, orientation="hedge")],
-                label=f"seat {seat} files the {DOSSIER_CARDS.get(st.era, '')} Dossier",
-            )
-    if st.era == 4 and not st.dossier_revealed:
-        hands = []
-        for s in st.seats:
-            o = {e: (s.dossier.get(e) or "hedge") for e in (1, 2, 3, 4)}
-            hands.append(ev.DossierHand(seat=s.seat, benchmark=o[1], deployment=o[2],
-                                        authority=o[3], publication=o[4]))
-        return _forced(ev.DossierReveal(hands=hands), "reveal every Dossier")
-    return _forced(ev.Phase(name="audit"), "the public Audit")
+def _dossier(st: GameState, seat: int) -> Decision:
+    return Decision(
+        kind="player", seat=seat,
+        options=[ev.DossierFile(seat=seat, orientation="commit"),
+                 ev.DossierFile(seat=seat, orientation="hedge")],
+        label=f"seat {seat} files the {DOSSIER_CARDS.get(st.era, '')} Dossier",
+    )
+
+
+def dossier_reveal_event(st: GameState) -> ev.DossierReveal:
+    """The Era IV reveal: every seat's four filed orientations."""
+    hands = []
+    for s in st.seats:
+        o = {e: (s.dossier.get(e) or "hedge") for e in (1, 2, 3, 4)}
+        hands.append(ev.DossierHand(seat=s.seat, benchmark=o[1], deployment=o[2],
+                                    authority=o[3], publication=o[4]))
+    return ev.DossierReveal(hands=hands)
 
 
 def audit_draw_count(st: GameState) -> int:

@@ -1,0 +1,230 @@
+"""``playtest bench``: replay-validate throughput on one core, peak memory, optional ingest and
+dashboard page timings.
+
+The corpus is simulated in memory (``--games``, ``--players``, ``--seed``, ``--bot``) or read from
+``--corpus DIR`` (canonical JSON files). Three measurements over the same canonical JSON texts:
+
+(a) **parse**: ``json.loads`` + ``engine.core.parse.parse_log`` (validation into the pydantic
+    event models);
+(b) **replay**: ``engine.core.replay.replay`` of the already parsed games (the rules only);
+(c) **validate**: (a) then (b), what ``playtest validate`` does per game.
+
+Each is reported as events/s and games/s (wall clock, one process, ``time.perf_counter``).
+Peak memory is the tracemalloc peak of one extra validate pass over the corpus (run separately,
+tracemalloc slows Python down) and the process's maximum resident set size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import pstats
+import resource
+import shutil
+import sys
+import tempfile
+import time
+import tracemalloc
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(slots=True)
+class BenchResult:
+    """The measured figures (seconds, counts, bytes)."""
+
+    games: int = 0
+    events: int = 0
+    simulate_s: float | None = None
+    parse_s: float = 0.0
+    replay_s: float = 0.0
+    validate_s: float = 0.0
+    findings: int = 0
+    peak_tracemalloc: int = 0
+    max_rss: int = 0
+    ingest_s: float | None = None
+    ingest_games: int | None = None
+    db_bytes: int | None = None
+    pages: list[tuple[str, float]] = field(default_factory=list)
+    profile: str = ""
+
+    def rate(self, seconds: float, what: str) -> float:
+        n = self.events if what == "events" else self.games
+        return n / seconds if seconds > 0 else float("inf")
+
+
+def _corpus_simulated(games: int, players: list[int], seed: str, bot: str) -> tuple[list[str], float]:
+    from engine.simulate import simulate
+    from schemas.canonical import dumps_log
+
+    t0 = time.perf_counter()
+    texts = [dumps_log(log) for log in simulate(games, players, seed, bot)]
+    return texts, time.perf_counter() - t0
+
+
+def _corpus_folder(folder: Path) -> list[str]:
+    files = sorted(p for p in folder.rglob("*.json") if p.is_file())
+    return [p.read_text(encoding="utf-8") for p in files]
+
+
+def _parse(text: str) -> Any:
+    from engine.core.parse import parse_log
+
+    return parse_log(json.loads(text))
+
+
+def _replay(parsed: Any) -> Any:
+    from engine.core.replay import replay
+
+    return replay(parsed.header, parsed.events, indices=parsed.indices, ruleset=parsed.ruleset)
+
+
+def measure(texts: list[str], *, profile: bool = False) -> BenchResult:
+    """Time (a) parse, (b) replay, (c) parse+replay over ``texts``; tracemalloc peak."""
+    res = BenchResult(games=len(texts))
+    t0 = time.perf_counter()
+    parsed = [_parse(t) for t in texts]
+    res.parse_s = time.perf_counter() - t0
+    unreadable = [i for i, p in enumerate(parsed) if not p.readable]
+    if unreadable:
+        raise ValueError(f"{len(unreadable)} corpus game(s) could not be read (first: #{unreadable[0]})")
+    res.events = sum(len(p.events) for p in parsed)
+    t0 = time.perf_counter()
+    for p in parsed:
+        _replay(p)
+    res.replay_s = time.perf_counter() - t0
+    del parsed
+    t0 = time.perf_counter()
+    findings = 0
+    for t in texts:
+        p = _parse(t)
+        findings += len(p.findings) + len(_replay(p).findings)
+    res.validate_s = time.perf_counter() - t0
+    res.findings = findings
+    tracemalloc.start()
+    for t in texts:
+        _replay(_parse(t))
+    _cur, res.peak_tracemalloc = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    res.max_rss = rss if sys.platform == "darwin" else rss * 1024
+    if profile:
+        prof = cProfile.Profile()
+        prof.enable()
+        for t in texts:
+            _replay(_parse(t))
+        prof.disable()
+        out = io.StringIO()
+        pstats.Stats(prof, stream=out).sort_stats("tottime").print_stats(15)
+        res.profile = out.getvalue()
+    return res
+
+
+def measure_ingest(texts: list[str], res: BenchResult, *, pages: bool = False) -> None:
+    """Time ``ingest_paths`` of the corpus into a fresh temporary database (and, with
+    ``pages``, the dashboard pages on it)."""
+    from ingest.pipeline import ingest_paths
+
+    tmp = Path(tempfile.mkdtemp(prefix="playtest-bench-"))
+    try:
+        src = tmp / "corpus"
+        src.mkdir()
+        for i, t in enumerate(texts):
+            (src / f"game-{i:05d}.json").write_text(t, encoding="utf-8")
+        db = tmp / "db" / "playtest.duckdb"
+        t0 = time.perf_counter()
+        summary = ingest_paths([src], db, progress=False)
+        res.ingest_s = time.perf_counter() - t0
+        res.ingest_games = len(summary.loaded)
+        res.db_bytes = db.stat().st_size if db.exists() else None
+        if pages:
+            res.pages = _page_timings(db)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _page_timings(db: Path) -> list[tuple[str, float]]:
+    try:
+        from dashboards import bench as page_bench  # type: ignore[attr-defined]
+    except ImportError as exc:
+        raise RuntimeError(f"dashboard page timings are not available (dashboards.bench: {exc})") from None
+    fn = getattr(page_bench, "time_pages", None) or getattr(page_bench, "run", None)
+    if fn is None:
+        raise RuntimeError("dashboards.bench has no time_pages() or run() function")
+    out = fn(db)
+    if isinstance(out, dict):
+        return [(str(k), float(v)) for k, v in out.items()]
+    return [(str(k), float(v)) for k, v in out]
+
+
+def format_table(res: BenchResult) -> str:
+    """The figures as a rich table rendered to text."""
+    from rich.console import Console
+    from rich.table import Table
+
+    t = Table(title=f"replay-validate throughput: {res.games} games, {res.events} events, one core")
+    t.add_column("measurement")
+    t.add_column("seconds", justify="right")
+    t.add_column("events/s", justify="right")
+    t.add_column("games/s", justify="right")
+    for name, secs in (("(a) parse JSON + validate models", res.parse_s),
+                       ("(b) replay only", res.replay_s),
+                       ("(c) parse + replay (validate)", res.validate_s)):
+        t.add_row(name, f"{secs:.3f}", f"{res.rate(secs, 'events'):,.0f}", f"{res.rate(secs, 'games'):,.1f}")
+    if res.simulate_s is not None:
+        t.add_row("simulate the corpus (bots)", f"{res.simulate_s:.3f}", f"{res.rate(res.simulate_s, 'events'):,.0f}",
+                  f"{res.rate(res.simulate_s, 'games'):,.1f}")
+    if res.ingest_s is not None:
+        t.add_row("ingest into a temp database", f"{res.ingest_s:.3f}", f"{res.rate(res.ingest_s, 'events'):,.0f}",
+                  f"{(res.ingest_games or 0) / res.ingest_s if res.ingest_s else 0:,.1f}")
+    buf = io.StringIO()
+    con = Console(file=buf, width=110, force_terminal=False)
+    con.print(t)
+    lines = [buf.getvalue().rstrip()]
+    lines.append(f"findings in the corpus: {res.findings}")
+    lines.append(f"peak traced memory of one validate pass: {res.peak_tracemalloc / 1e6:.1f} MB; "
+                 f"process max RSS: {res.max_rss / 1e6:.1f} MB")
+    if res.db_bytes is not None:
+        lines.append(f"database after ingest: {res.db_bytes / 1e6:.1f} MB for {res.ingest_games} games")
+    for name, secs in res.pages:
+        lines.append(f"page {name}: {secs * 1000:.0f} ms")
+    if res.profile:
+        lines.append("cProfile, top entries by own time (one validate pass):")
+        lines.append(res.profile.strip())
+    return "\n".join(lines)
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    """The ``playtest bench`` command."""
+    from ingest.cli import CliError, _player_counts
+
+    if args.corpus:
+        folder = Path(args.corpus)
+        if not folder.is_dir():
+            raise CliError(f"--corpus {folder}: not a folder")
+        texts = _corpus_folder(folder)
+        if not texts:
+            raise CliError(f"--corpus {folder}: no .json game logs found")
+        sim_s = None
+    else:
+        if args.games < 1:
+            raise CliError("--games must be at least 1")
+        print(f"simulating {args.games} games ...", file=sys.stderr)
+        texts, sim_s = _corpus_simulated(args.games, _player_counts(args.players), str(args.seed), args.bot)
+    try:
+        res = measure(texts, profile=args.profile)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    res.simulate_s = sim_s
+    if args.pages and not args.ingest:
+        raise CliError("--pages needs --ingest (the pages are timed on the ingested corpus)")
+    if args.ingest:
+        try:
+            measure_ingest(texts, res, pages=args.pages)
+        except RuntimeError as exc:
+            raise CliError(str(exc)) from None
+    print(format_table(res))
+    return 0
