@@ -68,13 +68,16 @@ class EventTimeCheck(_Model):
 
 
 class EventsCheck(_Model):
-    """Events of ``type`` occur at least ``min`` times, and, with ``per``, at least once per
-    cycle (``headline`` events seen), per Era (``era_start`` events seen) or per seat."""
+    """Events of ``type`` (and ``name``) occur at least ``min`` times and, with ``per``, at
+    least once in every cycle (each ``headline`` event starts one), every Era (each
+    ``era_start`` starts one), for every seat, or for every seat in every Era (``seat_era``).
+    An event belongs to the Era and cycle most recently started before it."""
 
     kind: Literal["events"] = "events"
     type: EventTypes
     label: str | None = None  # how reasons name the events (default: the types)
-    per: Literal["cycle", "era", "seat"] | None = None
+    name: str | None = None
+    per: Literal["cycle", "era", "seat", "seat_era"] | None = None
     min: int = Field(default=1, ge=1)
 
 
@@ -275,6 +278,55 @@ def completeness_share(results: list[Capture]) -> float:
     return sum(r.captured for r in results) / len(results) if results else 0.0
 
 
+class ProtocolProblem(NamedTuple):
+    """An ``observation`` or ``survey`` event that does not fit the protocol."""
+
+    event: int  # index of the event in ``log.events``
+    reason: str
+
+
+def protocol_problems(protocol: Protocol, log: Any) -> list[ProtocolProblem]:
+    """Observation and survey events of ``log`` that do not fit ``protocol``: an unknown
+    observation category, an unknown survey item, an invalid answer, a per-seat item answered
+    without a seat or by a seat that is not at the table, or one seat answering twice.
+
+    Pure; returns [] when everything fits. Readers may report these as warnings.
+    """
+    out: list[ProtocolProblem] = []
+    seats = {s.seat for s in log.header.seats}
+    answered: set[tuple[str, int | None]] = set()
+    for i, e in enumerate(log.events):
+        if e.type == "observation":
+            if protocol.category(e.category) is None:
+                known = ", ".join(c.id for c in protocol.categories)
+                out.append(
+                    ProtocolProblem(
+                        i,
+                        f"observation category {e.category!r} is not in {protocol.reference} ({known})",
+                    )
+                )
+        elif e.type == "survey":
+            item = protocol.survey_item(e.item)
+            if item is None:
+                out.append(
+                    ProtocolProblem(i, f"survey item {e.item!r} is not in {protocol.reference}")
+                )
+                continue
+            problem = item.problem(e.value)
+            if problem:
+                out.append(ProtocolProblem(i, problem))
+            if item.per_seat and e.seat is None:
+                out.append(ProtocolProblem(i, f"{item.id} is asked of every player: name the seat"))
+            elif e.seat is not None and e.seat not in seats:
+                out.append(ProtocolProblem(i, f"{item.id}: seat {e.seat} is not at the table"))
+            key = (item.id, e.seat)
+            if key in answered:
+                who = f"seat {e.seat}" if e.seat is not None else "the table"
+                out.append(ProtocolProblem(i, f"{item.id}: {who} answered more than once"))
+            answered.add(key)
+    return out
+
+
 def _recorded(value: Any) -> bool:
     if value is None:
         return False
@@ -297,13 +349,40 @@ class _Context:
         self.header = log.header
         self.events: list[Any] = list(log.events)
         self.seats = sorted(s.seat for s in self.header.seats)
+        # the Era and cycle each event belongs to (the latest era_start / headline before it)
+        self.era_of: list[int | None] = []  # by event index
+        self.cycle_of: list[tuple[int | None, int] | None] = []
+        self.eras: list[int] = []
+        self.cycles: list[tuple[int | None, int]] = []
+        era: int | None = None
+        cycle: tuple[int | None, int] | None = None
+        n_cycles = 0
+        for e in self.events:
+            if e.type == "era_start":
+                era = getattr(e, "era", None)
+                cycle = None
+                if era is not None and era not in self.eras:
+                    self.eras.append(era)
+            elif e.type == "headline":
+                n_cycles += 1
+                # keyed by the order of headline events, labelled with the printed cycle number
+                cycle = (era, getattr(e, "cycle", n_cycles))
+                if cycle in self.cycles:
+                    cycle = (era, n_cycles)
+                self.cycles.append(cycle)
+            self.era_of.append(era)
+            self.cycle_of.append(cycle)
 
-    def _matching(self, types: set[str], name: str | None = None) -> list[Any]:
+    def _indices(self, types: set[str], name: str | None = None) -> list[int]:
+        """Indices of the events of these types (and ``name``, for phase events)."""
         return [
-            e
-            for e in self.events
+            i
+            for i, e in enumerate(self.events)
             if e.type in types and (name is None or getattr(e, "name", None) == name)
         ]
+
+    def _matching(self, types: set[str], name: str | None = None) -> list[Any]:
+        return [self.events[i] for i in self._indices(types, name)]
 
     def evaluate(self, check: Check) -> tuple[bool, str]:
         if isinstance(check, HeaderCheck):
@@ -330,29 +409,45 @@ class _Context:
             return True, f"all {len(found)} {what} event(s) timed"
 
         if isinstance(check, EventsCheck):
-            what = _label(check)
-            found = self._matching(_types(check.type))
-            need = check.min
-            unit = ""
+            what = _label(check) + (f" {check.name}" if check.name else "")
+            idx = self._indices(_types(check.type), check.name)
+            found = [self.events[i] for i in idx]
+            if not found:
+                return False, f"no {what} event"
+            if len(found) < check.min:
+                return False, f"{len(found)} {what} event(s), expected at least {check.min}"
+            if check.per is None:
+                return True, f"{len(found)} {what} event(s)"
+            if check.per in ("cycle", "era", "seat_era") and not self.eras:
+                return False, f"no era_start events, so Eras (and {what} per Era) unknown"
             if check.per == "cycle":
-                cycles = len(self._matching({"headline"}))
-                if cycles == 0:
+                if not self.cycles:
                     return False, f"no headline events, so cycles (and {what} per cycle) unknown"
-                need, unit = max(need, cycles), f" ({cycles} cycle(s))"
+                have = {self.cycle_of[i] for i in idx}
+                gaps = [c for c in self.cycles if c not in have]
+                unit, total = "cycle", len(self.cycles)
+                labels = [f"Era {e} cycle {c}" for e, c in gaps]
             elif check.per == "era":
-                eras = len(self._matching({"era_start"}))
-                if eras == 0:
-                    return False, f"no era_start events, so Eras (and {what} per Era) unknown"
-                need, unit = max(need, eras), f" ({eras} Era(s))"
+                have_e = {self.era_of[i] for i in idx}
+                gaps_e = [e for e in self.eras if e not in have_e]
+                unit, total = "Era", len(self.eras)
+                labels = [f"Era {e}" for e in gaps_e]
             elif check.per == "seat":
-                seen = {getattr(e, "seat", None) for e in found}
-                missing = [s for s in self.seats if s not in seen]
-                if missing:
-                    return False, f"no {what} event for seat(s) {', '.join(map(str, missing))}"
-                return True, f"{what} recorded for every seat"
-            if len(found) >= need:
-                return True, f"{len(found)} {what} event(s){unit}"
-            return False, f"{len(found)} {what} event(s), expected at least {need}{unit}"
+                have_s = {getattr(e, "seat", None) for e in found}
+                gaps_s = [s for s in self.seats if s not in have_s]
+                unit, total = "seat", len(self.seats)
+                labels = [f"seat {s}" for s in gaps_s]
+            else:  # seat_era
+                have_se = {(getattr(self.events[i], "seat", None), self.era_of[i]) for i in idx}
+                gaps_se = [(s, e) for e in self.eras for s in self.seats if (s, e) not in have_se]
+                unit, total = "seat and Era", len(self.eras) * len(self.seats)
+                labels = [f"seat {s} Era {e}" for s, e in gaps_se]
+            if labels:
+                shown = ", ".join(labels[:6]) + (
+                    f" and {len(labels) - 6} more" if len(labels) > 6 else ""
+                )
+                return False, f"no {what} event for {shown} ({len(labels)} of {total} missing)"
+            return True, f"{what} recorded for every {unit} ({total})"
 
         if isinstance(check, EventFieldCheck):
             what = _label(check)

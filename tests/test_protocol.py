@@ -19,6 +19,7 @@ from schemas.protocol import (
     Protocol,
     capture_completeness,
     completeness_share,
+    protocol_problems,
 )
 
 PID = "mandate2038-observation"
@@ -260,7 +261,7 @@ def test_none_captured(protocol: Protocol) -> None:
     assert all(r.reason for r in out)
     res = {r.item_id: r.reason for r in out}
     assert res["rules_version"] == "header receipt.rules_version not recorded"
-    assert res["selections"].startswith("no headline events")
+    assert res["selections"] == "no reveal event"
     assert res["survey_fairness"] == "survey fairness not answered"
     assert completeness_share(out) == 0.0
 
@@ -319,7 +320,9 @@ def test_alternatives_and_per_era_counts(protocol: Protocol) -> None:
     ).events
     two_eras = log.model_copy(update={"events": [*log.events, *era2]})
     ok, reason = results(protocol, two_eras)["audits"]
-    assert not ok and reason == "1 audit event(s), expected at least 2 (2 Era(s))"
+    assert not ok and reason == "no audit event for Era 2 (1 of 2 missing)"
+    ok, reason = results(protocol, two_eras)["dossiers"]
+    assert not ok and reason == "no dossier event for seat 1 Era 2, seat 2 Era 2 (2 of 4 missing)"
     ok, reason = results(protocol, two_eras)["era_mandates"]
     assert not ok and "lack mandate" in reason
 
@@ -332,3 +335,49 @@ def test_turn_without_path_breaks_movement(protocol: Protocol) -> None:
     ]
     ok, reason = results(protocol, log.model_copy(update={"events": events}))["movement"]
     assert not ok and reason == "1 of 2 turn event(s) lack path"
+
+
+def test_per_cycle_counts_each_cycle(protocol: Protocol) -> None:
+    """Two reveals in one cycle do not make up for a cycle without one."""
+    t = Clock()
+    events = [
+        {"type": "era_start", "era": 1, "t": t()},
+        {"type": "headline", "cycle": 1, "t": t()},
+        {"type": "reveal", "selections": [{"seat": 1, "pick": "fund"}]},
+        {"type": "reveal", "selections": [{"seat": 2, "pick": "fund"}]},
+        {"type": "headline", "cycle": 2, "t": t()},
+    ]
+    log = MandateLog.model_validate({"header": header(), "events": events})
+    ok, reason = results(protocol, log)["selections"]
+    assert not ok and reason == "no reveal event for Era 1 cycle 2 (1 of 2 missing)"
+    events.append({"type": "reveal", "selections": [{"seat": 1, "pick": "build"}]})
+    log = MandateLog.model_validate({"header": header(), "events": events})
+    assert results(protocol, log)["selections"] == (True, "reveal recorded for every cycle (2)")
+
+
+def test_protocol_problems(protocol: Protocol) -> None:
+    assert protocol_problems(protocol, full_log()) == []
+    events = [
+        {"type": "observation", "category": "gossip", "text": "x"},
+        {"type": "survey", "item": "fun", "value": 9, "seat": 1},
+        {"type": "survey", "item": "fun", "value": 3, "seat": 1},
+        {"type": "survey", "item": "fairness", "value": 3},
+        {"type": "survey", "item": "fairness", "value": 3, "seat": 5},
+        {"type": "survey", "item": "mood", "value": "ok", "seat": 1},
+        {"type": "observation", "category": "rules_lookup", "text": "fine"},
+    ]
+    log = MandateLog.model_validate({"header": header(), "events": events})
+    found = [(p.event, p.reason) for p in protocol_problems(protocol, log)]
+    assert found == [
+        (
+            0,
+            "observation category 'gossip' is not in mandate2038-observation@1 ("
+            + ", ".join(c.id for c in protocol.categories)
+            + ")",
+        ),
+        (1, "fun: 9 is outside 1-5"),
+        (2, "fun: seat 1 answered more than once"),
+        (3, "fairness is asked of every player: name the seat"),
+        (4, "fairness: seat 5 is not at the table"),
+        (5, "survey item 'mood' is not in mandate2038-observation@1"),
+    ]
