@@ -381,3 +381,17 @@ def test_protocol_problems(protocol: Protocol) -> None:
         (4, "fairness: seat 5 is not at the table"),
         (5, "survey item 'mood' is not in mandate2038-observation@1"),
     ]
+
+
+def test_survey_scales_match_the_designers_priorities(protocol: Protocol) -> None:
+    """FACTS.md §11.3 lists 'perceived fairness, excitement, regret, betrayal and fun'."""
+    facts = (
+        Path(__file__).resolve().parents[2] / "shared" / "reference" / "mandate2038" / "FACTS.md"
+    )
+    if not facts.is_file():
+        pytest.skip(f"{facts} is not beside the project (../shared)")
+    line = next(ln for ln in facts.read_text("utf-8").splitlines() if "Evidence priorities" in ln)
+    listed = line.split("perceived ")[1].rstrip(".").replace(" and ", ", ").split(", ")
+    scales = [s.id for s in protocol.survey if s.answer == "scale"]
+    assert scales == listed
+    assert "What was your institution uniquely good at" in facts.read_text("utf-8")
