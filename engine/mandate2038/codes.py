@@ -62,6 +62,7 @@ MANDATE_RULES: list[Rule] = [
     Rule("turn/twice", f"{S2} (takes only three turns per Era, one per cycle)", "a seat resolved two turns in one cycle"),
     Rule("turn/wrong-phase", f"{S6} (the Era sequence A–F)", "an event was recorded in a phase where it cannot happen"),
     Rule("turn/blocked-claimed", f"{S2}, A committed Action that becomes blocked", "the table resolved an action as blocked although a legal resolution existed", "warning"),
+    Rule("turn/frontier-bonus-invalid", "Map reference: Frontier (after Act, you may gain 1 Runway and add 1 Scrutiny when the acting piece ended there)", "the Frontier visit bonus was taken away from Frontier or twice"),
     # §4 movement and board
     Rule("move/unknown-hex", f"{S4} (nineteen-tile map)", "a path names a hex that is not on the map"),
     Rule("move/too-far", f"{S2}, step 6 and {S4} (move zero, one, or two adjacent hexes)", "the acting piece moved more than two steps"),
@@ -79,6 +80,8 @@ MANDATE_RULES: list[Rule] = [
     Rule("resource/insufficient", f"{S3}, Universal costs and caps", "a cost was paid with resources the player did not have"),
     Rule("resource/over-cap", f"{S3}, Universal costs and caps (Runway twelve, Compute ten; return excess)", "the table recorded a resource above its cap"),
     Rule("resource/out-of-range", f"{S3} (Trust is a zero-to-six track; caps)", "a recorded value is outside its track"),
+    Rule("resource/capability-decreased", f"{S3} (Capability: permanent model quality)", "Capability fell between two checkpoints"),
+    Rule("resource/customers-decreased", f"{S3}, Customers (no rule removes a Customer)", "Customers fell between two checkpoints"),
     # §7 Fund
     Rule("fund/invalid", f"{S7}, Fund", "a Fund action recorded an impossible mode"),
     # §7 Research
@@ -97,6 +100,7 @@ MANDATE_RULES: list[Rule] = [
     Rule("research/crash-kept-capability", f"{S7}, Research, step 6 (a crash loses all provisional Capability)", "a crashed run kept Capability"),
     Rule("research/banked-mismatch", f"{S7}, Research, step 5 (banking adds all provisional Capability)", "the banked Capability differs from the cards drawn"),
     Rule("research/breakthrough-unavailable", "core rules §9 faction abilities: Mirevanta, Scaling-Law Breakthrough", "Scaling-Law Breakthrough used when it was not available"),
+    Rule("research/protect-without-duplicate", f"{S7}, Research (when a duplicate appears, the player may spend one Research Protection)", "Research Protection or Scientific Method used without a duplicate to discard"),
     # §7 Build
     Rule("build/facility-on-frontier", f"{S7}, Build: Construct a Facility (Frontier has none and is never a legal Facility destination)", "a Facility was built on Frontier"),
     Rule("build/no-facility-space", f"{S7}, Build: Construct a Facility (each non-Frontier hex has only two Facility spaces)", "a Facility was built on a hex with no free space"),
@@ -150,6 +154,7 @@ MANDATE_RULES: list[Rule] = [
     Rule("mandate/era-mandate-scorers", f"{S6} F. Score the Mandate (qualifying leader scores two; tied leaders one each)", "the table scored the Era Mandate for the wrong players"),
     Rule("mandate/decreased", f"{S3} (threshold awards are permanent; Mandate only falls at final scoring)", "Mandate fell before final scoring"),
     Rule("mandate/threshold-twice", f"{S3} (two the first time a threshold is reached)", "a threshold was scored twice"),
+    Rule("mandate/threshold-not-scored", f"{S3} (two the first time Capability reaches 3/6/9/12 and Trust 2/4/6; Customers #1–5)", "Capability, Trust or Customers rose across a threshold without at least that threshold's Mandate"),
     # §9 abilities and Headlines
     Rule("ability/not-your-faction", f"{S9} (every Faction has its own ability)", "an ability was used by a faction that does not have it"),
     Rule("ability/locked", f"{S9} (each Faction ability unlocks at the Era printed on its board)", "an ability was used before it unlocked"),

@@ -39,7 +39,7 @@ class Facility:
     numbers it hosts. Facility 1 carries the starting grid."""
 
     number: int
-    hex: str
+    hex: str | None  # None only when a partial log never said where it was built
     powered: bool = False
     mega: int | None = None
     jvs: list[int] = field(default_factory=list)
@@ -123,6 +123,8 @@ class JointVenture:
     b_seat: int
     b_facility: int
     era: int  # Era it was created
+    reach: int = 1  # hosts must be adjacent (1) or within 2 hexes (Strategic Partnership)
+    active: bool = False  # produced in the latest Production (both hosts powered, in reach)
 
 
 @dataclass(slots=True)
@@ -153,14 +155,21 @@ class TrainingRun:
 
 @dataclass(slots=True)
 class Turn:
-    """What the current turn has done so far (for Agent Swarm's two actions and trades)."""
+    """The turn being resolved: opened by the seat's ``trade`` or turn event, closed when the
+    action (and its Training Run, or Agent Swarm's two actions) is done. ``traded`` marks that
+    the seat's one immediate-trade window was used."""
 
     seat: int
-    pick: str
-    dest: str | None = None
+    pick: str  # the resolved action or Program
+    dest: str | None = None  # the acting piece's destination (None: not recorded)
+    piece: str = "ceo"
     swarm_left: list[str] = field(default_factory=list)  # Agent Swarm actions still to resolve
-    swarm_bonus: str | None = None
+    swarm_bonus: str | None = None  # the Agent Swarm action that gets the visit bonus
+    bonus_used: bool = False  # the destination's visit bonus was applied
+    discount_used: bool = False  # Compute Estate: the first Compute cost was reduced
     traded: bool = False
+    started: bool = False  # the turn event itself arrived (False: only a trade so far)
+    frontier_bonus: bool = False  # the Frontier visit bonus was taken this turn
 
 
 @dataclass(slots=True)
@@ -168,16 +177,31 @@ class GameState:
     """The whole table. See the module docstring for conventions."""
 
     header: Any
-    pack: Any
+    pack: Any  # the ContentPack (schemas.content)
+    c: Any  # engine.mandate2038.content.Content: the pack indexed by id
     board: Board
     seats: list[SeatState]
     n: int  # player count
+    cubes_per_seat: int = 10  # Scrutiny cubes per player (pack audit.cubes_per_player)
     profile: str = "default"
     partial: bool = False  # header.detail == "partial"
     era: int = 0
     cycle: int = 0
     phase: str = "setup"
     initiative: int = 1  # seat holding Initiative
+    first_initiative: int = 1  # seat holding Initiative in Era I cycle 1
+    revealed: bool = False  # this cycle's selections were revealed
+    no_reveal_reported: bool = False
+    path_missing_reported: bool = False
+    production_started: bool = False  # this Era's Production began (phase or allocate)
+    era_closed: bool = False  # this Era's end was processed (Era-end records written)
+    allocations: dict[int, tuple[list[int], list[int], int]] = field(default_factory=dict)
+    workforce_left: dict[int, int] = field(default_factory=dict)  # Workforce moves left
+    dossier_compute: int = 1  # Compute per Commit (pack dossier)
+    dossier_scrutiny: int = 1  # Scrutiny per Commit
+    systemic_risk_customers: int = 3  # a black cube penalises players with >= this
+    power_known_era: int = 0  # last Era whose Production the log recorded (allocations)
+    bag_synced: bool = False  # a checkpoint recorded the bag (partial logs)
     selections: dict[int, str] = field(default_factory=dict)  # seat -> revealed pick
     to_resolve: list[int] = field(default_factory=list)  # seats still to resolve, in order
     resolved: set[int] = field(default_factory=set)  # seats resolved this cycle
@@ -188,8 +212,11 @@ class GameState:
     era_headlines: dict[int, list[str]] = field(default_factory=dict)
     production_headline: str | None = None  # a Headline whose effect lasts this Production
     paused_program: str | None = None  # Emergency Pause this cycle
+    beam_used: bool = False  # Orbital Power Receives a Beam Corridor used this cycle
+    robot_used: bool = False  # The Home Robot Requests Expert Assistance used this cycle
     mandate_card: str | None = None  # this Era's Era Mandate id
     deck: dict[str, int] = field(default_factory=dict)  # Training card -> copies left in deck
+    deck_left: int = 0  # cards left in the deck (reshuffle the discard when 0)
     discard: dict[str, int] = field(default_factory=dict)
     run: TrainingRun | None = None
     black: int = 0  # black Systemic Risk cubes in the bag
@@ -212,7 +239,10 @@ class GameState:
     outcome: Any = None  # engine.core.replay.Outcome once final scoring ran
     final: dict[str, Any] = field(default_factory=dict)  # final scoring details
     event_index: int | None = None  # index of the event being applied (ledger)
-    last_checkpoint: dict[int, dict[str, int]] = field(default_factory=dict)
+    last_checkpoint: dict[int, dict[str, int]] = field(default_factory=dict)  # table values
+    # thresholds reached at the last checkpoint: (Capability, Trust, Customers scored)
+    cp_reached: dict[int, tuple[frozenset[int], frozenset[int], int]] = field(
+        default_factory=dict)
 
     def seat(self, no: int) -> SeatState:
         """The state of seat ``no`` (1-based)."""

@@ -1,0 +1,669 @@
+"""Core rules §2 Central loop: Headline, secret selection and reveal, eligibility, resolution
+clockwise from Initiative, the immediate trade (§6B), Select -> Move -> Act, exhausting
+Core Actions and committing Program markers, and Initiative passing each cycle.
+
+Commitments (exhausting a Core Action, placing a Program marker, marking a Program used) are
+made when the turn resolves (or, for a selection never resolved, when the cycle closes), so
+that a table that resolved something other than its revealed selection is reported once
+(``turn/not-selected``) and the state follows what it actually did.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core.findings import FindingSink
+from engine.mandate2038 import factions
+from engine.mandate2038.board import FRONTIER
+from engine.mandate2038.core_actions import ACTIONS, do_run_end
+from engine.mandate2038.hex_board import check_path, controller, move_piece
+from engine.mandate2038.programs import PROGRAMS
+from engine.mandate2038.resources import add_scrutiny, gain, pay
+from engine.mandate2038.state import CORE_ACTIONS, GameState, SeatState, Turn
+
+
+def initiative_for(st: GameState, era: int, cycle: int) -> int:
+    """The seat holding Initiative in (era, cycle): it passes clockwise every cycle."""
+    first = st.first_initiative
+    k = 3 * (max(era, 1) - 1) + (max(cycle, 1) - 1)
+    return ((first - 1 + k) % st.n) + 1
+
+
+def tie_pick(st: GameState, seats: list[int]) -> int | None:
+    """Universal tie rule: the tied seat nearest Initiative clockwise."""
+    if not seats:
+        return None
+    order = st.initiative_order()
+    return min(seats, key=order.index)
+
+
+def most(st: GameState, values: dict[int, int], lowest: bool = False) -> int | None:
+    """The seat with the most (or least) of something, ties by the universal tie rule."""
+    if not values:
+        return None
+    best = min(values.values()) if lowest else max(values.values())
+    return tie_pick(st, [k for k, v in values.items() if v == best])
+
+
+def government_controller(st: GameState) -> int | None:
+    """"The Civic Permission Authority controller": the seat controlling the most Civic
+    Permission Authority hexes (ties by the universal tie rule); None when nobody controls
+    one (interpretation for two copies: docs/engine.md)."""
+    counts: dict[int, int] = {}
+    for pos in st.board.positions_of("government"):
+        c = controller(st, pos)
+        if c is not None:
+            counts[c] = counts.get(c, 0) + 1
+    return most(st, counts)
+
+
+# --- cycle start ------------------------------------------------------------------------------
+
+
+def close_cycle(st: GameState, sink: FindingSink) -> None:
+    """Finish the current cycle: report revealed selections never resolved (full logs) and
+    commit them (a committed Action exhausts even without effect)."""
+    close_turn(st, sink)
+    if st.run is not None:
+        force_close_run(st, sink)
+    for seat in list(st.to_resolve):
+        pick = st.selections.get(seat)
+        if pick is None:
+            continue
+        if not st.partial:
+            sink.report("turn/unresolved",
+                        f"seat {seat}'s revealed {pick} was never resolved in Era {st.era} "
+                        f"cycle {st.cycle}", seat=seat, expected=pick)
+        commit(st, st.seat(seat), pick)
+    st.to_resolve = []
+
+
+def on_headline(st: GameState, ev: Any, sink: FindingSink) -> None:
+    """§6B.1: a cycle begins with a Headline (immediate Headlines resolve now)."""
+    from engine.mandate2038.era_sequence import ensure_production_closed
+
+    ensure_production_closed(st, sink)
+    close_cycle(st, sink)
+    if st.era == 0:
+        if not st.partial:
+            sink.report("turn/wrong-phase", "a Headline was revealed before Era I began")
+        st.era = 1
+    expected = st.cycle + 1
+    if ev.cycle != expected and not (st.partial and ev.cycle > st.cycle):
+        sink.report("cycle/out-of-order",
+                    f"cycle {ev.cycle} began after cycle {st.cycle} of Era {st.era}",
+                    expected=expected, recorded=ev.cycle)
+    if st.production_started:
+        sink.report("turn/wrong-phase",
+                    f"a Headline (cycle {ev.cycle}) was revealed after this Era's Production")
+    st.cycle = ev.cycle
+    sink.cycle = st.cycle
+    st.phase = "cycle"
+    st.initiative = initiative_for(st, st.era, st.cycle)
+    st.selections = {}
+    st.resolved = set()
+    st.paused_program = None
+    st.beam_used = False
+    st.robot_used = False
+    st.revealed = False
+    st.headline_action = ev.action
+    hid = ev.headline
+    st.headline = hid
+    if hid is None:
+        return
+    card = st.c.headlines.get(hid)
+    if card is None:
+        sink.report("cycle/unknown-headline", f"the Headline {hid!r} is not a known card",
+                    recorded=hid)
+        st.headline = None
+        return
+    st.rows["headlines"].append({"era": st.era, "cycle": st.cycle, "headline": hid})
+    if card.era != st.era:
+        sink.report("cycle/headline-wrong-era",
+                    f"{card.name} ({hid}) belongs to Era {card.era}'s deck, revealed in Era {st.era}",
+                    expected=card.era, recorded=st.era)
+    if not card.default and st.profile == "default":
+        sink.report("cycle/headline-advanced",
+                    f"{card.name} ({hid}) carries the Advanced Play badge and is not used in the "
+                    "Default Game")
+    if any(h == hid for _e, _c, h in st.headlines_seen):
+        sink.report("cycle/headline-repeated", f"{card.name} ({hid}) was already revealed")
+    st.headlines_seen.append((st.era, st.cycle, hid))
+    if card.duration == "this_production":
+        st.production_headline = hid
+    if not card.default:
+        return  # Advanced Headlines are not checked (see unchecked())
+    if hid == "open_weights_drop":
+        for s in st.seats:
+            from engine.mandate2038.resources import gain_capability
+
+            gain_capability(st, s, 1)
+        low = most(st, {s.seat: s.customers for s in st.seats}, lowest=True)
+        if low is not None:
+            gain(st, st.seat(low), "trust", 1)
+    elif hid == "weights_on_internet":
+        from engine.mandate2038.era_sequence import produce_one_facility
+
+        low = most(st, {s.seat: s.capability for s in st.seats}, lowest=True)
+        high = most(st, {s.seat: s.capability for s in st.seats})
+        if low is not None:
+            s = st.seat(low)
+            powered = [f.number for f in s.facilities.values() if f.powered]
+            if ev.facility is None:
+                if powered and not st.partial:
+                    sink.report(
+                        "headline/choice-invalid",
+                        f"The Passive Citizen Dividend Activates: seat {low} (lowest Capability) "
+                        "must name a Facility powered in the latest snapshot; none recorded",
+                        seat=low, expected=powered)
+            elif ev.facility not in powered:
+                sink.report("headline/choice-invalid",
+                            f"The Passive Citizen Dividend Activates: seat {low}'s Facility "
+                            f"{ev.facility} was not powered in the latest Production snapshot",
+                            seat=low, expected=powered, recorded=ev.facility)
+            else:
+                produce_one_facility(st, s, s.facilities[ev.facility], sink)
+        if high is not None:
+            gain(st, st.seat(high), "trust", 1)
+    elif hid == "export_controls":
+        for tid in ("foundry", "government"):
+            for pos in st.board.positions_of(tid):
+                c = controller(st, pos)
+                if c is not None:
+                    gain(st, st.seat(c), "runway", 1)
+    elif hid == "ai_written_law" and ev.action is None and not st.partial:
+        sink.report("headline/choice-invalid",
+                    "The Court Adopts Supported Meaning: the named Core Action was not recorded")
+
+
+def on_emergency_pause(st: GameState, ev: Any, sink: FindingSink) -> None:
+    """Orisonix, Emergency Pause: before selection, pay 1 Runway, name an unlocked Program that
+    nobody may select this cycle, gain 2 Trust (Era IV, once per game)."""
+    s = st.seat(ev.seat)
+    factions.check_use(st, s, "emergency_pause", sink)
+    if st.revealed:
+        sink.report("ability/invalid", "Emergency Pause must be used before Action selection",
+                    seat=s.seat)
+    unlocked = st.c.eras[st.era].programs if st.era in st.c.eras else []
+    if ev.program not in unlocked:
+        sink.report("ability/invalid",
+                    f"Emergency Pause named {ev.program}, which is not unlocked in Era {st.era}",
+                    seat=s.seat, recorded=ev.program)
+    pay(st, s, "runway", 1, sink, "resource/insufficient", "Emergency Pause")
+    gain(st, s, "trust", 2)
+    st.paused_program = ev.program
+
+
+def on_allocation_window(st: GameState, ev: Any, sink: FindingSink) -> None:
+    """Corthaven, Allocation Window (Era II only, once): two temporary Compute offered to
+    rivals for a Runway price no higher than the rival's Runway; one lower counter allowed."""
+    s = st.seat(ev.seat)
+    factions.check_use(st, s, "allocation_window", sink)
+    if st.revealed:
+        sink.report("ability/invalid", "Allocation Window is used before selection", seat=s.seat)
+    for off in ev.offers:
+        if not 1 <= off.to <= st.n or off.to == s.seat:
+            sink.report("ability/invalid",
+                        f"Allocation Window offered Compute to seat {off.to}, not a rival",
+                        seat=s.seat, recorded=off.to)
+            continue
+        rival = st.seat(off.to)
+        if off.price < 1 or off.price > rival.runway:
+            sink.report("ability/invalid",
+                        f"Allocation Window price {off.price} for seat {off.to} must be between 1 "
+                        f"and that rival's Runway ({rival.runway})", seat=s.seat,
+                        recorded=off.price)
+        price = None
+        if off.answer == "accept":
+            price = off.price
+        elif off.answer == "counter" and off.counter_accepted:
+            if off.counter_price is None or off.counter_price >= off.price:
+                sink.report("ability/invalid",
+                            "Allocation Window: a counter must be one lower price",
+                            seat=s.seat, recorded=off.counter_price)
+            price = off.counter_price if off.counter_price is not None else off.price
+        if price is None:
+            continue
+        paid = pay(st, rival, "runway", price, sink, "resource/insufficient",
+                   "temporary Compute")
+        gain(st, s, "runway", paid)
+        gain(st, rival, "compute", 1)
+
+
+# --- selection ------------------------------------------------------------------------------
+
+
+def selection_problems(
+    st: GameState, s: SeatState, pick: str, sink: FindingSink, *, where: str = "selected"
+) -> None:
+    """Report why ``pick`` may not be selected by ``s`` now (§2 and §5)."""
+    if pick in CORE_ACTIONS:
+        if pick in s.exhausted:
+            sink.report("select/action-exhausted",
+                        f"seat {s.seat} {where} {pick}, already exhausted this Era",
+                        seat=s.seat, recorded=pick)
+        _ineligible(st, s, pick, sink)
+    else:
+        unlock = st.c.program_unlock.get(pick, 9)
+        if st.era < unlock:
+            sink.report("select/program-locked",
+                        f"seat {s.seat} {where} the Program {pick}, which unlocks in Era {unlock}",
+                        seat=s.seat, recorded=pick)
+        if pick in s.programs_used:
+            sink.report("select/program-reused",
+                        f"seat {s.seat} {where} {pick} again; each Program is usable once per "
+                        "player per game", seat=s.seat, recorded=pick)
+        free_swarm = pick == "agent_swarm" and st.headline == "agent_swarm_escapes_scope"
+        if s.markers <= 0 and not free_swarm:
+            sink.report("select/program-no-marker",
+                        f"seat {s.seat} {where} {pick} without an available Program marker "
+                        f"(Era {st.era} gives {st.c.markers(st.era)})", seat=s.seat)
+        if st.paused_program == pick:
+            sink.report("select/paused-program",
+                        f"seat {s.seat} {where} {pick}, which Emergency Pause closed this cycle",
+                        seat=s.seat)
+        if pick == "fusion" and st.fusion_owner is not None:
+            sink.report("select/fusion-taken",
+                        f"seat {s.seat} {where} Fusion after seat {st.fusion_owner} built it",
+                        seat=s.seat)
+    if s.actions_this_era >= 3:
+        sink.report("select/fourth-action",
+                    f"seat {s.seat} {where} a fourth action in Era {st.era}", seat=s.seat)
+
+
+def _ineligible(st: GameState, s: SeatState, pick: str, sink: FindingSink) -> None:
+    """The few eligibility failures that no movement, trade or location could cure."""
+    why = None
+    if pick == "deploy":
+        if s.customers >= st.c.cap_customers:
+            why = f"all {st.c.cap_customers} Customers are already gained"
+        else:
+            req = st.c.customer_requirement(s.customers + 1) or 0
+            if st.headline == "synthetic_celebrity":
+                req = max(1, req - 1)
+            if s.capability < req:
+                why = f"Customer #{s.customers + 1} needs Capability {req}; it has {s.capability}"
+    elif pick == "build" and len(s.facilities) >= 4 and (st.era < 2 or s.generator is not None):
+        why = "every Facility is built and no Generator can be built"
+    if why is not None and not st.partial:
+        sink.report("select/ineligible", f"seat {s.seat} selected {pick}, which had no legal "
+                    f"resolution: {why}", seat=s.seat, recorded=pick)
+
+
+def on_reveal(st: GameState, ev: Any, sink: FindingSink) -> None:
+    """§2 steps 2-3: every selection revealed together; resolution order from Initiative."""
+    from engine.mandate2038.era_sequence import ensure_production_closed
+
+    ensure_production_closed(st, sink)
+    if st.revealed or st.cycle == 0:
+        # a second reveal in one cycle, or none before the first Headline: a new cycle began
+        close_cycle(st, sink)
+        if not st.partial:
+            sink.report("cycle/no-headline",
+                        f"selections were revealed without a Headline (Era {st.era})")
+        if st.era == 0:
+            st.era = 1
+        st.cycle = min(3, st.cycle + 1)
+        sink.cycle = st.cycle
+        st.initiative = initiative_for(st, st.era, st.cycle)
+        st.selections, st.resolved = {}, set()
+        st.headline = None
+    close_turn(st, sink)
+    st.revealed = True
+    st.phase = "resolve"
+    picks: dict[int, str] = {}
+    for sel in ev.selections:
+        if not 1 <= sel.seat <= st.n:
+            sink.report("log/seat-out-of-range",
+                        f"a selection names seat {sel.seat}; only seats 1..{st.n} are at the table",
+                        seat=sel.seat, recorded=sel.seat)
+            continue
+        if sel.seat in picks:
+            sink.report("select/duplicate-seat",
+                        f"seat {sel.seat} selected twice ({picks[sel.seat]}, {sel.pick})",
+                        seat=sel.seat)
+            continue
+        picks[sel.seat] = sel.pick
+        selection_problems(st, st.seat(sel.seat), sel.pick, sink)
+        st.rows["selections"].append({
+            "era": st.era, "cycle": st.cycle, "seat": sel.seat, "pick": sel.pick,
+            "kind": "core" if sel.pick in CORE_ACTIONS else "program",
+        })
+    if not st.partial:
+        for seat in range(1, st.n + 1):
+            if seat not in picks:
+                sink.report("select/missing-seat",
+                            f"seat {seat} made no selection in Era {st.era} cycle {st.cycle}",
+                            seat=seat)
+    st.selections = picks
+    st.to_resolve = [x for x in st.initiative_order() if x in picks]
+    _reveal_headlines(st, picks)
+
+
+def _reveal_headlines(st: GameState, picks: dict[int, str]) -> None:
+    """Headlines that act on the revealed selections."""
+    if st.headline == "ai_written_law" and st.headline_action is not None:
+        named = st.headline_action
+        pickers = [seat for seat, p in picks.items() if p == named]
+        for seat in pickers:
+            s = st.seat(seat)
+            gain(st, s, "runway", 2)
+            add_scrutiny(st, s, 1)
+        ctrl = government_controller(st)
+        if ctrl is not None:
+            rivals = [seat for seat in pickers if seat != ctrl]
+            if 2 * len(rivals) >= st.n - 1:
+                gain(st, st.seat(ctrl), "trust", 1)
+    elif st.headline == "autonomous_corporation":
+        counts: dict[str, int] = {}
+        for p in picks.values():
+            if p in CORE_ACTIONS:
+                counts[p] = counts.get(p, 0) + 1
+        if not counts:
+            return
+        best = max(counts.values())
+        tied = [a for a, k in counts.items() if k == best]
+        if len(tied) > 1:
+            # Initiative breaks ties: the tied action selected nearest Initiative clockwise
+            for seat in st.initiative_order():
+                if picks.get(seat) in tied:
+                    tied = [picks[seat]]
+                    break
+        for seat, p in picks.items():
+            if p == tied[0]:
+                s = st.seat(seat)
+                gain(st, s, "runway", 2)
+                add_scrutiny(st, s, 2)
+
+
+def commit(st: GameState, s: SeatState, pick: str) -> None:
+    """Exhaust the Core Action, or place the Program marker and mark the Program used."""
+    s.actions_this_era += 1
+    if pick in CORE_ACTIONS:
+        s.exhausted.add(pick)
+        return
+    free_swarm = pick == "agent_swarm" and st.headline == "agent_swarm_escapes_scope"
+    if not free_swarm and s.markers > 0:
+        s.markers -= 1
+    s.programs_used.add(pick)
+
+
+# --- trade ----------------------------------------------------------------------------------
+
+
+def on_trade(st: GameState, ev: Any, sink: FindingSink) -> None:
+    """§6B Immediate resource trade: before resolving, the active player may offer one rival
+    one Runway for one Compute (or the reverse); the rival accepts or rejects."""
+    from engine.mandate2038.era_sequence import ensure_production_closed
+
+    ensure_production_closed(st, sink)
+    s = st.seat(ev.seat)
+    t = st.turn
+    if t is not None and t.seat == ev.seat and not t.started:
+        if t.traded:
+            sink.report("trade/second-offer",
+                        f"seat {s.seat} made a second trade offer before the same action",
+                        seat=s.seat)
+    else:
+        close_turn(st, sink)
+        if st.run is not None:
+            force_close_run(st, sink)
+        nxt = st.to_resolve[0] if st.to_resolve else None
+        if st.revealed and nxt is not None and nxt != ev.seat:
+            sink.report("trade/not-active-player",
+                        f"seat {ev.seat} offered a trade, but seat {nxt} is the next to resolve",
+                        seat=ev.seat, expected=nxt, recorded=ev.seat)
+        t = Turn(seat=ev.seat, pick=st.selections.get(ev.seat, "?"))
+        st.turn = t
+    t.traded = True
+    if ev.rival == ev.seat or not 1 <= ev.rival <= st.n:
+        sink.report("trade/self" if ev.rival == ev.seat else "log/seat-out-of-range",
+                    f"seat {s.seat} offered a trade to seat {ev.rival}", seat=s.seat,
+                    recorded=ev.rival)
+        return
+    if st.headline == "export_controls":
+        sink.report("trade/resource-banned",
+                    "Compute Borders Harden: Compute cannot be traded this cycle", seat=s.seat)
+    st.rows.setdefault("trades", []).append({
+        "era": st.era, "cycle": st.cycle, "seat": s.seat, "rival": ev.rival, "give": ev.give,
+        "accepted": ev.accepted,
+    })
+    if not ev.accepted:
+        return
+    r = st.seat(ev.rival)
+    give = ev.give
+    get = "compute" if give == "runway" else "runway"
+    for who, res in ((s, give), (r, get)):
+        if getattr(who, res) < 1 and not st.partial:
+            sink.report("trade/cannot-pay",
+                        f"seat {who.seat} gave 1 {res} in a trade with none to give",
+                        seat=who.seat, recorded=0)
+    for who, res in ((r, give), (s, get)):
+        if getattr(who, res) >= st.c.caps[res] and not st.partial:
+            sink.report("trade/over-cap",
+                        f"seat {who.seat} received 1 {res} in a trade at its cap of "
+                        f"{st.c.caps[res]}; a trade cannot move resources above a cap",
+                        seat=who.seat)
+    s_paid = min(1, getattr(s, give))
+    r_paid = min(1, getattr(r, get))
+    setattr(s, give, getattr(s, give) - s_paid)
+    setattr(r, get, getattr(r, get) - r_paid)
+    gain(st, r, give, s_paid)
+    gain(st, s, get, r_paid)
+    for side in (s, r):
+        if factions.has_active(st, side, "deal_flow"):
+            factions.use(st, side, "deal_flow")
+            gain(st, side, "runway", 1)
+
+
+# --- turns ----------------------------------------------------------------------------------
+
+
+def force_close_run(st: GameState, sink: FindingSink) -> None:
+    """A Training Run left open by the log: report it and close it as the cards imply."""
+    run = st.run
+    if run is None:
+        return
+    sink.report("research/run-not-ended",
+                f"seat {run.seat}'s Training Run ({', '.join(run.cards) or 'no cards'}) has no "
+                "recorded ending; closed as the cards imply", seat=run.seat)
+
+    class _End:
+        seat = run.seat
+        outcome = "crash" if run.duplicate is not None else "bank"
+        banked = None
+
+    do_run_end(st, _End(), sink)
+    st.turn = None if (st.turn is not None and not st.turn.swarm_left) else st.turn
+
+
+def close_turn(st: GameState, sink: FindingSink) -> None:
+    """Close the turn in progress (Agent Swarm actions never resolved are reported)."""
+    t = st.turn
+    if t is None:
+        return
+    if t.swarm_left and t.started:
+        sink.report("program/swarm-invalid",
+                    f"seat {t.seat}'s Agent Swarm resolved only part of its two actions "
+                    f"(missing: {', '.join(t.swarm_left)})", seat=t.seat)
+        st.seat(t.seat).exhausted.update(t.swarm_left)
+    st.turn = None
+
+
+def _dest_of(s: SeatState, piece: str) -> str | None:
+    if piece == "ceo":
+        return s.ceo
+    if s.teams and all(h == s.teams[0] for h in s.teams):
+        return s.teams[0]
+    return None
+
+
+def on_turn(st: GameState, ev: Any, sink: FindingSink) -> None:
+    """One resolved selection: checks order and selection, moves, acts, commits."""
+    from engine.mandate2038.era_sequence import ensure_production_closed
+
+    ensure_production_closed(st, sink)
+    kind = ev.type
+    s = st.seat(ev.seat)
+    if ev.swarm:
+        _swarm_action(st, s, ev, sink)
+        return
+    if st.run is not None:
+        force_close_run(st, sink)
+    t = st.turn
+    if t is not None and (t.seat != ev.seat or t.started):
+        close_turn(st, sink)
+        t = None
+    if st.cycle == 0 and st.era == 0:
+        st.era = 1
+    # order and selection
+    pick = st.selections.get(ev.seat)
+    if not st.revealed:
+        if not st.partial and not st.no_reveal_reported:
+            sink.report("turn/no-reveal",
+                        f"seat {ev.seat}'s {kind} was resolved before selections were revealed",
+                        seat=ev.seat)
+            st.no_reveal_reported = True
+        if ev.seat in st.resolved:
+            sink.report("turn/twice", f"seat {ev.seat} resolved a second turn this cycle",
+                        seat=ev.seat)
+        selection_problems(st, s, kind, sink, where="resolved")
+    elif ev.seat in st.resolved:
+        sink.report("turn/twice", f"seat {ev.seat} resolved a second turn in Era {st.era} "
+                    f"cycle {st.cycle}", seat=ev.seat)
+        selection_problems(st, s, kind, sink, where="resolved")
+    elif pick is None:
+        sink.report("turn/not-selected",
+                    f"seat {ev.seat} resolved {kind} without a revealed selection",
+                    seat=ev.seat, recorded=kind)
+        selection_problems(st, s, kind, sink, where="resolved")
+    else:
+        if pick != kind:
+            sink.report("turn/not-selected",
+                        f"seat {ev.seat} revealed {pick} but resolved {kind}; the selected "
+                        "Action is the only Action this turn", seat=ev.seat, expected=pick,
+                        recorded=kind)
+            selection_problems(st, s, kind, sink, where="resolved")
+        nxt = st.to_resolve[0] if st.to_resolve else None
+        if nxt is not None and nxt != ev.seat:
+            sink.report("turn/out-of-order",
+                        f"seat {ev.seat} resolved before seat {nxt}; resolution runs clockwise "
+                        f"from Initiative (seat {st.initiative})", seat=ev.seat, expected=nxt,
+                        recorded=ev.seat)
+    if ev.seat in st.to_resolve:
+        st.to_resolve.remove(ev.seat)
+    st.resolved.add(ev.seat)
+    commit(st, s, kind)
+    if t is None:
+        t = Turn(seat=ev.seat, pick=kind)
+        st.turn = t
+    t.pick = kind
+    t.started = True
+    t.piece = ev.piece
+    # Move
+    if ev.orbital is not None:
+        _orbital(st, s, ev, sink)
+        t.dest = _dest_of(s, ev.piece)
+    elif ev.path:
+        check_path(st, sink, s.seat, ev.path, 2)
+        move_piece(st, sink, s, ev.piece, ev.path)
+        t.dest = ev.path[-1]
+    else:
+        if not st.path_missing_reported and not st.partial:
+            sink.report("move/path-missing",
+                        f"seat {ev.seat}'s {kind} does not record the acting piece's path; "
+                        "destination checks use the piece's last known hex", seat=ev.seat)
+            st.path_missing_reported = True
+        t.dest = _dest_of(s, ev.piece)
+    st.rows["turns"].append({
+        "era": st.era, "cycle": st.cycle, "seat": s.seat, "action": kind, "piece": ev.piece,
+        "from_hex": ev.path[0] if ev.path else None, "to_hex": t.dest,
+        "distance": len(ev.path) - 1 if ev.path else None,
+        "tile": st.board.tile(t.dest) if t.dest else None, "blocked": ev.blocked,
+        "event": st.event_index,
+    })
+    # Act
+    if not ev.blocked:
+        fn = ACTIONS.get(kind) or PROGRAMS.get(kind)
+        if fn is not None:
+            fn(st, s, ev, t, sink)
+    _frontier_bonus(st, s, ev, t, sink)
+    if kind == "research" and st.run is not None:
+        return  # the turn closes with run_end
+    if kind == "agent_swarm" and t.swarm_left and not ev.blocked:
+        return  # two swarm actions follow
+    st.turn = None
+
+
+def _frontier_bonus(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSink) -> None:
+    if not ev.frontier_bonus:
+        return
+    if t.frontier_bonus or (t.dest is not None and t.dest != FRONTIER):
+        sink.report("turn/frontier-bonus-invalid",
+                    f"seat {s.seat} took the Frontier bonus "
+                    + ("twice in one turn" if t.frontier_bonus else f"on {t.dest}"),
+                    seat=s.seat)
+    t.frontier_bonus = True
+    gain(st, s, "runway", 1)
+    add_scrutiny(st, s, 1)
+
+
+def _swarm_action(st: GameState, s: SeatState, ev: Any, sink: FindingSink) -> None:
+    kind = ev.type
+    t = st.turn
+    if t is None or t.seat != s.seat or t.pick != "agent_swarm" or kind not in t.swarm_left:
+        sink.report("program/swarm-invalid",
+                    f"seat {s.seat} resolved {kind} as an Agent Swarm action outside its Agent "
+                    "Swarm (or one not named by it)", seat=s.seat, recorded=kind)
+        if t is None or t.seat != s.seat:
+            t = Turn(seat=s.seat, pick="agent_swarm", dest=_dest_of(s, ev.piece), started=True)
+            st.turn = t
+    else:
+        t.swarm_left.remove(kind)
+    if st.run is not None:
+        force_close_run(st, sink)
+        st.turn = t
+    if kind in s.exhausted:
+        sink.report("program/swarm-invalid",
+                    f"seat {s.seat}'s Agent Swarm resolved {kind}, already exhausted this Era",
+                    seat=s.seat)
+    s.exhausted.add(kind)
+    if not ev.blocked:
+        ACTIONS[kind](st, s, ev, t, sink)
+    _frontier_bonus(st, s, ev, t, sink)
+    if kind == "research" and st.run is not None:
+        return
+    if not t.swarm_left:
+        st.turn = None
+
+
+def on_run_end(st: GameState, ev: Any, sink: FindingSink) -> None:
+    """Close the Training Run; close the turn unless Agent Swarm has an action left."""
+    if do_run_end(st, ev, sink):
+        t = st.turn
+        if t is not None and not t.swarm_left:
+            st.turn = None
+
+
+def _orbital(st: GameState, s: SeatState, ev: Any, sink: FindingSink) -> None:
+    """Kestralyn, Orbital Compute (Era IV, once per game): instead of moving, move one Facility
+    to any legal open Facility space; if it can be powered, it produces once; +2 Scrutiny."""
+    from engine.mandate2038.era_sequence import produce_one_facility
+    from engine.mandate2038.hex_board import has_free_space, locally_eligible
+
+    factions.check_use(st, s, "orbital_compute", sink)
+    o = ev.orbital
+    f = s.facilities.get(o.facility)
+    if f is None:
+        sink.report("ability/invalid", f"Orbital Compute moved Facility {o.facility}, not built",
+                    seat=s.seat)
+    else:
+        if o.to == FRONTIER or (o.to != f.hex and not has_free_space(st, o.to)):
+            sink.report("ability/invalid",
+                        f"Orbital Compute moved Facility {f.number} to {o.to}, which has no open "
+                        "Facility space", seat=s.seat)
+        f.hex = o.to
+        if locally_eligible(st, s, f.number):
+            produce_one_facility(st, s, f, sink)
+    add_scrutiny(st, s, 2)
+

@@ -1,0 +1,164 @@
+"""Checkpoints (DESIGN.md §5) and the invariants of partial logs.
+
+Full logs: each recorded value is compared once with the engine's (``checkpoint/mismatch`` via
+``FindingSink.resync``) and replay continues from the table's value; a value above its cap is
+``resource/over-cap`` instead (replay continues from the cap).
+
+Partial logs (header ``detail: partial``): the engine does not know everything that happened
+between checkpoints, so it adopts the table's values silently and checks what must hold between
+two checkpoints: Mandate never falls before final scoring, Capability and Customers never fall,
+values within caps, Customers within the Capability requirement, and a rise of Capability,
+Trust or Customers across a threshold comes with at least that threshold's Mandate.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core.findings import FindingSink
+from engine.core.replay import LedgerEntry
+from engine.mandate2038.resources import capability_award
+from engine.mandate2038.state import GameState, SeatState
+
+FIELDS = ("mandate", "runway", "compute", "capability", "customers", "trust", "scrutiny")
+
+
+def _cap(st: GameState, field: str) -> int | None:
+    if field == "scrutiny":
+        return st.cubes_per_seat
+    if field == "mandate":
+        return None
+    return st.c.caps.get(field)
+
+
+def on_checkpoint(st: GameState, ev: Any, sink: FindingSink) -> None:
+    """Compare (full) or adopt (partial) the table's values; check partial-log invariants."""
+    from engine.mandate2038.era_sequence import ensure_production_closed
+
+    ensure_production_closed(st, sink)
+    label = f" ({ev.label})" if ev.label else ""
+    seen: set[int] = set()
+    for sv in ev.seats:
+        if not 1 <= sv.seat <= st.n or sv.seat in seen:
+            sink.report("log/seat-out-of-range",
+                        f"checkpoint{label} lists seat {sv.seat} twice or out of range",
+                        seat=sv.seat, recorded=sv.seat)
+            continue
+        seen.add(sv.seat)
+        s = st.seat(sv.seat)
+        for field in FIELDS:
+            rec = getattr(sv, field)
+            if rec is None:
+                continue
+            attr = "bag" if field == "scrutiny" else field
+            mine = getattr(s, attr)
+            cap = _cap(st, field)
+            if rec < 0 or (field == "trust" and rec > (cap or 6)):
+                sink.report("resource/out-of-range",
+                            f"seat {s.seat}'s {field}{label} recorded {rec}, outside its track",
+                            seat=s.seat, recorded=rec)
+                value = max(0, min(rec, cap if cap is not None else rec))
+            elif cap is not None and rec > cap:
+                sink.report("resource/over-cap",
+                            f"seat {s.seat}'s {field}{label} recorded {rec}, above its cap of "
+                            f"{cap}", seat=s.seat, expected=f"<= {cap}", recorded=rec)
+                value = cap
+            elif st.partial:
+                value = rec
+            else:
+                value = sink.resync(f"seat {s.seat} {field}{label}", mine, rec, seat=s.seat)
+            if field == "mandate" and value != s.mandate:
+                s.mandate = value
+                st.ledger.append(LedgerEntry(
+                    seat=s.seat, amount=value - mine, total=value, source="checkpoint",
+                    era=st.era or None, cycle=st.cycle or None, event=st.event_index,
+                    detail=f"resync to the table's value{label}"))
+            else:
+                setattr(s, attr, value)
+        if st.partial:
+            _invariants(st, s, sv, sink, label)
+        _mark_reached(st, s)
+        prev = st.last_checkpoint.setdefault(s.seat, {})
+        for field in ("mandate", "capability", "trust", "customers"):
+            prev[field] = getattr(s, field)
+        st.cp_reached[s.seat] = (frozenset(s.capability_reached), frozenset(s.trust_reached),
+                                 s.customers_scored)
+    if ev.systemic_risk is not None:
+        if ev.systemic_risk < 0:
+            sink.report("resource/out-of-range", f"Systemic Risk{label} recorded below zero",
+                        recorded=ev.systemic_risk)
+        elif st.partial:
+            st.black = ev.systemic_risk
+        else:
+            st.black = sink.resync(f"Systemic Risk{label}", st.black, ev.systemic_risk)
+        if st.era == 4 and st.audit_done:
+            st.systemic_risk_final = st.black
+    if len(seen) == st.n and all(sv.scrutiny is not None for sv in ev.seats):
+        st.bag_synced = True
+
+
+def _mark_reached(st: GameState, s: SeatState) -> None:
+    """Thresholds the table's values show as reached never score again."""
+    for t, _m in st.c.cap_thresholds:
+        if s.capability >= t:
+            s.capability_reached.add(t)
+    for t, _m in st.c.trust_thresholds:
+        if s.trust >= t:
+            s.trust_reached.add(t)
+    if s.customers > s.customers_scored:
+        s.customers_scored = s.customers
+
+
+def _invariants(st: GameState, s: SeatState, sv: Any, sink: FindingSink, label: str) -> None:
+    prev = st.last_checkpoint.get(s.seat, {})
+    reached = st.cp_reached.get(s.seat)
+    if (sv.mandate is not None and "mandate" in prev and not st.final_done
+            and sv.mandate < prev["mandate"]):
+        sink.report("mandate/decreased",
+                    f"seat {s.seat}'s Mandate fell from {prev['mandate']} to {sv.mandate}"
+                    f"{label}; Mandate only falls at final scoring", seat=s.seat,
+                    expected=f">= {prev['mandate']}", recorded=sv.mandate)
+    if sv.capability is not None and sv.capability < prev.get("capability", 0):
+        sink.report("resource/capability-decreased",
+                    f"seat {s.seat}'s Capability fell from {prev['capability']} to "
+                    f"{sv.capability}{label}", seat=s.seat, expected=f">= {prev['capability']}",
+                    recorded=sv.capability)
+    if sv.customers is not None and sv.customers < prev.get("customers", 0):
+        sink.report("resource/customers-decreased",
+                    f"seat {s.seat}'s Customers fell from {prev['customers']} to "
+                    f"{sv.customers}{label}", seat=s.seat, recorded=sv.customers)
+    if sv.customers is not None:
+        cap_now = s.capability
+        allowed = sum(1 for req in st.c.scoring.customer_capability if req <= cap_now)
+        f = st.c.factions.get(s.faction)
+        start = f.starts.customers if f is not None else 0
+        if sv.customers > max(allowed, start):
+            sink.report("deploy/capability-too-low",
+                        f"seat {s.seat} has {sv.customers} Customers{label} with Capability "
+                        f"{cap_now}, which allows {max(allowed, start)}", seat=s.seat,
+                        expected=f"<= {max(allowed, start)}", recorded=sv.customers)
+    if sv.mandate is None or "mandate" not in prev or reached is None or st.final_done:
+        return
+    cap_r, trust_r, cust_scored = reached
+    need = 0
+    why = []
+    if sv.capability is not None:
+        for t, base in st.c.cap_thresholds:
+            if prev.get("capability", 0) < t <= sv.capability and t not in cap_r:
+                need += capability_award(st, s, t, base)
+                why.append(f"Capability {t}")
+    if sv.trust is not None:
+        for t, m in st.c.trust_thresholds:
+            if prev.get("trust", 0) < t <= sv.trust and t not in trust_r:
+                need += m
+                why.append(f"Trust {t}")
+    if sv.customers is not None:
+        for k in range(max(prev.get("customers", 0), cust_scored) + 1, sv.customers + 1):
+            need += st.c.customer_mandate(k)
+            why.append(f"Customer #{k}")
+    gained = sv.mandate - prev["mandate"]
+    if need and gained < need:
+        sink.report("mandate/threshold-not-scored",
+                    f"seat {s.seat} reached {', '.join(why)}{label}, worth {need} Mandate, but its "
+                    f"Mandate rose only {gained} (from {prev['mandate']} to {sv.mandate})",
+                    seat=s.seat, expected=f">= {prev['mandate'] + need}", recorded=sv.mandate)

@@ -1,0 +1,604 @@
+"""Core rules §7 Core Actions: Fund, Research (the Training Run), Build, Organize, Deploy,
+Influence, with their destination (visit) bonuses and the Headlines and Faction abilities that
+modify them (§9).
+
+Each ``do_*`` function resolves one action from the turn's destination. The caller
+(``central_loop``) has already checked selection and order and moved the acting piece. Costs
+follow §3: replacements and waivers first, then surcharges, then discounts; never below zero.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core.findings import FindingSink
+from engine.mandate2038 import factions
+from engine.mandate2038.board import FRONTIER
+from engine.mandate2038.content import DEPLOY_DISTRICTS, ENERGY_TILES, JV_PAIRS
+from engine.mandate2038.hex_board import (
+    adjacent_hexes,
+    check_path,
+    controller,
+    has_free_space,
+    move_piece,
+    near,
+)
+from engine.mandate2038.resources import (
+    add_scrutiny,
+    gain,
+    gain_capability,
+    gain_customer,
+    pay,
+    remove_scrutiny,
+    score,
+)
+from engine.mandate2038.state import GameState, JointVenture, SeatState, TrainingRun, Turn
+
+CURATED = "curated_corpus"
+LEAK = "benchmark_leak"
+HUMAN_EVAL = "human_evaluation"
+
+
+def bonus_tile(st: GameState, t: Turn, action: str) -> str | None:
+    """The destination tile whose visit bonus applies to ``action`` this turn, or None.
+    In Agent Swarm the bonus applies to only one of the two actions (§5 Era IV)."""
+    if t.dest is None:
+        return None
+    if t.pick == "agent_swarm":
+        if t.swarm_bonus is not None and t.swarm_bonus != action:
+            return None
+        if t.swarm_bonus is None and t.bonus_used:
+            return None
+    return st.board.tile(t.dest)
+
+
+def _use_bonus(t: Turn, action: str) -> None:
+    t.bonus_used = True
+    if t.pick == "agent_swarm" and t.swarm_bonus is None:
+        t.swarm_bonus = action
+
+
+def compute_cost(st: GameState, t: Turn, action: str, base: int, waived: bool) -> int:
+    """The Compute this action pays: waived -> 0, then Compute Estate's discount of the first
+    Compute cost (visit bonus)."""
+    cost = 0 if waived else base
+    if cost > 0 and not t.discount_used and bonus_tile(st, t, action) == "cloud":
+        cost -= 1
+        t.discount_used = True
+        _use_bonus(t, action)
+    return max(0, cost)
+
+
+def shovels(st: GameState, spender: SeatState, compute_paid: int) -> None:
+    """Corthaven, The Shovels: when another player spends >= 2 Compute in one Core Action or
+    Program subaction, Corthaven gains 1 Runway, at most twice per Era."""
+    if compute_paid < 2:
+        return
+    for s in st.seats:
+        if s is spender or factions.ability(st, s, "the_shovels") is None:
+            continue
+        if st.era >= 1 and s.era.shovels < 2:
+            s.era.shovels += 1
+            gain(st, s, "runway", 1)
+
+
+# --- Fund -------------------------------------------------------------------------------------
+
+
+def do_fund(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSink) -> None:
+    """Conservative: +2 Runway. Venture: +4 Runway and 2 Scrutiny. Allocation Exchange: +1."""
+    amount = 4 if ev.mode == "venture" else 2
+    if bonus_tile(st, t, "fund") == "capital":
+        amount += 1
+        _use_bonus(t, "fund")
+    s.era.fund_runway += gain(st, s, "runway", amount)
+    if ev.mode == "venture":
+        add_scrutiny(st, s, 2)
+
+
+# --- Research and the Training Run --------------------------------------------------------
+
+
+def do_research(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSink) -> None:
+    """Spend 1 Compute and open a Training Run (closed by ``run_end``)."""
+    token_price = st.headline == "ten_dollar_intelligence"
+    cost = compute_cost(st, t, "research", 1, token_price)
+    pay(st, s, "compute", cost, sink, "research/no-compute", "Research")
+    run = TrainingRun(seat=s.seat, event=st.event_index, swarm=bool(ev.swarm))
+    if bonus_tile(st, t, "research") == "research":
+        run.protection_bonus = 1
+        _use_bonus(t, "research")
+    if ev.breakthrough:
+        factions.check_use(st, s, "scaling_law_breakthrough", sink,
+                           "research/breakthrough-unavailable")
+        run.breakthrough = True
+        add_scrutiny(st, s, 2)
+    if token_price:
+        add_scrutiny(st, s, 1)
+    st.run = run
+
+
+def _take_card(st: GameState, card: str, sink: FindingSink, seat: int) -> None:
+    """Remove one copy of ``card`` from the Training deck (reshuffle the discard when empty)."""
+    if st.deck_left <= 0:
+        for k, v in st.discard.items():
+            st.deck[k] = st.deck.get(k, 0) + v
+        st.deck_left = sum(st.deck.values())
+        st.discard = {}
+    left = st.deck.get(card, 0)
+    if left <= 0:
+        sink.report("research/card-unavailable",
+                    f"seat {seat} drew {card!r} but no copy of it was left in the Training deck "
+                    "(four copies of each face; revealed cards go to the discard)",
+                    seat=seat, recorded=card)
+        return
+    st.deck[card] = left - 1
+    st.deck_left -= 1
+
+
+def do_draw(st: GameState, ev: Any, sink: FindingSink) -> None:
+    """One Training card, fully resolved (§7 Research and its special cards)."""
+    run = st.run
+    card = ev.card
+    if card not in st.c.training:
+        sink.report("research/unknown-card",
+                    f"seat {ev.seat} drew {card!r}, which is not a Training card", seat=ev.seat,
+                    expected=sorted(st.c.training), recorded=card)
+        return
+    if run is None or run.seat != ev.seat:
+        sink.report("research/draw-outside-run",
+                    f"seat {ev.seat} drew {card!r} outside a Training Run", seat=ev.seat)
+        _take_card(st, card, sink, ev.seat)
+        st.discard[card] = st.discard.get(card, 0) + 1
+        return
+    s = st.seat(ev.seat)
+    if run.duplicate is not None:
+        sink.report("research/draw-after-duplicate",
+                    f"seat {ev.seat} drew again after the duplicate {run.duplicate!r}; a duplicate "
+                    "ends the run (crash, or protection banks at once)", seat=ev.seat)
+        run.duplicate = None
+    if run.ended_by_card:
+        sink.report("research/draw-after-human-evaluation",
+                    f"seat {ev.seat} drew after Human Evaluation, which banks and ends the run",
+                    seat=ev.seat)
+        run.ended_by_card = False
+    _take_card(st, card, sink, ev.seat)
+    run.cards.append(card)
+    per_domain = 2 if st.headline == "recursive_self_improvement" else 1
+    if card in st.c.domains:
+        if card in run.domains:
+            run.duplicate = card
+        else:
+            run.domains.add(card)
+            run.provisional += per_domain
+    elif card == CURATED:
+        free = st.c.domains - run.domains
+        if not free:
+            run.duplicate = card
+            if ev.domain is not None:
+                sink.report("research/curated-domain",
+                            f"Curated Corpus named {ev.domain!r} but every ordinary domain was "
+                            "already revealed, so it is a duplicate", seat=ev.seat)
+            return
+        dom = ev.domain
+        if dom not in free:
+            sink.report("research/curated-domain",
+                        f"Curated Corpus must name an ordinary domain not yet revealed this run "
+                        f"({', '.join(sorted(free))}); the log names {dom!r}",
+                        seat=ev.seat, expected=sorted(free), recorded=dom)
+            dom = sorted(free)[0]
+        run.domains.add(dom)
+        run.provisional += per_domain
+    elif card == LEAK:
+        run.provisional += 2
+        add_scrutiny(st, s, 1)
+    elif card == HUMAN_EVAL:
+        gain(st, s, "trust", 1)
+        run.ended_by_card = True
+
+
+def do_run_end(st: GameState, ev: Any, sink: FindingSink) -> bool:
+    """Close the Training Run (bank, crash, protect, method). Returns True when a run closed."""
+    run = st.run
+    if run is None or run.seat != ev.seat:
+        sink.report("research/draw-outside-run",
+                    f"seat {ev.seat} ended a Training Run that was not in progress", seat=ev.seat)
+        return False
+    s = st.seat(ev.seat)
+    outcome = ev.outcome
+    crashed = False
+    if outcome == "bank":
+        if run.duplicate is not None:
+            sink.report("research/bank-after-duplicate",
+                        f"seat {s.seat} banked after drawing the duplicate {run.duplicate!r}; "
+                        "an unprotected duplicate crashes the run", seat=s.seat)
+    elif outcome == "crash":
+        crashed = True
+        if run.duplicate is None:
+            sink.report("research/crash-without-duplicate",
+                        f"seat {s.seat}'s run was recorded as a crash, but no duplicate was drawn",
+                        seat=s.seat)
+    else:
+        if run.duplicate is None:
+            sink.report("research/protect-without-duplicate",
+                        f"seat {s.seat} used {'Research Protection' if outcome == 'protect' else 'Scientific Method'}"
+                        " without a duplicate to discard", seat=s.seat)
+        if outcome == "protect":
+            if run.protection_bonus > 0:
+                run.protection_bonus -= 1
+            elif s.protection > 0:
+                s.protection -= 1
+            elif not st.partial:
+                sink.report("research/no-protection",
+                            f"seat {s.seat} spent Research Protection with none left this Era",
+                            seat=s.seat, expected=">= 1", recorded=0)
+        else:
+            factions.check_use(st, s, "scientific_method", sink, "research/method-unavailable")
+            pay(st, s, "runway", 1, sink, "research/method-unavailable", "Scientific Method")
+    if crashed:
+        if st.headline == "recursive_self_improvement":
+            add_scrutiny(st, s, 3)
+            st.black += 1
+        else:
+            add_scrutiny(st, s, 1)
+        banked = 0
+        if ev.banked:
+            sink.report("research/crash-kept-capability",
+                        f"seat {s.seat}'s crashed run kept {ev.banked} Capability; a crash loses "
+                        "all provisional Capability", seat=s.seat, expected=0, recorded=ev.banked)
+            banked = ev.banked
+    else:
+        banked = run.provisional
+        if run.breakthrough:
+            banked += min(3, len(run.domains))
+        if ev.banked is not None and ev.banked != banked:
+            sink.report("research/banked-mismatch",
+                        f"seat {s.seat} banked {ev.banked} Capability; the cards drawn "
+                        f"({', '.join(run.cards) or 'none'}) give {banked}",
+                        seat=s.seat, expected=banked, recorded=ev.banked)
+            banked = ev.banked
+    gain_capability(st, s, banked)
+    unique = 0 if crashed else len(run.domains & st.c.domains)
+    if not crashed:
+        if unique > s.era.best_run_domains:
+            s.era.best_run_domains = unique
+        if st.headline == "professional_exam_sweep" and banked >= 3:
+            gain(st, s, "trust", 1)
+            if banked >= 5:
+                remove_scrutiny(s, 1)
+        if st.headline == "benchmark_is_economy" and banked >= 3:
+            score(st, s, 1, "headline", "The Billionth Instance Enters the Record")
+    for card in run.cards:
+        st.discard[card] = st.discard.get(card, 0) + 1
+    st.rows["training_runs"].append({
+        "era": st.era, "cycle": st.cycle, "seat": s.seat, "event": run.event,
+        "cards": list(run.cards), "outcome": outcome, "banked": banked,
+        "unique_domains": unique,
+    })
+    st.run = None
+    return True
+
+
+# --- Build ----------------------------------------------------------------------------------
+
+
+def do_build(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSink) -> None:
+    """Construct a Facility (2 Runway, lowest-numbered, non-Frontier, two spaces per hex) or
+    the ordinary Generator (Era II+, on an Energy hex, three shared slots)."""
+    dest = t.dest
+    tile = st.board.tile(dest) if dest else None
+    if ev.mode == "facility":
+        if len(s.facilities) >= 4:
+            sink.report("build/no-facility-left",
+                        f"seat {s.seat} built a fifth Facility; each player has four",
+                        seat=s.seat, expected="<= 4 Facilities", recorded=5)
+            return
+        no = len(s.facilities) + 1
+        if dest == FRONTIER:
+            sink.report("build/facility-on-frontier",
+                        f"seat {s.seat} built Facility {no} on Frontier (F); Frontier has no "
+                        "Facility spaces", seat=s.seat, recorded=dest)
+        elif dest is not None and not has_free_space(st, dest):
+            sink.report("build/no-facility-space",
+                        f"seat {s.seat} built Facility {no} on {dest}, whose two Facility spaces "
+                        "were already taken", seat=s.seat, recorded=dest)
+        cost = 2
+        if bonus_tile(st, t, "build") == "foundry":
+            cost -= 1
+            _use_bonus(t, "build")
+        before_iv = max(0, cost)
+        if s.era.facility_builds == 0 and factions.has_active(st, s, "industrial_velocity"):
+            factions.use(st, s, "industrial_velocity")
+            cost -= 1
+        cost = max(0, cost)
+        pay(st, s, "runway", cost, sink, "build/cannot-pay", f"Facility {no}")
+        if cost < before_iv:
+            score(st, s, 1, "faction_ability", "Industrial Velocity")
+        from engine.mandate2038.state import Facility
+
+        s.facilities[no] = Facility(number=no, hex=dest)
+        s.era.facility_builds += 1
+        return
+    # Generator
+    if st.era < 2:
+        sink.report("build/generator-locked",
+                    f"seat {s.seat} built a Generator in Era {st.era}; Generators unlock in Era II",
+                    seat=s.seat)
+    con = st.c.generator_at.get(tile) if tile else None
+    if tile is not None and tile not in ENERGY_TILES:
+        sink.report("build/generator-not-energy",
+                    f"seat {s.seat} built a Generator on {dest} ({tile}), which is not an Energy "
+                    "hex (Power Corridor or Thermal and Water Basin)", seat=s.seat, recorded=tile)
+        return
+    if s.generator is not None:
+        sink.report("build/generator-limit",
+                    f"seat {s.seat} built a second ordinary Generator (the first is on "
+                    f"{s.generator}); each player has one", seat=s.seat)
+        return
+    slots = st.gen_slots.setdefault(dest, []) if dest else []
+    t_obj = st.c.tiles.get(tile) if tile else None
+    if t_obj is not None and len(slots) >= t_obj.generator_slots:
+        sink.report("build/generator-slots-full",
+                    f"seat {s.seat} built a Generator on {dest}, whose {t_obj.generator_slots} "
+                    "Generator slots were all occupied", seat=s.seat)
+    cost = con.runway if con is not None else 0
+    heat = con is not None and con.id == "civic_heat_battery"
+    beam = heat and st.headline == "reactor_restart_one_model" and not st.beam_used
+    if beam:
+        cost = max(0, cost - 1)
+        st.beam_used = True
+    pay(st, s, "runway", cost, sink, "build/cannot-pay", "a Generator")
+    s.generator = dest
+    s.generator_kind = con.id if con is not None else None
+    if dest:
+        slots.append((s.seat, s.generator_kind or "generator"))
+    if con is not None:
+        gain(st, s, "trust", con.trust_on_build)
+        add_scrutiny(st, s, con.scrutiny_on_build)
+        if con.mandate_on_build:
+            score(st, s, con.mandate_on_build, "faction_ability", con.name)
+    if beam:
+        score(st, s, 1, "headline", "Orbital Power Receives a Beam Corridor")
+
+
+# --- Organize -------------------------------------------------------------------------------
+
+
+def do_organize(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSink) -> None:
+    """Recruit (2 Runway, then one piece up to two more steps), redistribute (5 combined
+    steps), or relocate a Facility at the destination to an adjacent legal space (1 Runway)."""
+    dest = t.dest
+    if ev.mode == "recruit":
+        n = ev.recruits
+        gate = st.headline == "humanoid_factory_gate"
+        if n > 1 and not gate:
+            sink.report("organize/headline-not-active",
+                        f"seat {s.seat} recruited {n} Teams in one Organize; only The Last Hazard "
+                        "Shift Is Retired allows two", seat=s.seat, expected=1, recorded=n)
+        if s.teams_supply < n:
+            sink.report("organize/no-team-in-supply",
+                        f"seat {s.seat} recruited {n} Team(s) with {s.teams_supply} in supply",
+                        seat=s.seat, expected=f"<= {s.teams_supply}", recorded=n)
+            n = s.teams_supply
+        cost = 1 if gate else 2
+        if bonus_tile(st, t, "organize") == "talent":
+            cost -= 1
+            _use_bonus(t, "organize")
+        pay(st, s, "runway", max(0, cost), sink, "resource/insufficient", "recruiting")
+        where = dest or s.ceo
+        for _ in range(n):
+            s.teams.append(where)
+            s.teams_supply -= 1
+        if gate:
+            add_scrutiny(st, s, n)
+        if ev.then is not None:
+            check_path(st, sink, s.seat, ev.then.path, 2, "organize/extra-move-too-far")
+            move_piece(st, sink, s, ev.then.piece, ev.then.path)
+    elif ev.mode == "redistribute":
+        steps = sum(len(m.path) - 1 for m in ev.moves)
+        if steps > 5:
+            sink.report("organize/too-many-steps",
+                        f"seat {s.seat} moved its CEO and Teams {steps} steps in total; Organize "
+                        "allows five combined", seat=s.seat, expected="<= 5", recorded=steps)
+        for m in ev.moves:
+            check_path(st, sink, s.seat, m.path, None)
+            move_piece(st, sink, s, m.piece, m.path)
+    else:  # relocate
+        f = s.facilities.get(ev.facility) if ev.facility is not None else None
+        to = ev.to
+        problem = None
+        if f is None:
+            problem = f"Facility {ev.facility} is not built"
+        elif dest is not None and f.hex != dest:
+            problem = f"Facility {f.number} is on {f.hex}, not at the destination {dest}"
+        elif to is None or to == FRONTIER:
+            problem = f"the target {to} is not a legal Facility space"
+        elif not adjacent_hexes(f.hex, to):
+            problem = f"{to} is not adjacent to {f.hex}"
+        elif not has_free_space(st, to):
+            problem = f"{to} has no free Facility space"
+        if problem is not None:
+            sink.report("organize/relocate-invalid",
+                        f"seat {s.seat} relocated a Facility illegally: {problem}", seat=s.seat)
+        pay(st, s, "runway", 1, sink, "resource/insufficient", "relocating a Facility")
+        if f is not None and to is not None:
+            f.hex = to
+    if ev.return_teams:
+        if st.headline != "employee_free_unicorn":
+            sink.report("organize/headline-not-active",
+                        f"seat {s.seat} returned Teams for Runway; only The Company Brain "
+                        "Survives Bankruptcy allows that", seat=s.seat)
+        returned = 0
+        for h in ev.return_teams:
+            if h in s.teams:
+                s.teams.remove(h)
+                s.teams_supply += 1
+                returned += 1
+            else:
+                sink.report("move/piece-not-there",
+                            f"seat {s.seat} returned a Team from {h}, but has no Team there",
+                            seat=s.seat, recorded=h)
+        gain(st, s, "runway", 2 * returned)
+        if returned:
+            add_scrutiny(st, s, 2)
+
+
+# --- Deploy ---------------------------------------------------------------------------------
+
+
+def do_deploy(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSink) -> None:
+    """Spend 1 Compute and gain the next Customer if Capability allows; add 1 Scrutiny."""
+    if ev.remote is not None:
+        why = factions.unavailable(st, s, "social_graph")
+        rtile = st.board.tile(ev.remote)
+        if why is None and rtile is not None and rtile not in DEPLOY_DISTRICTS:
+            why = ("deploy/social-graph-invalid",
+                   f"{ev.remote} is not a Human Access District or Consensus Network")
+        if why is None and st.board.known and controller(st, ev.remote) != s.seat:
+            why = ("deploy/social-graph-invalid", f"seat {s.seat} does not control {ev.remote}")
+        if why is not None:
+            sink.report("deploy/social-graph-invalid", f"The Social Graph: {why[1]}", seat=s.seat)
+        factions.use(st, s, "social_graph")
+        t.dest = ev.remote
+    tile = bonus_tile(st, t, "deploy")
+    dest_tile = st.board.tile(t.dest) if t.dest else None
+    if s.customers >= st.c.cap_customers:
+        sink.report("deploy/customer-cap",
+                    f"seat {s.seat} deployed with {s.customers} Customers; the track ends at "
+                    f"{st.c.cap_customers}", seat=s.seat)
+        return
+    req = st.c.customer_requirement(s.customers + 1) or 0
+    extra_scrutiny = 0
+    if (st.headline == "synthetic_celebrity" and not st.robot_used
+            and dest_tile in DEPLOY_DISTRICTS):
+        st.robot_used = True
+        req = max(1, req - 1)
+        extra_scrutiny += 2
+    if s.capability < req:
+        sink.report("deploy/capability-too-low",
+                    f"seat {s.seat} gained Customer #{s.customers + 1} with Capability "
+                    f"{s.capability}; it requires {req}", seat=s.seat,
+                    expected=f"Capability >= {req}", recorded=s.capability)
+    waived = st.headline == "ten_dollar_intelligence"
+    if tile == "consumer":
+        waived = True
+        _use_bonus(t, "deploy")
+    if (not waived and dest_tile in DEPLOY_DISTRICTS
+            and factions.has_active(st, s, "installed_base")):
+        factions.use(st, s, "installed_base")
+        waived = True
+    cost = compute_cost(st, t, "deploy", 1, waived)
+    pay(st, s, "compute", cost, sink, "deploy/no-compute", "Deploy")
+    gain_customer(st, s)
+    scrut = 1
+    if s.era.deploys == 0 and factions.ability(st, s, "audited_deployment") is not None:
+        scrut = 0
+    if st.headline == "ten_dollar_intelligence":
+        extra_scrutiny += 1
+    add_scrutiny(st, s, scrut + extra_scrutiny)
+    s.era.deployed = True
+    s.era.deploys += 1
+
+
+# --- Influence ------------------------------------------------------------------------------
+
+
+def do_influence(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSink) -> None:
+    """Political effect on a political hex, or create / terminate a Joint Venture."""
+    dest = t.dest
+    tile = st.board.tile(dest) if dest else None
+    if ev.mode in ("trust", "scrutiny"):
+        if tile is not None and tile not in st.c.political:
+            sink.report("influence/not-political",
+                        f"seat {s.seat} Influenced for {ev.mode} on {dest} ({tile}); only Consensus "
+                        "Network, Civic Permission Authority and Allocation Exchange allow it",
+                        seat=s.seat, recorded=tile)
+        bt = bonus_tile(st, t, "influence")
+        if ev.mode == "trust":
+            extra = 1 if bt == "government" else 0
+            if extra:
+                _use_bonus(t, "influence")
+            gain(st, s, "trust", 1 + extra)
+        else:
+            extra = 1 if bt == "media" else 0
+            if extra:
+                _use_bonus(t, "influence")
+            remove_scrutiny(s, 1 + extra)
+        return
+    if ev.mode == "terminate":
+        jv = st.jvs.get(ev.contract) if ev.contract is not None else None
+        if jv is None or s.seat not in (jv.a_seat, jv.b_seat):
+            sink.report("influence/terminate-invalid",
+                        f"seat {s.seat} terminated Joint Venture {ev.contract}, which it does not "
+                        "share", seat=s.seat, recorded=ev.contract)
+            return
+        _remove_jv(st, jv)
+        return
+    # Joint Venture proposal
+    if st.era < 3:
+        sink.report("influence/jv-locked",
+                    f"seat {s.seat} proposed a Joint Venture in Era {st.era}; they enter play in "
+                    "Era III", seat=s.seat)
+    f = s.facilities.get(ev.facility) if ev.facility is not None else None
+    partner = st.seat(ev.partner) if ev.partner is not None and 1 <= ev.partner <= st.n else None
+    pf = partner.facilities.get(ev.partner_facility) if (
+        partner is not None and ev.partner_facility is not None) else None
+    problem = None
+    partnership = factions.has_active(st, s, "strategic_partnership") or (
+        partner is not None and factions.has_active(st, partner, "strategic_partnership"))
+    reach = 2 if partnership else 1
+    if f is None:
+        problem = f"its Facility {ev.facility} is not built"
+    elif partner is None or partner is s:
+        problem = "the partner must be another player"
+    elif pf is None:
+        problem = f"seat {ev.partner}'s Facility {ev.partner_facility} is not built"
+    elif dest is not None and f.hex != dest:
+        problem = f"the acting piece is on {dest}, not at Facility {f.number} ({f.hex})"
+    elif reach == 1 and not adjacent_hexes(f.hex, pf.hex):
+        problem = f"Facilities on {f.hex} and {pf.hex} are not on adjacent hexes"
+    elif reach == 2 and not near(f.hex, pf.hex, 2):
+        problem = f"Facilities on {f.hex} and {pf.hex} are more than two hexes apart"
+    if problem is not None:
+        sink.report("influence/jv-invalid", f"seat {s.seat}'s Joint Venture proposal: {problem}",
+                    seat=s.seat)
+        if f is None or pf is None or partner is None or partner is s:
+            return
+    if not ev.accepted:
+        return
+    free = [k for k in range(1, JV_PAIRS + 1) if k not in st.jvs]
+    if not free:
+        sink.report("influence/jv-no-pair",
+                    f"seat {s.seat} created a Joint Venture with all {JV_PAIRS} pairs in use",
+                    seat=s.seat)
+        return
+    assert partner is not None and f is not None and pf is not None
+    num = free[0]
+    jv = JointVenture(number=num, a_seat=s.seat, a_facility=f.number, b_seat=partner.seat,
+                      b_facility=pf.number, era=st.era, reach=reach)
+    st.jvs[num] = jv
+    f.jvs.append(num)
+    pf.jvs.append(num)
+    s.era.jvs_created.append(num)
+    partner.era.jvs_created.append(num)
+    for side in (s, partner):
+        if factions.has_active(st, side, "strategic_partnership"):
+            gain(st, side, "runway", 1)
+
+
+def _remove_jv(st: GameState, jv: JointVenture) -> None:
+    for seat, fno in ((jv.a_seat, jv.a_facility), (jv.b_seat, jv.b_facility)):
+        f = st.seat(seat).facilities.get(fno)
+        if f is not None and jv.number in f.jvs:
+            f.jvs.remove(jv.number)
+    st.jvs.pop(jv.number, None)
+
+
+ACTIONS = {
+    "fund": do_fund,
+    "research": do_research,
+    "build": do_build,
+    "organize": do_organize,
+    "deploy": do_deploy,
+    "influence": do_influence,
+}

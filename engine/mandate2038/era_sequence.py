@@ -1,0 +1,580 @@
+"""Core rules §6 Era sequence: A. Begin the quarter, C. Power and Production (Generate,
+Trade [skipped in Default], Allocate, Produce, Partner), D. File the Era Dossier (and the Era IV
+reveal of §5), E. Public Audit, F. Score the Mandate. (B, the three action cycles, is
+``central_loop``.)
+
+Production resolves once per Era: when every seat has allocated, or when the next event that is
+not part of Production arrives. A full log whose Era reaches the Dossier or Audit with no
+Production recorded still gets its Production (Customers pay Runway), with a warning for each
+seat with Facilities and no allocation; a partial log does not (the engine does not know).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core.findings import FindingSink
+from engine.mandate2038.central_loop import close_cycle, initiative_for
+from engine.mandate2038.content import DOSSIER_CARDS
+from engine.mandate2038.hex_board import (
+    adjacent_hexes,
+    allocation_problem,
+    controlled_categories,
+    near,
+)
+from engine.mandate2038.resources import (
+    add_scrutiny,
+    gain,
+    lose_runway_else_trust,
+    remove_scrutiny,
+    score,
+)
+from engine.mandate2038.state import EraCounters, Facility, GameState, SeatState
+
+# --- A. Begin the quarter ------------------------------------------------------------------
+
+
+def on_era_start(st: GameState, ev: Any, sink: FindingSink) -> None:
+    """§6A: advance the Era, reveal its Mandate, ready all Core Actions, make the Era's Program
+    markers available, refresh Research Protection, zero the this-Era values."""
+    if st.era >= 1:
+        ensure_production(st, sink)
+        ensure_production_closed(st, sink)
+        close_cycle(st, sink)
+        end_era(st, sink)
+    expected = st.era + 1
+    if ev.era != expected and not (st.partial and ev.era > st.era):
+        sink.report("era/out-of-order", f"Era {ev.era} began after Era {st.era}",
+                    expected=expected, recorded=ev.era)
+    st.era = ev.era
+    sink.era = st.era
+    sink.cycle = None
+    st.cycle = 0
+    st.phase = "era_start"
+    st.initiative = initiative_for(st, st.era, 1)
+    st.revealed = False
+    st.selections, st.to_resolve, st.resolved = {}, [], set()
+    st.headline = None
+    st.production_headline = None
+    st.production_started = st.production_done = False
+    st.audit_done = st.era_mandate_done = st.era_closed = False
+    st.allocations = {}
+    st.mandate_card = ev.mandate
+    if ev.mandate is not None:
+        card = st.c.mandates.get(ev.mandate)
+        if card is None or card.era != st.era:
+            sink.report("era/unknown-mandate",
+                        f"the Era Mandate {ev.mandate!r} is "
+                        + ("not a known card" if card is None else f"from Era {card.era}'s deck")
+                        + f", revealed in Era {st.era}", recorded=ev.mandate)
+            if card is None:
+                st.mandate_card = None
+    for s in st.seats:
+        s.exhausted.clear()
+        s.actions_this_era = 0
+        s.markers = st.c.markers(st.era)
+        s.era = EraCounters()
+        f = st.c.factions.get(s.faction)
+        s.protection = min(st.c.cap_protection, f.starts.research_protection if f else 1)
+
+
+def end_era(st: GameState, sink: FindingSink) -> None:
+    """Close the Era: score its Mandate if the full log did not, and record Era-end values."""
+    if st.era_closed or st.era == 0:
+        return
+    if not st.partial:
+        missing = []
+        if st.cycle < 3:
+            missing.append(f"{3 - st.cycle} cycle(s)")
+        if not st.production_done:
+            missing.append("Production")
+        if not st.audit_done:
+            missing.append("the Audit")
+            sink.report("audit/missing", f"Era {st.era} ended without its Audit")
+        if not st.era_mandate_done:
+            missing.append("the Era Mandate")
+        if missing:
+            sink.report("era/incomplete",
+                        f"Era {st.era} ended without {', '.join(missing)} recorded")
+        if not st.era_mandate_done and st.mandate_card is not None:
+            score_era_mandate(st, None, sink)
+    st.era_closed = True
+    for s in st.seats:
+        st.rows["era_states"].append({
+            "era": st.era, "seat": s.seat, "mandate": s.mandate, "runway": s.runway,
+            "compute": s.compute, "capability": s.capability, "customers": s.customers,
+            "trust": s.trust, "scrutiny": s.bag,
+        })
+
+
+# --- C. Power and Production -------------------------------------------------------------
+
+
+def ensure_production(st: GameState, sink: FindingSink) -> None:
+    """In a full log, run this Era's Production if it was never recorded."""
+    if st.production_done or st.production_started or st.partial or st.era == 0:
+        return
+    start_production(st, sink)
+    resolve_production(st, sink)
+
+
+def ensure_production_closed(st: GameState, sink: FindingSink) -> None:
+    """Resolve a Production whose allocations are in (a non-Production event arrived)."""
+    if st.production_started and not st.production_done:
+        resolve_production(st, sink)
+
+
+def start_production(st: GameState, sink: FindingSink) -> None:
+    """Begin §6C: the three cycles are over."""
+    if st.production_started:
+        return
+    close_cycle(st, sink)
+    if st.cycle < 3 and not st.partial:
+        sink.report("turn/wrong-phase",
+                    f"Production began after cycle {st.cycle} of Era {st.era}; it follows the "
+                    "three action cycles", expected=3, recorded=st.cycle)
+    st.production_started = True
+    st.phase = "production"
+    st.allocations = {}
+    for s in st.seats:
+        s.allocated = False
+        s.emergency_power = 0
+
+
+def on_allocate(st: GameState, ev: Any, sink: FindingSink) -> None:
+    """§6C.3 Allocate: the seat's complete allocation, checked against its local sources."""
+    if st.production_done:
+        if ev.seat in st.allocations:
+            sink.report("production/twice", f"seat {ev.seat} allocated twice this Production",
+                        seat=ev.seat)
+            return
+        sink.report("turn/wrong-phase",
+                    f"seat {ev.seat}'s allocation came after this Era's Production resolved",
+                    seat=ev.seat)
+        return
+    start_production(st, sink)
+    s = st.seat(ev.seat)
+    if ev.seat in st.allocations:
+        sink.report("production/twice", f"seat {ev.seat} allocated twice this Production",
+                    seat=ev.seat)
+        return
+    facs = list(dict.fromkeys(ev.facilities))
+    if ev.emergency and st.production_headline != "emergency_power_authority":
+        sink.report("production/emergency-power",
+                    f"seat {ev.seat} assigned {ev.emergency} emergency Power, but The "
+                    "Counterfactual Casino Clears Priority Load is not in force this Era",
+                    seat=ev.seat, recorded=ev.emergency)
+    for num in ev.mega_clusters:
+        m = st.megas.get(num)
+        if m is None or m.owner != s.seat:
+            sink.report("production/mega-cluster-demand",
+                        f"seat {ev.seat} satisfied Mega-Cluster {num}, which it does not own",
+                        seat=ev.seat, recorded=num)
+            continue
+        fa, fb = s.facilities.get(m.hosts[0]), s.facilities.get(m.hosts[1])
+        if m.hosts[0] not in facs or m.hosts[1] not in facs:
+            sink.report("production/mega-cluster-demand",
+                        f"seat {ev.seat} satisfied Mega-Cluster {num}'s demand without powering "
+                        f"both hosts (Facilities {m.hosts[0]} and {m.hosts[1]})", seat=ev.seat)
+        elif fa is None or fb is None or not adjacent_hexes(fa.hex, fb.hex):
+            sink.report("production/mega-cluster-demand",
+                        f"Mega-Cluster {num}'s hosts are no longer adjacent; it cannot operate",
+                        seat=ev.seat)
+    megas = [n for n in ev.mega_clusters if n in st.megas and st.megas[n].owner == s.seat]
+    problem = allocation_problem(st, s, facs, megas, ev.emergency)
+    if problem is not None:
+        sink.report(problem[0], f"seat {ev.seat}'s allocation: {problem[1]}", seat=ev.seat,
+                    recorded={"facilities": facs, "mega_clusters": megas,
+                              "emergency": ev.emergency})
+    st.allocations[ev.seat] = (facs, megas, ev.emergency)
+    s.allocated = True
+    if len(st.allocations) == st.n:
+        resolve_production(st, sink)
+
+
+def _produce(st: GameState, s: SeatState, f: Facility, counted: bool) -> None:
+    tid = st.board.tile(f.hex) if f.hex else None
+    tile = st.c.tiles.get(tid) if tid else None
+    if tile is None:
+        return
+    p = tile.production
+    gain(st, s, "runway", p.runway)
+    gain(st, s, "compute", p.compute)
+    gain(st, s, "trust", p.trust)
+    remove_scrutiny(s, p.remove_scrutiny)
+    if counted:
+        s.era.compute_produced += p.compute
+        if p.team_move:
+            st.workforce_left[s.seat] = st.workforce_left.get(s.seat, 0) + p.team_move
+
+
+def produce_one_facility(st: GameState, s: SeatState, f: Facility, sink: FindingSink) -> None:
+    """Resolve one Facility's printed production outside Production (Headline, Orbital
+    Compute): only that Facility, not counted as Production output."""
+    _produce(st, s, f, counted=False)
+
+
+def resolve_production(st: GameState, sink: FindingSink) -> None:
+    """Run the five Production boxes for every seat (Trade is skipped in the Default Game)."""
+    if st.production_done:
+        return
+    st.production_done = True
+    if st.allocations or not st.partial:
+        st.power_known_era = st.era
+    order = st.initiative_order()
+    st.workforce_left = {}
+    # 1. Generate
+    for seat in order:
+        s = st.seat(seat)
+        if s.generator_kind is not None:
+            con = st.c.contracts.get(s.generator_kind)
+            if con is not None:
+                add_scrutiny(st, s, con.scrutiny_per_production)
+    # 3. Allocate (remove the previous snapshot, place the new one)
+    for seat in order:
+        s = st.seat(seat)
+        alloc = st.allocations.get(seat)
+        for f in s.facilities.values():
+            f.powered = False
+        if alloc is None:
+            if s.facilities and not st.partial:
+                sink.report("production/missing-allocation",
+                            f"seat {seat} has {len(s.facilities)} Facilities but recorded no "
+                            "allocation; nothing of theirs is powered", seat=seat)
+            facs, megas, emergency = [], [], 0
+        else:
+            facs, megas, emergency = alloc
+        for no in facs:
+            f = s.facilities.get(no)
+            if f is not None:
+                f.powered = True
+        for m in st.megas.values():
+            if m.owner == seat:
+                m.demand_met = m.number in megas and all(
+                    s.facilities.get(h) is not None and s.facilities[h].powered for h in m.hosts)
+        if emergency:
+            s.emergency_power = emergency
+            add_scrutiny(st, s, emergency)
+            if emergency >= 2:
+                st.black += 1
+        powered = s.powered_count()
+        s.era.powered_facilities = powered
+        s.era.demand_satisfied = powered + 2 * sum(
+            1 for m in st.megas.values() if m.owner == seat and m.demand_met)
+    # 4. Produce: powered Facilities, Customers, active Mega-Clusters
+    rows = st.rows["production"]
+    before = {s.seat: (s.runway, s.compute) for s in st.seats}
+    for seat in order:
+        s = st.seat(seat)
+        for no in sorted(s.facilities):
+            f = s.facilities[no]
+            if f.powered:
+                _produce(st, s, f, counted=True)
+        gain(st, s, "runway", s.customers)
+        for m in st.megas.values():
+            if m.owner == seat and m.demand_met:
+                fa, fb = s.facilities.get(m.hosts[0]), s.facilities.get(m.hosts[1])
+                if fa is not None and fb is not None and adjacent_hexes(fa.hex, fb.hex):
+                    gain(st, s, "compute", 3)
+                    s.era.compute_produced += 3
+    # 5. Partner: active Joint Ventures in ascending contract order
+    for num in sorted(st.jvs):
+        jv = st.jvs[num]
+        a, b = st.seat(jv.a_seat), st.seat(jv.b_seat)
+        fa, fb = a.facilities.get(jv.a_facility), b.facilities.get(jv.b_facility)
+        jv.active = bool(fa and fb and fa.powered and fb.powered and (
+            adjacent_hexes(fa.hex, fb.hex) if jv.reach == 1 else near(fa.hex, fb.hex, jv.reach)))
+        if not jv.active:
+            continue
+        assert fa is not None and fb is not None
+        for side, other in ((a, fb), (b, fa)):
+            tid = st.board.tile(other.hex) if other.hex else None
+            tile = st.c.tiles.get(tid) if tid else None
+            if tile is not None and tile.contract_icon:
+                gain(st, side, tile.contract_icon, 1)
+                if tile.contract_icon == "compute":
+                    side.era.compute_produced += 1
+    for seat in order:
+        s = st.seat(seat)
+        r0, c0 = before[seat]
+        rows.append({
+            "era": st.era, "seat": seat, "facilities_built": len(s.facilities),
+            "facilities_powered": s.powered_count(), "demand_satisfied": s.era.demand_satisfied,
+            "compute_produced": s.era.compute_produced, "runway_produced": s.runway - r0,
+        })
+
+
+def on_workforce_move(st: GameState, ev: Any, sink: FindingSink) -> None:
+    """Workforce Transition District production: move one Team one hex."""
+    ensure_production_closed(st, sink)
+    s = st.seat(ev.seat)
+    f = s.facilities.get(ev.facility)
+    tid = st.board.tile(f.hex) if f is not None and f.hex else None
+    problem = None
+    if f is None or not f.powered:
+        problem = f"Facility {ev.facility} is not a powered Facility"
+    elif st.board.known and tid != "talent":
+        problem = f"Facility {ev.facility} is not on a Workforce Transition District"
+    elif st.workforce_left.get(s.seat, 0) <= 0 and st.board.known:
+        problem = "no Workforce Transition District move is left this Production"
+    elif ev.path[0] not in s.teams:
+        problem = f"seat {s.seat} has no Team on {ev.path[0]}"
+    elif not adjacent_hexes(ev.path[0], ev.path[1]):
+        problem = f"{ev.path[0]} and {ev.path[1]} are not adjacent"
+    if problem is not None:
+        sink.report("production/workforce-invalid", f"workforce move: {problem}", seat=s.seat)
+    st.workforce_left[s.seat] = st.workforce_left.get(s.seat, 0) - 1
+    if ev.path[0] in s.teams:
+        s.teams[s.teams.index(ev.path[0])] = ev.path[1]
+
+
+# --- D. Dossier -----------------------------------------------------------------------------
+
+
+def on_dossier(st: GameState, ev: Any, sink: FindingSink) -> None:
+    """§6D: the seat files this Era's Dossier card (orientation may be sealed: None)."""
+    ensure_production(st, sink)
+    ensure_production_closed(st, sink)
+    st.phase = "dossier"
+    s = st.seat(ev.seat)
+    if st.era in s.dossier:
+        sink.report("dossier/filed-twice",
+                    f"seat {s.seat} filed a second Dossier card in Era {st.era}", seat=s.seat)
+        return
+    s.dossier[st.era] = ev.orientation
+
+
+def on_dossier_reveal(st: GameState, ev: Any, sink: FindingSink) -> None:
+    """§5 Era IV: reveal every Dossier; pay 1 Compute and add 1 Scrutiny per Commit."""
+    ensure_production(st, sink)
+    ensure_production_closed(st, sink)
+    st.phase = "dossier"
+    if st.era != 4:
+        sink.report("dossier/reveal-early",
+                    f"Dossiers were revealed in Era {st.era}; they are revealed in Era IV")
+    if st.dossier_revealed:
+        sink.report("dossier/reveal-early", "Dossiers were revealed a second time")
+        return
+    seen: set[int] = set()
+    for hand in ev.hands:
+        if not 1 <= hand.seat <= st.n or hand.seat in seen:
+            sink.report("log/seat-out-of-range" if hand.seat not in seen else "dossier/filed-twice",
+                        f"the Dossier reveal lists seat {hand.seat} twice or out of range",
+                        seat=hand.seat)
+            continue
+        seen.add(hand.seat)
+        s = st.seat(hand.seat)
+        got = {"benchmark": hand.benchmark, "deployment": hand.deployment,
+               "authority": hand.authority, "publication": hand.publication}
+        for era, card in DOSSIER_CARDS.items():
+            filed = s.dossier.get(era)
+            if filed is not None and filed != got[card]:
+                sink.report("dossier/reveal-mismatch",
+                            f"seat {s.seat}'s {card} Dossier was filed {filed} in Era {era} but "
+                            f"revealed {got[card]}", seat=s.seat, expected=filed,
+                            recorded=got[card])
+        _reveal_hand(st, s, got)
+    if not st.partial:
+        for s in st.seats:
+            if s.seat not in seen:
+                sink.report("dossier/missing",
+                            f"seat {s.seat}'s Dossier was not revealed in Era IV", seat=s.seat)
+    st.dossier_revealed = True
+
+
+def _reveal_hand(st: GameState, s: SeatState, got: dict[str, str]) -> None:
+    s.revealed_hand = got
+    commits = sum(1 for v in got.values() if v == "commit")
+    cost = commits * st.dossier_compute
+    if s.compute >= cost:
+        s.compute -= cost
+        s.dossier_paid = True
+    else:
+        s.compute = 0
+        s.dossier_paid = False
+    add_scrutiny(st, s, commits * st.dossier_scrutiny)
+
+
+# --- E. Public Audit --------------------------------------------------------------------------
+
+
+def on_audit(st: GameState, ev: Any, sink: FindingSink) -> None:
+    """§6E: draw the Era's number of cubes (or until the bag is empty); each coloured cube
+    costs its owner 1 Runway, else 1 Trust; a black cube gives that penalty to every player
+    with >= 3 Customers. Drawn cubes leave the bag."""
+    ensure_production(st, sink)
+    ensure_production_closed(st, sink)
+    if st.audit_done:
+        sink.report("turn/wrong-phase", f"a second Audit was recorded in Era {st.era}")
+        return
+    st.phase = "audit"
+    if not st.partial:
+        for s in st.seats:
+            if st.era not in s.dossier:
+                sink.report("dossier/missing",
+                            f"seat {s.seat} filed no Dossier card in Era {st.era}", seat=s.seat)
+    if st.era == 4 and not st.dossier_revealed:
+        if all(all(s.dossier.get(e) is not None for e in DOSSIER_CARDS) for s in st.seats):
+            for s in st.seats:
+                _reveal_hand(st, s, {DOSSIER_CARDS[e]: s.dossier[e] for e in DOSSIER_CARDS})
+            st.dossier_revealed = True
+        if not st.partial:
+            sink.report("era/incomplete",
+                        "the Era IV Audit was recorded without the Dossier reveal before it")
+    bag_before = sum(s.bag for s in st.seats) + st.black
+    expected = min(st.c.audit_draws(st.era, st.n), bag_before)
+    if len(ev.draws) != expected and not st.partial:
+        sink.report("audit/wrong-draw-count",
+                    f"the Era {st.era} Audit drew {len(ev.draws)} cubes; with {st.n} players it "
+                    f"draws {st.c.audit_draws(st.era, st.n)} (bag held {bag_before})",
+                    expected=expected, recorded=len(ev.draws))
+    drawn = {s.seat: 0 for s in st.seats}
+    lost = {s.seat: [0, 0] for s in st.seats}
+    blacks = 0
+    bag_known = not st.partial or st.bag_synced
+    for d in ev.draws:
+        if d == "black":
+            if st.black <= 0 and bag_known:
+                sink.report("audit/cube-not-in-bag",
+                            "a black Systemic Risk cube was drawn, but none was in the bag",
+                            recorded="black")
+            st.black = max(0, st.black - 1)
+            blacks += 1
+            for s in st.seats:
+                if s.customers >= st.systemic_risk_customers:
+                    _penalty(st, s, lost)
+            continue
+        if not 1 <= d <= st.n:
+            sink.report("log/seat-out-of-range", f"the Audit drew a cube of seat {d}",
+                        recorded=d)
+            continue
+        s = st.seat(d)
+        if s.bag <= 0 and bag_known:
+            sink.report("audit/cube-not-in-bag",
+                        f"a cube of seat {d} was drawn, but none of its cubes was in the bag",
+                        seat=d, recorded=d)
+        s.bag = max(0, s.bag - 1)
+        drawn[d] += 1
+        _penalty(st, s, lost)
+    for s in st.seats:
+        st.rows["audits"].append({
+            "era": st.era, "seat": s.seat, "cubes_drawn": drawn[s.seat],
+            "runway_lost": lost[s.seat][0], "trust_lost": lost[s.seat][1],
+        })
+    st.rows["audit_draws"].append({
+        "era": st.era, "expected": expected, "drawn": len(ev.draws), "black": blacks,
+        "bag_before": bag_before,
+    })
+    st.audit_done = True
+    if st.era == 4:
+        st.systemic_risk_final = st.black
+
+
+def _penalty(st: GameState, s: SeatState, lost: dict[int, list[int]]) -> None:
+    what = lose_runway_else_trust(st, s)
+    if what == "runway":
+        lost[s.seat][0] += 1
+    elif what == "trust":
+        lost[s.seat][1] += 1
+
+
+# --- F. Score the Mandate ------------------------------------------------------------------
+
+
+def era_mandate_values(st: GameState, card: Any) -> dict[int, int | None]:
+    """Each seat's value for the Era Mandate's printed criterion (None: not among those who
+    may qualify)."""
+    out: dict[int, int | None] = {}
+    crit = card.criterion
+    for s in st.seats:
+        e = s.era
+        v: int | None
+        if crit == "capability_gained":
+            v = e.capability_gained
+        elif crit == "best_run_unique_domains":
+            v = e.best_run_domains
+        elif crit == "fund_runway_gained":
+            v = e.fund_runway
+        elif crit == "powered_facilities":
+            v = s.powered_count()
+        elif crit == "demand_satisfied":
+            v = e.demand_satisfied
+        elif crit == "compute_produced":
+            v = e.compute_produced
+        elif crit == "active_new_joint_ventures":
+            v = sum(1 for j in e.jvs_created if j in st.jvs and st.jvs[j].active)
+        elif crit == "trust_among_deployers":
+            v = s.trust if e.deployed else None
+        elif crit == "controlled_categories":
+            v = len(controlled_categories(st, s.seat))
+        elif crit == "customers_gained":
+            v = e.customers_gained
+        elif crit == "fewest_scrutiny_added":
+            v = e.scrutiny_added if e.scrutiny_added >= 1 else None
+        elif crit == "capability_among_trust4":
+            v = s.capability if s.trust >= 4 else None
+        else:
+            v = None
+        out[s.seat] = v
+    return out
+
+
+def compute_era_mandate(st: GameState, card: Any) -> tuple[list[int], dict[int, int | None]]:
+    """(scorers, values): the qualifying leaders (all tied leaders score)."""
+    values = era_mandate_values(st, card)
+    lowest = bool(getattr(card, "lowest_wins", False))
+    qual = {k: v for k, v in values.items() if v is not None and (
+        v >= card.minimum if not lowest else v >= card.minimum)}
+    if not qual:
+        return [], values
+    best = min(qual.values()) if lowest else max(qual.values())
+    return sorted(k for k, v in qual.items() if v == best), values
+
+
+def score_era_mandate(st: GameState, recorded: list[int] | None, sink: FindingSink) -> None:
+    """Score the revealed Era Mandate; compare with the table's scorers when recorded."""
+    st.era_mandate_done = True
+    card = st.c.mandates.get(st.mandate_card) if st.mandate_card else None
+    if card is None:
+        if recorded:
+            # the card is unknown: follow the table
+            _award(st, sorted(set(recorded)), "unrecorded Era Mandate")
+        return
+    scorers, values = compute_era_mandate(st, card)
+    final = scorers
+    if recorded is not None:
+        rec = sorted(set(x for x in recorded if 1 <= x <= st.n))
+        if rec != scorers:
+            sink.report("mandate/era-mandate-scorers",
+                        f"{card.name}: the table scored seats {rec or 'none'}; the criterion "
+                        f"({card.criterion}, minimum {card.minimum}) gives "
+                        f"{scorers or 'nobody'} (values {values})",
+                        expected=scorers, recorded=rec)
+            final = rec
+    _award(st, final, card.name)
+    for s in st.seats:
+        v = values.get(s.seat)
+        st.rows["era_mandates"].append({
+            "era": st.era, "mandate": card.id, "seat": s.seat, "value": v,
+            "qualifies": v is not None and v >= card.minimum,
+            "scored": (st.c.scoring.era_mandate_winner if len(final) == 1
+                       else st.c.scoring.era_mandate_tied) if s.seat in final else 0,
+        })
+
+
+def _award(st: GameState, seats: list[int], name: str) -> None:
+    pts = st.c.scoring.era_mandate_winner if len(seats) == 1 else st.c.scoring.era_mandate_tied
+    for seat in seats:
+        score(st, st.seat(seat), pts, "era_mandate", name)
+
+
+def on_era_mandate(st: GameState, ev: Any, sink: FindingSink) -> None:
+    """§6F: the table's scoring of the Era Mandate (None: the engine scores)."""
+    ensure_production(st, sink)
+    ensure_production_closed(st, sink)
+    st.phase = "scoring"
+    if st.era_mandate_done:
+        sink.report("turn/wrong-phase", f"the Era {st.era} Mandate was scored twice")
+        return
+    score_era_mandate(st, ev.scorers, sink)
+

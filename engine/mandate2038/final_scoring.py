@@ -1,0 +1,187 @@
+"""Core rules §11 Final scoring, with §5 Claim strength and the shared World Ending.
+
+1. Lose one Mandate per offline Facility (never below zero).
+2. Provisional winner: most Mandate; ties by Trust, Customers, Compute; else a joint victory.
+3. Claims: a fully paid Dossier with Publication committed and >= 2 supported evidence modules
+   is eligible; strength = Publication (1; 2 under The Universe Receives a Continuity Plan) +
+   supported modules + Capability thresholds reached (3/6/9/12). The strongest forms AGI (ties
+   by Mandate, Trust, Customers, Compute, then Initiative clockwise) and wins.
+4. Open only if Collective Trust >= Setup Collective Trust + players and unresolved Systemic
+   Risk < players. AGI x Open gives the World Ending.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core.findings import FindingSink
+from engine.core.replay import Outcome
+from engine.mandate2038.resources import score
+from engine.mandate2038.state import GameState, SeatState
+
+
+def _rank_key(s: SeatState) -> tuple[int, int, int, int]:
+    return (s.mandate, s.trust, s.customers, s.compute)
+
+
+def claim_of(st: GameState, s: SeatState, blog_post: bool) -> dict[str, Any] | None:
+    """The seat's Dossier claim (None when its Dossier was never revealed)."""
+    hand = s.revealed_hand
+    if hand is None:
+        return None
+    modules = 0
+    if hand.get("benchmark") == "commit" and s.capability >= 3:
+        modules += 1
+    if hand.get("deployment") == "commit" and s.powered_count() >= 2:
+        modules += 1
+    if hand.get("authority") == "commit" and s.trust >= 4:
+        modules += 1
+    publication = hand.get("publication") == "commit"
+    paid = bool(s.dossier_paid)
+    eligible = publication and paid and modules >= 2
+    thresholds = sum(1 for t, _m in st.c.cap_thresholds if s.capability >= t)
+    strength = ((2 if blog_post else 1) + modules + thresholds) if eligible else 0
+    return {"seat": s.seat, "publication": publication, "paid": paid,
+            "modules_supported": modules, "eligible": eligible, "strength": strength}
+
+
+def compute_final(st: GameState, sink: FindingSink, rec: Any = None) -> None:
+    """Run final scoring once (offline penalty into the ledger) and build the outcome."""
+    if st.final_done:
+        return
+    st.final_done = True
+    st.phase = "final_scoring"
+    power_known = st.power_known_era == 4 or not st.partial
+    offline: dict[int, int] = {}
+    for s in st.seats:
+        if power_known:
+            k = sum(1 for f in s.facilities.values() if not f.powered)
+        elif rec is not None and rec.offline is not None:
+            k = rec.offline.get(s.seat, 0)
+        else:
+            k = 0
+        offline[s.seat] = k
+        loss = min(s.mandate, k * st.c.scoring.offline_penalty)
+        s.offline_penalty = loss
+        if loss:
+            score(st, s, -loss, "offline_penalty", f"{k} offline Facilities")
+    best = max(_rank_key(s) for s in st.seats)
+    provisional = [s.seat for s in st.seats if _rank_key(s) == best]
+    blog = any(e == 4 and h == "agi_blog_post" for e, _c, h in st.headlines_seen)
+    claims = []
+    for s in st.seats:
+        cl = claim_of(st, s, blog)
+        if cl is not None:
+            claims.append(cl)
+            st.rows["claims"].append(dict(cl))
+    eligible = [cl for cl in claims if cl["eligible"]]
+    claimant = None
+    claims_known = st.dossier_revealed or not st.partial
+    if eligible:
+        order = st.initiative_order()
+
+        def key(cl: dict[str, Any]) -> tuple[int, int, int, int, int, int]:
+            s = st.seat(cl["seat"])
+            return (cl["strength"], s.mandate, s.trust, s.customers, s.compute,
+                    -order.index(s.seat))
+
+        claimant = max(eligible, key=key)["seat"]
+    elif not claims_known and rec is not None and rec.claimant is not None:
+        claimant = rec.claimant
+    agi = claimant is not None
+    winners = [claimant] if claimant is not None else provisional
+    ct = sum(s.trust for s in st.seats)
+    threshold = st.setup_trust + st.n
+    sr = st.systemic_risk_final if st.systemic_risk_final is not None else st.black
+    is_open = ct >= threshold and sr < st.n
+    ending = st.c.endings.get((agi, is_open))
+    st.final = {
+        "offline": offline, "provisional_winners": provisional, "claims": claims,
+        "claimant": claimant, "agi": agi, "winners": winners, "collective_trust": ct,
+        "open_threshold": threshold, "systemic_risk": sr, "open": is_open,
+        "ending": ending.id if ending is not None else None, "claims_known": claims_known,
+    }
+    st.outcome = Outcome(
+        complete=True, provisional_winners=provisional, winners=winners,
+        ending=st.final["ending"],
+        details={
+            "agi": agi, "claimant": claimant,
+            "claims": [{"seat": c["seat"], "strength": c["strength"], "eligible": c["eligible"]}
+                       for c in claims],
+            "collective_trust": ct, "setup_collective_trust": st.setup_trust,
+            "open_threshold": threshold, "trust_margin": ct - threshold, "systemic_risk": sr,
+            "systemic_risk_limit": st.n, "open": is_open,
+            "final_mandate": {s.seat: s.mandate for s in st.seats},
+        },
+    )
+
+
+def compare_record(st: GameState, rec: Any, sink: FindingSink) -> None:
+    """Compare the table's final public record with the engine's result, field by field."""
+    f = st.final
+    if rec.offline is not None:
+        for seat, k in sorted(rec.offline.items()):
+            exp = f["offline"].get(seat)
+            if exp is not None and exp != k:
+                sink.report("final/offline-penalty",
+                            f"seat {seat} recorded {k} offline Facilities; the latest Production "
+                            f"snapshot leaves {exp} offline", seat=seat, expected=exp, recorded=k)
+    if rec.collective_trust is not None and rec.collective_trust != f["collective_trust"]:
+        sink.report("final/collective-trust",
+                    f"Collective Trust recorded {rec.collective_trust}; the players' final Trust "
+                    f"totals {f['collective_trust']}", expected=f["collective_trust"],
+                    recorded=rec.collective_trust)
+    if rec.open_threshold is not None and rec.open_threshold != f["open_threshold"]:
+        sink.report("final/collective-trust",
+                    f"Open threshold recorded {rec.open_threshold}; Setup Collective Trust "
+                    f"{st.setup_trust} + {st.n} players = {f['open_threshold']}",
+                    expected=f["open_threshold"], recorded=rec.open_threshold)
+    if rec.systemic_risk is not None and rec.systemic_risk != f["systemic_risk"]:
+        sink.report("final/systemic-risk",
+                    f"unresolved Systemic Risk recorded {rec.systemic_risk}; the bag held "
+                    f"{f['systemic_risk']} black cubes after the final Audit",
+                    expected=f["systemic_risk"], recorded=rec.systemic_risk)
+    if rec.provisional_winners is not None and sorted(rec.provisional_winners) != sorted(
+            f["provisional_winners"]):
+        sink.report("final/provisional-winner",
+                    f"provisional winner recorded {sorted(rec.provisional_winners)}; Mandate "
+                    "with the tie breakers (Trust, Customers, Compute) gives "
+                    f"{f['provisional_winners']}", expected=f["provisional_winners"],
+                    recorded=sorted(rec.provisional_winners))
+    if rec.claims is not None and f["claims_known"]:
+        mine = {c["seat"]: c["strength"] for c in f["claims"] if c["eligible"]}
+        for cr in rec.claims:
+            exp = mine.get(cr.seat, 0)
+            if exp != cr.strength:
+                sink.report("final/claim-strength",
+                            f"seat {cr.seat}'s claim strength recorded {cr.strength}; the rules "
+                            f"give {exp}" + ("" if cr.seat in mine else " (not an eligible claim)"),
+                            seat=cr.seat, expected=exp, recorded=cr.strength)
+    if rec.agi is not None and rec.agi != f["agi"]:
+        if rec.agi and f["claims_known"]:
+            sink.report("final/agi-unsupported",
+                        "AGI was recorded, but no fully paid Publication claim has two supported "
+                        "evidence modules", expected=False, recorded=True)
+        else:
+            sink.report("final/agi", f"AGI recorded as {'emerging' if rec.agi else 'not emerging'};"
+                        f" the claims give {'emergence' if f['agi'] else 'no emergence'}",
+                        expected=f["agi"], recorded=rec.agi)
+    if rec.claimant is not None and rec.claimant != f["claimant"] and f["claims_known"]:
+        sink.report("final/agi", f"the strongest claimant recorded is seat {rec.claimant}; the "
+                    f"claim comparison gives {f['claimant']}", expected=f["claimant"],
+                    recorded=rec.claimant)
+    if rec.winners is not None and sorted(rec.winners) != sorted(f["winners"]):
+        sink.report("final/winner",
+                    f"final winner recorded {sorted(rec.winners)}; the rules give {f['winners']}",
+                    expected=f["winners"], recorded=sorted(rec.winners))
+    if rec.open is not None and rec.open != f["open"]:
+        sink.report("final/open",
+                    f"recorded {'Open' if rec.open else 'Closed'}; Collective Trust "
+                    f"{f['collective_trust']} vs {f['open_threshold']} and Systemic Risk "
+                    f"{f['systemic_risk']} vs {st.n} give {'Open' if f['open'] else 'Closed'}",
+                    expected=f["open"], recorded=rec.open)
+    if rec.ending is not None and rec.ending != f["ending"]:
+        sink.report("final/world-ending",
+                    f"World Ending recorded {rec.ending}; AGI {f['agi']} and "
+                    f"{'Open' if f['open'] else 'Closed'} give {f['ending']}",
+                    expected=f["ending"], recorded=rec.ending)

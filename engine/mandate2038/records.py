@@ -1,0 +1,81 @@
+"""Analytics rows (docs/warehouse.md, without ``game_id``) and the JSON snapshot of the state
+for the replay viewer and ``playtest replay --at``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.mandate2038.content import DOSSIER_CARDS
+from engine.mandate2038.state import GameState
+
+RECORD_TABLES = ("selections", "turns", "training_runs", "audits", "audit_draws", "dossiers",
+                 "production", "era_states", "era_mandates", "headlines", "claims")
+
+
+def records(st: GameState) -> dict[str, list[dict[str, Any]]]:
+    """The warehouse rows this replay produced (copies; the state is not shared)."""
+    out = {k: [dict(r) for r in st.rows.get(k, [])] for k in RECORD_TABLES}
+    dossiers = []
+    for s in st.seats:
+        for era in sorted(s.dossier):
+            card = DOSSIER_CARDS.get(era, str(era))
+            orient = s.dossier[era]
+            if orient is None and s.revealed_hand is not None:
+                orient = s.revealed_hand.get(card)
+            dossiers.append({"seat": s.seat, "era": era, "card": card, "orientation": orient})
+        if s.revealed_hand is not None:
+            for era, card in DOSSIER_CARDS.items():
+                if era not in s.dossier:
+                    dossiers.append({"seat": s.seat, "era": era, "card": card,
+                                     "orientation": s.revealed_hand.get(card)})
+    out["dossiers"] = dossiers
+    return out
+
+
+def snapshot(st: GameState) -> dict[str, Any]:
+    """A JSON-able picture of the table now."""
+    card = st.c.mandates.get(st.mandate_card) if st.mandate_card else None
+    seats = []
+    for s in st.seats:
+        seats.append({
+            "seat": s.seat, "faction": s.faction, "mandate": s.mandate, "runway": s.runway,
+            "compute": s.compute, "capability": s.capability, "customers": s.customers,
+            "trust": s.trust, "research_protection": s.protection, "scrutiny": s.bag,
+            "ceo": s.ceo, "teams": list(s.teams), "teams_in_supply": s.teams_supply,
+            "facilities": [
+                {"number": f.number, "hex": f.hex, "tile": st.board.tile(f.hex) if f.hex else None,
+                 "powered": f.powered, "mega_cluster": f.mega, "joint_ventures": list(f.jvs)}
+                for f in sorted(s.facilities.values(), key=lambda f: f.number)
+            ],
+            "generator": ({"hex": s.generator, "kind": s.generator_kind}
+                          if s.generator is not None else None),
+            "exhausted": sorted(s.exhausted), "program_markers": s.markers,
+            "programs_used": sorted(s.programs_used),
+            "capability_thresholds": sorted(s.capability_reached),
+            "trust_thresholds": sorted(s.trust_reached),
+            "dossier_filed": {str(e): ("sealed" if o is None else o)
+                              for e, o in sorted(s.dossier.items())},
+        })
+    return {
+        "era": st.era, "cycle": st.cycle, "phase": st.phase, "initiative": st.initiative,
+        "headline": st.headline,
+        "era_mandate": ({"id": card.id, "name": card.name, "criterion": card.criterion,
+                         "minimum": card.minimum} if card is not None else st.mandate_card),
+        "seats": seats,
+        "generator_slots": {h: [{"seat": seat, "kind": k} for seat, k in v]
+                            for h, v in st.gen_slots.items()},
+        "fusion": {"owner": st.fusion_owner, "hex": st.fusion_hex},
+        "joint_ventures": [
+            {"number": j.number, "a": [j.a_seat, j.a_facility], "b": [j.b_seat, j.b_facility],
+             "active": j.active} for j in sorted(st.jvs.values(), key=lambda j: j.number)
+        ],
+        "mega_clusters": [
+            {"number": m.number, "owner": m.owner, "hosts": list(m.hosts),
+             "demand_met": m.demand_met} for m in sorted(st.megas.values(), key=lambda m: m.number)
+        ],
+        "bag": {**{str(s.seat): s.bag for s in st.seats}, "black": st.black},
+        "systemic_risk": st.black,
+        "training_deck_left": st.deck_left,
+        "setup_collective_trust": st.setup_trust,
+        "ended": st.ended,
+    }

@@ -1,0 +1,231 @@
+"""The Mandate 2038 ruleset object (engine.core.ruleset.Ruleset): dispatch of events to the
+rules modules, named after the rulebook sections they implement:
+
+* ``setup`` (§1), ``central_loop`` (§2 and §6B), ``resources`` (§3), ``hex_board`` (§4),
+  ``programs`` (§5), ``era_sequence`` (§6 A, C-F and the §5 Dossier), ``core_actions`` (§7),
+  ``factions`` (§9 abilities), ``final_scoring`` (§11), ``checkpoints`` (checkpoints and
+  partial logs), ``records`` (warehouse rows and snapshots).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine.core.findings import FindingSink
+from engine.core.replay import LedgerEntry, Outcome
+from engine.core.ruleset import Decision
+from engine.mandate2038 import codes
+from engine.mandate2038.central_loop import (
+    close_cycle,
+    close_turn,
+    force_close_run,
+    on_allocation_window,
+    on_emergency_pause,
+    on_headline,
+    on_reveal,
+    on_run_end,
+    on_trade,
+    on_turn,
+)
+from engine.mandate2038.checkpoints import on_checkpoint
+from engine.mandate2038.content import Content, load_content
+from engine.mandate2038.core_actions import do_draw
+from engine.mandate2038.era_sequence import (
+    end_era,
+    ensure_production,
+    ensure_production_closed,
+    on_allocate,
+    on_audit,
+    on_dossier,
+    on_dossier_reveal,
+    on_era_mandate,
+    on_era_start,
+    on_workforce_move,
+    start_production,
+)
+from engine.mandate2038.final_scoring import compare_record, compute_final
+from engine.mandate2038.records import records as _records
+from engine.mandate2038.records import snapshot as _snapshot
+from engine.mandate2038.setup import build_state
+from engine.mandate2038.state import GameState
+from schemas.mandate2038 import (
+    EVENT_ADAPTER,
+    EVENT_TYPES,
+    RULES_VERSION,
+    TURN_TYPES,
+    MandateHeader,
+    MandateLog,
+)
+
+ADVANCED_UNCHECKED = [
+    "Advanced Play supplement: its rules are not in the core rulebook and are not checked",
+    "Advanced Headlines (auctions, secret choices, Civic Permission Authority votes, "
+    "Volatility, persistent effects): revealed cards are recorded, their effects not applied",
+    "Production Trade box (Power purchase requests) is not resolved",
+    "connected Networks and Link tokens are not modelled; local Power is checked instead",
+    "Jurisdictional Realignment (ring rotation after Era III) is not modelled",
+]
+
+
+def _noop(st: GameState, ev: Any, sink: FindingSink) -> None:
+    return None
+
+
+def _end_of_game(st: GameState, sink: FindingSink, rec: Any = None) -> None:
+    ensure_production(st, sink)
+    ensure_production_closed(st, sink)
+    close_cycle(st, sink)
+    if st.era != 4 and not st.partial and not st.final_done:
+        sink.report("turn/wrong-phase",
+                    f"final scoring was recorded in Era {st.era}; the game lasts four Eras",
+                    expected=4, recorded=st.era)
+    end_era(st, sink)
+    compute_final(st, sink, rec)
+
+
+def on_phase(st: GameState, ev: Any, sink: FindingSink) -> None:
+    """Timing markers; ``production`` opens Production, ``final_scoring``/``game_end`` score."""
+    name = ev.name
+    if name == "production":
+        start_production(st, sink)
+    elif name in ("dossier", "audit", "scoring"):
+        if st.era >= 1:
+            ensure_production(st, sink)
+            ensure_production_closed(st, sink)
+            close_cycle(st, sink)
+        st.phase = name
+    elif name == "final_scoring":
+        _end_of_game(st, sink)
+    elif name == "game_end":
+        if not st.final_done:
+            _end_of_game(st, sink)
+        st.ended = True
+        st.phase = "ended"
+
+
+def on_final_record(st: GameState, ev: Any, sink: FindingSink) -> None:
+    """The table's final public record: score (if not yet) and compare."""
+    _end_of_game(st, sink, ev)
+    compare_record(st, ev, sink)
+
+
+def _draw(st: GameState, ev: Any, sink: FindingSink) -> None:
+    do_draw(st, ev, sink)
+
+
+HANDLERS: dict[str, Callable[[GameState, Any, FindingSink], None]] = {
+    "phase": on_phase,
+    "era_start": on_era_start,
+    "headline": on_headline,
+    "emergency_pause": on_emergency_pause,
+    "allocation_window": on_allocation_window,
+    "reveal": on_reveal,
+    "trade": on_trade,
+    "draw": _draw,
+    "run_end": on_run_end,
+    "allocate": on_allocate,
+    "workforce_move": on_workforce_move,
+    "dossier": on_dossier,
+    "dossier_reveal": on_dossier_reveal,
+    "audit": on_audit,
+    "era_mandate": on_era_mandate,
+    "final_record": on_final_record,
+    "checkpoint": on_checkpoint,
+    "observation": _noop,
+    "survey": _noop,
+}
+for _t in TURN_TYPES:
+    HANDLERS[_t] = on_turn
+
+
+class MandateRuleset:
+    """Mandate 2038, rules 0.8.0-rc.17-test (Default Game; Advanced games replay what the
+    Default Game shares)."""
+
+    game = "mandate2038"
+    title = "Mandate 2038"
+    rules_versions: tuple[str, ...] = (RULES_VERSION,)
+    catalogue = codes.CATALOGUE
+    header_model = MandateHeader
+    log_model = MandateLog
+    event_adapter = EVENT_ADAPTER
+    event_types = EVENT_TYPES
+
+    def content(self, rules_version: str = RULES_VERSION) -> Content:
+        """The indexed content pack (raises RuntimeError when the pack is not installed)."""
+        c, why = load_content(rules_version)
+        if c is None:
+            raise RuntimeError(f"Mandate 2038 content pack missing: {why}")
+        return c
+
+    def setup(self, header: Any, sink: FindingSink) -> GameState:
+        """The table after §1 Setup (findings for setup problems)."""
+        version = header.rules_version
+        c, _why = load_content(version)
+        if c is None:
+            sink.report("log/unsupported-rules-version",
+                        f"no content pack for rules version {version!r}; replayed with "
+                        f"{RULES_VERSION}", expected=RULES_VERSION, recorded=version)
+            c = self.content(RULES_VERSION)
+        return build_state(header, c.pack, c, sink)
+
+    def apply(self, state: GameState, event: Any, sink: FindingSink) -> None:
+        """Fold one event into the state (mutates it), reporting findings on ``sink``."""
+        state.event_index = sink.event
+        HANDLERS.get(event.type, _noop)(state, event, sink)
+
+    def finish(self, state: GameState, sink: FindingSink) -> None:
+        """After the last event: close what is open; note a log that stops before the end."""
+        st = state
+        if st.run is not None:
+            force_close_run(st, sink)
+        close_turn(st, sink)
+        if st.final_done:
+            return
+        if st.era == 4 and (st.audit_done or st.era_mandate_done):
+            _end_of_game(st, sink)
+            return
+        ensure_production_closed(st, sink)
+        where = f"Era {st.era}, cycle {st.cycle}" if st.era else "before Era I"
+        sink.report("log/partial", f"the log ends in {where}, before final scoring; only what "
+                    "was recorded was checked")
+
+    def legal_moves(self, state: GameState) -> Decision:
+        """Who decides next and what they may do (engine.mandate2038.moves)."""
+        from engine.mandate2038 import moves
+
+        return moves.legal_moves(state, state.pack)
+
+    def outcome(self, state: GameState) -> Outcome | None:
+        """The outcome once final scoring ran; otherwise an incomplete outcome."""
+        if state.outcome is not None:
+            return state.outcome
+        return Outcome(complete=False, details={
+            "final_mandate": {s.seat: s.mandate for s in state.seats},
+            "setup_collective_trust": state.setup_trust,
+        })
+
+    def ledger(self, state: GameState) -> list[LedgerEntry]:
+        return list(state.ledger)
+
+    def records(self, state: GameState) -> dict[str, list[dict[str, Any]]]:
+        return _records(state)
+
+    def snapshot(self, state: GameState) -> dict[str, Any]:
+        return _snapshot(state)
+
+    def ended(self, state: GameState) -> bool:
+        return state.ended
+
+    def location(self, state: GameState) -> tuple[int | None, int | None]:
+        return (state.era or None, state.cycle or None)
+
+    def unchecked(self, header: Any) -> list[str]:
+        """Rules not checked for this game: the Advanced Play supplement."""
+        if getattr(header, "profile", "default") == "advanced":
+            return list(ADVANCED_UNCHECKED)
+        return []
+
+
+RULESET = MandateRuleset()
