@@ -1,0 +1,111 @@
+"""§9 Faction abilities (FACTS §3): unlock Era, timing (once per Era / when unlocked / per game),
+and ownership."""
+
+from tests.golden.build import Game, case
+
+FOUR = ("kestralyn", "loopfold", "mirevanta", "orisonix")
+CORT = ("kestralyn", "loopfold", "corthaven")
+
+
+@case
+def ability_orbital_compute_in_era_one():
+    """§9: each Faction ability unlocks at the Era printed on its board; Kestralyn's Orbital
+    Compute is Era IV. Kestralyn builds Facility 1 on I1, then in cycle 2 Funds using Orbital
+    Compute to move it to O2 -> ability/locked."""
+    g = Game()
+    g.setup()
+    g.era_start(1)
+    g.cycle_of({1: ("build", {"to": "I1"}), 2: "fund", 3: "fund"})
+    g.headline()
+    g.reveal({1: "fund", 2: "organize", 3: "organize"})
+    g.play(2, "organize")
+    g.play(3, "organize")
+    g.turn(1, "fund", orbital={"facility": 1, "to": "O2"})
+    g.expect("ability/locked")
+    return g
+
+
+@case
+def ability_emergency_pause_in_era_three():
+    """§9: Orisonix's Emergency Pause unlocks in Era IV. Orisonix (seat 4) pauses Reorganization
+    before selection in Era III cycle 1 -> ability/locked."""
+    g = Game(FOUR)
+    g.setup()
+    g.filler_era(1)
+    g.filler_era(2)
+    g.era_start(3)
+    g.headline()
+    g.add("emergency_pause", seat=4, program="reorganization")
+    g.expect("ability/locked")
+    return g
+
+
+@case
+def ability_emergency_pause_twice():
+    """§9 timing: Emergency Pause is once per game. Orisonix pauses Fusion in Era IV cycle 1 and
+    again in cycle 2 -> ability/used-up at the second."""
+    g = Game(FOUR)
+    g.setup()
+    for e in (1, 2, 3):
+        g.filler_era(e)
+    g.era_start(4)
+    g.headline()
+    g.add("emergency_pause", seat=4, program="fusion")
+    g.reveal({s: "fund" for s in g.seats})
+    for s in g.order():
+        g.play(s, "fund")
+    g.headline()
+    g.add("emergency_pause", seat=4, program="fusion")
+    g.expect("ability/used-up")
+    return g
+
+
+@case
+def ability_paused_program_selected():
+    """§9 Orisonix, Emergency Pause: name one unlocked Program that nobody may select this cycle.
+    Orisonix names Agent Swarm in Era IV cycle 1; seat 1 selects it -> select/paused-program."""
+    g = Game(FOUR)
+    g.setup()
+    for e in (1, 2, 3):
+        g.filler_era(e)
+    g.era_start(4)
+    g.headline()
+    g.add("emergency_pause", seat=4, program="agent_swarm")
+    g.reveal({1: "agent_swarm", 2: "fund", 3: "fund", 4: "fund"})
+    g.expect("select/paused-program")
+    return g
+
+
+@case
+def ability_allocation_window_twice():
+    """§9 timing: Corthaven's Allocation Window is 'once when unlocked' (Era II only). Corthaven
+    opens it in Era II cycle 1 (both offers rejected) and again in cycle 2
+    -> ability/used-up at the second."""
+    g = Game(CORT)
+    g.setup()
+    g.filler_era(1)
+    g.era_start(2)
+    offers = [{"to": 1, "price": 1, "answer": "reject"}, {"to": 2, "price": 1, "answer": "reject"}]
+    g.headline()
+    g.add("allocation_window", seat=3, offers=offers)
+    g.reveal({s: "fund" for s in g.seats})
+    for s in g.order():
+        g.play(s, "fund")
+    g.headline()
+    g.add("allocation_window", seat=3, offers=offers)
+    g.expect("ability/used-up")
+    return g
+
+
+@case
+def ability_allocation_window_wrong_faction():
+    """§9: every Faction has its own ability. Kestralyn (seat 1) opens Corthaven's Allocation
+    Window in Era II -> ability/not-your-faction."""
+    g = Game(CORT)
+    g.setup()
+    g.filler_era(1)
+    g.era_start(2)
+    g.headline()
+    g.add("allocation_window", seat=1, offers=[{"to": 2, "price": 1, "answer": "reject"}])
+    g.expect("ability/not-your-faction")
+    return g
