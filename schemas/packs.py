@@ -35,6 +35,7 @@ DATA_ENV = "PLAYTEST_DATA_DIR"
 _DEFAULT_DATA = Path(__file__).resolve().parents[1] / "data"
 _VERSION_FILE = re.compile(r"^v(\d+)\.json$")
 M = TypeVar("M", bound=BaseModel)
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
 class PackError(ValueError):
@@ -66,7 +67,15 @@ def load_pack(game: str, rules_version: str) -> ContentPack:
     Raises FileNotFoundError (naming the path and the versions that do exist) when there is no
     such pack, and PackError when the file is unreadable or invalid.
     """
+    _check_name("game", game)
+    _check_name("rules version", rules_version)
     return _load_pack(str(data_dir()), game, rules_version)
+
+
+def _check_name(what: str, name: str) -> None:
+    # names become path parts: refuse separators and "..", which would leave data/
+    if not isinstance(name, str) or not _NAME.match(name) or ".." in name:
+        raise PackError(f"{name!r} is not a valid {what} (letters, digits, '.', '_', '-')")
 
 
 @functools.lru_cache(maxsize=32)
@@ -122,6 +131,7 @@ def load_protocol(protocol_id: str, version: int | None = None) -> Protocol:
         if version is not None and version != at:
             raise PackError(f"protocol {protocol_id}: version given twice ({at} and {version})")
         version = at
+    _check_name("protocol id", protocol_id)
     if version is None:
         versions = available_protocol_versions(protocol_id)
         if not versions:

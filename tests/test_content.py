@@ -487,3 +487,11 @@ def test_texts_are_in_our_own_words(pack: ContentPack) -> None:
         elif isinstance(node, str) and _word_runs(node, n) & designers:
             copied.append((path, sorted(_word_runs(node, n) & designers)[0]))
     assert copied == []
+
+
+@pytest.mark.parametrize("bad", ["../mandate2038", "a/b", "", ".hidden", "x..y"])
+def test_names_cannot_leave_the_data_folder(bad: str) -> None:
+    with pytest.raises(PackError, match="is not a valid"):
+        load_pack(GAME, bad)
+    with pytest.raises(PackError, match="is not a valid"):
+        load_pack(bad, RULES)

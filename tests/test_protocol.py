@@ -395,3 +395,10 @@ def test_survey_scales_match_the_designers_priorities(protocol: Protocol) -> Non
     scales = [s.id for s in protocol.survey if s.answer == "scale"]
     assert scales == listed
     assert "What was your institution uniquely good at" in facts.read_text("utf-8")
+
+
+def test_protocol_id_cannot_leave_the_data_folder() -> None:
+    with pytest.raises(PackError, match="is not a valid protocol id"):
+        load_protocol("../content")
+    with pytest.raises(PackError, match="version must be a number"):
+        load_protocol(f"{PID}@latest")
