@@ -91,6 +91,17 @@ class EventFieldCheck(_Model):
     field: str
 
 
+class PairedCheck(_Model):
+    """Every (not ``blocked``) event of ``type`` is matched by an event of ``with_`` for the same
+    seat, counted per seat (e.g. every ``research`` turn has its ``run_end``). Like every check,
+    a log with no ``type`` event at all does not count as captured."""
+
+    kind: Literal["paired"] = "paired"
+    type: str
+    with_: str = Field(alias="with")
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
 class ObservationCheck(_Model):
     """At least ``min`` ``observation`` events of ``category``."""
 
@@ -127,6 +138,7 @@ Check = Annotated[
     | EventTimeCheck
     | EventsCheck
     | EventFieldCheck
+    | PairedCheck
     | ObservationCheck
     | SurveyCheck
     | AllCheck
@@ -458,6 +470,22 @@ class _Context:
             if lacking:
                 return False, f"{lacking} of {len(found)} {what} event(s) lack {check.field}"
             return True, f"all {len(found)} {what} event(s) record {check.field}"
+
+        if isinstance(check, PairedCheck):
+            firsts = [e for e in self._matching({check.type}) if not getattr(e, "blocked", False)]
+            if not firsts:
+                return False, f"no {check.type} event"
+            seconds = self._matching({check.with_})
+            unmatched = 0
+            for seat in {getattr(e, "seat", None) for e in firsts}:
+                need = sum(1 for e in firsts if getattr(e, "seat", None) == seat)
+                got = sum(1 for e in seconds if getattr(e, "seat", None) == seat)
+                unmatched += max(0, need - got)
+            if unmatched:
+                return False, (
+                    f"{unmatched} of {len(firsts)} {check.type} event(s) have no {check.with_}"
+                )
+            return True, f"every {check.type} event has its {check.with_} ({len(firsts)})"
 
         if isinstance(check, ObservationCheck):
             n = sum(

@@ -402,3 +402,20 @@ def test_protocol_id_cannot_leave_the_data_folder() -> None:
         load_protocol("../content")
     with pytest.raises(PackError, match="version must be a number"):
         load_protocol(f"{PID}@latest")
+
+
+def test_training_runs_are_paired_per_seat(protocol: Protocol) -> None:
+    log = full_log()
+    extra = MandateLog.model_validate(
+        {
+            "header": header(),
+            "events": [
+                {"type": "research", "seat": 2, "path": ["F"]},
+                {"type": "research", "seat": 2, "path": ["F"], "blocked": True},
+            ],
+        }
+    ).events
+    longer = log.model_copy(update={"events": [*log.events, *extra]})
+    ok, reason = results(protocol, longer)["training_runs"]
+    # the blocked Research needs no run; the other one lacks its run_end (and so its draws pass)
+    assert not ok and reason == "1 of 2 research event(s) have no run_end"
