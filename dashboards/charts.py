@@ -1,0 +1,346 @@
+"""Pure chart builders: ``frame -> alt.Chart``. No I/O, no Streamlit.
+
+Each builder takes the frame a query (or :mod:`dashboards.stats`) returned and gives a chart
+whose titles say what is shown. Simulated games are told apart by a ``kind`` colour or facet
+wherever a frame carries ``kind``.
+"""
+
+from __future__ import annotations
+
+import altair as alt
+import polars as pl
+
+#: colours of the six institutions (FACTS.md §1, the designers' faction colours)
+FACTION_COLOURS: dict[str, str] = {
+    "coalition_lab": "#ff003c",
+    "platform_empire": "#0066ff",
+    "imperial_research_lab": "#00c060",
+    "vertical_empire": "#e000bb",
+    "safety_laboratory": "#00b8d4",
+    "foundry": "#e6c800",
+    # the content pack's own ids (data/content/mandate2038): same institutions, same colours
+    "dovetalis": "#ff003c",
+    "loopfold": "#0066ff",
+    "mirevanta": "#00c060",
+    "kestralyn": "#e000bb",
+    "orisonix": "#00b8d4",
+    "corthaven": "#e6c800",
+}
+#: fallback seat colours when a faction id is not one of the six
+SEAT_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#17becf", "#bcbd22")
+KIND_COLOURS = {"human": "#1f77b4", "simulated": "#ff7f0e", "walkthrough": "#7f7f7f"}
+SEVERITY_COLOURS = {"error": "#d62728", "warning": "#ff9f1a", "info": "#7f7f7f"}
+
+ENDING_NAMES = {
+    "singularity": "The Singularity (AGI, Open)",
+    "closed_loop": "The Closed Loop (AGI, Closed)",
+    "plural_future": "The Plural Future (no AGI, Open)",
+    "assured_continuity": "Assured Continuity (no AGI, Closed)",
+}
+SOURCE_NAMES = {
+    "starting": "Starting Mandate",
+    "customer": "Customers",
+    "capability_threshold": "Capability thresholds",
+    "trust_threshold": "Trust thresholds",
+    "era_mandate": "Era Mandates",
+    "headline": "Headlines",
+    "fusion": "Fusion",
+    "faction_ability": "Faction abilities",
+    "offline_penalty": "Offline penalty",
+    "checkpoint": "Table checkpoint",
+}
+
+
+def _kind_colour(title: str = "Games") -> alt.Color:
+    return alt.Color(
+        "kind:N",
+        title=title,
+        scale=alt.Scale(domain=list(KIND_COLOURS), range=list(KIND_COLOURS.values())),
+    )
+
+
+def findings_by_code(df: pl.DataFrame) -> alt.Chart:
+    """Horizontal bars: findings per code, coloured by severity, rule section in the tooltip."""
+    return (
+        alt.Chart(df, title="Findings by code")
+        .mark_bar()
+        .encode(
+            y=alt.Y("code:N", sort="-x", title="Finding code"),
+            x=alt.X("findings:Q", title="Findings"),
+            color=alt.Color(
+                "severity:N",
+                scale=alt.Scale(domain=list(SEVERITY_COLOURS), range=list(SEVERITY_COLOURS.values())),
+            ),
+            tooltip=["code", "rule", "severity", "findings", "games"],
+        )
+    )
+
+
+def findings_by_rule(df: pl.DataFrame) -> alt.Chart:
+    """Bars: findings per cited rule section."""
+    agg = df.group_by("rule").agg(pl.col("findings").sum(), pl.col("games").sum())
+    return (
+        alt.Chart(agg, title="Findings by rule section")
+        .mark_bar()
+        .encode(
+            y=alt.Y("rule:N", sort="-x", title="Rule section"),
+            x=alt.X("findings:Q", title="Findings"),
+            tooltip=["rule", "findings"],
+        )
+    )
+
+
+def duration_chart(games: pl.DataFrame, summary: pl.DataFrame, band: tuple[float, float],
+                   band_players: int = 4) -> alt.LayerChart:
+    """Total minutes per game by player count, the mean's 95% interval, and the hypothesis band.
+
+    ``band`` is the designers' duration hypothesis (75-100 minutes) drawn at ``band_players``.
+    """
+    band_df = pl.DataFrame(
+        {"player_count": [band_players], "low": [band[0]], "high": [band[1]],
+         "label": [f"hypothesis {band[0]:.0f}-{band[1]:.0f} min at {band_players} players"]}
+    )
+    x = alt.X("player_count:O", title="Players")
+    band_layer = (
+        alt.Chart(band_df)
+        .mark_bar(opacity=0.18, color="#2ca02c", size=60)
+        .encode(x=x, y=alt.Y("low:Q", title="Minutes"), y2="high:Q", tooltip=["label"])
+    )
+    points = (
+        alt.Chart(games)
+        .mark_circle(size=70, opacity=0.75)
+        .encode(
+            x=x,
+            y=alt.Y("total_minutes:Q", title="Minutes"),
+            color=_kind_colour(),
+            tooltip=["game_id", "player_count", "session_type", "total_minutes"],
+        )
+    )
+    layers: list[alt.Chart] = [band_layer, points]
+    if not summary.is_empty() and summary["low"].drop_nulls().len() > 0:
+        ci = summary.filter(pl.col("low").is_not_null())
+        layers.append(
+            alt.Chart(ci)
+            .mark_errorbar(thickness=2, color="black", ticks=True)
+            .encode(x=x, y=alt.Y("low:Q", title="Minutes"), y2="high:Q",
+                    tooltip=["player_count", "n", "mean", "low", "high"])
+        )
+        layers.append(
+            alt.Chart(ci).mark_tick(color="black", thickness=2, size=24)
+            .encode(x=x, y="mean:Q")
+        )
+    return alt.layer(*layers, title="Total duration by player count (band: designers' hypothesis)")
+
+
+PHASE_ORDER = ["setup", "era1", "era2", "era3", "era4", "production", "dossier", "audit",
+               "scoring", "final_scoring"]
+
+
+def phase_chart(summary: pl.DataFrame) -> alt.LayerChart:
+    """Mean minutes per phase (with 95% interval) for each player count."""
+    x = alt.X("phase:N", sort=PHASE_ORDER, title="Phase")
+    bars = (
+        alt.Chart(summary)
+        .mark_bar(opacity=0.8)
+        .encode(
+            x=x,
+            xOffset="player_count:N",
+            y=alt.Y("mean:Q", title="Mean minutes"),
+            color=alt.Color("player_count:N", title="Players"),
+            tooltip=["phase", "player_count", "n", "mean", "median", "low", "high"],
+        )
+    )
+    err = (
+        alt.Chart(summary.filter(pl.col("low").is_not_null()) if "low" in summary.columns else summary)
+        .mark_errorbar(color="black")
+        .encode(x=x, xOffset="player_count:N", y="low:Q", y2="high:Q")
+    )
+    return alt.layer(bars, err, title="Minutes per phase by player count")
+
+
+def turn_time_chart(df: pl.DataFrame) -> alt.Chart:
+    """Box plot of recorded per-turn seconds by action."""
+    return (
+        alt.Chart(df, title="Recorded turn times by action")
+        .mark_boxplot(extent="min-max")
+        .encode(
+            x=alt.X("action:N", title="Action"),
+            y=alt.Y("seconds:Q", title="Seconds"),
+            color=alt.Color("player_count:N", title="Players"),
+        )
+    )
+
+
+def ledger_by_faction(df: pl.DataFrame) -> alt.Chart:
+    """Mean Mandate per seat by source, for each faction (stacked bars)."""
+    return (
+        alt.Chart(df, title="Mean Mandate per game by source and faction")
+        .mark_bar()
+        .encode(
+            y=alt.Y("faction:N", title="Faction"),
+            x=alt.X("per_seat:Q", title="Mean Mandate per seat-game", stack="zero"),
+            color=alt.Color("source_name:N", title="Source"),
+            tooltip=["faction", "source_name", "per_seat", "mandate", "seat_games"],
+        )
+    )
+
+
+def ledger_by_era(df: pl.DataFrame) -> alt.Chart:
+    """Total Mandate by source in each Era (Era empty: start or final scoring)."""
+    return (
+        alt.Chart(df, title="Mandate by source and Era")
+        .mark_bar()
+        .encode(
+            x=alt.X("era_label:N", title="Era"),
+            y=alt.Y("mandate:Q", title="Mandate (sum)"),
+            color=alt.Color("source_name:N", title="Source"),
+            tooltip=["era_label", "source_name", "mandate"],
+        )
+    )
+
+
+def ledger_winners(df: pl.DataFrame) -> alt.Chart:
+    """Mean Mandate per seat by source: winners against the others."""
+    return (
+        alt.Chart(df, title="Winners vs others: mean Mandate per seat by source")
+        .mark_bar()
+        .encode(
+            x=alt.X("per_seat:Q", title="Mean Mandate per seat-game"),
+            y=alt.Y("source_name:N", title="Source"),
+            yOffset="group:N",
+            color=alt.Color("group:N", title="Seats"),
+            tooltip=["group", "source_name", "per_seat", "seat_games"],
+        )
+    )
+
+
+def endings_chart(df: pl.DataFrame, facet: str) -> alt.Chart:
+    """Frequency of the four World Endings, split by ``facet`` (a column of ``df``)."""
+    return (
+        alt.Chart(df, title=f"World Endings by {facet.replace('_', ' ')}")
+        .mark_bar()
+        .encode(
+            x=alt.X("games:Q", title="Games"),
+            y=alt.Y("ending_name:N", title="World Ending", sort=list(ENDING_NAMES.values())),
+            color=alt.Color(f"{facet}:N", title=facet.replace("_", " ").capitalize()),
+            yOffset=f"{facet}:N",
+            tooltip=["ending_name", facet, "games", "share"],
+        )
+    )
+
+
+def open_margins_chart(df: pl.DataFrame) -> alt.LayerChart:
+    """Each game's Open test: Collective Trust margin vs Systemic Risk margin.
+
+    Open needs trust margin >= 0 and Systemic Risk below the player count (risk margin > 0).
+    """
+    pts = (
+        alt.Chart(df)
+        .mark_circle(size=80, opacity=0.8)
+        .encode(
+            x=alt.X("trust_margin:Q", title="Collective Trust - Open threshold"),
+            y=alt.Y("risk_margin:Q", title="Player count - unresolved Systemic Risk"),
+            color=_kind_colour(),
+            shape=alt.Shape("open:N", title="Open"),
+            tooltip=["game_id", "player_count", "collective_trust", "open_threshold",
+                     "systemic_risk", "systemic_risk_limit", "ending"],
+        )
+    )
+    zero_x = alt.Chart(pl.DataFrame({"v": [0]})).mark_rule(strokeDash=[4, 4]).encode(x="v:Q")
+    zero_y = alt.Chart(pl.DataFrame({"v": [0.5]})).mark_rule(strokeDash=[4, 4]).encode(y="v:Q")
+    return alt.layer(pts, zero_x, zero_y, title="Open test margins (Open: right of and above the lines)")
+
+
+def claim_strength_chart(df: pl.DataFrame) -> alt.Chart:
+    """Histogram of Dossier claim strengths, eligible claims apart."""
+    return (
+        alt.Chart(df, title="Dossier claim strengths")
+        .mark_bar()
+        .encode(
+            x=alt.X("strength:O", title="Claim strength"),
+            y=alt.Y("count():Q", title="Claims"),
+            color=alt.Color("eligible:N", title="Eligible claim"),
+        )
+    )
+
+
+def observations_chart(df: pl.DataFrame, by: str) -> alt.Chart:
+    """Observation counts by category, split by ``by`` (era or rule)."""
+    return (
+        alt.Chart(df, title=f"Observations by category and {by}")
+        .mark_bar()
+        .encode(
+            y=alt.Y("category:N", title="Category", sort="-x"),
+            x=alt.X("count():Q", title="Observations"),
+            color=alt.Color(f"{by}:N", title=by.capitalize()),
+            tooltip=["category", by, "count()"],
+        )
+    )
+
+
+def completeness_chart(df: pl.DataFrame) -> alt.Chart:
+    """Capture completeness (0-1) of each session against its protocol."""
+    return (
+        alt.Chart(df, title="Capture completeness by session")
+        .mark_bar()
+        .encode(
+            y=alt.Y("game_id:N", title="Game", sort="x"),
+            x=alt.X("completeness:Q", title="Share of protocol items captured",
+                    scale=alt.Scale(domain=[0, 1])),
+            tooltip=["game_id", "protocol", "completeness", "missing"],
+        )
+    )
+
+
+def survey_chart(df: pl.DataFrame) -> alt.Chart:
+    """Numeric survey answers: distribution per item."""
+    return (
+        alt.Chart(df, title="Survey answers (numeric items)")
+        .mark_boxplot(extent="min-max")
+        .encode(
+            y=alt.Y("item:N", title="Item"),
+            x=alt.X("value_num:Q", title="Answer"),
+        )
+    )
+
+
+def win_share_chart(df: pl.DataFrame, by: str, title: str) -> alt.LayerChart:
+    """Win share per ``by`` with Wilson 95% intervals and the even-share mark, by kind."""
+    y = alt.Y(f"{by}:N", title=by.capitalize())
+    points = (
+        alt.Chart(df)
+        .mark_point(filled=True, size=90)
+        .encode(
+            x=alt.X("share:Q", title="Win share", scale=alt.Scale(domain=[0, 1])),
+            y=y,
+            yOffset="kind:N",
+            color=_kind_colour(),
+            tooltip=[by, "kind", "games", "wins", "share", "low", "high", "expected"],
+        )
+    )
+    bars = (
+        alt.Chart(df)
+        .mark_rule(strokeWidth=2)
+        .encode(x="low:Q", x2="high:Q", y=y, yOffset="kind:N", color=_kind_colour())
+    )
+    even = (
+        alt.Chart(df)
+        .mark_tick(color="black", thickness=2, size=18)
+        .encode(x="expected:Q", y=y, tooltip=["expected"])
+    )
+    return alt.layer(bars, points, even, title=title)
+
+
+def selection_share_chart(df: pl.DataFrame) -> alt.Chart:
+    """Share of each pick among all selections, by kind of game."""
+    return (
+        alt.Chart(df, title="Action choice: share of selections")
+        .mark_bar()
+        .encode(
+            x=alt.X("share:Q", title="Share of selections"),
+            y=alt.Y("pick:N", title="Selection", sort="-x"),
+            yOffset="kind:N",
+            color=_kind_colour(),
+            tooltip=["pick", "kind", "n", "share"],
+        )
+    )

@@ -1,0 +1,85 @@
+"""The shared filter sidebar of every analytics page.
+
+The router (``app.py``) draws it once per run for the analytics pages, so a choice made on one
+page holds on the next. An empty multiselect means "all". The "Evidence only" switch applies
+the evidence rules (DESIGN.md §6): a game counts only when ``games.evidence`` is true (for
+durations, ``games.duration_evidence``); every page lists the games it excluded and why.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import polars as pl
+import streamlit as st
+
+from dashboards import queries
+from dashboards.queries import Filters
+
+STATE_KEY = "playtest_filters"
+
+SESSION_TYPE_LABELS = {
+    "facilitated_playtest": "Facilitated playtest",
+    "blind_playtest": "Blind playtest",
+    "browser_walkthrough": "Browser walkthrough",
+    "simulation": "Simulation (bots)",
+    "developer_walkthrough": "Developer walkthrough",
+}
+
+
+def sidebar(db: Path) -> Filters:
+    """Draw the filters in the sidebar and return the choice (also kept in session state)."""
+    opts = queries.filter_options(db)
+    sb = st.sidebar
+    sb.header("Filters")
+    versions = sb.multiselect("Rules version", opts["rules_versions"], key="flt_versions",
+                              placeholder="All versions")
+    counts = sb.multiselect("Player count", opts["player_counts"], key="flt_counts",
+                            placeholder="All player counts")
+    types = sb.multiselect(
+        "Session type", opts["session_types"], key="flt_types", placeholder="All session types",
+        format_func=lambda v: SESSION_TYPE_LABELS.get(v, v),
+    )
+    profiles = sb.multiselect("Profile", opts["profiles"], key="flt_profiles",
+                              placeholder="Default and Advanced")
+    date_from = date_to = None
+    lo, hi = opts["date_min"], opts["date_max"]
+    if isinstance(lo, dt.date) and isinstance(hi, dt.date):
+        picked = sb.date_input("Date", value=(lo, hi), min_value=lo, max_value=hi, key="flt_dates")
+        if isinstance(picked, tuple) and len(picked) == 2 and (picked[0], picked[1]) != (lo, hi):
+            date_from, date_to = picked
+    else:
+        sb.caption("Date: no dated games yet.")
+    evidence = sb.toggle(
+        "Evidence only", key="flt_evidence",
+        help="Keep only games that count as evidence under the designers' policy (session type, "
+        "profile, no secret objectives or Tactics, complete, ...). Each page lists the games "
+        "this excludes and why.",
+    )
+    sb.caption(f"{opts['n_games']} game(s) in the warehouse.")
+    f = Filters(tuple(versions), tuple(int(c) for c in counts), tuple(types), tuple(profiles),
+                date_from, date_to, bool(evidence))
+    st.session_state[STATE_KEY] = f
+    return f
+
+
+def current() -> Filters:
+    """The filters chosen in the sidebar during this run (no restriction if none drawn)."""
+    f = st.session_state.get(STATE_KEY)
+    return f if isinstance(f, Filters) else Filters()
+
+
+def show_exclusions(db: Path, f: Filters, evidence: str = "evidence") -> None:
+    """Under an analytics page: which games the evidence switch left out, and why."""
+    if not f.evidence_only:
+        return
+    excluded = queries.excluded_games(db, f, evidence)
+    label = "duration evidence" if evidence == "duration_evidence" else "evidence"
+    with st.expander(f"Excluded from {label}: {excluded.height} game(s)"):
+        if excluded.is_empty():
+            st.write("Every game that matches the filters counts.")
+            return
+        show = excluded.select("game_id", "date", "session_type", "player_count", "profile",
+                               pl.col("reasons").replace("", "(no reason recorded)"))
+        st.dataframe(show, width="stretch", hide_index=True)

@@ -1,0 +1,63 @@
+"""Audit: findings across games by code and rule section, and one game's findings in order."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboards import charts, filters, queries, store, ui
+
+st.title("Audit")
+st.caption("Every finding the engine reported, located by event and source line, with the rule "
+           "section it enforces. Open a finding in the Replay viewer to see the table's state "
+           "at that event.")
+
+
+def render() -> None:
+    db = store.db_path()
+    f = filters.current()
+    by_code = queries.findings_by_code(db, f)
+    if by_code.is_empty():
+        ui.empty_state("No findings in the matching games (or no games yet). " + ui.NO_GAMES)
+    else:
+        c = st.columns(3)
+        c[0].metric("Findings", int(by_code["findings"].sum()))
+        c[1].metric("Codes", by_code.height)
+        c[2].metric("Errors", int(by_code.filter(by_code["severity"] == "error")["findings"].sum()))
+        ui.show_chart(charts.findings_by_code(by_code), "findings-by-code")
+        ui.show_chart(charts.findings_by_rule(by_code), "findings-by-rule")
+        ui.show_table(by_code, "findings-by-code")
+
+    st.subheader("One game's findings")
+    games = queries.games(db, f)
+    if games.is_empty():
+        ui.empty_state(ui.NO_GAMES)
+        filters.show_exclusions(db, f)
+        return
+    ids = games["game_id"].to_list()
+    wanted = st.query_params.get("game")
+    index = ids.index(wanted) if wanted in ids else 0
+    labels = {r["game_id"]: f"{r['game_id']}  ·  {r['date'] or 'undated'}  ·  {r['session_type']}"
+              f"  ·  {r['n_errors'] or 0} errors" for r in games.iter_rows(named=True)}
+    gid = st.selectbox("Game", ids, index=index, format_func=lambda g: labels.get(g, g),
+                       key="audit_game")
+    found = queries.game_findings(db, gid)
+    if found.is_empty():
+        st.success("This game replays clean: no findings.", icon=":material/check_circle:")
+    else:
+        ui.show_table(found, f"findings-{gid}")
+        st.caption("Open a finding at its place in the replay:")
+        for r in found.head(60).iter_rows(named=True):
+            where = f"event {r['event']}" if r["event"] is not None else "end of game"
+            label = (f"{r['severity']} · {r['code']} · {where}"
+                     f"{' · line ' + str(r['line']) if r['line'] is not None else ''}: {r['message']}")
+            params = {"game": gid}
+            if r["event"] is not None:
+                params["event"] = str(r["event"])
+            st.page_link("pages/replay.py", label=label[:180], icon=":material/open_in_new:",
+                         query_params=params)
+        if found.height > 60:
+            st.caption(f"... and {found.height - 60} more (see the table above).")
+    filters.show_exclusions(db, f)
+
+
+ui.guarded(render)

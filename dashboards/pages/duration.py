@@ -1,0 +1,69 @@
+"""Duration: total and per-phase minutes by player count against the designers' hypothesis."""
+
+from __future__ import annotations
+
+import polars as pl
+import streamlit as st
+
+from dashboards import charts, filters, queries, stats, store, ui
+
+HYPOTHESIS = (75.0, 100.0)  # minutes at four players: a hypothesis (FACTS.md §10, §11.4)
+
+st.title("Duration")
+st.caption(
+    "Human sessions only unless asked otherwise: bot and LLM sessions cannot estimate human "
+    "play time. The green band is the designers' hypothesis of 75-100 minutes at four players; "
+    "three- and five-player durations need their own blind tests. Intervals are 95% "
+    "t-intervals of the mean."
+)
+
+
+def render() -> None:
+    db = store.db_path()
+    f = filters.current()
+    include = st.checkbox(
+        "Include non-human sessions (simulations, walkthroughs)", key="dur_nonhuman",
+        help="Off by default: only facilitated and blind playtests measure human duration.",
+    )
+    games = queries.durations(db, f, include)
+    if games.is_empty():
+        ui.empty_state("No timed games match. " + ui.NO_GAMES)
+        filters.show_exclusions(db, f, "duration_evidence")
+        return
+    summary = stats.summarise(games, ["player_count"], "total_minutes")
+    ui.show_chart(charts.duration_chart(games, summary, HYPOTHESIS), "duration-total")
+    small = summary.filter(pl.col("n") < stats.MIN_GAMES_WARNING)
+    if not small.is_empty():
+        st.warning(
+            "Small samples: "
+            + ", ".join(f"{r['player_count']} players n={r['n']}" for r in small.iter_rows(named=True))
+            + f" (fewer than {stats.MIN_GAMES_WARNING} games: intervals are wide; treat as "
+            "indicative).",
+            icon=":material/warning:",
+        )
+    st.subheader("Total minutes by player count")
+    ui.show_table(summary, "duration-summary")
+
+    st.subheader("Per phase")
+    st.caption("Setup, each Era, and the Production, Audit and scoring steps (summed over the "
+               "game's four Eras), per game.")
+    phases = queries.phase_minutes(db, f, include)
+    if phases.is_empty():
+        ui.empty_state("No phase times recorded in the matching games.")
+    else:
+        per_game = phases.group_by(["game_id", "player_count", "phase"]).agg(pl.col("minutes").sum())
+        psum = stats.summarise(per_game, ["phase", "player_count"], "minutes")
+        ui.show_chart(charts.phase_chart(psum), "duration-phases")
+        ui.show_table(psum, "duration-phases")
+
+    st.subheader("Per turn")
+    turns = queries.turn_seconds(db, f, include)
+    if turns.is_empty():
+        ui.empty_state("No per-turn times recorded in the matching games.")
+    else:
+        ui.show_chart(charts.turn_time_chart(turns), "duration-turns")
+        ui.show_table(stats.summarise(turns, ["action"], "seconds"), "turn-times")
+    filters.show_exclusions(db, f, "duration_evidence")
+
+
+ui.guarded(render)

@@ -1,0 +1,67 @@
+"""World Endings: how often each ending happens, AGI emergence, claims and the Open test."""
+
+from __future__ import annotations
+
+import polars as pl
+import streamlit as st
+
+from dashboards import charts, filters, queries, stats, store, ui
+
+st.title("World Endings")
+st.caption(
+    "AGI emerges only when a fully paid Publication claim with two supported modules wins. "
+    "The ending is Open only if final Collective Trust reaches Setup Collective Trust plus the "
+    "player count and unresolved Systemic Risk stays below the player count (core rules §11)."
+)
+
+
+def render() -> None:
+    db = store.db_path()
+    f = filters.current()
+    ends = queries.endings(db, f)
+    if ends.is_empty():
+        ui.empty_state("No complete games match. " + ui.NO_GAMES)
+        filters.show_exclusions(db, f)
+        return
+    n = ends.height
+    agi = int(ends["agi"].fill_null(False).sum())
+    opened = int(ends["open"].fill_null(False).sum())
+    lo, hi = stats.wilson(agi, n)
+    olo, ohi = stats.wilson(opened, n)
+    c = st.columns(3)
+    c[0].metric("Complete games", n)
+    c[1].metric("AGI emergence rate", f"{agi / n:.0%}", help=f"95% Wilson interval {lo:.0%}-{hi:.0%}")
+    c[2].metric("Open endings", f"{opened / n:.0%}", help=f"95% Wilson interval {olo:.0%}-{ohi:.0%}")
+    st.caption(f"AGI {agi}/{n} (95% CI {lo:.0%}-{hi:.0%}); Open {opened}/{n} "
+               f"(95% CI {olo:.0%}-{ohi:.0%}).")
+    if n < stats.MIN_GAMES_WARNING:
+        st.warning(f"Only {n} complete games: frequencies are indicative.", icon=":material/warning:")
+    facet = st.selectbox("Split by", ["player_count", "profile", "session_type", "kind"],
+                         key="end_facet", format_func=lambda v: v.replace("_", " "))
+    counts = (
+        ends.with_columns(
+            pl.col("ending").replace_strict(charts.ENDING_NAMES, default=pl.col("ending"))
+            .fill_null("(not recorded)").alias("ending_name"),
+            pl.col(facet).cast(pl.Utf8),
+        )
+        .group_by(["ending_name", facet]).agg(pl.len().alias("games"))
+        .with_columns((pl.col("games") / pl.col("games").sum().over(facet)).round(3).alias("share"))
+        .sort(["ending_name", facet])
+    )
+    ui.show_chart(charts.endings_chart(counts, facet), f"endings-by-{facet}")
+    ui.show_table(counts, f"endings-by-{facet}")
+
+    st.subheader("The Open test's margins")
+    ui.show_chart(charts.open_margins_chart(ends), "open-test-margins")
+    ui.show_table(ends, "outcomes")
+
+    st.subheader("Claim strengths")
+    cl = queries.claims(db, f)
+    if cl.is_empty():
+        ui.empty_state("No Dossier claims recorded in the matching games.")
+    else:
+        ui.show_chart(charts.claim_strength_chart(cl), "claim-strengths")
+    filters.show_exclusions(db, f)
+
+
+ui.guarded(render)

@@ -1,0 +1,147 @@
+"""Replay viewer: step through any game event by event and see the table at that moment."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+import streamlit as st
+
+from dashboards import gamelog, hexmap, queries, replay_view, store, ui
+
+st.title("Replay viewer")
+st.caption("The state comes from replaying the archived log up to the chosen event with the "
+           "rules engine. Links from the Audit page open here at the finding's event "
+           "(query parameters `game` and `event`).")
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _load(db: str, game_id: str, stamp: float) -> gamelog.GameLog:
+    """The archived game (cached per database file version)."""
+    return gamelog.load(Path(db), game_id)
+
+
+def _step(delta: int, last: int) -> None:
+    st.session_state["rv_event"] = max(-1, min(last, st.session_state.get("rv_event", -1) + delta))
+
+
+def render() -> None:
+    db = store.db_path()
+    games = queries.game_list(db)
+    if games.is_empty():
+        ui.empty_state(ui.NO_GAMES)
+        return
+    ids = games["game_id"].to_list()
+    qp_game, qp_event = st.query_params.get("game"), st.query_params.get("event")
+    if qp_game in ids and st.session_state.get("_rv_synced") != (qp_game, qp_event):
+        st.session_state["rv_game"] = qp_game
+        if qp_event is not None and qp_event.lstrip("-").isdigit():
+            st.session_state["rv_event"] = int(qp_event)
+        else:
+            st.session_state.pop("rv_event", None)
+        st.session_state["_rv_synced"] = (qp_game, qp_event)
+    elif qp_game is not None and qp_game not in ids:
+        st.warning(f"Game {qp_game!r} is not in the warehouse; showing the newest game instead.")
+    labels = {r["game_id"]: f"{r['game_id']} · {r['date'] or 'undated'} · {r['kind']} · "
+              f"{r['player_count']}p · {r['n_events']} events" for r in games.iter_rows(named=True)}
+    if st.session_state.get("rv_game") not in ids:
+        st.session_state["rv_game"] = ids[0]
+    gid = st.selectbox("Game", ids, format_func=lambda g: labels.get(g, g), key="rv_game")
+    stamp = db.stat().st_mtime if db.exists() else 0.0
+    log = _load(str(db), gid, stamp)
+    for p in log.problems[:5]:
+        st.caption(f"Note: {p}")
+    if not log.readable:
+        st.error("This game's log could not be read for replay.")
+        return
+    n = len(log.events)
+    if n == 0:
+        ui.empty_state("This game has no events to step through.")
+        return
+    last = n - 1
+    if not isinstance(st.session_state.get("rv_event"), int) or not -1 <= st.session_state["rv_event"] <= last:
+        st.session_state["rv_event"] = last
+    c1, c2, c3 = st.columns([1, 1, 8])
+    c1.button("◀ Prev", on_click=_step, args=(-1, last), key="rv_prev", width="stretch")
+    c2.button("Next ▶", on_click=_step, args=(1, last), key="rv_next", width="stretch")
+    pos = c3.slider("Event (−1 = after setup)", min_value=-1, max_value=last, key="rv_event")
+    st.query_params.update({"game": gid, "event": str(pos)})
+    st.session_state["_rv_synced"] = (gid, str(pos))
+    if pos >= 0:
+        ev = log.events[pos]
+        line = log.lines[pos] if pos < len(log.lines) else None
+        st.markdown(f"**Event {pos}**{f' (line {line})' if line else ''}: "
+                    f"{replay_view.event_label(ev)}")
+    else:
+        st.markdown("**After setup**, before the first event.")
+
+    try:
+        from engine.core.registry import get_ruleset
+
+        rs = get_ruleset(log.header.game)
+    except Exception as err:  # the engine failing to import must not take the page down
+        rs = None
+        st.caption(f"Engine import failed: {err}")
+    if rs is None or not hasattr(rs, "apply"):
+        st.warning("The rules engine for this game is not available in this checkout yet, so "
+                   "the state cannot be rebuilt; the events are listed instead.")
+        _event_list(log, pos)
+        return
+    try:
+        result = replay_view.replay_until(log, pos)
+    except Exception as err:  # an engine bug: show it as a message, keep the page alive
+        st.error(f"The engine could not replay this game to event {pos}: {err}")
+        _event_list(log, pos)
+        return
+    state = result.state
+    left, right = st.columns([3, 2])
+    with left:
+        names = {}
+        pack = getattr(state, "pack", None)
+        for t in getattr(pack, "tiles", []) or []:
+            names[t.id] = t.name
+        svg = hexmap.render_svg(hexmap.board_view(state), names)
+        st.image(svg, caption=f"Map after event {pos}" if pos >= 0 else "Map after setup",
+                 width="stretch")
+        st.download_button("Map as SVG", svg, file_name=f"map-{gid}-{pos}.svg",
+                           mime="image/svg+xml", key="rv_svg", on_click="ignore")
+    with right:
+        era, cycle = getattr(state, "era", None), getattr(state, "cycle", None)
+        st.markdown(f"**Era** {replay_view.ROMAN.get(era, era or '-')} · **cycle** {cycle or '-'}"
+                    f" · **phase** {getattr(state, 'phase', '?')} · **Initiative** seat "
+                    f"{getattr(state, 'initiative', '?')}")
+        st.dataframe(replay_view.seat_table(state), hide_index=True, width="stretch")
+        ledger = replay_view.ledger_table(result)
+        st.markdown("**Score ledger so far**")
+        if ledger.is_empty():
+            st.caption("No Mandate changes yet.")
+        else:
+            totals = ledger.group_by("seat").agg(pl.col("amount").sum().alias("mandate")).sort("seat")
+            st.dataframe(totals, hide_index=True)
+            with st.expander(f"{ledger.height} ledger entries"):
+                st.dataframe(ledger, hide_index=True, width="stretch")
+        found = [f for f in result.findings]
+        st.markdown(f"**Findings so far**: {len(found)}")
+        if found:
+            st.dataframe(replay_view.findings_table(found), hide_index=True, width="stretch")
+    snap = getattr(rs, "snapshot", None)
+    if callable(snap):
+        with st.expander("Engine snapshot (JSON)"):
+            try:
+                st.json(json.loads(json.dumps(snap(state), default=str)))
+            except Exception as err:
+                st.caption(f"snapshot unavailable: {err}")
+    _event_list(log, pos)
+
+
+def _event_list(log: gamelog.GameLog, pos: int) -> None:
+    lo = max(0, pos - 8)
+    rows = [{"event": i, "line": log.lines[i] if i < len(log.lines) else None,
+             "": "▶" if i == pos else "", "what": replay_view.event_label(log.events[i])}
+            for i in range(lo, min(len(log.events), pos + 9))]
+    with st.expander("Events around this one", expanded=True):
+        st.dataframe(pl.DataFrame(rows), hide_index=True, width="stretch")
+
+
+ui.guarded(render)

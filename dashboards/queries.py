@@ -1,0 +1,421 @@
+"""Parameterised SQL over the warehouse (docs/warehouse.md), each returning a polars frame.
+
+Every analytics query takes the shared :class:`Filters` and restricts the ``games`` table with
+fixed SQL fragments whose values travel as parameters; no SQL is ever built from user text.
+An empty or not-yet-created warehouse gives empty frames (see :func:`dashboards.store.query`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from dashboards.store import query
+
+#: how a game was played, for side-by-side comparisons (simulated games are always labelled)
+KIND_SQL = (
+    "CASE WHEN g.session_type = 'simulation' THEN 'simulated' "
+    "WHEN g.is_human THEN 'human' ELSE 'walkthrough' END"
+)
+
+
+@dataclass(frozen=True)
+class Filters:
+    """The sidebar's choices. An empty tuple means "no restriction" on that field."""
+
+    rules_versions: tuple[str, ...] = ()
+    player_counts: tuple[int, ...] = ()
+    session_types: tuple[str, ...] = ()
+    profiles: tuple[str, ...] = ()
+    date_from: dt.date | None = None
+    date_to: dt.date | None = None
+    evidence_only: bool = False
+
+    def where(self, alias: str = "g", evidence: str = "evidence") -> tuple[str, list[Any]]:
+        """``(sql, params)``: the WHERE condition on the games table aliased ``alias``.
+
+        ``evidence`` names the boolean column the evidence switch applies (``evidence`` or
+        ``duration_evidence``).
+        """
+        if evidence not in ("evidence", "duration_evidence"):
+            raise ValueError(f"unknown evidence column {evidence!r}")
+        a = alias
+        parts: list[str] = ["TRUE"]
+        params: list[Any] = []
+        if self.rules_versions:
+            parts.append(f"list_contains(?::VARCHAR[], {a}.rules_version)")
+            params.append(list(self.rules_versions))
+        if self.player_counts:
+            parts.append(f"list_contains(?::INTEGER[], {a}.player_count)")
+            params.append([int(n) for n in self.player_counts])
+        if self.session_types:
+            parts.append(f"list_contains(?::VARCHAR[], {a}.session_type)")
+            params.append(list(self.session_types))
+        if self.profiles:
+            parts.append(f"list_contains(?::VARCHAR[], {a}.profile)")
+            params.append(list(self.profiles))
+        if self.date_from is not None:
+            parts.append(f"{a}.date >= ?")
+            params.append(self.date_from)
+        if self.date_to is not None:
+            parts.append(f"{a}.date <= ?")
+            params.append(self.date_to)
+        if self.evidence_only:
+            parts.append(f"coalesce({a}.{evidence}, FALSE)")
+        return " AND ".join(parts), params
+
+    def without_evidence(self) -> Filters:
+        """The same filters with the evidence switch off (to list what it excludes)."""
+        return Filters(
+            self.rules_versions, self.player_counts, self.session_types, self.profiles,
+            self.date_from, self.date_to, False,
+        )
+
+
+# --- the games table and the filters ---------------------------------------------------------
+
+
+def filter_options(db: Path) -> dict[str, list[Any]]:
+    """Distinct values offered by the sidebar: versions, player counts, types, profiles, dates."""
+    df = query(
+        db,
+        "SELECT list(DISTINCT rules_version ORDER BY rules_version) AS rules_versions, "
+        "list(DISTINCT player_count ORDER BY player_count) AS player_counts, "
+        "list(DISTINCT session_type ORDER BY session_type) AS session_types, "
+        "list(DISTINCT profile ORDER BY profile) AS profiles, "
+        "min(date) AS date_min, max(date) AS date_max, count(*) AS n_games FROM games",
+    )
+    if df.is_empty():
+        return {"rules_versions": [], "player_counts": [], "session_types": [], "profiles": [],
+                "date_min": None, "date_max": None, "n_games": 0}
+    row = df.row(0, named=True)
+    return {
+        "rules_versions": [v for v in row["rules_versions"] or [] if v is not None],
+        "player_counts": [v for v in row["player_counts"] or [] if v is not None],
+        "session_types": [v for v in row["session_types"] or [] if v is not None],
+        "profiles": [v for v in row["profiles"] or [] if v is not None],
+        "date_min": row["date_min"],
+        "date_max": row["date_max"],
+        "n_games": int(row["n_games"] or 0),
+    }
+
+
+def games(db: Path, f: Filters, evidence: str = "evidence") -> pl.DataFrame:
+    """The games that pass the filters, with their evidence status and outcome summary."""
+    where, params = f.where("g", evidence)
+    return query(
+        db,
+        f"""
+        SELECT g.game_id, g.date, g.rules_version, g.profile, g.session_type,
+               {KIND_SQL} AS kind, g.illustrative, g.player_count, g.status, g.n_events,
+               g.n_errors, g.n_warnings, g.complete, g.evidence, g.duration_evidence,
+               g.evidence_reasons, g.total_minutes, g.facilitator, g.venue, g.protocol,
+               g.source_format, g.source_name
+        FROM games g WHERE {where}
+        ORDER BY g.date NULLS LAST, g.game_id
+        """,
+        params,
+    )
+
+
+def excluded_games(db: Path, f: Filters, evidence: str = "evidence") -> pl.DataFrame:
+    """Games the other filters keep but the evidence switch drops, with the reasons why."""
+    where, params = f.without_evidence().where("g", evidence)
+    return query(
+        db,
+        f"""
+        SELECT g.game_id, g.date, g.session_type, g.player_count, g.profile,
+               array_to_string(coalesce(g.evidence_reasons, []), '; ') AS reasons,
+               g.evidence, g.duration_evidence
+        FROM games g
+        WHERE {where} AND NOT coalesce(g.{evidence}, FALSE)
+        ORDER BY g.date NULLS LAST, g.game_id
+        """,
+        params,
+    )
+
+
+def game_list(db: Path) -> pl.DataFrame:
+    """Every game, newest first, for pickers (Audit, Replay viewer)."""
+    return query(
+        db,
+        f"""
+        SELECT g.game_id, g.date, g.session_type, {KIND_SQL} AS kind, g.player_count,
+               g.status, g.n_errors, g.n_warnings, g.n_events, g.source_name, g.illustrative
+        FROM games g ORDER BY g.date DESC NULLS LAST, g.game_id
+        """,
+    )
+
+
+def game_row(db: Path, game_id: str) -> dict[str, Any] | None:
+    """One game's ``games`` row as a dict, or None."""
+    df = query(db, "SELECT * FROM games WHERE game_id = ?", [game_id])
+    return None if df.is_empty() else df.row(0, named=True)
+
+
+def game_seats(db: Path, game_id: str) -> pl.DataFrame:
+    """One game's seats with their final values."""
+    return query(db, "SELECT * FROM seats WHERE game_id = ? ORDER BY seat", [game_id])
+
+
+def game_events(db: Path, game_id: str) -> pl.DataFrame:
+    """One game's events in order (type, seat, era, cycle, time, source line, JSON payload)."""
+    return query(
+        db,
+        "SELECT idx, type, seat, era, cycle, t, line, payload FROM events "
+        "WHERE game_id = ? ORDER BY idx",
+        [game_id],
+    )
+
+
+# --- Audit -----------------------------------------------------------------------------------
+
+
+def findings_by_code(db: Path, f: Filters) -> pl.DataFrame:
+    """Findings across the filtered games, counted by code, rule section and severity."""
+    where, params = f.where()
+    return query(
+        db,
+        f"""
+        SELECT fi.code, fi.rule, fi.severity, count(*) AS findings,
+               count(DISTINCT fi.game_id) AS games
+        FROM findings fi JOIN games g USING (game_id)
+        WHERE {where}
+        GROUP BY ALL ORDER BY findings DESC, fi.code
+        """,
+        params,
+    )
+
+
+def game_findings(db: Path, game_id: str) -> pl.DataFrame:
+    """One game's findings in log order."""
+    return query(
+        db,
+        "SELECT n, code, severity, rule, message, event, line, era, cycle, seat, "
+        "CAST(expected AS VARCHAR) AS expected, CAST(recorded AS VARCHAR) AS recorded "
+        "FROM findings WHERE game_id = ? ORDER BY event NULLS LAST, n",
+        [game_id],
+    )
+
+
+# --- Duration --------------------------------------------------------------------------------
+
+
+def durations(db: Path, f: Filters, include_non_human: bool = False) -> pl.DataFrame:
+    """Total and setup minutes per game (human sessions only unless asked otherwise)."""
+    where, params = f.where("g", "duration_evidence")
+    human = "TRUE" if include_non_human else "g.is_human"
+    return query(
+        db,
+        f"""
+        SELECT g.game_id, g.player_count, g.session_type, {KIND_SQL} AS kind,
+               g.total_minutes, g.setup_minutes, g.duration_evidence
+        FROM games g
+        WHERE {where} AND {human} AND g.total_minutes IS NOT NULL
+        ORDER BY g.player_count, g.game_id
+        """,
+        params,
+    )
+
+
+def phase_minutes(db: Path, f: Filters, include_non_human: bool = False) -> pl.DataFrame:
+    """Minutes of each timed phase, per game, with the game's player count."""
+    where, params = f.where("g", "duration_evidence")
+    human = "TRUE" if include_non_human else "g.is_human"
+    return query(
+        db,
+        f"""
+        SELECT p.game_id, g.player_count, {KIND_SQL} AS kind, p.phase, p.era, p.minutes
+        FROM phases p JOIN games g USING (game_id)
+        WHERE {where} AND {human} AND p.minutes IS NOT NULL
+        ORDER BY g.player_count, p.game_id, p.start_t
+        """,
+        params,
+    )
+
+
+def turn_seconds(db: Path, f: Filters, include_non_human: bool = False) -> pl.DataFrame:
+    """Per-turn times where the table recorded them."""
+    where, params = f.where("g", "duration_evidence")
+    human = "TRUE" if include_non_human else "g.is_human"
+    return query(
+        db,
+        f"""
+        SELECT t.game_id, g.player_count, t.era, t.cycle, t.seat, t.action, t.seconds
+        FROM turn_times t JOIN games g USING (game_id)
+        WHERE {where} AND {human} AND t.seconds IS NOT NULL
+        """,
+        params,
+    )
+
+
+# --- Scoring sources -------------------------------------------------------------------------
+
+
+def ledger_by_source(db: Path, f: Filters) -> pl.DataFrame:
+    """Mandate by ledger source, faction, Era and whether the seat won (checkpoint resyncs out)."""
+    where, params = f.where()
+    return query(
+        db,
+        f"""
+        SELECT l.source, s.faction, l.era, coalesce(s.winner, FALSE) AS winner,
+               {KIND_SQL} AS kind, sum(l.amount) AS mandate, count(*) AS entries,
+               count(DISTINCT l.game_id) AS games
+        FROM ledger l
+        JOIN games g USING (game_id)
+        JOIN seats s ON s.game_id = l.game_id AND s.seat = l.seat
+        WHERE {where} AND l.source <> 'checkpoint'
+        GROUP BY ALL ORDER BY l.source, s.faction, l.era
+        """,
+        params,
+    )
+
+
+def seats_in_games(db: Path, f: Filters) -> pl.DataFrame:
+    """Every seat of the filtered games: faction, winner flag and kind (for per-seat averages)."""
+    where, params = f.where()
+    return query(
+        db,
+        f"""
+        SELECT s.game_id, s.seat, s.faction, coalesce(s.winner, FALSE) AS winner,
+               s.final_mandate, g.player_count, {KIND_SQL} AS kind, g.complete
+        FROM seats s JOIN games g USING (game_id)
+        WHERE {where}
+        """,
+        params,
+    )
+
+
+# --- World Endings ---------------------------------------------------------------------------
+
+
+def endings(db: Path, f: Filters) -> pl.DataFrame:
+    """One row per complete game's outcome with the Open test's margins."""
+    where, params = f.where()
+    return query(
+        db,
+        f"""
+        SELECT o.game_id, g.player_count, g.profile, g.session_type, {KIND_SQL} AS kind,
+               o.ending, o.agi, o.open, o.collective_trust, o.setup_collective_trust,
+               o.open_threshold, o.trust_margin, o.systemic_risk, o.systemic_risk_limit,
+               o.systemic_risk_limit - o.systemic_risk AS risk_margin
+        FROM outcomes o JOIN games g USING (game_id)
+        WHERE {where} AND o.complete
+        """,
+        params,
+    )
+
+
+def claims(db: Path, f: Filters) -> pl.DataFrame:
+    """Dossier claims of the filtered games with their strengths."""
+    where, params = f.where()
+    return query(
+        db,
+        f"""
+        SELECT c.game_id, c.seat, s.faction, c.publication, c.paid, c.modules_supported,
+               c.eligible, c.strength, g.player_count, {KIND_SQL} AS kind
+        FROM claims c JOIN games g USING (game_id)
+        LEFT JOIN seats s ON s.game_id = c.game_id AND s.seat = c.seat
+        WHERE {where}
+        """,
+        params,
+    )
+
+
+# --- Observation protocols -------------------------------------------------------------------
+
+
+def observations(db: Path, f: Filters) -> pl.DataFrame:
+    """Every observation of the filtered games."""
+    where, params = f.where()
+    return query(
+        db,
+        f"""
+        SELECT o.game_id, o.idx, o.category, coalesce(o.rule, '(no rule cited)') AS rule,
+               o.seat, o.era, o.cycle, o.text, o.minutes, g.protocol, {KIND_SQL} AS kind
+        FROM observations o JOIN games g USING (game_id)
+        WHERE {where}
+        ORDER BY o.game_id, o.idx
+        """,
+        params,
+    )
+
+
+def interventions(db: Path, f: Filters) -> pl.DataFrame:
+    """Facilitator interventions and rules deviations recorded in the games' receipts."""
+    where, params = f.where()
+    return query(
+        db,
+        f"""
+        SELECT g.game_id, 'intervention' AS kind, unnest(g.interventions) AS text
+        FROM games g WHERE {where} AND len(coalesce(g.interventions, [])) > 0
+        UNION ALL
+        SELECT g.game_id, 'deviation' AS kind, unnest(g.rules_deviations) AS text
+        FROM games g WHERE {where} AND len(coalesce(g.rules_deviations, [])) > 0
+        """,
+        params + params,
+    )
+
+
+def survey(db: Path, f: Filters) -> pl.DataFrame:
+    """Post-game survey answers of the filtered games."""
+    where, params = f.where()
+    return query(
+        db,
+        f"""
+        SELECT sv.game_id, sv.seat, s.faction, sv.item, sv.value_text, sv.value_num
+        FROM survey sv JOIN games g USING (game_id)
+        LEFT JOIN seats s ON s.game_id = sv.game_id AND s.seat = sv.seat
+        WHERE {where}
+        ORDER BY sv.item, sv.game_id, sv.seat
+        """,
+        params,
+    )
+
+
+def protocol_games(db: Path, f: Filters) -> pl.DataFrame:
+    """The filtered games with their protocol and archived log location."""
+    where, params = f.where()
+    return query(
+        db,
+        f"SELECT g.game_id, g.date, g.protocol, g.archive_path, g.session_type "
+        f"FROM games g WHERE {where} ORDER BY g.date NULLS LAST, g.game_id",
+        params,
+    )
+
+
+# --- Balance ---------------------------------------------------------------------------------
+
+
+def era_two_leaders(db: Path, f: Filters) -> pl.DataFrame:
+    """Mandate of every seat at the end of Era II, with the seat's final winner flag."""
+    where, params = f.where()
+    return query(
+        db,
+        f"""
+        SELECT e.game_id, e.seat, e.mandate, coalesce(s.winner, FALSE) AS winner,
+               {KIND_SQL} AS kind
+        FROM era_states e JOIN games g USING (game_id)
+        JOIN seats s ON s.game_id = e.game_id AND s.seat = e.seat
+        WHERE {where} AND e.era = 2 AND g.complete
+        """,
+        params,
+    )
+
+
+def selections(db: Path, f: Filters) -> pl.DataFrame:
+    """Every secret selection (Core Action or Program) of the filtered games."""
+    where, params = f.where()
+    return query(
+        db,
+        f"""
+        SELECT sl.game_id, sl.era, sl.seat, sl.pick, sl.kind AS pick_kind, {KIND_SQL} AS kind
+        FROM selections sl JOIN games g USING (game_id)
+        WHERE {where}
+        """,
+        params,
+    )

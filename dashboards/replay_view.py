@@ -1,0 +1,155 @@
+"""Replay a game to one event for the Replay viewer and the live-entry page.
+
+Pure helpers around ``engine.core.replay``: state after event ``position``, each seat's
+resources, the score ledger so far, and a readable label for any event.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import polars as pl
+
+ACTION_WORDS = {
+    "fund": "Fund", "research": "Research", "build": "Build", "organize": "Organize",
+    "deploy": "Deploy", "influence": "Influence", "mega_cluster": "Mega-Cluster",
+    "reorganization": "Reorganization", "covenant": "Public Capability Covenant",
+    "narrative_capture": "Narrative Capture", "agent_swarm": "Agent Swarm",
+    "fusion": "Fusion Demonstrator",
+}
+ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}
+
+
+def _get(ev: Any, name: str, default: Any = None) -> Any:
+    if isinstance(ev, dict):
+        return ev.get(name, default)
+    return getattr(ev, name, default)
+
+
+def event_label(ev: Any) -> str:
+    """A short sentence for an event (model or dict), in the game's words."""
+    t = _get(ev, "type", "?")
+    seat = _get(ev, "seat")
+    who = f"Seat {seat}" if seat is not None else ""
+    path = _get(ev, "path") or []
+    via = f" at {path[-1]}" if path else ""
+    if len(path) > 1:
+        via = f" moving {'→'.join(path)}"
+    piece = _get(ev, "piece") or "ceo"
+    piece_w = "CEO" if piece == "ceo" else "Team"
+    if t == "era_start":
+        m = _get(ev, "mandate")
+        return f"Era {ROMAN.get(_get(ev, 'era'), _get(ev, 'era'))} begins" + (f"; Era Mandate {m}" if m else "")
+    if t == "headline":
+        h = _get(ev, "headline")
+        return f"Cycle {_get(ev, 'cycle')}: Headline {h or '(not recorded)'}"
+    if t == "reveal":
+        sel = _get(ev, "selections") or []
+        return "Reveal: " + ", ".join(
+            f"{_get(s, 'seat')} {ACTION_WORDS.get(_get(s, 'pick'), _get(s, 'pick'))}" for s in sel)
+    if t == "phase":
+        return f"Phase: {str(_get(ev, 'name')).replace('_', ' ')}"
+    if t in ACTION_WORDS:
+        mode = _get(ev, "mode")
+        extra = f" ({mode})" if mode else ""
+        if t == "mega_cluster":
+            extra = f" on Facilities {_get(ev, 'hosts')}"
+        if t == "agent_swarm":
+            extra = f": {' + '.join(ACTION_WORDS.get(a, a) for a in _get(ev, 'actions') or [])}"
+        if _get(ev, "blocked"):
+            extra += " (blocked)"
+        return f"{who} {ACTION_WORDS[t]}{extra}, {piece_w}{via}".strip()
+    if t == "draw":
+        dom = _get(ev, "domain")
+        return f"{who} draws {_get(ev, 'card')}" + (f" as {dom}" if dom else "")
+    if t == "run_end":
+        b = _get(ev, "banked")
+        return f"{who} ends the Training Run: {_get(ev, 'outcome')}" + (f", banks {b}" if b is not None else "")
+    if t == "trade":
+        give = _get(ev, "give")
+        other = "compute" if give == "runway" else "runway"
+        ans = "accepted" if _get(ev, "accepted") else "rejected"
+        return f"{who} offers seat {_get(ev, 'rival')} 1 {give} for 1 {other}: {ans}"
+    if t == "allocate":
+        return f"{who} powers Facilities {_get(ev, 'facilities') or []}"
+    if t == "dossier":
+        o = _get(ev, "orientation")
+        return f"{who} files a Dossier card" + (f" ({o})" if o else " (sealed)")
+    if t == "dossier_reveal":
+        return "Dossiers revealed and paid"
+    if t == "audit":
+        draws = _get(ev, "draws") or []
+        return "Audit draws: " + (", ".join(str(d) for d in draws) or "none")
+    if t == "era_mandate":
+        sc = _get(ev, "scorers")
+        return "Era Mandate scored: " + ("nobody" if sc == [] else f"seats {sc}" if sc else "by the engine")
+    if t == "checkpoint":
+        return f"Checkpoint{': ' + _get(ev, 'label') if _get(ev, 'label') else ''}"
+    if t == "final_record":
+        return "Final record"
+    if t == "observation":
+        return f"Observation [{_get(ev, 'category')}]: {_get(ev, 'text')}"
+    if t == "survey":
+        return f"Survey {_get(ev, 'item')}" + (f" (seat {seat})" if seat else "") + f": {_get(ev, 'value')}"
+    if t == "workforce_move":
+        return f"{who} moves a Team {'→'.join(_get(ev, 'path') or [])}"
+    if t == "emergency_pause":
+        return f"{who} Emergency Pause on {_get(ev, 'program')}"
+    if t == "allocation_window":
+        return f"{who} opens the Allocation Window"
+    return f"{t} {who}".strip()
+
+
+def replay_until(log: Any, position: int | None) -> Any:
+    """The engine's replay result after event ``position`` (None: the whole game)."""
+    from engine.core.replay import replay
+
+    kw: dict[str, Any] = {}
+    if log.lines:
+        kw["lines"] = log.lines
+    if log.indices:
+        kw["indices"] = log.indices
+    return replay(log.header, log.events, upto=position, **kw)
+
+
+SEAT_FIELDS = ("faction", "mandate", "runway", "compute", "capability", "customers", "trust",
+               "protection", "bag", "markers")
+
+
+def seat_table(state: Any) -> pl.DataFrame:
+    """Each seat's resources from an engine state (Scrutiny = cubes in the Audit bag)."""
+    rows = []
+    for s in getattr(state, "seats", []) or []:
+        row = {"seat": s.seat}
+        for f in SEAT_FIELDS:
+            row[f if f != "bag" else "scrutiny_in_bag"] = getattr(s, f, None)
+        row["facilities"] = len(getattr(s, "facilities", {}) or {})
+        row["powered"] = s.powered_count() if hasattr(s, "powered_count") else None
+        row["exhausted"] = ", ".join(sorted(getattr(s, "exhausted", set()) or []))
+        rows.append(row)
+    return pl.DataFrame(rows)
+
+
+def ledger_table(result: Any) -> pl.DataFrame:
+    """The score ledger so far: seat, amount, running total, source, Era, cycle, event."""
+    rows = [
+        {"seat": e.seat, "amount": e.amount, "total": e.total, "source": e.source, "era": e.era,
+         "cycle": e.cycle, "event": e.event, "detail": e.detail}
+        for e in getattr(result, "ledger", []) or []
+    ]
+    return pl.DataFrame(rows, schema={"seat": pl.Int64, "amount": pl.Int64, "total": pl.Int64,
+                                      "source": pl.Utf8, "era": pl.Int64, "cycle": pl.Int64,
+                                      "event": pl.Int64, "detail": pl.Utf8})
+
+
+def findings_table(findings: list[Any]) -> pl.DataFrame:
+    """Findings as a table in log order."""
+    rows = [
+        {"severity": f.severity, "code": f.code, "event": f.where.event, "line": f.where.line,
+         "era": f.where.era, "cycle": f.where.cycle, "seat": f.where.seat, "message": f.message,
+         "rule": f.rule}
+        for f in findings
+    ]
+    return pl.DataFrame(rows, schema={"severity": pl.Utf8, "code": pl.Utf8, "event": pl.Int64,
+                                      "line": pl.Int64, "era": pl.Int64, "cycle": pl.Int64,
+                                      "seat": pl.Int64, "message": pl.Utf8, "rule": pl.Utf8})

@@ -1,0 +1,106 @@
+"""Where the dashboard's data lives, and short-lived read-only access to it.
+
+The database path comes from ``PLAYTEST_DB`` (set by ``playtest dashboard`` / ``serve``), else
+the warehouse's default location. Connections are opened read-only for one query and closed at
+once, so the single writing process (ingest) is never blocked for long. When ``ingest.db``
+exists its ``connect`` (with lock retry) is used; until then DuckDB is opened directly.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import polars as pl
+
+from dashboards import DB_ENV
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+FALLBACK_DB = PROJECT_ROOT / "data" / "warehouse" / "playtest.duckdb"
+
+
+class StoreError(Exception):
+    """The database could not be read (locked, corrupt); the message says what to do."""
+
+
+def db_path() -> Path:
+    """The database this dashboard reads: ``PLAYTEST_DB``, else the project default."""
+    env = os.environ.get(DB_ENV)
+    if env:
+        return Path(env)
+    try:
+        from ingest.db import default_db_path  # type: ignore[import-not-found]
+
+        return Path(default_db_path())
+    except Exception:  # ingest not there yet, or it failed: use the documented default
+        return FALLBACK_DB
+
+
+def drafts_dir(db: Path | None = None) -> Path:
+    """``<db dir>/drafts``: the live-entry drafts (created on first use)."""
+    return (db or db_path()).parent / "drafts"
+
+
+@contextlib.contextmanager
+def read_only(db: Path) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A short-lived read-only connection (via ``ingest.db.connect`` when available)."""
+    try:
+        from ingest.db import connect  # type: ignore[import-not-found]
+    except Exception:
+        connect = None
+    if connect is not None:
+        with connect(db, read_only=True) as con:
+            yield con
+        return
+    try:
+        con = duckdb.connect(str(db), read_only=True)
+    except duckdb.IOException as err:
+        raise StoreError(
+            f"the database {db} could not be opened read-only ({err}); another process may be "
+            "writing to it: wait a moment and reload"
+        ) from err
+    try:
+        yield con
+    finally:
+        con.close()
+
+
+def query(db: Path, sql: str, params: list[Any] | None = None) -> pl.DataFrame:
+    """Run one parameterised query; an absent database or table gives an empty frame.
+
+    A missing table means the warehouse has not been created or loaded yet: that is an empty
+    state, not an error. Other failures raise :class:`StoreError` with a readable message.
+    """
+    if not db.exists():
+        return pl.DataFrame()
+    try:
+        with read_only(db) as con:
+            rel = con.sql(sql, params=params or None)
+            return rel.pl() if rel is not None else pl.DataFrame()
+    except duckdb.CatalogException:
+        return pl.DataFrame()
+    except StoreError:
+        raise
+    except duckdb.Error as err:
+        raise StoreError(f"the warehouse query failed: {err}") from err
+    except OSError as err:
+        raise StoreError(f"the database {db} could not be read: {err}") from err
+    except Exception as err:
+        # ingest.db raises its own StorageError / DatabaseBusy with a message meant for users
+        if type(err).__name__ in ("StorageError", "DatabaseBusy"):
+            raise StoreError(str(err)) from err
+        raise
+
+
+def table_exists(db: Path, table: str) -> bool:
+    """True when ``table`` exists in the warehouse."""
+    df = query(
+        db,
+        "SELECT count(*) AS n FROM information_schema.tables WHERE table_name = ?",
+        [table],
+    )
+    return not df.is_empty() and int(df["n"][0]) > 0
