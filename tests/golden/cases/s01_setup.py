@@ -28,10 +28,10 @@ def setup_unknown_faction():
 def setup_bad_map_ring_pool():
     """§1 step 1 / §4 Map reference: the operational ring is drawn from its own six-tile pool
     (research, cloud, foundry, capital, talent, grid_reactor) and the public ring from its twelve.
-    Swapping I2 (cloud) with O1 (consumer) puts a Human Access District in the operational ring
-    -> setup/invalid-map."""
+    Writing a third Compute Estate on O1 (instead of its Human Access District) breaks the public
+    ring's pool (two Compute Estates) -> setup/invalid-map."""
     m = dict(MAP)
-    m["I2"], m["O1"] = m["O1"], m["I2"]
+    m["O1"] = "cloud"
     g = Game(map=m)
     g.expect("setup/invalid-map", None)
     g.setup()
@@ -41,10 +41,12 @@ def setup_bad_map_ring_pool():
 @case
 def setup_bad_map_frontier_off_centre():
     """§1 step 1: Frontier in the centre. Frontier at I1 and the Research Commons at F
-    -> setup/invalid-map."""
+    -> setup/invalid-map twice: the centre holds a tile of no centre pool and the operational
+    ring holds a Frontier (two separate pool violations of the one layout)."""
     m = dict(MAP)
     m["F"], m["I1"] = "research", "frontier"
     g = Game(map=m)
+    g.expect("setup/invalid-map", None)
     g.expect("setup/invalid-map", None)
     g.setup()
     return g

@@ -255,12 +255,14 @@ def turn_resolves_other_action():
 @case
 def turn_twice_in_cycle():
     """§2: three turns per Era, one per cycle. After all three seats resolved cycle 1, seat 1
-    records another Fund in the same cycle -> turn/twice."""
+    records another Fund in the same cycle -> turn/twice, and, since that Fund was already played
+    this Era, select/action-exhausted (two rules broken by the one event)."""
     g = Game()
     _opening(g)
     g.cycle_of({1: "fund", 2: "fund", 3: "fund"})
     g.turn(1, "fund")
     g.expect("turn/twice")
+    g.expect("select/action-exhausted")
     return g
 
 

@@ -94,7 +94,8 @@ def resource_compute_over_cap_in_checkpoint():
     Runway before each of its turns: Era I cycle 1 (from seat 1) -> C5, builds Facility 1 on the
     Compute Estate I2 (Runway 4-2=2); cycle 2 (from seat 2) -> C6, Funds; cycle 3 (from seat 1)
     -> C7, Influences. Era I Production: Facility 1 on its starting grid yields 2 Compute -> 9.
-    Era II cycle 1 (from seat 1, who still has 1 Compute) -> 10. Era II Production: +2 -> 12,
+    Era II cycle 1 (from seat 2, who still has 1 Compute; seat 1 would be pushed above Runway
+    12 by the trade) -> 10. Era II Production: +2 -> 12,
     capped to 10. The table's checkpoint after Production writes Compute 12 -> resource/over-cap
     at the checkpoint (one finding: the over-cap value is the slip)."""
     g = Game(("kestralyn", "loopfold", "corthaven"))
@@ -124,7 +125,7 @@ def resource_compute_over_cap_in_checkpoint():
     g.reveal({1: "fund", 2: "fund", 3: "fund"})
     g.play(1, "fund")
     g.play(2, "fund")
-    g.add("trade", seat=3, rival=1, give="runway", accepted=True)
+    g.add("trade", seat=3, rival=2, give="runway", accepted=True)
     g.play(3, "fund")
     g.cycle_of({1: "organize", 2: "organize", 3: "organize"})
     g.cycle_of({1: "influence", 2: "influence", 3: "influence"})

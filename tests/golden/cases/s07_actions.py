@@ -343,12 +343,15 @@ def organize_relocate_to_non_adjacent_hex():
 @case
 def deploy_without_capability():
     """§7 Deploy (FACTS §7): Customer #1 requires Capability 2. Kestralyn (Capability 0) deploys
-    -> deploy/capability-too-low."""
+    -> deploy/capability-too-low at the Deploy. The selection itself was already illegal (§2
+    step 2: a choice is eligible only when it has a legal resolution now)
+    -> select/ineligible at the reveal."""
     g = Game()
     g.setup()
     g.era_start(1)
     g.headline()
     g.reveal({1: "deploy", 2: "fund", 3: "fund"})
+    g.expect("select/ineligible")
     g.turn(1, "deploy")
     g.expect("deploy/capability-too-low")
     return g
@@ -359,7 +362,7 @@ def deploy_loopfold_second_customer_needs_four():
     """§7 Deploy / FACTS §3: Loopfold starts with Customer #1, so its next Customer (#2) needs
     Capability 4. Open Weights Become the Default (Era I) gives everyone +1 Capability; Loopfold
     then banks Code+Science (+2) -> Capability 3 and deploys in cycle 3
-    -> deploy/capability-too-low."""
+    -> deploy/capability-too-low, and select/ineligible at the reveal (§2 step 2)."""
     g = Game()
     g.setup()
     g.era_start(1)
@@ -368,6 +371,7 @@ def deploy_loopfold_second_customer_needs_four():
                headline="employee_free_unicorn")
     g.headline("professional_exam_sweep")
     g.reveal({1: "influence", 2: "deploy", 3: "influence"})
+    g.expect("select/ineligible")
     g.play(3, "influence")
     g.play(1, "influence")
     g.turn(2, "deploy")
