@@ -285,6 +285,17 @@ def capture_completeness(protocol: Protocol, log: Any) -> list[Capture]:
     return out
 
 
+def completeness_by_group(protocol: Protocol, results: list[Capture]) -> dict[str, tuple[int, int]]:
+    """Checklist group -> (items captured, items in the group), in checklist order."""
+    group = {i.id: i.group for i in protocol.checklist}
+    out: dict[str, tuple[int, int]] = {}
+    for r in results:
+        g = group.get(r.item_id, "other")
+        done, total = out.get(g, (0, 0))
+        out[g] = (done + int(r.captured), total + 1)
+    return out
+
+
 def completeness_share(results: list[Capture]) -> float:
     """Fraction of checklist items captured (0.0 for an empty checklist)."""
     return sum(r.captured for r in results) / len(results) if results else 0.0

@@ -18,6 +18,7 @@ from schemas.protocol import (
     AnyCheck,
     Protocol,
     capture_completeness,
+    completeness_by_group,
     completeness_share,
     protocol_problems,
 )
@@ -285,6 +286,10 @@ def test_partly_captured(protocol: Protocol) -> None:
     assert res["cycle_duration"][1] == "1 of 1 headline event(s) have no time"
     assert res["survey_fun"][1] == "survey fun not answered by seat(s) 2"
     assert res["rules_lookups"][1] == "no rules_lookup observation"
+    groups = completeness_by_group(protocol, capture_completeness(protocol, partial))
+    assert groups["timing"] == (7, 8) and groups["conduct"] == (3, 4)
+    assert groups["survey"] == (7, 8) and groups["identity"] == (6, 6)
+    assert sum(t for _, t in groups.values()) == len(protocol.checklist)
 
 
 def test_alternatives_and_per_era_counts(protocol: Protocol) -> None:
