@@ -7,8 +7,8 @@ project, so reading them is not game I/O. Results are cached (``functools.lru_ca
 models are frozen, so a cached pack can be shared safely.
 
 The data folder is ``<repository root>/data``, or the folder named by the environment variable
-``PLAYTEST_DATA_DIR`` when set (read at each call, so tests may point it elsewhere; call
-:func:`clear_cache` after changing it).
+``PLAYTEST_DATA_DIR`` when set (read at each call and part of the cache key, so tests may
+point it elsewhere; call :func:`clear_cache` after editing a file in place).
 
 Errors are clear, never a bare traceback from deep inside pydantic:
 
@@ -65,7 +65,8 @@ def load_pack(game: str, rules_version: str) -> ContentPack:
     """The validated content pack of ``game`` at ``rules_version`` (cached).
 
     Raises FileNotFoundError (naming the path and the versions that do exist) when there is no
-    such pack, and PackError when the file is unreadable or invalid.
+    such pack, and PackError when a name could leave the data folder or the file is unreadable
+    or invalid.
     """
     _check_name("game", game)
     _check_name("rules version", rules_version)
@@ -118,7 +119,9 @@ def load_protocol(protocol_id: str, version: int | None = None) -> Protocol:
     """The validated observation protocol ``protocol_id`` at ``version`` (latest when None).
 
     ``protocol_id`` may also be written ``"<id>@<version>"`` (the form a log header's
-    ``protocol`` field uses), e.g. ``"mandate2038-observation@1"``.
+    ``protocol`` field uses), e.g. ``"mandate2038-observation@1"``. Raises FileNotFoundError
+    (naming the path and the versions that exist) or PackError (bad name or reference,
+    unreadable or invalid file).
     """
     if "@" in protocol_id:
         protocol_id, _, v = protocol_id.partition("@")
