@@ -57,6 +57,12 @@ def government_controller(st: GameState) -> int | None:
     return most(st, counts)
 
 
+def _close_production(st: GameState, sink: FindingSink) -> None:
+    from engine.mandate2038.era_sequence import resolve_production
+
+    resolve_production(st, sink)
+
+
 # --- cycle start ------------------------------------------------------------------------------
 
 
@@ -80,9 +86,8 @@ def close_cycle(st: GameState, sink: FindingSink) -> None:
 
 def on_headline(st: GameState, ev: Any, sink: FindingSink) -> None:
     """§6B.1: a cycle begins with a Headline (immediate Headlines resolve now)."""
-    from engine.mandate2038.era_sequence import ensure_production_closed
-
-    ensure_production_closed(st, sink)
+    if st.production_started and not st.production_done:
+        _close_production(st, sink)
     close_cycle(st, sink)
     if st.era == 0:
         if not st.partial:
@@ -292,9 +297,8 @@ def _ineligible(st: GameState, s: SeatState, pick: str, sink: FindingSink) -> No
 
 def on_reveal(st: GameState, ev: Any, sink: FindingSink) -> None:
     """§2 steps 2-3: every selection revealed together; resolution order from Initiative."""
-    from engine.mandate2038.era_sequence import ensure_production_closed
-
-    ensure_production_closed(st, sink)
+    if st.production_started and not st.production_done:
+        _close_production(st, sink)
     if st.revealed or st.cycle == 0:
         # a second reveal in one cycle, or none before the first Headline: a new cycle began
         close_cycle(st, sink)
@@ -325,10 +329,10 @@ def on_reveal(st: GameState, ev: Any, sink: FindingSink) -> None:
             continue
         picks[sel.seat] = sel.pick
         selection_problems(st, st.seat(sel.seat), sel.pick, sink)
-        st.rows["selections"].append({
-            "era": st.era, "cycle": st.cycle, "seat": sel.seat, "pick": sel.pick,
-            "kind": "core" if sel.pick in CORE_ACTIONS else "program",
-        })
+        st.rows["selections"].append((
+            st.era, st.cycle, sel.seat, sel.pick,
+            "core" if sel.pick in CORE_ACTIONS else "program",
+        ))
     if not st.partial:
         for seat in range(1, st.n + 1):
             if seat not in picks:
@@ -394,9 +398,8 @@ def commit(st: GameState, s: SeatState, pick: str) -> None:
 def on_trade(st: GameState, ev: Any, sink: FindingSink) -> None:
     """§6B Immediate resource trade: before resolving, the active player may offer one rival
     one Runway for one Compute (or the reverse); the rival accepts or rejects."""
-    from engine.mandate2038.era_sequence import ensure_production_closed
-
-    ensure_production_closed(st, sink)
+    if st.production_started and not st.production_done:
+        _close_production(st, sink)
     s = st.seat(ev.seat)
     t = st.turn
     if t is not None and t.seat == ev.seat and not t.started:
@@ -500,9 +503,8 @@ def _dest_of(s: SeatState, piece: str) -> str | None:
 
 def on_turn(st: GameState, ev: Any, sink: FindingSink) -> None:
     """One resolved selection: checks order and selection, moves, acts, commits."""
-    from engine.mandate2038.era_sequence import ensure_production_closed
-
-    ensure_production_closed(st, sink)
+    if st.production_started and not st.production_done:
+        _close_production(st, sink)
     kind = ev.type
     s = st.seat(ev.seat)
     if ev.swarm:
@@ -575,13 +577,13 @@ def on_turn(st: GameState, ev: Any, sink: FindingSink) -> None:
                         "destination checks use the piece's last known hex", seat=ev.seat)
             st.path_missing_reported = True
         t.dest = _dest_of(s, ev.piece)
-    st.rows["turns"].append({
-        "era": st.era, "cycle": st.cycle, "seat": s.seat, "action": kind, "piece": ev.piece,
-        "from_hex": ev.path[0] if ev.path else None, "to_hex": t.dest,
-        "distance": len(ev.path) - 1 if ev.path else None,
-        "tile": st.board.tile(t.dest) if t.dest else None, "blocked": ev.blocked,
-        "event": st.event_index,
-    })
+    path = ev.path
+    dest = t.dest
+    st.rows["turns"].append((
+        st.era, st.cycle, s.seat, kind, ev.piece, path[0] if path else None, dest,
+        len(path) - 1 if path else None, st.board.tile_at.get(dest) if dest else None,
+        ev.blocked, st.event_index,
+    ))
     # Act
     if not ev.blocked:
         fn = ACTIONS.get(kind) or PROGRAMS.get(kind)

@@ -8,13 +8,24 @@ from typing import Any
 from engine.mandate2038.content import DOSSIER_CARDS
 from engine.mandate2038.state import GameState
 
+TUPLE_COLUMNS = {
+    "selections": ("era", "cycle", "seat", "pick", "kind"),
+    "turns": ("era", "cycle", "seat", "action", "piece", "from_hex", "to_hex", "distance",
+              "tile", "blocked", "event"),
+}
 RECORD_TABLES = ("selections", "turns", "training_runs", "audits", "audit_draws", "dossiers",
                  "production", "era_states", "era_mandates", "headlines", "claims")
 
 
 def records(st: GameState) -> dict[str, list[dict[str, Any]]]:
     """The warehouse rows this replay produced (copies; the state is not shared)."""
-    out = {k: [dict(r) for r in st.rows.get(k, [])] for k in RECORD_TABLES}
+    out: dict[str, list[dict[str, Any]]] = {}
+    for k in RECORD_TABLES:
+        cols = TUPLE_COLUMNS.get(k)
+        rows = st.rows.get(k, [])
+        # hot tables are kept as tuples during replay (speed) and named here
+        out[k] = [dict(zip(cols, r, strict=True)) for r in rows] if cols else [
+            dict(r) for r in rows]
     dossiers = []
     for s in st.seats:
         for era in sorted(s.dossier):
