@@ -495,3 +495,20 @@ def test_names_cannot_leave_the_data_folder(bad: str) -> None:
         load_pack(GAME, bad)
     with pytest.raises(PackError, match="is not a valid"):
         load_pack(bad, RULES)
+
+
+def test_log_vocabulary_matches_the_pack(pack: ContentPack) -> None:
+    """The canonical log's fixed vocabularies name exactly the pack's Programs, Core Actions and
+    World Endings, so a log and its pack cannot drift apart."""
+    from typing import get_args
+
+    from schemas import mandate2038 as log
+
+    assert set(get_args(log.ProgramId)) == {p.id for p in pack.programs}
+    assert set(get_args(log.CoreAction)) == {a.id for a in pack.core_actions}
+    endings = get_args(log.FinalRecord.model_fields["ending"].annotation)
+    assert set(get_args(endings[0])) == {w.id for w in pack.world_endings}
+    assert log.RULES_VERSION in available_packs(log.GAME_ID)
+    assert pack.player_supply is not None
+    assert [m.id for m in pack.dossier.modules] == pack.player_supply.dossier_cards  # type: ignore[union-attr]
+    assert set(log.DossierHand.model_fields) - {"seat"} == set(pack.player_supply.dossier_cards)
