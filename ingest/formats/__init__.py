@@ -1,0 +1,145 @@
+"""Every input and output format of a game log (docs/formats.md).
+
+Readers never raise on bad content: an unreadable input is a :class:`LoadedLog` with
+``unreadable`` set and a ``log/unreadable`` finding; a bad line is a ``log/parse-error`` finding
+with its line and column, and the rest of the input is still read.
+
+* :func:`read_path` - a file (``.json``, ``.m38``/``.txt`` notation, ``.csv`` sheet), a
+  designers' session folder (a directory holding ``receipt.json``) or a ``.zip`` of one.
+* :func:`read_bytes` - the same for uploaded bytes with a file name.
+* :func:`write_log` - ``json`` (canonical), ``notation`` or ``csv`` text of a valid log.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from pathlib import Path, PurePosixPath
+
+from ingest.formats._common import LoadedLog, unreadable
+from ingest.formats.jsonlog import read_json
+from ingest.formats.notation import read_notation, write_notation
+from ingest.formats.session import SESSION_MARKER, read_session_files, session_zip_bytes
+from ingest.formats.sheet import read_sheet, write_sheet
+from schemas.canonical import dumps_log
+from schemas.mandate2038 import MandateLog
+
+__all__ = ["FORMATS", "SUFFIXES", "LoadedLog", "read_bytes", "read_path", "write_log"]
+
+#: suffix -> format of the files read_path understands (plus directories with receipt.json)
+SUFFIXES: dict[str, str] = {
+    ".json": "json",
+    ".m38": "notation",
+    ".txt": "notation",
+    ".csv": "csv",
+    ".zip": "session-folder",
+}
+FORMATS = ("json", "notation", "csv", "session-folder")
+MAX_BYTES = 64 * 1024 * 1024  # one log or one zip member; larger input is reported unreadable
+
+
+def write_log(log: MandateLog, fmt: str) -> str:
+    """The text of ``log`` in ``fmt``: ``json`` (canonical), ``notation`` or ``csv``."""
+    if fmt == "json":
+        return dumps_log(log)
+    if fmt == "notation":
+        return write_notation(log)
+    if fmt == "csv":
+        return write_sheet(log)
+    raise ValueError(f"unknown format {fmt!r}; expected json, notation or csv")
+
+
+def _sniff(data: bytes) -> str:
+    head = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
+    if data[:4] == b"PK\x03\x04":
+        return "zip"
+    if head in (b"{", b"["):
+        return "json"
+    return "notation"
+
+
+def read_bytes(data: bytes, name: str) -> list[LoadedLog]:
+    """Read uploaded bytes; the format comes from the name's suffix, else from the content.
+    Never raises on bad content."""
+    if len(data) > MAX_BYTES:
+        return [unreadable(name, "json", b"", f"larger than {MAX_BYTES} bytes")]
+    suffix = PurePosixPath(name).suffix.lower()
+    fmt = SUFFIXES.get(suffix) or _sniff(data)
+    if fmt == "zip" or suffix == ".zip":
+        return _read_zip(data, name)
+    if fmt == "json":
+        return [read_json(data, name)]
+    if fmt == "csv":
+        return [read_sheet(data, name)]
+    return [read_notation(data, name)]
+
+
+def _read_zip(data: bytes, name: str) -> list[LoadedLog]:
+    try:
+        zf = zipfile.ZipFile(io.BytesIO(data))
+        infos = [i for i in zf.infolist() if not i.is_dir()]
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as err:
+        return [unreadable(name, "session-folder", data, f"not a readable zip file: {err}")]
+    members: dict[str, bytes] = {}
+    problems: list[str] = []
+    for info in infos:
+        if info.file_size > MAX_BYTES:
+            problems.append(f"{info.filename}: larger than {MAX_BYTES} bytes")
+            continue
+        try:
+            members[info.filename] = zf.read(info)
+        except Exception as err:  # noqa: BLE001 - zipfile raises many kinds on bad members
+            problems.append(f"{info.filename}: {type(err).__name__}: {err}")
+    out: list[LoadedLog] = []
+    folders = sorted({str(PurePosixPath(m).parent) for m in members
+                      if PurePosixPath(m).name == SESSION_MARKER and "__MACOSX" not in m})
+    taken: set[str] = set()
+    for folder in folders:
+        prefix = "" if folder == "." else folder + "/"
+        files = {m[len(prefix):]: b for m, b in members.items() if m.startswith(prefix)
+                 and m not in taken and "__MACOSX" not in m}
+        taken.update(prefix + k for k in files)
+        source = f"{name}#{folder}" if prefix else name
+        raw = data if len(folders) == 1 else session_zip_bytes(files)
+        out.append(read_session_files(files, source, raw))
+    for member, body in sorted(members.items()):
+        if member in taken or "__MACOSX" in member:
+            continue
+        suffix = PurePosixPath(member).suffix.lower()
+        if SUFFIXES.get(suffix) in ("json", "notation", "csv"):
+            out.extend(read_bytes(body, f"{name}#{member}"))
+    if not out:
+        why = "; ".join(problems) if problems else "it holds no receipt.json and no .json/.m38/.txt/.csv log"
+        out.append(unreadable(name, "session-folder", data, f"no game log in the zip: {why}"))
+    return out
+
+
+def read_path(path: Path) -> list[LoadedLog]:
+    """Read a log file, a session folder (a directory with receipt.json) or a zip of one.
+
+    A directory without receipt.json is not handled here (callers walk folders): it yields an
+    unreadable LoadedLog saying so. Never raises on bad content or unreadable files."""
+    path = Path(path)
+    name = str(path)
+    if path.is_dir():
+        if not (path / SESSION_MARKER).is_file():
+            return [unreadable(name, "session-folder", b"",
+                               "a directory without receipt.json is not a session folder")]
+        files: dict[str, bytes] = {}
+        for p in sorted(path.rglob("*")):
+            if p.is_file():
+                try:
+                    if p.stat().st_size <= MAX_BYTES:
+                        files[p.relative_to(path).as_posix()] = p.read_bytes()
+                except OSError:
+                    continue
+        return [read_session_files(files, name, session_zip_bytes(files))]
+    try:
+        if path.stat().st_size > MAX_BYTES:
+            return [unreadable(name, SUFFIXES.get(path.suffix.lower(), "json"), b"",
+                               f"larger than {MAX_BYTES} bytes")]
+        data = path.read_bytes()
+    except OSError as err:
+        return [unreadable(name, SUFFIXES.get(path.suffix.lower(), "json"), b"",
+                           f"cannot read the file: {err.strerror or err}")]
+    return read_bytes(data, name)

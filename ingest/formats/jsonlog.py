@@ -1,0 +1,123 @@
+"""The canonical JSON log reader (the writer is ``schemas.canonical.dumps_log``).
+
+Decoding problems (invalid UTF-8, not JSON, not an object) make the input unreadable with the
+line and column from the decoder. Each event keeps the line where its object starts, for the
+canonical one-event-per-line text and for pretty-printed JSON alike.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ingest.formats._common import LineIndex, LoadedLog, decode_text, unreadable, validate
+
+_WS = " \t\n\r"
+_DECODER = json.JSONDecoder()
+MAX_DEPTH = 200  # deeper values are decoded whole, without recording positions
+
+
+def _skip(text: str, i: int) -> int:
+    n = len(text)
+    while i < n and text[i] in _WS:
+        i += 1
+    return i
+
+
+def scan_positions(text: str, start: int = 0) -> tuple[Any, int, dict[tuple[Any, ...], int]]:
+    """Decode one JSON value at ``start`` and return (value, end, positions).
+
+    ``positions`` maps the path of every object member / array element (up to ``MAX_DEPTH``)
+    to the character offset where its value starts. Raises ``json.JSONDecodeError`` (or
+    ``RecursionError`` on absurd nesting) like ``json.loads``; callers catch both."""
+    positions: dict[tuple[Any, ...], int] = {}
+
+    def value(i: int, path: tuple[Any, ...]) -> tuple[Any, int]:
+        i = _skip(text, i)
+        positions[path] = i
+        if len(path) >= MAX_DEPTH or i >= len(text) or text[i] not in "{[":
+            return _DECODER.raw_decode(text, i)
+        if text[i] == "[":
+            out: list[Any] = []
+            i = _skip(text, i + 1)
+            if i < len(text) and text[i] == "]":
+                return out, i + 1
+            while True:
+                v, i = value(i, (*path, len(out)))
+                out.append(v)
+                i = _skip(text, i)
+                if i < len(text) and text[i] == ",":
+                    i += 1
+                    continue
+                if i < len(text) and text[i] == "]":
+                    return out, i + 1
+                raise json.JSONDecodeError("Expecting ',' delimiter", text, i)
+        obj: dict[str, Any] = {}
+        i = _skip(text, i + 1)
+        if i < len(text) and text[i] == "}":
+            return obj, i + 1
+        while True:
+            i = _skip(text, i)
+            if i >= len(text) or text[i] != '"':
+                raise json.JSONDecodeError("Expecting property name enclosed in double quotes", text, i)
+            key, i = _DECODER.raw_decode(text, i)
+            i = _skip(text, i)
+            if i >= len(text) or text[i] != ":":
+                raise json.JSONDecodeError("Expecting ':' delimiter", text, i)
+            v, i = value(i + 1, (*path, key))
+            obj[key] = v
+            i = _skip(text, i)
+            if i < len(text) and text[i] == ",":
+                i += 1
+                continue
+            if i < len(text) and text[i] == "}":
+                return obj, i + 1
+            raise json.JSONDecodeError("Expecting ',' delimiter", text, i)
+
+    v, end = value(start, ())
+    return v, end, positions
+
+
+def decode_json(text: str) -> tuple[Any, dict[tuple[Any, ...], int]]:
+    """The whole text as one JSON document with positions; raises like :func:`scan_positions`
+    (plus ``json.JSONDecodeError`` for trailing data)."""
+    v, end, positions = scan_positions(text)
+    end = _skip(text, end)
+    if end != len(text):
+        raise json.JSONDecodeError("Extra data", text, end)
+    return v, positions
+
+
+def load_json_document(data: bytes) -> tuple[Any, dict[tuple[Any, ...], int], LineIndex | None, str | None, int | None, int | None]:
+    """Decode bytes as one JSON document: (value, positions, index, error, line, col)."""
+    text, reason, line, col = decode_text(data)
+    if text is None:
+        return None, {}, None, reason, line, col
+    index = LineIndex(text)
+    try:
+        obj, positions = decode_json(text)
+    except json.JSONDecodeError as err:
+        return None, {}, index, f"not valid JSON: {err.msg}", err.lineno, err.colno
+    except RecursionError:
+        return None, {}, index, "not valid JSON: nested too deeply", None, None
+    return obj, positions, index, None, None, None
+
+
+def read_json(data: bytes, source: str) -> LoadedLog:
+    """Read a canonical (or any pretty-printed) JSON game log. Never raises."""
+    obj, positions, index, reason, line, col = load_json_document(data)
+    if reason is not None or index is None:
+        return unreadable(source, "json", data, reason or "unreadable", line, col)
+    if not isinstance(obj, dict):
+        return unreadable(source, "json", data,
+                          f"expected a JSON object with 'header' and 'events', got {type(obj).__name__}", 1, 1)
+    header_line = index.line(positions[("header",)]) if ("header",) in positions else None
+    events = obj.get("events")
+    event_lines: list[int | None] | None = None
+    if isinstance(events, list):
+        event_lines = [
+            index.line(positions[("events", i)]) if ("events", i) in positions else None
+            for i in range(len(events))
+        ]
+    return validate(obj, source=source, fmt="json", raw=data, header_line=header_line,
+                    event_lines=event_lines)
