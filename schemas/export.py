@@ -16,6 +16,7 @@ from pydantic import BaseModel
 from schemas.content import ContentPack
 from schemas.findings import Finding
 from schemas.mandate2038 import MandateLog
+from schemas.protocol import Protocol
 
 OUT = Path(__file__).resolve().parent / "json"
 
@@ -23,6 +24,7 @@ EXPORTS: dict[str, type[BaseModel]] = {
     "mandate2038-log.schema.json": MandateLog,
     "finding.schema.json": Finding,
     "content-pack.schema.json": ContentPack,
+    "observation-protocol.schema.json": Protocol,
 }
 
 

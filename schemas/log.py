@@ -8,7 +8,7 @@ Each ruleset subclasses :class:`BaseHeader` and defines its own event union
 from __future__ import annotations
 
 import datetime as dt
-from typing import Literal
+from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -23,8 +23,8 @@ HUMAN_SESSION_TYPES: frozenset[str] = frozenset({"facilitated_playtest", "blind_
 
 Profile = Literal["default", "advanced"]
 
-LOG_FORMAT = "playtest-log"
-LOG_FORMAT_VERSION = 1
+LOG_FORMAT: Final = "playtest-log"
+LOG_FORMAT_VERSION: Final = 1
 
 
 class Strict(BaseModel):
