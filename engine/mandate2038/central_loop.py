@@ -533,7 +533,6 @@ def on_turn(st: GameState, ev: Any, sink: FindingSink) -> None:
     elif ev.seat in st.resolved:
         sink.report("turn/twice", f"seat {ev.seat} resolved a second turn in Era {st.era} "
                     f"cycle {st.cycle}", seat=ev.seat)
-        selection_problems(st, s, kind, sink, where="resolved")
     elif pick is None:
         sink.report("turn/not-selected",
                     f"seat {ev.seat} resolved {kind} without a revealed selection",
