@@ -159,8 +159,11 @@ def _era_start(st: GameState, era: int) -> Decision:
     )
 
 
-def _lowest_capability_seat(st: GameState) -> int:
-    order = st.initiative_order()
+def _lowest_capability_seat(st: GameState, cycle: int) -> int:
+    """Lowest Capability, ties to the seat nearest the Initiative of ``cycle`` clockwise."""
+    from engine.mandate2038.central_loop import initiative_for
+
+    order = st.order_from(initiative_for(st, st.era, cycle))
     low = min(st.seat(s).capability for s in order)
     return next(s for s in order if st.seat(s).capability == low)
 
@@ -180,7 +183,7 @@ def _headline_reveal(st: GameState, cycle: int) -> Decision:
                 options.append(ev.HeadlineReveal(cycle=cycle, headline=h, action=a))
                 weights.append(share / len(CORE_ACTIONS))
         elif h == "weights_on_internet":
-            low = st.seat(_lowest_capability_seat(st))
+            low = st.seat(_lowest_capability_seat(st, cycle))
             powered = sorted(n for n, f in low.facilities.items() if f.powered)
             if powered:
                 for n in powered:
@@ -228,7 +231,7 @@ def _allocation_window_options(st: GameState, s: SeatState) -> list[Any]:
             ok = True
             for r, ans in zip(pair, answers, strict=True):
                 rs = st.seat(r)
-                if ans == "accept" and (rs.runway < 1 or rs.compute >= cap):
+                if rs.runway < 1 or (ans == "accept" and rs.compute >= cap):
                     ok = False
                 offers.append(ev.WindowOffer(to=r, price=1, answer=ans))
             if ok and pair[0] != pair[1]:
@@ -750,10 +753,9 @@ def _audit(st: GameState) -> Decision:
 
 def _apply_copy(st: GameState, event: Any) -> GameState:
     """Apply ``event`` to a deep copy of the state (the pack and header are shared)."""
-    from engine.mandate2038.rules import apply as apply_event
-
     from engine.core.findings import FindingSink
     from engine.mandate2038.codes import CATALOGUE
+    from engine.mandate2038.rules import apply as apply_event
 
     memo = {id(st.pack): st.pack, id(st.c): st.c, id(st.header): st.header, id(st.board): st.board}
     cp = copy.deepcopy(st, memo)
