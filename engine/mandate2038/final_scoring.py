@@ -119,6 +119,10 @@ def compute_final(st: GameState, sink: FindingSink, rec: Any = None) -> None:
 def compare_record(st: GameState, rec: Any, sink: FindingSink) -> None:
     """Compare the table's final public record with the engine's result, field by field."""
     f = st.final
+    agi_wrong = rec.agi is not None and rec.agi != f["agi"]
+    open_wrong = rec.open is not None and rec.open != f["open"]
+    claimant_wrong = (rec.claimant is not None and rec.claimant != f["claimant"]
+                      and f["claims_known"])
     if rec.offline is not None:
         for seat, k in sorted(rec.offline.items()):
             exp = f["offline"].get(seat)
@@ -170,7 +174,9 @@ def compare_record(st: GameState, rec: Any, sink: FindingSink) -> None:
         sink.report("final/agi", f"the strongest claimant recorded is seat {rec.claimant}; the "
                     f"claim comparison gives {f['claimant']}", expected=f["claimant"],
                     recorded=rec.claimant)
-    if rec.winners is not None and sorted(rec.winners) != sorted(f["winners"]):
+    # a winner or ending that follows from an already reported AGI / Open error is no new error
+    follows = claimant_wrong and rec.claimant is not None and rec.winners == [rec.claimant]
+    if rec.winners is not None and sorted(rec.winners) != sorted(f["winners"]) and not follows:
         sink.report("final/winner",
                     f"final winner recorded {sorted(rec.winners)}; the rules give {f['winners']}",
                     expected=f["winners"], recorded=sorted(rec.winners))
@@ -180,7 +186,10 @@ def compare_record(st: GameState, rec: Any, sink: FindingSink) -> None:
                     f"{f['collective_trust']} vs {f['open_threshold']} and Systemic Risk "
                     f"{f['systemic_risk']} vs {st.n} give {'Open' if f['open'] else 'Closed'}",
                     expected=f["open"], recorded=rec.open)
-    if rec.ending is not None and rec.ending != f["ending"]:
+    implied = st.c.endings.get((rec.agi if rec.agi is not None else f["agi"],
+                                rec.open if rec.open is not None else f["open"]))
+    follows = (agi_wrong or open_wrong) and implied is not None and rec.ending == implied.id
+    if rec.ending is not None and rec.ending != f["ending"] and not follows:
         sink.report("final/world-ending",
                     f"World Ending recorded {rec.ending}; AGI {f['agi']} and "
                     f"{'Open' if f['open'] else 'Closed'} give {f['ending']}",
