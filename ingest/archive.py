@@ -254,6 +254,25 @@ class Archive:
         path = self.raw_path(sha, ext)
         return PutResult(sha, path, write_once(path, data))
 
+    def games_of_raw(self, sha: str) -> list[str] | None:
+        """The game ids read from the raw input ``sha`` (None when not recorded)."""
+        path = self.raw_dir / f"{sha}.games.json"
+        try:
+            ids = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if isinstance(ids, list) and all(isinstance(g, str) and _GAME_ID_RE.match(g) for g in ids):
+            return ids
+        return None
+
+    def record_games_of_raw(self, sha: str, game_ids: list[str]) -> None:
+        """Note which games the raw input ``sha`` holds (written once, after they are archived),
+        so that a later ingest of the same bytes can skip reading them."""
+        path = self.raw_dir / f"{sha}.games.json"
+        if not path.exists():
+            with contextlib.suppress(ArchiveError):
+                write_once(path, _json_bytes(sorted(set(game_ids))))
+
     def quarantine(
         self, data: bytes, ext: str, *, file: str, reasons: list[dict[str, Any]]
     ) -> PutResult:
@@ -286,4 +305,5 @@ class Archive:
 
 
 def _json_bytes(obj: Any) -> bytes:
-    return (json.dumps(obj, ensure_ascii=False, indent=1, sort_keys=True) + "\n").encode("utf-8")
+    # Compact (the C encoder): meta files hold one entry per event.
+    return (json.dumps(obj, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")

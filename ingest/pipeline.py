@@ -73,6 +73,9 @@ _ARROW_TYPES: dict[str, pa.DataType] = {
     "DATE": pa.date32(), "VARCHAR[]": pa.large_list(pa.large_string()),
     "INTEGER[]": pa.large_list(pa.int32()),
 }
+_ARROW_SCHEMAS: dict[str, pa.Schema] = {
+    t: pa.schema([(c, _ARROW_TYPES[duck]) for c, _, duck in cols]) for t, cols in TABLES.items()
+}
 
 
 # --------------------------------------------------------------------------------------------
@@ -495,26 +498,22 @@ def game_rows(
 
 
 class FrameBuilder:
-    """Collects the rows of many games column by column and turns them into polars frames.
+    """Collects the rows of many games by table and turns them into polars frames via Arrow.
 
     Conversion is strict (a value of the wrong type is an error, not a null). When a batch does
     not convert, the offending games are found one by one and reported, and the rest convert.
     """
 
     def __init__(self) -> None:
-        self.cols: dict[str, dict[str, list[Any]]] = {
-            t: {c: [] for c, _, _ in cols} for t, cols in TABLES.items()
-        }
+        self.rows: dict[str, list[dict[str, Any]]] = {t: [] for t in TABLES}
         self.spans: list[tuple[str, dict[str, tuple[int, int]]]] = []
 
     def add_game(self, game_id: str, rows: dict[str, list[dict[str, Any]]]) -> None:
         span: dict[str, tuple[int, int]] = {}
-        for table, cols in self.cols.items():
-            recs = rows.get(table, [])
-            start = len(cols["game_id"])
-            for c, values in cols.items():
-                values.extend(r.get(c) for r in recs)
-            span[table] = (start, start + len(recs))
+        for table, acc in self.rows.items():
+            start = len(acc)
+            acc.extend(rows.get(table, ()))
+            span[table] = (start, len(acc))
         self.spans.append((game_id, span))
 
     @property
@@ -522,15 +521,8 @@ class FrameBuilder:
         return [g for g, _ in self.spans]
 
     def _arrow(self, table: str, keep: slice | None = None) -> pa.Table:
-        arrays = []
-        names = []
-        for c, _, duck in TABLES[table]:
-            values = self.cols[table][c]
-            if keep is not None:
-                values = values[keep]
-            arrays.append(pa.array(values, type=_ARROW_TYPES[duck]))
-            names.append(c)
-        return pa.Table.from_arrays(arrays, names=names)
+        recs = self.rows[table] if keep is None else self.rows[table][keep]
+        return pa.Table.from_pylist(recs, schema=_ARROW_SCHEMAS[table])
 
     def bad_games(self) -> dict[str, str]:
         """Games whose rows do not convert, with the reason."""
@@ -542,9 +534,8 @@ class FrameBuilder:
             except (pa.ArrowException, TypeError, ValueError, OverflowError):
                 pass
             for gid, span in self.spans:
-                a, b = span[table]
                 try:
-                    self._arrow(table, slice(a, b))
+                    self._arrow(table, slice(*span[table]))
                 except (pa.ArrowException, TypeError, ValueError, OverflowError) as err:
                     bad.setdefault(gid, f"its {table!r} rows do not fit the table: {err}")
         return bad
@@ -554,18 +545,15 @@ class FrameBuilder:
         dropped = set(drop)
         out: dict[str, pl.DataFrame] = {}
         for table in TABLES:
-            frame = pl.from_arrow(self._arrow(table) if not dropped else self._arrow_without(table, dropped))
+            if dropped:
+                keep = [r for r in self.rows[table] if r["game_id"] not in dropped]
+                arrow = pa.Table.from_pylist(keep, schema=_ARROW_SCHEMAS[table])
+            else:
+                arrow = self._arrow(table)
+            frame = pl.from_arrow(arrow)
             assert isinstance(frame, pl.DataFrame)
             out[table] = frame
         return out
-
-    def _arrow_without(self, table: str, dropped: set[str]) -> pa.Table:
-        pieces = [
-            self._arrow(table, slice(*span[table])) for gid, span in self.spans if gid not in dropped
-        ]
-        if not pieces:
-            return self._arrow(table, slice(0, 0))
-        return pa.concat_tables(pieces)
 
 
 # --------------------------------------------------------------------------------------------
@@ -610,12 +598,10 @@ def _finding_reasons(findings: Sequence[Any], limit: int = 20) -> list[dict[str,
 
 
 def _reason_text(loaded: Any) -> str:
-    bits = []
-    if loaded.unreadable:
+    # The reader's findings name the source, line and column; the bare reason is the fallback.
+    bits = [f.message for f in loaded.parsed.findings[:3]]
+    if not bits and loaded.unreadable:
         bits.append(str(loaded.unreadable))
-    for f in loaded.parsed.findings[:3]:
-        if f.message not in bits:
-            bits.append(f.message)
     if not bits:
         bits.append("the input holds no readable game log")
     text = "; ".join(bits)
@@ -698,6 +684,8 @@ def process_batch(
             reports.append(report)
             continue
         assert item.path is not None
+        if arch is not None and skip_ids and _known_raw(arch, Path(item.path), skip_ids, reports):
+            continue
         try:
             loaded_logs = read_input(Path(item.path))
         except Exception as err:  # noqa: BLE001 - a reader bug must not stop the batch
@@ -742,6 +730,8 @@ def process_batch(
                     arch.put_game_text(text, meta)
                     # The archived meta is the record (another worker may have won the race).
                     meta = arch.read_meta(game_id) or meta
+                    if raw:
+                        arch.record_games_of_raw(raw_sha, [game_id])
                 else:
                     pending.append((game_id, text, meta, raw, ext))
                 if game_id in skip_ids or game_id in in_batch:
@@ -761,6 +751,22 @@ def process_batch(
             rep.status, rep.reason = "failed", f"game {gid}: {reason}"
     frames = builder.frames(drop=bad)
     return BatchResult(frames, reports, pending, time.perf_counter() - started)
+
+
+def _known_raw(arch: Archive, path: Path, skip_ids: frozenset[str], reports: list[FileReport]) -> bool:
+    """True (and "skipped" reports added) when these exact bytes were ingested before and all
+    their games are loaded: then the file need not be read or replayed again."""
+    if not path.is_file():
+        return False
+    try:
+        sha = sha256_hex(path.read_bytes())
+    except OSError:
+        return False
+    ids = arch.games_of_raw(sha)
+    if not ids or not all(g in skip_ids and arch.has_game(g) for g in ids):
+        return False
+    reports.extend(FileReport(str(path), "skipped", g, "already loaded") for g in ids)
+    return True
 
 
 def _describe(err: BaseException) -> str:

@@ -173,7 +173,7 @@ def compute_timing(events: Sequence[Any], indices: Sequence[int] | None = None) 
             top = None
         close(part, t)
         seen_in_era.add(phase)
-        part = _Open(phase, era, mcycle if phase == "cycle" else cycle, t)
+        part = _Open(phase, era, mcycle if phase == "cycle" else None, t)
     close(part, last_t)
     close(top, last_t)
     out.phases.sort(key=lambda r: (r["start_t"], 0 if r["phase"].startswith(("era", "setup", "final")) else 1))

@@ -202,7 +202,7 @@ CREATE TABLE era_mandates (
     seat INTEGER,
     value DOUBLE,
     qualifies BOOLEAN,
-    scored BOOLEAN
+    scored INTEGER
 );
 CREATE TABLE headlines (
     game_id VARCHAR,
@@ -230,8 +230,8 @@ CREATE TABLE outcomes (
 CREATE TABLE claims (
     game_id VARCHAR,
     seat INTEGER,
-    publication INTEGER,
-    paid INTEGER,
+    publication BOOLEAN,
+    paid BOOLEAN,
     modules_supported INTEGER,
     eligible BOOLEAN,
     strength INTEGER

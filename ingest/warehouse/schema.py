@@ -117,7 +117,7 @@ _t(
 _t(
     "era_mandates",
     _c("era", I), _c("mandate", S), _c("seat", I), _c("value", D), _c("qualifies", B),
-    _c("scored", B),
+    _c("scored", I),
 )
 _t("headlines", _c("era", I), _c("cycle", I), _c("headline", S))
 _t(
@@ -129,7 +129,7 @@ _t(
 )
 _t(
     "claims",
-    _c("seat", I), _c("publication", I), _c("paid", I), _c("modules_supported", I),
+    _c("seat", I), _c("publication", B), _c("paid", B), _c("modules_supported", I),
     _c("eligible", B), _c("strength", I),
 )
 _t(

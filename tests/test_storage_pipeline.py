@@ -1,0 +1,220 @@
+"""Ingest, idempotence, quarantine, recovery, rebuild and export (the storage pipeline)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pytest
+from test_storage_support import child_env, ensure_ruleset, write_games
+
+from ingest.archive import Archive
+from ingest.db import DatabaseBusy, connect
+from ingest.pipeline import Item, export, ingest_log, ingest_paths, process_batch, rebuild
+from ingest.warehouse.load import load_frames
+from ingest.warehouse.migrations import MIGRATIONS, migrate
+from ingest.warehouse.schema import TABLES
+from ingest.warehouse.synthetic import synthetic_log
+
+
+@pytest.fixture(autouse=True)
+def _ruleset(monkeypatch):
+    for k, v in child_env().items():
+        if k.startswith("PLAYTEST_") or k == "PYTHONPATH":
+            monkeypatch.setenv(k, v)
+    monkeypatch.setenv("PLAYTEST_DB_WAIT", "5")
+    ensure_ruleset()
+
+
+def snapshot(db: Path) -> dict[str, pl.DataFrame]:
+    """Every game table, sorted on all columns, for exact comparison."""
+    out = {}
+    with connect(db, read_only=True) as con:
+        for name in TABLES:
+            frame = con.sql(f'SELECT * FROM "{name}"').pl()
+            out[name] = frame.sort(frame.columns, nulls_last=True)
+        out["schema_migrations"] = con.sql("SELECT version, name FROM schema_migrations ORDER BY 1").pl()
+    return out
+
+
+def per_game_counts(db: Path) -> dict[tuple[str, str], int]:
+    counts = {}
+    with connect(db, read_only=True) as con:
+        for name in TABLES:
+            for gid, n in con.execute(f'SELECT game_id, count(*) FROM "{name}" GROUP BY 1').fetchall():
+                counts[(name, gid)] = n
+    return counts
+
+
+def test_migrations_create_exactly_the_schema(tmp_path):
+    with connect(tmp_path / "w.duckdb") as con:
+        assert migrate(con) == [v for v, _, _ in MIGRATIONS]
+        assert migrate(con) == []
+        for name, cols in TABLES.items():
+            got = con.execute(
+                "SELECT column_name, data_type FROM information_schema.columns "
+                "WHERE table_name = ? ORDER BY ordinal_position", [name]).fetchall()
+            assert got == [(c, duck) for c, _, duck in cols], name
+
+
+def test_ingest_twice_loads_nothing_new_and_rebuild_is_identical(tmp_path):
+    # 70 inputs: above the inline threshold, so the process pool runs.
+    write_games(tmp_path / "in" / "a", 40, events=80)
+    write_games(tmp_path / "in" / "b" / "deeper", 30, start=40, events=80)
+    (tmp_path / "in" / "notes.md").write_text("not a log")
+    db = tmp_path / "db" / "playtest.duckdb"
+    first = ingest_paths([tmp_path / "in"], db, progress=False)
+    assert first.counts() == {"loaded": 70, "skipped": 0, "recovered": 0, "unreadable": 0, "failed": 0}
+    before = snapshot(db)
+    assert before["games"].height == 70 and before["events"].height > 70 * 50
+    second = ingest_paths([tmp_path / "in"], db, progress=False)
+    assert second.counts()["skipped"] == 70 and second.counts()["loaded"] == 0
+    assert all(r.reason == "already loaded" for r in second.reports)
+    # A live entry on top, then the rebuild must reproduce every table exactly.
+    live = ingest_log(synthetic_log(999, events_target=80, session_type="facilitated_playtest"), db)
+    assert live.counts()["loaded"] == 1
+    assert ingest_log(synthetic_log(999, events_target=80, session_type="facilitated_playtest"),
+                      db).counts()["skipped"] == 1
+    incremental = snapshot(db)
+    assert incremental["games"].height == 71
+    summary = rebuild(db, progress=False)
+    assert summary.counts()["loaded"] == 71 and not summary.failed
+    rebuilt = snapshot(db)
+    for name, frame in incremental.items():
+        assert rebuilt[name].equals(frame), f"table {name} differs after rebuild"
+    assert not list(db.parent.glob("*.rebuild-*"))
+
+
+def test_corrupt_file_is_quarantined_and_the_rest_load(tmp_path):
+    paths = write_games(tmp_path / "in", 100, events=40)
+    bad = paths[37]
+    text = bad.read_text(encoding="utf-8").splitlines()
+    text[5] = '{"type": "fund", "seat": },'  # line 6 is no longer JSON
+    bad.write_text("\n".join(text) + "\n", encoding="utf-8")
+    db = tmp_path / "w.duckdb"
+    summary = ingest_paths([tmp_path / "in"], db, progress=False)
+    c = summary.counts()
+    assert (c["loaded"], c["unreadable"], c["failed"]) == (99, 1, 0)
+    (report,) = summary.unreadable
+    assert report.file.endswith(bad.name)
+    assert bad.name in report.reason and ":6" in report.reason  # names the file and the line
+    reasons = Archive(tmp_path / "archive").quarantined()
+    assert len(reasons) == 1 and reasons[0]["file"].endswith(bad.name)
+    assert any(r.get("line") == 6 for r in reasons[0]["reasons"])
+    q = list((tmp_path / "archive" / "quarantine").glob("*.json"))
+    assert any(p.read_bytes() == bad.read_bytes() for p in q)
+    assert any("unreadable" in line and bad.name in line for line in summary.lines())
+
+
+def test_archived_but_not_loaded_game_is_recovered(tmp_path):
+    paths = write_games(tmp_path / "in", 3, events=40)
+    db = tmp_path / "w.duckdb"
+    # Archive the first game without loading it (as a crash between the two would leave it).
+    res = process_batch([Item(path=str(paths[0]))], archive=tmp_path / "archive")
+    assert res.reports[0].status == "loaded"
+    assert Archive(tmp_path / "archive").has_game(res.reports[0].game_id)
+    summary = ingest_paths([tmp_path / "in"], db, progress=False)
+    assert summary.counts()["recovered"] == 1 and summary.counts()["loaded"] == 2
+    assert summary.recovered[0].game_id == res.reports[0].game_id
+
+
+def test_pure_batch_writes_nothing_and_frames_load(tmp_path):
+    paths = write_games(tmp_path / "in", 2, events=40)
+    before = set(tmp_path.rglob("*"))
+    res = process_batch([Item(path=str(p)) for p in paths])
+    assert set(tmp_path.rglob("*")) == before  # nothing written without an archive
+    assert len(res.pending) == 2 and res.frames["games"].height == 2
+    with connect(tmp_path / "w.duckdb") as con:
+        migrate(con)
+        out = load_frames(con, res.frames)
+        assert len(out.loaded) == 2 and out.rows["events"] == res.frames["events"].height
+        again = load_frames(con, res.frames)
+        assert again.loaded == [] and sorted(again.skipped) == sorted(out.loaded)
+
+
+def test_batch_load_is_all_or_nothing(tmp_path, monkeypatch):
+    paths = write_games(tmp_path / "in", 3, events=40)
+    res = process_batch([Item(path=str(p)) for p in paths])
+    import ingest.warehouse.load as load
+
+    real = load.conform
+
+    def broken(table, frame):
+        out = real(table, frame)
+        if table == "seats":  # a value DuckDB cannot store: the insert fails mid-batch
+            out = out.with_columns(pl.lit("not a seat").alias("seat"))
+        return out
+
+    monkeypatch.setattr(load, "conform", broken)
+    with connect(tmp_path / "w.duckdb") as con:
+        migrate(con)
+        with pytest.raises(duckdb.Error):
+            load.load_frames(con, res.frames)
+        for name in TABLES:
+            assert con.execute(f'SELECT count(*) FROM "{name}"').fetchall() == [(0,)], name
+
+
+def test_export_writes_one_file_per_table(tmp_path):
+    write_games(tmp_path / "in", 3, events=40)
+    db = tmp_path / "w.duckdb"
+    ingest_paths([tmp_path / "in"], db, progress=False)
+    files = export(db, tmp_path / "out", "parquet")
+    assert {p.stem for p in files} == set(TABLES) | {"schema_migrations"}
+    assert pl.read_parquet(tmp_path / "out" / "games.parquet").height == 3
+    with connect(db, read_only=True) as con:
+        n = con.execute("SELECT count(*) FROM events").fetchall()[0][0]
+    assert pl.read_parquet(tmp_path / "out" / "events.parquet").height == n
+    csv = export(db, tmp_path / "csv", "csv")
+    assert (tmp_path / "csv" / "games.csv").read_text().startswith("game_id,")
+    assert len(csv) == len(files)
+
+
+def test_busy_database_retries_then_raises_clearly(tmp_path, capfd):
+    db = tmp_path / "w.duckdb"
+    with connect(db) as con:
+        migrate(con)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", textwrap.dedent(f"""
+            import duckdb, sys, time
+            con = duckdb.connect({str(db)!r})
+            print("held", flush=True)
+            time.sleep(30)
+        """)],
+        stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        capfd.readouterr()
+        with pytest.raises(DatabaseBusy) as err, connect(db, wait=1.0):
+            pass
+        message = str(err.value)
+        assert str(db) in message and "busy" in message and "PLAYTEST_DB_WAIT" in message
+        assert f"process {holder.pid}" in message
+        stderr = capfd.readouterr().err
+        assert stderr.count(f"database {db} is busy (held by another process); retrying...") == 1
+        with pytest.raises(DatabaseBusy):
+            ingest_paths([tmp_path], db, progress=False)
+    finally:
+        holder.kill()
+        holder.wait(timeout=10)
+    with connect(db, wait=5) as con:  # released: works again
+        assert con.execute("SELECT 1").fetchall() == [(1,)]
+
+
+def test_missing_input_and_unknown_game_are_reported(tmp_path):
+    db = tmp_path / "w.duckdb"
+    other = {"format": "playtest-log", "format_version": 1,
+             "header": {"game": "vestige", "rules_version": "1", "session_type": "simulation",
+                        "seats": [{"seat": 1, "faction": "x"}]}, "events": []}
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "other.json").write_text(json.dumps(other))
+    summary = ingest_paths([tmp_path / "in", tmp_path / "nope"], db, progress=False)
+    assert summary.counts()["unreadable"] == 2
+    reasons = {Path(r.file).name: r.reason for r in summary.unreadable}
+    assert "no such file" in reasons["nope"]
+    assert "vestige" in reasons["other.json"]
