@@ -1,1 +1,226 @@
-"""placeholder"""
+"""Clean complete games, authored by hand from the rules (not by a bot). Each expects ZERO
+error/warning findings, the outcome and the full score ledger, worked out in its docstring.
+
+Conventions used in the working: R Runway, C Compute, Cap Capability, Cu Customers, T Trust,
+M Mandate, bag = the seat's Scrutiny cubes in the Audit bag. Starting values from FACTS §3;
+the printed starting Mandate already includes the thresholds a faction starts at (Trust 2, and
+Loopfold's Customer #1, Orisonix's Trust 4), so those never score again.
+"""
+
+from __future__ import annotations
+
+from tests.golden.build import Game, case
+
+
+def checkpoint(g: Game, label: str, rows: dict[int, tuple[int, ...]]) -> None:
+    """rows: seat -> (M, R, C, Cap, Cu, T, bag)."""
+    keys = ("mandate", "runway", "compute", "capability", "customers", "trust", "scrutiny")
+    g.add("checkpoint", label=label,
+          seats=[{"seat": s, **dict(zip(keys, v, strict=True))} for s, v in sorted(rows.items())])
+
+
+def hedge(era_commits: dict[int, str] | None = None) -> dict[int, str]:
+    return era_commits or {}
+
+
+def game_three_players(final: dict | None = None, loopfold_claim: bool = False) -> Game:
+    """The clean three-player game. ``loopfold_claim``: Loopfold also commits Benchmark (Era I)
+    and Publication (Era IV), a claim with only one supported module (see final_scoring.py)."""
+    g = Game(("kestralyn", "loopfold", "mirevanta"), first=1,
+             description="golden complete game, three players")
+    g.setup()
+    # ---------------- Era I -------------------------------------------------------------
+    g.era_start(1, mandate="quarter_humanity_notices")
+    # c1 Initiative 1. Open Weights: everyone +1 Cap; lowest Customers K/M tie -> K (Initiative) T3
+    g.headline("open_weights_drop")
+    g.reveal({1: "build", 2: "fund", 3: "research"})
+    g.turn(1, "build", to="I1")  # Facility 1 on I1: 2-1 (Industrial Velocity) = 1, +1 M
+    g.turn(2, "fund")  # R 4->6
+    g.research(3, ["code", "science"], "bank", banked=2)  # C3->2, Cap 1->3: +2 M
+    # c2 Initiative 2. Last Clinic: banking >= 3 gives +1 Trust
+    g.headline("professional_exam_sweep")
+    g.reveal({1: "fund", 2: "research", 3: "fund"})
+    g.research(2, ["web", "books", "images"], "bank", banked=3)  # C2->1, Cap 1->4 (+2 M), T3
+    g.turn(3, "fund")  # R 3->5
+    g.turn(1, "fund")  # R 5->7
+    # c3 Initiative 3
+    g.headline("employee_free_unicorn")
+    g.reveal({1: "research", 2: "organize", 3: "deploy"})
+    g.turn(3, "deploy")  # Cap 3 >= 2: Customer #1 (+2 M), C2->1, bag 1
+    g.research(1, ["video", "video"], "protect")  # on I1: C3->2, banks 1 (Cap 2)
+    g.turn(2, "organize", mode="redistribute", moves=[{"piece": "team", "path": ["F", "I1"]}])
+    g.production({1: [1], 2: [], 3: []})  # K: I1 +1 C (3); L, M: +1 R per Customer
+    g.dossiers({3: "commit", 2: "commit"} if loopfold_claim else {3: "commit"})
+    g.audit([3])  # 2 draws, bag holds 1 cube: M R6->5
+    g.scoring([2])  # Cap gained: K 2, L 4, M 3 -> L +2
+    checkpoint(g, "end of Era I", {1: (3, 7, 3, 2, 0, 3, 0), 2: (8, 7, 1, 4, 1, 3, 0),
+                                   3: (6, 5, 1, 3, 1, 3, 0)})
+    # ---------------- Era II ------------------------------------------------------------
+    g.era_start(2, mandate="building_has_weather")
+    g.headline("humanoid_factory_gate")
+    g.reveal({1: "fund", 2: "build", 3: "fund"})
+    g.turn(1, "fund")  # on I1: R7->9
+    g.turn(2, "build", to="I2")  # Facility 1 on the Compute Estate: R7->5
+    g.turn(3, "fund")  # R5->7
+    g.headline("reactor_restart_one_model")
+    g.reveal({1: "build", 2: "fund", 3: "build"})
+    g.turn(2, "fund")  # on I2: R5->7
+    g.turn(3, "build", to="I4")  # Facility 1 on the Allocation Exchange: R7->5
+    g.turn(1, "build", to="I6", mode="generator")  # Emergency Power Complex: R9->8
+    g.headline("emergency_power_authority")
+    g.reveal({1: "organize", 2: "deploy", 3: "research"})
+    g.research(3, ["synthetic", ("curated_corpus", "code")], "bank", banked=2)  # C1->0, Cap 5
+    g.turn(1, "organize", mode="redistribute", moves=[{"piece": "team", "path": ["F", "I1"]}])
+    g.turn(2, "deploy")  # on I2 (first Compute cost -1: free): Customer #2 (+2 M), bag 1
+    g.production({1: [1], 2: [1], 3: [1]})  # EPC operates (I1 in reach): +1 cube to K
+    g.dossiers()
+    g.audit([1, 2])
+    g.scoring([1, 2, 3])  # powered Facilities 1 each: tied, 1 each
+    checkpoint(g, "end of Era II", {1: (4, 7, 4, 2, 0, 3, 0), 2: (11, 8, 3, 4, 2, 3, 0),
+                                    3: (7, 8, 0, 5, 1, 3, 0)})
+    # ---------------- Era III -----------------------------------------------------------
+    g.era_start(3, mandate="legibility_offensive")
+    g.headline("ai_written_law", action="build")  # CPA uncontrolled: Initiative (1) names Build
+    g.reveal({1: "influence", 2: "research", 3: "deploy"})
+    g.turn(1, "influence", to="I4", mode="trust")  # T3->4: +2 M
+    g.research(2, ["code", "science", "web"], "bank", banked=3, to="F")  # C3->2, Cap 7: +2 M
+    g.add("trade", seat=3, rival=1, give="runway", accepted=True)  # M R8->7 C0->1; K R8 C3
+    g.turn(3, "deploy")  # Cap 5: Customer #2 (+2 M), C1->0, bag 1
+    g.headline("benchmark_is_economy")
+    g.reveal({1: "research", 2: "deploy", 3: "influence"})
+    g.turn(2, "deploy")  # Cap 7: Customer #3 (+2 M), C2->1, bag 1
+    g.turn(3, "influence", mode="trust")  # on I4: T3->4: +2 M
+    g.research(1, ["images", "books", "video"], "bank", banked=3)  # C3->2, Cap 5: +2 M, +1 M
+    # Passive Citizen Dividend: lowest Cap K 5 = M 5 -> M (nearest Initiative 3): its powered
+    # Facility 1 (Allocation Exchange) produces +2 R; highest Cap L 7: +1 T (4: +2 M)
+    g.headline("weights_on_internet", facility=1)
+    g.reveal({1: "fund", 2: "organize", 3: "fund"})
+    g.turn(3, "fund")  # on I4: 2+1 = 3, R9->12
+    g.turn(1, "fund")  # on I4: R8->11
+    g.turn(2, "organize", mode="redistribute", moves=[{"piece": "team", "path": ["I1", "F"]}])
+    g.production({1: [1], 2: [1], 3: [1]})
+    g.dossiers()
+    g.audit([2, 3, 1])
+    g.scoring([2, 3])  # deployed this Era: L T4, M T4 -> tied, 1 each
+    checkpoint(g, "end of Era III", {1: (9, 10, 3, 5, 0, 4, 0), 2: (18, 10, 3, 7, 3, 4, 0),
+                                     3: (12, 11, 0, 5, 2, 4, 0)})
+    # ---------------- Era IV ------------------------------------------------------------
+    g.era_start(4, mandate="responsible_acceleration")
+    g.headline("recursive_self_improvement")
+    g.reveal({1: "fund", 2: "fund", 3: "influence"})
+    g.turn(1, "fund")  # on I4: R10+3 -> 12 (cap)
+    g.turn(2, "fund")  # R10->12
+    g.turn(3, "influence", mode="trust")  # T4->5
+    g.headline("agent_swarm_escapes_scope")
+    g.reveal({1: "research", 2: "research", 3: "fund"})
+    g.research(2, ["synthetic", "human_evaluation"], "bank", banked=1)  # C3->2, Cap 8, T5
+    g.turn(3, "fund")  # on I4: R11+3 -> 12 (cap)
+    g.research(1, ["code", "science"], "bank", banked=2)  # C3->2, Cap 7: +2 M
+    g.headline("agi_blog_post")
+    g.reveal({1: "organize", 2: "deploy", 3: "organize"})
+    g.turn(3, "organize", mode="redistribute", moves=[{"piece": "ceo", "path": ["I4", "F"]}])
+    g.turn(1, "organize", mode="redistribute", moves=[{"piece": "team", "path": ["I1", "F"]}])
+    g.turn(2, "deploy")  # Cap 8: Customer #4 (+1 M), C2->1, bag 1
+    g.production({1: [1], 2: [1], 3: [1]})
+    g.dossiers({2: "commit"} if loopfold_claim else None)
+    g.reveal_dossiers()  # M's Benchmark Commit: 1 Compute (has 0: pays 0) + 1 Scrutiny
+    g.audit([1, 2, 2, 3] if loopfold_claim else [1, 2, 3])  # 4 draws, the bag holds 3 (or 5)
+    g.scoring([2])  # Trust >= 4: K Cap 7, L 8, M 5 -> L
+    if not loopfold_claim:
+            checkpoint(g, "end of Era IV", {1: (11, 11, 3, 7, 0, 4, 0), 2: (21, 11, 3, 8, 4, 5, 0),
+                                        3: (12, 11, 0, 5, 2, 5, 0)})
+    g.add("phase", name="final_scoring")
+    rec = {"offline": {1: 0, 2: 0, 3: 0}, "collective_trust": 14, "open_threshold": 10,
+           "systemic_risk": 0, "provisional_winners": [2], "claims": [], "agi": False,
+           "winners": [2], "open": True, "ending": "plural_future"}
+    if final is not None:
+        rec = final
+    g.add("final_record", **rec)
+    g.add("phase", name="game_end")
+    return g
+
+
+@case
+def complete_three_players():
+    """A clean three-player game (Kestralyn, Loopfold, Mirevanta; first Initiative seat 1; the
+    standard map). Zero errors expected; outcome and ledger worked out by hand:
+
+    Start: K R6 C3 T2 M2; L R4 C2 Cu1 T2 M4; M R3 C3 T3 M2. Setup Collective Trust 7.
+
+    Era I (Intelligence Enters the Price: most Capability gained this Era).
+    c1 Open Weights Become the Default: everyone Cap +1; lowest Customers K=M=0 -> the one
+    nearest Initiative, K: T3. K builds Facility 1 on I1 (Research Commons) for 2-1=1 (Industrial
+    Velocity, the discount is real: +1 M). L Funds (R6). M researches Code, Science, banks 2:
+    Cap 3 (+2 M).
+    c2 The Last Clinic Clears Its Waitlist: L researches Web, Books, Images, banks 3: Cap 4
+    (+2 M for Cap 3) and, banking >= 3, +1 T (3). M Funds (R5), K Funds (R7).
+    c3: M deploys (Cap 3 >= 2): Customer #1 +2 M, C1, 1 cube. K researches on I1 (Research
+    Commons: +1 protection for this run): Video, Video -> protect, banks 1: Cap 2. L Organizes.
+    Production: K's Facility 1 (grid) on Research Commons +1 C; L and M +1 R per Customer.
+    Dossier: M commits Benchmark, others hedge. Audit (3 players, Era I: round(1.5)=2 draws):
+    only M's cube is in the bag; M R6->5. Mandate: gained K 2, L 4, M 3 -> L +2.
+    End I: K M3 R7 C3 Cap2 T3; L M8 R7 C1 Cap4 Cu1 T3; M M6 R5 C1 Cap3 Cu1 T3.
+
+    Era II (The Campus Becomes a Climate: most powered Facilities).
+    c1: K Funds (R9); L builds Facility 1 on I2, the Compute Estate (R5); M Funds (R7).
+    c2: L Funds (R7); M builds Facility 1 on I4 (R5); K builds its Emergency Power Complex on I6
+    (1 R: R8). c3: M researches Synthetic + Curated Corpus as Code, banks 2: Cap 5, C0;
+    K Organizes; L deploys on I2 (Cap 4 >= 4): the Compute Estate visit reduces the first Compute
+    cost by 1, so the Deploy is free (C1); Customer #2 +2 M, 1 cube.
+    Production: K's EPC has Facility 1 (I1) in reach, so it operates: +1 cube to K. Everyone
+    powers Facility 1 on its starting grid: K +1 C (C4); L +2 C (C3), 2 Customers +2 R (R9);
+    M +2 R (Allocation Exchange) +1 R (R8). Audit (round(2.25)=2 draws): K's and L's cubes:
+    K R7, L R8. Mandate: 1 powered Facility each: tied leaders, 1 M each.
+    End II: K M4 R7 C4 Cap2 T3; L M11 R8 C3 Cap4 Cu2 T3; M M7 R8 C0 Cap5 Cu1 T3.
+
+    Era III (Refusal Remains Legible: among players who deployed this Era, most Trust).
+    c1 The Court Adopts Supported Meaning: the Civic Permission Authority is uncontrolled, so
+    Initiative (K) names Build; nobody selects it. K moves I6-I4 and Influences: T4 (+2 M).
+    L moves to F and researches Code, Science, Web, banks 3: Cap 7 (+2 M for 6). M trades 1 R to
+    K for 1 C (K R8 C3), then deploys on I4 (Cap 5 >= 4): Customer #2 +2 M, C0, 1 cube.
+    c2 The Billionth Instance Enters the Record: L deploys (Cap 7 >= 6): Customer #3 +2 M, 1 cube.
+    M Influences on I4: T4 (+2 M). K researches Images, Books, Video on I4, banks 3: Cap 5 (+2 M
+    for 3) and the Headline's +1 M for banking >= 3.
+    c3 The Passive Citizen Dividend Activates: lowest Capability K=M=5 -> M (nearest Initiative,
+    seat 3) resolves its powered Facility 1 (Allocation Exchange): +2 R (R9); highest Capability
+    L (7): +1 T -> 4 (+2 M). M Funds on I4 (+1 Allocation Exchange): R12. K Funds on I4: R11.
+    L Organizes. Production: EPC +1 cube K; K +1 C; L +2 C, 3 Customers +3 R (R11); M +2 R +2 R
+    (capped at 12). Audit (3 draws): one cube each of L, M, K: each -1 R.
+    Mandate: deployed this Era L (T4) and M (T4): tied, 1 each.
+    End III: K M9 R10 C3 Cap5 T4; L M18 R10 C3 Cap7 Cu3 T4; M M12 R11 C0 Cap5 Cu2 T4.
+
+    Era IV (Contestability Standard Maintained: most Capability among Trust >= 4).
+    c1 The Matter Compiler (nobody researches): K Funds on I4 (13, capped 12), L Funds (R12),
+    M Influences on I4 (T5). c2: L researches Synthetic, Human Evaluation (+1 T: 5; banks 1):
+    Cap 8. M Funds on I4 (capped 12). K researches Code, Science, banks 2: Cap 7 (+2 M for 6).
+    c3 The Universe Receives a Continuity Plan: M and K Organize; L deploys (Cap 8 >= 8):
+    Customer #4 +1 M, 1 cube. Production: EPC +1 cube K; K +1 C; L +2 C, +4 R (capped 12);
+    M +4 R (12). Dossier reveal: only M committed (Benchmark, Era I): 1 C owed, M has 0: pays
+    all it has (0), still adds 1 cube, ineligible (and no Publication anyway). Audit
+    (round(3.75)=4 draws) draws the 3 cubes in the bag: each -1 R. Mandate: Trust >= 4 is
+    everyone; Cap K 7, L 8, M 5 -> L +2.
+
+    Final scoring: every Facility was powered in the last Production: no offline penalty.
+    Mandate K 11, L 21, M 12: provisional winner L. No Publication committed: no claim, AGI does
+    not emerge, winner L. Collective Trust 4+5+5 = 14 >= 7+3 = 10 and Systemic Risk 0 < 3: Open.
+    World Ending: The Plural Future.
+    """
+    g = game_three_players()
+    g.outcome(provisional_winners=[2], winners=[2], agi=False, open=True,
+              ending="plural_future", mandate={"1": 11, "2": 21, "3": 12})
+    g.score([
+        (1, "starting", 2), (2, "starting", 4), (3, "starting", 2),
+        # Era I
+        (1, "faction_ability", 1), (3, "capability_threshold", 2), (2, "capability_threshold", 2),
+        (3, "customer", 2), (2, "era_mandate", 2),
+        # Era II
+        (2, "customer", 2), (1, "era_mandate", 1), (2, "era_mandate", 1), (3, "era_mandate", 1),
+        # Era III
+        (1, "trust_threshold", 2), (2, "capability_threshold", 2), (3, "customer", 2),
+        (2, "customer", 2), (3, "trust_threshold", 2), (1, "capability_threshold", 2),
+        (1, "headline", 1), (2, "trust_threshold", 2), (2, "era_mandate", 1),
+        (3, "era_mandate", 1),
+        # Era IV
+        (1, "capability_threshold", 2), (2, "customer", 1), (2, "era_mandate", 2),
+    ])
+    return g
