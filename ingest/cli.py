@@ -9,6 +9,7 @@ status (0 ok, 1 rule errors found, 2 unreadable input or a usage/storage problem
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -96,6 +97,40 @@ def _read_json_fallback(path: Path) -> list[Loaded]:
     return [Loaded(str(path), "json", parsed=parsed, raw=text)]
 
 
+def _expand(path: Path) -> list[Path]:
+    """Files and session folders under ``path`` (the same walk as ``playtest ingest``)."""
+    try:
+        from ingest.pipeline import walk_inputs
+    except ImportError:
+        if path.is_dir():
+            return sorted(p for p in path.rglob("*.json") if p.is_file())
+        return [path]
+    found, _missing = walk_inputs([path])
+    return found
+
+
+def _read_one(path: Path, formats: Any) -> list[Loaded]:
+    if formats is None:
+        if path.suffix.lower() != ".json":
+            return [Loaded(str(path), None,
+                           reason="only canonical JSON can be read: ingest.formats is not available")]
+        return _read_json_fallback(path)
+    try:
+        loaded = formats.read_path(path)
+    except Exception as exc:  # noqa: BLE001 - a reader bug must not become a traceback
+        return [Loaded(str(path), None, reason=f"could not be read ({type(exc).__name__}: {exc})")]
+    out = []
+    for item in loaded:
+        unreadable = getattr(item, "unreadable", None)
+        reason = None
+        if unreadable:
+            reason = unreadable if isinstance(unreadable, str) else "could not be read as a game log"
+        out.append(Loaded(str(getattr(item, "source", path)), getattr(item, "format", None),
+                          parsed=getattr(item, "parsed", None), reason=reason,
+                          raw=getattr(item, "raw", None)))
+    return out or [Loaded(str(path), None, reason="no game log found in it")]
+
+
 def read_logs(path_text: str) -> list[Loaded]:
     """Every game in a file or folder (folders recursively). Never raises for bad input."""
     path = Path(path_text)
@@ -105,33 +140,14 @@ def read_logs(path_text: str) -> list[Loaded]:
         from ingest import formats  # type: ignore[attr-defined]
     except ImportError:
         formats = None
-    if formats is not None and hasattr(formats, "read_path"):
-        try:
-            loaded = formats.read_path(path)
-        except Exception as exc:  # noqa: BLE001 - a reader bug must not become a traceback
-            return [Loaded(path_text, None, reason=f"could not be read ({type(exc).__name__}: {exc})")]
-        out = []
-        for item in loaded:
-            unreadable = getattr(item, "unreadable", None)
-            parsed = getattr(item, "parsed", None)
-            reason = None
-            if unreadable:
-                reason = unreadable if isinstance(unreadable, str) else "could not be read as a game log"
-            out.append(Loaded(str(getattr(item, "source", path_text)), getattr(item, "format", None),
-                              parsed=parsed, reason=reason, raw=getattr(item, "raw", None)))
-        if not out:
-            return [Loaded(path_text, None, reason="no game logs found")]
-        return out
-    # fallback while the formats module is missing: canonical JSON only
-    files = sorted(p for p in path.rglob("*.json") if p.is_file()) if path.is_dir() else [path]
-    if not files:
-        return [Loaded(path_text, None, reason="no .json game logs found (other formats need ingest.formats)")]
-    out = []
-    for f in files:
-        if f.suffix.lower() != ".json":
-            out.append(Loaded(str(f), None, reason="only canonical JSON can be read: ingest.formats is not available"))
-        else:
-            out.extend(_read_json_fallback(f))
+    if formats is not None and not hasattr(formats, "read_path"):
+        formats = None
+    inputs = _expand(path)
+    if not inputs:
+        return [Loaded(path_text, None, reason="no game logs found")]
+    out: list[Loaded] = []
+    for p in inputs:
+        out.extend(_read_one(p, formats))
     return out
 
 
@@ -670,10 +686,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         _err("interrupted")
         return 130
     except BrokenPipeError:
-        try:
+        with contextlib.suppress(OSError):
             sys.stdout = open(os.devnull, "w")  # noqa: SIM115
-        except OSError:
-            pass
         return EXIT_OK
     except OSError as exc:
         _err(f"{exc.strerror or exc}: {getattr(exc, 'filename', '') or ''}".rstrip(": "))

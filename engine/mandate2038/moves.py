@@ -448,7 +448,7 @@ def _organize(
         plans.append([ev.Step(piece="ceo", path=far[len(far) // 2])])
     for h in sorted(set(teams), key=POSITIONS.index)[:2]:
         if h != FRONTIER:
-            plans.append([ev.Step(piece="team", path=PATHS[h][FRONTIER] if FRONTIER in PATHS[h] else [h])])
+            plans.append([ev.Step(piece="team", path=PATHS[h].get(FRONTIER, [h]))])
         else:
             plans.append([ev.Step(piece="team", path=[h, sorted(ADJACENT[h], key=POSITIONS.index)[s.seat % 6]])])
     for plan in plans:
