@@ -171,11 +171,12 @@ def on_headline(st: GameState, ev: Any, sink: FindingSink) -> None:
         if high is not None:
             gain(st, st.seat(high), "trust", 1)
     elif hid == "export_controls":
+        # each controller of a Fabrication Corridor, and each controller of a Civic Permission
+        # Authority (either copy), gains 1 Runway per named district
         for tid in ("foundry", "government"):
-            for pos in st.board.positions_of(tid):
-                c = controller(st, pos)
-                if c is not None:
-                    gain(st, st.seat(c), "runway", 1)
+            ctrl = {controller(st, pos) for pos in st.board.positions_of(tid)}
+            for c in sorted(x for x in ctrl if x is not None):
+                gain(st, st.seat(c), "runway", 1)
     elif hid == "ai_written_law" and ev.action is None and not st.partial:
         sink.report("headline/choice-invalid",
                     "The Court Adopts Supported Meaning: the named Core Action was not recorded")

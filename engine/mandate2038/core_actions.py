@@ -469,9 +469,9 @@ def do_deploy(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSink) 
         return
     req = st.c.customer_requirement(s.customers + 1) or 0
     extra_scrutiny = 0
-    if (st.headline == "synthetic_celebrity" and not st.robot_used
-            and dest_tile in DEPLOY_DISTRICTS):
-        st.robot_used = True
+    # The Home Robot Requests Expert Assistance: each player's next Deploy (its only one this
+    # cycle) on a Human Access District or Consensus Network
+    if st.headline == "synthetic_celebrity" and dest_tile in DEPLOY_DISTRICTS:
         req = max(1, req - 1)
         extra_scrutiny += 2
     if s.capability < req:
