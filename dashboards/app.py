@@ -1,15 +1,15 @@
 """The Mandate 2038 playtest dashboard: the ``st.navigation`` router.
 
 Run with ``playtest dashboard`` (or ``streamlit run dashboards/app.py`` with ``PLAYTEST_DB``
-set). Each page is one module in ``dashboards/pages/``; the router draws the shared filter
-sidebar for the analytics pages before running the chosen page.
+set). Each page is one module in ``dashboards/pages/``; every analytics page draws the shared
+filter sidebar (``dashboards/filters.py``) first.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from dashboards import filters, store
+from dashboards import store
 
 st.set_page_config(page_title="Mandate 2038 playtests", page_icon=":material/hexagon:",
                    layout="wide")
@@ -41,16 +41,6 @@ PAGES = {
                 url_path="balance"),
     ],
 }
-#: pages that show the shared filter sidebar
-ANALYTICS = {"Games", "Audit", "Duration", "Scoring sources", "World Endings",
-             "Observation protocols", "Balance"}
-
 page = st.navigation(PAGES)
-db = store.db_path()
-if page.title in ANALYTICS:
-    try:
-        filters.sidebar(db)
-    except store.StoreError as err:
-        st.sidebar.error(f"Filters unavailable: {err}")
-st.sidebar.caption(f"Database: `{db}`")
+st.sidebar.caption(f"Database: `{store.db_path()}`")
 page.run()

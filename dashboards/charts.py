@@ -51,6 +51,23 @@ SOURCE_NAMES = {
 }
 
 
+def _clean(df: pl.DataFrame) -> pl.DataFrame:
+    """Cast columns Vega-Lite cannot type (all-null, objects, decimals) to plain types."""
+    fixes = []
+    for name, dtype in df.schema.items():
+        if dtype == pl.Null or dtype == pl.Object:
+            fixes.append(pl.col(name).cast(pl.Utf8))
+        elif isinstance(dtype, pl.Decimal):
+            fixes.append(pl.col(name).cast(pl.Float64))
+        elif isinstance(dtype, pl.List | pl.Struct | pl.Array):
+            fixes.append(pl.col(name).map_elements(str, return_dtype=pl.Utf8))
+    return df.with_columns(fixes) if fixes else df
+
+
+def _chart(df: pl.DataFrame, **kwargs: object) -> alt.Chart:
+    return alt.Chart(_clean(df), **kwargs)  # type: ignore[arg-type]
+
+
 def _kind_colour(title: str = "Games") -> alt.Color:
     return alt.Color(
         "kind:N",
@@ -62,7 +79,7 @@ def _kind_colour(title: str = "Games") -> alt.Color:
 def findings_by_code(df: pl.DataFrame) -> alt.Chart:
     """Horizontal bars: findings per code, coloured by severity, rule section in the tooltip."""
     return (
-        alt.Chart(df, title="Findings by code")
+        _chart(df, title="Findings by code")
         .mark_bar()
         .encode(
             y=alt.Y("code:N", sort="-x", title="Finding code"),
@@ -80,7 +97,7 @@ def findings_by_rule(df: pl.DataFrame) -> alt.Chart:
     """Bars: findings per cited rule section."""
     agg = df.group_by("rule").agg(pl.col("findings").sum(), pl.col("games").sum())
     return (
-        alt.Chart(agg, title="Findings by rule section")
+        _chart(agg, title="Findings by rule section")
         .mark_bar()
         .encode(
             y=alt.Y("rule:N", sort="-x", title="Rule section"),
@@ -102,12 +119,12 @@ def duration_chart(games: pl.DataFrame, summary: pl.DataFrame, band: tuple[float
     )
     x = alt.X("player_count:O", title="Players")
     band_layer = (
-        alt.Chart(band_df)
+        _chart(band_df)
         .mark_bar(opacity=0.18, color="#2ca02c", size=60)
         .encode(x=x, y=alt.Y("low:Q", title="Minutes"), y2="high:Q", tooltip=["label"])
     )
     points = (
-        alt.Chart(games)
+        _chart(games)
         .mark_circle(size=70, opacity=0.75)
         .encode(
             x=x,
@@ -120,13 +137,13 @@ def duration_chart(games: pl.DataFrame, summary: pl.DataFrame, band: tuple[float
     if not summary.is_empty() and summary["low"].drop_nulls().len() > 0:
         ci = summary.filter(pl.col("low").is_not_null())
         layers.append(
-            alt.Chart(ci)
+            _chart(ci)
             .mark_errorbar(thickness=2, color="black", ticks=True)
             .encode(x=x, y=alt.Y("low:Q", title="Minutes"), y2="high:Q",
                     tooltip=["player_count", "n", "mean", "low", "high"])
         )
         layers.append(
-            alt.Chart(ci).mark_tick(color="black", thickness=2, size=24)
+            _chart(ci).mark_tick(color="black", thickness=2, size=24)
             .encode(x=x, y="mean:Q")
         )
     return alt.layer(*layers, title="Total duration by player count (band: designers' hypothesis)")
@@ -140,7 +157,7 @@ def phase_chart(summary: pl.DataFrame) -> alt.LayerChart:
     """Mean minutes per phase (with 95% interval) for each player count."""
     x = alt.X("phase:N", sort=PHASE_ORDER, title="Phase")
     bars = (
-        alt.Chart(summary)
+        _chart(summary)
         .mark_bar(opacity=0.8)
         .encode(
             x=x,
@@ -151,7 +168,7 @@ def phase_chart(summary: pl.DataFrame) -> alt.LayerChart:
         )
     )
     err = (
-        alt.Chart(summary.filter(pl.col("low").is_not_null()) if "low" in summary.columns else summary)
+        _chart(summary.filter(pl.col("low").is_not_null()) if "low" in summary.columns else summary)
         .mark_errorbar(color="black")
         .encode(x=x, xOffset="player_count:N", y="low:Q", y2="high:Q")
     )
@@ -161,7 +178,7 @@ def phase_chart(summary: pl.DataFrame) -> alt.LayerChart:
 def turn_time_chart(df: pl.DataFrame) -> alt.Chart:
     """Box plot of recorded per-turn seconds by action."""
     return (
-        alt.Chart(df, title="Recorded turn times by action")
+        _chart(df, title="Recorded turn times by action")
         .mark_boxplot(extent="min-max")
         .encode(
             x=alt.X("action:N", title="Action"),
@@ -174,7 +191,7 @@ def turn_time_chart(df: pl.DataFrame) -> alt.Chart:
 def ledger_by_faction(df: pl.DataFrame) -> alt.Chart:
     """Mean Mandate per seat by source, for each faction (stacked bars)."""
     return (
-        alt.Chart(df, title="Mean Mandate per game by source and faction")
+        _chart(df, title="Mean Mandate per game by source and faction")
         .mark_bar()
         .encode(
             y=alt.Y("faction:N", title="Faction"),
@@ -188,7 +205,7 @@ def ledger_by_faction(df: pl.DataFrame) -> alt.Chart:
 def ledger_by_era(df: pl.DataFrame) -> alt.Chart:
     """Total Mandate by source in each Era (Era empty: start or final scoring)."""
     return (
-        alt.Chart(df, title="Mandate by source and Era")
+        _chart(df, title="Mandate by source and Era")
         .mark_bar()
         .encode(
             x=alt.X("era_label:N", title="Era"),
@@ -202,7 +219,7 @@ def ledger_by_era(df: pl.DataFrame) -> alt.Chart:
 def ledger_winners(df: pl.DataFrame) -> alt.Chart:
     """Mean Mandate per seat by source: winners against the others."""
     return (
-        alt.Chart(df, title="Winners vs others: mean Mandate per seat by source")
+        _chart(df, title="Winners vs others: mean Mandate per seat by source")
         .mark_bar()
         .encode(
             x=alt.X("per_seat:Q", title="Mean Mandate per seat-game"),
@@ -217,7 +234,7 @@ def ledger_winners(df: pl.DataFrame) -> alt.Chart:
 def endings_chart(df: pl.DataFrame, facet: str) -> alt.Chart:
     """Frequency of the four World Endings, split by ``facet`` (a column of ``df``)."""
     return (
-        alt.Chart(df, title=f"World Endings by {facet.replace('_', ' ')}")
+        _chart(df, title=f"World Endings by {facet.replace('_', ' ')}")
         .mark_bar()
         .encode(
             x=alt.X("games:Q", title="Games"),
@@ -235,7 +252,7 @@ def open_margins_chart(df: pl.DataFrame) -> alt.LayerChart:
     Open needs trust margin >= 0 and Systemic Risk below the player count (risk margin > 0).
     """
     pts = (
-        alt.Chart(df)
+        _chart(df)
         .mark_circle(size=80, opacity=0.8)
         .encode(
             x=alt.X("trust_margin:Q", title="Collective Trust - Open threshold"),
@@ -246,15 +263,15 @@ def open_margins_chart(df: pl.DataFrame) -> alt.LayerChart:
                      "systemic_risk", "systemic_risk_limit", "ending"],
         )
     )
-    zero_x = alt.Chart(pl.DataFrame({"v": [0]})).mark_rule(strokeDash=[4, 4]).encode(x="v:Q")
-    zero_y = alt.Chart(pl.DataFrame({"v": [0.5]})).mark_rule(strokeDash=[4, 4]).encode(y="v:Q")
+    zero_x = _chart(pl.DataFrame({"v": [0]})).mark_rule(strokeDash=[4, 4]).encode(x="v:Q")
+    zero_y = _chart(pl.DataFrame({"v": [0.5]})).mark_rule(strokeDash=[4, 4]).encode(y="v:Q")
     return alt.layer(pts, zero_x, zero_y, title="Open test margins (Open: right of and above the lines)")
 
 
 def claim_strength_chart(df: pl.DataFrame) -> alt.Chart:
     """Histogram of Dossier claim strengths, eligible claims apart."""
     return (
-        alt.Chart(df, title="Dossier claim strengths")
+        _chart(df, title="Dossier claim strengths")
         .mark_bar()
         .encode(
             x=alt.X("strength:O", title="Claim strength"),
@@ -267,7 +284,7 @@ def claim_strength_chart(df: pl.DataFrame) -> alt.Chart:
 def observations_chart(df: pl.DataFrame, by: str) -> alt.Chart:
     """Observation counts by category, split by ``by`` (era or rule)."""
     return (
-        alt.Chart(df, title=f"Observations by category and {by}")
+        _chart(df, title=f"Observations by category and {by}")
         .mark_bar()
         .encode(
             y=alt.Y("category:N", title="Category", sort="-x"),
@@ -281,7 +298,7 @@ def observations_chart(df: pl.DataFrame, by: str) -> alt.Chart:
 def completeness_chart(df: pl.DataFrame) -> alt.Chart:
     """Capture completeness (0-1) of each session against its protocol."""
     return (
-        alt.Chart(df, title="Capture completeness by session")
+        _chart(df, title="Capture completeness by session")
         .mark_bar()
         .encode(
             y=alt.Y("game_id:N", title="Game", sort="x"),
@@ -295,7 +312,7 @@ def completeness_chart(df: pl.DataFrame) -> alt.Chart:
 def survey_chart(df: pl.DataFrame) -> alt.Chart:
     """Numeric survey answers: distribution per item."""
     return (
-        alt.Chart(df, title="Survey answers (numeric items)")
+        _chart(df, title="Survey answers (numeric items)")
         .mark_boxplot(extent="min-max")
         .encode(
             y=alt.Y("item:N", title="Item"),
@@ -308,7 +325,7 @@ def win_share_chart(df: pl.DataFrame, by: str, title: str) -> alt.LayerChart:
     """Win share per ``by`` with Wilson 95% intervals and the even-share mark, by kind."""
     y = alt.Y(f"{by}:N", title=by.capitalize())
     points = (
-        alt.Chart(df)
+        _chart(df)
         .mark_point(filled=True, size=90)
         .encode(
             x=alt.X("share:Q", title="Win share", scale=alt.Scale(domain=[0, 1])),
@@ -319,12 +336,12 @@ def win_share_chart(df: pl.DataFrame, by: str, title: str) -> alt.LayerChart:
         )
     )
     bars = (
-        alt.Chart(df)
+        _chart(df)
         .mark_rule(strokeWidth=2)
         .encode(x="low:Q", x2="high:Q", y=y, yOffset="kind:N", color=_kind_colour())
     )
     even = (
-        alt.Chart(df)
+        _chart(df)
         .mark_tick(color="black", thickness=2, size=18)
         .encode(x="expected:Q", y=y, tooltip=["expected"])
     )
@@ -334,7 +351,7 @@ def win_share_chart(df: pl.DataFrame, by: str, title: str) -> alt.LayerChart:
 def selection_share_chart(df: pl.DataFrame) -> alt.Chart:
     """Share of each pick among all selections, by kind of game."""
     return (
-        alt.Chart(df, title="Action choice: share of selections")
+        _chart(df, title="Action choice: share of selections")
         .mark_bar()
         .encode(
             x=alt.X("share:Q", title="Share of selections"),

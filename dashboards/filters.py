@@ -1,7 +1,7 @@
 """The shared filter sidebar of every analytics page.
 
-The router (``app.py``) draws it once per run for the analytics pages, so a choice made on one
-page holds on the next. An empty multiselect means "all". The "Evidence only" switch applies
+Every analytics page draws it first; the choices are kept in session state, so a choice made
+on one page holds on the next. An empty multiselect means "all". The "Evidence only" switch applies
 the evidence rules (DESIGN.md §6): a game counts only when ``games.evidence`` is true (for
 durations, ``games.duration_evidence``); every page lists the games it excluded and why.
 """
@@ -18,6 +18,9 @@ from dashboards import queries
 from dashboards.queries import Filters
 
 STATE_KEY = "playtest_filters"
+KEPT = "playtest_filter_values"
+WIDGET_KEYS = ("flt_versions", "flt_counts", "flt_types", "flt_profiles", "flt_dates",
+               "flt_evidence")
 
 SESSION_TYPE_LABELS = {
     "facilitated_playtest": "Facilitated playtest",
@@ -31,6 +34,11 @@ SESSION_TYPE_LABELS = {
 def sidebar(db: Path) -> Filters:
     """Draw the filters in the sidebar and return the choice (also kept in session state)."""
     opts = queries.filter_options(db)
+    kept = st.session_state.setdefault(KEPT, {})
+    for key in WIDGET_KEYS:  # a widget's value is dropped on page change: restore it
+        if key not in st.session_state and key in kept:
+            st.session_state[key] = kept[key]
+    _drop_unknown(opts)
     sb = st.sidebar
     sb.header("Filters")
     versions = sb.multiselect("Rules version", opts["rules_versions"], key="flt_versions",
@@ -58,10 +66,27 @@ def sidebar(db: Path) -> Filters:
         "this excludes and why.",
     )
     sb.caption(f"{opts['n_games']} game(s) in the warehouse.")
+    for key in WIDGET_KEYS:
+        if key in st.session_state:
+            kept[key] = st.session_state[key]
     f = Filters(tuple(versions), tuple(int(c) for c in counts), tuple(types), tuple(profiles),
                 date_from, date_to, bool(evidence))
     st.session_state[STATE_KEY] = f
     return f
+
+
+def _drop_unknown(opts: dict) -> None:
+    """Forget remembered choices that are no longer offered (e.g. after a rebuild)."""
+    for key, field in (("flt_versions", "rules_versions"), ("flt_counts", "player_counts"),
+                       ("flt_types", "session_types"), ("flt_profiles", "profiles")):
+        chosen = st.session_state.get(key)
+        if isinstance(chosen, list):
+            st.session_state[key] = [c for c in chosen if c in opts[field]]
+    dates = st.session_state.get("flt_dates")
+    lo, hi = opts["date_min"], opts["date_max"]
+    if isinstance(dates, tuple) and (lo is None or any(d < lo or d > hi for d in dates)):
+        st.session_state.pop("flt_dates", None)
+        st.session_state.get(KEPT, {}).pop("flt_dates", None)
 
 
 def current() -> Filters:

@@ -9,10 +9,13 @@ reason so that loaded, skipped and quarantined inputs read the same way.
 from __future__ import annotations
 
 import dataclasses
+import inspect
+import re
 import zipfile
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+_LINE = re.compile(r"\bline (\d+)")
 MAX_UNPACKED_BYTES = 200 * 1024 * 1024
 MAX_ZIP_MEMBERS = 2000
 
@@ -92,7 +95,7 @@ def report_rows(report: Any, workdir: Path | None = None) -> list[dict[str, Any]
     items: Any = report
     if not isinstance(report, list | tuple):
         d = _as_dict(report)
-        for key in ("files", "results", "items", "entries"):
+        for key in ("reports", "files", "results", "items", "entries"):
             if isinstance(d.get(key), list | tuple):
                 items = d[key]
                 break
@@ -107,11 +110,19 @@ def report_rows(report: Any, workdir: Path | None = None) -> list[dict[str, Any]
         reason = d.get("reason") or d.get("message") or d.get("error") or ""
         if isinstance(reason, list | tuple):
             reason = "; ".join(str(r) for r in reason)
+        notes = d.get("notes")
+        if isinstance(notes, list | tuple) and notes:
+            reason = "; ".join([str(reason)] * bool(reason) + [str(n) for n in notes])
+        line = d.get("line")
+        if line is None:
+            m = _LINE.search(str(reason))
+            line = int(m.group(1)) if m else None
         rows.append({
             "file": path,
             "status": str(d.get("status") or d.get("outcome") or ""),
             "game_id": d.get("game_id"),
-            "line": d.get("line"),
+            "line": line,
+            "findings": d.get("findings") if isinstance(d.get("findings"), int) else None,
             "reason": str(reason),
         })
     return rows
@@ -126,4 +137,6 @@ def ingest(paths: list[Path], db: Path) -> Any:
             "the ingest pipeline is not installed in this checkout yet; use `playtest ingest` "
             f"when it is ({err})"
         ) from err
+    if "progress" in inspect.signature(ingest_paths).parameters:
+        return ingest_paths(paths, db, progress=False)
     return ingest_paths(paths, db)

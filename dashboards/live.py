@@ -388,7 +388,7 @@ def game_id_of(result: Any) -> str | None:
         v = result.get(attr) if isinstance(result, dict) else getattr(result, attr, None)
         if isinstance(v, str):
             return v
-    for attr in ("game_ids", "loaded", "files", "results"):
+    for attr in ("game_ids", "loaded", "recovered", "skipped", "reports", "files", "results"):
         v = result.get(attr) if isinstance(result, dict) else getattr(result, attr, None)
         if isinstance(v, list | tuple) and v:
             return game_id_of(v[0]) if not isinstance(v[0], str) else v[0]

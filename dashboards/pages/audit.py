@@ -14,7 +14,7 @@ st.caption("Every finding the engine reported, located by event and source line,
 
 def render() -> None:
     db = store.db_path()
-    f = filters.current()
+    f = filters.sidebar(db)
     by_code = queries.findings_by_code(db, f)
     if by_code.is_empty():
         ui.empty_state("No findings in the matching games (or no games yet). " + ui.NO_GAMES)

@@ -47,7 +47,7 @@ def _spread_table(shares: pl.DataFrame, games: pl.DataFrame, limit: float) -> pl
 
 def render() -> None:
     db = store.db_path()
-    f = filters.current()
+    f = filters.sidebar(db)
     th = stats.thresholds()
     seats = queries.seats_in_games(db, f)
     if not seats.is_empty():

@@ -20,7 +20,7 @@ st.caption(
 
 def render() -> None:
     db = store.db_path()
-    f = filters.current()
+    f = filters.sidebar(db)
     include = st.checkbox(
         "Include non-human sessions (simulations, walkthroughs)", key="dur_nonhuman",
         help="Off by default: only facilitated and blind playtests measure human duration.",

@@ -17,7 +17,7 @@ st.caption(
 
 def render() -> None:
     db = store.db_path()
-    f = filters.current()
+    f = filters.sidebar(db)
     ends = queries.endings(db, f)
     if ends.is_empty():
         ui.empty_state("No complete games match. " + ui.NO_GAMES)

@@ -49,7 +49,8 @@ def render() -> None:
             return
         rows = importing.report_rows(report, work)
     df = pl.DataFrame(rows, schema={"file": pl.Utf8, "status": pl.Utf8, "game_id": pl.Utf8,
-                                    "line": pl.Int64, "reason": pl.Utf8}, strict=False)
+                                    "line": pl.Int64, "findings": pl.Int64, "reason": pl.Utf8},
+                      strict=False)
     counts = df.group_by("status").len().sort("status")
     st.success("Done: " + ", ".join(f"{n} {s or 'processed'}" for s, n in counts.iter_rows()),
                icon=":material/check_circle:")

@@ -17,7 +17,7 @@ st.caption(
 
 def render() -> None:
     db = store.db_path()
-    f = filters.current()
+    f = filters.sidebar(db)
     protocol, problem = protocols.load(None)
     names = {c.id: c.name for c in protocol.categories} if protocol is not None else {}
     obs = queries.observations(db, f)

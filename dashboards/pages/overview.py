@@ -14,10 +14,11 @@ st.caption("Every loaded game that passes the sidebar filters. Simulated games a
 
 def render() -> None:
     db = store.db_path()
-    f = filters.current()
+    f = filters.sidebar(db)
     games = queries.games(db, f)
     if games.is_empty():
         ui.empty_state(ui.NO_GAMES)
+        filters.show_exclusions(db, f)
         return
     c = st.columns(4)
     c[0].metric("Games", games.height)

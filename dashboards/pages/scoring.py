@@ -17,7 +17,7 @@ st.caption(
 
 def render() -> None:
     db = store.db_path()
-    f = filters.current()
+    f = filters.sidebar(db)
     ledger = queries.ledger_by_source(db, f)
     seats = queries.seats_in_games(db, f)
     if ledger.is_empty() or seats.is_empty():
