@@ -173,7 +173,9 @@ def replay_draft(header: dict[str, Any], events: list[dict[str, Any]]) -> DraftR
     try:
         from engine.core.replay import replay
 
-        out.result = replay(h, out.models, ruleset=rs)
+        # upto: stop after the last event without the end-of-log checks (``finish``), which
+        # would close the open turn and report the game as incomplete while it is being played
+        out.result = replay(h, out.models, ruleset=rs, upto=len(out.models) - 1)
     except Exception as err:  # an engine bug must not lose the facilitator's page
         out.engine_problem = f"the engine failed while replaying the draft: {err}"
     return out

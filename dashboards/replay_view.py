@@ -6,6 +6,7 @@ resources, the score ledger so far, and a readable label for any event.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import polars as pl
@@ -18,6 +19,27 @@ ACTION_WORDS = {
     "fusion": "Fusion Demonstrator",
 }
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}
+
+
+@cache
+def content_names() -> dict[str, str]:
+    """Content id -> printed name (Headlines, Era Mandates, Training cards, tiles, factions)."""
+    try:
+        from schemas.packs import load_pack
+
+        p = load_pack("mandate2038", "0.8.0-rc.17-test")
+    except Exception:
+        return {}
+    out: dict[str, str] = {}
+    for group in ("headlines", "era_mandates", "training_deck", "tiles", "factions"):
+        for item in getattr(p, group, []) or []:
+            if getattr(item, "id", None) and getattr(item, "name", None):
+                out.setdefault(item.id, item.name)
+    return out
+
+
+def _name(content_id: Any) -> str:
+    return content_names().get(str(content_id), str(content_id))
 
 
 def _get(ev: Any, name: str, default: Any = None) -> Any:
@@ -39,10 +61,10 @@ def event_label(ev: Any) -> str:
     piece_w = "CEO" if piece == "ceo" else "Team"
     if t == "era_start":
         m = _get(ev, "mandate")
-        return f"Era {ROMAN.get(_get(ev, 'era'), _get(ev, 'era'))} begins" + (f"; Era Mandate {m}" if m else "")
+        return f"Era {ROMAN.get(_get(ev, 'era'), _get(ev, 'era'))} begins" + (f"; Era Mandate {_name(m)}" if m else "")
     if t == "headline":
         h = _get(ev, "headline")
-        return f"Cycle {_get(ev, 'cycle')}: Headline {h or '(not recorded)'}"
+        return f"Cycle {_get(ev, 'cycle')}: Headline {_name(h) if h else '(not recorded)'}"
     if t == "reveal":
         sel = _get(ev, "selections") or []
         return "Reveal: " + ", ".join(
@@ -61,7 +83,7 @@ def event_label(ev: Any) -> str:
         return f"{who} {ACTION_WORDS[t]}{extra}, {piece_w}{via}".strip()
     if t == "draw":
         dom = _get(ev, "domain")
-        return f"{who} draws {_get(ev, 'card')}" + (f" as {dom}" if dom else "")
+        return f"{who} draws {_name(_get(ev, 'card'))}" + (f" as {dom}" if dom else "")
     if t == "run_end":
         b = _get(ev, "banked")
         return f"{who} ends the Training Run: {_get(ev, 'outcome')}" + (f", banks {b}" if b is not None else "")

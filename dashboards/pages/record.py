@@ -238,9 +238,20 @@ def decision_panel(draft_id: str, nxt: live.Next, seat_names: dict[int, str]) ->
         return
     heading = "What happened?" if nxt.kind == "chance" else f"{who} decides"
     st.markdown(f"**{heading}** — {nxt.label}")
-    options = nxt.options
-    if not options:
+    options = [o for o in nxt.options if getattr(o, "type", None) != "trade"]
+    trades = [o for o in nxt.options if getattr(o, "type", None) == "trade"]
+    if not options and not trades:
         st.info("No legal option is listed here; use the event form below.")
+        return
+    if trades:
+        with st.popover(f"Immediate trade first ({len(trades)} offers)", icon=":material/swap_horiz:"):
+            st.caption("Before resolving, the acting player may make one 1-for-1 offer to one rival.")
+            tl = [live.option_label(o) for o in trades]
+            ti = st.selectbox("Offer and answer", range(len(trades)), format_func=lambda i: tl[i],
+                              key="trade_pick")
+            st.button("Record trade", key="trade_go", on_click=_record,
+                      args=(draft_id, live.event_dict(trades[ti])))
+    if not options:
         return
     if len(options) <= MANY:
         cols = st.columns(min(len(options), 3))

@@ -1,0 +1,133 @@
+"""Live entry (Record a game): AppTests of a short session, and the draft file's guarantees."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from dashboards import drafts, live
+
+APP = Path(__file__).resolve().parent.parent / "dashboards" / "app.py"
+
+
+def _record_page(db: Path, monkeypatch: pytest.MonkeyPatch, draft: str | None = None) -> AppTest:
+    monkeypatch.setenv("PLAYTEST_DB", str(db))
+    monkeypatch.delenv("PLAYTEST_WRITE_PASSWORD", raising=False)
+    at = AppTest.from_file(str(APP), default_timeout=30).run()
+    if draft:
+        at.query_params["draft"] = draft
+    at.switch_page("pages/record.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _lines(path: Path) -> list[dict]:
+    return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
+
+
+def _engine_guides() -> bool:
+    from engine.core.registry import get_ruleset
+
+    rs = get_ruleset("mandate2038")
+    return rs is not None and hasattr(rs, "legal_moves")
+
+
+def test_short_session_survives_a_reload(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "playtest.duckdb"
+    at = _record_page(db, monkeypatch)
+    assert [t.value for t in at.title] == ["Record a game"]
+    at.button(key="new_start").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    draft_id = at.query_params["draft"]
+    draft_id = draft_id[0] if isinstance(draft_id, list) else draft_id
+    path = drafts.path_of(tmp_path / "drafts", draft_id)
+    recs = _lines(path)
+    assert recs[0]["kind"] == "header" and len(recs[0]["header"]["seats"]) == 4
+    assert recs[1]["event"]["type"] == "phase" and recs[1]["event"]["t"]
+
+    if _engine_guides():
+        # guided: the Era I Mandate reveal, the first Headline, the secret selection
+        for key in ("opt_0", "opt_0", "reveal_go"):
+            at.button(key=key).click().run()
+            assert not at.exception, [e.value for e in at.exception]
+        events = drafts.load(tmp_path / "drafts", draft_id).events
+        assert [e["type"] for e in events] == ["phase", "era_start", "headline", "reveal"]
+        assert all(e.get("t") for e in events), "every event is timestamped"
+        assert any("decides" in m.value for m in at.markdown), "whose decision it is"
+    else:
+        at.selectbox(key="man_type").set_value("era_start").run()
+        at.text_input(key="man_era_start_era").input("1")
+        at.button(key="man_go").click().run()
+        assert drafts.load(tmp_path / "drafts", draft_id).events[-1]["type"] == "era_start"
+    n_before = len(drafts.load(tmp_path / "drafts", draft_id).events)
+
+    # an observation at any moment: open the popover, write, Add
+    at.text_input(key="obs_text").input("Asked how Initiative passes")
+    at.form_submit_button[0].click().run()
+    d = drafts.load(tmp_path / "drafts", draft_id)
+    assert d.events[-1]["type"] == "observation"
+    assert d.events[-1]["text"] == "Asked how Initiative passes"
+
+    # undo takes back the last event but the file only grows
+    lines_before = len(_lines(path))
+    at.button(key="undo").click().run()
+    d = drafts.load(tmp_path / "drafts", draft_id)
+    assert len(d.events) == n_before and d.undone == 1
+    assert len(_lines(path)) == lines_before + 1
+
+    # a browser refresh (a new session) with the draft in the address finds it intact
+    again = _record_page(db, monkeypatch, draft_id)
+    assert any(f"**{n_before} events**" in m.value for m in again.markdown), \
+        [m.value for m in again.markdown][:3]
+    # and leaving lists it for resuming
+    again.button(key="leave").click().run()
+    assert again.button(key=f"resume_{draft_id}")
+
+
+def test_unknown_draft_in_the_address(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = _record_page(tmp_path / "playtest.duckdb", monkeypatch, "../../etc/passwd")
+    assert any("No draft" in w.value for w in at.warning)
+    assert at.button(key="new_start")
+
+
+def test_draft_file_keeps_everything_before_a_torn_line(tmp_path: Path) -> None:
+    d = drafts.create(tmp_path, {"game": "mandate2038", "seats": []})
+    drafts.append_event(tmp_path, d.id, {"type": "phase", "name": "setup"})
+    drafts.append_event(tmp_path, d.id, {"type": "phase", "name": "setup_end"})
+    with open(d.path, "a", encoding="utf-8") as fh:
+        fh.write('{"kind": "event", "event": {"type": "ph')  # a crash mid-write
+    back = drafts.load(tmp_path, d.id)
+    assert [e["name"] for e in back.events] == ["setup", "setup_end"]
+    assert back.problems and "not complete JSON" in back.problems[0]
+
+
+def test_draft_ids_cannot_name_other_files(tmp_path: Path) -> None:
+    for bad in ("../x", "x/y", "", "20261129T213916Z-03d562/../../a"):
+        with pytest.raises(drafts.DraftError):
+            drafts.path_of(tmp_path, bad)
+
+
+def test_manual_event_form_validates(tmp_path: Path) -> None:
+    event, problem = live.build_event("fund", {"seat": 1, "mode": "venture", "path": "F I1"})
+    assert problem is None and event == {"type": "fund", "seat": 1, "path": ["F", "I1"],
+                                         "mode": "venture"}
+    event, problem = live.build_event("fund", {"seat": 9})
+    assert event is None and "seat" in problem
+
+
+def test_finish_loads_the_game(tmp_path: Path) -> None:
+    try:
+        import ingest.pipeline  # noqa: F401
+    except ImportError as err:
+        pytest.skip(f"ingest pipeline not available: {err}")
+    header, problem = live.new_header(
+        seats=[("mirevanta", None), ("kestralyn", None), ("corthaven", None)],
+        session_type="developer_walkthrough", layout=None, first_initiative=1, protocol=None)
+    assert problem is None
+    events = [live.stamp({"type": "phase", "name": "setup"})]
+    result, problem = live.finish(header, events, tmp_path / "playtest.duckdb", "t")
+    assert problem is None
+    assert live.game_id_of(result)
