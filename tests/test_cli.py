@@ -1,0 +1,174 @@
+"""The ``playtest`` command line via ``main([...])``: exit codes, the validate JSON contract
+(DESIGN.md §4), simulate, replay, convert, and clear errors instead of tracebacks."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ingest.cli import main
+
+WHERE_KEYS = {"event", "line", "era", "cycle", "seat"}
+
+
+@pytest.fixture(scope="module")
+def sim_dir(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("sim")
+    assert main(["simulate", "--games", "3", "--players", "3,4,5", "--seed", "cli", "--out", str(out),
+                 "--bot", "mixed"]) == 0
+    return out
+
+
+def _one(sim_dir: Path) -> Path:
+    return sorted(sim_dir.glob("*.json"))[0]
+
+
+def _broken_copy(src: Path, dst: Path) -> Path:
+    """A copy with one rule error: the Era I Mandate scorers changed."""
+    obj = json.loads(src.read_text(encoding="utf-8"))
+    for e in obj["events"]:
+        if e["type"] == "checkpoint":
+            e["seats"][0]["mandate"] += 3
+            break
+    dst.write_text(json.dumps(obj), encoding="utf-8")
+    return dst
+
+
+def test_simulate_writes_labelled_canonical_games(sim_dir, capsys):
+    files = sorted(sim_dir.glob("*.json"))
+    assert [f.name for f in files] == ["sim-cli-00000.json", "sim-cli-00001.json", "sim-cli-00002.json"]
+    seats = []
+    for f in files:
+        obj = json.loads(f.read_text(encoding="utf-8"))
+        assert obj["format"] == "playtest-log"
+        assert obj["header"]["session_type"] == "simulation"
+        assert "seed=cli" in obj["header"]["provenance"]["generator"]
+        seats.append(len(obj["header"]["seats"]))
+    assert seats == [3, 4, 5]
+
+
+def test_validate_clean_exit_0_and_json_contract(sim_dir, capsys):
+    capsys.readouterr()
+    assert main(["validate", "--format", "json", str(sim_dir)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert set(doc) == {"files"}
+    assert len(doc["files"]) == 3
+    for f in doc["files"]:
+        assert set(f) == {"path", "game_id", "status", "findings"}
+        assert f["status"] == "clean" and f["findings"] == []
+        assert f["game_id"].startswith("sim-cli-")
+
+
+def test_validate_findings_exit_1_with_located_findings(sim_dir, tmp_path, capsys):
+    bad = _broken_copy(_one(sim_dir), tmp_path / "bad.json")
+    capsys.readouterr()
+    assert main(["validate", "--format", "json", str(bad)]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    (f,) = doc["files"]
+    assert f["status"] == "findings"
+    assert f["findings"], "a changed checkpoint must be reported"
+    for x in f["findings"]:
+        assert {"code", "severity", "rule", "message", "where"} <= set(x)
+        assert x["severity"] in ("error", "warning", "info")
+        assert set(x["where"]) == WHERE_KEYS
+        assert "/" in x["code"]
+    cp = next(x for x in f["findings"] if x["code"] == "checkpoint/mismatch")
+    assert cp["where"]["event"] is not None and cp["where"]["line"] is not None
+    assert cp["where"]["seat"] == 1 and cp["where"]["era"] == 1
+    assert "expected" in cp and "recorded" in cp
+    assert cp["recorded"] == cp["expected"] + 3
+    # text output: grouped per file, location and rule on the finding
+    assert main(["validate", str(bad)]) == 1
+    text = capsys.readouterr().out
+    assert "checkpoint/mismatch" in text and "rule:" in text and "line" in text
+
+
+def test_validate_unreadable_exit_2(sim_dir, tmp_path, capsys):
+    junk = tmp_path / "junk.json"
+    junk.write_text("{not json", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["validate", "--format", "json", str(junk), str(_one(sim_dir))]) == 2
+    doc = json.loads(capsys.readouterr().out)
+    statuses = {Path(f["path"]).name: f["status"] for f in doc["files"]}
+    assert statuses["junk.json"] == "unreadable"
+    assert statuses[_one(sim_dir).name] == "clean"
+    assert main(["validate", str(tmp_path / "missing.json")]) == 2
+
+
+def test_validate_strict_counts_warnings(sim_dir, tmp_path, capsys):
+    obj = json.loads(_one(sim_dir).read_text(encoding="utf-8"))
+    # drop one seat's allocation: a warning (production/missing-allocation) when it had Facilities
+    events = obj["events"]
+    idx = next(i for i, e in enumerate(events) if e["type"] == "allocate" and e.get("facilities"))
+    del events[idx]
+    p = tmp_path / "warn.json"
+    p.write_text(json.dumps(obj), encoding="utf-8")
+    capsys.readouterr()
+    lenient = main(["validate", "--format", "json", str(p)])
+    doc = json.loads(capsys.readouterr().out)
+    sev = {x["severity"] for x in doc["files"][0]["findings"]}
+    assert "warning" in sev
+    strict = main(["validate", "--strict", str(p)])
+    assert strict == 1
+    assert lenient == (1 if "error" in sev else 0)
+
+
+def test_replay_text_and_json(sim_dir, capsys):
+    f = _one(sim_dir)
+    capsys.readouterr()
+    assert main(["replay", str(f), "--at", "era:2"]) == 0
+    text = capsys.readouterr().out
+    assert "score ledger:" in text and "seat 1" in text
+    assert main(["replay", str(f), "--at", "end", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert {"path", "game_id", "at", "snapshot", "ledger", "findings"} <= set(doc)
+    assert doc["ledger"] and all({"seat", "amount", "total", "source"} <= set(e) for e in doc["ledger"])
+    assert main(["replay", str(f), "--at", "5", "--format", "json"]) == 0
+    early = json.loads(capsys.readouterr().out)
+    assert early["at"]["event"] == 5
+    assert len(early["ledger"]) <= len(doc["ledger"])
+
+
+@pytest.mark.parametrize("at", ["era:9", "banana", "100000", "-3"])
+def test_replay_bad_position_is_a_clear_error(sim_dir, at, capsys):
+    assert main(["replay", str(_one(sim_dir)), "--at", at]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("playtest:") and "Traceback" not in err
+
+
+@pytest.mark.parametrize("fmt", ["json", "notation", "csv"])
+def test_convert_round_trip(sim_dir, tmp_path, fmt, capsys):
+    src = _one(sim_dir)
+    suffix = {"json": ".json", "notation": ".m38", "csv": ".csv"}[fmt]
+    out = tmp_path / f"game{suffix}"
+    assert main(["convert", str(src), "--to", fmt, "-o", str(out)]) == 0
+    back = tmp_path / "back.json"
+    assert main(["convert", str(out), "--to", "json", "-o", str(back)]) == 0
+    assert back.read_text(encoding="utf-8") == src.read_text(encoding="utf-8")
+    capsys.readouterr()
+    assert main(["validate", str(out)]) == 0
+
+
+def test_usage_errors_never_traceback(tmp_path, capsys):
+    assert main([]) == 2
+    assert main(["simulate", "--games", "1", "--players", "7", "--out", str(tmp_path)]) == 2
+    assert main(["simulate", "--games", "0", "--out", str(tmp_path)]) == 2
+    assert main(["nonsense"]) == 2
+    assert main(["convert", str(tmp_path / "nope.json"), "--to", "json"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+
+
+def test_ingest_and_demo_no_serve(sim_dir, tmp_path, capsys, monkeypatch):
+    db = tmp_path / "w" / "playtest.duckdb"
+    monkeypatch.setenv("PLAYTEST_DB", str(db))
+    assert main(["ingest", str(sim_dir)]) == 0
+    out = capsys.readouterr().out
+    assert "3 loaded" in out
+    assert main(["ingest", str(sim_dir)]) == 0  # idempotent: skipped as duplicates
+    assert "3 skipped" in capsys.readouterr().out
+    assert main(["ingest", str(tmp_path / "missing")]) == 2
+    assert main(["demo", "--no-serve", "--db", str(db)]) == 0
+    assert "3 game(s)" in capsys.readouterr().out
