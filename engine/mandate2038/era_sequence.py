@@ -89,7 +89,6 @@ def end_era(st: GameState, sink: FindingSink) -> None:
         if not st.production_done:
             missing.append("Production")
         if not st.audit_done:
-            missing.append("the Audit")
             sink.report("audit/missing", f"Era {st.era} ended without its Audit")
         if not st.era_mandate_done:
             missing.append("the Era Mandate")
@@ -114,7 +113,7 @@ def ensure_production(st: GameState, sink: FindingSink) -> None:
     """In a full log, run this Era's Production if it was never recorded."""
     if st.production_done or st.production_started or st.partial or st.era == 0:
         return
-    start_production(st, sink)
+    start_production(st, sink, quiet=True)
     resolve_production(st, sink)
 
 
@@ -124,12 +123,13 @@ def ensure_production_closed(st: GameState, sink: FindingSink) -> None:
         resolve_production(st, sink)
 
 
-def start_production(st: GameState, sink: FindingSink) -> None:
-    """Begin §6C: the three cycles are over."""
+def start_production(st: GameState, sink: FindingSink, *, quiet: bool = False) -> None:
+    """Begin §6C: the three cycles are over (``quiet``: the engine runs a Production the log
+    did not record; the missing cycles are reported once, as era/incomplete)."""
     if st.production_started:
         return
     close_cycle(st, sink)
-    if st.cycle < 3 and not st.partial:
+    if st.cycle < 3 and not st.partial and not quiet:
         sink.report("turn/wrong-phase",
                     f"Production began after cycle {st.cycle} of Era {st.era}; it follows the "
                     "three action cycles", expected=3, recorded=st.cycle)

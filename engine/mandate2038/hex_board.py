@@ -96,7 +96,14 @@ def check_path(
     code_far: str = "move/too-far",
 ) -> bool:
     """Report an illegal path (unknown hex, too far, a step without a shared edge)."""
-    if not path:
+    n = len(path)
+    if n <= 1:
+        return True
+    # fast path for the common legal moves (one or two steps along shared edges)
+    if n == 2 and path[1] in ADJACENT.get(path[0], ()):
+        return True
+    if n == 3 and (max_steps is None or max_steps >= 2) and path[1] in ADJACENT.get(
+            path[0], ()) and path[2] in ADJACENT.get(path[1], ()):
         return True
     problem = path_problem(path, None)
     if problem is not None:

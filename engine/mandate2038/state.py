@@ -243,6 +243,8 @@ class GameState:
     # thresholds reached at the last checkpoint: (Capability, Trust, Customers scored)
     cp_reached: dict[int, tuple[frozenset[int], frozenset[int], int]] = field(
         default_factory=dict)
+    _order: list[int] = field(default_factory=list)  # cache of initiative_order()
+    _order_for: int = 0
 
     def seat(self, no: int) -> SeatState:
         """The state of seat ``no`` (1-based)."""
@@ -253,5 +255,9 @@ class GameState:
         return [((first - 1 + i) % self.n) + 1 for i in range(self.n)]
 
     def initiative_order(self) -> list[int]:
-        """Seats clockwise from the Initiative holder (resolution and tie order)."""
-        return self.order_from(self.initiative)
+        """Seats clockwise from the Initiative holder (resolution and tie order). The list is
+        cached per Initiative holder: do not mutate it."""
+        if self._order_for != self.initiative:
+            self._order = self.order_from(self.initiative)
+            self._order_for = self.initiative
+        return self._order
