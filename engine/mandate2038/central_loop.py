@@ -250,6 +250,8 @@ def selection_problems(
                         seat=s.seat, recorded=pick)
         _ineligible(st, s, pick, sink)
     else:
+        if pick == "agent_swarm":
+            _ineligible(st, s, pick, sink)
         unlock = st.c.program_unlock.get(pick, 9)
         if st.era < unlock:
             sink.report("select/program-locked",
@@ -291,6 +293,8 @@ def _ineligible(st: GameState, s: SeatState, pick: str, sink: FindingSink) -> No
                 why = f"Customer #{s.customers + 1} needs Capability {req}; it has {s.capability}"
     elif pick == "build" and len(s.facilities) >= 4 and (st.era < 2 or s.generator is not None):
         why = "every Facility is built and no Generator can be built"
+    elif pick == "agent_swarm" and sum(1 for a in CORE_ACTIONS if a not in s.exhausted) < 2:
+        why = "Agent Swarm needs two different unused Core Actions"
     if why is not None and not st.partial:
         sink.report("select/ineligible", f"seat {s.seat} selected {pick}, which had no legal "
                     f"resolution: {why}", seat=s.seat, recorded=pick)

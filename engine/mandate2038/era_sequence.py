@@ -523,8 +523,8 @@ def compute_era_mandate(st: GameState, card: Any) -> tuple[list[int], dict[int, 
     """(scorers, values): the qualifying leaders (all tied leaders score)."""
     values = era_mandate_values(st, card)
     lowest = bool(getattr(card, "lowest_wins", False))
-    qual = {k: v for k, v in values.items() if v is not None and (
-        v >= card.minimum if not lowest else v >= card.minimum)}
+    # the minimum qualifies in both directions (fewest Scrutiny: among those who added >= 1)
+    qual = {k: v for k, v in values.items() if v is not None and v >= card.minimum}
     if not qual:
         return [], values
     best = min(qual.values()) if lowest else max(qual.values())
