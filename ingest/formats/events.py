@@ -479,7 +479,8 @@ _TURN_EXPECTED = "MODE, ceo|team, a path like F-I1, +frontier, +swarm, +blocked 
 
 def _turn(type_: str, keys: dict[str, Kind] | None = None, modes: tuple[str, ...] = (),
           flags: dict[str, str] | None = None, facility: bool = False) -> Spec:
-    return Spec(type_, (type_,), "required", {**TURN_KEYS, **(keys or {})}, _turn_positional,
+    mode = {"mode": STR} if modes else {}
+    return Spec(type_, (type_,), "required", {**TURN_KEYS, **mode, **(keys or {})}, _turn_positional,
                 _TURN_EXPECTED, modes=modes, flags={**TURN_FLAGS, **(flags or {})},
                 facility_sugar=facility)
 
@@ -588,7 +589,13 @@ def parse_event(spec: Spec, verb: str, seat: int | None, tokens: list[Token], *,
             continue
         shown = tok.text if len(tok.text) <= 40 else tok.text[:37] + "..."
         raise ParseError(tok.col, f"unexpected {shown!r} in {spec.verbs[0]!r}; expected {spec.expected}")
+    if spec.type in _REQUIRED_LISTS:  # an empty list is written as no arguments at all
+        ctx.ev.setdefault(_REQUIRED_LISTS[spec.type], [])
     return ctx.ev
+
+
+_REQUIRED_LISTS = {"reveal": "selections", "dossier_reveal": "hands", "audit": "draws",
+                   "checkpoint": "seats"}
 
 
 # --- writing ----------------------------------------------------------------------------------

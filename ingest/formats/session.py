@@ -317,7 +317,7 @@ def _notes(data: bytes, source: str, played: dt.datetime | None, header: dict[st
         return [], []
     timing: list[tuple[int, dict[str, Any]]] = []
     observations: list[tuple[int | None, int, dict[str, Any]]] = []
-    for heading, hline, items in _sections(text):
+    for heading, _hline, items in _sections(text):
         slug = _slug(heading)
         if not heading and items:
             # text before the first heading: the title line is kept out; the rest is a note
@@ -325,7 +325,7 @@ def _notes(data: bytes, source: str, played: dt.datetime | None, header: dict[st
         if slug.startswith("timing"):
             timing = _timing(items, played, probs, src)
         elif slug.startswith("players"):
-            for n, item in items:
+            for _n, item in items:
                 m = re.match(r"^\s*(?:\*\*)?seat\s+([1-6])(?:\*\*)?\s*[:\-–—]\s*(.+?)\s*$", item, re.I)
                 if not m:
                     continue
@@ -335,7 +335,7 @@ def _notes(data: bytes, source: str, played: dt.datetime | None, header: dict[st
                     if s["seat"] == seat and player:
                         s["player"] = player
         elif slug.startswith("provenance"):
-            for n, item in items:
+            for _n, item in items:
                 key, _, value = item.partition(":")
                 k = _slug(key)
                 if k == "illustrative":

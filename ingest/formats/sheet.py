@@ -372,7 +372,7 @@ def _header_rows(log: MandateLog) -> list[list[str]]:
 def write_sheet(log: MandateLog, instructions: list[str] | None = None) -> str:
     """The CSV text of a valid log (exact inverse of :func:`read_sheet`)."""
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    w = csv.writer(buf, lineterminator="\r\n")
     for line in instructions if instructions is not None else INSTRUCTIONS:
         w.writerow([line])
     w.writerows(_header_rows(log))
