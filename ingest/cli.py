@@ -537,9 +537,15 @@ def _serve(db: Path, port: int | None, open_browser: bool) -> Any:
 
 def cmd_dashboard(args: argparse.Namespace) -> int:
     db = _db_path(args)
-    url = _serve(db, args.port, args.open)
-    if url:
-        print(f"dashboard: {url}")
+    return _serve_status(_serve(db, args.port, args.open))
+
+
+def _serve_status(result: Any) -> int:
+    """``dashboards.serve`` prints its URL and blocks; it returns the server's exit status."""
+    if isinstance(result, int):
+        return EXIT_OK if result in (0, -2, -15, 130) else result
+    if result:
+        print(f"dashboard: {result}")
     return EXIT_OK
 
 
@@ -573,10 +579,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     print(f"database {db}: {n} game(s)")
     if args.no_serve:
         return EXIT_OK
-    url = _serve(db, args.port, args.open)
-    if url:
-        print(f"dashboard: {url}")
-    return EXIT_OK
+    return _serve_status(_serve(db, args.port, args.open))
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
