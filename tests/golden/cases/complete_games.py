@@ -224,3 +224,215 @@ def complete_three_players():
         (1, "capability_threshold", 2), (2, "customer", 1), (2, "era_mandate", 2),
     ])
     return g
+
+
+def game_four_players() -> Game:
+    # seats: 1 Mirevanta, 2 Kestralyn, 3 Corthaven, 4 Loopfold (Session A); first Initiative 2
+    g = Game(("mirevanta", "kestralyn", "corthaven", "loopfold"), first=2,
+             description="golden complete game, four players (Session A factions)")
+    g.setup()
+    # ---------------- Era I (Initiative 2, 3, 4) ---------------------------------------
+    g.era_start(1, mandate="markets_prefer_destiny")
+    g.headline("ten_dollar_intelligence")  # Research/Deploy cost 0 Compute, +1 Scrutiny each
+    g.reveal({1: "research", 2: "fund", 3: "research", 4: "fund"})
+    g.turn(2, "fund", mode="venture")  # R6->10, bag 2
+    g.research(3, ["code", "benchmark_leak", "science"], "bank", banked=4)  # bag 2, Cap 4 (+2)
+    g.turn(4, "fund")  # R4->6
+    g.research(1, ["web", "web"], "crash", banked=0)  # bag 2 (Headline + crash), Cap 0
+    g.headline("professional_exam_sweep")
+    g.reveal({1: "fund", 2: "build", 3: "build", 4: "research"})
+    g.turn(3, "build", to="I2")  # R5->3
+    g.research(4, ["books", "images"], "bank", banked=2)  # C2->1, Cap 2
+    g.turn(1, "fund")  # R3->5
+    g.turn(2, "build", to="I1")  # 2-1 = 1 (+1 M): R9
+    g.headline("employee_free_unicorn")
+    g.reveal({1: "organize", 2: "research", 3: "fund", 4: "organize"})
+    g.turn(4, "organize", mode="redistribute", moves=[{"piece": "team", "path": ["F", "I1"]}])
+    g.turn(1, "organize", mode="redistribute", moves=[{"piece": "team", "path": ["F", "I4"]}])
+    g.research(2, ["code", "science", "synthetic"], "bank", banked=3)  # on I1: C2, Cap 3 (+2)
+    g.turn(3, "fund")  # on I2: R5
+    g.production({2: [1], 3: [1]})  # K +1 C (3); C +2 C (6); L +1 R (7)
+    g.dossiers()
+    g.audit([3, 1])  # 2 draws: C R4, M R4
+    g.scoring([2])  # Fund Runway: K 4, L 2, M 2, C 2
+    checkpoint(g, "end of Era I", {1: (2, 4, 3, 0, 0, 3, 1), 2: (7, 9, 3, 3, 0, 2, 2),
+                                   3: (4, 4, 6, 4, 0, 3, 1), 4: (4, 7, 1, 2, 1, 2, 0)})
+    # ---------------- Era II (Initiative 1, 2, 3) --------------------------------------
+    g.era_start(2, mandate="compute_new_weather")
+    g.headline("humanoid_factory_gate")
+    g.reveal({1: "reorganization", 2: "build", 3: "deploy", 4: "organize"})
+    g.turn(1, "reorganization", return_team="I4")  # +3 R (R7), bag 2
+    g.turn(2, "build", to="I6", mode="generator")  # Emergency Power Complex: R8
+    g.turn(3, "deploy")  # on I2 (first Compute cost -1): free; Customer #1 (+2 M), bag 2
+    g.turn(4, "organize", mode="recruit", recruits=2)  # Headline: 2 Teams for 1 R (R6), bag 2
+    g.headline("export_controls")  # nobody is on I3, O5 or O11: no controller gains
+    g.reveal({1: "research", 2: "fund", 3: "fund", 4: "research"})
+    g.turn(2, "fund")  # on I6: R10
+    g.turn(3, "fund")  # R6
+    g.research(4, ["video", ("curated_corpus", "code")], "bank", banked=2)  # C0, Cap 4 (+2)
+    g.research(1, ["science", "code", "images"], "bank", banked=3)  # C2, Cap 3 (+2)
+    g.headline("reactor_restart_one_model")
+    g.reveal({1: "fund", 2: "influence", 3: "research", 4: "deploy"})
+    g.research(3, ["web", "synthetic"], "bank", banked=2)  # on I2: free; Cap 6 (+2)
+    g.turn(4, "deploy", to="I2")  # on I2: free; Customer #2 (+2 M), bag 3
+    g.turn(1, "fund")  # R9
+    g.turn(2, "influence", to="O10", mode="scrutiny")  # Consensus Network: remove 1+1: bag 0
+    g.production({2: [1], 3: [1]})  # EPC operates (Facility 1 on I1 in reach): +1 cube K
+    g.dossiers()
+    g.audit([4, 4, 2])  # 3 draws: L R6, K R9
+    g.scoring([3])  # Compute produced: K 1, C 2 -> C
+    checkpoint(g, "end of Era II", {1: (4, 9, 2, 3, 0, 3, 2), 2: (7, 9, 4, 3, 0, 2, 0),
+                                    3: (10, 7, 8, 6, 1, 3, 2), 4: (8, 6, 0, 4, 2, 2, 1)})
+    # ---------------- Era III (Initiative 4, 1, 2) -------------------------------------
+    g.era_start(3, mandate="legibility_offensive")
+    g.headline("ai_written_law", action="fund")  # CPA uncontrolled: Initiative (4) names Fund
+    g.reveal({1: "fund", 2: "build", 3: "influence", 4: "narrative_capture"})
+    g.turn(4, "narrative_capture", mode="runway")  # R8
+    g.turn(1, "fund")  # +2, Headline +2 R and +1 Scrutiny: R13 -> 12, bag 3
+    g.turn(2, "build")  # Facility 2 on O10: 2-1 = 1 (+1 M): R8
+    g.turn(3, "influence", mode="jv", facility=1, partner=2, partner_facility=1, accepted=True)
+    g.headline("benchmark_is_economy")
+    g.reveal({1: "research", 2: "research", 3: "fund", 4: "fund"})
+    g.research(1, ["code", "science", "web", "books"], "bank", banked=4)  # C1, Cap 7: +2, +1
+    g.research(2, ["images", "video", ("curated_corpus", "code")], "bank", banked=3)  # +2, +1
+    g.turn(3, "fund")  # R9
+    g.turn(4, "fund")  # R10
+    # Passive Citizen Dividend: lowest Cap L (4) has no Facility: nothing; highest M (7): T4
+    g.headline("weights_on_internet")
+    g.reveal({1: "deploy", 2: "fund", 3: "research", 4: "organize"})
+    g.turn(2, "fund")  # on O10: R10
+    g.research(3, ["images", "synthetic", "human_evaluation"], "bank", banked=2)  # T4, Cap 8
+    g.turn(4, "organize", mode="redistribute", moves=[{"piece": "team", "path": ["I1", "F"]}])
+    g.turn(1, "deploy")  # Customer #1 (+2 M), C0, bag 4
+    g.production({2: [1, 2], 3: [1]})  # EPC +1 cube K, Consensus Network Facility -1
+    g.dossiers()
+    g.audit([1, 3, 1, 3])  # 4 draws: M R10, C R8
+    g.scoring([1])  # only M deployed this Era
+    checkpoint(g, "end of Era III", {1: (13, 10, 0, 7, 1, 4, 2), 2: (11, 10, 5, 6, 0, 2, 0),
+                                     3: (12, 8, 10, 8, 1, 4, 0), 4: (8, 12, 0, 4, 2, 2, 1)})
+    # ---------------- Era IV (Initiative 3, 4, 1) --------------------------------------
+    g.era_start(4, mandate="continent_signs_loi")
+    g.headline("recursive_self_improvement")
+    g.reveal({1: "fund", 2: "deploy", 3: "deploy", 4: "organize"})
+    g.turn(3, "deploy")  # on I2: free; Customer #2 (+2 M), bag 1
+    g.turn(4, "organize", mode="redistribute", moves=[{"piece": "team", "path": ["F", "I1"]}])
+    g.turn(1, "fund")  # R12
+    g.turn(2, "deploy")  # on O10: C5->4; Customer #1 (+2 M), bag 1
+    g.headline("agent_swarm_escapes_scope")
+    g.reveal({1: "research", 2: "fund", 3: "fund", 4: "influence"})
+    g.turn(4, "influence", to="I4", mode="trust")  # T3
+    g.add("trade", seat=1, rival=3, give="runway", accepted=True)  # M R11 C1; C R9 C9
+    g.research(1, ["video", "books", ("curated_corpus", "science")], "bank", banked=3)  # Cap 10
+    g.turn(2, "fund")  # on O10: R12
+    g.turn(3, "fund")  # R11
+    g.headline("agi_blog_post")
+    g.reveal({1: "organize", 2: "build", 3: "organize", 4: "build"})
+    g.turn(1, "organize", mode="redistribute", moves=[{"piece": "ceo", "path": ["F", "I1"]}])
+    g.turn(2, "build")  # Facility 3 on O10: 2-1 = 1 (+1 M): R11
+    g.turn(3, "organize", mode="redistribute", moves=[{"piece": "team", "path": ["F", "I3"]}])
+    g.turn(4, "build")  # Facility 1 on I4: R10
+    g.production({2: [1, 2, 3], 3: [1], 4: [1]})
+    g.dossiers()
+    g.reveal_dossiers()  # all Hedge: nothing to pay
+    g.audit([1, 3, 1, 4])  # 5 draws, the bag holds 4
+    g.scoring([2, 3])  # Customers gained this Era: K 1, C 1 -> tied, 1 each
+    checkpoint(g, "end of Era IV", {1: (14, 10, 0, 10, 1, 4, 0), 2: (15, 12, 6, 6, 1, 2, 0),
+                                    3: (15, 11, 10, 8, 2, 4, 0), 4: (8, 11, 0, 4, 2, 3, 0)})
+    g.add("phase", name="final_scoring")
+    g.add("final_record", offline={1: 0, 2: 0, 3: 0, 4: 0}, collective_trust=13,
+          open_threshold=14, systemic_risk=0, provisional_winners=[3], claims=[], agi=False,
+          winners=[3], open=False, ending="assured_continuity")
+    g.add("phase", name="game_end")
+    return g
+
+
+@case
+def complete_four_players():
+    """A clean four-player game (Session A: Mirevanta 1, Kestralyn 2, Corthaven 3, Loopfold 4;
+    first Initiative seat 2, so Initiative runs 2,3,4 | 1,2,3 | 4,1,2 | 3,4,1). Zero errors.
+
+    Start: M R3 C3 T3 M2; K R6 C3 T2 M2; C R5 C4 T3 M2; L R4 C2 Cu1 T2 M4.
+    Setup Collective Trust 3+2+3+2 = 10; Open threshold 14.
+
+    Era I (Capital Finds the Default: most Runway gained through Fund).
+    c1 The Token Price Reaches Zero (Research/Deploy free, +1 Scrutiny each): K Venture Funds
+    (+4, 2 cubes). C researches free (+1 cube): Code, Benchmark Leak (+2 provisional, +1 cube),
+    Science -> banks 4: Cap 4 (+2 M for 3). L Funds (+2). M researches free (+1 cube): Web, Web,
+    crash (+1 cube, no protection spent): Cap 0.
+    c2: C builds Facility 1 on I2 (R3). L researches Books, Images, banks 2 (below the
+    Headline's 3). M Funds (+2). K builds Facility 1 on I1 for 2-1 (+1 M; R9).
+    c3: L, M Organize. K researches on I1: Code, Science, Synthetic, banks 3: Cap 3 (+2 M).
+    C Funds (+2). Production: K +1 C, C +2 C (Compute Estate), L +1 R. Audit (2 draws): C, M
+    -1 R each. Mandate: Fund Runway K 4, others 2 -> K +2.
+
+    Era II (Compute Becomes Public Weather: most Compute produced in Production).
+    c1 The Last Hazard Shift Is Retired: M selects Reorganization (its Era II marker) and returns
+    its Team from I4: +3 R, +1 cube. K builds its EPC on I6 (1 R). C deploys on I2 (the Compute
+    Estate makes the first Compute cost 0): Customer #1 +2 M, 1 cube. L recruits two Teams at F
+    for 1 R total (Headline), +2 cubes.
+    c2 Compute Borders Harden (nobody controls I3/O5/O11; no trade): K Funds (Build is spent).
+    C Funds. L researches Video + Curated Corpus as Code, banks 2: Cap 4 (+2 M). M researches
+    Science, Code, Images, banks 3: Cap 3 (+2 M).
+    c3: C researches on I2 (free): Web, Synthetic, banks 2: Cap 6 (+2 M). L moves to I2 and
+    deploys free: Customer #2 +2 M, 1 cube. M Funds. K moves to O10 (Consensus Network) and
+    Influences: remove 1 + 1 Scrutiny (bag 0).
+    Production: the EPC has K's Facility 1 (I1) in reach, so it operates: +1 cube K. K +1 C
+    (Facility 1 on its grid); C +2 C, +1 R (Customer); L +2 R. Compute produced K 1, C 2 -> C +2.
+    Audit (3 draws): L, L, K: -1 R each.
+
+    Era III (Refusal Remains Legible: among players who deployed this Era, most Trust).
+    c1 The Court Adopts Supported Meaning: the CPA is uncontrolled, Initiative (L) names Fund.
+    L Narrative Capture: +2 R. M Funds: +2, and the Headline +2 R +1 cube (13, capped 12).
+    K builds Facility 2 on O10 for 2-1 (+1 M). C, at its Facility on I2, forms Joint Venture #1
+    with K's Facility 1 on the adjacent I1 (accepted).
+    c2 The Billionth Instance Enters the Record: M researches Code, Science, Web, Books, banks 4:
+    Cap 7 (+2 M for 6, +1 M Headline). K researches Images, Video, Curated Corpus as Code,
+    banks 3: Cap 6 (+2 M, +1 M Headline). C, L Fund.
+    c3 The Passive Citizen Dividend Activates: lowest Capability L (4) has no powered Facility:
+    nothing; highest M (7): +1 T -> 4 (+2 M). K Funds. C researches on I2 (free): Images,
+    Synthetic, Human Evaluation (+1 T -> 4: +2 M), banks 2: Cap 8. L Organizes. M deploys
+    (Cap 7 >= 2): Customer #1 +2 M, 1 cube.
+    Production: EPC (I1, O10 in reach) +1 cube K; K powers Facility 1 (grid) and 2 (EPC): +1 C,
+    and the Consensus Network Facility removes 1 K cube; C +2 C (10) and +1 R; L +2 R; M +1 R
+    (capped). Partner: JV #1 is active (both hosts powered, adjacent): C gains I1's Compute
+    icon (+1, capped at 10), K gains I2's Compute icon (+1: C5). Audit (4 draws): M, C, M, C.
+    Mandate: only M deployed this Era -> M +2.
+
+    Era IV (Successor Accounts Recognized: most Customers gained this Era).
+    c1 The Matter Compiler (nobody researches): C deploys on I2 free: Customer #2 +2 M, 1 cube.
+    L Organizes. M Funds (R12). K deploys on O10 (1 C): Customer #1 +2 M, 1 cube.
+    c2: L moves to I4 and Influences: T3. M buys 1 C from C for 1 R, researches Video, Books,
+    Curated Corpus as Science, banks 3: Cap 10: Capability 9 scores Mirevanta only 1 M (Peer
+    Validation, four players). K (R12), C Fund.
+    c3: M, C Organize; K builds Facility 3 on O10 for 2-1 (+1 M); L builds Facility 1 on I4.
+    Production: EPC +1 cube K, two Consensus Network Facilities remove it (bag 0); K +1 C, +1 R;
+    C +2 C (capped), +2 R (12); L +2 R (Allocation Exchange) +2 R (capped 12); M +1 R.
+    JV #1: C +1 C (capped), K +1 C (6). Dossiers: all Hedge. Audit (5 draws) empties the bag of
+    its 4 cubes: M, C, M, L. Mandate: Customers gained C 1, K 1: tied, 1 each.
+
+    Final: nobody offline (M has no Facility). Mandate M 14, K 15, C 15, L 8: K and C tie on
+    Mandate; the first tie breaker, Trust, gives C (4) over K (2): C is the provisional winner;
+    no claim, so C wins. Collective Trust 4+2+4+3 = 13 < 14: Closed (Systemic Risk 0).
+    AGI does not emerge x Closed: Assured Continuity.
+    """
+    g = game_four_players()
+    g.outcome(provisional_winners=[3], winners=[3], agi=False, open=False,
+              ending="assured_continuity", mandate={"1": 14, "2": 15, "3": 15, "4": 8})
+    g.score([
+        (1, "starting", 2), (2, "starting", 2), (3, "starting", 2), (4, "starting", 4),
+        # Era I
+        (3, "capability_threshold", 2), (2, "faction_ability", 1),
+        (2, "capability_threshold", 2), (2, "era_mandate", 2),
+        # Era II
+        (3, "customer", 2), (4, "capability_threshold", 2),
+        (1, "capability_threshold", 2), (3, "capability_threshold", 2), (4, "customer", 2),
+        (3, "era_mandate", 2),
+        # Era III
+        (2, "faction_ability", 1), (1, "capability_threshold", 2), (1, "headline", 1),
+        (2, "capability_threshold", 2), (2, "headline", 1), (1, "trust_threshold", 2),
+        (3, "trust_threshold", 2), (1, "customer", 2), (1, "era_mandate", 2),
+        # Era IV
+        (3, "customer", 2), (2, "customer", 2), (1, "capability_threshold", 1),
+        (2, "faction_ability", 1), (3, "era_mandate", 1), (2, "era_mandate", 1),
+    ])
+    return g
