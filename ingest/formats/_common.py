@@ -9,6 +9,7 @@ the line for tools.
 from __future__ import annotations
 
 import bisect
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -89,6 +90,13 @@ def validate(
     ``problems`` (the reader's own parse findings) come first. ``parse_log`` belongs to the
     engine; should it ever raise on odd input, the input is reported unreadable instead of
     raising (see docs/notes/formats.md)."""
+    if isinstance(obj, dict) and isinstance(obj.get("events"), list):
+        # parse_log looks event types up in a set; an unhashable "type" (a list or an object)
+        # would raise there, so it is shown as text and reported as an unknown type instead.
+        obj = {**obj, "events": [
+            {**e, "type": json.dumps(e["type"])} if isinstance(e, dict) and isinstance(e.get("type"), list | dict) else e
+            for e in obj["events"]
+        ]}
     try:
         parsed = parse_log(obj, header_line=header_line, event_lines=event_lines)
     except Exception as err:  # noqa: BLE001 - the reader's contract is "never raises"

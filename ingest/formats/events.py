@@ -588,7 +588,8 @@ def parse_event(spec: Spec, verb: str, seat: int | None, tokens: list[Token], *,
         if spec.positional is not None and spec.positional(ctx, tok):
             continue
         shown = tok.text if len(tok.text) <= 40 else tok.text[:37] + "..."
-        raise ParseError(tok.col, f"unexpected {shown!r} in {spec.verbs[0]!r}; expected {spec.expected}")
+        expected = spec.expected.replace("MODE", "|".join(spec.modes)) if spec.modes else spec.expected.replace("MODE, ", "")
+        raise ParseError(tok.col, f"unexpected {shown!r} in {spec.verbs[0]!r}; expected {expected}")
     if spec.type in _REQUIRED_LISTS:  # an empty list is written as no arguments at all
         ctx.ev.setdefault(_REQUIRED_LISTS[spec.type], [])
     return ctx.ev
