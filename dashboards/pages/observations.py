@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import polars as pl
 import streamlit as st
 
 from dashboards import charts, filters, protocols, queries, store, ui
 
 st.title("Observation protocols")
+
+
+@st.cache_data(show_spinner="Scoring capture completeness...", max_entries=8)
+def _completeness(db: str, stamp: float, games: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Capture completeness per game (cached per database file version and game list)."""
+    return protocols.completeness(Path(db), games)
+
 st.caption(
     "What the facilitators captured (FACTS.md §11.2-11.4): observations by category, Era and "
     "rule section; rules lookups and interventions; each session's capture completeness against "
@@ -57,7 +66,8 @@ def render() -> None:
         ui.empty_state(ui.NO_GAMES)
     else:
         limit = 200
-        per_game, per_item = protocols.completeness(db, games.head(limit))
+        stamp = db.stat().st_mtime if db.exists() else 0.0
+        per_game, per_item = _completeness(str(db), stamp, games.head(limit))
         if "completeness" in per_game.columns and per_game["completeness"].drop_nulls().len():
             ui.show_chart(charts.completeness_chart(per_game.drop_nulls("completeness")),
                           "capture-completeness")

@@ -1,0 +1,135 @@
+"""Browser test: serve the dashboard, open every page in headless Chromium, record a short game.
+
+Marker ``browser``. Skipped with the reason when Debian's chromium (/usr/bin/chromium) or the
+Playwright package is missing. Screenshots of every page go to test-output/screenshots/.
+Bounded: the server must answer within 30 s and the whole test stays around 90 s.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from dashboards import drafts, free_port, sample_warehouse, streamlit_command
+
+CHROMIUM = "/usr/bin/chromium"
+ROOT = Path(__file__).resolve().parent.parent
+SHOTS = ROOT / "test-output" / "screenshots"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+PAGES = {
+    "games": "Games", "audit": "Audit", "replay": "Replay viewer", "duration": "Duration",
+    "scoring": "Scoring sources", "endings": "World Endings",
+    "observations": "Observation protocols", "balance": "Balance", "import": "Import",
+    "record": "Record a game",
+}
+
+pytestmark = pytest.mark.browser
+
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)", allow_module_level=True)
+try:
+    from playwright.sync_api import Page, expect, sync_playwright
+except ImportError as err:  # pragma: no cover
+    pytest.skip(f"playwright is not installed: {err}", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """The app served on a free local port over a small sample warehouse."""
+    db = tmp_path_factory.mktemp("browser") / "playtest.duckdb"
+    try:
+        sample_warehouse.build_with_pipeline(db, simulated=3, human=2)
+    except Exception:
+        for p in db.parent.iterdir():
+            if p.is_file():
+                p.unlink()
+            elif p.is_dir():
+                shutil.rmtree(p)
+        sample_warehouse.build(db)
+    port = free_port()
+    env = {**os.environ, "PLAYTEST_DB": str(db)}
+    env.pop("PLAYTEST_WRITE_PASSWORD", None)
+    proc = subprocess.Popen(streamlit_command(port), env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as r:
+                if r.status == 200:
+                    break
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            err = proc.stderr.read().decode(errors="replace")[-2000:] if proc.stderr else ""
+            pytest.fail(f"the dashboard did not start: {err}")
+        time.sleep(0.3)
+    try:
+        yield base, db
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+def _settled(page: Page, title: str) -> None:
+    expect(page.locator("h1").filter(has_text=title).first).to_be_visible(timeout=20_000)
+    # the script has finished when Streamlit's running indicator is gone
+    page.wait_for_function(
+        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=20_000)
+    assert page.locator('[data-testid="stException"]').count() == 0, f"{title}: an exception"
+
+
+def test_every_page_and_a_recorded_game(server: tuple[str, Path]) -> None:
+    base, db = server
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    started = time.monotonic()
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.set_default_timeout(20_000)
+        for url, title in PAGES.items():
+            page.goto(f"{base}/{url}")
+            _settled(page, title)
+            if url in ("duration", "scoring", "endings", "balance", "audit"):
+                expect(page.locator('[data-testid="stVegaLiteChart"]').first).to_be_visible()
+            if url == "replay":
+                expect(page.locator('[data-testid="stImage"]').first).to_be_visible()
+            page.screenshot(path=str(SHOTS / f"{url}.png"), full_page=True)
+
+        # record a short game: start, Era I Mandate, Headline, secret selection
+        page.goto(f"{base}/record")
+        _settled(page, "Record a game")
+        page.get_by_role("button", name="Start recording").click()
+        expect(page.get_by_text("1 events")).to_be_visible()
+        page.get_by_role("button", name="Era I begins").first.click()
+        expect(page.get_by_text("2 events")).to_be_visible()
+        page.get_by_role("button", name="Cycle 1: Headline").first.click()
+        expect(page.get_by_text("3 events")).to_be_visible()
+        page.get_by_role("button", name="Reveal selections").click()
+        expect(page.get_by_text("4 events")).to_be_visible()
+        assert "draft=" in page.url
+        page.screenshot(path=str(SHOTS / "record-in-progress.png"), full_page=True)
+
+        # reload mid-game: the draft is intact, on screen and on disk
+        page.reload()
+        _settled(page, "Record a game")
+        expect(page.get_by_text("4 events")).to_be_visible()
+        draft_id = page.url.split("draft=")[1].split("&")[0]
+        d = drafts.load(db.parent / "drafts", draft_id)
+        assert [e["type"] for e in d.events] == ["phase", "era_start", "headline", "reveal"]
+        page.screenshot(path=str(SHOTS / "record-after-reload.png"), full_page=True)
+        browser.close()
+    assert time.monotonic() - started < 120
