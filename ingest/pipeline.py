@@ -308,10 +308,14 @@ def _ts(value: Any) -> dt.datetime | None:
     return naive_utc(dt.datetime.fromisoformat(str(value)))
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False, sort_keys=True, default=str)
+
+
 def _json(value: Any) -> str | None:
+    """JSON text of a value for a JSON column (None stays NULL)."""
     if value is None:
         return None
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+    return _ENCODER.encode(value)
 
 
 def _event_payloads(text: str, n: int) -> list[str]:
@@ -520,40 +524,41 @@ class FrameBuilder:
     def game_ids(self) -> list[str]:
         return [g for g, _ in self.spans]
 
-    def _arrow(self, table: str, keep: slice | None = None) -> pa.Table:
-        recs = self.rows[table] if keep is None else self.rows[table][keep]
-        return pa.Table.from_pylist(recs, schema=_ARROW_SCHEMAS[table])
+    def _arrow(self, table: str, recs: list[dict[str, Any]] | None = None) -> pa.Table:
+        rows = self.rows[table] if recs is None else recs
+        schema = _ARROW_SCHEMAS[table]
+        # Column by column: faster than Table.from_pylist for wide tables with timestamps.
+        arrays = [pa.array([r.get(f.name) for r in rows], type=f.type) for f in schema]
+        return pa.Table.from_arrays(arrays, schema=schema)
 
-    def bad_games(self) -> dict[str, str]:
-        """Games whose rows do not convert, with the reason."""
+    def build(self) -> tuple[dict[str, pl.DataFrame], dict[str, str]]:
+        """One polars frame per table, and the games left out because their rows do not fit
+        (game id -> reason). Each table is converted once; per-game conversion only runs for a
+        table that failed, to name the culprits."""
+        arrows: dict[str, pa.Table] = {}
         bad: dict[str, str] = {}
         for table in TABLES:
             try:
-                self._arrow(table)
-                continue
-            except (pa.ArrowException, TypeError, ValueError, OverflowError):
-                pass
-            for gid, span in self.spans:
-                try:
-                    self._arrow(table, slice(*span[table]))
-                except (pa.ArrowException, TypeError, ValueError, OverflowError) as err:
-                    bad.setdefault(gid, f"its {table!r} rows do not fit the table: {err}")
-        return bad
-
-    def frames(self, drop: Iterable[str] = ()) -> dict[str, pl.DataFrame]:
-        """One polars frame per table (without the games in ``drop``)."""
-        dropped = set(drop)
+                arrows[table] = self._arrow(table)
+            except _CONVERSION_ERRORS:
+                for gid, span in self.spans:
+                    try:
+                        self._arrow(table, self.rows[table][slice(*span[table])])
+                    except _CONVERSION_ERRORS as err:
+                        bad.setdefault(gid, f"its {table!r} rows do not fit the table: {err}")
+        if bad:
+            for table in TABLES:
+                keep = [r for r in self.rows[table] if r["game_id"] not in bad]
+                arrows[table] = self._arrow(table, keep)
         out: dict[str, pl.DataFrame] = {}
-        for table in TABLES:
-            if dropped:
-                keep = [r for r in self.rows[table] if r["game_id"] not in dropped]
-                arrow = pa.Table.from_pylist(keep, schema=_ARROW_SCHEMAS[table])
-            else:
-                arrow = self._arrow(table)
+        for table, arrow in arrows.items():
             frame = pl.from_arrow(arrow)
             assert isinstance(frame, pl.DataFrame)
             out[table] = frame
-        return out
+        return out, bad
+
+
+_CONVERSION_ERRORS = (pa.ArrowException, TypeError, ValueError, OverflowError)
 
 
 # --------------------------------------------------------------------------------------------
@@ -744,12 +749,11 @@ def process_batch(
                 reports.append(report)
             except Exception as err:  # noqa: BLE001 - one bad game must not stop the batch
                 reports.append(FileReport(source, "failed", reason=_describe(err)))
-    bad = builder.bad_games()
+    frames, bad = builder.build()
     for gid, reason in bad.items():
         rep = report_of.get(gid)
         if rep is not None:
             rep.status, rep.reason = "failed", f"game {gid}: {reason}"
-    frames = builder.frames(drop=bad)
     return BatchResult(frames, reports, pending, time.perf_counter() - started)
 
 
@@ -948,11 +952,11 @@ def ingest_log(log: Any, db_path: str | Path | None = None, *, source: str = "li
         report = FileReport(source, "recovered" if existed else "loaded", game_id)
         try:
             _analyse(game_id, text, log.header, list(log.events), meta, builder, report)
-            bad = builder.bad_games()
+            frames, bad = builder.build()
             if bad:
                 report.status, report.reason = "failed", bad[game_id]
             else:
-                _load(db, BatchResult(builder.frames(), [report]))
+                _load(db, BatchResult(frames, [report]))
         except StorageError:
             raise
         except Exception as err:  # noqa: BLE001

@@ -1,10 +1,9 @@
-"""Crash safety: an ingest killed with SIGKILL at random points, then re-run, leaves the archive
+"""Crash safety: an ingest killed with SIGKILL at several points, then re-run, leaves the archive
 and the warehouse agreeing with the input, with no game half-loaded."""
 
 from __future__ import annotations
 
 import os
-import random
 import signal
 import subprocess
 import sys
@@ -24,6 +23,36 @@ from ingest.pipeline import ingest_paths
 s = ingest_paths([sys.argv[1]], sys.argv[2], progress=False)
 print(s.counts(), flush=True)
 """
+GAMES = 100
+KILLS = 4
+
+
+def _run(env, src, db, kill_after=None):
+    """Run an ingest in a child process (own process group); kill it after ``kill_after`` s."""
+    started = time.monotonic()
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(src), str(db)], env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+    )
+    killed = False
+    if kill_after is not None:
+        try:
+            child.wait(timeout=kill_after)
+        except subprocess.TimeoutExpired:
+            os.killpg(child.pid, signal.SIGKILL)  # the child and its pool workers
+            killed = True
+    out, err = child.communicate(timeout=60)
+    if not killed:
+        assert child.returncode == 0, err.decode()[-2000:]
+    return killed, time.monotonic() - started
+
+
+def _state(db):
+    archived = len(Archive(db.parent / "archive").game_ids())
+    if not db.exists():
+        return archived, 0
+    with connect(db, read_only=True) as con:
+        return archived, con.execute("SELECT count(*) FROM games").fetchall()[0][0]
 
 
 @pytest.mark.slow
@@ -34,39 +63,34 @@ def test_sigkill_during_ingest_then_reingest_agrees_with_clean_ingest(tmp_path, 
             monkeypatch.setenv(k, v)
     ensure_ruleset()
     src = tmp_path / "in"
-    write_games(src, 160, events=100)
+    write_games(src, GAMES, events=60)
+
+    # The clean reference, timed, so the kill points spread over a whole run on this machine.
+    clean_db = tmp_path / "clean" / "playtest.duckdb"
+    _, full = _run(env, src, clean_db)
+    assert _state(clean_db) == (GAMES, GAMES)
+
     db = tmp_path / "crash" / "playtest.duckdb"
-    rng = random.Random(2038)
-    deadline = time.monotonic() + 25
-    kills = 0
-    for _ in range(5):
-        if time.monotonic() > deadline:
-            break
-        child = subprocess.Popen(
-            [sys.executable, "-c", CHILD, str(src), str(db)], env=env,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
-        )
-        time.sleep(rng.uniform(0.3, 2.5))
-        if child.poll() is None:
-            os.killpg(child.pid, signal.SIGKILL)  # the child and its pool workers
-            kills += 1
-        child.wait(timeout=20)
-    assert kills >= 1, "no run was interrupted; the kill points are too late for this machine"
+    partial_states = []
+    for i in range(KILLS):
+        killed, _ = _run(env, src, db, kill_after=full * (0.15 + 0.8 * i / KILLS))
+        if killed:
+            partial_states.append(_state(db))
+    print(f"full run {full:.1f} s; after each kill (archived, loaded): {partial_states}")
+    assert partial_states, "no run was interrupted"
+    assert any(0 < a < GAMES or 0 < n < GAMES for a, n in partial_states), (
+        f"no kill landed while games were being archived or loaded: {partial_states}")
+    for archived, loaded in partial_states:
+        assert loaded <= archived  # the archive is always written first
+
     final = ingest_paths([src], db, progress=False)
     c = final.counts()
     assert c["unreadable"] == 0 and c["failed"] == 0
-    assert c["loaded"] + c["skipped"] + c["recovered"] == 160
-
-    clean_db = tmp_path / "clean" / "playtest.duckdb"
-    clean = ingest_paths([src], clean_db, progress=False)
-    assert clean.counts()["loaded"] == 160
+    assert c["loaded"] + c["skipped"] + c["recovered"] == GAMES
     # Warehouse: the same games with the same number of rows per table per game.
     assert per_game_counts(db) == per_game_counts(clean_db)
-    # Archive: the same canonical games, and no temporary files taken for archived ones.
+    # Archive: the same canonical games, byte for byte.
     crashed, reference = Archive(db.parent / "archive"), Archive(clean_db.parent / "archive")
     assert crashed.game_ids() == reference.game_ids()
     for gid in reference.game_ids():
         assert crashed.read_game_text(gid) == reference.read_game_text(gid)
-    with connect(db, read_only=True) as con:
-        loaded = {r[0] for r in con.execute("SELECT game_id FROM games").fetchall()}
-    assert loaded == set(reference.game_ids())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -197,6 +198,7 @@ def test_busy_database_retries_then_raises_clearly(tmp_path, capfd):
         assert f"process {holder.pid}" in message
         stderr = capfd.readouterr().err
         assert stderr.count(f"database {db} is busy (held by another process); retrying...") == 1
+        os.environ["PLAYTEST_DB_WAIT"] = "0.5"  # restored by the autouse monkeypatch fixture
         with pytest.raises(DatabaseBusy):
             ingest_paths([tmp_path], db, progress=False)
     finally:
@@ -218,3 +220,21 @@ def test_missing_input_and_unknown_game_are_reported(tmp_path):
     reasons = {Path(r.file).name: r.reason for r in summary.unreadable}
     assert "no such file" in reasons["nope"]
     assert "vestige" in reasons["other.json"]
+
+
+def test_a_game_whose_rows_do_not_fit_fails_alone(tmp_path):
+    from ingest.pipeline import FrameBuilder
+
+    paths = write_games(tmp_path / "in", 2, events=40)
+    res = process_batch([Item(path=str(p)) for p in paths])
+    good, bad = (r.game_id for r in res.reports)
+    builder = FrameBuilder()
+    for gid in (good, bad):
+        rows = {name: res.frames[name].filter(pl.col("game_id") == gid).to_dicts() for name in TABLES}
+        if gid == bad:
+            rows["events"][0]["seat"] = "the second seat"  # not an INTEGER
+        builder.add_game(gid, rows)
+    frames, failed = builder.build()
+    assert list(failed) == [bad] and "'events' rows do not fit" in failed[bad]
+    assert frames["games"]["game_id"].to_list() == [good]
+    assert set(frames["events"]["game_id"].unique()) == {good}
