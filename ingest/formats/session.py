@@ -220,7 +220,7 @@ def _timing(items: list[tuple[int, str]], played: dt.datetime | None, probs: Pro
         if key in ("total", "total duration", "game"):
             continue
         if key not in order or not _:
-            probs.error(n, 1, f"{src}: Timing line not understood: expected 'Setup: 18 min', "
+            probs.error(n, 1, f"Timing line not understood: expected 'Setup: 18 min', "
                         f"'Era I: 19:20-19:42' ... or 'Final scoring: 6 min', found {text!r}")
             continue
         start: dt.datetime | None = None
@@ -232,7 +232,7 @@ def _timing(items: list[tuple[int, str]], played: dt.datetime | None, probs: Pro
                 start = played.replace(hour=h1, minute=m1, second=0, microsecond=0)
                 end = played.replace(hour=h2, minute=m2, second=0, microsecond=0)
             except ValueError:
-                probs.error(n, 1, f"{src}: not a valid time range in {text!r}")
+                probs.error(n, 1, f"not a valid time range in {text!r}")
                 continue
             if end < start:
                 end += dt.timedelta(days=1)
@@ -241,7 +241,7 @@ def _timing(items: list[tuple[int, str]], played: dt.datetime | None, probs: Pro
         if mm and minutes is None:
             minutes = float(mm.group(1))
         if start is None and minutes is None:
-            probs.error(n, 1, f"{src}: no duration in Timing line {text!r} (write '18 min' or '19:02-19:20')")
+            probs.error(n, 1, f"no duration in Timing line {text!r} (write '18 min' or '19:02-19:20')")
             continue
         spans[key] = (n, start, minutes)
     if not spans:
@@ -293,6 +293,10 @@ def _observation(text: str, default: str) -> tuple[int | None, dict[str, Any]]:
             category, text = slug, rest.strip()
         elif slug.replace("_", " ") in _PREFIX_CATEGORY:
             category, text = _PREFIX_CATEGORY[slug.replace("_", " ")], rest.strip()
+    m = _ERA_LABEL.match(text)
+    if m and era is None:  # "Intervention: Era II: ..."
+        era = ROMAN[m.group(1).lower()]
+        text = text[m.end():]
     ev: dict[str, Any] = {"type": "observation", "category": category, "text": text.strip()}
     r = _RULE.search(text)
     if r:
@@ -313,7 +317,7 @@ def _notes(data: bytes, source: str, played: dt.datetime | None, header: dict[st
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
-        probs.error(None, None, f"{src}: not UTF-8 text (byte offset {err.start}); the notes were not read")
+        probs.error(None, None, f"not UTF-8 text (byte offset {err.start}); the notes were not read")
         return [], []
     timing: list[tuple[int, dict[str, Any]]] = []
     observations: list[tuple[int | None, int, dict[str, Any]]] = []
@@ -376,13 +380,12 @@ def _notes(data: bytes, source: str, played: dt.datetime | None, header: dict[st
 
 def _scores(data: bytes, source: str, seat_of: dict[str, int], n_seats: int,
             probs: Problems) -> list[tuple[int, dict[str, Any]]]:
-    src = f"{source}#scores.json"
     obj, positions, index, reason, line, col = load_json_document(data)
     if reason is not None or index is None:
-        probs.error(line, col, f"{src}: {reason}; the scores were not read")
+        probs.error(line, col, f"{reason}; the scores were not read")
         return []
     if not isinstance(obj, dict):
-        probs.error(1, 1, f"{src}: expected a JSON object with finalStandings and scoringBySource")
+        probs.error(1, 1, "expected a JSON object with finalStandings and scoringBySource")
         return []
 
     def where(path: tuple[Any, ...]) -> tuple[int, int]:
@@ -398,14 +401,14 @@ def _scores(data: bytes, source: str, seat_of: dict[str, int], n_seats: int,
         if isinstance(seat, int) and not isinstance(seat, bool) and 1 <= seat <= n_seats:
             return seat
         ln, cl = where(path)
-        probs.error(ln, cl, f"{src}: entry names no faction at the table (factionId) or seat 1..{n_seats}; skipped")
+        probs.error(ln, cl, f"entry names no faction at the table (factionId) or seat 1..{n_seats}; skipped")
         return None
 
     events: list[tuple[int, dict[str, Any]]] = []
     standings = obj.get("finalStandings", [])
     if not isinstance(standings, list):
         ln, cl = where(("finalStandings",))
-        probs.error(ln, cl, f"{src}: finalStandings is not a list")
+        probs.error(ln, cl, "finalStandings is not a list")
         standings = []
     values: list[dict[str, Any]] = []
     winners: list[int] = []
@@ -417,7 +420,7 @@ def _scores(data: bytes, source: str, seat_of: dict[str, int], n_seats: int,
         path = ("finalStandings", i)
         if not isinstance(entry, dict):
             ln, cl = where(path)
-            probs.error(ln, cl, f"{src}: finalStandings[{i}] is not an object; skipped")
+            probs.error(ln, cl, f"finalStandings[{i}] is not an object; skipped")
             continue
         seat = seat_for(entry, path)
         if seat is None:
@@ -436,8 +439,6 @@ def _scores(data: bytes, source: str, seat_of: dict[str, int], n_seats: int,
         if isinstance(pen, int) and not isinstance(pen, bool):
             offline[seat] = abs(pen)
     line_of = where(("finalStandings",))[0] if ("finalStandings",) in positions else 1
-    if values:
-        events.append((line_of, {"type": "checkpoint", "label": "final standings (scores.json)", "seats": values}))
     record: dict[str, Any] = {}
     if winners:
         record["winners"] = sorted(winners)
@@ -446,7 +447,7 @@ def _scores(data: bytes, source: str, seat_of: dict[str, int], n_seats: int,
     by_source = obj.get("scoringBySource", [])
     if not isinstance(by_source, list):
         ln, cl = where(("scoringBySource",))
-        probs.error(ln, cl, f"{src}: scoringBySource is not a list")
+        probs.error(ln, cl, "scoringBySource is not a list")
         by_source = []
     per_seat: dict[int, list[str]] = {}
     first_line: dict[int, int] = {}
@@ -454,7 +455,7 @@ def _scores(data: bytes, source: str, seat_of: dict[str, int], n_seats: int,
         path = ("scoringBySource", i)
         if not isinstance(entry, dict):
             ln, cl = where(path)
-            probs.error(ln, cl, f"{src}: scoringBySource[{i}] is not an object; skipped")
+            probs.error(ln, cl, f"scoringBySource[{i}] is not an object; skipped")
             continue
         seat = seat_for(entry, path)
         if seat is None:
@@ -463,7 +464,7 @@ def _scores(data: bytes, source: str, seat_of: dict[str, int], n_seats: int,
         amount = next((entry[k] for k in ("mandate", "points", "amount", "score") if k in entry), None)
         if not isinstance(source_name, str) or not isinstance(amount, int | float) or isinstance(amount, bool):
             ln, cl = where(path)
-            probs.error(ln, cl, f"{src}: scoringBySource[{i}] needs a source (text) and mandate (a number); skipped")
+            probs.error(ln, cl, f"scoringBySource[{i}] needs a source (text) and mandate (a number); skipped")
             continue
         per_seat.setdefault(seat, []).append(f"{source_name} {amount:+g}")
         first_line.setdefault(seat, where(path)[0])
@@ -475,6 +476,14 @@ def _scores(data: bytes, source: str, seat_of: dict[str, int], n_seats: int,
             "type": "observation", "category": "other", "seat": seat,
             "text": "scoring by source (scores.json): " + ", ".join(per_seat[seat]),
         }))
+    if values:
+        # the standings are after final scoring; the checkpoint goes just before it, so the
+        # offline penalty (final scoring step 2) is added back to the Mandate
+        for sv in values:
+            if "mandate" in sv and sv["seat"] in offline:
+                sv["mandate"] += offline[sv["seat"]]
+        label = "final standings (scores.json)" + (", Mandate before the offline penalty" if offline else "")
+        events.insert(0, (line_of, {"type": "checkpoint", "label": label, "seats": values}))
     if record:
         events.append((line_of, {"type": "final_record", **record}))
     return events
@@ -528,12 +537,16 @@ def read_session_files(files: dict[str, bytes], source: str, raw: bytes) -> Load
     timing: list[tuple[int, dict[str, Any]]] = []
     observations: list[tuple[int | None, int, dict[str, Any]]] = []
     if notes_name in files:
-        timing, observations = _notes(files[notes_name], source, played, header, probs)
+        notes_probs = Problems(f"{source}#{notes_name}")
+        timing, observations = _notes(files[notes_name], source, played, header, notes_probs)
+        probs.findings += notes_probs.findings
     elif "notesFile" in receipt:
         probs.error(None, None, f"receipt.json names notesFile {notes_name!r}, which is not in the folder")
     scores: list[tuple[int, dict[str, Any]]] = []
     if scores_name in files:
-        scores = _scores(files[scores_name], source, seat_of, len(header["seats"]), probs)
+        scores_probs = Problems(f"{source}#{scores_name}")
+        scores = _scores(files[scores_name], source, seat_of, len(header["seats"]), scores_probs)
+        probs.findings += scores_probs.findings
     elif "scoresFile" in receipt:
         probs.error(None, None, f"receipt.json names scoresFile {scores_name!r}, which is not in the folder")
     events, lines = _assemble(timing, observations, scores)
@@ -568,10 +581,12 @@ def _assemble(timing: list[tuple[int, dict[str, Any]]],
     if current is not None:
         out += by_era.pop(current, [])
     out += loose
+    checkpoints = [(n, ev) for n, ev in scores if ev["type"] == "checkpoint"]
+    out += checkpoints
     if final:
         out += final
     elif scores:
         out.append((scores[0][0], {"type": "phase", "name": "final_scoring"}))
-    out += scores
+    out += [(n, ev) for n, ev in scores if ev["type"] != "checkpoint"]
     out += game_end
     return [ev for _, ev in out], [n for n, _ in out]
