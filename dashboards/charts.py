@@ -82,7 +82,7 @@ def findings_by_code(df: pl.DataFrame) -> alt.Chart:
         _chart(df, title="Findings by code")
         .mark_bar()
         .encode(
-            y=alt.Y("code:N", sort="-x", title="Finding code"),
+            y=alt.Y("code:N", sort="-x", title="Finding code", axis=alt.Axis(labelLimit=320)),
             x=alt.X("findings:Q", title="Findings"),
             color=alt.Color(
                 "severity:N",
@@ -100,7 +100,7 @@ def findings_by_rule(df: pl.DataFrame) -> alt.Chart:
         _chart(agg, title="Findings by rule section")
         .mark_bar()
         .encode(
-            y=alt.Y("rule:N", sort="-x", title="Rule section"),
+            y=alt.Y("rule:N", sort="-x", title="Rule section", axis=alt.Axis(labelLimit=420)),
             x=alt.X("findings:Q", title="Findings"),
             tooltip=["rule", "findings"],
         )
@@ -238,7 +238,9 @@ def endings_chart(df: pl.DataFrame, facet: str) -> alt.Chart:
         .mark_bar()
         .encode(
             x=alt.X("games:Q", title="Games"),
-            y=alt.Y("ending_name:N", title="World Ending", sort=list(ENDING_NAMES.values())),
+            y=alt.Y("ending_name:N", title="World Ending",
+                    scale=alt.Scale(domain=list(ENDING_NAMES.values())),
+                    axis=alt.Axis(labelLimit=320)),
             color=alt.Color(f"{facet}:N", title=facet.replace("_", " ").capitalize()),
             yOffset=f"{facet}:N",
             tooltip=["ending_name", facet, "games", "share"],

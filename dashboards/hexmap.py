@@ -97,9 +97,11 @@ def _wrap(name: str, width: int = 13) -> list[str]:
     return lines[:3]
 
 
-def render_svg(view: dict[str, Any], tile_names: dict[str, str] | None = None) -> str:
-    """The map as an SVG string (``tile_names`` overrides the built-in tile names)."""
+def render_svg(view: dict[str, Any], tile_names: dict[str, str] | None = None,
+               faction_names: dict[str, str] | None = None) -> str:
+    """The map as an SVG string (``tile_names`` / ``faction_names`` give printed names)."""
     names = {**TILE_NAMES, **(tile_names or {})}
+    fnames = faction_names or {}
     e = html.escape
     w, h = SIZE * math.sqrt(3) * 5 + 40, SIZE * 8 + 40
     ox, oy = w / 2, h / 2
@@ -177,7 +179,7 @@ def render_svg(view: dict[str, Any], tile_names: dict[str, str] | None = None) -
         y = ly + 20 * (k // 3)
         out.append(f'<circle cx="{x}" cy="{y}" r="6" fill="{s["colour"]}" stroke="black"/>')
         out.append(f'<text x="{x + 10}" y="{y + 4}" font-size="11">Seat {s["seat"]}: '
-                   f'{e(str(s["faction"]))}</text>')
+                   f'{e(fnames.get(str(s["faction"]), str(s["faction"])))}</text>')
     out.append(f'<text x="16" y="{ly + 48}" font-size="10" fill="#444">Large circle CEO, small '
                'circle Team, square Facility (filled: powered, hollow: offline), triangle '
                'Generator with its Power.</text>')

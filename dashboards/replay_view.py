@@ -145,6 +145,7 @@ def seat_table(state: Any) -> pl.DataFrame:
         row = {"seat": s.seat}
         for f in SEAT_FIELDS:
             row[f if f != "bag" else "scrutiny_in_bag"] = getattr(s, f, None)
+        row["faction"] = _name(row["faction"])
         row["facilities"] = len(getattr(s, "facilities", {}) or {})
         row["powered"] = s.powered_count() if hasattr(s, "powered_count") else None
         row["exhausted"] = ", ".join(sorted(getattr(s, "exhausted", set()) or []))

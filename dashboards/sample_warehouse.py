@@ -243,6 +243,7 @@ def illustrative_human_log(log: object, index: int, minutes_per_event: float = 0
                        "observations and survey answers, for dashboard tests only",
     }
     header["facilitator"] = "illustrative facilitator"
+    header["date"] = (dt.date(2026, 10, 1) + dt.timedelta(days=7 * index)).isoformat()
     header["protocol"] = "mandate2038-observation@1"
     start = dt.datetime(2026, 10, 1, 18, 0, tzinfo=dt.UTC) + dt.timedelta(days=7 * index)
     t = start

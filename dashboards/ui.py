@@ -75,6 +75,19 @@ def show_table(df: pl.DataFrame, name: str, **kwargs: Any) -> None:
     )
 
 
+def with_names(df: pl.DataFrame, *columns: str) -> pl.DataFrame:
+    """Replace content ids (factions, Headlines, ...) in ``columns`` by their printed names."""
+    from dashboards.replay_view import content_names
+
+    names = content_names()
+    if df.is_empty() or not names:
+        return df
+    return df.with_columns(
+        pl.col(c).cast(pl.Utf8).replace_strict(names, default=pl.col(c).cast(pl.Utf8))
+        for c in columns if c in df.columns
+    )
+
+
 def empty_state(message: str) -> None:
     """A friendly note that there is nothing to show yet, and what to do about it."""
     st.info(message, icon=":material/inbox:")

@@ -86,9 +86,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
 
 def _settled(page: Page, title: str) -> None:
     expect(page.locator("h1").filter(has_text=title).first).to_be_visible(timeout=20_000)
-    # the script has finished when Streamlit's running indicator is gone
-    page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=20_000)
+    # the script has finished when Streamlit's running indicator stays away for ~1 s (it shows
+    # up a moment after a run starts, so one look is not enough)
+    quiet, deadline = 0, time.monotonic() + 30
+    while quiet < 4 and time.monotonic() < deadline:
+        page.wait_for_timeout(250)
+        running = page.locator('[data-testid="stStatusWidgetRunningIcon"]').count() > 0
+        quiet = 0 if running else quiet + 1
     assert page.locator('[data-testid="stException"]').count() == 0, f"{title}: an exception"
 
 
@@ -98,7 +102,7 @@ def test_every_page_and_a_recorded_game(server: tuple[str, Path]) -> None:
     started = time.monotonic()
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page = browser.new_page(viewport={"width": 1400, "height": 1600})
         page.set_default_timeout(20_000)
         for url, title in PAGES.items():
             page.goto(f"{base}/{url}")

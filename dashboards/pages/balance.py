@@ -56,6 +56,7 @@ def render() -> None:
         ui.empty_state("No complete games match. " + ui.NO_GAMES)
         filters.show_exclusions(db, f)
         return
+    seats = ui.with_names(seats, "faction")
     counts = sorted(seats["player_count"].unique().to_list())
     if len(counts) > 1:
         st.info(f"The selection mixes player counts {counts}; even shares differ by count (the "

@@ -61,6 +61,7 @@ def render() -> None:
         ui.empty_state("No Dossier claims recorded in the matching games.")
     else:
         ui.show_chart(charts.claim_strength_chart(cl), "claim-strengths")
+        ui.show_table(ui.with_names(cl, "faction"), "claims")
     filters.show_exclusions(db, f)
 
 

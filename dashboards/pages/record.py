@@ -410,8 +410,8 @@ def recording(draft_id: str) -> None:
     if state is not None:
         with st.expander("Map and resources", icon=":material/hexagon:"):
             m1, m2 = st.columns([3, 2])
-            m1.image(hexmap.render_svg(hexmap.board_view(state),
-                                       live.tile_names(live.pack())), width="stretch")
+            m1.image(hexmap.render_svg(hexmap.board_view(state), live.tile_names(live.pack()),
+                                       replay_view.content_names()), width="stretch")
             m2.dataframe(replay_view.seat_table(state), hide_index=True)
     survey_form(d.id, sorted(seat_names))
     _events_table(d)

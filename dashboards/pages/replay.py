@@ -101,7 +101,7 @@ def render() -> None:
         pack = getattr(state, "pack", None)
         for t in getattr(pack, "tiles", []) or []:
             names[t.id] = t.name
-        svg = hexmap.render_svg(hexmap.board_view(state), names)
+        svg = hexmap.render_svg(hexmap.board_view(state), names, replay_view.content_names())
         st.image(svg, caption=f"Map after event {pos}" if pos >= 0 else "Map after setup",
                  width="stretch")
         st.download_button("Map as SVG", svg, file_name=f"map-{gid}-{pos}.svg",

@@ -30,6 +30,8 @@ def render() -> None:
         if kind and kind != "all":
             ledger = ledger.filter(pl.col("kind") == kind)
             seats = seats.filter(pl.col("kind") == kind)
+    ledger = ui.with_names(ledger, "faction")
+    seats = ui.with_names(seats, "faction")
     ledger = ledger.with_columns(
         pl.col("source").replace_strict(charts.SOURCE_NAMES, default=pl.col("source"))
         .alias("source_name")
