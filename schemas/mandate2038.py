@@ -158,7 +158,9 @@ class OrbitalMove(Strict):
 class _Turn(_Event):
     seat: SeatNo
     piece: Piece = "ceo"
-    path: list[Hex] = Field(default_factory=list, max_length=3)  # [] = not recorded
+    # [] = not recorded. Longer than 3 entries (2 steps) is illegal but recordable, so that the
+    # engine can report move/too-far instead of rejecting the event (docs/notes/engine.md).
+    path: list[Hex] = Field(default_factory=list, max_length=8)
     frontier_bonus: bool = False  # Frontier visit: after Act, gain 1 Runway and add 1 Scrutiny
     swarm: bool = False  # resolved as one of Agent Swarm's two actions (no own movement)
     orbital: OrbitalMove | None = None

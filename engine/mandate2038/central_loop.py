@@ -262,7 +262,8 @@ def selection_problems(
                         f"seat {s.seat} {where} {pick} again; each Program is usable once per "
                         "player per game", seat=s.seat, recorded=pick)
         free_swarm = pick == "agent_swarm" and st.headline == "agent_swarm_escapes_scope"
-        if s.markers <= 0 and not free_swarm:
+        # a locked Program is reported as locked only (no marker is its consequence in Era I)
+        if s.markers <= 0 and not free_swarm and st.era >= unlock:
             sink.report("select/program-no-marker",
                         f"seat {s.seat} {where} {pick} without an available Program marker "
                         f"(Era {st.era} gives {st.c.markers(st.era)})", seat=s.seat)
@@ -531,13 +532,15 @@ def on_turn(st: GameState, ev: Any, sink: FindingSink) -> None:
                         f"seat {ev.seat}'s {kind} was resolved before selections were revealed",
                         seat=ev.seat)
             st.no_reveal_reported = True
-        if ev.seat in st.resolved:
+        # without a reveal the cycle is only known from its Headline
+        if ev.seat in st.resolved and st.cycle > 0:
             sink.report("turn/twice", f"seat {ev.seat} resolved a second turn this cycle",
                         seat=ev.seat)
         selection_problems(st, s, kind, sink, where="resolved")
     elif ev.seat in st.resolved:
         sink.report("turn/twice", f"seat {ev.seat} resolved a second turn in Era {st.era} "
                     f"cycle {st.cycle}", seat=ev.seat)
+        selection_problems(st, s, kind, sink, where="resolved")
     elif pick is None:
         sink.report("turn/not-selected",
                     f"seat {ev.seat} resolved {kind} without a revealed selection",

@@ -170,7 +170,7 @@ def compare_record(st: GameState, rec: Any, sink: FindingSink) -> None:
             sink.report("final/agi", f"AGI recorded as {'emerging' if rec.agi else 'not emerging'};"
                         f" the claims give {'emergence' if f['agi'] else 'no emergence'}",
                         expected=f["agi"], recorded=rec.agi)
-    if rec.claimant is not None and rec.claimant != f["claimant"] and f["claims_known"]:
+    if claimant_wrong and not agi_wrong:
         sink.report("final/agi", f"the strongest claimant recorded is seat {rec.claimant}; the "
                     f"claim comparison gives {f['claimant']}", expected=f["claimant"],
                     recorded=rec.claimant)

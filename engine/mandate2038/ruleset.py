@@ -178,14 +178,18 @@ class MandateRuleset:
     def finish(self, state: GameState, sink: FindingSink) -> None:
         """After the last event: close what is open; note a log that stops before the end."""
         st = state
-        if st.run is not None:
-            force_close_run(st, sink)
-        close_turn(st, sink)
         if st.final_done:
             return
         if st.era == 4 and (st.audit_done or st.era_mandate_done):
+            if st.run is not None:
+                force_close_run(st, sink)
+            close_turn(st, sink)
             _end_of_game(st, sink)
             return
+        # the log stops mid-game: an open Training Run or Agent Swarm is where it stops, not an
+        # error of the table (log/partial below says the log is incomplete)
+        st.run = None
+        st.turn = None
         ensure_production_closed(st, sink)
         where = f"Era {st.era}, cycle {st.cycle}" if st.era else "before Era I"
         sink.report("log/partial", f"the log ends in {where}, before final scoring; only what "
