@@ -436,3 +436,249 @@ def complete_four_players():
         (2, "faction_ability", 1), (3, "era_mandate", 1), (2, "era_mandate", 1),
     ])
     return g
+
+
+def game_five_players() -> Game:
+    # seats: 1 Dovetalis, 2 Orisonix, 3 Mirevanta, 4 Loopfold, 5 Kestralyn; first Initiative 1
+    g = Game(("dovetalis", "orisonix", "mirevanta", "loopfold", "kestralyn"), first=1,
+             description="golden complete game, five players (AGI claim replaces the winner)")
+    g.setup()
+    red = {"piece": "team"}
+    # ---------------- Era I (Initiative 1, 2, 3) ---------------------------------------
+    g.era_start(1, mandate="model_ate_tuesday")
+    g.headline("employee_free_unicorn")
+    g.reveal({1: "fund", 2: "research", 3: "research", 4: "fund", 5: "build"})
+    g.turn(1, "fund")  # R7
+    g.research(2, ["code", "science", "web"], "bank", banked=3)  # C1, Cap 3 (+2)
+    g.research(3, ["books", "images", "video", "synthetic"], "bank", banked=4, to="I1")  # Cap 4
+    g.turn(4, "fund")  # R6
+    g.turn(5, "build", to="I1")  # Facility 1 on I1: 2-1 (+1 M): R5
+    g.headline("synthetic_celebrity")
+    g.reveal({1: "build", 2: "fund", 3: "fund", 4: "research", 5: "research"})
+    g.turn(2, "fund")  # R5
+    g.turn(3, "fund")  # on I1: R5
+    g.research(4, ["code", "science"], "bank", banked=2)  # C1, Cap 2
+    g.research(5, ["web", "books"], "bank", banked=2)  # on I1: C2, Cap 2
+    g.turn(1, "build", to="I2")  # Facility 1 on the Compute Estate: R5
+    g.headline("professional_exam_sweep")
+    g.reveal({1: "research", 2: "build", 3: "deploy", 4: "organize", 5: "fund"})
+    g.turn(3, "deploy")  # Cap 4: Customer #1 (+2 M), C1, bag 1
+    g.turn(4, "organize", mode="redistribute", moves=[{**red, "path": ["F", "I1"]}])
+    g.turn(5, "fund")  # R7
+    g.research(1, ["images", "synthetic", ("curated_corpus", "code")], "bank", banked=3)
+    g.turn(2, "build", to="O8")  # Facility 1 on the Compute Estate O8: R3
+    g.production({1: [1], 2: [1], 5: [1]})
+    g.dossiers({2: "commit", 3: "commit"})  # Benchmark
+    g.audit([3])  # 3 draws, the bag holds 1: M R5
+    g.scoring([3])  # best successful run: M 4 domains, D 3, O 3, L 2, K 2
+    checkpoint(g, "end of Era I", {
+        1: (6, 5, 4, 3, 0, 4, 0), 2: (6, 3, 3, 3, 0, 5, 0), 3: (8, 5, 1, 4, 1, 3, 0),
+        4: (4, 7, 1, 2, 1, 2, 0), 5: (3, 7, 3, 2, 0, 2, 0)})
+    # ---------------- Era II (Initiative 4, 5, 1) --------------------------------------
+    g.era_start(2, mandate="building_has_weather")
+    g.headline("reactor_restart_one_model")
+    g.reveal({1: "fund", 2: "fund", 3: "research", 4: "research", 5: "build"})
+    g.research(4, ["video", "images", "web"], "bank", banked=3)  # C0, Cap 5 (+2)
+    g.turn(5, "build", to="O12", mode="generator")  # Civic Heat Battery: 2-1, +1 M, T3: R6
+    g.turn(1, "fund")  # on I2: R7
+    g.turn(2, "fund")  # on O8: R5
+    g.research(3, ["code", "science", "web"], "bank", banked=3)  # on I1: C0, Cap 7 (+2)
+    g.headline("export_controls")  # nobody on I3, O5, O11; no trades this cycle
+    g.reveal({1: "research", 2: "deploy", 3: "fund", 4: "fund", 5: "fund"})
+    g.turn(5, "fund")  # on O12: R8
+    g.research(1, ["books", "video"], "bank", banked=2)  # on I2: free; Cap 5
+    g.turn(2, "deploy")  # on O8: free; Customer #1 (+2 M); Audited Deployment: no cube
+    g.turn(3, "fund")  # on I1: R7
+    g.turn(4, "fund")  # R9
+    g.headline("humanoid_factory_gate")
+    g.reveal({1: "organize", 2: "organize", 3: "deploy", 4: "deploy", 5: "organize"})
+    g.turn(1, "organize", mode="redistribute", moves=[{**red, "path": ["F", "I1"]}])
+    g.turn(2, "organize", mode="redistribute", moves=[{**red, "path": ["F", "I5"]}])
+    g.add("trade", seat=3, rival=5, give="runway", accepted=True)  # M R6 C1; K R9 C2
+    g.turn(3, "deploy")  # on I1: Customer #2 (+2 M), C0, bag 1
+    g.turn(4, "deploy", to="O1")  # Human Access District: free; Customer #2 (+2 M), bag 1
+    g.turn(5, "organize", mode="redistribute", moves=[{**red, "path": ["F", "I6"]}])
+    g.production({1: [1], 2: [1], 5: [1]})  # K's CHB (O12) operates: Facility 1 in reach
+    g.dossiers()
+    g.audit([3, 4])  # 4 draws, the bag holds 2
+    g.scoring([1, 2, 5])  # powered Facilities: D 1, O 1, K 1 -> tied, 1 each
+    checkpoint(g, "end of Era II", {
+        1: (7, 7, 6, 5, 0, 4, 0), 2: (9, 6, 5, 3, 1, 5, 0), 3: (12, 7, 0, 7, 2, 3, 0),
+        4: (8, 10, 0, 5, 2, 2, 0), 5: (5, 9, 3, 2, 0, 3, 0)})
+    # ---------------- Era III (Initiative 2, 3, 4) -------------------------------------
+    g.era_start(3, mandate="legibility_offensive")
+    g.headline("ai_written_law", action="organize")  # CPA uncontrolled: Initiative (2) names
+    g.reveal({1: "fund", 2: "covenant", 3: "influence", 4: "fund", 5: "research"})
+    g.turn(2, "covenant")  # all +1 Cap (D 6, O 4, M 8, L 6, K 3); O T5+2 -> 6 (capped)
+    g.turn(3, "influence", to="I4", mode="trust")  # T4 (+2)
+    g.turn(4, "fund")  # on O1: R12
+    g.research(5, ["synthetic", ("curated_corpus", "code"), "human_evaluation"], "bank",
+               banked=2, to="I1")  # C2; Human Evaluation T4 (+2); Cap 5
+    g.turn(1, "fund")  # on I2: R9
+    g.headline("benchmark_is_economy")
+    g.reveal({1: "deploy", 2: "fund", 3: "research", 4: "deploy", 5: "build"})
+    g.add("trade", seat=3, rival=5, give="runway", accepted=True)  # M R6 C1; K R10 C1
+    g.research(3, ["books", "images", "video"], "bank", banked=3)  # Cap 11: 9 -> +1, +1 Headline
+    g.turn(4, "deploy")  # on O1: free; Cap 6: Customer #3 (+2 M), bag 1
+    g.turn(5, "build")  # Facility 2 on I1: 2-1 (+1 M): R9
+    g.turn(1, "deploy")  # on I2: free; Cap 6: Customer #1 (+2 M), bag 1
+    g.turn(2, "fund")  # on O8: R8
+    # Passive Citizen Dividend: lowest Cap O (4): its Facility 1 on O8 produces +2 C;
+    # highest Cap M (11): +1 T (5)
+    g.headline("weights_on_internet", facility=1)
+    g.reveal({1: "organize", 2: "deploy", 3: "fund", 4: "organize", 5: "deploy"})
+    g.turn(4, "organize", mode="redistribute", moves=[{"piece": "ceo", "path": ["O1", "I1"]}])
+    g.turn(5, "deploy")  # on I1: Cap 5: Customer #1 (+2 M), C0, bag 1
+    g.turn(1, "organize", mode="redistribute", moves=[{**red, "path": ["I1", "F"]}])
+    g.turn(2, "deploy")  # on O8: free; Cap 4: Customer #2 (+2 M); first Deploy: no cube
+    g.turn(3, "fund")  # on I4: R9
+    g.production({1: [1], 2: [1], 5: [1, 2]})
+    g.dossiers({2: "commit", 3: "commit"})  # Authority
+    g.audit([4, 1, 5])  # 5 draws, the bag holds 3
+    g.scoring([2])  # deployed this Era: L T2, D T4, K T4, O T6 -> O
+    checkpoint(g, "end of Era III", {
+        1: (11, 9, 8, 6, 1, 4, 0), 2: (15, 10, 9, 4, 2, 6, 0), 3: (16, 11, 0, 11, 2, 5, 0),
+        4: (12, 11, 0, 6, 3, 2, 0), 5: (12, 9, 2, 5, 1, 4, 0)})
+    # ---------------- Era IV (Initiative 5, 1, 2) --------------------------------------
+    g.era_start(4, mandate="responsible_acceleration")
+    g.headline("recursive_self_improvement")  # nobody researches this cycle
+    g.reveal({1: "fund", 2: "organize", 3: "fund", 4: "fund", 5: "fund"})
+    g.turn(5, "fund")  # on I1: R11
+    g.turn(1, "fund")  # on I2: R11
+    g.add("trade", seat=2, rival=3, give="compute", accepted=True)  # O C8 R11; M C1 R10
+    g.turn(2, "organize", mode="redistribute", moves=[{**red, "path": ["I5", "F"]}])
+    g.turn(3, "fund")  # on I4: 10+3 -> 12 (cap)
+    g.turn(4, "fund")  # on I1: 11+2 -> 12 (cap)
+    g.headline("agent_swarm_escapes_scope")
+    g.reveal({1: "deploy", 2: "build", 3: "organize", 4: "organize", 5: "research"})
+    g.turn(1, "deploy")  # on I2: free; Customer #2 (+2 M), bag 1
+    g.add("trade", seat=2, rival=3, give="compute", accepted=True)  # O C7 R12; M C2 R11
+    g.turn(2, "build")  # Facility 2 on O8 (no Generator reaches it): R10
+    g.turn(3, "organize", mode="redistribute", moves=[{"piece": "ceo", "path": ["I4", "F"]}])
+    g.turn(4, "organize", mode="redistribute", moves=[{**red, "path": ["I1", "F"]}])
+    g.research(5, ["code", "science"], "bank", banked=2)  # on I1: C1, Cap 7 (+2)
+    g.headline("agi_blog_post")
+    g.reveal({1: "research", 2: "research", 3: "deploy", 4: "build", 5: "deploy"})
+    g.research(2, ["synthetic"], "bank", banked=1)  # on O8: free; Cap 5
+    g.turn(3, "deploy")  # Cap 11: Customer #3 (+2 M), C1, bag 1
+    g.turn(4, "build", to="O12")  # Facility 1 on the Thermal and Water Basin: R10
+    g.turn(5, "deploy")  # on I1: Cap 7: Customer #2 (+2 M), C0, bag 1
+    g.research(1, [("curated_corpus", "web"), ("curated_corpus", "books")], "bank", banked=2)
+    g.production({1: [1], 2: [1], 4: [1], 5: [1, 2]})  # O's Facility 2 stays offline
+    g.dossiers({2: "commit", 3: "commit"})  # Publication
+    g.reveal_dossiers()  # O pays 3 C, +3 cubes; M owes 3, has 1: pays 1, +3 cubes, ineligible
+    g.audit([2, 3, 2, 3, 1, 5])  # 6 draws from 9 cubes
+    g.scoring([3])  # Trust >= 4: D 8, O 5, M 11, K 7 (L has T2) -> M
+    checkpoint(g, "end of Era IV", {
+        1: (13, 11, 10, 8, 2, 4, 0), 2: (15, 10, 6, 5, 2, 6, 1), 3: (20, 10, 0, 11, 3, 5, 2),
+        4: (12, 12, 0, 6, 3, 2, 0), 5: (16, 11, 2, 7, 2, 4, 0)})
+    g.add("phase", name="final_scoring")
+    g.add("final_record", offline={1: 0, 2: 1, 3: 0, 4: 0, 5: 0}, collective_trust=21,
+          open_threshold=20, systemic_risk=0, provisional_winners=[3],
+          claims=[{"seat": 2, "strength": 5}], agi=True, claimant=2, winners=[2], open=True,
+          ending="singularity")
+    g.add("phase", name="game_end")
+    return g
+
+
+@case
+def complete_five_players():
+    """A clean five-player game (Dovetalis 1, Orisonix 2, Mirevanta 3, Loopfold 4, Kestralyn 5;
+    first Initiative seat 1: Initiative runs 1,2,3 | 4,5,1 | 2,3,4 | 5,1,2). Zero errors. The
+    provisional winner (Mirevanta) is replaced by Orisonix's AGI claim.
+
+    Start: D R5 C2 T3 M2; O R3 C2 T5 M4; M R3 C3 T3 M2; L R4 C2 Cu1 T2 M4; K R6 C3 T2 M2.
+    Setup Collective Trust 3+5+3+2+2 = 15; Open threshold 20. Audit draws (five players):
+    round(2.5)=3, round(3.75)=4, 5, round(6.25)=6.
+
+    Era I (The Public Result Holds: most unique domains in a best successful run).
+    c1: D Funds. O researches Code, Science, Web: Cap 3 (+2). M moves to I1 and researches
+    Books, Images, Video, Synthetic: Cap 4 (+2). L Funds. K builds Facility 1 on I1 for 2-1
+    (+1 M). c2 (The Home Robot; nobody deploys): O, M Fund; L researches Code, Science (Cap 2);
+    K researches Web, Books on I1 (Cap 2); D builds Facility 1 on I2.
+    c3 The Last Clinic: M deploys on I1: Customer #1 (+2), 1 cube. L, K. D researches on I2
+    (Compute Estate: free) Images, Synthetic, Curated Corpus as Code, banks 3: Cap 3 (+2) and
+    the Headline's +1 T -> 4 (+2). O builds Facility 1 on the Compute Estate O8.
+    Production: K +1 C, D +2 C, O +2 C; L, M +1 R. Dossiers: O and M commit Benchmark.
+    Audit: only M's cube. Mandate: M's run had 4 domains -> M +2.
+
+    Era II (The Campus Becomes a Climate: most powered Facilities).
+    c1 Orbital Power Receives a Beam Corridor: L researches Video, Images, Web: Cap 5 (+2).
+    K builds the Civic Heat Battery on O12: 2-1 = 1 R, the Headline's +1 M, the battery's +1 T.
+    D, O Fund. M researches Code, Science, Web on I1: Cap 7 (+2 for 6).
+    c2 Compute Borders Harden (no controller, no trade): K Funds (its Build is spent).
+    D researches Books, Video on I2 (free): Cap 5. O deploys on O8 (free): Customer #1 (+2);
+    Audited Deployment: no cube. M, L Fund.
+    c3: D, O, K Organize. M buys 1 C from K for 1 R and deploys: Customer #2 (+2), 1 cube.
+    L walks to O1 (Human Access District, free Deploy): Customer #2 (+2), 1 cube.
+    Production: K's battery (O12) has Facility 1 (I1) in reach and operates (no Scrutiny); K +1 C;
+    D +2 C; O +2 C, +1 R; M +2 R; L +2 R. Audit draws the 2 cubes. Mandate: D, O and K each
+    power 1 Facility: tied leaders, 1 M each.
+
+    Era III (Refusal Remains Legible).
+    c1 The Court Adopts Supported Meaning (Initiative O names Organize; nobody picks it):
+    O's Public Capability Covenant: everyone +1 Cap (D 6 +2, O 4, M 8, L 6 +2, K 3 +2); O +2 T
+    (5 -> 6, capped: +2 M for Trust 6). M moves to I4, Influences: T4 (+2). L Funds (it had
+    Capability 5 when selecting, so Deploy was not eligible this cycle). K moves to I1 and
+    researches Synthetic, Curated Corpus as Code, Human Evaluation
+    (+1 T -> 4: +2; banks 2): Cap 5. D Funds.
+    c2 The Billionth Instance: M buys 1 C from K, researches Books, Images, Video, banks 3:
+    Cap 11; Capability 9 scores Mirevanta 1 (Peer Validation), plus the Headline's +1. L deploys
+    on O1 (free): Customer #3 (+2), 1 cube. K builds Facility 2 on I1 for 2-1 (+1 M; the battery
+    on O12 reaches it). D deploys on I2 (free): Customer #1 (+2), 1 cube. O Funds.
+    c3 The Passive Citizen Dividend: lowest Capability O (4) resolves its Facility 1 on O8: +2 C;
+    highest M (11): T5. L, D Organize. K deploys on I1: Customer #1 (+2), 1 cube. O deploys on O8
+    (free): Customer #2 (+2), no cube (first Deploy this Era). M Funds on I4 (+1).
+    Production: K powers Facility 1 (grid) and 2 (battery): +2 C, +1 R; D +2 C, +1 R; O +2 C, +2 R; M +2 R; L +3 R (capped).
+    Dossiers: O and M commit Authority. Audit draws the 3 cubes. Mandate: deployed this Era
+    L (T2), D (T4), K (T4), O (T6) -> O +2.
+
+    Era IV (Contestability Standard Maintained: most Capability among Trust >= 4).
+    c1 The Matter Compiler (nobody researches): K, D Fund; O sells M 1 C for 1 R and Organizes;
+    M Funds on I4 (capped 12); L Funds (capped 12).
+    c2: D deploys on I2 (free): Customer #2 (+2), 1 cube. O sells M another C and builds
+    Facility 2 on O8 (no Generator of O's reaches it). M, L Organize. K researches Code, Science
+    on I1: Cap 7 (+2 for 6).
+    c3 The Universe Receives a Continuity Plan: O researches Synthetic on O8 (free): Cap 5.
+    M deploys: Customer #3 (+2), C1, 1 cube. L builds Facility 1 on O12. K deploys: Customer #2
+    (+2), 1 cube. D researches two Curated Corpus (as Web, then Books), banks 2: Cap 8.
+    Production: O powers only Facility 1 (its starting grid cannot reach Facility 2).
+    Dossier reveal: O committed Benchmark, Authority, Publication: pays 3 C (9 -> 6), +3 cubes.
+    M committed the same three but has 1 C: pays it, still adds 3 cubes, ineligible.
+    Audit: 6 draws from 9 cubes (D1 O3 M4 K1): O, M, O, M, D, K. Mandate: Trust >= 4 are D (Cap
+    8), O (5), M (11), K (7) -> M +2.
+
+    Final scoring: O's Facility 2 is offline: -1 M (15 -> 14). Mandate D 13, O 14, M 20, L 12,
+    K 16: provisional winner M. Claims: O's is fully paid with Publication, Benchmark supported
+    (Cap 5 >= 3) and Authority supported (T6 >= 4): strength 2 (Publication under The Universe
+    Receives a Continuity Plan) + 2 modules + 1 threshold (3) = 5. M's is unpaid: ineligible.
+    AGI emerges with O, who replaces M as winner. Collective Trust 4+6+5+2+4 = 21 >= 20 and
+    Systemic Risk 0 < 5: Open. AGI x Open: The Singularity.
+    """
+    g = game_five_players()
+    g.outcome(provisional_winners=[3], winners=[2], agi=True, open=True,
+              ending="singularity", mandate={"1": 13, "2": 14, "3": 20, "4": 12, "5": 16})
+    g.score([
+        (1, "starting", 2), (2, "starting", 4), (3, "starting", 2), (4, "starting", 4),
+        (5, "starting", 2),
+        # Era I
+        (2, "capability_threshold", 2), (3, "capability_threshold", 2), (5, "faction_ability", 1),
+        (3, "customer", 2), (1, "capability_threshold", 2), (1, "trust_threshold", 2),
+        (3, "era_mandate", 2),
+        # Era II
+        (4, "capability_threshold", 2), (5, "headline", 1), (3, "capability_threshold", 2),
+        (2, "customer", 2), (3, "customer", 2), (4, "customer", 2),
+        (1, "era_mandate", 1), (2, "era_mandate", 1), (5, "era_mandate", 1),
+        # Era III
+        (2, "trust_threshold", 2), (1, "capability_threshold", 2), (4, "capability_threshold", 2),
+        (5, "capability_threshold", 2), (3, "trust_threshold", 2), (4, "customer", 2),
+        (5, "trust_threshold", 2), (3, "capability_threshold", 1), (3, "headline", 1),
+        (5, "faction_ability", 1), (1, "customer", 2), (5, "customer", 2), (2, "customer", 2),
+        (2, "era_mandate", 2),
+        # Era IV
+        (1, "customer", 2), (5, "capability_threshold", 2), (3, "customer", 2),
+        (5, "customer", 2), (3, "era_mandate", 2),
+        # final scoring
+        (2, "offline_penalty", -1),
+    ])
+    return g
