@@ -84,7 +84,7 @@ def print_page_times(db_path: str | Path, repeat: int = 3, out: TextIO | None = 
         status = "ok" if r["ok"] else f"problem: {r['problem']}"
         print(f"{r['page']:<{width}}  {r['first_s']:>8.3f}s  {r['median_s']:>11.3f}s  {status}",
               file=out)
-    total = sum(float(r["median_s"]) for r in rows)  # type: ignore[arg-type]
+    total = sum(float(str(r["median_s"])) for r in rows)
     print(f"{'all pages':<{width}}  {'':>9}  {total:>11.3f}s", file=out)
     return 0 if all(r["ok"] for r in rows) else 1
 

@@ -10,6 +10,9 @@ from __future__ import annotations
 import altair as alt
 import polars as pl
 
+#: what the builders return (``alt.layer`` may give a layer or a facet chart)
+ChartLike = alt.Chart | alt.LayerChart | alt.FacetChart
+
 #: colours of the six institutions (FACTS.md §1, the designers' faction colours)
 FACTION_COLOURS: dict[str, str] = {
     "coalition_lab": "#ff003c",
@@ -108,7 +111,7 @@ def findings_by_rule(df: pl.DataFrame) -> alt.Chart:
 
 
 def duration_chart(games: pl.DataFrame, summary: pl.DataFrame, band: tuple[float, float],
-                   band_players: int = 4) -> alt.LayerChart:
+                   band_players: int = 4) -> ChartLike:
     """Total minutes per game by player count, the mean's 95% interval, and the hypothesis band.
 
     ``band`` is the designers' duration hypothesis (75-100 minutes) drawn at ``band_players``.
@@ -153,7 +156,7 @@ PHASE_ORDER = ["setup", "era1", "era2", "era3", "era4", "production", "dossier",
                "scoring", "final_scoring"]
 
 
-def phase_chart(summary: pl.DataFrame) -> alt.LayerChart:
+def phase_chart(summary: pl.DataFrame) -> ChartLike:
     """Mean minutes per phase (with 95% interval) for each player count."""
     x = alt.X("phase:N", sort=PHASE_ORDER, title="Phase")
     bars = (
@@ -248,7 +251,7 @@ def endings_chart(df: pl.DataFrame, facet: str) -> alt.Chart:
     )
 
 
-def open_margins_chart(df: pl.DataFrame) -> alt.LayerChart:
+def open_margins_chart(df: pl.DataFrame) -> ChartLike:
     """Each game's Open test: Collective Trust margin vs Systemic Risk margin.
 
     Open needs trust margin >= 0 and Systemic Risk below the player count (risk margin > 0).
@@ -323,7 +326,7 @@ def survey_chart(df: pl.DataFrame) -> alt.Chart:
     )
 
 
-def win_share_chart(df: pl.DataFrame, by: str, title: str) -> alt.LayerChart:
+def win_share_chart(df: pl.DataFrame, by: str, title: str) -> ChartLike:
     """Win share per ``by`` with Wilson 95% intervals and the even-share mark, by kind."""
     y = alt.Y(f"{by}:N", title=by.capitalize())
     points = (

@@ -65,8 +65,9 @@ def _archive_file(db: Path, archive_path: str | None) -> Path | None:
 def parse_text(data: bytes, name: str) -> GameLog:
     """Parse one log file's bytes (any format the formats package reads; JSON otherwise)."""
     out = GameLog(source=name)
+    read_bytes: Any
     try:
-        from ingest.formats import read_bytes  # type: ignore[import-not-found]
+        from ingest.formats import read_bytes
     except Exception:
         read_bytes = None
     if read_bytes is not None:

@@ -79,7 +79,7 @@ class Filters:
 # --- the games table and the filters ---------------------------------------------------------
 
 
-def filter_options(db: Path) -> dict[str, list[Any]]:
+def filter_options(db: Path) -> dict[str, Any]:
     """Distinct values offered by the sidebar: versions, player counts, types, profiles, dates."""
     df = query(
         db,

@@ -14,6 +14,7 @@ import datetime as dt
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import duckdb
 
@@ -247,7 +248,7 @@ def illustrative_human_log(log: object, index: int, minutes_per_event: float = 0
     header["protocol"] = "mandate2038-observation@1"
     start = dt.datetime(2026, 10, 1, 18, 0, tzinfo=dt.UTC) + dt.timedelta(days=7 * index)
     t = start
-    events = [{"type": "phase", "name": "setup", "t": t.isoformat()}]
+    events: list[dict[str, Any]] = [{"type": "phase", "name": "setup", "t": t.isoformat()}]
     t += dt.timedelta(minutes=rng.uniform(8, 15))
     events.append({"type": "phase", "name": "setup_end", "t": t.isoformat()})
     for k, ev in enumerate(data["events"]):

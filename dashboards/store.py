@@ -48,8 +48,9 @@ def drafts_dir(db: Path | None = None) -> Path:
 @contextlib.contextmanager
 def read_only(db: Path) -> Iterator[duckdb.DuckDBPyConnection]:
     """A short-lived read-only connection (via ``ingest.db.connect`` when available)."""
+    connect: Any
     try:
-        from ingest.db import connect  # type: ignore[import-not-found]
+        from ingest.db import connect
     except Exception:
         connect = None
     if connect is not None:

@@ -12,9 +12,10 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-import altair as alt
 import polars as pl
 import streamlit as st
+
+from dashboards.charts import ChartLike
 
 WRITE_PASSWORD_ENV = "PLAYTEST_WRITE_PASSWORD"
 MAX_UPLOAD_MB = 20
@@ -24,21 +25,21 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "chart"
 
 
-def chart_png(chart: alt.TopLevelMixin) -> bytes:
+def chart_png(chart: ChartLike) -> bytes:
     """The chart as a PNG (vl-convert, twice the screen scale)."""
     import vl_convert as vlc
 
     return bytes(vlc.vegalite_to_png(chart.to_json(), scale=2))
 
 
-def chart_svg(chart: alt.TopLevelMixin) -> str:
+def chart_svg(chart: ChartLike) -> str:
     """The chart as an SVG document (vl-convert)."""
     import vl_convert as vlc
 
     return str(vlc.vegalite_to_svg(chart.to_json()))
 
 
-def show_chart(chart: alt.TopLevelMixin, name: str) -> None:
+def show_chart(chart: ChartLike, name: str) -> None:
     """Draw ``chart`` full width with PNG and SVG download buttons under it."""
     st.altair_chart(chart, width="stretch")
     slug = _slug(name)

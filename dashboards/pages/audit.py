@@ -33,7 +33,8 @@ def render() -> None:
         ui.empty_state(ui.NO_GAMES)
         filters.show_exclusions(db, f)
         return
-    ids = games["game_id"].to_list()
+    games = games.sort(["n_errors", "n_warnings"], descending=True, nulls_last=True)
+    ids = games["game_id"].to_list()  # games with the most errors first
     wanted = st.query_params.get("game")
     index = ids.index(wanted) if wanted in ids else 0
     labels = {r["game_id"]: f"{r['game_id']}  ·  {r['date'] or 'undated'}  ·  {r['session_type']}"

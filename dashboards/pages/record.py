@@ -131,7 +131,7 @@ def setup_form() -> None:
             layout[pos] = grid[k % 6].selectbox(pos, ids, key=f"new_pos_{pos}",
                                                 format_func=lambda t: tiles.get(t, t))
     if layout:
-        view = {"tiles": layout, "seats": [], "fusion_hex": None}
+        view: dict[str, Any] = {"tiles": layout, "seats": [], "fusion_hex": None}
         with st.expander("Map preview", expanded=False):
             st.image(hexmap.render_svg(view, live.tile_names(pack)), width=480)
 
@@ -183,13 +183,14 @@ def draft_list() -> None:
 
 def observation_popover(draft_id: str, era: int | None, cycle: int | None) -> None:
     protocol, _ = protocols.load(None)
-    cats = [(c.id, c.name) for c in protocol.categories] if protocol is not None else [
+    cats: list[tuple[str, str]] = [(c.id, c.name) for c in protocol.categories] if protocol is not None else [
         ("rules_lookup", "Rules lookup"), ("intervention", "Facilitator intervention"),
         ("deviation", "Rules deviation"), ("moment", "Moment")]
     with st.popover("Add observation", icon=":material/visibility:"), \
             st.form("obs_form", clear_on_submit=True, border=False):
+        cat_names = dict(cats)
         cat = st.selectbox("Category", [c for c, _ in cats],
-                           format_func=dict(cats).get, key="obs_cat")
+                           format_func=lambda c: cat_names.get(c, c), key="obs_cat")
         text = st.text_input("What happened", key="obs_text")
         c1, c2 = st.columns(2)
         rule = c1.text_input("Rule section (optional)", key="obs_rule")
@@ -371,7 +372,7 @@ def recording(draft_id: str) -> None:
     status = st.columns([3, 1])
     with status[0]:
         if state is not None:
-            st.markdown(f"**Era** {replay_view.ROMAN.get(era, era or '-')} · **cycle** "
+            st.markdown(f"**Era** {replay_view.ROMAN.get(era or 0, str(era or '-'))} · **cycle** "
                         f"{cycle or '-'} · **phase** {getattr(state, 'phase', '?')} · "
                         f"**Initiative** seat {getattr(state, 'initiative', '?')} · "
                         f"**{len(d.events)} events**")

@@ -108,7 +108,7 @@ def render() -> None:
                            mime="image/svg+xml", key="rv_svg", on_click="ignore")
     with right:
         era, cycle = getattr(state, "era", None), getattr(state, "cycle", None)
-        st.markdown(f"**Era** {replay_view.ROMAN.get(era, era or '-')} · **cycle** {cycle or '-'}"
+        st.markdown(f"**Era** {replay_view.ROMAN.get(era or 0, str(era or '-'))} · **cycle** {cycle or '-'}"
                     f" · **phase** {getattr(state, 'phase', '?')} · **Initiative** seat "
                     f"{getattr(state, 'initiative', '?')}")
         st.dataframe(replay_view.seat_table(state), hide_index=True, width="stretch")
