@@ -474,7 +474,8 @@ def do_deploy(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSink) 
     if st.headline == "synthetic_celebrity" and dest_tile in DEPLOY_DISTRICTS:
         req = max(1, req - 1)
         extra_scrutiny += 2
-    if s.capability < req:
+    # (a partial log checks this at checkpoints: the Capability here may be stale)
+    if s.capability < req and not st.partial:
         sink.report("deploy/capability-too-low",
                     f"seat {s.seat} gained Customer #{s.customers + 1} with Capability "
                     f"{s.capability}; it requires {req}", seat=s.seat,
