@@ -228,7 +228,11 @@ def build_second_ordinary_generator():
     g = Game()
     g.setup()
     g.filler_era(1)
-    g.filler_era(2, turns={1: [("build", {"to": "I6", "mode": "generator"}), "organize", "fund"]})
+    # §6C.1 / §8: an Emergency Power Complex adds one Scrutiny in every Production (the seed says
+    # so without "while it operates"), so the Era II bag holds seat 1's cube and the Audit
+    # (2 draws, capped by the bag) draws it.
+    g.filler_era(2, turns={1: [("build", {"to": "I6", "mode": "generator"}), "organize", "fund"]},
+                 draws=[1])
     g.era_start(3)
     g.headline()
     g.reveal({1: "build", 2: "fund", 3: "fund"})
