@@ -82,7 +82,7 @@ def test_games_exercise_many_rules(corpus):
     for needed in ("trade", "research", "draw", "run_end", "build", "organize", "deploy",
                    "influence", "fund", "covenant", "narrative_capture", "agent_swarm", "fusion",
                    "reorganization", "allocate", "dossier", "dossier_reveal", "allocation_window",
-                   "emergency_pause", "swarm action"):
+                   "emergency_pause", "swarm action", "mega_cluster", "workforce_move"):
         assert kinds[needed] > 0, f"no {needed} event in 300 simulated games"
 
 

@@ -42,7 +42,7 @@ class RandomBot:
 
 _PICK_BASE = {
     "fund": 2.0, "research": 3.0, "build": 3.0, "organize": 0.5, "deploy": 5.0, "influence": 2.0,
-    "mega_cluster": 2.5, "reorganization": 0.5, "covenant": 4.0, "narrative_capture": 1.5,
+    "mega_cluster": 5.5, "reorganization": 0.5, "covenant": 4.0, "narrative_capture": 1.5,
     "agent_swarm": 3.0, "fusion": 4.5,
 }
 
@@ -165,7 +165,10 @@ class HeuristicBot:
         return 2.0 + self._dest_value(st, dest) + (1.5 if not s.facilities else near_gen)
 
     def _t_deploy(self, st: GameState, s: SeatState, o: Any) -> float:
-        return 3.0 - 0.1 * len(o.path)
+        return 3.0 - 0.1 * len(o.path) + (0.5 if o.remote else 0.0)
+
+    def _t_mega_cluster(self, st: GameState, s: SeatState, o: Any) -> float:
+        return 3.0
 
     def _t_influence(self, st: GameState, s: SeatState, o: Any) -> float:
         if o.mode == "trust":
@@ -181,7 +184,8 @@ class HeuristicBot:
         return {"recruit": 1.0, "redistribute": 0.5, "relocate": 0.2}[o.mode]
 
     def _t_allocate(self, st: GameState, s: SeatState, o: Any) -> float:
-        return len(o.facilities) + 2 * len(o.mega_clusters)
+        return len(o.facilities) + 2 * len(o.mega_clusters) - 0.6 * o.emergency - (
+            1.5 if o.emergency >= 2 else 0.0)
 
     def _t_dossier(self, st: GameState, s: SeatState, o: Any) -> float:
         commit = o.orientation == "commit"

@@ -132,6 +132,10 @@ def legal_moves(state: GameState, pack: Any = None, passed: frozenset[str] = fro
         return _forced(ev.Phase(name="production"), "Production begins")
     if not st.production_done:
         return _production(st)
+    if not any(st.era in x.dossier for x in st.seats):
+        d = _workforce(st, passed)
+        if d is not None:
+            return d
     for seat in st.initiative_order():
         if st.era not in st.seat(seat).dossier:
             return _dossier(st, seat)
@@ -236,6 +240,11 @@ def _allocation_window_options(st: GameState, s: SeatState) -> list[Any]:
                 offers.append(ev.WindowOffer(to=r, price=1, answer=ans))
             if ok and pair[0] != pair[1]:
                 out.append(ev.AllocationWindow(seat=s.seat, offers=offers))
+        rs0 = st.seat(pair[0])
+        if rs0.runway >= 2 and rs0.compute < cap:  # a lower counter, accepted
+            out.append(ev.AllocationWindow(seat=s.seat, offers=[
+                ev.WindowOffer(to=pair[0], price=2, answer="counter", counter_price=1,
+                               counter_accepted=True)]))
         if len(out) >= 6:
             break
     return out
@@ -342,6 +351,44 @@ def _turn_events(st: GameState, s: SeatState, pick: str) -> Iterator[Any]:
         kw = {"seat": s.seat, "piece": piece, "path": path}
         for e in _action_at(st, s, pick, dest, kw, bonus=True, piece_moved=(piece, path)):
             yield from _with_frontier(e)
+    if pick in ORBITAL_PICKS and s.facilities and has_active(st, s, "orbital_compute"):
+        yield from _orbital_options(st, s, pick)
+    if pick == "deploy" and has_active(st, s, "social_graph"):
+        yield from _social_graph_options(st, s)
+
+
+#: Core Actions whose resolution does not depend on where a Facility stands (Orbital Compute)
+ORBITAL_PICKS = frozenset({"fund", "research", "deploy"})
+
+
+def _orbital_options(st: GameState, s: SeatState, pick: str) -> Iterator[Any]:
+    """Kestralyn, Orbital Compute: instead of moving, move one Facility to any open space."""
+    spaces = [h for h in POSITIONS if h != FRONTIER and hb.has_free_space(st, h)]
+    if not spaces:
+        return
+    for no, f in sorted(s.facilities.items()):
+        targets = [h for h in spaces if h != f.hex]
+        for to in targets[:: max(1, len(targets) // 3)][:3]:
+            kw = {"seat": s.seat, "piece": "ceo", "path": [],
+                  "orbital": ev.OrbitalMove(facility=no, to=to)}
+            yield from _action_at(st, s, pick, s.ceo, kw, bonus=True, piece_moved=None)
+
+
+def _social_graph_options(st: GameState, s: SeatState) -> Iterator[Any]:
+    """Loopfold, The Social Graph: Deploy at a controlled Human Access District or Consensus
+    Network without moving there (it supplies that hex's visit bonus)."""
+    if s.customers >= st.c.cap_customers:
+        return
+    req = st.c.customer_requirement(s.customers + 1)
+    if req is None or s.capability < req:
+        return
+    for h in POSITIONS:
+        tid = st.board.tile(h)
+        if tid not in ("consumer", "media") or hb.controller(st, h) != s.seat:
+            continue
+        cost = 0 if (tid == "consumer" or st.headline == "ten_dollar_intelligence") else 1
+        if s.compute >= cost:
+            yield ev.Deploy(seat=s.seat, piece="ceo", path=[s.ceo], remote=h)
 
 
 def _with_frontier(e: Any) -> Iterator[Any]:
@@ -456,6 +503,14 @@ def _organize(
             yield ev.Organize(mode="redistribute", moves=plan, **kw)
     # recruit one Team at the destination, then optionally move one piece up to two steps
     cost = 2 - (1 if visit == "recruit_discount" else 0)
+    gate = st.headline == "humanoid_factory_gate"  # The Last Hazard Shift Is Retired
+    if gate:
+        cost = 1 - (1 if visit == "recruit_discount" else 0)
+        if s.teams_supply >= 2 and s.runway >= cost:
+            yield ev.Organize(mode="recruit", recruits=2, **kw)
+    if st.headline == "employee_free_unicorn" and teams and plans:
+        # The Company Brain Survives Bankruptcy: return deployed Teams for Runway
+        yield ev.Organize(mode="redistribute", moves=plans[0], return_teams=[teams[-1]], **kw)
     if s.teams_supply >= 1 and s.runway >= cost:
         yield ev.Organize(mode="recruit", **kw)
         step = sorted(ADJACENT[dest], key=POSITIONS.index)[(s.seat + st.cycle) % len(ADJACENT[dest])]
@@ -650,28 +705,48 @@ def _draw(st: GameState, s: SeatState) -> Decision:
 # --- Production, Dossier, Audit -------------------------------------------------------------
 
 
+def _greedy_allocation(
+    st: GameState, s: SeatState, facs: list[int], megas: list[int], emergency: int
+) -> tuple[list[int], list[int]]:
+    chosen_f: list[int] = []
+    chosen_m: list[int] = []
+    for num in megas:  # Mega-Cluster demand first: it needs both hosts and two more Power
+        hosts = [h for h in st.megas[num].hosts if h not in chosen_f]
+        fa, fb = (s.facilities.get(h) for h in st.megas[num].hosts)
+        if fa is None or fb is None or not hb.adjacent_hexes(fa.hex, fb.hex):
+            continue  # hosts moved apart: the project cannot operate
+        if all(h in facs for h in st.megas[num].hosts) and hb.allocation_problem(
+                st, s, [*chosen_f, *hosts], [*chosen_m, num], emergency) is None:
+            chosen_f.extend(hosts)
+            chosen_m.append(num)
+    for no in facs:
+        if no not in chosen_f and hb.allocation_problem(
+                st, s, [*chosen_f, no], chosen_m, emergency) is None:
+            chosen_f.append(no)
+    return sorted(chosen_f), chosen_m
+
+
 def allocation_options(st: GameState, s: SeatState) -> list[ev.Allocate]:
-    """A maximal feasible allocation (with and without Mega-Cluster demand) for the seat."""
-    facs = sorted(no for no, f in s.facilities.items() if hb.locally_eligible(st, s, no))
+    """Maximal feasible allocations for the seat: with and without Mega-Cluster demand, and
+    with emergency Power while The Counterfactual Casino Clears Priority Load is in force."""
+    facs = sorted(s.facilities)
     megas = sorted(num for num, m in st.megas.items() if m.owner == s.seat)
     out: list[ev.Allocate] = []
-    seen: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
-    for use_megas in (True, False):
-        chosen_m: list[int] = []
-        chosen_f: list[int] = []
-        for no in facs:
-            if hb.allocation_problem(st, s, [*chosen_f, no], [], 0) is None:
-                chosen_f.append(no)
-        if use_megas:
-            for num in megas:
-                hosts = list(st.megas[num].hosts)
-                if all(h in chosen_f for h in hosts) and hb.allocation_problem(
-                        st, s, chosen_f, [*chosen_m, num], 0) is None:
-                    chosen_m.append(num)
-        key = (tuple(chosen_f), tuple(chosen_m))
-        if key not in seen:
-            seen.add(key)
-            out.append(ev.Allocate(seat=s.seat, facilities=chosen_f, mega_clusters=chosen_m))
+    seen: set[tuple[tuple[int, ...], tuple[int, ...], int]] = set()
+    emergencies = [0]
+    if st.production_headline == "emergency_power_authority":
+        emergencies += [1, 2]
+    for emergency in emergencies:
+        for use_megas in (True, False):
+            chosen_f, chosen_m = _greedy_allocation(st, s, facs, megas if use_megas else [], emergency)
+            key = (tuple(chosen_f), tuple(chosen_m), emergency)
+            if emergency and len(chosen_f) + 2 * len(chosen_m) <= len(out[0].facilities) + 2 * len(
+                    out[0].mega_clusters) + (emergency - 1):
+                continue  # emergency Power that powers nothing more is not worth offering
+            if key not in seen:
+                seen.add(key)
+                out.append(ev.Allocate(seat=s.seat, facilities=chosen_f, mega_clusters=chosen_m,
+                                       emergency=emergency))
     return out
 
 
@@ -684,6 +759,27 @@ def _production(st: GameState) -> Decision:
             return Decision(kind="player", seat=seat, options=allocation_options(st, s),
                             label=f"seat {seat} allocates Power")
     return Decision(kind="end", label="Production is waiting for its allocations")
+
+
+def _workforce(st: GameState, passed: frozenset[str]) -> Decision | None:
+    """Workforce Transition District production: a powered Facility there may move one Team
+    one hex (offered after Production, before the Dossiers)."""
+    for seat in st.initiative_order():
+        s = st.seat(seat)
+        key = f"workforce:{seat}"
+        if key in passed or st.workforce_left.get(seat, 0) <= 0 or not s.teams:
+            continue
+        fac = next((no for no, f in sorted(s.facilities.items())
+                    if f.powered and f.hex and st.board.tile(f.hex) == "talent"), None)
+        if fac is None:
+            continue
+        opts: list[Any] = []
+        for h in sorted(set(s.teams), key=POSITIONS.index)[:2]:
+            for to in sorted(ADJACENT[h], key=POSITIONS.index)[:2]:
+                opts.append(ev.WorkforceMove(seat=seat, facility=fac, path=[h, to]))
+        return Decision(kind="player", seat=seat, options=[*opts, Pass(key, "no Workforce move")],
+                        label=f"seat {seat} may move a Team (Workforce Transition District)")
+    return None
 
 
 def _dossier(st: GameState, seat: int) -> Decision:
