@@ -127,6 +127,8 @@ def _take_card(st: GameState, card: str, sink: FindingSink, seat: int) -> None:
         st.discard = {}
     left = st.deck.get(card, 0)
     if left <= 0:
+        if st.partial:  # unrecorded draws and reshuffles: the deck counts are not known
+            return
         sink.report("research/card-unavailable",
                     f"seat {seat} drew {card!r} but no copy of it was left in the Training deck "
                     "(four copies of each face; revealed cards go to the discard)",

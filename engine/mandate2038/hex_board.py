@@ -126,6 +126,8 @@ def move_piece(
     on ``path[0]`` is reported and placed at the destination anyway (what the table did)."""
     if not path:
         return
+    # a partial log does not record every move, so the engine's piece positions may be stale
+    report_missing = report_missing and not st.partial
     start, dest = path[0], path[-1]
     if piece == "ceo":
         if s.ceo != start and report_missing:
