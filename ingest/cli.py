@@ -136,8 +136,9 @@ def read_logs(path_text: str) -> list[Loaded]:
     path = Path(path_text)
     if not path.exists():
         return [Loaded(path_text, None, reason="no such file or folder")]
+    formats: Any
     try:
-        from ingest import formats  # type: ignore[attr-defined]
+        from ingest import formats
     except ImportError:
         formats = None
     if formats is not None and not hasattr(formats, "read_path"):
@@ -418,8 +419,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
+    formats: Any
     try:
-        from ingest import formats  # type: ignore[attr-defined]
+        from ingest import formats
     except ImportError as exc:
         formats = None
         missing: BaseException | None = exc

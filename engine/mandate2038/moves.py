@@ -33,7 +33,7 @@ import itertools
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from engine.core.ruleset import Decision
 from engine.mandate2038 import hex_board as hb
@@ -184,7 +184,7 @@ def _headline_reveal(st: GameState, cycle: int) -> Decision:
     for h in cards:
         if h == "ai_written_law":
             for a in CORE_ACTIONS:
-                options.append(ev.HeadlineReveal(cycle=cycle, headline=h, action=a))
+                options.append(ev.HeadlineReveal(cycle=cycle, headline=h, action=cast(Any, a)))
                 weights.append(share / len(CORE_ACTIONS))
         elif h == "weights_on_internet":
             low = st.seat(_lowest_capability_seat(st, cycle))
@@ -219,7 +219,7 @@ def _before_selection(st: GameState, passed: frozenset[str]) -> Decision:
         if key not in passed and has_active(st, s, "emergency_pause") and s.runway >= 1:
             progs = _unlocked_programs(st)
             if progs:
-                opts = [ev.EmergencyPause(seat=seat, program=p) for p in progs]
+                opts = [ev.EmergencyPause(seat=seat, program=cast(Any, p)) for p in progs]
                 return Decision(kind="player", seat=seat, options=[*opts, Pass(key, "no Emergency Pause")],
                                 label="Orisonix may call the Emergency Pause")
     return selection_decision(st)
@@ -237,7 +237,7 @@ def _allocation_window_options(st: GameState, s: SeatState) -> list[Any]:
                 rs = st.seat(r)
                 if rs.runway < 1 or (ans == "accept" and rs.compute >= cap):
                     ok = False
-                offers.append(ev.WindowOffer(to=r, price=1, answer=ans))
+                offers.append(ev.WindowOffer(to=r, price=1, answer=cast(Any, ans)))
             if ok and pair[0] != pair[1]:
                 out.append(ev.AllocationWindow(seat=s.seat, offers=offers))
         rs0 = st.seat(pair[0])
@@ -274,7 +274,7 @@ def eligible_picks(st: GameState, seat: int) -> list[str]:
 
 def selection_decision(st: GameState) -> Decision:
     """The simultaneous secret selection of this cycle."""
-    per_seat = {seat: eligible_picks(st, seat) for seat in range(1, st.n + 1)}
+    per_seat: dict[int, Any] = {seat: eligible_picks(st, seat) for seat in range(1, st.n + 1)}
 
     def combine(picks: dict[int, Any]) -> ev.Reveal:
         return ev.Reveal(selections=[ev.Selection(seat=k, pick=picks[k]) for k in sorted(picks)])
@@ -326,7 +326,7 @@ def _trade_options(st: GameState, s: SeatState, pick: str) -> list[Any]:
                 setattr(s, give, getattr(s, give) + (1 if accepted else 0))
                 setattr(s, get, getattr(s, get) - (1 if accepted else 0))
                 if ok:
-                    out.append(ev.Trade(seat=s.seat, rival=r, give=give, accepted=accepted))
+                    out.append(ev.Trade(seat=s.seat, rival=r, give=cast(Any, give), accepted=accepted))
     return out
 
 
@@ -591,8 +591,8 @@ def _agent_swarm(st: GameState, s: SeatState, dest: str, kw: dict[str, Any]) -> 
         if next(iter(_action_at(st, s, a, dest, sw, bonus=False, piece_moved=None)), None) is not None:
             ok.append(a)
     for a, b in itertools.combinations(ok, 2):
-        yield ev.AgentSwarm(actions=(a, b), bonus_to=a, **kw)
-        yield ev.AgentSwarm(actions=(a, b), bonus_to=b, **kw)
+        yield ev.AgentSwarm(actions=cast(Any, (a, b)), bonus_to=cast(Any, a), **kw)
+        yield ev.AgentSwarm(actions=cast(Any, (a, b)), bonus_to=cast(Any, b), **kw)
 
 
 def _swarm_decision(st: GameState, t: Any) -> Decision:
@@ -688,8 +688,8 @@ def _draw(st: GameState, s: SeatState) -> Decision:
     options: list[Any] = []
     weights: list[float] = []
     domains = sorted(st.c.domains)
-    for card, k in sorted(pool.items()):
-        w = k / total
+    for card, copies in sorted(pool.items()):
+        w = copies / total
         if card == "curated_corpus":
             free = [d for d in domains if d not in run.domains]
             if free:
@@ -796,8 +796,8 @@ def dossier_reveal_event(st: GameState) -> ev.DossierReveal:
     hands = []
     for s in st.seats:
         o = {e: (s.dossier.get(e) or "hedge") for e in (1, 2, 3, 4)}
-        hands.append(ev.DossierHand(seat=s.seat, benchmark=o[1], deployment=o[2],
-                                    authority=o[3], publication=o[4]))
+        hands.append(ev.DossierHand(seat=s.seat, benchmark=cast(Any, o[1]), deployment=cast(Any, o[2]),
+                                    authority=cast(Any, o[3]), publication=cast(Any, o[4])))
     return ev.DossierReveal(hands=hands)
 
 
@@ -834,7 +834,7 @@ def _audit(st: GameState) -> Decision:
             draws: list[int | str] = []
             for c, p in zip(colours, picked, strict=True):
                 draws.extend([c] * p)
-            options.append(ev.Audit(draws=draws))
+            options.append(ev.Audit(draws=cast(Any, draws)))
             weights.append(w / denom)
             return
         for p in range(min(left, counts[i]) + 1):
