@@ -10,4 +10,5 @@ from tests.golden.cases import (  # noqa: F401
     s06_era_sequence,
     s07_actions,
     s09_abilities,
+    s10_more,
 )
