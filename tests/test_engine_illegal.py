@@ -258,3 +258,12 @@ def test_agent_swarm() -> None:
     assert codes(r) == ["program/swarm-invalid"]  # deploy never resolved
     assert seat(r, 1).runway == 9  # 6 + 2 + 1 (Allocation Exchange bonus to Fund)
     assert seat(r, 1).bag == 3
+
+
+def test_blocked_claimed() -> None:
+    r = run(one_turn(("fund", "build", "fund", "fund"),
+                     {"type": "fund", "seat": 1, "path": ["F"], "blocked": True},
+                     {"type": "build", "seat": 2, "path": ["F", "I1"], "blocked": True}))
+    assert codes(r) == ["turn/blocked-claimed", "turn/blocked-claimed"]
+    assert seat(r, 1).runway == 6 and not seat(r, 2).facilities  # nothing happened
+    assert all(f.severity == "warning" for f in r.findings if f.code == "turn/blocked-claimed")

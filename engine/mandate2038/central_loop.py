@@ -596,12 +596,47 @@ def on_turn(st: GameState, ev: Any, sink: FindingSink) -> None:
         fn = ACTIONS.get(kind) or PROGRAMS.get(kind)
         if fn is not None:
             fn(st, s, ev, t, sink)
+    elif not st.partial:
+        _check_blocked(st, s, ev, t, sink)
     _frontier_bonus(st, s, ev, t, sink)
     if kind == "research" and st.run is not None:
         return  # the turn closes with run_end
     if kind == "agent_swarm" and t.swarm_left and not ev.blocked:
         return  # two swarm actions follow
     st.turn = None
+
+
+def _check_blocked(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSink) -> None:
+    """A turn resolved as blocked although an evident legal resolution existed (warning).
+    Only the clear cases are checked: Fund is never blocked; Build and Fusion are blocked only
+    when their space, slot or marker is gone."""
+    from engine.mandate2038.hex_board import has_free_space
+
+    kind = ev.type
+    dest = t.dest
+    tile = st.board.tile(dest) if dest else None
+    why = None
+    if kind == "fund":
+        why = "Fund always has a legal resolution"
+    elif kind == "build" and ev.mode == "facility" and dest is not None:
+        if len(s.facilities) < 4 and dest != FRONTIER and has_free_space(st, dest) and (
+                s.runway >= 2):
+            why = f"{dest} had a free Facility space and seat {s.seat} could pay"
+    elif kind == "build" and ev.mode == "generator" and tile in st.c.generator_at:
+        tobj = st.c.tiles.get(tile)
+        con = st.c.generator_at[tile]
+        free = tobj is not None and len(st.gen_slots.get(dest or "", [])) < tobj.generator_slots
+        if st.era >= 2 and s.generator is None and free and s.runway >= con.runway:
+            why = f"{dest} had a free Generator slot"
+    elif kind == "fusion" and st.fusion_owner is None and st.c.fusion is not None and (
+            tile == st.c.fusion.tile):
+        tobj = st.c.tiles.get(tile)
+        if tobj is not None and len(st.gen_slots.get(dest or "", [])) < tobj.generator_slots and (
+                s.runway >= st.c.fusion.runway):
+            why = "Fusion was not built and the Power Corridor had a free slot"
+    if why is not None:
+        sink.report("turn/blocked-claimed",
+                    f"seat {s.seat}'s {kind} was resolved as blocked, but {why}", seat=s.seat)
 
 
 def _frontier_bonus(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSink) -> None:
