@@ -1,8 +1,8 @@
-"""Upload handling for the Import page: safe unpacking, then the ingest pipeline.
+"""Upload handling for the Import page: staging with size checks, then the ingest pipeline.
 
-Uploaded files are written to a fresh temporary folder (a zip, the designers' session folder,
-is unpacked there with checks against path tricks and oversized content) and handed to
-``ingest.pipeline.ingest_paths``. Its report is flattened into rows of file, status, line and
+Uploaded files are written to a fresh temporary folder under their base names (a zip, the
+designers' session folder, is checked against oversized content) and handed to
+``ingest.pipeline.ingest_paths``, which reads every format including the zip. Its report is flattened into rows of file, status, line and
 reason so that loaded, skipped and quarantined inputs read the same way.
 """
 
@@ -30,31 +30,30 @@ def safe_name(name: str) -> str:
     return base or "upload"
 
 
-def unpack_zip(path: Path, into: Path) -> Path:
-    """Unpack ``path`` into ``into`` refusing absolute paths, ``..`` and zip bombs."""
+def check_zip(path: Path) -> None:
+    """Refuse a zip that would unpack to too many files or too many bytes (a zip bomb).
+
+    A zip that is not readable at all is passed on: the pipeline quarantines it with the reason.
+    """
     try:
         with zipfile.ZipFile(path) as zf:
             members = zf.infolist()
-            if len(members) > MAX_ZIP_MEMBERS:
-                raise UploadProblem(f"{path.name}: {len(members)} files, more than {MAX_ZIP_MEMBERS}")
-            total = sum(m.file_size for m in members)
-            if total > MAX_UNPACKED_BYTES:
-                raise UploadProblem(f"{path.name}: unpacks to {total // 2**20} MB, more than "
-                                    f"{MAX_UNPACKED_BYTES // 2**20} MB")
-            into.mkdir(parents=True, exist_ok=True)
-            root = into.resolve()
-            for m in members:
-                target = (into / m.filename).resolve()
-                if m.filename.startswith(("/", "\\")) or not target.is_relative_to(root):
-                    raise UploadProblem(f"{path.name}: member {m.filename!r} points outside the folder")
-            zf.extractall(into)
-    except zipfile.BadZipFile as err:
-        raise UploadProblem(f"{path.name} is not a readable zip file: {err}") from err
-    return into
+    except zipfile.BadZipFile:
+        return
+    if len(members) > MAX_ZIP_MEMBERS:
+        raise UploadProblem(f"{path.name}: {len(members)} files, more than {MAX_ZIP_MEMBERS}")
+    total = sum(m.file_size for m in members)
+    if total > MAX_UNPACKED_BYTES:
+        raise UploadProblem(f"{path.name}: unpacks to {total // 2**20} MB, more than "
+                            f"{MAX_UNPACKED_BYTES // 2**20} MB")
 
 
 def stage(files: list[tuple[str, bytes]], workdir: Path) -> list[Path]:
-    """Write uploads into ``workdir`` (zips unpacked to a folder each); return the paths."""
+    """Write uploads into ``workdir`` under their base names; return the paths.
+
+    A ``.zip`` (a designers' session folder) is kept as it is, after the size checks: the
+    pipeline reads it and archives the uploaded bytes.
+    """
     out: list[Path] = []
     used: set[str] = set()
     for name, data in files:
@@ -65,11 +64,8 @@ def stage(files: list[tuple[str, bytes]], workdir: Path) -> list[Path]:
         dest = workdir / base
         dest.write_bytes(data)
         if base.lower().endswith(".zip"):
-            folder = unpack_zip(dest, workdir / (base[:-4] + "_unpacked"))
-            dest.unlink()
-            out.append(folder)
-        else:
-            out.append(dest)
+            check_zip(dest)
+        out.append(dest)
     return out
 
 
@@ -117,6 +113,8 @@ def report_rows(report: Any, workdir: Path | None = None) -> list[dict[str, Any]
         if line is None:
             m = _LINE.search(str(reason))
             line = int(m.group(1)) if m else None
+        if workdir is not None:
+            reason = str(reason).replace(str(workdir) + "/", "").replace(str(workdir), "")
         rows.append({
             "file": path,
             "status": str(d.get("status") or d.get("outcome") or ""),

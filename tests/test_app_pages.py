@@ -228,6 +228,42 @@ def test_import_page_reports_a_bad_file(tmp_path: Path, monkeypatch: pytest.Monk
     assert table["reason"][0]
 
 
+def test_import_page_loads_a_game_and_a_session_folder(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+    import zipfile
+
+    samples = APP.parent.parent / "data" / "samples"
+    sims = sorted((samples / "simulated").glob("*.json"))
+    folder = samples / "session-folder"
+    if not sims or not (folder / "receipt.json").exists():
+        pytest.skip("sample logs are not in this checkout")
+    try:
+        import ingest.pipeline  # noqa: F401
+    except ImportError as err:
+        pytest.skip(f"ingest pipeline not available: {err}")
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        for f in folder.iterdir():
+            zf.write(f, f"session/{f.name}")
+    db = tmp_path / "playtest.duckdb"
+    at = _app(db, monkeypatch, "import_games")
+    at.file_uploader[0].set_value([
+        (sims[0].name, sims[0].read_bytes(), "application/json"),
+        ("session.zip", buf.getvalue(), "application/zip"),
+    ]).run()
+    at.button(key="import_go").click().run()
+    _no_exception(at)
+    table = at.dataframe[0].value
+    files = " ".join(map(str, table["file"].to_list()))
+    assert sims[0].name in files and "session.zip" in files
+    assert "loaded" in table["status"].to_list()
+    con = duckdb.connect(str(db), read_only=True)
+    n = con.sql("SELECT count(*) FROM games").fetchall()[0][0]
+    con.close()
+    assert n == int((table["status"] == "loaded").sum())
+
+
 def test_pages_render_quickly(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every page renders on the sample warehouse in well under the AppTest budget."""
     at = _app(sample_db, monkeypatch)

@@ -55,6 +55,11 @@ def render() -> None:
     st.success("Done: " + ", ".join(f"{n} {s or 'processed'}" for s, n in counts.iter_rows()),
                icon=":material/check_circle:")
     ui.show_table(df, "import-report")
+    loaded = df.filter(pl.col("status").is_in(["loaded", "recovered"]) & pl.col("game_id").is_not_null())
+    for gid in loaded["game_id"].head(20).to_list():
+        c1, c2 = st.columns(2)
+        c1.page_link("pages/audit.py", label=f"Audit game {gid}", query_params={"game": gid})
+        c2.page_link("pages/replay.py", label=f"Replay game {gid}", query_params={"game": gid})
 
 
 ui.guarded(render)
