@@ -172,3 +172,222 @@ def probe_matter_compiler_crash_systemic_risk():
     g.add("checkpoint", label="after Era IV cycle 1", seats=[{"seat": 1, "scrutiny": 3}],
           systemic_risk=1)
     return g
+
+
+# --- more single-error cases (structure and less common checks) ------------------------------
+
+
+@case
+def setup_two_players_warning():
+    """Core rules, Suggested player count 3–5: a two-player table is outside the supported range
+    -> setup/player-count (a warning, at setup)."""
+    g = Game(("kestralyn", "loopfold"))
+    g.expect("setup/player-count", None)
+    g.setup()
+    return g
+
+
+@case
+def setup_seat_numbers_with_gap():
+    """§1 / canonical log: seats are numbered 1..N clockwise without gaps. Seats 1, 2, 4
+    -> setup/seats."""
+    g = Game(header={"seats": [{"seat": 1, "faction": "kestralyn"},
+                               {"seat": 2, "faction": "loopfold"},
+                               {"seat": 4, "faction": "mirevanta"}]})
+    g.expect("setup/seats", None)
+    g.setup()
+    return g
+
+
+@case
+def setup_unknown_tile():
+    """§1 step 1: the map is built from the nineteen printed tiles. O7 names 'casino', which is no
+    tile -> setup/unknown-tile (one slip: the unknown name)."""
+    from tests.golden.build import MAP
+
+    m = dict(MAP)
+    m["O7"] = "casino"
+    g = Game(map=m)
+    g.expect("setup/unknown-tile", None)
+    g.setup()
+    return g
+
+
+@case
+def setup_tactics_in_baseline():
+    """§1: do not deal Tactics or secret objectives in the baseline game. A Default game with
+    tactics -> setup/baseline-modules (a warning, at setup)."""
+    g = Game(header={"tactics": True})
+    g.expect("setup/baseline-modules", None)
+    g.setup()
+    return g
+
+
+@case
+def turn_frontier_bonus_off_frontier():
+    """Map reference (FACTS §2): the Frontier visit bonus is for an acting piece that *ended on
+    Frontier*. Seat 1 Funds on the Allocation Exchange (I4) and takes it
+    -> turn/frontier-bonus-invalid."""
+    g = Game()
+    _opening(g)
+    g.headline()
+    g.reveal({1: "fund", 2: "fund", 3: "fund"})
+    g.turn(1, "fund", to="I4", frontier_bonus=True)
+    g.expect("turn/frontier-bonus-invalid")
+    return g
+
+
+@case
+def turn_during_production():
+    """§6 Era sequence: turns happen in the three action cycles (B), not in Production (C). After
+    the Production marker of Era I, seat 1 records a Fund -> turn/wrong-phase."""
+    g = Game()
+    _opening(g)
+    for plan in ("fund", "organize", "influence"):
+        g.cycle_of({s: plan for s in g.seats})
+    g.add("phase", name="production")
+    g.add("fund", seat=1, path=["I4"])
+    g.expect("turn/wrong-phase")
+    return g
+
+
+@case
+def research_protect_without_duplicate():
+    """§7 Research: Research Protection is spent *when a duplicate appears*. Seat 1 draws Code and
+    ends the run with 'protect' -> research/protect-without-duplicate."""
+    g = Game()
+    _opening(g)
+    g.headline()
+    g.reveal({1: "research", 2: "fund", 3: "fund"})
+    g.research(1, ["code"], "protect")
+    g.expect("research/protect-without-duplicate")
+    return g
+
+
+@case
+def production_mega_cluster_that_does_not_exist():
+    """§5 Mega-Cluster / §6C.3: an allocation may satisfy the +2 demand of a Mega-Cluster its
+    owner has. In Era I (no Programs yet) Kestralyn allocates demand to Mega-Cluster 1
+    -> production/mega-cluster-demand."""
+    g = Game()
+    g.setup()
+    g.filler_era(1, turns={1: [("build", {"to": "I1"}), "organize", "fund"]})
+    i = next(k for k in range(len(g.events) - 1, -1, -1)
+             if g.events[k]["type"] == "allocate" and g.events[k]["seat"] == 1)
+    g.events[i]["mega_clusters"] = [1]
+    del g.events[i + 1:]
+    g.expect("production/mega-cluster-demand", i)
+    return g
+
+
+@case
+def production_workforce_move_without_facility():
+    """Map reference: a powered Facility on the Workforce Transition District moves one Team one
+    hex during Production. Kestralyn's only Facility is on the Research Commons (I1); it records
+    a Workforce move of its Team F -> I2 -> production/workforce-invalid."""
+    g = Game()
+    g.setup()
+    g.filler_era(1, turns={1: [("build", {"to": "I1"}), "fund", "influence"]})
+    i = next(k for k in range(len(g.events) - 1, -1, -1)
+             if g.events[k]["type"] == "allocate" and g.events[k]["seat"] == 3)
+    del g.events[i + 1:]
+    g.add("workforce_move", seat=1, facility=1, path=["F", "I2"])
+    g.expect("production/workforce-invalid")
+    return g
+
+
+@case
+def social_graph_on_uncontrolled_hex():
+    """§9 Loopfold, The Social Graph (Era IV): during Deploy, use a *controlled* Human Access
+    District or Consensus Network hex as the destination without moving there. Loopfold (Cap 4
+    after an Era I run of Code, Science, Web, Books) deploys in Era IV from I4 naming O1, where
+    nobody has a piece (uncontrolled) -> deploy/social-graph-invalid."""
+    g = Game()
+    g.setup()
+    g.filler_era(1, turns={2: [("research", {"cards": ["code", "science", "web", "books"]}),
+                               "organize", "influence"]})
+    g.filler_era(2)
+    g.filler_era(3)
+    g.era_start(4)
+    g.headline()
+    g.reveal({1: "fund", 2: "deploy", 3: "fund"})
+    g.play(1, "fund")
+    g.turn(2, "deploy", remote="O1")
+    g.expect("deploy/social-graph-invalid")
+    return g
+
+
+@case
+def allocation_window_price_above_rival_runway():
+    """§9 Corthaven, Allocation Window (Era II, once): offer each temporary Compute to a rival for
+    a Runway price *no higher than that rival's Runway*. Loopfold has 4 + 2 (Era I Fund) = 6
+    Runway; Corthaven offers it a token for 9 -> ability/invalid."""
+    g = Game(("kestralyn", "loopfold", "corthaven"))
+    g.setup()
+    g.filler_era(1)
+    g.era_start(2)
+    g.headline()
+    g.add("allocation_window", seat=3, offers=[{"to": 2, "price": 9, "answer": "reject"}])
+    g.expect("ability/invalid")
+    return g
+
+
+@case
+def audit_skipped():
+    """§6 E. Public Audit: every Era has its Audit between the Dossier and the Era Mandate. Era I
+    goes from the Dossier filing straight to scoring -> audit/missing (a warning) at the scoring
+    marker."""
+    g = Game()
+    g.setup()
+    g.filler_era(1)
+    k = next(i for i, e in enumerate(g.events) if e == {"type": "phase", "name": "audit"})
+    del g.events[k:k + 2]
+    del g.events[k + 2:]
+    g.expect("audit/missing", k)
+    return g
+
+
+# --- final record slips on the five-player game (AGI emerges) --------------------------------
+
+
+def _five(**changes):
+    from tests.golden.cases.complete_games import game_five_players
+
+    g = game_five_players()
+    rec = next(e for e in g.events if e["type"] == "final_record")
+    for k, v in changes.items():
+        if v is None:
+            rec.pop(k, None)
+        else:
+            rec[k] = v
+    return g, g.events.index(rec)
+
+
+@case
+def final_wrong_claim_strength():
+    """§5 Claim strength: Orisonix's claim = Publication 2 (The Universe Receives a Continuity
+    Plan was revealed in Era IV) + Benchmark + Authority + one Capability threshold (3) = 5
+    (worked out in complete_five_players). The table writes 4 -> final/claim-strength."""
+    g, i = _five(claims=[{"seat": 2, "strength": 4}])
+    g.expect("final/claim-strength", i)
+    return g
+
+
+@case
+def final_agi_missed():
+    """§11 The shared World Ending: AGI emerges when a fully paid Publication claim has two
+    supported modules and the highest strength: Orisonix's does. The table records that AGI did
+    not emerge (claimant, winners and ending left out) -> final/agi."""
+    g, i = _five(agi=False, claimant=None, winners=None, ending=None)
+    g.expect("final/agi", i)
+    return g
+
+
+@case
+def final_wrong_winner():
+    """§11 step 4: the strongest eligible claim replaces the provisional winner. The table keeps
+    Mirevanta (the provisional winner) as the final winner instead of Orisonix
+    -> final/winner."""
+    g, i = _five(winners=[3])
+    g.expect("final/winner", i)
+    return g
