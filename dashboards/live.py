@@ -54,6 +54,14 @@ def factions(p: Any) -> dict[str, str]:
     return {f.id: f.name for f in p.factions}
 
 
+def places(state: Any, p: Any) -> dict[str, str]:
+    """Map position -> printed tile name for the game in ``state`` (empty when unknown)."""
+    names = tile_names(p)
+    board = getattr(state, "board", None)
+    tiles = getattr(board, "tile_at", {}) or {}
+    return {pos: names.get(t, t) for pos, t in tiles.items() if t}
+
+
 def tile_names(p: Any) -> dict[str, str]:
     """Tile id -> name from the pack."""
     return {t.id: t.name for t in getattr(p, "tiles", [])} if p is not None else {}
@@ -222,15 +230,15 @@ def is_pass(option: Any) -> bool:
     return not isinstance(option, BaseModel | dict) and hasattr(option, "key") and hasattr(option, "label")
 
 
-def option_label(option: Any) -> str:
-    """A readable label for one legal option."""
+def option_label(option: Any, places: dict[str, str] | None = None) -> str:
+    """A readable label for one legal option (``places``: position -> tile name)."""
     from dashboards.replay_view import ACTION_WORDS, event_label
 
     if is_pass(option):
         return f"Decline: {option.label}"
     if isinstance(option, str):
         return ACTION_WORDS.get(option, option)
-    return event_label(option)
+    return event_label(option, places)
 
 
 # --- plain forms for any event type -----------------------------------------------------------

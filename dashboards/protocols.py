@@ -29,18 +29,25 @@ def load(reference: str | None) -> tuple[Any, str | None]:
         return None, f"protocol {reference or DEFAULT_PROTOCOL!r} could not be loaded: {err}"
 
 
-def completeness(db: Path, games: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """(per game, per item) capture results for ``games`` (needs game_id and protocol).
+def completeness(db: Path, games: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """(per game, per item, misfits) capture results for ``games`` (game_id and protocol).
 
     Per game: game_id, protocol, completeness (share of items captured), missing (item ids),
-    problem. Per item: game_id, item, group, captured, reason.
+    problem. Per item: game_id, item, group, captured, reason. Misfits: observation and survey
+    events that do not fit the protocol (game_id, event, reason).
     """
     try:
         from schemas.protocol import capture_completeness, completeness_share
     except ImportError as err:
-        return pl.DataFrame({"problem": [f"schemas.protocol is not available ({err})"]}), pl.DataFrame()
+        return (pl.DataFrame({"problem": [f"schemas.protocol is not available ({err})"]}),
+                pl.DataFrame(), pl.DataFrame())
+    try:
+        from schemas.protocol import protocol_problems
+    except ImportError:
+        protocol_problems = None
     per_game: list[dict[str, Any]] = []
     per_item: list[dict[str, Any]] = []
+    misfits: list[dict[str, Any]] = []
     cache: dict[str | None, tuple[Any, str | None]] = {}
     for row in games.iter_rows(named=True):
         ref = row.get("protocol")
@@ -64,4 +71,7 @@ def completeness(db: Path, games: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFr
         per_item.extend({"game_id": row["game_id"], "item": r.item_id,
                          "group": groups.get(r.item_id), "captured": r.captured,
                          "reason": r.reason} for r in results)
-    return pl.DataFrame(per_game), pl.DataFrame(per_item)
+        if protocol_problems is not None:
+            misfits.extend({"game_id": row["game_id"], "event": p.event, "reason": p.reason}
+                           for p in protocol_problems(protocol, log))
+    return pl.DataFrame(per_game), pl.DataFrame(per_item), pl.DataFrame(misfits)

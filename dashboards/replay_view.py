@@ -48,15 +48,20 @@ def _get(ev: Any, name: str, default: Any = None) -> Any:
     return getattr(ev, name, default)
 
 
-def event_label(ev: Any) -> str:
-    """A short sentence for an event (model or dict), in the game's words."""
+def event_label(ev: Any, places: dict[str, str] | None = None) -> str:
+    """A short sentence for an event (model or dict), in the game's words.
+
+    ``places`` maps map positions to tile names, to name a piece's destination.
+    """
     t = _get(ev, "type", "?")
     seat = _get(ev, "seat")
     who = f"Seat {seat}" if seat is not None else ""
     path = _get(ev, "path") or []
-    via = f" at {path[-1]}" if path else ""
+    dest = path[-1] if path else None
+    where = f" {places[dest]}" if places and dest in places else ""
+    via = f" at {dest}{where}" if path else ""
     if len(path) > 1:
-        via = f" moving {'→'.join(path)}"
+        via = f" moving {'→'.join(path)}{where}"
     piece = _get(ev, "piece") or "ceo"
     piece_w = "CEO" if piece == "ceo" else "Team"
     if t == "era_start":

@@ -13,7 +13,8 @@ st.title("Observation protocols")
 
 
 @st.cache_data(show_spinner="Scoring capture completeness...", max_entries=8)
-def _completeness(db: str, stamp: float, games: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+def _completeness(db: str, stamp: float,
+                  games: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
     """Capture completeness per game (cached per database file version and game list)."""
     return protocols.completeness(Path(db), games)
 
@@ -67,7 +68,7 @@ def render() -> None:
     else:
         limit = 200
         stamp = db.stat().st_mtime if db.exists() else 0.0
-        per_game, per_item = _completeness(str(db), stamp, games.head(limit))
+        per_game, per_item, misfits = _completeness(str(db), stamp, games.head(limit))
         if "completeness" in per_game.columns and per_game["completeness"].drop_nulls().len():
             ui.show_chart(charts.completeness_chart(per_game.drop_nulls("completeness")),
                           "capture-completeness")
@@ -77,8 +78,20 @@ def render() -> None:
                       .agg((~pl.col("captured")).sum().alias("sessions_missing"),
                            pl.len().alias("sessions"))
                       .sort("sessions_missing", descending=True))
+            by_group = (per_item.group_by("group")
+                        .agg(pl.col("captured").mean().round(3).alias("share_captured"),
+                             pl.len().alias("items_x_sessions"))
+                        .sort("share_captured"))
+            st.caption("By checklist group (share of items captured over all sessions):")
+            st.dataframe(by_group, hide_index=True)
             with st.expander("Which checklist items are missed most"):
                 ui.show_table(missed, "capture-items")
+        if not misfits.is_empty():
+            st.warning(f"{misfits.height} observation or survey event(s) do not fit the "
+                       "protocol (unknown category or item, invalid answer, wrong seat).",
+                       icon=":material/warning:")
+            with st.expander("Events that do not fit the protocol"):
+                ui.show_table(misfits, "protocol-misfits")
         if games.height > limit:
             st.caption(f"Scored the first {limit} of {games.height} sessions.")
 

@@ -210,7 +210,8 @@ def observation_popover(draft_id: str, era: int | None, cycle: int | None) -> No
                 st.toast("Observation recorded", icon=":material/check:")
 
 
-def decision_panel(draft_id: str, nxt: live.Next, seat_names: dict[int, str]) -> None:
+def decision_panel(draft_id: str, nxt: live.Next, seat_names: dict[int, str],
+                   places: dict[str, str]) -> None:
     who = f"Seat {nxt.seat} ({seat_names.get(nxt.seat, '?')})" if nxt.seat else "The table"
     if nxt.kind == "end":
         st.success(f"{nxt.label or 'The game is over'}. Finish below to archive and load it.",
@@ -247,7 +248,7 @@ def decision_panel(draft_id: str, nxt: live.Next, seat_names: dict[int, str]) ->
     if trades:
         with st.popover(f"Immediate trade first ({len(trades)} offers)", icon=":material/swap_horiz:"):
             st.caption("Before resolving, the acting player may make one 1-for-1 offer to one rival.")
-            tl = [live.option_label(o) for o in trades]
+            tl = [live.option_label(o, places) for o in trades]
             ti = st.selectbox("Offer and answer", range(len(trades)), format_func=lambda i: tl[i],
                               key="trade_pick")
             st.button("Record trade", key="trade_go", on_click=_record,
@@ -257,7 +258,7 @@ def decision_panel(draft_id: str, nxt: live.Next, seat_names: dict[int, str]) ->
     if len(options) <= MANY:
         cols = st.columns(min(len(options), 3))
         for k, opt in enumerate(options):
-            label = live.option_label(opt)
+            label = live.option_label(opt, places)
             if live.is_pass(opt):
                 cols[k % 3].button(label, key=f"opt_{k}", on_click=_pass, args=(opt.key,),
                                    width="stretch")
@@ -266,7 +267,7 @@ def decision_panel(draft_id: str, nxt: live.Next, seat_names: dict[int, str]) ->
                                    args=(draft_id, live.event_dict(opt)), width="stretch",
                                    type="primary" if len(options) == 1 else "secondary")
         return
-    labels = [live.option_label(o) for o in options]
+    labels = [live.option_label(o, places) for o in options]
     pick = st.selectbox(f"{len(options)} legal choices", range(len(options)),
                         format_func=lambda i: labels[i], key="opt_pick")
     chosen = options[pick]
@@ -394,7 +395,7 @@ def recording(draft_id: str) -> None:
         with st.expander(f"Findings so far: {len(findings)}", expanded=bool(fresh)):
             st.dataframe(replay_view.findings_table(findings), hide_index=True, width="stretch")
 
-    decision_panel(d.id, nxt, seat_names)
+    decision_panel(d.id, nxt, seat_names, live.places(state, live.pack()))
 
     c = st.columns([2, 1, 1, 1])
     if d.events:
