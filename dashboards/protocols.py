@@ -41,6 +41,7 @@ def completeness(db: Path, games: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFr
     except ImportError as err:
         return (pl.DataFrame({"problem": [f"schemas.protocol is not available ({err})"]}),
                 pl.DataFrame(), pl.DataFrame())
+    protocol_problems: Any
     try:
         from schemas.protocol import protocol_problems
     except ImportError:
