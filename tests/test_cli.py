@@ -172,3 +172,14 @@ def test_ingest_and_demo_no_serve(sim_dir, tmp_path, capsys, monkeypatch):
     assert main(["ingest", str(tmp_path / "missing")]) == 2
     assert main(["demo", "--no-serve", "--db", str(db)]) == 0
     assert "3 game(s)" in capsys.readouterr().out
+
+
+def test_demo_ingests_the_bundled_samples_into_an_empty_database(tmp_path, capsys):
+    db = tmp_path / "empty" / "playtest.duckdb"
+    assert main(["demo", "--no-serve", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "is empty: ingesting the sample games" in out
+    n = int(out.strip().splitlines()[-1].split(": ")[-1].split()[0])
+    assert n >= 40
+    assert main(["demo", "--no-serve", "--db", str(db)]) == 0  # not empty now: nothing ingested
+    assert "ingesting" not in capsys.readouterr().out
