@@ -9,6 +9,7 @@ environment variable ``PLAYTEST_DB`` and blocks until the server stops. The page
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -46,15 +47,30 @@ def serve(db_path: str | os.PathLike[str], port: int | None = None, open_browser
     url = f"http://127.0.0.1:{port}"
     print(f"Playtest dashboard: {url}  (database {env[DB_ENV]})", flush=True)
     proc = subprocess.Popen(streamlit_command(port, open_browser), env=env)
+
+    def stop(signum: int, frame: object) -> None:  # SIGTERM: take the server down with us
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, stop) if _main_thread() else None
     try:
         return proc.wait()
     except KeyboardInterrupt:
         proc.terminate()
         try:
-            return proc.wait(timeout=10)
+            proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
-            return proc.wait()
+            proc.wait()
+        return 0
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _main_thread() -> bool:
+    import threading
+
+    return threading.current_thread() is threading.main_thread()
 
 
 __all__ = ["APP_PATH", "DB_ENV", "free_port", "serve", "streamlit_command"]
