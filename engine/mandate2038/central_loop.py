@@ -418,6 +418,10 @@ def on_trade(st: GameState, ev: Any, sink: FindingSink) -> None:
         if st.run is not None:
             force_close_run(st, sink)
         nxt = st.to_resolve[0] if st.to_resolve else None
+        if not st.revealed and not st.partial and st.cycle > 0:
+            sink.report("turn/wrong-phase",
+                        f"seat {ev.seat} offered a trade before the selections were revealed; "
+                        "the trade comes immediately before resolving", seat=ev.seat)
         if st.revealed and nxt is not None and nxt != ev.seat:
             sink.report("trade/not-active-player",
                         f"seat {ev.seat} offered a trade, but seat {nxt} is the next to resolve",
@@ -509,10 +513,32 @@ def _dest_of(s: SeatState, piece: str) -> str | None:
 
 def on_turn(st: GameState, ev: Any, sink: FindingSink) -> None:
     """One resolved selection: checks order and selection, moves, acts, commits."""
+    late = st.production_started  # the action cycles are over
     if st.production_started and not st.production_done:
         _close_production(st, sink)
     kind = ev.type
     s = st.seat(ev.seat)
+    if late and not st.partial:
+        # reported once as out of phase; the table's action still happens (no cascade of
+        # selection and order findings for it)
+        sink.report("turn/wrong-phase",
+                    f"seat {ev.seat}'s {kind} was resolved after Era {st.era}'s Production "
+                    "began; actions belong to the three cycles", seat=ev.seat)
+        if st.run is not None:
+            force_close_run(st, sink)
+        close_turn(st, sink)
+        t = Turn(seat=ev.seat, pick=kind, started=True, piece=ev.piece)
+        st.turn = t
+        if ev.path:
+            check_path(st, sink, s.seat, ev.path, 2)
+            move_piece(st, sink, s, ev.piece, ev.path)
+        t.dest = ev.path[-1] if ev.path else _dest_of(s, ev.piece)
+        fn = ACTIONS.get(kind) or PROGRAMS.get(kind)
+        if fn is not None and not ev.blocked:
+            fn(st, s, ev, t, sink)
+        if st.run is None and not t.swarm_left:
+            st.turn = None
+        return
     if ev.swarm:
         _swarm_action(st, s, ev, sink)
         return

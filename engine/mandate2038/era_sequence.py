@@ -58,6 +58,7 @@ def on_era_start(st: GameState, ev: Any, sink: FindingSink) -> None:
     st.production_headline = None
     st.production_started = st.production_done = False
     st.audit_done = st.era_mandate_done = st.era_closed = False
+    st.audit_missing_reported = False
     st.allocations = {}
     st.mandate_card = ev.mandate
     if ev.mandate is not None:
@@ -88,8 +89,7 @@ def end_era(st: GameState, sink: FindingSink) -> None:
             missing.append(f"{3 - st.cycle} cycle(s)")
         if not st.production_done:
             missing.append("Production")
-        if not st.audit_done:
-            sink.report("audit/missing", f"Era {st.era} ended without its Audit")
+        report_missing_audit(st, sink)
         if not st.era_mandate_done:
             missing.append("the Era Mandate")
         if missing:
@@ -104,6 +104,17 @@ def end_era(st: GameState, sink: FindingSink) -> None:
             "compute": s.compute, "capability": s.capability, "customers": s.customers,
             "trust": s.trust, "scrutiny": s.bag,
         })
+
+
+def report_missing_audit(st: GameState, sink: FindingSink) -> None:
+    """Full logs: the Era's Audit (E) must come before its Mandate scoring (F) and its end;
+    reported once per Era."""
+    if st.audit_done or st.partial or st.audit_missing_reported or st.era == 0:
+        return
+    st.audit_missing_reported = True
+    sink.report("audit/missing", f"Era {st.era} reached "
+                + ("the Era Mandate scoring" if not st.era_closed else "its end")
+                + " without its Audit")
 
 
 # --- C. Power and Production -------------------------------------------------------------
@@ -573,6 +584,7 @@ def on_era_mandate(st: GameState, ev: Any, sink: FindingSink) -> None:
     ensure_production(st, sink)
     ensure_production_closed(st, sink)
     st.phase = "scoring"
+    report_missing_audit(st, sink)
     if st.era_mandate_done:
         sink.report("turn/wrong-phase", f"the Era {st.era} Mandate was scored twice")
         return

@@ -42,6 +42,7 @@ from engine.mandate2038.era_sequence import (
     on_era_mandate,
     on_era_start,
     on_workforce_move,
+    report_missing_audit,
     start_production,
 )
 from engine.mandate2038.final_scoring import compare_record, compute_final
@@ -94,6 +95,8 @@ def on_phase(st: GameState, ev: Any, sink: FindingSink) -> None:
             ensure_production(st, sink)
             ensure_production_closed(st, sink)
             close_cycle(st, sink)
+        if name == "scoring":
+            report_missing_audit(st, sink)
         st.phase = name
     elif name == "final_scoring":
         _end_of_game(st, sink)

@@ -231,6 +231,7 @@ class GameState:
     systemic_risk_final: int | None = None  # black cubes right after the final Audit
     production_done: bool = False  # this Era's Production resolved
     audit_done: bool = False
+    audit_missing_reported: bool = False
     era_mandate_done: bool = False
     dossier_revealed: bool = False
     era_events: dict[str, bool] = field(default_factory=dict)  # structure seen this Era
