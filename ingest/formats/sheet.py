@@ -180,6 +180,8 @@ class _SheetReader:
             self.header.setdefault("receipt", {})
             return
         section, fieldname, kind = TAGS[name]
+        if not values:  # a header row left blank (as in the template): nothing recorded
+            return
         if len(values) != 1:
             raise ParseError(2 if not values else values[1][0] if len(values) > 1 else 2,
                              f"a {name} row has exactly one value")
