@@ -270,12 +270,14 @@ class Game:
                 self.play(s, turns[s])
 
     # --- end of Era --------------------------------------------------------------------------
-    def production(self, allocs: dict[int, list[int]] | None = None, **extra: Any) -> None:
-        """§6C. Default allocation: Facility 1 on its starting grid, nothing else."""
+    def production(self, allocs: dict[int, list[int]] | None = None,
+                   extra: dict[int, dict[str, Any]] | None = None) -> None:
+        """§6C. Default allocation: Facility 1 on its starting grid, nothing else. ``extra``
+        adds fields to a seat's allocation (``mega_clusters``, ``emergency``)."""
         self.add("phase", name="production")
         for s in self.seats:
             fac = (allocs or {}).get(s, [1] if self.fac[s] else [])
-            ex = extra.get(s, {})
+            ex = (extra or {}).get(s, {})
             self.add("allocate", seat=s, facilities=fac, **ex)
 
     def dossiers(self, orient: dict[int, str] | None = None) -> None:

@@ -11,4 +11,5 @@ from tests.golden.cases import (  # noqa: F401
     s07_actions,
     s09_abilities,
     s10_more,
+    s11_probes,
 )
