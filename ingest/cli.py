@@ -500,19 +500,20 @@ def _unreadable_count(summary: Any) -> int:
 def cmd_ingest(args: argparse.Namespace) -> int:
     pipeline = _pipeline()
     db = _db_path(args)
-    missing = [p for p in args.paths if not Path(p).exists()]
-    for p in missing:
-        _err(f"{p}: no such file or folder")
-    paths = [Path(p) for p in args.paths if Path(p).exists()]
-    summary = pipeline.ingest_paths(paths, db, progress=True) if paths else None
-    if summary is not None:
+    # ingest_paths reports a path that does not exist as an unreadable input itself
+    summary = pipeline.ingest_paths([Path(p) for p in args.paths], db,
+                                    progress=args.format != "json")
+    if args.format == "json" and hasattr(summary, "to_dict"):
+        print(json.dumps(summary.to_dict(), ensure_ascii=False, indent=2, default=str))
+    else:
         print(_summary_text(summary))
-    return EXIT_UNREADABLE if missing or (summary is not None and _unreadable_count(summary)) else EXIT_OK
+    return EXIT_UNREADABLE if _unreadable_count(summary) else EXIT_OK
 
 
 def cmd_rebuild(args: argparse.Namespace) -> int:
     pipeline = _pipeline()
-    summary = pipeline.rebuild(_db_path(args))
+    kwargs = {"allow_drop": True} if args.force else {}
+    summary = pipeline.rebuild(_db_path(args), **kwargs)
     if summary is not None:
         print(_summary_text(summary))
     return EXIT_OK
@@ -630,9 +631,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     i = sub.add_parser("ingest", parents=[db_parent], help="archive and load games (files or folders)")
     i.add_argument("paths", nargs="+", metavar="PATH")
+    i.add_argument("--format", choices=("text", "json"), default="text")
     i.set_defaults(func=cmd_ingest)
 
     rb = sub.add_parser("rebuild", parents=[db_parent], help="recreate the warehouse from the archive")
+    rb.add_argument("--force", action="store_true",
+                    help="rebuild even when the warehouse holds games the archive lacks (they are dropped)")
     rb.set_defaults(func=cmd_rebuild)
 
     e = sub.add_parser("export", parents=[db_parent], help="export the warehouse tables")

@@ -183,3 +183,17 @@ def test_demo_ingests_the_bundled_samples_into_an_empty_database(tmp_path, capsy
     assert n >= 40
     assert main(["demo", "--no-serve", "--db", str(db)]) == 0  # not empty now: nothing ingested
     assert "ingesting" not in capsys.readouterr().out
+
+
+def test_ingest_json_rebuild_and_export(sim_dir, tmp_path, capsys):
+    db = tmp_path / "r" / "playtest.duckdb"
+    capsys.readouterr()
+    assert main(["ingest", "--db", str(db), "--format", "json", str(sim_dir)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["counts"]["loaded"] == 3
+    assert main(["rebuild", "--db", str(db)]) == 0
+    assert main(["export", "--db", str(db), "--csv", str(tmp_path / "csv")]) == 0
+    assert (tmp_path / "csv" / "games.csv").is_file()
+    assert main(["export", "--db", str(db), "--parquet", str(tmp_path / "pq")]) == 0
+    assert (tmp_path / "pq" / "games.parquet").is_file()
+    assert main(["export", "--db", str(db)]) == 2  # one of --parquet / --csv is required
