@@ -391,3 +391,39 @@ def final_wrong_winner():
     g, i = _five(winners=[3])
     g.expect("final/winner", i)
     return g
+
+
+@case
+def production_over_capacity():
+    """§6C.3 Allocate / §4 Power delivery: each local source powers at most its capacity, and the
+    starting grid cannot supply Mega-Cluster demand. Kestralyn: Era I Facility 1 on I1; Era II a
+    Civic Heat Battery on O12 (3 Power; reaches O12 and the adjacent I1); Era III Facility 2 on
+    O12 and a Mega-Cluster on hosts 1 and 2 (I1-O12 adjacent; Era III Production legal: grid ->
+    Facility 1, battery -> Facility 2 + 2 demand = 3); Era IV Facility 3 on I1. Its Era IV
+    allocation powers Facilities 1, 2, 3 and the Mega-Cluster: the grid covers Facility 1, the
+    battery would have to cover 1 + 1 + 2 = 4 > 3 -> production/over-capacity at that allocation.
+    (The Era III Audit draws the one cube left: Mega-Cluster +2, the Thermal and Water Basin
+    Facility removes 1.)"""
+    g = Game()
+    g.setup()
+    g.filler_era(1, turns={1: [("build", {"to": "I1"}), "organize", "fund"]})
+    g.filler_era(2, turns={1: [("build", {"to": "O12", "mode": "generator"}), "organize",
+                               "fund"]})
+    g.era_start(3)
+    g.cycle_of({1: ("build", {"to": "O12"}), 2: "fund", 3: "fund"})
+    g.cycle_of({1: ("mega_cluster", {"to": "I1", "hosts": [1, 2]}), 2: "organize",
+                3: "organize"})
+    g.cycle_of({1: "fund", 2: "influence", 3: "influence"})
+    g.production({1: [1, 2]}, extra={1: {"mega_clusters": [1]}})
+    g.dossiers()
+    g.audit([1])
+    g.scoring()
+    g.era_start(4)
+    g.cycle_of({1: ("build", {"to": "I1"}), 2: "fund", 3: "fund"})
+    g.cycle_of({1: "organize", 2: "organize", 3: "organize"})
+    g.cycle_of({1: "fund", 2: "influence", 3: "influence"})
+    g.production({1: [1, 2, 3]}, extra={1: {"mega_clusters": [1]}})
+    i = next(k for k in range(len(g.events) - 1, -1, -1)
+             if g.events[k]["type"] == "allocate" and g.events[k]["seat"] == 1)
+    g.expect("production/over-capacity", i)
+    return g
