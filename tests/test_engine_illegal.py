@@ -267,3 +267,13 @@ def test_blocked_claimed() -> None:
     assert codes(r) == ["turn/blocked-claimed", "turn/blocked-claimed"]
     assert seat(r, 1).runway == 6 and not seat(r, 2).facilities  # nothing happened
     assert all(f.severity == "warning" for f in r.findings if f.code == "turn/blocked-claimed")
+
+
+def test_first_initiative_inferred_when_not_recorded() -> None:
+    evs = one_turn(("fund", "fund", "fund", "fund"),
+                   *[{"type": "fund", "seat": s, "path": ["F"]} for s in (3, 4, 1, 2)])
+    r = run(evs, first_initiative=None)
+    assert codes(r) == []
+    assert r.state.first_initiative == 3
+    r = run(evs)  # the header says seat 1 holds Initiative
+    assert codes(r) == ["turn/out-of-order"]

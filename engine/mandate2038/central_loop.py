@@ -108,6 +108,7 @@ def on_headline(st: GameState, ev: Any, sink: FindingSink) -> None:
     st.selections = {}
     st.resolved = set()
     st.paused_program = None
+    st.order_reported = False
     st.beam_used = False
     st.robot_used = False
     st.revealed = False
@@ -317,6 +318,7 @@ def on_reveal(st: GameState, ev: Any, sink: FindingSink) -> None:
         sink.cycle = st.cycle
         st.initiative = initiative_for(st, st.era, st.cycle)
         st.selections, st.resolved = {}, set()
+        st.order_reported = False
         st.headline = None
     close_turn(st, sink)
     st.revealed = True
@@ -552,6 +554,13 @@ def on_turn(st: GameState, ev: Any, sink: FindingSink) -> None:
         st.era = 1
     # order and selection
     pick = st.selections.get(ev.seat)
+    if not st.initiative_known and st.revealed and pick is not None and not st.resolved:
+        # the header did not record the first Initiative: the first seat to resolve holds it
+        k = 3 * (max(st.era, 1) - 1) + (max(st.cycle, 1) - 1)
+        st.first_initiative = ((ev.seat - 1 - k) % st.n) + 1
+        st.initiative = ev.seat
+        st.to_resolve = [x for x in st.initiative_order() if x in st.to_resolve]
+        st.initiative_known = True
     if not st.revealed:
         if not st.partial and not st.no_reveal_reported:
             sink.report("turn/no-reveal",
@@ -580,7 +589,8 @@ def on_turn(st: GameState, ev: Any, sink: FindingSink) -> None:
                         recorded=kind)
             selection_problems(st, s, kind, sink, where="resolved")
         nxt = st.to_resolve[0] if st.to_resolve else None
-        if nxt is not None and nxt != ev.seat:
+        if nxt is not None and nxt != ev.seat and not st.order_reported:
+            st.order_reported = True  # once per cycle: later turns follow from the first slip
             sink.report("turn/out-of-order",
                         f"seat {ev.seat} resolved before seat {nxt}; resolution runs clockwise "
                         f"from Initiative (seat {st.initiative})", seat=ev.seat, expected=nxt,

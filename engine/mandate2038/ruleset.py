@@ -183,7 +183,8 @@ class MandateRuleset:
         st = state
         if st.final_done:
             return
-        if st.era == 4 and (st.audit_done or st.era_mandate_done):
+        if st.era == 4 and st.era_mandate_done:
+            # the log stops after the last Era Mandate: final scoring follows from the state
             if st.run is not None:
                 force_close_run(st, sink)
             close_turn(st, sink)

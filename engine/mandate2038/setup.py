@@ -82,6 +82,7 @@ def build_state(header: Any, pack: Any, c: Content, sink: FindingSink) -> GameSt
                     recorded=first)
         first = 1
     st.first_initiative = st.initiative = first
+    st.initiative_known = header.first_initiative is not None
     st.deck = {card.id: card.copies for card in pack.training_deck}
     st.deck_left = sum(st.deck.values())
     for key in ("selections", "turns", "training_runs", "audits", "audit_draws", "dossiers",

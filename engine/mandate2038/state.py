@@ -190,7 +190,9 @@ class GameState:
     phase: str = "setup"
     initiative: int = 1  # seat holding Initiative
     first_initiative: int = 1  # seat holding Initiative in Era I cycle 1
+    initiative_known: bool = True  # False: the header did not say; the first turn tells
     revealed: bool = False  # this cycle's selections were revealed
+    order_reported: bool = False  # turn/out-of-order already reported this cycle
     no_reveal_reported: bool = False
     path_missing_reported: bool = False
     production_started: bool = False  # this Era's Production began (phase or allocate)
