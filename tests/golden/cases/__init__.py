@@ -12,4 +12,5 @@ from tests.golden.cases import (  # noqa: F401
     s09_abilities,
     s10_more,
     s11_probes,
+    s12_partial,
 )
