@@ -82,6 +82,10 @@ def session_zip_bytes(files: dict[str, bytes]) -> bytes:
     return buf.getvalue()
 
 
+def _obj(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
 def _parse_datetime(value: Any) -> dt.datetime | None:
     if not isinstance(value, str):
         return None
@@ -116,9 +120,9 @@ def _receipt(files: dict[str, bytes], source: str, probs: Problems) -> tuple[dic
 
 
 def _identity(receipt: dict[str, Any]) -> dict[str, Any]:
-    game = receipt.get("game") if isinstance(receipt.get("game"), dict) else {}
-    kit = receipt.get("physicalKit") if isinstance(receipt.get("physicalKit"), dict) else {}
-    conf = receipt.get("configuration") if isinstance(receipt.get("configuration"), dict) else {}
+    game = _obj(receipt.get("game"))
+    kit = _obj(receipt.get("physicalKit"))
+    conf = _obj(receipt.get("configuration"))
     ident: dict[str, Any] = {
         "session_id": receipt.get("sessionId"),
         "played_at": _parse_datetime(receipt.get("playedAt")),
@@ -500,8 +504,8 @@ def read_session_files(files: dict[str, bytes], source: str, raw: bytes) -> Load
     receipt, fatal = _receipt(files, source, probs)
     if receipt is None:
         return unreadable(source, "session-folder", raw, f"the receipt could not be read: {fatal}")
-    game = receipt.get("game") if isinstance(receipt.get("game"), dict) else {}
-    conf = receipt.get("configuration") if isinstance(receipt.get("configuration"), dict) else {}
+    game = _obj(receipt.get("game"))
+    conf = _obj(receipt.get("configuration"))
     played = _parse_datetime(receipt.get("playedAt"))
     header: dict[str, Any] = {
         "game": "mandate2038",
@@ -515,7 +519,7 @@ def read_session_files(files: dict[str, bytes], source: str, raw: bytes) -> Load
         header["rules_version"] = game["version"]
     if played is not None:
         header["date"] = played.date()
-    factions = conf.get("factions") if isinstance(conf.get("factions"), list) else []
+    factions: list[Any] = conf["factions"] if isinstance(conf.get("factions"), list) else []
     seat_of: dict[str, int] = {}
     for i, fid in enumerate(factions, 1):
         if not isinstance(fid, str):
@@ -559,14 +563,17 @@ def _assemble(timing: list[tuple[int, dict[str, Any]]],
               observations: list[tuple[int | None, int, dict[str, Any]]],
               scores: list[tuple[int, dict[str, Any]]]) -> tuple[list[dict[str, Any]], list[int | None]]:
     """Order: timing (observations naming an Era go at that Era's end), the other
-    observations, then final scoring with the scores, then game end. Lines are the line in
-    the file each event came from (files differ; the finding message names the file)."""
+    observations, then final scoring with the scores, then game end. Each event's line is
+    its line in the file it came from (notes.md or scores.json)."""
     out: list[tuple[int, dict[str, Any]]] = []
     by_era: dict[int, list[tuple[int, dict[str, Any]]]] = {}
     loose: list[tuple[int, dict[str, Any]]] = []
     eras_present = {ev["era"] for _, ev in timing if ev["type"] == "era_start"}
     for era, n, ev in observations:
-        (by_era.setdefault(era, []) if era in eras_present else loose).append((n, ev))
+        if era is not None and era in eras_present:
+            by_era.setdefault(era, []).append((n, ev))
+        else:
+            loose.append((n, ev))
     game_end = [(n, ev) for n, ev in timing if ev.get("name") == "game_end"]
     final = [(n, ev) for n, ev in timing if ev.get("name") == "final_scoring"]
     current: int | None = None
