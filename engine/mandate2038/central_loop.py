@@ -10,6 +10,7 @@ that a table that resolved something other than its revealed selection is report
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 from engine.core.findings import FindingSink
@@ -483,12 +484,9 @@ def force_close_run(st: GameState, sink: FindingSink) -> None:
                 f"seat {run.seat}'s Training Run ({', '.join(run.cards) or 'no cards'}) has no "
                 "recorded ending; closed as the cards imply", seat=run.seat)
 
-    class _End:
-        seat = run.seat
-        outcome = "crash" if run.duplicate is not None else "bank"
-        banked = None
-
-    do_run_end(st, _End(), sink)
+    end = SimpleNamespace(seat=run.seat, banked=None,
+                          outcome="crash" if run.duplicate is not None else "bank")
+    do_run_end(st, end, sink)
     st.turn = None if (st.turn is not None and not st.turn.swarm_left) else st.turn
 
 
@@ -529,16 +527,16 @@ def on_turn(st: GameState, ev: Any, sink: FindingSink) -> None:
         if st.run is not None:
             force_close_run(st, sink)
         close_turn(st, sink)
-        t = Turn(seat=ev.seat, pick=kind, started=True, piece=ev.piece)
-        st.turn = t
+        lt = Turn(seat=ev.seat, pick=kind, started=True, piece=ev.piece)
+        st.turn = lt
         if ev.path:
             check_path(st, sink, s.seat, ev.path, 2)
             move_piece(st, sink, s, ev.piece, ev.path)
-        t.dest = ev.path[-1] if ev.path else _dest_of(s, ev.piece)
+        lt.dest = ev.path[-1] if ev.path else _dest_of(s, ev.piece)
         fn = ACTIONS.get(kind) or PROGRAMS.get(kind)
         if fn is not None and not ev.blocked:
-            fn(st, s, ev, t, sink)
-        if st.run is None and not t.swarm_left:
+            fn(st, s, ev, lt, sink)
+        if st.run is None and not lt.swarm_left:
             st.turn = None
         return
     if ev.swarm:

@@ -252,13 +252,13 @@ def resolve_production(st: GameState, sink: FindingSink) -> None:
                 sink.report("production/missing-allocation",
                             f"seat {seat} has {len(s.facilities)} Facilities but recorded no "
                             "allocation; nothing of theirs is powered", seat=seat)
-            facs, megas, emergency = [], [], 0
+            facs, megas, emergency = list[int](), list[int](), 0
         else:
             facs, megas, emergency = alloc
         for no in facs:
-            f = s.facilities.get(no)
-            if f is not None:
-                f.powered = True
+            pf = s.facilities.get(no)
+            if pf is not None:
+                pf.powered = True
         for m in st.megas.values():
             if m.owner == seat:
                 m.demand_met = m.number in megas and all(
@@ -427,7 +427,7 @@ def on_audit(st: GameState, ev: Any, sink: FindingSink) -> None:
     if st.era == 4 and not st.dossier_revealed:
         if all(all(s.dossier.get(e) is not None for e in DOSSIER_CARDS) for s in st.seats):
             for s in st.seats:
-                _reveal_hand(st, s, {DOSSIER_CARDS[e]: s.dossier[e] for e in DOSSIER_CARDS})
+                _reveal_hand(st, s, {DOSSIER_CARDS[e]: str(s.dossier[e]) for e in DOSSIER_CARDS})
             st.dossier_revealed = True
         if not st.partial:
             sink.report("era/incomplete",

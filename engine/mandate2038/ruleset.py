@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from pydantic import BaseModel
+
 from engine.core.findings import FindingSink
 from engine.core.replay import LedgerEntry, Outcome
 from engine.core.ruleset import Decision
@@ -50,6 +52,7 @@ from engine.mandate2038.records import records as _records
 from engine.mandate2038.records import snapshot as _snapshot
 from engine.mandate2038.setup import build_state
 from engine.mandate2038.state import GameState
+from schemas.log import BaseHeader
 from schemas.mandate2038 import (
     EVENT_ADAPTER,
     EVENT_TYPES,
@@ -150,8 +153,8 @@ class MandateRuleset:
     title = "Mandate 2038"
     rules_versions: tuple[str, ...] = (RULES_VERSION,)
     catalogue = codes.CATALOGUE
-    header_model = MandateHeader
-    log_model = MandateLog
+    header_model: type[BaseHeader] = MandateHeader
+    log_model: type[BaseModel] = MandateLog
     event_adapter = EVENT_ADAPTER
     event_types = EVENT_TYPES
 

@@ -238,7 +238,8 @@ class GameState:
     dossier_revealed: bool = False
     era_events: dict[str, bool] = field(default_factory=dict)  # structure seen this Era
     ledger: list[LedgerEntry] = field(default_factory=list)
-    rows: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # analytics records
+    # analytics records: dicts, or tuples for the hot tables (records.TUPLE_COLUMNS)
+    rows: dict[str, list[Any]] = field(default_factory=dict)
     outcome: Any = None  # engine.core.replay.Outcome once final scoring ran
     final: dict[str, Any] = field(default_factory=dict)  # final scoring details
     event_index: int | None = None  # index of the event being applied (ledger)
