@@ -31,3 +31,49 @@ def test_one_mutated_event_is_caught() -> None:
     events[i] = events[i].model_copy(update={"draws": events[i].draws[:-1]})
     r = replay(log.header, events)
     assert "audit/wrong-draw-count" in [f.code for f in r.findings]
+
+
+def test_snapshot_at_every_position_is_json() -> None:
+    import json
+
+    from engine.core.replay import replay_to
+    from engine.mandate2038 import RULESET
+
+    log = simulate.simulate_one(2038, 1, 3)
+    for pos in range(0, len(log.events), 11):
+        r = replay_to(log.header, log.events, pos)
+        snap = RULESET.snapshot(r.state)
+        json.dumps(snap)
+        assert snap["era"] >= 1 and len(snap["seats"]) == 3
+
+
+def test_never_raises_on_mutated_logs() -> None:
+    import contextlib
+    import random
+
+    from schemas.canonical import dump_event
+    from schemas.mandate2038 import EVENT_ADAPTER
+
+    rng = random.Random(7)
+    log = simulate.simulate_one(2038, 2, 4)
+    for _ in range(25):
+        events = list(log.events)
+        for _ in range(4):
+            i = rng.randrange(len(events))
+            op = rng.random()
+            if op < 0.3:
+                del events[i]
+            elif op < 0.5:
+                events.insert(i, events[rng.randrange(len(events))])
+            else:
+                d = dump_event(events[i])
+                keys = [k for k in d if k != "type" and isinstance(d[k], int)
+                        and not isinstance(d[k], bool)]
+                if keys:
+                    d[rng.choice(keys)] = rng.randint(0, 6)
+                    with contextlib.suppress(ValueError):  # pydantic's error is a ValueError
+                        events[i] = EVENT_ADAPTER.validate_python(d)
+        header = log.header if rng.random() < 0.7 else log.header.model_copy(
+            update={"detail": "partial"})
+        r = replay(header, events)  # must not raise
+        assert r.state is not None
