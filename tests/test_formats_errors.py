@@ -87,3 +87,22 @@ def test_not_a_log_at_all() -> None:
     assert loaded.unreadable is not None
     (loaded,) = read_bytes(b"PK\x03\x04garbage", "x.zip")
     assert loaded.unreadable is not None and "zip" in loaded.unreadable
+
+
+def test_sheet_from_a_semicolon_or_utf16_spreadsheet() -> None:
+    text = ("Session;simulation\nSeat;1;loopfold\n"
+            "time;era;cycle;seat;event;what;piece;path;details;text;comment\n"
+            ";I;;;era;quarter_humanity_notices;;;;;\n;I;;1;fund;venture;ceo;F-I4;;;\n")
+    (semi,) = read_bytes(text.encode(), "semi.csv")
+    assert semi.findings == [] and [e.type for e in semi.parsed.events] == ["era_start", "fund"]
+    (utf16,) = read_bytes(text.replace(";", "\t").encode("utf-16"), "tabs.csv")
+    assert utf16.findings == [] and utf16.parsed.events == semi.parsed.events
+
+
+def test_notation_tag_with_trailing_text_and_comment_lines() -> None:
+    text = "[Venue x] oops\n[Session simulation]\n[Seat 1 loopfold]\n{the table took a break}\n# not part of the log\n"
+    (loaded,) = read_bytes(text.encode(), "c.m38")
+    assert [f.message for f in loaded.findings][0].startswith("c.m38:1:11: unexpected text after ']'")
+    (obs,) = loaded.parsed.events
+    assert obs.type == "observation" and obs.category == "other" and obs.text == "the table took a break"
+    assert loaded.parsed.lines == [4]

@@ -135,8 +135,14 @@ class LineIndex:
 
 
 def decode_text(data: bytes) -> tuple[str | None, str | None, int | None, int | None]:
-    """UTF-8 text of ``data`` (a BOM is dropped): (text, None, None, None) or
+    """UTF-8 text of ``data`` (a BOM is dropped; UTF-16 with a BOM is accepted too):
+    (text, None, None, None) or
     (None, reason, line, column) naming the first invalid byte."""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 with a BOM (spreadsheet "Unicode text")
+        try:
+            return data.decode("utf-16"), None, None, None
+        except UnicodeDecodeError as err:
+            return None, f"not valid UTF-16 text (byte offset {err.start})", None, None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:

@@ -146,6 +146,9 @@ class _Reader:
         end = line.rstrip().rfind("]")
         if end <= start:
             raise ParseError(len(line.rstrip()) + 1, "expected ']' at the end of the tag line")
+        if line[end + 1 :].strip():
+            raise ParseError(end + 2 + len(line[end + 1 :]) - len(line[end + 1 :].lstrip()),
+                             "unexpected text after ']'; a tag line holds one tag")
         toks = tokenize(line[start + 1 : end], start + 2)
         if not toks:
             raise ParseError(start + 1, "empty tag: expected [Name value]")
@@ -229,7 +232,7 @@ class _Reader:
                 verb, args = "phase", [Token(name, col0 + 3), *toks]
         elif stripped.startswith("{") and len(toks := tokenize(stripped, col0)) == 1:
             assert toks[0].comment is not None
-            self._add(n, {"type": "observation", "category": "note", "text": toks[0].comment})
+            self._add(n, {"type": "observation", "category": "other", "text": toks[0].comment})
             return
         else:
             toks = tokenize(stripped, col0)

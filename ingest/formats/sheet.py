@@ -93,7 +93,7 @@ class _SheetReader:
 
     def rows(self) -> list[tuple[int, list[str]]]:
         out: list[tuple[int, list[str]]] = []
-        reader = csv.reader(io.StringIO(self.text, newline=""))
+        reader = csv.reader(io.StringIO(self.text, newline=""), delimiter=self.delimiter())
         last = 0
         while True:
             try:
@@ -109,6 +109,17 @@ class _SheetReader:
             out.append((last + 1, row))
             last = reader.line_num
         return out
+
+    def delimiter(self) -> str:
+        """``,`` unless the column row is separated by ``;`` (spreadsheets in many locales) or
+        tabs (pasted from a spreadsheet)."""
+        for line in self.text.split("\n"):
+            low = line.strip().lower()
+            if low.startswith("time") and "event" in low:
+                for d in (",", ";", "\t"):
+                    if f"time{d}" in low:
+                        return d
+        return ","
 
     def run(self) -> None:
         rows = self.rows()
