@@ -33,6 +33,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from ingest.db import StorageError
 from schemas.canonical import dumps_log
 
 GAME_ID_LENGTH = 16
@@ -40,7 +41,7 @@ _GAME_ID_RE = re.compile(r"^[0-9a-f]{16}$")
 _EXT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,15}$")
 
 
-class ArchiveError(Exception):
+class ArchiveError(StorageError):
     """The archive cannot do what was asked (collision, unreadable entry, bad name)."""
 
 
@@ -224,7 +225,7 @@ class Archive:
 
     def game_ids(self) -> list[str]:
         """Every archived game id, sorted."""
-        out = []
+        out: list[str] = []
         if not self.games_dir.exists():
             return out
         for sub in self.games_dir.iterdir():
@@ -295,7 +296,7 @@ class Archive:
 
     def quarantined(self) -> list[dict[str, Any]]:
         """Every quarantine reason record, sorted by file name."""
-        out = []
+        out: list[dict[str, Any]] = []
         if not self.quarantine_dir.exists():
             return out
         for f in sorted(self.quarantine_dir.glob("*.reason.json")):

@@ -137,6 +137,8 @@ def connect(
         except duckdb.Error as err:
             raise StorageError(f"cannot open database {path}: {err}") from None
     try:
+        # DuckDB's own progress bar would interleave with ours on stderr.
+        con.execute("SET enable_progress_bar = false")
         yield con
     finally:
         con.close()

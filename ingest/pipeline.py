@@ -103,6 +103,8 @@ class IngestSummary:
     reports: list[FileReport] = field(default_factory=list)
     seconds: float = 0.0
     files: int = 0
+    batch_cpu_seconds: float = 0.0  # CPU time spent in process_batch, summed over workers
+    load_seconds: float = 0.0  # wall time spent loading frames into DuckDB
 
     def _with(self, status: Status) -> list[FileReport]:
         return [r for r in self.reports if r.status == status]
@@ -585,6 +587,7 @@ class BatchResult:
     reports: list[FileReport]
     pending: list[tuple[str, str, dict[str, Any], bytes, str]] = field(default_factory=list)
     seconds: float = 0.0
+    cpu_seconds: float = 0.0  # CPU time of the process that ran the batch
 
 
 def _raw_ext(source: str, fmt: str) -> str:
@@ -661,6 +664,7 @@ def process_batch(
     input: every item ends as reports.
     """
     started = time.perf_counter()
+    cpu_started = time.process_time()
     load_plugins()
     arch = Archive(archive) if archive is not None else None
     builder = FrameBuilder()
@@ -718,6 +722,7 @@ def process_batch(
                     reports.append(FileReport(source, "unreadable", reason=reason))
                     continue
                 rs = parsed.ruleset or get_ruleset(parsed.header.game)
+                assert rs is not None  # checked above
                 log = rs.log_model.model_construct(header=parsed.header, events=list(parsed.events))
                 text = canonical_text(log)
                 game_id = game_id_of_text(text)
@@ -754,7 +759,9 @@ def process_batch(
         rep = report_of.get(gid)
         if rep is not None:
             rep.status, rep.reason = "failed", f"game {gid}: {reason}"
-    return BatchResult(frames, reports, pending, time.perf_counter() - started)
+    return BatchResult(
+        frames, reports, pending, time.perf_counter() - started, time.process_time() - cpu_started
+    )
 
 
 def _known_raw(arch: Archive, path: Path, skip_ids: frozenset[str], reports: list[FileReport]) -> bool:
@@ -873,6 +880,14 @@ def _load(db_path: Path, res: BatchResult) -> None:
             r.status, r.reason = "skipped", "already loaded"
 
 
+def _load_into(summary: IngestSummary, db_path: Path, res: BatchResult) -> None:
+    t0 = time.perf_counter()
+    _load(db_path, res)
+    summary.load_seconds += time.perf_counter() - t0
+    summary.batch_cpu_seconds += res.cpu_seconds
+    summary.reports.extend(res.reports)
+
+
 def _ensure_schema(db_path: Path) -> frozenset[str]:
     with connect(db_path) as con:
         migrate(con)
@@ -903,8 +918,7 @@ def ingest_paths(
     items = [Item(path=str(f)) for f in files]
     for res in _run_batches(items, archive=root, skip_ids=known, run_started=run_started,
                             progress=progress, label="ingest"):
-        _load(db, res)
-        summary.reports.extend(res.reports)
+        _load_into(summary, db, res)
     _dedupe_across_batches(summary)
     summary.seconds = time.perf_counter() - started
     return summary
@@ -966,12 +980,16 @@ def ingest_log(log: Any, db_path: str | Path | None = None, *, source: str = "li
     return summary
 
 
-def rebuild(db_path: str | Path | None = None, *, progress: bool = True) -> IngestSummary:
+def rebuild(
+    db_path: str | Path | None = None, *, progress: bool = True, allow_drop: bool = False
+) -> IngestSummary:
     """Recreate the warehouse from the archive into a new file and swap it in atomically.
 
     The old database is held (locked) while the new one is built, so no ingest can slip in
     between; then the new file replaces it with ``os.replace``. Raises DatabaseBusy when the
-    database is in use. Games that fail to re-derive are reported ("failed") and left out.
+    database is in use, and StorageError when the warehouse holds games the archive lacks (a
+    moved or missing archive; ``allow_drop=True`` rebuilds anyway and drops them). Games that
+    fail to re-derive are reported ("failed") and left out.
     """
     started = time.perf_counter()
     db = resolve_db(db_path)
@@ -983,17 +1001,18 @@ def rebuild(db_path: str | Path | None = None, *, progress: bool = True) -> Inge
         stale.unlink(missing_ok=True)
     db.parent.mkdir(parents=True, exist_ok=True)
     hold = connect(db) if db.exists() else contextlib.nullcontext()
-    with hold:
+    with hold as old_con:
         try:
             ids = arch.game_ids()
             summary.files = len(ids)
+            if old_con is not None and not allow_drop:
+                _refuse_to_drop(old_con, set(ids), root)
             with connect(new) as con:
                 migrate(con)
             items = [Item(game_id=g) for g in ids]
             for res in _run_batches(items, archive=root, skip_ids=frozenset(),
                                     run_started=time.time(), progress=progress, label="rebuild"):
-                _load(new, res)
-                summary.reports.extend(res.reports)
+                _load_into(summary, new, res)
             with connect(new) as con:
                 con.execute("CHECKPOINT")
         except BaseException:
@@ -1011,6 +1030,24 @@ def rebuild(db_path: str | Path | None = None, *, progress: bool = True) -> Inge
         os.close(fd)
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+def _refuse_to_drop(con: Any, archived: set[str], root: Path) -> None:
+    try:
+        migrate(con)
+        loaded = existing_game_ids(con)
+    except StorageError:
+        raise
+    except Exception as err:  # noqa: BLE001 - an unreadable old database is simply replaced
+        print(f"the old database could not be read ({err}); rebuilding it", file=sys.stderr)
+        return
+    lost = loaded - archived
+    if lost:
+        raise StorageError(
+            f"the warehouse holds {len(lost)} game(s) that are not in the archive {root} "
+            f"(e.g. {sorted(lost)[0]}); rebuilding would drop them. Check that the archive "
+            "beside the database is the right one (rebuild with allow_drop to drop them)."
+        )
 
 
 def export(db_path: str | Path | None, out_dir: str | Path, fmt: str = "parquet") -> list[Path]:

@@ -238,3 +238,18 @@ def test_a_game_whose_rows_do_not_fit_fails_alone(tmp_path):
     assert list(failed) == [bad] and "'events' rows do not fit" in failed[bad]
     assert frames["games"]["game_id"].to_list() == [good]
     assert set(frames["events"]["game_id"].unique()) == {good}
+
+
+def test_rebuild_refuses_to_drop_games_the_archive_lacks(tmp_path):
+    from ingest.db import StorageError
+
+    write_games(tmp_path / "in", 2, events=40)
+    db = tmp_path / "w.duckdb"
+    ingest_paths([tmp_path / "in"], db, progress=False)
+    (tmp_path / "archive").rename(tmp_path / "elsewhere")
+    with pytest.raises(StorageError, match="not in the archive"):
+        rebuild(db, progress=False)
+    assert snapshot(db)["games"].height == 2  # untouched
+    (tmp_path / "elsewhere").rename(tmp_path / "archive")
+    assert rebuild(db, progress=False).counts()["loaded"] == 2
+    assert rebuild(db, progress=False, allow_drop=True).counts()["loaded"] == 2

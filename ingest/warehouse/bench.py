@@ -42,13 +42,15 @@ def main(argv: list[str] | None = None) -> int:
     db_dir = args.dir / "db"
     shutil.rmtree(db_dir, ignore_errors=True)
     db = db_dir / "playtest.duckdb"
-    s = ingest_paths([logs], db, progress=False)
-    print(f"first ingest: {s.counts()} in {s.seconds:.1f} s")
-    s = ingest_paths([logs], db, progress=False)
-    print(f"second ingest: {s.counts()} in {s.seconds:.1f} s")
-    if not args.no_rebuild:
-        s = rebuild(db, progress=False)
-        print(f"rebuild: {s.counts()} in {s.seconds:.1f} s")
+    for step in ("first ingest", "second ingest", "rebuild"):
+        if step == "rebuild" and args.no_rebuild:
+            break
+        s = rebuild(db, progress=False) if step == "rebuild" else ingest_paths([logs], db, progress=False)
+        n = max(1, len(s.reports))
+        print(
+            f"{step}: {s.counts()} in {s.seconds:.1f} s wall; batch CPU {s.batch_cpu_seconds:.1f} s "
+            f"({1000 * s.batch_cpu_seconds / n:.1f} ms per game), DuckDB load {s.load_seconds:.1f} s"
+        )
     return 0
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import duckdb
 
 from ingest.archive import now_utc
+from ingest.db import StorageError
 
 _V1 = """
 CREATE TABLE games (
@@ -284,7 +285,7 @@ def migrate(con: duckdb.DuckDBPyConnection) -> list[int]:
     have = current_version(con)
     latest = MIGRATIONS[-1][0]
     if have > latest:
-        raise RuntimeError(
+        raise StorageError(
             f"the database is at schema version {have}, newer than this toolkit ({latest}); "
             "update the toolkit"
         )

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import polars as pl
 
-S = pl.String
-I = pl.Int32  # noqa: E741 - short names keep the table list readable
-D = pl.Float64
-B = pl.Boolean
-TS = pl.Datetime("us")
-J = pl.String  # JSON text; DuckDB stores it as JSON
-SL = pl.List(pl.String)
-IL = pl.List(pl.Int32)
+S: pl.DataType = pl.String()
+I: pl.DataType = pl.Int32()  # noqa: E741 - short names keep the table list readable
+D: pl.DataType = pl.Float64()
+B: pl.DataType = pl.Boolean()
+TS: pl.DataType = pl.Datetime("us")
+DATE: pl.DataType = pl.Date()
+J: pl.DataType = pl.String()  # JSON text; DuckDB stores it as JSON
+SL: pl.DataType = pl.List(pl.String())
+IL: pl.DataType = pl.List(pl.Int32())
 
 # table -> ordered (column, polars dtype, DuckDB type)
 TABLES: dict[str, list[tuple[str, pl.DataType, str]]] = {}
@@ -30,7 +31,7 @@ def _t(name: str, *cols: tuple[str, pl.DataType, str]) -> None:
 def _c(name: str, dtype: pl.DataType) -> tuple[str, pl.DataType, str]:
     duck = {
         S: "VARCHAR", I: "INTEGER", D: "DOUBLE", B: "BOOLEAN", TS: "TIMESTAMP",
-        SL: "VARCHAR[]", IL: "INTEGER[]", pl.Date: "DATE",
+        SL: "VARCHAR[]", IL: "INTEGER[]", DATE: "DATE",
     }[dtype]
     return (name, dtype, duck)
 
@@ -42,7 +43,7 @@ def _json(name: str) -> tuple[str, pl.DataType, str]:
 _t(
     "games",
     _c("game", S), _c("rules_version", S), _c("profile", S), _c("session_type", S),
-    _c("is_human", B), _c("illustrative", B), _c("player_count", I), _c("date", pl.Date),
+    _c("is_human", B), _c("illustrative", B), _c("player_count", I), _c("date", DATE),
     _c("venue", S), _c("facilitator", S), _c("protocol", S), _c("detail", S), _c("status", S),
     _c("n_events", I), _c("n_errors", I), _c("n_warnings", I), _c("complete", B),
     _c("evidence", B), _c("evidence_reasons", SL), _c("duration_evidence", B),
