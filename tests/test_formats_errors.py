@@ -106,3 +106,17 @@ def test_notation_tag_with_trailing_text_and_comment_lines() -> None:
     (obs,) = loaded.parsed.events
     assert obs.type == "observation" and obs.category == "other" and obs.text == "the table took a break"
     assert loaded.parsed.lines == [4]
+
+
+def test_nameless_uploads_are_sniffed() -> None:
+    from ingest.formats import write_log
+    from schemas.mandate2038 import MandateLog
+
+    log = MandateLog.model_validate({
+        "header": {"session_type": "simulation", "seats": [{"seat": 1, "faction": "loopfold"}]},
+        "events": [{"type": "era_start", "era": 1}, {"type": "fund", "seat": 1}],
+    })
+    for fmt in ("json", "notation", "csv"):
+        (loaded,) = read_bytes(write_log(log, fmt).encode(), "upload")
+        assert loaded.format == fmt and loaded.findings == []
+        assert loaded.parsed.events == log.events

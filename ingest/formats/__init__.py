@@ -13,6 +13,7 @@ with its line and column, and the rest of the input is still read.
 from __future__ import annotations
 
 import io
+import re
 import zipfile
 from pathlib import Path, PurePosixPath
 
@@ -49,12 +50,19 @@ def write_log(log: MandateLog, fmt: str) -> str:
     raise ValueError(f"unknown format {fmt!r}; expected json, notation or csv")
 
 
+_TAG_START = re.compile(rb"\[\s*[A-Za-z]")
+_SHEET_ROW = re.compile(rb"(?im)^\s*\"?time\"?\s*[,;\t]")
+
+
 def _sniff(data: bytes) -> str:
-    head = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
+    """The format of a nameless upload: zip, JSON, sheet or (the default) notation."""
+    body = data.lstrip(b"\xef\xbb\xbf \t\r\n")
     if data[:4] == b"PK\x03\x04":
         return "zip"
-    if head in (b"{", b"["):
+    if body[:1] == b"{" or (body[:1] == b"[" and not _TAG_START.match(body)):
         return "json"
+    if _SHEET_ROW.search(data[:20000]) or data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return "csv"
     return "notation"
 
 
