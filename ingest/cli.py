@@ -131,21 +131,32 @@ def _read_one(path: Path, formats: Any) -> list[Loaded]:
     return out or [Loaded(str(path), None, reason="no game log found in it")]
 
 
-def read_logs(path_text: str) -> list[Loaded]:
-    """Every game in a file or folder (folders recursively). Never raises for bad input."""
-    path = Path(path_text)
-    if not path.exists():
-        return [Loaded(path_text, None, reason="no such file or folder")]
+def _formats_module() -> Any:
     formats: Any
     try:
         from ingest import formats
     except ImportError:
-        formats = None
-    if formats is not None and not hasattr(formats, "read_path"):
-        formats = None
+        return None
+    return formats if hasattr(formats, "read_path") else None
+
+
+def expand_inputs(path_text: str) -> list[Path] | Loaded:
+    """The inputs under ``path_text``, or a :class:`Loaded` saying why there are none."""
+    path = Path(path_text)
+    if not path.exists():
+        return Loaded(path_text, None, reason="no such file or folder")
     inputs = _expand(path)
     if not inputs:
-        return [Loaded(path_text, None, reason="no game logs found")]
+        return Loaded(path_text, None, reason="no game logs found")
+    return inputs
+
+
+def read_logs(path_text: str) -> list[Loaded]:
+    """Every game in a file or folder (folders recursively). Never raises for bad input."""
+    inputs = expand_inputs(path_text)
+    if isinstance(inputs, Loaded):
+        return [inputs]
+    formats = _formats_module()
     out: list[Loaded] = []
     for p in inputs:
         out.extend(_read_one(p, formats))
@@ -221,10 +232,21 @@ def format_validate_text(files: list[dict[str, Any]]) -> str:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
+    from rich.progress import Progress
+
     files: list[dict[str, Any]] = []
+    work: list[Path | Loaded] = []
     for p in args.paths:
-        for item in read_logs(p):
-            files.append(validate_one(item))
+        found = expand_inputs(p)
+        work.extend([found] if isinstance(found, Loaded) else found)
+    formats = _formats_module()
+    with Progress(transient=True, console=_stderr_console(), disable=len(work) < 20) as bar:
+        task = bar.add_task("validating", total=len(work))
+        for item in work:
+            loaded = [item] if isinstance(item, Loaded) else _read_one(item, formats)
+            for one in loaded:
+                files.append(validate_one(one))
+            bar.advance(task)
     if args.format == "json":
         print(json.dumps({"files": files}, ensure_ascii=False, indent=2, default=str))
     else:
