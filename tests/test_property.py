@@ -7,7 +7,7 @@ Capability, a three-step path, a step across no shared edge, two seats resolving
 Initiative order, an exhausted Action selected again, a repeated Headline, an Era out of order)
 and wrong recorded values (checkpoint values, Era Mandate scorers, every final-record field,
 Audit draws, the Capability banked at a run's end, a Dossier revealed differently from how it
-was filed). Each mutation must yield at least one finding and, for each kind, the specific code
+was filed, a Fund recorded as blocked, a second trade offer). Each mutation must yield at least one finding and, for each kind, the specific code
 that names the rule broken.
 """
 
@@ -296,7 +296,26 @@ def dossier_reveal_flipped(ev, rng):
     return ev, {"dossier/reveal-mismatch"}
 
 
+def fund_claimed_blocked(ev, rng):
+    idx = _turn_indices(ev, lambda e: e.type == "fund")
+    i = rng.choice(idx)
+    ev[i] = ev[i].model_copy(update={"blocked": True})
+    return ev, {"turn/blocked-claimed"}
+
+
+def second_trade_offer(ev, rng):
+    # the same seat offers a second trade before the same action
+    idx = [i for i, e in enumerate(ev) if e.type == "trade" and e.accepted]
+    if not idx:
+        return None
+    i = rng.choice(idx)
+    t = ev[i]
+    ev.insert(i + 1, t.model_copy(update={"accepted": True}))
+    return ev, {"trade/second-offer"}
+
+
 MUTATIONS: list[Mutation] = [
+    fund_claimed_blocked, second_trade_offer,
     facility_on_frontier, generator_in_era_one, turn_taken_twice, program_in_era_one,
     program_used_twice, deploy_beyond_capability, three_step_path, step_without_edge,
     seats_out_of_order, exhausted_action_again, headline_repeated, era_out_of_order,
