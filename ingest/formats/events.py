@@ -178,6 +178,8 @@ class Spec:
 
 def _turn_positional(ctx: Ctx, tok: Token) -> bool:
     s, t = ctx.spec, tok.text
+    if not PATH_RE.fullmatch(t):
+        t = t.lower()  # the fixed words (modes, pieces, flags, fN) read in any case
     if t in s.modes:
         ctx.set(s.mode_field, t, tok)
     elif t in ("ceo", "team"):
@@ -265,7 +267,7 @@ def _reveal_positional(ctx: Ctx, tok: Token) -> bool:
 
 
 def _trade_positional(ctx: Ctx, tok: Token) -> bool:
-    t = tok.text
+    t = tok.text.lower()
     if t == "give" and "give" not in ctx.ev:
         return True
     if INT_RE.fullmatch(t):
@@ -327,9 +329,10 @@ def _workforce_positional(ctx: Ctx, tok: Token) -> bool:
 
 
 def _dossier_positional(ctx: Ctx, tok: Token) -> bool:
-    if tok.text in ("commit", "hedge"):
-        ctx.set("orientation", tok.text, tok)
-    elif tok.text == "sealed":
+    t = tok.text.lower()
+    if t in ("commit", "hedge"):
+        ctx.set("orientation", t, tok)
+    elif t == "sealed":
         ctx.set("orientation", None, tok)
     else:
         return False

@@ -184,12 +184,15 @@ class _Reader:
     def _seat_tag(self, tag: Token, args: list[Token]) -> None:
         if len(args) not in (2, 3):
             raise ParseError(tag.col, '[Seat] expects: [Seat NUMBER FACTION "PLAYER"]')
+        faction, player = args[1], args[2] if len(args) == 3 else None
+        if player is not None and faction.text.startswith('"') and not player.text.startswith('"'):
+            faction, player = player, faction  # [Seat 1 "Ana" mirevanta] reads too
         seat: dict[str, Any] = {
             "seat": parse_int(args[0].text, args[0].col, "a seat number"),
-            "faction": parse_str(args[1].text, args[1].col),
+            "faction": parse_str(faction.text, faction.col),
         }
-        if len(args) == 3:
-            seat["player"] = parse_str(args[2].text, args[2].col)
+        if player is not None:
+            seat["player"] = parse_str(player.text, player.col)
         self.header.setdefault("seats", []).append(seat)
 
     def _map_tag(self, args: list[Token]) -> None:
@@ -252,6 +255,8 @@ class _Reader:
             raise ParseError(col0 if seat is None else toks[0].col,
                              f"unknown event {verb!r}; expected one of: "
                              + ", ".join(sorted(SPEC_BY_VERB)))
+        if spec.seat == "required" and seat is None and args and INT_RE.fullmatch(args[0].text):
+            seat, args = int(args[0].text), args[1:]  # "allocate 1 f1 f2" reads as "1 allocate f1 f2"
         if spec.seat == "required" and seat is None:
             raise ParseError(col0, f"{verb!r} needs the acting seat first, e.g. '2 {verb} ...'")
         if spec.seat == "none" and seat is not None:
