@@ -22,6 +22,8 @@ from engine.mandate2038.programs import PROGRAMS
 from engine.mandate2038.resources import add_scrutiny, gain, pay
 from engine.mandate2038.state import CORE_ACTIONS, GameState, SeatState, Turn
 
+CORE_SET = frozenset(CORE_ACTIONS)
+
 
 def initiative_for(st: GameState, era: int, cycle: int) -> int:
     """The seat holding Initiative in (era, cycle): it passes clockwise every cycle."""
@@ -596,7 +598,11 @@ def on_turn(st: GameState, ev: Any, sink: FindingSink) -> None:
     if ev.seat in st.to_resolve:
         st.to_resolve.remove(ev.seat)
     st.resolved.add(ev.seat)
-    commit(st, s, kind)
+    if kind in CORE_SET:
+        s.actions_this_era += 1
+        s.exhausted.add(kind)
+    else:
+        commit(st, s, kind)
     if t is None:
         t = Turn(seat=ev.seat, pick=kind)
         st.turn = t
@@ -632,7 +638,8 @@ def on_turn(st: GameState, ev: Any, sink: FindingSink) -> None:
             fn(st, s, ev, t, sink)
     elif not st.partial:
         _check_blocked(st, s, ev, t, sink)
-    _frontier_bonus(st, s, ev, t, sink)
+    if ev.frontier_bonus:
+        _frontier_bonus(st, s, ev, t, sink)
     if kind == "research" and st.run is not None:
         return  # the turn closes with run_end
     if kind == "agent_swarm" and t.swarm_left and not ev.blocked:

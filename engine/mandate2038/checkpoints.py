@@ -47,6 +47,7 @@ def on_checkpoint(st: GameState, ev: Any, sink: FindingSink) -> None:
             continue
         seen.add(sv.seat)
         s = st.seat(sv.seat)
+        changed = False
         for field in FIELDS:
             rec = getattr(sv, field)
             if rec is None:
@@ -54,6 +55,9 @@ def on_checkpoint(st: GameState, ev: Any, sink: FindingSink) -> None:
             attr = "bag" if field == "scrutiny" else field
             mine = getattr(s, attr)
             cap = _cap(st, field)
+            if rec == mine and rec >= 0 and (cap is None or rec <= cap):
+                continue  # the usual case: the table agrees
+            changed = True
             if rec < 0 or (field == "trust" and rec > (cap or 6)):
                 sink.report("resource/out-of-range",
                             f"seat {s.seat}'s {field}{label} recorded {rec}, outside its track",
@@ -78,12 +82,14 @@ def on_checkpoint(st: GameState, ev: Any, sink: FindingSink) -> None:
                 setattr(s, attr, value)
         if st.partial:
             _invariants(st, s, sv, sink, label)
-        _mark_reached(st, s)
-        prev = st.last_checkpoint.setdefault(s.seat, {})
-        for field in ("mandate", "capability", "trust", "customers"):
-            prev[field] = getattr(s, field)
-        st.cp_reached[s.seat] = (frozenset(s.capability_reached), frozenset(s.trust_reached),
-                                 s.customers_scored)
+        if changed or st.partial:
+            _mark_reached(st, s)
+        if st.partial:  # the invariants compare one checkpoint with the previous one
+            prev = st.last_checkpoint.setdefault(s.seat, {})
+            for field in ("mandate", "capability", "trust", "customers"):
+                prev[field] = getattr(s, field)
+            st.cp_reached[s.seat] = (frozenset(s.capability_reached),
+                                     frozenset(s.trust_reached), s.customers_scored)
     if ev.systemic_risk is not None:
         if ev.systemic_risk < 0:
             sink.report("resource/out-of-range", f"Systemic Risk{label} recorded below zero",
