@@ -25,8 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SHOTS = ROOT / "test-output" / "screenshots"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-PAGES = {
-    "games": "Games", "audit": "Audit", "replay": "Replay viewer", "duration": "Duration",
+PAGES = {  # url path -> title ("" is the default page, Games)
+    "": "Games", "audit": "Audit", "replay": "Replay viewer", "duration": "Duration",
     "scoring": "Scoring sources", "endings": "World Endings",
     "observations": "Observation protocols", "balance": "Balance", "import": "Import",
     "record": "Record a game",
@@ -99,6 +99,7 @@ def _settled(page: Page, title: str) -> None:
 def test_every_page_and_a_recorded_game(server: tuple[str, Path]) -> None:
     base, db = server
     SHOTS.mkdir(parents=True, exist_ok=True)
+    expect.set_options(timeout=20_000)
     started = time.monotonic()
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
@@ -111,7 +112,20 @@ def test_every_page_and_a_recorded_game(server: tuple[str, Path]) -> None:
                 expect(page.locator('[data-testid="stVegaLiteChart"]').first).to_be_visible()
             if url == "replay":
                 expect(page.locator('[data-testid="stImage"]').first).to_be_visible()
-            page.screenshot(path=str(SHOTS / f"{url}.png"), full_page=True)
+            assert page.get_by_text("Page not found").count() == 0, url
+            page.screenshot(path=str(SHOTS / f"{url or 'games'}.png"), full_page=True)
+
+        # a finding's link on the Audit page opens the Replay viewer at its event
+        page.goto(f"{base}/audit")
+        _settled(page, "Audit")
+        links = page.locator('[data-testid="stPageLink"] a').filter(has_text="event ")
+        if links.count():
+            href = links.first.get_attribute("href") or ""
+            links.first.click()
+            _settled(page, "Replay viewer")
+            assert "game=" in page.url and "event=" in page.url, page.url
+            event = href.split("event=")[1].split("&")[0]
+            expect(page.get_by_text(f"Event {event}", exact=False).first).to_be_visible()
 
         # record a short game: start, Era I Mandate, Headline, secret selection
         page.goto(f"{base}/record")
@@ -123,7 +137,11 @@ def test_every_page_and_a_recorded_game(server: tuple[str, Path]) -> None:
         page.get_by_role("button", name="Cycle 1: Headline").first.click()
         expect(page.get_by_text("3 events")).to_be_visible()
         page.get_by_role("button", name="Reveal selections").click()
-        expect(page.get_by_text("4 events")).to_be_visible()
+        try:
+            expect(page.get_by_text("4 events")).to_be_visible()
+        except AssertionError:
+            page.screenshot(path=str(SHOTS / "record-failed.png"), full_page=True)
+            raise
         assert "draft=" in page.url
         page.screenshot(path=str(SHOTS / "record-in-progress.png"), full_page=True)
 
