@@ -24,18 +24,19 @@ def _skip(text: str, i: int) -> int:
     return i
 
 
-def scan_positions(text: str, start: int = 0) -> tuple[Any, int, dict[tuple[Any, ...], int]]:
+def scan_positions(text: str, start: int = 0, max_depth: int = MAX_DEPTH) -> tuple[Any, int, dict[tuple[Any, ...], int]]:
     """Decode one JSON value at ``start`` and return (value, end, positions).
 
-    ``positions`` maps the path of every object member / array element (up to ``MAX_DEPTH``)
-    to the character offset where its value starts. Raises ``json.JSONDecodeError`` (or
+    ``positions`` maps the path of every object member / array element (paths up to
+    ``max_depth`` long) to the character offset where its value starts; deeper values are
+    decoded whole by the C decoder. Raises ``json.JSONDecodeError`` (or
     ``RecursionError`` on absurd nesting) like ``json.loads``; callers catch both."""
     positions: dict[tuple[Any, ...], int] = {}
 
     def value(i: int, path: tuple[Any, ...]) -> tuple[Any, int]:
         i = _skip(text, i)
         positions[path] = i
-        if len(path) >= MAX_DEPTH or i >= len(text) or text[i] not in "{[":
+        if len(path) >= max_depth or i >= len(text) or text[i] not in "{[":
             return _DECODER.raw_decode(text, i)
         if text[i] == "[":
             out: list[Any] = []
@@ -78,24 +79,24 @@ def scan_positions(text: str, start: int = 0) -> tuple[Any, int, dict[tuple[Any,
     return v, end, positions
 
 
-def decode_json(text: str) -> tuple[Any, dict[tuple[Any, ...], int]]:
+def decode_json(text: str, max_depth: int = MAX_DEPTH) -> tuple[Any, dict[tuple[Any, ...], int]]:
     """The whole text as one JSON document with positions; raises like :func:`scan_positions`
     (plus ``json.JSONDecodeError`` for trailing data)."""
-    v, end, positions = scan_positions(text)
+    v, end, positions = scan_positions(text, 0, max_depth)
     end = _skip(text, end)
     if end != len(text):
         raise json.JSONDecodeError("Extra data", text, end)
     return v, positions
 
 
-def load_json_document(data: bytes) -> tuple[Any, dict[tuple[Any, ...], int], LineIndex | None, str | None, int | None, int | None]:
+def load_json_document(data: bytes, max_depth: int = MAX_DEPTH) -> tuple[Any, dict[tuple[Any, ...], int], LineIndex | None, str | None, int | None, int | None]:
     """Decode bytes as one JSON document: (value, positions, index, error, line, col)."""
     text, reason, line, col = decode_text(data)
     if text is None:
         return None, {}, None, reason, line, col
     index = LineIndex(text)
     try:
-        obj, positions = decode_json(text)
+        obj, positions = decode_json(text, max_depth)
     except json.JSONDecodeError as err:
         return None, {}, index, f"not valid JSON: {err.msg}", err.lineno, err.colno
     except RecursionError:
@@ -105,7 +106,8 @@ def load_json_document(data: bytes) -> tuple[Any, dict[tuple[Any, ...], int], Li
 
 def read_json(data: bytes, source: str) -> LoadedLog:
     """Read a canonical (or any pretty-printed) JSON game log. Never raises."""
-    obj, positions, index, reason, line, col = load_json_document(data)
+    # positions of the top-level members and of each event suffice; events decode in C
+    obj, positions, index, reason, line, col = load_json_document(data, max_depth=2)
     if reason is not None or index is None:
         return unreadable(source, "json", data, reason or "unreadable", line, col)
     if not isinstance(obj, dict):
