@@ -253,3 +253,32 @@ def test_rebuild_refuses_to_drop_games_the_archive_lacks(tmp_path):
     (tmp_path / "elsewhere").rename(tmp_path / "archive")
     assert rebuild(db, progress=False).counts()["loaded"] == 2
     assert rebuild(db, progress=False, allow_drop=True).counts()["loaded"] == 2
+
+
+SAMPLES = Path(__file__).resolve().parents[1] / "data" / "samples"
+
+
+@pytest.mark.skipif(not SAMPLES.is_dir(), reason="no bundled samples in data/samples")
+def test_bundled_samples_in_every_format_ingest_and_rebuild_identically(tmp_path, capfd):
+    import shutil
+
+    src = tmp_path / "samples"
+    shutil.copytree(SAMPLES, src, ignore=shutil.ignore_patterns("*.md"))
+    for extra in list((src / "simulated").glob("*.json"))[6:]:
+        extra.unlink()  # a handful of simulated games is enough here
+    (src / ".hidden").mkdir()
+    shutil.copy(next((src / "simulated").glob("*.json")), src / ".hidden" / "x.json")
+    db = tmp_path / "db" / "playtest.duckdb"
+    summary = ingest_paths([src], db, progress=True)
+    c = summary.counts()
+    assert c["unreadable"] == 0 and c["failed"] == 0, summary.lines()
+    assert c["loaded"] >= 1 + len(list((src / "simulated").glob("*.json")))
+    assert not any(".hidden" in r.file for r in summary.reports)
+    assert "ingest" in capfd.readouterr().err  # the progress bar went to stderr
+    formats = set(snapshot(db)["games"]["source_format"].to_list())
+    assert {"json", "session-folder"} <= formats
+    before = snapshot(db)
+    rebuild(db, progress=False)
+    after = snapshot(db)
+    for name, frame in before.items():
+        assert after[name].equals(frame), name
