@@ -346,3 +346,28 @@ def test_clean_games_stay_clean(games):
     """The unmutated games have no finding (the mutations are what the findings are about)."""
     for log in games:
         assert replay(log.header, log.events).findings == []
+
+
+def test_legal_moves_never_raise_on_states_of_mutated_logs(games):
+    """The live-entry screen asks for legal moves on whatever the table recorded: after every
+    event of a mutated (rule-breaking) log, the generator answers with a Decision."""
+    from engine.core.findings import FindingSink
+    from engine.core.registry import get_ruleset
+    from engine.mandate2038.moves import legal_moves
+
+    rs = get_ruleset("mandate2038")
+    rng = random.Random("robust")
+    checked = 0
+    for n, log in enumerate(games[:12]):
+        mutation = MUTATIONS[n % len(MUTATIONS)]
+        got = mutation(list(log.events), rng)
+        events = got[0] if got is not None else list(log.events)
+        sink = FindingSink(rs.catalogue)
+        st = rs.setup(log.header, sink)
+        for i, e in enumerate(events):
+            sink.event = i
+            rs.apply(st, e, sink)
+            d = legal_moves(st)
+            assert d.kind in ("player", "chance", "simultaneous", "end")
+            checked += 1
+    assert checked > 1000

@@ -153,3 +153,22 @@ def test_every_offered_option_is_legal(players, bot, index):
         passed.clear()
     assert sink.findings == []
     assert checked > 200
+
+
+try:
+    from hypothesis import given, settings
+    from hypothesis import strategies as hs
+except ImportError:  # pragma: no cover - hypothesis is a dev dependency
+    given = None
+
+
+if given is not None:
+
+    @settings(max_examples=12, deadline=None, derandomize=True)
+    @given(seed=hs.integers(min_value=0, max_value=10**9), players=hs.sampled_from([3, 4, 5]),
+           bot=hs.sampled_from(["random", "heuristic", "mixed"]))
+    def test_any_seed_gives_a_clean_complete_game(seed, players, bot):
+        log = simulate_one(seed, 0, players, bot)
+        result = replay(log.header, log.events)
+        assert result.findings == []
+        assert result.outcome is not None and result.outcome.complete
