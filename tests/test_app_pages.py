@@ -274,3 +274,28 @@ def test_pages_render_quickly(sample_db: Path, monkeypatch: pytest.MonkeyPatch) 
         _no_exception(at)
         assert took < 10, f"{page} took {took:.1f} s"
     assert os.environ["PLAYTEST_DB"] == str(sample_db)
+
+
+def test_busy_database_is_a_message(sample_db: Path, tmp_path: Path,
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another process writing the database: the page says so instead of failing."""
+    import shutil
+    import subprocess
+    import sys
+
+    db = tmp_path / "busy.duckdb"
+    shutil.copy(sample_db, db)
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import duckdb, sys, time; c = duckdb.connect(sys.argv[1]); print('held', flush=True); "
+         "time.sleep(30)", str(db)],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        monkeypatch.setenv("PLAYTEST_DB_WAIT", "0.3")
+        at = _app(db, monkeypatch, "overview")
+        _no_exception(at)
+        assert at.error and "busy" in at.error[0].value
+    finally:
+        holder.kill()
+        holder.wait()
