@@ -77,3 +77,22 @@ def test_never_raises_on_mutated_logs() -> None:
             update={"detail": "partial"})
         r = replay(header, events)  # must not raise
         assert r.state is not None
+
+
+def test_records_of_a_complete_game() -> None:
+    log = simulate.simulate_one(2038, 3, 4)
+    r = replay(log.header, log.events)
+    rec = r.records
+    n = 4
+    assert len(rec["headlines"]) == 12
+    assert len(rec["selections"]) == 12 * n and len(rec["turns"]) >= 12 * n
+    for table in ("era_states", "era_mandates", "audits", "production"):
+        assert len(rec[table]) == 4 * n, table
+    assert [row["era"] for row in rec["audit_draws"]] == [1, 2, 3, 4]
+    assert len(rec["dossiers"]) == 4 * n and len(rec["claims"]) == n
+    assert {row["seat"] for row in rec["era_states"]} == set(range(1, n + 1))
+    # Era IV's end state is before final scoring: only the offline penalty comes after it
+    era_end = {row["seat"]: row["mandate"] for row in rec["era_states"] if row["era"] == 4}
+    penalty = {s: sum(e.amount for e in r.ledger if e.seat == s and e.source == "offline_penalty")
+               for s in era_end}
+    assert {s: era_end[s] + penalty[s] for s in era_end} == r.outcome.details["final_mandate"]

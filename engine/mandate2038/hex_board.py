@@ -107,7 +107,8 @@ def check_path(
         return True
     problem = path_problem(path, None)
     if problem is not None:
-        sink.report("move/not-adjacent", f"seat {seat}'s path {'-'.join(path)}: {problem}",
+        code = "move/unknown-hex" if "not a map position" in problem else "move/not-adjacent"
+        sink.report(code, f"seat {seat}'s path {'-'.join(path)}: {problem}",
                     seat=seat, recorded=path)
         return False
     if max_steps is not None and len(path) - 1 > max_steps:
