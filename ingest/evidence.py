@@ -5,7 +5,9 @@ count, written as short sentences that dashboards show next to the game:
 
 * :func:`evidence`: does it count as Default balance evidence? Only human sessions
   (``facilitated_playtest``, ``blind_playtest``) count; a simulation or a walkthrough never does
-  (and is never a blind playtest); illustrative samples never count; Advanced Play, secret
+  (and a log produced by a program, ``provenance.generator``, is never a playtest whatever its
+  label); a "blind" playtest whose receipt records facilitator interventions is flagged;
+  illustrative samples never count; Advanced Play, secret
   objectives and Tactics are kept out of Default evidence; a game with rule errors or one that
   does not reach final scoring is flagged.
 * :func:`duration_evidence`: does it count as duration evidence? Human sessions only (LLM or
@@ -31,6 +33,13 @@ R_ERRORS = "has rule errors"
 R_INCOMPLETE = "The log does not reach final scoring."
 R_NO_TIMES = "No recorded times, so there is no duration to count."
 R_UNKNOWN_TYPE = "Unknown session type."
+R_GENERATED = (
+    "Produced by a program ({generator}) but labelled {label}; a simulation is never a playtest."
+)
+R_BLIND_INTERVENED = (
+    "Labelled a blind playtest, but the receipt records facilitator interventions; "
+    "relabel it a facilitated playtest."
+)
 
 
 def _base_reasons(header: Any) -> list[str]:
@@ -45,6 +54,17 @@ def _base_reasons(header: Any) -> list[str]:
     provenance = getattr(header, "provenance", None)
     if provenance is not None and getattr(provenance, "illustrative", False):
         reasons.append(R_ILLUSTRATIVE)
+    generator = getattr(provenance, "generator", None) if provenance is not None else None
+    made_by_program = bool(generator) or (
+        provenance is not None and getattr(provenance, "source_format", None) == "simulator"
+    )
+    if kind in HUMAN_SESSION_TYPES and made_by_program:
+        reasons.append(R_GENERATED.format(generator=generator or "a simulator", label=kind))
+    receipt = getattr(header, "receipt", None)
+    if kind == "blind_playtest" and receipt is not None and getattr(
+        receipt, "facilitator_interventions", None
+    ):
+        reasons.append(R_BLIND_INTERVENED)
     if getattr(header, "profile", "default") == "advanced":
         reasons.append(R_ADVANCED)
     if getattr(header, "secret_objectives", False):

@@ -91,6 +91,14 @@ def test_evidence_rules():
         counts, reasons = evidence(_header(**kw), _result())
         assert not counts and word in reasons[0]
     assert evidence(_header(), _result(errors=1)) == (False, [R_ERRORS])
+    counts, reasons = evidence(_header(session_type="blind_playtest",
+                                       provenance={"generator": "playtest simulate"}), _result())
+    assert not counts and "never a playtest" in reasons[0] and "playtest simulate" in reasons[0]
+    counts, reasons = evidence(_header(session_type="blind_playtest",
+                                       receipt={"facilitator_interventions": ["explained Audit"]}),
+                               _result())
+    assert not counts and "facilitated" in reasons[0]
+    assert evidence(_header(receipt={"facilitator_interventions": ["x"]}), _result())[0]
     assert not evidence(_header(), _result(complete=False))[0]
 
 
