@@ -49,6 +49,8 @@ class BenchResult:
     ingest_games: int | None = None
     db_bytes: int | None = None
     pages: list[dict[str, Any]] = field(default_factory=list)
+    jobs: int = 1
+    parallel_s: float | None = None
     profile: str = ""
 
     def rate(self, seconds: float, what: str) -> float:
@@ -130,6 +132,30 @@ def measure(texts: list[str], *, profile: bool = False, repeat: int = 3) -> Benc
     return res
 
 
+def _validate_chunk(texts: list[str]) -> int:
+    """Worker: validate a chunk of games; the number of findings."""
+    n = 0
+    for t in texts:
+        p = _parse(t)
+        n += len(p.findings) + len(_replay(p).findings)
+    return n
+
+
+def measure_parallel(texts: list[str], jobs: int, res: BenchResult) -> None:
+    """(d) validate split over ``jobs`` processes (fork), pool start-up included."""
+    import multiprocessing as mp
+
+    chunks = [texts[i::jobs] for i in range(jobs)]
+    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+    t0 = time.perf_counter()
+    with ctx.Pool(jobs) as pool:
+        found = sum(pool.map(_validate_chunk, chunks))
+    res.parallel_s = time.perf_counter() - t0
+    res.jobs = jobs
+    if found != res.findings:
+        raise ValueError(f"parallel validation found {found} findings, one process {res.findings}")
+
+
 def measure_ingest(texts: list[str], res: BenchResult, *, pages: bool = False) -> None:
     """Time ``ingest_paths`` of the corpus into a fresh temporary database (and, with
     ``pages``, the dashboard pages on it)."""
@@ -177,6 +203,9 @@ def format_table(res: BenchResult) -> str:
                        ("(b) replay only", res.replay_s),
                        ("(c) parse + replay (validate)", res.validate_s)):
         t.add_row(name, f"{secs:.3f}", f"{res.rate(secs, 'events'):,.0f}", f"{res.rate(secs, 'games'):,.1f}")
+    if res.parallel_s is not None:
+        t.add_row(f"(d) validate in {res.jobs} processes (not one core)", f"{res.parallel_s:.3f}",
+                  f"{res.rate(res.parallel_s, 'events'):,.0f}", f"{res.rate(res.parallel_s, 'games'):,.1f}")
     if res.simulate_s is not None:
         t.add_row("simulate the corpus (bots)", f"{res.simulate_s:.3f}", f"{res.rate(res.simulate_s, 'events'):,.0f}",
                   f"{res.rate(res.simulate_s, 'games'):,.1f}")
@@ -227,6 +256,11 @@ def run_bench(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise CliError(str(exc)) from None
     res.simulate_s = sim_s
+    if args.jobs > 1:
+        try:
+            measure_parallel(texts, args.jobs, res)
+        except (ValueError, OSError) as exc:
+            raise CliError(f"parallel validation failed: {exc}") from None
     if args.pages and not args.ingest:
         raise CliError("--pages needs --ingest (the pages are timed on the ingested corpus)")
     if args.ingest:

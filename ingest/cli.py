@@ -687,6 +687,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--ingest", action="store_true", help="also time ingest into a temporary database")
     b.add_argument("--pages", action="store_true", help="also time the dashboard pages")
     b.add_argument("--profile", action="store_true", help="print the top cProfile entries")
+    b.add_argument("--jobs", type=int, default=1,
+                   help="also time validation split over this many processes (row d)")
     b.set_defaults(func=cmd_bench)
     return p
 
