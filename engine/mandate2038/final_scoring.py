@@ -76,8 +76,15 @@ def compute_final(st: GameState, sink: FindingSink, rec: Any = None) -> None:
             st.rows["claims"].append(dict(cl))
     eligible = [cl for cl in claims if cl["eligible"]]
     claimant = None
-    claims_known = st.dossier_revealed or not st.partial
-    if eligible:
+    # a partial log may lack the reveal, or the final Production that decides the Deployment
+    # module: then the table's claimant is taken and only its consequences are checked
+    deployment_unknown = not power_known and any(
+        s.revealed_hand is not None and s.dossier_paid
+        and s.revealed_hand.get("deployment") == "commit"
+        and s.revealed_hand.get("publication") == "commit"
+        for s in st.seats)
+    claims_known = (st.dossier_revealed or not st.partial) and not deployment_unknown
+    if eligible and claims_known:
         order = st.initiative_order()
 
         def key(cl: dict[str, Any]) -> tuple[int, int, int, int, int, int]:
