@@ -5,8 +5,9 @@ an :class:`engine.core.ruleset.Decision`:
 
 * ``chance`` nodes: the Era Mandate reveal, the Headline reveal, every Training draw and the
   Audit draws, weighted by what is left in the deck or bag. Forced bookkeeping events (the
-  ``phase`` markers, the Dossier reveal, the Era Mandate scoring and the final record, which
-  the table writes from the visible state) are chance nodes with a single option of weight 1.
+  ``phase: production`` marker, the Era IV Dossier reveal, the Era Mandate scoring and the final
+  record, which the table writes from the visible state) are chance nodes with a single option
+  of weight 1.
 * ``simultaneous``: the secret selection; ``per_seat`` lists each seat's eligible picks (Core
   Actions, and Programs while it holds a marker) and ``combine`` builds the ``reveal`` event.
 * ``player``: every turn (piece, path, mode and targets in one event), the optional immediate
@@ -38,14 +39,11 @@ from typing import Any, cast
 from engine.core.ruleset import Decision
 from engine.mandate2038 import hex_board as hb
 from engine.mandate2038.board import ADJACENT, DISTANCE, FRONTIER, POSITIONS, WITHIN_TWO
+from engine.mandate2038.content import DOSSIER_CARDS, JV_PAIRS
+from engine.mandate2038.content import MEGA_CLUSTER_PAIRS as MEGA_PAIRS
 from engine.mandate2038.factions import has_active
 from engine.mandate2038.state import CORE_ACTIONS, GameState, SeatState
 from schemas import mandate2038 as ev
-
-DOSSIER_CARDS: dict[int, str] = {1: "benchmark", 2: "deployment", 3: "authority", 4: "publication"}
-JV_PAIRS = 6
-MEGA_PAIRS = 6
-POLITICAL_CATEGORIES = frozenset({"media", "government", "capital"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,10 +92,6 @@ def _visit(st: GameState, pos: str | None) -> str | None:
 def _category(st: GameState, pos: str | None) -> str | None:
     t = _tile(st, pos)
     return t.category if t is not None else None
-
-
-def _headline(st: GameState) -> str | None:
-    return st.headline
 
 
 # --- the top-level dispatcher ---------------------------------------------------------------
@@ -457,7 +451,7 @@ def _action_at(
                 if s.compute >= cost:
                     yield ev.Deploy(**kw)
     elif pick == "influence":
-        yield from _influence(st, s, dest, kw, cat)
+        yield from _influence(st, s, dest, kw)
     elif pick == "mega_cluster":
         yield from _mega_cluster(st, s, dest, kw)
     elif pick == "reorganization":
@@ -526,8 +520,8 @@ def _organize(
             break
 
 
-def _influence(st: GameState, s: SeatState, dest: str, kw: dict[str, Any], cat: str | None) -> Iterator[Any]:
-    if cat in POLITICAL_CATEGORIES:
+def _influence(st: GameState, s: SeatState, dest: str, kw: dict[str, Any]) -> Iterator[Any]:
+    if st.board.tile(dest) in st.c.political:
         if s.trust < st.c.cap_trust:
             yield ev.Influence(mode="trust", **kw)
         if s.bag >= 1:
@@ -860,11 +854,13 @@ def _apply_copy(st: GameState, event: Any) -> GameState:
 
 
 def era_mandate_event(st: GameState) -> ev.EraMandate:
-    """The Era Mandate scoring as the table writes it: whoever the rules score."""
-    cp = _apply_copy(st, ev.EraMandate())
-    era = st.era
-    scorers = sorted({e.seat for e in cp.ledger[len(st.ledger):]
-                      if e.source == "era_mandate" and e.era == era})
+    """The Era Mandate scoring as the table writes it: whoever the rules score (§6F)."""
+    from engine.mandate2038.era_sequence import compute_era_mandate
+
+    card = st.c.mandates.get(st.mandate_card) if st.mandate_card else None
+    if card is None:  # the card was not recorded: the engine scores nothing to compare
+        return ev.EraMandate()
+    scorers, _values = compute_era_mandate(st, card)
     return ev.EraMandate(scorers=scorers)
 
 
