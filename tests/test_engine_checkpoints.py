@@ -172,3 +172,17 @@ def test_provisional_tie_breaks_by_trust() -> None:
     r = run(evs, detail="partial", factions=FACTIONS3)
     assert codes(r) == []
     assert r.outcome is not None and r.outcome.provisional_winners == [2]
+
+
+def test_partial_final_without_production_takes_table_claimant() -> None:
+    evs = [dict(e) for e in FINAL]
+    hands = [dict(h) for h in evs[2]["hands"]]
+    hands[1]["deployment"] = "commit"  # seat 2 now also commits Deployment (4 Compute: paid)
+    evs[2] = {"type": "dossier_reveal", "hands": hands}
+    # no Production was logged in Era IV: whether Deployment is supported is unknown
+    rec = dict(RECORD, claims=[{"seat": 2, "strength": 7}])
+    r = run(evs + [rec], detail="partial", factions=FACTIONS3)
+    assert codes(r) == []
+    assert r.outcome is not None and r.outcome.details["claimant"] == 2
+    rec = dict(RECORD, claims=None, agi=True, claimant=2, winners=[2], open=True)
+    assert codes(run(evs + [rec], detail="partial", factions=FACTIONS3)) == ["final/open"]
