@@ -147,3 +147,40 @@ def test_initiative_passes_each_cycle_and_era() -> None:
     r = run(evs + [{"type": "era_start", "era": 2}, {"type": "headline", "cycle": 1}],
             detail="partial", first_initiative=2)
     assert r.state.initiative == 1
+
+
+def test_generator_mega_cluster_and_fusion_by_hand() -> None:
+    """Kestralyn: Facility 1 on Research Commons I1 (Era II), Emergency Power Complex on the
+    Power Corridor I6 (Era III), Facility 2 on Thermal and Water Basin O12 (Era IV, next to both),
+    a Mega-Cluster over I1-O12, then Fusion on I6. Production: the starting grid powers
+    Facility 1, the Generator Facility 2 and the Mega-Cluster's +2 demand."""
+    one = lambda pick: {"type": "reveal", "selections": [{"seat": 1, "pick": pick}]}  # noqa: E731
+    evs = [
+        {"type": "era_start", "era": 2}, {"type": "headline", "cycle": 1}, one("build"),
+        {"type": "build", "seat": 1, "path": ["F", "I1"]},
+        {"type": "era_start", "era": 3}, {"type": "headline", "cycle": 1}, one("build"),
+        {"type": "build", "seat": 1, "path": ["I1", "I6"], "mode": "generator"},
+        {"type": "era_start", "era": 4},
+        {"type": "checkpoint", "seats": [{"seat": 1, "runway": 10}]},
+        {"type": "headline", "cycle": 1}, one("build"),
+        {"type": "build", "seat": 1, "path": ["I6", "O12"]},
+        {"type": "headline", "cycle": 2}, one("mega_cluster"),
+        {"type": "mega_cluster", "seat": 1, "path": ["O12"], "hosts": [1, 2]},
+        {"type": "headline", "cycle": 3}, one("fusion"),
+        {"type": "fusion", "seat": 1, "path": ["O12", "I6"]},
+        {"type": "phase", "name": "production"},
+        {"type": "allocate", "seat": 1, "facilities": [1, 2], "mega_clusters": [1]},
+        {"type": "phase", "name": "dossier"},
+    ]
+    r = run(evs, detail="partial", factions=("kestralyn", "corthaven", "mirevanta", "loopfold"))
+    assert codes(r) == []
+    s = seat(r, 1)
+    # Runway 10 - 1 (Facility 2, Industrial Velocity) - 3 (Mega-Cluster) - 5 (Fusion) = 1
+    # Compute 3 - 2 + 1 (Research Commons) + 3 (Mega-Cluster) = 5
+    # Scrutiny 2 (Mega-Cluster) + 3 (Fusion) + 1 (Emergency Power Complex) - 1 (Basin) = 5
+    # Mandate 2 + 1 + 1 (Industrial Velocity in Eras II and IV) + 2 (Fusion) = 6
+    assert (s.runway, s.compute, s.bag, s.mandate) == (1, 5, 5, 6)
+    assert s.era.demand_satisfied == 4 and s.era.compute_produced == 4
+    assert r.state.fusion_owner == 1 and len(r.state.gen_slots["I6"]) == 2
+    assert seat(r, 2).runway == 6  # The Shovels
+    assert [e.source for e in r.ledger if e.seat == 1][-1] == "fusion"
