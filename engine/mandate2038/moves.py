@@ -77,11 +77,28 @@ def _forced(event: Any, label: str) -> Decision:
 # --- tiles and small helpers ----------------------------------------------------------------
 
 
+_TILES: dict[int, tuple[Any, dict[str, Any]]] = {}
+
+
+def _tiles(st: GameState) -> dict[str, Any]:
+    """Position -> Tile of this game's map (cached per board; the map never changes)."""
+    hit = _TILES.get(id(st.board))
+    if hit is not None and hit[0] is st.board:
+        return hit[1]
+    table = {}
+    for pos in POSITIONS:
+        tid = st.board.tile(pos)
+        table[pos] = st.c.tiles.get(tid) if tid else None
+    if len(_TILES) > 256:
+        _TILES.clear()
+    _TILES[id(st.board)] = (st.board, table)
+    return table
+
+
 def _tile(st: GameState, pos: str | None) -> Any:
     if pos is None:
         return None
-    tid = st.board.tile(pos)
-    return st.c.tiles.get(tid) if tid else None
+    return _tiles(st).get(pos)
 
 
 def _visit(st: GameState, pos: str | None) -> str | None:
