@@ -39,7 +39,7 @@ from typing import Any, cast
 from engine.core.ruleset import Decision
 from engine.mandate2038 import hex_board as hb
 from engine.mandate2038.board import ADJACENT, DISTANCE, FRONTIER, POSITIONS, WITHIN_TWO
-from engine.mandate2038.content import DOSSIER_CARDS, JV_PAIRS
+from engine.mandate2038.content import DEPLOY_DISTRICTS, DOSSIER_CARDS, JV_PAIRS
 from engine.mandate2038.content import MEGA_CLUSTER_PAIRS as MEGA_PAIRS
 from engine.mandate2038.factions import has_active
 from engine.mandate2038.state import CORE_ACTIONS, GameState, SeatState
@@ -452,17 +452,27 @@ def _action_at(
             tile = _tile(st, dest)
             con = st.c.generator_at.get(tile.id) if tile is not None else None
             slots = tile.generator_slots if tile is not None else 0
-            if con is not None and len(st.gen_slots.get(dest, [])) < slots and s.runway >= con.runway:
+            cost = con.runway if con is not None else 0
+            if (con is not None and con.id == "civic_heat_battery"
+                    and head == "reactor_restart_one_model" and not st.beam_used):
+                cost = max(0, cost - 1)  # Orbital Power Receives a Beam Corridor
+            if con is not None and len(st.gen_slots.get(dest, [])) < slots and s.runway >= cost:
                 yield ev.Build(mode="generator", **kw)
     elif pick == "organize":
         yield from _organize(st, s, dest, kw, visit, piece_moved)
     elif pick == "deploy":
         if s.customers < st.c.cap_customers:
             req = st.c.customer_requirement(s.customers + 1)
+            tid = st.board.tile(dest)
+            if (req is not None and head == "synthetic_celebrity" and not st.robot_used
+                    and tid in DEPLOY_DISTRICTS):
+                req = max(1, req - 1)  # The Home Robot Requests Expert Assistance
             if req is not None and s.capability >= req:
                 cost = 1
                 if head == "ten_dollar_intelligence" or visit == "deploy_free":
                     cost = 0
+                if tid in DEPLOY_DISTRICTS and has_active(st, s, "installed_base"):
+                    cost = 0  # Loopfold, Installed Base
                 if visit == "compute_discount":
                     cost = max(0, cost - 1)
                 if s.compute >= cost:
@@ -548,12 +558,14 @@ def _influence(st: GameState, s: SeatState, dest: str, kw: dict[str, Any]) -> It
     own_here = sorted(no for no, f in s.facilities.items() if f.hex == dest)
     if not own_here:
         return
-    reach = 2 if has_active(st, s, "strategic_partnership") else 1
+    own_reach = 2 if has_active(st, s, "strategic_partnership") else 1
     if len(st.jvs) < JV_PAIRS:
         existing = {(j.a_seat, j.a_facility, j.b_seat, j.b_facility) for j in st.jvs.values()}
         existing |= {(b, bf, a, af) for (a, af, b, bf) in existing}
         for no in own_here:
             for r in st.order_from(s.seat)[1:]:
+                # Dovetalis' Strategic Partnership (either partner) reaches two hexes
+                reach = max(own_reach, 2 if has_active(st, st.seat(r), "strategic_partnership") else 1)
                 for rno, rf in sorted(st.seat(r).facilities.items()):
                     if rf.hex is None or rf.hex == dest or DISTANCE[dest].get(rf.hex, 9) > reach:
                         continue
