@@ -277,3 +277,31 @@ def test_first_initiative_inferred_when_not_recorded() -> None:
     assert r.state.first_initiative == 3
     r = run(evs)  # the header says seat 1 holds Initiative
     assert codes(r) == ["turn/out-of-order"]
+
+
+def test_research_without_compute_is_ineligible_unless_an_estate_is_near() -> None:
+    from test_engine_support import MAP
+
+    evs = [{"type": "era_start", "era": 1},
+           {"type": "checkpoint", "seats": [{"seat": 1, "compute": 0}]},
+           {"type": "headline", "cycle": 1}, reveal("research", "fund", "fund", "fund")]
+    # from Frontier a Compute Estate (I2) is within reach: its visit makes Research free
+    assert codes(run(evs)) == ["checkpoint/mismatch"]
+    # Compute Estates clustered east (I1, O1, O2); the seat's CEO and Team walk to O7 first
+    east = dict(MAP, I1="cloud", I2="research", O1="cloud", O3="research", O2="cloud",
+                O9="consumer")
+    far = [
+        {"type": "era_start", "era": 1},
+        {"type": "checkpoint", "seats": [{"seat": 1, "compute": 0}]},
+        {"type": "headline", "cycle": 1},
+        reveal("organize", "fund", "fund", "fund"),
+        {"type": "organize", "seat": 1, "path": ["F"], "mode": "redistribute",
+         "moves": [{"piece": "ceo", "path": ["F", "I4", "O7"]},
+                   {"piece": "team", "path": ["F", "I4", "O7"]}]},
+        {"type": "fund", "seat": 2, "path": ["F"]},
+        {"type": "fund", "seat": 3, "path": ["F"]},
+        {"type": "fund", "seat": 4, "path": ["F"]},
+        {"type": "headline", "cycle": 2},
+        reveal("research", "research", "research", "research"),
+    ]
+    assert codes(run(far, map=east)) == ["checkpoint/mismatch", "select/ineligible"]

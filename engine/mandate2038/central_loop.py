@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.core.findings import FindingSink
 from engine.mandate2038 import factions
-from engine.mandate2038.board import FRONTIER
+from engine.mandate2038.board import FRONTIER, WITHIN_TWO
 from engine.mandate2038.core_actions import ACTIONS, do_run_end
 from engine.mandate2038.hex_board import check_path, controller, move_piece
 from engine.mandate2038.programs import PROGRAMS
@@ -296,6 +296,15 @@ def _ineligible(st: GameState, s: SeatState, pick: str, sink: FindingSink) -> No
                 req = max(1, req - 1)
             if s.capability < req:
                 why = f"Customer #{s.customers + 1} needs Capability {req}; it has {s.capability}"
+            elif s.compute < 1 and st.headline != "ten_dollar_intelligence" and st.board.known:
+                free = {"consumer", "cloud"}
+                if factions.has_active(st, s, "installed_base"):
+                    free.add("media")
+                if not _reachable(st, s, free, remote=True):
+                    why = "it has no Compute and no Compute-free Deploy is within reach"
+    elif pick == "research" and s.compute < 1 and st.headline != "ten_dollar_intelligence" and (
+            st.board.known and not _reachable(st, s, {"cloud"})):
+        why = "it has no Compute and no Compute Estate is within reach"
     elif pick == "build" and len(s.facilities) >= 4 and (st.era < 2 or s.generator is not None):
         why = "every Facility is built and no Generator can be built"
     elif pick == "agent_swarm" and sum(1 for a in CORE_ACTIONS if a not in s.exhausted) < 2:
@@ -303,6 +312,18 @@ def _ineligible(st: GameState, s: SeatState, pick: str, sink: FindingSink) -> No
     if why is not None and not st.partial:
         sink.report("select/ineligible", f"seat {s.seat} selected {pick}, which had no legal "
                     f"resolution: {why}", seat=s.seat, recorded=pick)
+
+
+def _reachable(st: GameState, s: SeatState, tiles: set[str], *, remote: bool = False) -> bool:
+    """Some acting piece of the seat can end its move (0-2 steps) on one of ``tiles``
+    (``remote``: Loopfold's Social Graph may use a district without moving: counted as yes)."""
+    if remote and factions.has_active(st, s, "social_graph"):
+        return True
+    for start in (s.ceo, *s.teams):
+        for pos in WITHIN_TWO.get(start, ()):
+            if st.board.tile_at.get(pos) in tiles:
+                return True
+    return False
 
 
 def on_reveal(st: GameState, ev: Any, sink: FindingSink) -> None:
