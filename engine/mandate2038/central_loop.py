@@ -101,7 +101,7 @@ def on_headline(st: GameState, ev: Any, sink: FindingSink) -> None:
         sink.report("cycle/out-of-order",
                     f"cycle {ev.cycle} began after cycle {st.cycle} of Era {st.era}",
                     expected=expected, recorded=ev.cycle)
-    if st.production_started:
+    if st.production_started and not st.partial:
         sink.report("turn/wrong-phase",
                     f"a Headline (cycle {ev.cycle}) was revealed after this Era's Production")
     st.cycle = ev.cycle
