@@ -26,7 +26,7 @@ _OFFSETS = [dt.UTC, dt.timezone(dt.timedelta(hours=2)), dt.timezone(dt.timedelta
 
 # text that stresses quoting: separators of the grammar, quotes, braces, line breaks, unicode
 _TRICKY = st.sampled_from(["", " ", "a b", '"', "{", "}", "=", ",", ":", "@19:42", "+frontier",
-                           "§7", "f2", "1", "yes", "-", "#", "\n", "\r\n", "\u2028", "\x85", "é",
+                           "§7", "f2", "1", "yes", "-", "#", "\n", "\r\n", "\u2028", "\x85", "é", "\ud800", "\t",
                            "Ana", "black", "nobody", "sealed", "team", "F-I1", "domain", "card"])
 TEXT = st.one_of(_TRICKY, st.text(max_size=12), st.lists(_TRICKY, max_size=4).map("".join))
 

@@ -22,6 +22,7 @@ from ingest.formats.jsonlog import read_json
 from ingest.formats.notation import read_notation, write_notation
 from ingest.formats.session import SESSION_MARKER, read_session_files, session_zip_bytes
 from ingest.formats.sheet import read_sheet, write_sheet
+from ingest.formats.tokens import _SURROGATE
 from schemas.canonical import dumps_log
 from schemas.mandate2038 import MandateLog
 
@@ -42,7 +43,9 @@ MAX_BYTES = 64 * 1024 * 1024  # one log or one zip member; larger input is repor
 def write_log(log: MandateLog, fmt: str) -> str:
     """The text of ``log`` in ``fmt``: ``json`` (canonical), ``notation`` or ``csv``."""
     if fmt == "json":
-        return dumps_log(log)
+        # a lone surrogate (possible from a "\ud800" escape in JSON input) cannot be encoded
+        # as UTF-8; inside the canonical text it can only sit in a string, so escape it there
+        return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", dumps_log(log))
     if fmt == "notation":
         return write_notation(log)
     if fmt == "csv":

@@ -34,6 +34,7 @@ from ingest.formats.tokens import (
     parse_path,
     parse_str,
     parse_time,
+    quote,
 )
 
 ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4}
@@ -461,9 +462,10 @@ def fmt_survey_value(v: Any, raw: bool) -> str:
         return fmt_float(v)
     s = str(v)
     if raw:
-        plain = s == s.strip() and s != "" and survey_value(s, True, 1) == s and type(survey_value(s, True, 1)) is str
-        return s if plain else json.dumps(s, ensure_ascii=False)
-    return fmt_str(s) if fmt_str(s) == s and type(survey_value(s, False, 1)) is str else json.dumps(s, ensure_ascii=False)
+        plain = (s == s.strip() and s != "" and survey_value(s, True, 1) == s
+                 and type(survey_value(s, True, 1)) is str and quote(s)[1:-1] == json.dumps(s, ensure_ascii=False)[1:-1])
+        return s if plain else quote(s)
+    return fmt_str(s) if fmt_str(s) == s and type(survey_value(s, False, 1)) is str else quote(s)
 
 
 def _survey_positional(ctx: Ctx, tok: Token) -> bool:

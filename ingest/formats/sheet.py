@@ -36,6 +36,7 @@ from ingest.formats.events import (
 )
 from ingest.formats.notation import _TAG_BY_LOWER, _TAG_OF_FIELD, TAGS
 from ingest.formats.tokens import (
+    _SURROGATE,
     INT_RE,
     ParseError,
     Token,
@@ -43,6 +44,7 @@ from ingest.formats.tokens import (
     fmt_time,
     parse_bool,
     parse_time,
+    quote,
     tokenize,
 )
 from schemas.mandate2038 import MandateLog
@@ -68,7 +70,8 @@ def cell_value(cell: str) -> str:
 
 def cell_text(s: str) -> str:
     """The cell for string ``s``: verbatim when that reads back exactly, else JSON-quoted."""
-    return s if s != "" and cell_value(s) == s and not s.startswith("#") else json.dumps(s, ensure_ascii=False)
+    plain = s != "" and cell_value(s) == s and not s.startswith("#") and not _SURROGATE.search(s)
+    return s if plain else quote(s)
 
 
 def _era_number(cell: str, col: int) -> int:

@@ -107,12 +107,16 @@ def tokenize(line: str, col0: int = 1) -> list[Token]:
     return out
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def quote(s: str) -> str:
-    """A JSON string literal that stays on one line."""
+    """A JSON string literal that stays on one line and encodes as UTF-8 (line-break-like
+    characters and lone surrogates, which JSON input may carry, are written as escapes)."""
     q = json.dumps(s, ensure_ascii=False)
     for ch, esc in _BREAKS.items():
         q = q.replace(ch, esc)
-    return q
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", q)
 
 
 def fmt_str(s: str) -> str:
