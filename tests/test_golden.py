@@ -96,3 +96,25 @@ def test_golden(path: Path):
             totals[e.seat] += e.amount
         want_m = {int(k): v for k, v in exp["outcome"]["mandate"].items()}
         assert dict(totals) == want_m
+
+
+def test_golden_files_are_current():
+    """The files are generated: regenerating them from tests/golden/cases gives the same bytes
+    (run ``python -m tests.golden.regen`` after editing a case; never edit the JSON by hand)."""
+    import importlib
+    import inspect
+    import sys
+
+    root = str(Path(__file__).resolve().parent.parent)
+    if root not in sys.path:  # the repository root, so that tests.golden is importable
+        sys.path.insert(0, root)
+    importlib.import_module("tests.golden.cases")
+    CASES = importlib.import_module("tests.golden.build").CASES
+
+    assert {p.stem for p in FILES} == set(CASES)
+    for name, fn in CASES.items():
+        g = fn()
+        assert (GOLDEN / f"{name}.json").read_text(encoding="utf-8") == g.log_text(), name
+        exp = g.expectation(name, inspect.cleandoc(fn.__doc__ or ""))
+        assert json.loads((GOLDEN / f"{name}.expected.json").read_text(encoding="utf-8")) == \
+            json.loads(json.dumps(exp)), name

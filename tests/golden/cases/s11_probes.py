@@ -213,3 +213,21 @@ def probe_strategic_partnership():
     g.production()
     _cp(g, "after Era III Production", {1: {"runway": 11}, 2: {"compute": 3}})
     return g
+
+
+@case
+def probe_metropolitan_mind_trust():
+    """Headline The Metropolitan Mind Trust Incorporates (autonomous_corporation, Era IV): find
+    the most-selected Core Action; each player who selected it gets +2 Runway and +2 Scrutiny.
+    Era IV cycle 1: Kestralyn and Loopfold select Fund, Mirevanta Organize: Fund (2) is the most
+    selected. Kestralyn Funds on I4: 12 (capped) +3 +2 -> 12; Loopfold likewise; each adds 2
+    cubes; Mirevanta adds none."""
+    g = Game()
+    g.setup()
+    for e in (1, 2, 3):
+        g.filler_era(e)
+    g.era_start(4)
+    g.cycle_of({1: "fund", 2: "fund", 3: "organize"}, headline="autonomous_corporation")
+    _cp(g, "after cycle 1", {1: {"runway": 12, "scrutiny": 2}, 2: {"runway": 12, "scrutiny": 2},
+                             3: {"scrutiny": 0}})
+    return g
