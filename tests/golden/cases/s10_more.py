@@ -427,3 +427,30 @@ def production_over_capacity():
              if g.events[k]["type"] == "allocate" and g.events[k]["seat"] == 1)
     g.expect("production/over-capacity", i)
     return g
+
+
+@case
+def era_mandate_tie_scored_for_one():
+    """§6F: tied qualifying leaders score one Mandate *each*. Era I (Capital Finds the Default):
+    every seat Funds conservatively once (+2 each), so all three tie and each scores 1; the
+    table scores only seat 1 -> mandate/era-mandate-scorers."""
+    g = Game()
+    g.setup()
+    g.filler_era(1, scorers=[1])
+    g.expect("mandate/era-mandate-scorers")
+    return g
+
+
+@case
+def era_mandate_nobody_qualifies():
+    """§6F: each Era Mandate has a minimum qualification; if nobody qualifies, nobody scores.
+    Era I (Capital Finds the Default, minimum 1 Runway gained by Fund): nobody Funds (Organize,
+    Influence, then a one-card Training Run each). The table scores seat 2
+    -> mandate/era-mandate-scorers."""
+    g = Game()
+    g.setup()
+    run = {1: "code", 2: "science", 3: "web"}
+    g.filler_era(1, turns={s: ["organize", "influence", ("research", {"cards": [run[s]]})]
+                           for s in g.seats}, scorers=[2])
+    g.expect("mandate/era-mandate-scorers")
+    return g
