@@ -13,7 +13,7 @@ from test_formats_strategies import logs
 
 from ingest.formats import LoadedLog, read_bytes, write_log
 
-FUZZ = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=100, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 NAMES = ["g.json", "g.m38", "g.txt", "g.csv", "g.zip", "upload", "g.JSON"]
 
 
@@ -118,7 +118,7 @@ def test_mutated_valid_files(case: tuple[bytes, str]) -> None:
     _check(read_bytes(data, name), name)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40, deadline=None, derandomize=True)
 @given(st.dictionaries(st.sampled_from(["receipt.json", "scores.json", "notes.md", "x/receipt.json",
                                         "a.m38", "b.json"]),
                        st.binary(max_size=80) | JSON.map(lambda v: json.dumps(v).encode()), max_size=4))
