@@ -215,9 +215,13 @@ class Game:
 
     def turn(self, seat: int, type: str, *, to: str | list[str] | None = None,  # noqa: A002
              piece: str = "ceo", **fields: Any) -> int:
+        """One turn event. ``to`` is where the acting piece goes (a hex: shortest path; a list:
+        that path; None: stays). An Organize relocation's target is ``relocate_to``."""
         path = [] if fields.pop("no_path", False) else self._path(seat, piece, to)
         if piece != "ceo":
             fields["piece"] = piece
+        if "relocate_to" in fields:  # Organize relocation target (the event's own ``to`` field)
+            fields["to"] = fields.pop("relocate_to")
         idx = self.add(type, seat=seat, path=path or None, **fields)
         self._moved(seat, piece, path)
         if type == "build" and fields.get("mode", "facility") == "facility" and path:

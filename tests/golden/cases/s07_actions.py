@@ -336,7 +336,7 @@ def organize_relocate_to_non_adjacent_hex():
     g.reveal({1: "organize", 2: "organize", 3: "organize"})
     g.play(2, "organize")
     g.play(3, "organize")
-    g.turn(1, "organize", mode="relocate", facility=1, to="O3")
+    g.turn(1, "organize", mode="relocate", facility=1, relocate_to="O3")
     g.expect("organize/relocate-invalid")
     return g
 

@@ -231,3 +231,105 @@ def probe_metropolitan_mind_trust():
     _cp(g, "after cycle 1", {1: {"runway": 12, "scrutiny": 2}, 2: {"runway": 12, "scrutiny": 2},
                              3: {"scrutiny": 0}})
     return g
+
+
+@case
+def probe_scientific_method():
+    """§9 Mirevanta, Scientific Method (Era I, once per Era): when a duplicate would crash the run,
+    pay 1 Runway to discard it and bank immediately. Mirevanta (R3 C3) researches Code, Code
+    and uses it: C2, R2, banks 1 (Cap 1), no cube."""
+    g = Game()
+    g.setup()
+    g.era_start(1)
+    g.cycle_of({1: "fund", 2: "fund", 3: ("research", {"cards": ["code", "code"], "end": "method"})})
+    _cp(g, "after cycle 1", {3: {"runway": 2, "compute": 2, "capability": 1, "scrutiny": 0}})
+    return g
+
+
+@case
+def probe_company_brain_returns_team():
+    """Headline The Company Brain Survives Bankruptcy (employee_free_unicorn, Era I): during
+    Organize, return any deployed Teams for +2 Runway each; +2 Scrutiny if any are returned.
+    Loopfold (R4) Organizes in cycle 1 (its CEO steps F-I1) and returns its Team from Frontier:
+    R6, 2 cubes."""
+    g = Game()
+    g.setup()
+    g.era_start(1)
+    g.cycle_of({1: "fund", 3: "fund",
+                2: ("organize", {"mode": "redistribute", "return_teams": ["F"],
+                                 "moves": [{"piece": "ceo", "path": ["F", "I1"]}]})})
+    _cp(g, "after cycle 1", {2: {"runway": 6, "scrutiny": 2}})
+    return g
+
+
+@case
+def probe_civic_permission_facility_and_workforce_move():
+    """Map reference (FACTS §2): a powered Facility on the Civic Permission Authority gains 1 Trust
+    in Production; one on the Workforce Transition District moves one Team one hex.
+    Kestralyn builds Facility 1 on O5 (Civic Permission Authority, via I3); Loopfold builds
+    Facility 1 on I5 (Workforce Transition District). Era I Production: Kestralyn Trust 2 -> 3;
+    Loopfold moves its Team I1 -> I2 (legal, no finding)."""
+    g = Game()
+    g.setup()
+    g.filler_era(1, turns={1: [("build", {"to": "O5"}), "organize", "fund"],
+                           2: [("build", {"to": "I5"}), "organize", "fund"]}, draws=None)
+    i = next(k for k, e in enumerate(g.events) if e == {"type": "phase", "name": "dossier"})
+    g.events.insert(i, {"type": "workforce_move", "seat": 2, "facility": 1, "path": ["I1", "I2"]})
+    del g.events[i + 1:]
+    _cp(g, "after Era I Production", {1: {"trust": 3}})
+    return g
+
+
+@case
+def probe_relocate_facility():
+    """§7 Organize: move one Facility at the destination to an adjacent legal Facility space for
+    one Runway; it carries its starting-grid state. Kestralyn builds Facility 1 on I1 (2-1
+    Industrial Velocity: R5), relocates it to the Compute Estate I2 (R4), Funds (R6). Production:
+    Facility 1 is still on its starting grid, now on I2: +2 Compute (C5)."""
+    g = Game()
+    g.setup()
+    g.filler_era(1, turns={1: [("build", {"to": "I1"}),
+                               ("organize", {"mode": "relocate", "facility": 1, "relocate_to": "I2"}),
+                               "fund"]})
+    i = next(k for k, e in enumerate(g.events) if e == {"type": "phase", "name": "dossier"})
+    del g.events[i:]
+    _cp(g, "after Era I Production", {1: {"runway": 6, "compute": 5}})
+    return g
+
+
+@case
+def probe_fabrication_discount_and_border_controllers():
+    """Map reference: Build on the Fabrication Corridor costs 1 less; Kestralyn's Industrial
+    Velocity takes 1 more (2-1-1 = 0) and, since it really reduced the Runway paid, scores 1
+    Mandate. Headline Compute Borders Harden: the controllers of the Fabrication Corridor and the
+    Civic Permission Authority each gain 1 Runway. Kestralyn: Era I Funds (R8), Organizes, builds
+    Facility 1 on I3 for 0 (Mandate 2+1, +1 for the Era I Mandate: every seat Funded +2, a tie);
+    Production: the Fabrication Corridor Facility gives +1 C +1 R (R9, C4). Era II cycle 1 (Compute
+    Borders Harden): its CEO and Facility on I3 make it the sole controller: +1 R (10); it then
+    Organizes."""
+    g = Game()
+    g.setup()
+    g.filler_era(1, turns={1: ["fund", "organize", ("build", {"to": "I3"})]})
+    g.era_start(2)
+    g.cycle_of({1: "organize", 2: "fund", 3: "fund"}, headline="export_controls")
+    _cp(g, "after Era II cycle 1", {1: {"mandate": 4, "runway": 10, "compute": 4}})
+    return g
+
+
+@case
+def probe_scaling_law_breakthrough():
+    """§9 Mirevanta, Scaling-Law Breakthrough (Era IV, once per game): each of the first three
+    distinct domains banked gives +1 Capability; add 2 Scrutiny. In Era IV cycle 2 Mirevanta
+    (Capability 0) researches Code, Science, Web, Books with it and banks: 4 + 3 = Capability 7,
+    2 cubes."""
+    g = Game()
+    g.setup()
+    for e in (1, 2, 3):
+        g.filler_era(e)
+    g.era_start(4)
+    g.cycle_of({1: "fund", 2: "fund", 3: "fund"})
+    g.cycle_of({1: "organize", 2: "organize",
+                3: ("research", {"cards": ["code", "science", "web", "books"],
+                                 "breakthrough": True})})
+    _cp(g, "after Era IV cycle 2", {3: {"capability": 7, "scrutiny": 2}})
+    return g
