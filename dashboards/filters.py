@@ -54,7 +54,9 @@ def sidebar(db: Path) -> Filters:
     date_from = date_to = None
     lo, hi = opts["date_min"], opts["date_max"]
     if isinstance(lo, dt.date) and isinstance(hi, dt.date):
-        picked = sb.date_input("Date", value=(lo, hi), min_value=lo, max_value=hi, key="flt_dates")
+        if "flt_dates" not in st.session_state:
+            st.session_state["flt_dates"] = (lo, hi)
+        picked = sb.date_input("Date", min_value=lo, max_value=hi, key="flt_dates")
         if isinstance(picked, tuple) and len(picked) == 2 and (picked[0], picked[1]) != (lo, hi):
             date_from, date_to = picked
     else:

@@ -377,13 +377,18 @@ def survey(db: Path, f: Filters) -> pl.DataFrame:
     )
 
 
-def protocol_games(db: Path, f: Filters) -> pl.DataFrame:
-    """The filtered games with their protocol and archived log location."""
+def protocol_games(db: Path, f: Filters, include_non_human: bool = False) -> pl.DataFrame:
+    """The filtered games with their protocol and archived log location, newest first.
+
+    Observation protocols are for physical sessions: human sessions only unless asked.
+    """
     where, params = f.where()
+    human = "TRUE" if include_non_human else "g.is_human"
     return query(
         db,
         f"SELECT g.game_id, g.date, g.protocol, g.archive_path, g.session_type "
-        f"FROM games g WHERE {where} ORDER BY g.date NULLS LAST, g.game_id",
+        f"FROM games g WHERE {where} AND {human} "
+        f"ORDER BY g.date DESC NULLS LAST, g.game_id",
         params,
     )
 

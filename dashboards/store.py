@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections import OrderedDict
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -70,14 +71,52 @@ def read_only(db: Path) -> Iterator[duckdb.DuckDBPyConnection]:
         con.close()
 
 
+_CACHE: OrderedDict[tuple[Any, ...], pl.DataFrame] = OrderedDict()
+_CACHE_SIZE = 256
+
+
+def _version(db: Path) -> tuple[Any, ...]:
+    """What changes when the database changes: size and mtime of the file and its WAL."""
+    out: list[Any] = []
+    for p in (db, db.with_name(db.name + ".wal")):
+        try:
+            st = p.stat()
+            out += [st.st_mtime_ns, st.st_size]
+        except OSError:
+            out += [None, None]
+    return tuple(out)
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, list | tuple):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
 def query(db: Path, sql: str, params: list[Any] | None = None) -> pl.DataFrame:
     """Run one parameterised query; an absent database or table gives an empty frame.
 
     A missing table means the warehouse has not been created or loaded yet: that is an empty
     state, not an error. Other failures raise :class:`StoreError` with a readable message.
+    Results are kept in a small in-process cache keyed by the query, its parameters and the
+    database file's version (size and modification time of the file and its WAL), so a page
+    redrawn on the same data does not reopen the file.
     """
     if not db.exists():
         return pl.DataFrame()
+    key = (str(db), _version(db), sql, _freeze(params or []))
+    hit = _CACHE.get(key)
+    if hit is not None:
+        _CACHE.move_to_end(key)
+        return hit
+    frame = _run(db, sql, params)
+    _CACHE[key] = frame
+    if len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return frame
+
+
+def _run(db: Path, sql: str, params: list[Any] | None) -> pl.DataFrame:
     try:
         with read_only(db) as con:
             rel = con.sql(sql, params=params or None)

@@ -96,18 +96,24 @@ def test_page_on_empty_database(page: str, empty_db: Path, monkeypatch: pytest.M
     assert not empty_db.exists(), "reading must not create the database"
 
 
-@pytest.mark.parametrize("page", sorted(ANALYTICS) + ["replay"])
-def test_page_on_empty_schema(page: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture(scope="session")
+def empty_schema_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A warehouse whose tables exist but hold no game."""
-    db = tmp_path / "playtest.duckdb"
     try:
         from ingest.warehouse import migrate
     except ImportError:
         pytest.skip("ingest.warehouse.migrate is not available")
+    db = tmp_path_factory.mktemp("schema") / "playtest.duckdb"
     con = duckdb.connect(str(db))
     migrate(con)
     con.close()
-    at = _app(db, monkeypatch, page)
+    return db
+
+
+@pytest.mark.parametrize("page", sorted(ANALYTICS) + ["replay"])
+def test_page_on_empty_schema(page: str, empty_schema_db: Path,
+                              monkeypatch: pytest.MonkeyPatch) -> None:
+    at = _app(empty_schema_db, monkeypatch, page)
     _no_exception(at)
     assert not at.error, [e.value for e in at.error]
     assert at.info
@@ -299,3 +305,23 @@ def test_busy_database_is_a_message(sample_db: Path, tmp_path: Path,
     finally:
         holder.kill()
         holder.wait()
+
+
+def test_replay_link_after_visiting_another_page(sample_db: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Coming back to the Replay viewer by a link with the same address opens that game."""
+    con = duckdb.connect(str(sample_db), read_only=True)
+    ids = [r[0] for r in con.sql("SELECT game_id FROM games ORDER BY date DESC NULLS LAST, "
+                                 "game_id").fetchall()]
+    con.close()
+    target = ids[-1]  # not the game the viewer opens by default
+    at = _app(sample_db, monkeypatch, "replay", {"game": target, "event": "3"})
+    if not at.slider:
+        pytest.skip("this game cannot be replayed here")
+    assert at.selectbox[0].value == target and at.slider[0].value == 3
+    at.switch_page("pages/audit.py").run()
+    at.query_params.update({"game": target, "event": "3"})
+    at.switch_page("pages/replay.py").run()
+    _no_exception(at)
+    assert at.selectbox[0].value == target
+    assert at.slider[0].value == 3

@@ -62,11 +62,14 @@ def render() -> None:
     else:
         st.caption(f"Protocol: {protocol.title} ({protocol.reference}), "
                    f"{len(protocol.checklist)} checklist items.")
-    games = queries.protocol_games(db, f)
+    others = st.checkbox("Score simulations and walkthroughs too", key="obs_nonhuman",
+                         help="The protocol is for physical sessions; off by default.")
+    games = queries.protocol_games(db, f, others)
     if games.is_empty():
-        ui.empty_state(ui.NO_GAMES)
+        ui.empty_state("No human sessions match; tick the box above to score the others. "
+                       + ui.NO_GAMES)
     else:
-        limit = 200
+        limit = 100
         stamp = db.stat().st_mtime if db.exists() else 0.0
         per_game, per_item, misfits = _completeness(str(db), stamp, games.head(limit))
         if "completeness" in per_game.columns and per_game["completeness"].drop_nulls().len():
@@ -93,7 +96,8 @@ def render() -> None:
             with st.expander("Events that do not fit the protocol"):
                 ui.show_table(misfits, "protocol-misfits")
         if games.height > limit:
-            st.caption(f"Scored the first {limit} of {games.height} sessions.")
+            st.caption(f"Scored the newest {limit} of {games.height} sessions "
+                       "(narrow the filters to see others).")
 
     st.subheader("Survey")
     sv = queries.survey(db, f)

@@ -208,6 +208,7 @@ def observation_popover(draft_id: str, era: int | None, cycle: int | None) -> No
                     ev["minutes"] = float(minutes)
                 _record(draft_id, ev)
                 st.toast("Observation recorded", icon=":material/check:")
+                st.rerun()
 
 
 def decision_panel(draft_id: str, nxt: live.Next, seat_names: dict[int, str],
@@ -234,9 +235,11 @@ def decision_panel(draft_id: str, nxt: live.Next, seat_names: dict[int, str],
             except Exception as err:
                 st.error(f"These selections could not be combined: {err}")
                 return
-            if event is not None:
-                _record(draft_id, live.event_dict(event))
-                st.rerun()
+            if event is None:
+                st.error("The engine gave no reveal event for these selections; use the form below.")
+                return
+            _record(draft_id, live.event_dict(event))
+            st.rerun()
         return
     heading = "What happened?" if nxt.kind == "chance" else f"{who} decides"
     st.markdown(f"**{heading}** — {nxt.label}")
@@ -343,6 +346,7 @@ def survey_form(draft_id: str, seats: list[int]) -> None:
                     ev["seat"] = seat
                 _record(draft_id, ev)
                 st.toast("Answer recorded", icon=":material/check:")
+                st.rerun()
 
 
 def recording(draft_id: str) -> None:

@@ -34,7 +34,10 @@ def render() -> None:
         return
     ids = games["game_id"].to_list()
     qp_game, qp_event = st.query_params.get("game"), st.query_params.get("event")
-    if qp_game in ids and st.session_state.get("_rv_synced") != (qp_game, qp_event):
+    # follow the address when it changed (a link from Audit) or when the widgets' state was
+    # dropped on a page change; otherwise the widgets lead and the address follows them
+    stale = st.session_state.get("rv_game") not in ids
+    if qp_game in ids and (stale or st.session_state.get("_rv_synced") != (qp_game, qp_event)):
         st.session_state["rv_game"] = qp_game
         if qp_event is not None and qp_event.lstrip("-").isdigit():
             st.session_state["rv_event"] = int(qp_event)
