@@ -333,3 +333,52 @@ def probe_scaling_law_breakthrough():
                                  "breakthrough": True})})
     _cp(g, "after Era IV cycle 2", {3: {"capability": 7, "scrutiny": 2}})
     return g
+
+
+@case
+def probe_era_mandate_zero_incident_quarter():
+    """§6F / Era Mandate Maintained Reality Is Certified (zero_incident_quarter, Era IV): among
+    players who added at least one Scrutiny this Era, the fewest added scores. Era IV cycle 1
+    (The Matter Compiler): Kestralyn crashes a run (3 cubes; the black Systemic Risk cube is no
+    one's Scrutiny), Loopfold takes Venture funding (2 cubes), Mirevanta Funds (none). Nobody
+    else adds any (all Hedge, no Facilities). Qualifying: K 3, L 2 -> Loopfold scores 2; the
+    table records exactly that (no finding). Audit (4 draws from K3 L2 + black): K, L, black, K."""
+    g = Game()
+    g.setup()
+    for e in (1, 2, 3):
+        g.filler_era(e)
+    g.era_start(4, mandate="zero_incident_quarter")
+    g.cycle_of({1: ("research", {"cards": ["code", "code"], "end": "crash", "banked": 0}),
+                2: ("fund", {"mode": "venture"}), 3: "fund"},
+               headline="recursive_self_improvement")
+    g.cycle_of({1: "organize", 2: "organize", 3: "organize"})
+    g.cycle_of({1: "influence", 2: "influence", 3: "influence"})
+    g.end_era(draws=[1, 2, "black", 1], scorers=[2])
+    return g
+
+
+@case
+def probe_era_mandate_national_champion():
+    """§6F / Era Mandate The Jurisdiction Becomes a Platform (Era III): control the most different
+    non-Frontier hex categories (presence: CEO, Team, Facility 1 each; most presence controls;
+    a tie controls nothing). After two filler Eras every CEO is on I4 and every Team on F.
+    Era III: Kestralyn Organizes its CEO to I5 (Workforce) and its Team to I6 (Power Corridor:
+    Energy), then Funds and researches there; Loopfold Organizes its CEO to I3 (Fabrication) and
+    stays; Mirevanta stays alone on I4 (Allocation Exchange). Kestralyn controls 2 categories,
+    Loopfold 1, Mirevanta 1 -> Kestralyn scores 2; the table records exactly that."""
+    g = Game()
+    g.setup()
+    g.filler_era(1)
+    g.filler_era(2)
+    g.era_start(3, mandate="national_champion_without_nationalization")
+    g.cycle_of({1: ("organize", {"mode": "redistribute",
+                                 "moves": [{"piece": "ceo", "path": ["I4", "I5"]},
+                                           {"piece": "team", "path": ["F", "I6"]}]}),
+                2: ("organize", {"mode": "redistribute",
+                                 "moves": [{"piece": "ceo", "path": ["I4", "I3"]}]}),
+                3: "fund"})
+    g.cycle_of({1: "fund", 2: "fund", 3: ("research", {"cards": ["web"]})})
+    g.cycle_of({1: ("research", {"cards": ["code"]}), 2: ("research", {"cards": ["science"]}),
+                3: ("influence", {"mode": "trust"})})
+    g.end_era(scorers=[1])
+    return g
