@@ -325,3 +325,56 @@ def test_replay_link_after_visiting_another_page(sample_db: Path,
     _no_exception(at)
     assert at.selectbox[0].value == target
     assert at.slider[0].value == 3
+
+
+def test_chart_downloads_render_png_and_svg() -> None:
+    """The PNG and SVG behind the download buttons are real images (vl-convert)."""
+    import polars as pl
+
+    from dashboards import charts, stats, ui
+
+    games = pl.DataFrame({"game_id": ["a", "b", "c"], "player_count": [4, 4, 3],
+                          "session_type": ["blind_playtest"] * 3, "kind": ["human"] * 3,
+                          "total_minutes": [80.0, 95.0, 70.0]})
+    chart = charts.duration_chart(games, stats.summarise(games, ["player_count"], "total_minutes"),
+                                  (75.0, 100.0))
+    png = ui.chart_png(chart)
+    svg = ui.chart_svg(chart)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 1000
+    assert svg.lstrip().startswith("<svg") and "Minutes" in svg
+
+
+def test_stats_against_known_values() -> None:
+    from dashboards import stats
+
+    lo, hi = stats.wilson(0, 10)
+    assert lo == 0.0 and abs(hi - 0.2775) < 1e-3
+    assert abs(stats.wilson(5, 10)[0] - 0.2366) < 1e-3
+    m = stats.mean_interval([70.0, 80.0, 90.0])
+    assert m["mean"] == 80.0 and abs(m["high"] - (80 + 4.303 * 10 / 3 ** 0.5)) < 1e-6
+    assert stats.normalised_entropy({"fund": 5}, 6) == 0.0
+    assert abs(stats.normalised_entropy({a: 1 for a in "abcdef"}, 6) - 1.0) < 1e-12
+    assert stats.thresholds()["seatWinShareRangeMax"] == 0.10
+
+
+def test_leader_conversion_leaves_ties_out() -> None:
+    import polars as pl
+
+    from dashboards import stats
+
+    era_two = pl.DataFrame({
+        "game_id": ["g1", "g1", "g2", "g2", "g3", "g3"],
+        "seat": [1, 2, 1, 2, 1, 2],
+        "mandate": [10, 8, 9, 9, 7, 12],
+        "winner": [True, False, False, True, False, False],
+    })
+    out = stats.leader_conversion(era_two)
+    assert (out["games"], out["converted"], out["ties"]) == (2, 1, 1)
+
+
+def test_filter_values_travel_as_parameters(sample_db: Path) -> None:
+    from dashboards import queries
+
+    hostile = queries.Filters(session_types=("x'; DROP TABLE games; --",), rules_versions=("'",))
+    assert queries.games(sample_db, hostile).is_empty()
+    assert not queries.games(sample_db, queries.Filters()).is_empty()
