@@ -3,7 +3,8 @@ rebuild, export, dashboard, demo and bench.
 
 ``main(argv) -> int`` never lets a traceback reach the user: bad input, a busy database or a
 part of the toolkit that is not installed becomes one clear message on stderr and an exit
-status (0 ok, 1 rule errors found, 2 unreadable input or a usage/storage problem).
+status (0 ok, 1 rule errors found, 2 unreadable input or a usage/storage problem, 3 an
+internal error, reported in one line).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,6 @@ EXIT_FINDINGS = 1
 EXIT_UNREADABLE = 2
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SAMPLES_DIR = REPO_ROOT / "data" / "samples"
-LOG_SUFFIXES = (".json", ".m38", ".txt", ".csv", ".log")
 
 
 class CliError(Exception):
@@ -55,7 +55,6 @@ class Loaded:
     parsed: Any = None
     reason: str | None = None
     raw: Any = None
-    extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def readable(self) -> bool:
