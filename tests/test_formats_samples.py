@@ -72,3 +72,11 @@ def test_simulated_games_survive_every_format() -> None:
             result = replay(again.header, again.events)
             assert [f.code for f in result.findings] == [f.code for f in base.findings]
             assert result.outcome == base.outcome
+
+
+def test_the_short_notation_example_in_the_docs_reads_clean() -> None:
+    docs = (ROOT / "docs" / "formats.md").read_text(encoding="utf-8")
+    section = docs.split("## 2. Text notation", 1)[1]
+    block = section.split("```", 2)[1]
+    (loaded,) = read_bytes(block.strip().encode(), "docs.m38")
+    assert loaded.findings == [] and len(loaded.parsed.events) == 11
