@@ -285,7 +285,15 @@ def eligible_picks(st: GameState, seat: int) -> list[str]:
 
 def selection_decision(st: GameState) -> Decision:
     """The simultaneous secret selection of this cycle."""
-    per_seat: dict[int, Any] = {seat: eligible_picks(st, seat) for seat in range(1, st.n + 1)}
+    per_seat: dict[int, Any] = {}
+    for seat in range(1, st.n + 1):
+        picks = eligible_picks(st, seat)
+        if not picks:
+            # No choice has a legal resolution (rare): the seat still commits an unused Core
+            # Action, which resolves blocked (a forced no-op in the designers' terms).
+            s = st.seat(seat)
+            picks = [a for a in CORE_ACTIONS if a not in s.exhausted and a not in ("deploy", "build")]
+        per_seat[seat] = picks
 
     def combine(picks: dict[int, Any]) -> ev.Reveal:
         return ev.Reveal(selections=[ev.Selection(seat=k, pick=picks[k]) for k in sorted(picks)])
