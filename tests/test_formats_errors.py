@@ -124,13 +124,13 @@ def test_nameless_uploads_are_sniffed() -> None:
 
 def test_notation_reads_the_forms_people_type() -> None:
     text = ('[Session facilitated_playtest]\n[Seat 1 "Ana" mirevanta]\n[Seat 2 kestralyn "Ben"]\n'
-            "== era 1\n-- cycle 1 open_weights_drop\nallocate 1 f1,f2 mc1\n2 Fund VENTURE Team F-I3 +Frontier\n"
+            "== era 1\n-- cycle 1 open_weights_drop\nallocate 1 f1,f2 mc1\n2 Fund VENTURE Team F>I3-O4 +Frontier\n"
             "1 trade 2 runway Accepted\n2 dossier Commit\n")
     (loaded,) = read_bytes(text.encode(), "typed.m38")
     assert loaded.findings == []
     assert [(s.faction, s.player) for s in loaded.parsed.header.seats] == [("mirevanta", "Ana"), ("kestralyn", "Ben")]
     alloc, fund, trade, dossier = loaded.parsed.events[2:]
     assert (alloc.seat, alloc.facilities, alloc.mega_clusters) == (1, [1, 2], [1])
-    assert (fund.seat, fund.mode, fund.piece, fund.path, fund.frontier_bonus) == (2, "venture", "team", ["F", "I3"], True)
+    assert (fund.seat, fund.mode, fund.piece, fund.path, fund.frontier_bonus) == (2, "venture", "team", ["F", "I3", "O4"], True)
     assert (trade.rival, trade.give, trade.accepted) == (2, "runway", True)
     assert dossier.orientation == "commit"

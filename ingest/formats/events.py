@@ -188,7 +188,7 @@ def _turn_positional(ctx: Ctx, tok: Token) -> bool:
     elif t in s.flags:
         ctx.set(s.flags[t], True, tok)
     elif PATH_RE.fullmatch(t):
-        ctx.set("path", t.split("-"), tok)
+        ctx.set("path", re.split("[->]", t), tok)
     elif s.facility_sugar and _FAC_RE.fullmatch(t):
         ctx.set("facility", int(t[1:]), tok)
     elif s.type == "influence" and t in ("accepted", "rejected"):
@@ -323,7 +323,7 @@ def _workforce_positional(ctx: Ctx, tok: Token) -> bool:
     if _FAC_RE.fullmatch(tok.text):
         ctx.set("facility", int(tok.text[1:]), tok)
     elif PATH_RE.fullmatch(tok.text):
-        ctx.set("path", tok.text.split("-"), tok)
+        ctx.set("path", re.split("[->]", tok.text), tok)
     else:
         return False
     return True

@@ -23,7 +23,7 @@ _DECODER = json.JSONDecoder()
 SAFE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.:/+\-]*")
 HEX = r"(?:F|I[1-6]|O(?:1[0-2]|[1-9]))"
 HEX_RE = re.compile(HEX)
-PATH_RE = re.compile(rf"{HEX}(?:-{HEX})*")
+PATH_RE = re.compile(rf"{HEX}(?:[->]{HEX})*")  # written with "-"; "F>I1" reads too
 INT_RE = re.compile(r"-?[0-9]+")
 FLOAT_RE = re.compile(r"-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
 #: characters that editors may show as line breaks; always escaped when written
@@ -181,7 +181,7 @@ def fmt_bool(b: bool) -> str:
 def parse_path(text: str, col: int) -> list[str]:
     if not PATH_RE.fullmatch(text):
         raise ParseError(col, f"expected a path of hexes like F-I1-O2, found {text!r}")
-    return text.split("-")
+    return re.split("[->]", text)
 
 
 def parse_list(text: str, col: int, item: Any) -> list[Any]:
