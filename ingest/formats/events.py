@@ -282,7 +282,6 @@ def _trade_positional(ctx: Ctx, tok: Token) -> bool:
     return True
 
 
-_DRAW_FIELDS = {"card", "domain", "seat", "t", "comment"}
 
 
 def _draw_positional(ctx: Ctx, tok: Token) -> bool:
