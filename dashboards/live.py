@@ -241,6 +241,38 @@ def option_label(option: Any, places: dict[str, str] | None = None) -> str:
     return event_label(option, places)
 
 
+def move_of(option: Any) -> tuple[str, tuple[str, ...]] | None:
+    """(piece, path) of a turn option that moves a piece, else None."""
+    path = getattr(option, "path", None)
+    if not path or is_pass(option):
+        return None
+    return (str(getattr(option, "piece", "ceo")), tuple(path))
+
+
+def move_label(move: tuple[str, tuple[str, ...]], places: dict[str, str] | None = None) -> str:
+    """'CEO F → I1 Research Commons' for a (piece, path) pair."""
+    piece, path = move
+    who = "CEO" if piece == "ceo" else "Team"
+    dest = path[-1]
+    name = f" {places[dest]}" if places and dest in places else ""
+    if len(path) == 1:
+        return f"{who} stays at {dest}{name}"
+    return f"{who} {' → '.join(path)}{name}"
+
+
+def variant_label(option: Any) -> str:
+    """What a turn option does once the move is fixed: the action and its choices."""
+    from dashboards.replay_view import ACTION_WORDS
+
+    body = event_dict(option)
+    action = ACTION_WORDS.get(body.get("type", ""), body.get("type", "?"))
+    rest = [str(v) if k == "mode" else
+            f"{k.replace('_', ' ')} {v}" if not isinstance(v, bool) else k.replace("_", " ")
+            for k, v in body.items()
+            if k not in ("type", "seat", "piece", "path", "t", "comment") and v not in (None, False)]
+    return action + (": " + ", ".join(rest) if rest else "")
+
+
 # --- plain forms for any event type -----------------------------------------------------------
 
 

@@ -57,6 +57,13 @@ def test_short_session_survives_a_reload(tmp_path: Path, monkeypatch: pytest.Mon
         assert [e["type"] for e in events] == ["phase", "era_start", "headline", "reveal"]
         assert all(e.get("t") for e in events), "every event is timestamped"
         assert any("decides" in m.value for m in at.markdown), "whose decision it is"
+        # a normal turn: the acting piece's move is preselected; one click on what it does
+        picks = {s["seat"]: s["pick"] for s in events[-1]["selections"]}
+        at.button(key="opt_var_0").click().run()
+        assert not at.exception, [e.value for e in at.exception]
+        events = drafts.load(tmp_path / "drafts", draft_id).events
+        assert len(events) == 5
+        assert events[-1]["type"] == picks[events[-1]["seat"]], "the seat resolves its pick"
     else:
         at.selectbox(key="man_type").set_value("era_start").run()
         at.text_input(key="man_era_start_era").input("1")

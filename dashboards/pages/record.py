@@ -270,6 +270,40 @@ def decision_panel(draft_id: str, nxt: live.Next, seat_names: dict[int, str],
                                    args=(draft_id, live.event_dict(opt)), width="stretch",
                                    type="primary" if len(options) == 1 else "secondary")
         return
+    moves: dict[tuple[str, tuple[str, ...]], list[Any]] = {}
+    others = []
+    for o in options:
+        m = live.move_of(o)
+        if m is None:
+            others.append(o)
+        else:
+            moves.setdefault(m, []).append(o)
+    if len(moves) > 1 and len(others) <= MANY:
+        # a turn: pick the acting piece's move, then what it does there
+        keys = list(moves)
+        mk = st.selectbox(f"Acting piece and move ({len(keys)} moves, {len(options)} choices)",
+                          range(len(keys)), format_func=lambda i: live.move_label(keys[i], places),
+                          key="opt_move")
+        variants = moves[keys[mk]]
+        cols = st.columns(min(len(variants), 3))
+        for j, opt in enumerate(variants):
+            cols[j % 3].button(live.variant_label(opt), key=f"opt_var_{j}", on_click=_record,
+                               args=(draft_id, live.event_dict(opt)), width="stretch",
+                               type="primary" if len(variants) == 1 else "secondary")
+        for k, opt in enumerate(others):
+            label = live.option_label(opt, places)
+            if live.is_pass(opt):
+                st.button(label, key=f"opt_other_{k}", on_click=_pass, args=(opt.key,))
+            else:
+                st.button(label, key=f"opt_other_{k}", on_click=_record,
+                          args=(draft_id, live.event_dict(opt)))
+        with st.expander(f"All {len(options)} choices as one list"):
+            _full_list(draft_id, options, places)
+        return
+    _full_list(draft_id, options, places)
+
+
+def _full_list(draft_id: str, options: list[Any], places: dict[str, str]) -> None:
     labels = [live.option_label(o, places) for o in options]
     pick = st.selectbox(f"{len(options)} legal choices", range(len(options)),
                         format_func=lambda i: labels[i], key="opt_pick")
