@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-# Content facts that the pack models do not carry (game-config ``sharedSupply``; FACTS.md §2, §10).
+# Fallbacks for packs without ``shared_supply`` (game-config ``sharedSupply``; FACTS.md §10).
 JV_PAIRS = 6
 MEGA_CLUSTER_PAIRS = 6
 RUNWAY_CAP_DEFAULT = 12
@@ -66,6 +66,10 @@ class Content:
         self.cap_thresholds = sorted(pack.scoring.capability_thresholds.items())
         self.trust_thresholds = sorted(pack.scoring.trust_thresholds.items())
         self.program_unlock = {p.id: p.era for p in pack.programs}
+        shared = getattr(pack, "shared_supply", None)
+        self.jv_pairs = getattr(shared, "joint_venture_pairs", JV_PAIRS) if shared else JV_PAIRS
+        self.mega_pairs = (getattr(shared, "mega_cluster_pairs", MEGA_CLUSTER_PAIRS)
+                           if shared else MEGA_CLUSTER_PAIRS)
 
     def markers(self, era: int) -> int:
         """Program markers available at the start of ``era`` (0/1/1/2)."""

@@ -14,7 +14,7 @@ from typing import Any
 from engine.core.findings import FindingSink
 from engine.mandate2038 import factions
 from engine.mandate2038.board import FRONTIER
-from engine.mandate2038.content import DEPLOY_DISTRICTS, ENERGY_TILES, JV_PAIRS
+from engine.mandate2038.content import DEPLOY_DISTRICTS, ENERGY_TILES
 from engine.mandate2038.hex_board import (
     adjacent_hexes,
     check_path,
@@ -569,10 +569,10 @@ def do_influence(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSin
             return
     if not ev.accepted:
         return
-    free = [k for k in range(1, JV_PAIRS + 1) if k not in st.jvs]
+    free = [k for k in range(1, st.c.jv_pairs + 1) if k not in st.jvs]
     if not free:
         sink.report("influence/jv-no-pair",
-                    f"seat {s.seat} created a Joint Venture with all {JV_PAIRS} pairs in use",
+                    f"seat {s.seat} created a Joint Venture with all {st.c.jv_pairs} pairs in use",
                     seat=s.seat)
         return
     assert partner is not None and f is not None and pf is not None

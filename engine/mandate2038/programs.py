@@ -11,7 +11,6 @@ from typing import Any
 
 from engine.core.findings import FindingSink
 from engine.mandate2038.board import ADJACENT
-from engine.mandate2038.content import MEGA_CLUSTER_PAIRS
 from engine.mandate2038.core_actions import compute_cost, shovels
 from engine.mandate2038.hex_board import adjacent_hexes, check_path, locally_eligible, move_piece
 from engine.mandate2038.resources import (
@@ -38,8 +37,8 @@ def do_mega_cluster(st: GameState, s: SeatState, ev: Any, t: Turn, sink: Finding
         problem, physical = f"Facility {a if fa is None else b} is not built", False
     elif fa.mega is not None or fb.mega is not None:
         problem, physical = "a host already holds a Mega-Cluster half", False
-    elif len(st.megas) >= MEGA_CLUSTER_PAIRS:
-        problem, physical = f"all {MEGA_CLUSTER_PAIRS} Mega-Cluster pairs are in use", False
+    elif len(st.megas) >= st.c.mega_pairs:
+        problem, physical = f"all {st.c.mega_pairs} Mega-Cluster pairs are in use", False
     elif not adjacent_hexes(fa.hex, fb.hex):
         problem = f"the hosts ({fa.hex}, {fb.hex}) are not on adjacent hexes"
     elif not (locally_eligible(st, s, a) and locally_eligible(st, s, b)):
@@ -59,7 +58,7 @@ def do_mega_cluster(st: GameState, s: SeatState, ev: Any, t: Turn, sink: Finding
     add_scrutiny(st, s, prog.scrutiny if prog is not None else 2)
     if not physical or fa is None or fb is None:
         return
-    num = next(k for k in range(1, MEGA_CLUSTER_PAIRS + 1) if k not in st.megas)
+    num = next(k for k in range(1, st.c.mega_pairs + 1) if k not in st.megas)
     st.megas[num] = MegaClusterContract(number=num, owner=s.seat, hosts=(a, b))
     fa.mega = num
     fb.mega = num
