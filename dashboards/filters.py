@@ -54,8 +54,12 @@ def sidebar(db: Path) -> Filters:
     date_from = date_to = None
     lo, hi = opts["date_min"], opts["date_max"]
     if isinstance(lo, dt.date) and isinstance(hi, dt.date):
-        if "flt_dates" not in st.session_state:
+        full_before = st.session_state.get("_flt_dates_full")
+        if "flt_dates" not in st.session_state or (
+            full_before != (lo, hi) and st.session_state.get("flt_dates") == full_before
+        ):  # untouched range: follow the data when new games widen it
             st.session_state["flt_dates"] = (lo, hi)
+        st.session_state["_flt_dates_full"] = (lo, hi)
         picked = sb.date_input("Date", min_value=lo, max_value=hi, key="flt_dates")
         if isinstance(picked, tuple) and len(picked) == 2 and (picked[0], picked[1]) != (lo, hi):
             date_from, date_to = picked
