@@ -305,3 +305,12 @@ def test_research_without_compute_is_ineligible_unless_an_estate_is_near() -> No
         reveal("research", "research", "research", "research"),
     ]
     assert codes(run(far, map=east)) == ["checkpoint/mismatch", "select/ineligible"]
+
+
+def test_program_marked_as_swarm_action() -> None:
+    evs = [{"type": "era_start", "era": 3}, {"type": "headline", "cycle": 1},
+           reveal("covenant", "fund", "fund", "fund"),
+           {"type": "covenant", "seat": 1, "swarm": True}]
+    r = run(evs, detail="partial", first_initiative=3)
+    assert codes(r) == ["program/swarm-invalid"]
+    assert seat(r, 1).trust == 2 + 2  # the Covenant still resolved

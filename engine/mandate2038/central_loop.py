@@ -563,8 +563,12 @@ def on_turn(st: GameState, ev: Any, sink: FindingSink) -> None:
             st.turn = None
         return
     if ev.swarm:
-        _swarm_action(st, s, ev, sink)
-        return
+        if kind in CORE_SET:
+            _swarm_action(st, s, ev, sink)
+            return
+        sink.report("program/swarm-invalid",
+                    f"seat {s.seat}'s {kind} is marked as an Agent Swarm action; Agent Swarm "
+                    "resolves two Core Actions, not a Program", seat=s.seat, recorded=kind)
     if st.run is not None:
         force_close_run(st, sink)
     t = st.turn
