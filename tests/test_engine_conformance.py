@@ -96,3 +96,48 @@ def test_records_of_a_complete_game() -> None:
     penalty = {s: sum(e.amount for e in r.ledger if e.seat == s and e.source == "offline_penalty")
                for s in era_end}
     assert {s: era_end[s] + penalty[s] for s in era_end} == r.outcome.details["final_mandate"]
+
+
+FIELD_VALUES: dict[str, list] = {
+    "swarm": [True], "blocked": [True], "frontier_bonus": [True], "breakthrough": [True],
+    "orbital": [{"facility": 1, "to": "I2"}, {"facility": 3, "to": "F"}],
+    "remote": ["F", "O2", "O4"], "piece": ["ceo", "team"],
+    "path": [["F"], ["O1", "I1", "F"], ["O5", "O6"], ["I1", "O1", "O2", "O3"]],
+    "mode": ["venture", "generator", "recruit", "relocate", "jv", "terminate", "give_scrutiny"],
+    "facility": [1, 3], "partner": [1, 2, 6], "partner_facility": [1, 4], "contract": [1, 7],
+    "hosts": [[1, 2], [2, 2]], "actions": [["fund", "deploy"], ["fund", "fund"]],
+    "target": [1, 6], "to": ["F", "O9"], "recruits": [2], "return_teams": [["F"]],
+    "facilities": [[1, 2, 3, 4]], "mega_clusters": [[1], [3]], "emergency": [2],
+    "draws": [[1, 2, "black"], [], [6]], "card": ["curated_corpus", "human_evaluation", "poetry"],
+    "domain": ["code", "poetry"], "outcome": ["bank", "crash", "protect", "method"],
+    "scorers": [[1], [], [9]], "headline": ["open_weights_drop", "weights_on_internet", "zzz"],
+    "program": ["fusion", "agent_swarm"], "rival": [1, 6], "era": [1, 4], "cycle": [1, 3],
+}
+
+
+def test_never_raises_on_field_mutations() -> None:
+    import contextlib
+    import random
+
+    from schemas.canonical import dump_event
+    from schemas.mandate2038 import EVENT_ADAPTER
+
+    rng = random.Random(11)
+    log = simulate.simulate_one(2038, 4, 5)
+    for _ in range(30):
+        events = list(log.events)
+        for _ in range(6):
+            i = rng.randrange(len(events))
+            d = dump_event(events[i])
+            fields = [f for f in type(events[i]).model_fields if f in FIELD_VALUES]
+            if not fields:
+                continue
+            for _ in range(2):
+                f = rng.choice(fields)
+                d[f] = rng.choice(FIELD_VALUES[f])
+            with contextlib.suppress(ValueError):
+                events[i] = EVENT_ADAPTER.validate_python(d)
+        header = log.header if rng.random() < 0.7 else log.header.model_copy(
+            update={"detail": "partial"})
+        r = replay(header, events)  # must not raise
+        assert r.outcome is not None
