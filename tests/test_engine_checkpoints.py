@@ -186,3 +186,17 @@ def test_partial_final_without_production_takes_table_claimant() -> None:
     assert r.outcome is not None and r.outcome.details["claimant"] == 2
     rec = dict(RECORD, claims=None, agi=True, claimant=2, winners=[2], open=True)
     assert codes(run(evs + [rec], detail="partial", factions=FACTIONS3)) == ["final/open"]
+
+
+def test_partial_final_scoring_phase_waits_for_the_record() -> None:
+    evs = [
+        {"type": "era_start", "era": 4},
+        cp("end", {"seat": 1, "mandate": 10, "trust": 3}, {"seat": 2, "mandate": 12, "trust": 4},
+           {"seat": 3, "mandate": 9}),
+        {"type": "phase", "name": "final_scoring"},
+        {"type": "final_record", "offline": {"3": 1}, "winners": [2]},
+        {"type": "phase", "name": "game_end"},
+    ]
+    r = run(evs, detail="partial", factions=FACTIONS3)
+    assert [f.code for f in r.findings] == []
+    assert r.outcome is not None and r.outcome.details["final_mandate"] == {1: 10, 2: 12, 3: 8}

@@ -102,7 +102,13 @@ def on_phase(st: GameState, ev: Any, sink: FindingSink) -> None:
             report_missing_audit(st, sink)
         st.phase = name
     elif name == "final_scoring":
-        _end_of_game(st, sink)
+        if st.partial and st.power_known_era != 4 and not st.final_done:
+            # the offline count must come from the table's final record: score there
+            close_cycle(st, sink)
+            end_era(st, sink)
+            st.phase = "final_scoring"
+        else:
+            _end_of_game(st, sink)
     elif name == "game_end":
         if not st.final_done:
             _end_of_game(st, sink)
@@ -186,7 +192,7 @@ class MandateRuleset:
         st = state
         if st.final_done:
             return
-        if st.era == 4 and st.era_mandate_done:
+        if (st.era == 4 and st.era_mandate_done) or st.phase == "final_scoring":
             # the log stops after the last Era Mandate: final scoring follows from the state
             if st.run is not None:
                 force_close_run(st, sink)
@@ -202,11 +208,12 @@ class MandateRuleset:
         sink.report("log/partial", f"the log ends in {where}, before final scoring; only what "
                     "was recorded was checked")
 
-    def legal_moves(self, state: GameState) -> Decision:
-        """Who decides next and what they may do (engine.mandate2038.moves)."""
+    def legal_moves(self, state: GameState, passed: frozenset[str] = frozenset()) -> Decision:
+        """Who decides next and what they may do (engine.mandate2038.moves); ``passed`` holds
+        the optional windows the caller declined (see moves.Pass)."""
         from engine.mandate2038 import moves
 
-        return moves.legal_moves(state, state.pack)
+        return moves.legal_moves(state, state.pack, passed)
 
     def outcome(self, state: GameState) -> Outcome | None:
         """The outcome once final scoring ran; otherwise an incomplete outcome."""
