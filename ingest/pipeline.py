@@ -37,6 +37,7 @@ import time
 import traceback
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -844,7 +845,15 @@ def _run_batches(
             for fut in done:
                 size = futures.pop(fut)
                 advance(size)
-                yield fut.result()
+                try:
+                    result = fut.result()
+                except BrokenProcessPool:
+                    raise StorageError(
+                        "a worker process died (killed, or out of memory?); the games loaded so "
+                        "far are kept. Run the same command again to continue (set "
+                        "PLAYTEST_WORKERS=1 to run in one process)."
+                    ) from None
+                yield result
 
 
 @contextlib.contextmanager
