@@ -13,6 +13,7 @@ import argparse
 import contextlib
 import json
 import os
+import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -293,7 +294,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                 log = simulate_one(args.seed, i, counts[i % len(counts)], args.bot)
             except SimulationError as exc:
                 raise CliError(f"game {i} of seed {args.seed} could not be simulated: {exc}", 1) from None
-            path = out / f"{log.header.game_id}.json"
+            safe = re.sub(r"[^A-Za-z0-9._-]+", "_", str(log.header.game_id))
+            path = out / f"{safe}.json"
             path.write_text(dumps_log(log), encoding="utf-8")
             written += 1
             bar.advance(task)
