@@ -46,8 +46,9 @@ def render() -> None:
         st.session_state["_rv_synced"] = (qp_game, qp_event)
     elif qp_game is not None and qp_game not in ids:
         st.warning(f"Game {qp_game!r} is not in the warehouse; showing the newest game instead.")
-    labels = {r["game_id"]: f"{r['game_id']} · {r['date'] or 'undated'} · {r['kind']} · "
-              f"{r['player_count']}p · {r['n_events']} events" for r in games.iter_rows(named=True)}
+    labels = {r["game_id"]: f"{r['game_id']} · {r['date'] or 'undated'} · {r['kind']}"
+              f"{' (illustrative)' if r['illustrative'] else ''} · {r['player_count']}p · "
+              f"{r['n_events']} events" for r in games.iter_rows(named=True)}
     if st.session_state.get("rv_game") not in ids:
         st.session_state["rv_game"] = ids[0]
     gid = st.selectbox("Game", ids, format_func=lambda g: labels.get(g, g), key="rv_game")
