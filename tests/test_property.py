@@ -103,6 +103,23 @@ def turn_taken_twice(ev, rng):
     return ev, {"turn/twice"}
 
 
+def fourth_action(ev, rng):
+    # a seat resolves another turn after its third of the Era (cycle 3)
+    cycle3 = []
+    cycle = 0
+    simple = set(_simple_turns(ev))
+    for i, e in enumerate(ev):
+        if e.type == "headline":
+            cycle = e.cycle
+        if cycle == 3 and i in simple:
+            cycle3.append(i)
+    if not cycle3:
+        return None
+    i = rng.choice(cycle3)
+    ev.insert(i + 1, ev[i].model_copy())
+    return ev, {"select/fourth-action"}
+
+
 def program_in_era_one(ev, rng):
     idx = _simple_turns(ev, era=1)
     i = rng.choice(idx)
@@ -316,7 +333,7 @@ def second_trade_offer(ev, rng):
 
 MUTATIONS: list[Mutation] = [
     fund_claimed_blocked, second_trade_offer,
-    facility_on_frontier, generator_in_era_one, turn_taken_twice, program_in_era_one,
+    facility_on_frontier, generator_in_era_one, turn_taken_twice, fourth_action, program_in_era_one,
     program_used_twice, deploy_beyond_capability, three_step_path, step_without_edge,
     seats_out_of_order, exhausted_action_again, headline_repeated, era_out_of_order,
     checkpoint_value, era_mandate_scorers, final_record_field, audit_draws, run_end_banked,
