@@ -39,8 +39,7 @@ from typing import Any, cast
 from engine.core.ruleset import Decision
 from engine.mandate2038 import hex_board as hb
 from engine.mandate2038.board import ADJACENT, DISTANCE, FRONTIER, POSITIONS, WITHIN_TWO
-from engine.mandate2038.content import DEPLOY_DISTRICTS, DOSSIER_CARDS, JV_PAIRS
-from engine.mandate2038.content import MEGA_CLUSTER_PAIRS as MEGA_PAIRS
+from engine.mandate2038.content import DEPLOY_DISTRICTS, DOSSIER_CARDS
 from engine.mandate2038.factions import has_active
 from engine.mandate2038.state import CORE_ACTIONS, GameState, SeatState
 from schemas import mandate2038 as ev
@@ -567,7 +566,7 @@ def _influence(st: GameState, s: SeatState, dest: str, kw: dict[str, Any]) -> It
     if not own_here:
         return
     own_reach = 2 if has_active(st, s, "strategic_partnership") else 1
-    if len(st.jvs) < JV_PAIRS:
+    if len(st.jvs) < st.c.jv_pairs:
         existing = {(j.a_seat, j.a_facility, j.b_seat, j.b_facility) for j in st.jvs.values()}
         existing |= {(b, bf, a, af) for (a, af, b, bf) in existing}
         for no in own_here:
@@ -591,7 +590,7 @@ def _influence(st: GameState, s: SeatState, dest: str, kw: dict[str, Any]) -> It
 
 
 def _mega_cluster(st: GameState, s: SeatState, dest: str, kw: dict[str, Any]) -> Iterator[Any]:
-    if s.runway < 3 or s.compute < 2 or len(st.megas) >= MEGA_PAIRS:
+    if s.runway < 3 or s.compute < 2 or len(st.megas) >= st.c.mega_pairs:
         return
     facs = sorted(s.facilities.items())
     for (a, fa), (b, fb) in itertools.combinations(facs, 2):
