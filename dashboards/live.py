@@ -98,6 +98,7 @@ def new_header(
     venue: str | None = None,
     facilitator: str | None = None,
     notes: str | None = None,
+    detail: str = "full",
 ) -> tuple[dict[str, Any] | None, str | None]:
     """(canonical header dict, problem). The header is validated by the log schema."""
     body: dict[str, Any] = {
@@ -107,6 +108,7 @@ def new_header(
         "seats": [{"seat": i, "faction": f, **({"player": p} if p else {})}
                   for i, (f, p) in enumerate(seats, start=1)],
         "date": (date or dt.date.today()).isoformat(),
+        "detail": detail,
         "provenance": {"source_format": "live", "source_name": "live entry (dashboard)"},
     }
     for key, value in (("map", layout), ("first_initiative", first_initiative),

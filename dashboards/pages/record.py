@@ -106,6 +106,10 @@ def setup_form() -> None:
         versions = []
     proto_opts = [f"{protocols.DEFAULT_PROTOCOL}@{v}" for v in reversed(versions)] + ["(none)"]
     protocol = c3.selectbox("Observation protocol", proto_opts, key="new_protocol")
+    detail = st.radio(
+        "Detail", ["full", "partial"], horizontal=True, key="new_detail",
+        help="full: every decision will be recorded; partial: only some events (e.g. Era "
+        "checkpoints and the final record), so missing structure is not an error.")
     c4, c5, c6 = st.columns(3)
     date = c4.date_input("Date", value=dt.date.today(), key="new_date")
     venue = c5.text_input("Venue", key="new_venue")
@@ -150,7 +154,7 @@ def setup_form() -> None:
             seats=seats, session_type=session_type, layout=layout, first_initiative=first,
             protocol=None if protocol == "(none)" else protocol, profile=profile,
             date=date if isinstance(date, dt.date) else None, venue=venue.strip() or None,
-            facilitator=facilitator.strip() or None, notes=seed_note)
+            facilitator=facilitator.strip() or None, notes=seed_note, detail=detail)
         if problem or header is None:
             st.error(problem or "the session could not be created")
             return
