@@ -138,3 +138,45 @@ def test_finish_loads_the_game(tmp_path: Path) -> None:
     result, problem = live.finish(header, events, tmp_path / "playtest.duckdb", "t")
     assert problem is None
     assert live.game_id_of(result)
+
+
+def test_finish_button_archives_and_loads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    try:
+        import ingest.pipeline  # noqa: F401
+    except ImportError as err:
+        pytest.skip(f"ingest pipeline not available: {err}")
+    import duckdb
+
+    db = tmp_path / "playtest.duckdb"
+    at = _record_page(db, monkeypatch)
+    at.selectbox(key="new_type").set_value("developer_walkthrough").run()
+    at.button(key="new_start").click().run()
+    draft_id = at.query_params["draft"]
+    draft_id = draft_id[0] if isinstance(draft_id, list) else draft_id
+    at.button(key="finish").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("Archived and loaded" in s.value for s in at.success), [e.value for e in at.error]
+    d = drafts.load(tmp_path / "drafts", draft_id)
+    assert d.status == "finished" and d.game_id
+    con = duckdb.connect(str(db), read_only=True)
+    row = con.sql("SELECT session_type, evidence FROM games WHERE game_id = ?",
+                  params=[d.game_id]).fetchall()
+    con.close()
+    assert row == [("developer_walkthrough", False)]
+
+
+def test_map_picture_draws_every_hex_and_piece() -> None:
+    from dashboards import hexmap
+
+    layout = live.random_layout(live.pack(), "seed")
+    assert len(layout) == 19 and layout["F"] == "frontier"
+    view = {"tiles": layout, "fusion_hex": None, "seats": [
+        {"seat": 1, "faction": "mirevanta", "ceo": "F", "teams": ["I1", "I1"],
+         "facilities": [{"number": 1, "hex": "I1", "powered": True, "mega": None, "jvs": []},
+                        {"number": 2, "hex": "O3", "powered": False, "mega": None, "jvs": []}],
+         "generator": "I2", "generator_kind": "civic_heat_battery", "colour": "#00c060"}]}
+    svg = hexmap.render_svg(view, live.tile_names(live.pack()), {"mirevanta": "Mirevanta Works"})
+    assert svg.count("<polygon") >= 19 + 1  # 19 hexes and the Generator
+    assert "Seat 1 Facility 1 (powered)" in svg and "Seat 1 Facility 2 (offline)" in svg
+    assert svg.count("Seat 1 Team") == 2 and "Seat 1 CEO" in svg
+    assert "3 Power" in svg and "Mirevanta Works" in svg
