@@ -80,3 +80,11 @@ def test_the_short_notation_example_in_the_docs_reads_clean() -> None:
     block = section.split("```", 2)[1]
     (loaded,) = read_bytes(block.strip().encode(), "docs.m38")
     assert loaded.findings == [] and len(loaded.parsed.events) == 11
+
+
+def test_windows_line_endings_read_the_same() -> None:
+    text = (NOTATION / "example-4p.m38").read_bytes()
+    (crlf,) = read_bytes(text.replace(b"\n", b"\r\n"), "crlf.m38")
+    (lf,) = read_bytes(text, "lf.m38")
+    assert crlf.findings == [] and crlf.parsed.events == lf.parsed.events
+    assert crlf.parsed.lines == lf.parsed.lines
