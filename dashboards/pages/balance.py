@@ -63,6 +63,10 @@ def render() -> None:
                 "black tick marks each group's expected share). Four players is the balance "
                 "authority: filter to one count for a clean comparison.", icon=":material/info:")
 
+    st.caption("Verdicts compare point estimates with the thresholds. The designers' "
+               "qualification needs equivalence intervals inside the tolerances (FACTS.md "
+               "§11.5: non-significance alone is insufficient); read the intervals before "
+               "reading a verdict.")
     st.subheader("Win share by faction")
     fac = _shares_by_kind(seats, "faction")
     ui.show_chart(charts.win_share_chart(fac, "faction", "Win share by faction (95% Wilson)"),
