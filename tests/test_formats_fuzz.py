@@ -13,7 +13,7 @@ from test_formats_strategies import logs
 
 from ingest.formats import LoadedLog, read_bytes, write_log
 
-FUZZ = settings(max_examples=100, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=80, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 NAMES = ["g.json", "g.m38", "g.txt", "g.csv", "g.zip", "upload", "g.JSON"]
 
 

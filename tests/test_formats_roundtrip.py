@@ -14,7 +14,7 @@ from ingest.formats.sheet import parse_sheet
 from schemas.canonical import dumps_log
 from schemas.mandate2038 import MandateLog
 
-SETTINGS = settings(max_examples=100, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=80, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _same(a: MandateLog, b: MandateLog) -> None:
