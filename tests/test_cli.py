@@ -197,3 +197,13 @@ def test_ingest_json_rebuild_and_export(sim_dir, tmp_path, capsys):
     assert main(["export", "--db", str(db), "--parquet", str(tmp_path / "pq")]) == 0
     assert (tmp_path / "pq" / "games.parquet").is_file()
     assert main(["export", "--db", str(db)]) == 2  # one of --parquet / --csv is required
+
+
+def test_bench_on_a_small_corpus(sim_dir, capsys):
+    capsys.readouterr()
+    assert main(["bench", "--corpus", str(sim_dir)]) == 0
+    out = capsys.readouterr().out
+    assert "(a) parse JSON + validate models" in out and "(c) parse + replay (validate)" in out
+    assert "findings in the corpus: 0" in out
+    assert main(["bench", "--corpus", str(sim_dir / "missing")]) == 2
+    assert main(["bench", "--games", "1", "--players", "3", "--pages"]) == 2  # --pages needs --ingest
