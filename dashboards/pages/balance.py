@@ -40,8 +40,13 @@ def _spread_table(shares: pl.DataFrame, games: pl.DataFrame, limit: float) -> pl
     for (kind,), part in shares.group_by(["kind"], maintain_order=True):
         n = int(games.filter(pl.col("kind") == kind)["game_id"].n_unique())
         sp = stats.spread(part)
+        # the widest spread the 95% intervals allow: a cautious bound, not an equivalence test
+        wide = (float(part["high"].max()) - float(part["low"].min())  # type: ignore[arg-type]
+                if part.height >= 2 else math.nan)
         rows.append({"kind": kind, "games": n, "spread": None if math.isnan(sp) else round(sp, 3),
-                     "threshold": limit, "verdict": _verdict(sp, limit, True, n)})
+                     "spread_upper_bound": None if math.isnan(wide) else round(wide, 3),
+                     "threshold": limit, "verdict": _verdict(sp, limit, True, n),
+                     "within_even_at_interval_ends": (not math.isnan(wide)) and wide <= limit})
     return pl.DataFrame(rows)
 
 
@@ -65,8 +70,9 @@ def render() -> None:
 
     st.caption("Verdicts compare point estimates with the thresholds. The designers' "
                "qualification needs equivalence intervals inside the tolerances (FACTS.md "
-               "§11.5: non-significance alone is insufficient); read the intervals before "
-               "reading a verdict.")
+               "§11.5: non-significance alone is insufficient). `spread_upper_bound` is the "
+               "widest spread the 95% intervals allow (highest upper end minus lowest lower "
+               "end); only when it is within the threshold does the sample support balance.")
     st.subheader("Win share by faction")
     fac = _shares_by_kind(seats, "faction")
     ui.show_chart(charts.win_share_chart(fac, "faction", "Win share by faction (95% Wilson)"),
