@@ -264,6 +264,10 @@ def run_bench(args: argparse.Namespace) -> int:
     """The ``playtest bench`` command."""
     from ingest.cli import CliError, _player_counts
 
+    if args.pages and not args.ingest:
+        raise CliError("--pages needs --ingest (the pages are timed on the ingested corpus)")
+    if args.jobs < 1:
+        raise CliError("--jobs must be at least 1")
     if args.corpus:
         folder = Path(args.corpus)
         if not folder.is_dir():
@@ -287,8 +291,6 @@ def run_bench(args: argparse.Namespace) -> int:
             measure_parallel(texts, args.jobs, res)
         except (ValueError, OSError) as exc:
             raise CliError(f"parallel validation failed: {exc}") from None
-    if args.pages and not args.ingest:
-        raise CliError("--pages needs --ingest (the pages are timed on the ingested corpus)")
     if args.ingest:
         try:
             measure_ingest(texts, res, pages=args.pages)
