@@ -101,11 +101,13 @@ def parse_log(
     for i, raw in enumerate(events_obj):
         line = event_lines[i] if event_lines is not None and i < len(event_lines) else None
         sink.event, sink.line = i, line
-        if isinstance(raw, dict) and raw.get("type") not in rs.event_types:
+        kind = raw.get("type") if isinstance(raw, dict) else None
+        if isinstance(raw, dict) and not (isinstance(kind, str) and kind in rs.event_types):
+            shown = kind if isinstance(kind, str | int | float | None) else repr(kind)[:60]
             sink.report(
                 "log/unknown-event",
-                f"unknown event type {raw.get('type')!r}; the event was skipped",
-                recorded=raw.get("type"),
+                f"unknown event type {shown!r}; the event was skipped",
+                recorded=shown,
             )
             continue
         try:
