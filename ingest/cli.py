@@ -231,22 +231,38 @@ def format_validate_text(files: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def _validate_input(item: Path | Loaded) -> list[dict[str, Any]]:
+    """The contract entries of every game in one input (worker function; never raises)."""
+    loaded = [item] if isinstance(item, Loaded) else _read_one(item, _formats_module())
+    return [validate_one(one) for one in loaded]
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
     from rich.progress import Progress
 
+    if args.jobs < 1:
+        raise CliError("--jobs must be at least 1")
     files: list[dict[str, Any]] = []
     work: list[Path | Loaded] = []
     for p in args.paths:
         found = expand_inputs(p)
         work.extend([found] if isinstance(found, Loaded) else found)
-    formats = _formats_module()
     with Progress(transient=True, console=_stderr_console(), disable=len(work) < 20) as bar:
         task = bar.add_task("validating", total=len(work))
-        for item in work:
-            loaded = [item] if isinstance(item, Loaded) else _read_one(item, formats)
-            for one in loaded:
-                files.append(validate_one(one))
-            bar.advance(task)
+        if args.jobs > 1 and len(work) > 1:
+            import multiprocessing as mp
+            from concurrent.futures import ProcessPoolExecutor
+
+            methods = mp.get_all_start_methods()
+            ctx = mp.get_context("fork" if "fork" in methods else methods[0])
+            with ProcessPoolExecutor(max_workers=args.jobs, mp_context=ctx) as pool:
+                for entries in pool.map(_validate_input, work, chunksize=8):
+                    files.extend(entries)
+                    bar.advance(task)
+        else:
+            for item in work:
+                files.extend(_validate_input(item))
+                bar.advance(task)
     if args.format == "json":
         print(json.dumps({"files": files}, ensure_ascii=False, indent=2, default=str))
     else:
@@ -630,6 +646,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("paths", nargs="+", metavar="PATH")
     v.add_argument("--format", choices=("text", "json"), default="text")
     v.add_argument("--strict", action="store_true", help="warnings also make the exit status 1")
+    v.add_argument("--jobs", type=int, default=1, help="validate in this many processes")
     v.set_defaults(func=cmd_validate)
 
     s = sub.add_parser("simulate", help="write games played by bots through the engine")

@@ -207,3 +207,15 @@ def test_bench_on_a_small_corpus(sim_dir, capsys):
     assert "findings in the corpus: 0" in out
     assert main(["bench", "--corpus", str(sim_dir / "missing")]) == 2
     assert main(["bench", "--games", "1", "--players", "3", "--pages"]) == 2  # --pages needs --ingest
+
+
+def test_validate_in_two_processes_gives_the_same_report(sim_dir, tmp_path, capsys):
+    bad = _broken_copy(_one(sim_dir), tmp_path / "bad.json")
+    capsys.readouterr()
+    one = main(["validate", "--format", "json", str(sim_dir), str(bad)])
+    doc1 = capsys.readouterr().out
+    two = main(["validate", "--format", "json", "--jobs", "2", str(sim_dir), str(bad)])
+    doc2 = capsys.readouterr().out
+    assert one == two == 1
+    assert doc1 == doc2
+    assert main(["validate", "--jobs", "0", str(sim_dir)]) == 2
