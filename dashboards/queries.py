@@ -122,14 +122,31 @@ def games(db: Path, f: Filters, evidence: str = "evidence") -> pl.DataFrame:
     )
 
 
+def has_column(db: Path, table: str, column: str) -> bool:
+    """True when ``table`` has ``column`` (the warehouse may be older or newer than the docs)."""
+    df = query(
+        db,
+        "SELECT count(*) AS n FROM information_schema.columns "
+        "WHERE table_name = ? AND column_name = ?",
+        [table, column],
+    )
+    return not df.is_empty() and int(df["n"][0]) > 0
+
+
 def excluded_games(db: Path, f: Filters, evidence: str = "evidence") -> pl.DataFrame:
-    """Games the other filters keep but the evidence switch drops, with the reasons why."""
+    """Games the other filters keep but the evidence switch drops, with the reasons why.
+
+    For duration evidence the reasons are ``games.duration_reasons`` when the warehouse has it.
+    """
     where, params = f.without_evidence().where("g", evidence)
+    reasons = "evidence_reasons"
+    if evidence == "duration_evidence" and has_column(db, "games", "duration_reasons"):
+        reasons = "duration_reasons"
     return query(
         db,
         f"""
         SELECT g.game_id, g.date, g.session_type, g.player_count, g.profile,
-               array_to_string(coalesce(g.evidence_reasons, []), '; ') AS reasons,
+               array_to_string(coalesce(g.{reasons}, []), '; ') AS reasons,
                g.evidence, g.duration_evidence
         FROM games g
         WHERE {where} AND NOT coalesce(g.{evidence}, FALSE)
