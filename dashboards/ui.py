@@ -60,15 +60,7 @@ def show_table(df: pl.DataFrame, name: str, **kwargs: Any) -> None:
     slug = _slug(name)
 
     def csv() -> bytes:
-        flat = df.with_columns(
-            pl.col(c).cast(pl.List(pl.Utf8)).list.join("; ")
-            for c, t in df.schema.items() if isinstance(t, pl.List)
-        )
-        flat = flat.with_columns(
-            pl.col(c).cast(pl.Utf8) for c, t in flat.schema.items()
-            if isinstance(t, (pl.Struct, pl.Object))
-        )
-        return flat.write_csv().encode("utf-8")
+        return table_csv(df)
 
     st.download_button(
         "CSV", data=csv, file_name=f"{slug}.csv", mime="text/csv", key=f"csv-{slug}",
@@ -87,6 +79,19 @@ def with_names(df: pl.DataFrame, *columns: str) -> pl.DataFrame:
         pl.col(c).cast(pl.Utf8).replace_strict(names, default=pl.col(c).cast(pl.Utf8))
         for c in columns if c in df.columns
     )
+
+
+def table_csv(df: pl.DataFrame) -> bytes:
+    """The frame as UTF-8 CSV; lists are joined with "; ", other nested values written as text."""
+    fixes = []
+    for c, t in df.schema.items():
+        if isinstance(t, pl.List | pl.Array):
+            fixes.append(pl.col(c).map_elements(
+                lambda v: "; ".join(str(x) for x in v) if v is not None else None,
+                return_dtype=pl.Utf8))
+        elif isinstance(t, pl.Struct) or t == pl.Object:
+            fixes.append(pl.col(c).map_elements(str, return_dtype=pl.Utf8))
+    return (df.with_columns(fixes) if fixes else df).write_csv().encode("utf-8")
 
 
 def empty_state(message: str) -> None:

@@ -378,3 +378,16 @@ def test_filter_values_travel_as_parameters(sample_db: Path) -> None:
     hostile = queries.Filters(session_types=("x'; DROP TABLE games; --",), rules_versions=("'",))
     assert queries.games(sample_db, hostile).is_empty()
     assert not queries.games(sample_db, queries.Filters()).is_empty()
+
+
+def test_tables_download_as_csv(sample_db: Path) -> None:
+    """Every table a page offers as CSV can be written, lists and all."""
+    from dashboards import queries, ui
+
+    f = queries.Filters()
+    for frame in (queries.games(sample_db, f), queries.findings_by_code(sample_db, f),
+                  queries.endings(sample_db, f), queries.observations(sample_db, f),
+                  queries.seats_in_games(sample_db, f)):
+        text = ui.table_csv(frame).decode("utf-8")
+        assert text.splitlines()[0].split(",")[0] in frame.columns
+        assert len(text.splitlines()) >= frame.height + 1
