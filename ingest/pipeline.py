@@ -889,12 +889,57 @@ def _load(db_path: Path, res: BatchResult) -> None:
             r.status, r.reason = "skipped", "already loaded"
 
 
-def _load_into(summary: IngestSummary, db_path: Path, res: BatchResult) -> None:
-    t0 = time.perf_counter()
-    _load(db_path, res)
-    summary.load_seconds += time.perf_counter() - t0
-    summary.batch_cpu_seconds += res.cpu_seconds
-    summary.reports.extend(res.reports)
+class _Loader:
+    """Loads finished batches into the database, merging those that arrive close together.
+
+    Opening, loading and closing (which checkpoints) costs about 0.3 s whatever the size, so
+    batch results are buffered and loaded together once ``FLUSH_GAMES`` games or
+    ``FLUSH_SECONDS`` have accumulated (and at the end). Each load is one transaction.
+    """
+
+    FLUSH_GAMES = 1000
+    FLUSH_SECONDS = 2.0
+
+    def __init__(self, summary: IngestSummary, db_path: Path) -> None:
+        self.summary = summary
+        self.db_path = db_path
+        self.frames: list[dict[str, pl.DataFrame]] = []
+        self.reports: list[FileReport] = []
+        self.ids: set[str] = set()
+        self.last = time.monotonic()
+
+    def add(self, res: BatchResult) -> None:
+        self.summary.batch_cpu_seconds += res.cpu_seconds
+        self.summary.reports.extend(res.reports)
+        frames = res.frames
+        new_ids = frames["games"]["game_id"].to_list()
+        dup = self.ids.intersection(new_ids)
+        if dup:  # the same game from two inputs in different batches: keep the first
+            keep = pl.Series(sorted(set(new_ids) - dup), dtype=pl.String).implode()
+            frames = {t: f.filter(pl.col("game_id").is_in(keep)) for t, f in frames.items()}
+            for r in res.reports:
+                if r.game_id in dup and r.status in ("loaded", "recovered"):
+                    r.status, r.reason = "skipped", "already loaded"
+        self.ids.update(new_ids)
+        if frames["games"].height:
+            self.frames.append(frames)
+            self.reports.extend(res.reports)
+        if (sum(f["games"].height for f in self.frames) >= self.FLUSH_GAMES
+                or time.monotonic() - self.last >= self.FLUSH_SECONDS):
+            self.flush()
+
+    def flush(self) -> None:
+        self.last = time.monotonic()
+        if not self.frames:
+            return
+        merged = (
+            self.frames[0] if len(self.frames) == 1
+            else {t: pl.concat([f[t] for f in self.frames]) for t in self.frames[0]}
+        )
+        t0 = time.perf_counter()
+        _load(self.db_path, BatchResult(merged, self.reports))
+        self.summary.load_seconds += time.perf_counter() - t0
+        self.frames, self.reports = [], []
 
 
 def _ensure_schema(db_path: Path) -> frozenset[str]:
@@ -925,9 +970,11 @@ def ingest_paths(
     summary = IngestSummary(db, root, list(missing), files=len(files) + len(missing))
     known = _ensure_schema(db)
     items = [Item(path=str(f)) for f in files]
+    loader = _Loader(summary, db)
     for res in _run_batches(items, archive=root, skip_ids=known, run_started=run_started,
                             progress=progress, label="ingest"):
-        _load_into(summary, db, res)
+        loader.add(res)
+    loader.flush()
     _dedupe_across_batches(summary)
     summary.seconds = time.perf_counter() - started
     return summary
@@ -1019,9 +1066,11 @@ def rebuild(
             with connect(new) as con:
                 migrate(con)
             items = [Item(game_id=g) for g in ids]
+            loader = _Loader(summary, new)
             for res in _run_batches(items, archive=root, skip_ids=frozenset(),
                                     run_started=time.time(), progress=progress, label="rebuild"):
-                _load_into(summary, new, res)
+                loader.add(res)
+            loader.flush()
             with connect(new) as con:
                 con.execute("CHECKPOINT")
         except BaseException:

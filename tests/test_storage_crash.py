@@ -23,7 +23,7 @@ from ingest.pipeline import ingest_paths
 s = ingest_paths([sys.argv[1]], sys.argv[2], progress=False)
 print(s.counts(), flush=True)
 """
-GAMES = 100
+GAMES = 80
 KILLS = 4
 
 
@@ -63,7 +63,7 @@ def test_sigkill_during_ingest_then_reingest_agrees_with_clean_ingest(tmp_path, 
             monkeypatch.setenv(k, v)
     ensure_ruleset()
     src = tmp_path / "in"
-    write_games(src, GAMES, events=60)
+    write_games(src, GAMES, events=40)
 
     # The clean reference, timed, so the kill points spread over a whole run on this machine.
     clean_db = tmp_path / "clean" / "playtest.duckdb"

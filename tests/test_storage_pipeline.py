@@ -65,8 +65,8 @@ def test_migrations_create_exactly_the_schema(tmp_path):
 
 def test_ingest_twice_loads_nothing_new_and_rebuild_is_identical(tmp_path):
     # 70 inputs: above the inline threshold, so the process pool runs.
-    write_games(tmp_path / "in" / "a", 40, events=80)
-    write_games(tmp_path / "in" / "b" / "deeper", 30, start=40, events=80)
+    write_games(tmp_path / "in" / "a", 40, events=40)
+    write_games(tmp_path / "in" / "b" / "deeper", 30, start=40, events=40)
     (tmp_path / "in" / "notes.md").write_text("not a log")
     db = tmp_path / "db" / "playtest.duckdb"
     first = ingest_paths([tmp_path / "in"], db, progress=False)
@@ -77,9 +77,9 @@ def test_ingest_twice_loads_nothing_new_and_rebuild_is_identical(tmp_path):
     assert second.counts()["skipped"] == 70 and second.counts()["loaded"] == 0
     assert all(r.reason == "already loaded" for r in second.reports)
     # A live entry on top, then the rebuild must reproduce every table exactly.
-    live = ingest_log(synthetic_log(999, events_target=80, session_type="facilitated_playtest"), db)
+    live = ingest_log(synthetic_log(999, events_target=40, session_type="facilitated_playtest"), db)
     assert live.counts()["loaded"] == 1
-    assert ingest_log(synthetic_log(999, events_target=80, session_type="facilitated_playtest"),
+    assert ingest_log(synthetic_log(999, events_target=40, session_type="facilitated_playtest"),
                       db).counts()["skipped"] == 1
     incremental = snapshot(db)
     assert incremental["games"].height == 71
