@@ -219,3 +219,29 @@ def test_validate_in_two_processes_gives_the_same_report(sim_dir, tmp_path, caps
     assert one == two == 1
     assert doc1 == doc2
     assert main(["validate", "--jobs", "0", str(sim_dir)]) == 2
+
+
+def test_busy_database_is_a_message_not_a_traceback(sim_dir, tmp_path, capsys, monkeypatch):
+    import subprocess
+    import sys
+    import time
+
+    db = tmp_path / "busy" / "playtest.duckdb"
+    db.parent.mkdir()
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import duckdb, sys, time; c = duckdb.connect(sys.argv[1]); print('ready', flush=True); "
+         "time.sleep(30)", str(db)],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "ready"
+        monkeypatch.setenv("PLAYTEST_DB_WAIT", "0.5")
+        t0 = time.monotonic()
+        status = main(["ingest", "--db", str(db), str(sim_dir)])
+        err = capsys.readouterr().err
+        assert status == 2
+        assert "busy" in err and "Traceback" not in err
+        assert time.monotonic() - t0 < 20
+    finally:
+        holder.kill()
+        holder.wait()
