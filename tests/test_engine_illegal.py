@@ -314,3 +314,14 @@ def test_program_marked_as_swarm_action() -> None:
     r = run(evs, detail="partial", first_initiative=3)
     assert codes(r) == ["program/swarm-invalid"]
     assert seat(r, 1).trust == 2 + 2  # the Covenant still resolved
+
+
+def test_build_without_runway_is_ineligible() -> None:
+    evs = [{"type": "era_start", "era": 1},
+           {"type": "checkpoint", "seats": [{"seat": 1, "runway": 0}, {"seat": 2, "runway": 0}]},
+           {"type": "headline", "cycle": 1}, reveal("build", "build", "fund", "fund")]
+    got = codes(run(evs))
+    # seat 1 (Kestralyn): Fabrication Corridor and Industrial Velocity make a Facility free;
+    # seat 2 (Mirevanta) would still owe 1 Runway there
+    assert got == ["checkpoint/mismatch", "checkpoint/mismatch", "select/ineligible"]
+    assert run(evs).findings[2].where.seat == 2

@@ -307,11 +307,63 @@ def _ineligible(st: GameState, s: SeatState, pick: str, sink: FindingSink) -> No
         why = "it has no Compute and no Compute Estate is within reach"
     elif pick == "build" and len(s.facilities) >= 4 and (st.era < 2 or s.generator is not None):
         why = "every Facility is built and no Generator can be built"
+    elif pick == "build" and st.board.known and not _can_build(st, s):
+        why = "no Facility space or Generator slot it could pay for is within reach"
+    elif pick == "influence" and st.board.known and not _can_influence(st, s):
+        why = ("no political district is within reach and it has no Joint Venture to form or "
+               "end")
     elif pick == "agent_swarm" and sum(1 for a in CORE_ACTIONS if a not in s.exhausted) < 2:
         why = "Agent Swarm needs two different unused Core Actions"
     if why is not None and not st.partial:
         sink.report("select/ineligible", f"seat {s.seat} selected {pick}, which had no legal "
                     f"resolution: {why}", seat=s.seat, recorded=pick)
+
+
+def _reach(st: GameState, s: SeatState) -> set[str]:
+    """Every hex one of the seat's acting pieces can end on (0-2 steps)."""
+    out: set[str] = set()
+    for start in (s.ceo, *s.teams):
+        out |= WITHIN_TWO.get(start, frozenset())
+    return out
+
+
+def _can_build(st: GameState, s: SeatState) -> bool:
+    """Some legal Build (Facility or Generator) the seat can pay for is within reach."""
+    from engine.mandate2038.hex_board import has_free_space
+
+    reach = _reach(st, s)
+    if len(s.facilities) < 4:
+        iv = 1 if (s.era.facility_builds == 0
+                   and factions.has_active(st, s, "industrial_velocity")) else 0
+        for pos in reach:
+            if pos == FRONTIER or not has_free_space(st, pos):
+                continue
+            cost = 2 - (1 if st.board.tile_at.get(pos) == "foundry" else 0) - iv
+            if s.runway >= max(0, cost):
+                return True
+    if st.era >= 2 and s.generator is None:
+        for pos in reach:
+            tid = st.board.tile_at.get(pos)
+            con = st.c.generator_at.get(tid) if tid else None
+            tile = st.c.tiles.get(tid) if tid else None
+            if con is None or tile is None:
+                continue
+            beam = con.id == "civic_heat_battery" and st.headline == "reactor_restart_one_model"
+            if len(st.gen_slots.get(pos, [])) < tile.generator_slots and (
+                    s.runway >= con.runway - (1 if beam else 0)):
+                return True
+    return False
+
+
+def _can_influence(st: GameState, s: SeatState) -> bool:
+    """A political district within reach, or (Era III+) an own Facility within reach, or a
+    shared Joint Venture to terminate."""
+    reach = _reach(st, s)
+    if any(st.board.tile_at.get(pos) in st.c.political for pos in reach):
+        return True
+    if any(s.seat in (j.a_seat, j.b_seat) for j in st.jvs.values()):
+        return True
+    return st.era >= 3 and any(f.hex in reach for f in s.facilities.values())
 
 
 def _reachable(st: GameState, s: SeatState, tiles: set[str], *, remote: bool = False) -> bool:
