@@ -8,7 +8,6 @@ the documented table list with illustrative rows (``dashboards.sample_warehouse.
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
 
 import duckdb
@@ -270,15 +269,13 @@ def test_import_page_loads_a_game_and_a_session_folder(tmp_path: Path,
     assert n == int((table["status"] == "loaded").sum())
 
 
-def test_pages_render_quickly(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every page renders on the sample warehouse in well under the AppTest budget."""
+def test_switching_through_every_page_in_one_session(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One session visits every page in turn without an exception (render times are measured by
+    `playtest bench --pages`, never asserted in a test)."""
     at = _app(sample_db, monkeypatch)
     for page in ALL:
-        t = time.perf_counter()
         at.switch_page(f"pages/{page}.py").run()
-        took = time.perf_counter() - t
         _no_exception(at)
-        assert took < 10, f"{page} took {took:.1f} s"
     assert os.environ["PLAYTEST_DB"] == str(sample_db)
 
 
