@@ -329,18 +329,28 @@ def _reach(st: GameState, s: SeatState) -> set[str]:
 
 def _can_build(st: GameState, s: SeatState) -> bool:
     """Some legal Build (Facility or Generator) the seat can pay for is within reach."""
-    from engine.mandate2038.hex_board import has_free_space
-
     reach = _reach(st, s)
     if len(s.facilities) < 4:
         iv = 1 if (s.era.facility_builds == 0
                    and factions.has_active(st, s, "industrial_velocity")) else 0
-        for pos in reach:
-            if pos == FRONTIER or not has_free_space(st, pos):
-                continue
-            cost = 2 - (1 if st.board.tile_at.get(pos) == "foundry" else 0) - iv
-            if s.runway >= max(0, cost):
-                return True
+        if s.runway >= 2 - iv:
+            cheap_only = False  # any free space will do
+        elif s.runway >= 1 - iv:
+            cheap_only = True  # only a Fabrication Corridor visit makes it affordable
+        else:
+            cheap_only = None
+        if cheap_only is not None:
+            used: dict[str | None, int] = {}
+            for other in st.seats:
+                for f in other.facilities.values():
+                    used[f.hex] = used.get(f.hex, 0) + 1
+            tiles = st.board.tile_at
+            for pos in reach:
+                if pos == FRONTIER or (cheap_only and tiles.get(pos) != "foundry"):
+                    continue
+                tile = st.c.tiles.get(tiles.get(pos) or "")
+                if used.get(pos, 0) < (tile.facility_spaces if tile is not None else 2):
+                    return True
     if st.era >= 2 and s.generator is None:
         for pos in reach:
             tid = st.board.tile_at.get(pos)

@@ -19,7 +19,7 @@ from engine.mandate2038.content import DOSSIER_CARDS
 from engine.mandate2038.hex_board import (
     adjacent_hexes,
     allocation_problem,
-    controlled_categories,
+    categories_by_seat,
     near,
 )
 from engine.mandate2038.resources import (
@@ -497,6 +497,7 @@ def era_mandate_values(st: GameState, card: Any) -> dict[int, int | None]:
     may qualify)."""
     out: dict[int, int | None] = {}
     crit = card.criterion
+    cats = categories_by_seat(st) if crit == "controlled_categories" else {}
     for s in st.seats:
         e = s.era
         v: int | None
@@ -517,7 +518,7 @@ def era_mandate_values(st: GameState, card: Any) -> dict[int, int | None]:
         elif crit == "trust_among_deployers":
             v = s.trust if e.deployed else None
         elif crit == "controlled_categories":
-            v = len(controlled_categories(st, s.seat))
+            v = len(cats[s.seat])
         elif crit == "customers_gained":
             v = e.customers_gained
         elif crit == "fewest_scrutiny_added":

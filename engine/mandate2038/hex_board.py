@@ -74,6 +74,20 @@ def controlled_categories(st: GameState, seat: int) -> set[str]:
     return cats
 
 
+def categories_by_seat(st: GameState) -> dict[int, set[str]]:
+    """For every seat, the distinct non-Frontier tile categories it controls (one pass)."""
+    out: dict[int, set[str]] = {s.seat: set() for s in st.seats}
+    for pos, tid in st.board.tile_at.items():
+        if pos == FRONTIER or tid is None:
+            continue
+        c = controller(st, pos)
+        if c is not None:
+            t = st.c.tiles.get(tid)
+            if t is not None and t.category != "frontier":
+                out[c].add(t.category)
+    return out
+
+
 def near(a: str | None, b: str | None, reach: int = 1) -> bool:
     """``a`` and ``b`` are the same hex or within ``reach`` steps."""
     if a is None or b is None:
