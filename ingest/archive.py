@@ -70,8 +70,12 @@ def now_utc() -> str:
     return dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat()
 
 
-def _fsync_dir(path: Path) -> None:
-    # Directory fsync makes the new name durable; not every platform allows it.
+def _fsync_dir(path: Path, later: set[Path] | None = None) -> None:
+    """Make a new name in ``path`` durable now, or note the directory in ``later``."""
+    if later is not None:
+        later.add(path)
+        return
+    # Not every platform allows a directory fsync.
     with contextlib.suppress(OSError):
         fd = os.open(path, os.O_RDONLY)
         try:
@@ -80,14 +84,17 @@ def _fsync_dir(path: Path) -> None:
             os.close(fd)
 
 
-def _write_temp(directory: Path, data: bytes) -> Path:
+def _write_temp(directory: Path, data: bytes, *, durable: bool = True) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".part", dir=directory)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                os.fsync(fh.fileno())
+            # Archive files are read-only: an accidental edit fails instead of altering a record.
+            os.fchmod(fh.fileno(), 0o444)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
@@ -95,16 +102,20 @@ def _write_temp(directory: Path, data: bytes) -> Path:
     return Path(tmp)
 
 
-def write_once(path: Path, data: bytes) -> bool:
+def write_once(
+    path: Path, data: bytes, *, later: set[Path] | None = None, durable: bool = True
+) -> bool:
     """Atomically create ``path`` with ``data``; never overwrite.
 
     Returns True when the file was created, False when it already existed with the same bytes.
-    Raises :class:`ArchiveError` when it exists with different bytes.
+    Raises :class:`ArchiveError` when it exists with different bytes. ``later``: collect the
+    directory to fsync instead of doing it now (see :meth:`Archive.sync`); ``durable=False``
+    skips the file fsync (for hints that may be lost).
     """
     if path.exists():
         _check_same(path, data)
         return False
-    tmp = _write_temp(path.parent, data)
+    tmp = _write_temp(path.parent, data, durable=durable)
     try:
         os.link(tmp, path)
         created = True
@@ -114,13 +125,27 @@ def write_once(path: Path, data: bytes) -> bool:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
     if created:
-        _fsync_dir(path.parent)
+        if durable:
+            _fsync_dir(path.parent, later)
     else:
         _check_same(path, data)
     return created
 
 
-def write_replace(path: Path, data: bytes) -> None:
+def link_once(source: Path, path: Path, *, later: set[Path] | None = None) -> bool:
+    """Create ``path`` as a hard link to the (durable, read-only) archive file ``source``;
+    never overwrite. Returns False when ``path`` already existed (with the same bytes)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.link(source, path)
+    except FileExistsError:
+        _check_same(path, source.read_bytes())
+        return False
+    _fsync_dir(path.parent, later)
+    return True
+
+
+def write_replace(path: Path, data: bytes, *, later: set[Path] | None = None) -> None:
     """Atomically write ``path`` (temp file, fsync, ``os.replace``); for uncommitted files only."""
     tmp = _write_temp(path.parent, data)
     try:
@@ -129,7 +154,7 @@ def write_replace(path: Path, data: bytes) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
-    _fsync_dir(path.parent)
+    _fsync_dir(path.parent, later)
 
 
 def _check_same(path: Path, data: bytes) -> None:
@@ -164,11 +189,21 @@ def _clean_ext(ext: str) -> str:
 class Archive:
     """The archive rooted at ``root`` (see the module docstring for the layout)."""
 
-    def __init__(self, root: str | Path) -> None:
+    def __init__(self, root: str | Path, *, defer_dir_sync: bool = False) -> None:
+        """``defer_dir_sync``: collect the directories of new names and fsync them together in
+        :meth:`sync` (call it before anything depends on the files, e.g. loading their rows)."""
         self.root = Path(root)
         self.games_dir = self.root / "games"
         self.raw_dir = self.root / "raw"
         self.quarantine_dir = self.root / "quarantine"
+        self._later: set[Path] | None = set() if defer_dir_sync else None
+
+    def sync(self) -> None:
+        """Fsync every directory that received a new name since the last sync."""
+        if self._later:
+            for d in sorted(self._later):
+                _fsync_dir(d)
+            self._later.clear()
 
     # -- games -----------------------------------------------------------------------------
 
@@ -185,17 +220,28 @@ class Archive:
         """True when the canonical log of ``game_id`` is archived."""
         return self.game_path(game_id).exists()
 
-    def put_game_text(self, text: str, meta: dict[str, Any] | None = None) -> PutResult:
-        """Archive a canonical log text (and its meta, first time only); returns its id."""
+    def put_game_text(
+        self, text: str, meta: dict[str, Any] | None = None, *, same_as: Path | None = None
+    ) -> PutResult:
+        """Archive a canonical log text (and its meta, first time only); returns its id.
+
+        ``same_as``: an archived raw file holding exactly these bytes; the game file is then a
+        hard link to it instead of a second copy.
+        """
         game_id = game_id_of_text(text)
         path = self.game_path(game_id)
+        data = text.encode("utf-8")
         if path.exists():
-            _check_same(path, text.encode("utf-8"))
+            _check_same(path, data)
             return PutResult(game_id, path, False)
         if meta is not None:
             # The meta becomes part of the record only once the game file exists (commit point).
-            write_replace(self.meta_path(game_id), _json_bytes(meta))
-        created = write_once(path, text.encode("utf-8"))
+            write_replace(self.meta_path(game_id), _json_bytes(meta), later=self._later)
+        if (same_as is not None and same_as.exists() and same_as.stat().st_size == len(data)
+                and same_as.read_bytes() == data):
+            created = link_once(same_as, path, later=self._later)
+        else:
+            created = write_once(path, data, later=self._later)
         return PutResult(game_id, path, created)
 
     def put_game(self, log: BaseModel, meta: dict[str, Any] | None = None) -> PutResult:
@@ -253,7 +299,7 @@ class Archive:
         """Keep the exact input bytes under their sha256."""
         sha = sha256_hex(data)
         path = self.raw_path(sha, ext)
-        return PutResult(sha, path, write_once(path, data))
+        return PutResult(sha, path, write_once(path, data, later=self._later))
 
     def games_of_raw(self, sha: str) -> list[str] | None:
         """The game ids read from the raw input ``sha`` (None when not recorded)."""
@@ -271,8 +317,9 @@ class Archive:
         so that a later ingest of the same bytes can skip reading them."""
         path = self.raw_dir / f"{sha}.games.json"
         if not path.exists():
+            # A hint only (losing it costs a re-read), so no fsync.
             with contextlib.suppress(ArchiveError):
-                write_once(path, _json_bytes(sorted(set(game_ids))))
+                write_once(path, _json_bytes(sorted(set(game_ids))), durable=False)
 
     def quarantine(
         self, data: bytes, ext: str, *, file: str, reasons: list[dict[str, Any]]

@@ -667,7 +667,7 @@ def process_batch(
     started = time.perf_counter()
     cpu_started = time.process_time()
     load_plugins()
-    arch = Archive(archive) if archive is not None else None
+    arch = Archive(archive, defer_dir_sync=True) if archive is not None else None
     builder = FrameBuilder()
     reports: list[FileReport] = []
     pending: list[tuple[str, str, dict[str, Any], bytes, str]] = []
@@ -731,14 +731,14 @@ def process_batch(
                 meta = _meta_for(loaded, raw_sha)
                 recovered = False
                 if arch is not None:
-                    if raw:
-                        arch.put_raw(raw, ext)
+                    raw_path = arch.put_raw(raw, ext).path if raw else None
                     existing = arch.game_path(game_id)
                     if existing.exists() and (
                         run_started is None or existing.stat().st_mtime < run_started
                     ):
                         recovered = True
-                    arch.put_game_text(text, meta)
+                    same = raw_path if raw_path is not None and raw == text.encode("utf-8") else None
+                    arch.put_game_text(text, meta, same_as=same)
                     # The archived meta is the record (another worker may have won the race).
                     meta = arch.read_meta(game_id) or meta
                     if raw:
@@ -760,6 +760,8 @@ def process_batch(
         rep = report_of.get(gid)
         if rep is not None:
             rep.status, rep.reason = "failed", f"game {gid}: {reason}"
+    if arch is not None:
+        arch.sync()  # every new name is durable before the caller loads these games
     return BatchResult(
         frames, reports, pending, time.perf_counter() - started, time.process_time() - cpu_started
     )

@@ -90,3 +90,23 @@ def test_db_locations(tmp_path, monkeypatch):
         resolve_db("  ")
     assert issubclass(DatabaseBusy, StorageError)
     assert os.fspath(resolve_db("rel.duckdb")).endswith("rel.duckdb")
+
+
+def test_archive_files_are_read_only_and_identical_raw_is_linked(tmp_path):
+    import stat
+
+    arch = Archive(tmp_path, defer_dir_sync=True)
+    log = synthetic_log(5, events_target=60)
+    text = dumps_log(log)
+    raw = arch.put_raw(text.encode("utf-8"), "json")
+    put = arch.put_game_text(text, {"source_name": "x"}, same_as=raw.path)
+    arch.sync()
+    assert put.created and os.path.samefile(put.path, raw.path)  # one copy of the bytes
+    assert stat.S_IMODE(put.path.stat().st_mode) == 0o444
+    assert put.path.read_text(encoding="utf-8") == text
+    # Same size, different bytes: written, never linked.
+    other = text.replace('"seat": 1', '"seat": 2', 1)
+    assert len(other) == len(text) and other != text
+    wrong = arch.put_game_text(other, same_as=raw.path)
+    assert not os.path.samefile(wrong.path, raw.path)
+    assert wrong.path.read_text(encoding="utf-8") == other
