@@ -997,7 +997,10 @@ def _dedupe_across_batches(summary: IngestSummary) -> None:
 def ingest_log(log: Any, db_path: str | Path | None = None, *, source: str = "live") -> IngestSummary:
     """Archive and load one log model built in memory (live entry); returns the summary.
 
-    The canonical text is kept as the raw input too. A game already loaded is "skipped".
+    The canonical text is kept as the raw input too. A game already loaded is "skipped". Call it
+    once, for the finished (or abandoned) game: every different text is a different game id, so
+    saving a draft after each event would store every intermediate version as a game (drafts
+    belong to the entry tool's own fsynced files).
     """
     started = time.perf_counter()
     db = resolve_db(db_path)
