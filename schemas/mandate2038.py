@@ -479,6 +479,7 @@ MandateEvent = Annotated[
 ]
 
 EVENT_ADAPTER: TypeAdapter[MandateEvent] = TypeAdapter(MandateEvent)
+EVENTS_ADAPTER: TypeAdapter[list[MandateEvent]] = TypeAdapter(list[MandateEvent])
 EVENT_TYPES: frozenset[str] = frozenset(
     m.model_fields["type"].default
     for m in (

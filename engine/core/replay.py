@@ -66,12 +66,19 @@ class ReplayResult:
         return "findings" if self.findings else "clean"
 
 
-def _seats_named(event: BaseModel) -> list[int]:
-    out = []
-    seat = getattr(event, "seat", None)
-    if isinstance(seat, int):
-        out.append(seat)
-    return out
+_HAS_SEAT: dict[type, bool] = {}
+
+
+def _has_seat(cls: type) -> bool:
+    """Whether events of this class carry a ``seat`` field (cached per class)."""
+    has = _HAS_SEAT.get(cls)
+    if has is None:
+        fields = getattr(cls, "model_fields", {})
+        has = _HAS_SEAT[cls] = "seat" in fields
+    return has
+
+
+_AFTER_END_OK = frozenset({"observation", "survey", "phase"})
 
 
 def replay(
@@ -98,12 +105,14 @@ def replay(
     ended_reported = False
     applied = 0
     stop = len(events) if upto is None else min(len(events), upto + 1)
+    # Hot loop: bind what is called per event to locals (measured in docs/engine.md).
+    apply, location, ended = rs.apply, rs.location, rs.ended
     for i in range(stop):
         ev = events[i]
         sink.event = indices[i] if indices is not None else i
         sink.line = lines[i] if lines is not None and i < len(lines) else None
-        sink.era, sink.cycle = rs.location(state)
-        if rs.ended(state) and getattr(ev, "type", None) not in {"observation", "survey", "phase"}:
+        sink.era, sink.cycle = location(state)
+        if ended(state) and ev.type not in _AFTER_END_OK:
             if not ended_reported:
                 sink.report(
                     "log/event-after-game-end",
@@ -111,17 +120,18 @@ def replay(
                 )
                 ended_reported = True
             continue
-        bad_seat = [s for s in _seats_named(ev) if s > n_seats]
-        if bad_seat:
-            sink.report(
-                "log/seat-out-of-range",
-                f"{ev.type!r} names seat {bad_seat[0]}, but only seats 1..{n_seats} are at the table",
-                seat=bad_seat[0],
-                expected=f"1..{n_seats}",
-                recorded=bad_seat[0],
-            )
-            continue
-        rs.apply(state, ev, sink)
+        if _has_seat(ev.__class__):
+            seat = ev.seat
+            if isinstance(seat, int) and seat > n_seats:
+                sink.report(
+                    "log/seat-out-of-range",
+                    f"{ev.type!r} names seat {seat}, but only seats 1..{n_seats} are at the table",
+                    seat=seat,
+                    expected=f"1..{n_seats}",
+                    recorded=seat,
+                )
+                continue
+        apply(state, ev, sink)
         applied += 1
     if upto is None:
         sink.event = None
