@@ -56,6 +56,7 @@ from schemas.log import BaseHeader
 from schemas.mandate2038 import (
     EVENT_ADAPTER,
     EVENT_TYPES,
+    EVENTS_ADAPTER,
     RULES_VERSION,
     TURN_TYPES,
     MandateHeader,
@@ -162,6 +163,7 @@ class MandateRuleset:
     header_model: type[BaseHeader] = MandateHeader
     log_model: type[BaseModel] = MandateLog
     event_adapter = EVENT_ADAPTER
+    events_adapter = EVENTS_ADAPTER  # one-call validation of a whole event list (fast path)
     event_types = EVENT_TYPES
 
     def content(self, rules_version: str = RULES_VERSION) -> Content:
