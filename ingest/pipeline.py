@@ -65,6 +65,8 @@ from ingest.warehouse.schema import RECORD_TABLES, TABLES
 
 Status = Literal["loaded", "skipped", "recovered", "unreadable", "failed"]
 SESSION_MARKER = "receipt.json"
+# The archive's own JSON files that are not game logs (skipped when a folder walk meets them).
+_ARCHIVE_SIDECARS = (".meta.json", ".games.json", ".reason.json")
 BATCH_MAX = 1000  # games per process batch (DESIGN.md §8)
 INLINE_BELOW = 64  # fewer inputs than this are processed in this process (no pool start-up)
 
@@ -255,8 +257,9 @@ def walk_inputs(paths: Iterable[str | Path]) -> tuple[list[Path], list[FileRepor
     """Expand files and folders into the inputs to read, in a stable order.
 
     Folders are walked recursively for files with an accepted suffix and for session folders
-    (folders holding ``receipt.json``, read as one input). Hidden entries and the archive of a
-    database are skipped. A path that does not exist becomes an "unreadable" report.
+    (folders holding ``receipt.json``, read as one input). Hidden entries, the archive of a
+    database and the archive's sidecar files (``*.meta.json``, ``*.games.json``,
+    ``*.reason.json``) are skipped. A path that does not exist becomes an "unreadable" report.
     """
     accepted = suffixes()
     found: list[Path] = []
@@ -291,7 +294,7 @@ def walk_inputs(paths: Iterable[str | Path]) -> tuple[list[Path], list[FileRepor
                 add(rootp / d)
             dirs[:] = [d for d in dirs if d not in session_dirs]
             for f in sorted(files):
-                if f.startswith("."):
+                if f.startswith(".") or f.endswith(_ARCHIVE_SIDECARS):
                     continue
                 fp = rootp / f
                 if fp.suffix.lower() in accepted:

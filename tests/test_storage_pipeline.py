@@ -217,6 +217,11 @@ def test_missing_input_and_unknown_game_are_reported(tmp_path):
     (tmp_path / "in" / "other.json").write_text(json.dumps(other))
     summary = ingest_paths([tmp_path / "in", tmp_path / "nope"], db, progress=False)
     assert summary.counts()["unreadable"] == 2
+    # Walking the archive itself reads only the canonical games (already loaded), no sidecars.
+    write_games(tmp_path / "more", 1, events=40)
+    ingest_paths([tmp_path / "more"], db, progress=False)
+    again = ingest_paths([tmp_path / "archive" / "games"], db, progress=False)
+    assert again.counts() == {"loaded": 0, "skipped": 1, "recovered": 0, "unreadable": 0, "failed": 0}
     reasons = {Path(r.file).name: r.reason for r in summary.unreadable}
     assert "no such file" in reasons["nope"]
     assert "vestige" in reasons["other.json"]
