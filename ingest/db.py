@@ -122,7 +122,7 @@ def connect(
                 raise DatabaseBusy(
                     f"database {path} is busy: it is held{holder or ' by another process'} and "
                     f"was not released within {budget:g} s. Wait for that command to finish "
-                    "(or close the dashboard writing to it) and try again; "
+                    "(or close the program that has the database open) and try again; "
                     "PLAYTEST_DB_WAIT sets how long to wait."
                 ) from None
             if not told:
