@@ -107,10 +107,15 @@ def replay(
     stop = len(events) if upto is None else min(len(events), upto + 1)
     # Hot loop: bind what is called per event to locals (measured in docs/engine.md).
     apply, location, ended = rs.apply, rs.location, rs.ended
+    idx = list(indices[:stop]) if indices is not None else range(stop)
+    src = list(lines[:stop]) if lines is not None else []
+    if len(src) < stop:
+        src.extend([None] * (stop - len(src)))
+    has_seat = _HAS_SEAT
     for i in range(stop):
         ev = events[i]
-        sink.event = indices[i] if indices is not None else i
-        sink.line = lines[i] if lines is not None and i < len(lines) else None
+        sink.event = idx[i]
+        sink.line = src[i]
         sink.era, sink.cycle = location(state)
         if ended(state) and ev.type not in _AFTER_END_OK:
             if not ended_reported:
@@ -120,7 +125,8 @@ def replay(
                 )
                 ended_reported = True
             continue
-        if _has_seat(ev.__class__):
+        cls = ev.__class__
+        if has_seat[cls] if cls in has_seat else _has_seat(cls):
             seat = ev.seat
             if isinstance(seat, int) and seat > n_seats:
                 sink.report(
