@@ -906,6 +906,9 @@ class _Loader:
     FLUSH_SECONDS = 2.0
 
     def __init__(self, summary: IngestSummary, db_path: Path) -> None:
+        raw = os.environ.get("PLAYTEST_FLUSH_GAMES", "").strip()
+        if raw.isdigit() and int(raw) > 0:  # tuning knob (the crash test loads often)
+            self.FLUSH_GAMES = int(raw)
         self.summary = summary
         self.db_path = db_path
         self.frames: list[dict[str, pl.DataFrame]] = []

@@ -57,7 +57,8 @@ def _state(db):
 
 @pytest.mark.slow
 def test_sigkill_during_ingest_then_reingest_agrees_with_clean_ingest(tmp_path, monkeypatch):
-    env = child_env(PLAYTEST_DB_WAIT="10")
+    # Frequent loads (every batch of ~5 games), so kills also land inside load transactions.
+    env = child_env(PLAYTEST_DB_WAIT="10", PLAYTEST_FLUSH_GAMES="4")
     for k, v in env.items():
         if k.startswith("PLAYTEST_") or k == "PYTHONPATH":
             monkeypatch.setenv(k, v)
@@ -73,13 +74,13 @@ def test_sigkill_during_ingest_then_reingest_agrees_with_clean_ingest(tmp_path, 
     db = tmp_path / "crash" / "playtest.duckdb"
     partial_states = []
     for i in range(KILLS):
-        killed, _ = _run(env, src, db, kill_after=full * (0.15 + 0.8 * i / KILLS))
+        killed, _ = _run(env, src, db, kill_after=full * (0.2 + 0.75 * i / (KILLS - 1)))
         if killed:
             partial_states.append(_state(db))
     print(f"full run {full:.1f} s; after each kill (archived, loaded): {partial_states}")
     assert partial_states, "no run was interrupted"
-    assert any(0 < a < GAMES or 0 < n < GAMES for a, n in partial_states), (
-        f"no kill landed while games were being archived or loaded: {partial_states}")
+    assert any(0 < n < GAMES for _, n in partial_states), (
+        f"no kill landed while games were being loaded: {partial_states}")
     for archived, loaded in partial_states:
         assert loaded <= archived  # the archive is always written first
 
