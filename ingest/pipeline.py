@@ -452,9 +452,18 @@ def game_rows(
              "systemic_risk_limit": d.get("systemic_risk_limit"), "details": _json(d)}
         )
 
-    # Seats.
+    # Seats: the engine's "seats" rows when it gives them; else the last Era-end state of the
+    # seat (era_states) for resources, and the score ledger's last total for Mandate.
+    last_state: dict[int, dict[str, Any]] = {}
+    for r in rows["era_states"]:
+        seat = r.get("seat")
+        if isinstance(seat, int) and (r.get("era") or 0) >= (last_state.get(seat, {}).get("era") or 0):
+            last_state[seat] = r
     for s in header.seats:
-        rec = seat_records.get(s.seat, {})
+        rec = seat_records.get(s.seat) or {
+            f"final_{k}": v for k, v in last_state.get(s.seat, {}).items()
+            if k in ("runway", "compute", "capability", "customers", "trust")
+        }
         rows["seats"].append(
             {"seat": s.seat, "faction": s.faction, "player": s.player,
              "final_mandate": rec.get("final_mandate", last_total.get(s.seat)),
