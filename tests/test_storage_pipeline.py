@@ -282,6 +282,15 @@ def test_bundled_samples_in_every_format_ingest_and_rebuild_identically(tmp_path
     assert "ingest" in capfd.readouterr().err  # the progress bar went to stderr
     formats = set(snapshot(db)["games"]["source_format"].to_list())
     assert {"json", "session-folder"} <= formats
+    with connect(db, read_only=True) as con:
+        rows = con.execute(
+            "SELECT s.seat, s.final_mandate, s.final_runway, o.details, g.detail FROM seats s "
+            "JOIN outcomes o USING (game_id) JOIN games g USING (game_id) "
+            "WHERE o.complete").fetchall()
+    assert rows
+    for seat, mandate, runway, details, detail in rows:  # agrees with the engine's result
+        assert json.loads(details)["final_mandate"][str(seat)] == mandate
+        assert runway is not None or detail == "partial"
     before = snapshot(db)
     rebuild(db, progress=False)
     after = snapshot(db)
