@@ -95,6 +95,7 @@ class FileReport:
     reason: str = ""
     findings: int = 0
     notes: list[str] = field(default_factory=list)
+    unreadable_lines: list[str] = field(default_factory=list)  # reader problems in a loaded game
 
 
 @dataclass(slots=True)
@@ -132,6 +133,11 @@ class IngestSummary:
     def failed(self) -> list[FileReport]:
         return self._with("failed")
 
+    @property
+    def partly_unreadable(self) -> list[FileReport]:
+        """Loaded games whose input had lines the reader could not read (kept as findings)."""
+        return [r for r in self.reports if r.unreadable_lines and r.status in ("loaded", "recovered")]
+
     def counts(self) -> dict[str, int]:
         """Number of reports per status (every status present, zero when none)."""
         out = {s: 0 for s in ("loaded", "skipped", "recovered", "unreadable", "failed")}
@@ -154,6 +160,10 @@ class IngestSummary:
                 out.append(f"  {r.status}: {r.file}: {r.reason}")
             elif r.status == "recovered":
                 out.append(f"  recovered: {r.file} (game {r.game_id}, archived earlier)")
+            if r.unreadable_lines and r.status in ("loaded", "recovered"):
+                more = len(r.unreadable_lines) - 1
+                out.append(f"  partly unreadable (loaded, kept as findings): {r.unreadable_lines[0]}"
+                           + (f" (and {more} more)" if more > 0 else ""))
         return out
 
     def to_dict(self) -> dict[str, Any]:
@@ -165,7 +175,7 @@ class IngestSummary:
             "seconds": round(self.seconds, 3),
             "reports": [
                 {"file": r.file, "status": r.status, "game_id": r.game_id, "reason": r.reason,
-                 "findings": r.findings, "notes": r.notes}
+                 "findings": r.findings, "notes": r.notes, "unreadable_lines": r.unreadable_lines}
                 for r in self.reports
             ],
         }
@@ -762,6 +772,10 @@ def process_batch(
                     continue
                 in_batch.add(game_id)
                 report = FileReport(source, "recovered" if recovered else "loaded", game_id)
+                report.unreadable_lines = [
+                    f.message for f in parsed.findings
+                    if f.code in ("log/parse-error", "log/invalid-event", "log/unknown-event")
+                ]
                 _analyse(game_id, text, parsed.header, parsed.events, meta, builder, report)
                 report_of[game_id] = report
                 reports.append(report)

@@ -296,3 +296,23 @@ def test_bundled_samples_in_every_format_ingest_and_rebuild_identically(tmp_path
     after = snapshot(db)
     for name, frame in before.items():
         assert after[name].equals(frame), name
+
+
+def test_a_bad_line_loads_the_rest_and_is_reported(tmp_path):
+    (path,) = write_games(tmp_path / "in", 1, events=40)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    lines[6] = '{"type": "fund", "seat": 1, "mode": "reckless"},'  # valid JSON, invalid event
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    db = tmp_path / "w.duckdb"
+    summary = ingest_paths([path], db, progress=False)
+    assert summary.counts()["loaded"] == 1 and summary.counts()["unreadable"] == 0
+    (report,) = summary.partly_unreadable
+    assert ":7" in report.unreadable_lines[0]
+    assert any("partly unreadable" in line and path.name in line for line in summary.lines())
+    raw = list((tmp_path / "archive" / "raw").glob("*.json"))
+    assert any(p.read_bytes() == path.read_bytes() for p in raw)  # the exact input is kept
+    with connect(db, read_only=True) as con:
+        rows = con.execute("SELECT code, line FROM findings WHERE code LIKE 'log/%'").fetchall()
+        idx = [r[0] for r in con.execute("SELECT idx FROM events ORDER BY idx").fetchall()]
+    assert ("log/invalid-event", 7) in rows
+    assert 3 not in idx and idx[:4] == [0, 1, 2, 4]  # source positions; the bad event is skipped
