@@ -6,17 +6,21 @@ Writes the synthetic logs once (``<dir>/logs``, reused when already there), then
 into a fresh database ``<dir>/db/playtest.duckdb``, ingests again (everything must be skipped),
 and rebuilds. Prints one line per step with the elapsed seconds. The logs come from
 :mod:`ingest.warehouse.synthetic` (well-formed, not legal games); with ``--from DIR`` any folder
-of logs (e.g. ``playtest simulate`` output) is used instead.
+of logs (e.g. ``playtest simulate`` output) is used instead. ``--stages N`` instead prints the
+CPU time per game of each stage (read, canonical text, archive, replay, rows, frames) over the
+first N logs in this process.
 """
 
 from __future__ import annotations
 
 import argparse
 import shutil
+import tempfile
 import time
 from pathlib import Path
 
-from ingest.pipeline import ingest_paths, rebuild
+from ingest.archive import Archive, canonical_text, game_id_of_text, sha256_hex
+from ingest.pipeline import FrameBuilder, _meta_for, game_rows, ingest_paths, read_input, rebuild
 from ingest.warehouse.synthetic import synthetic_log
 from schemas.canonical import dumps_log
 
@@ -28,6 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dir", type=Path, default=Path("/tmp/playtest-bench"))
     ap.add_argument("--from", dest="source", type=Path, default=None)
     ap.add_argument("--no-rebuild", action="store_true")
+    ap.add_argument("--stages", type=int, default=0, metavar="N")
     args = ap.parse_args(argv)
     logs = args.source or args.dir / "logs"
     if args.source is None:
@@ -39,6 +44,8 @@ def main(argv: list[str] | None = None) -> int:
                 dumps_log(synthetic_log(i, events_target=args.events)), encoding="utf-8"
             )
         print(f"wrote {args.games - have} synthetic logs in {time.perf_counter() - t0:.1f} s")
+    if args.stages:
+        return stages(sorted(logs.glob("*.json"))[: args.stages])
     db_dir = args.dir / "db"
     shutil.rmtree(db_dir, ignore_errors=True)
     db = db_dir / "playtest.duckdb"
@@ -51,6 +58,47 @@ def main(argv: list[str] | None = None) -> int:
             f"{step}: {s.counts()} in {s.seconds:.1f} s wall; batch CPU {s.batch_cpu_seconds:.1f} s "
             f"({1000 * s.batch_cpu_seconds / n:.1f} ms per game), DuckDB load {s.load_seconds:.1f} s"
         )
+    return 0
+
+
+def stages(files: list[Path]) -> int:
+    """Print the CPU time per game of each ingest stage over ``files`` (one process)."""
+    from engine.core.replay import replay
+
+    spent = dict.fromkeys(("read", "canonical", "archive", "replay", "rows", "frames"), 0.0)
+    arch = Archive(tempfile.mkdtemp(prefix="stages-"), defer_dir_sync=True)
+    builder = FrameBuilder()
+    clock = time.process_time
+    for f in files:
+        t0 = clock()
+        loaded = read_input(f)[0]
+        t1 = clock()
+        parsed = loaded.parsed
+        log = parsed.ruleset.log_model.model_construct(header=parsed.header, events=list(parsed.events))
+        text = canonical_text(log)
+        gid = game_id_of_text(text)
+        t2 = clock()
+        raw = arch.put_raw(loaded.raw, "json").path
+        meta = _meta_for(loaded, sha256_hex(loaded.raw))
+        arch.put_game_text(text, meta, same_as=raw if loaded.raw == text.encode() else None)
+        t3 = clock()
+        replay(parsed.header, parsed.events)
+        t4 = clock()
+        rows, _ = game_rows(gid, text, parsed.header, parsed.events, meta)  # replays again
+        t5 = clock()
+        builder.add_game(gid, rows)
+        for k, dt_ in zip(spent, (t1 - t0, t2 - t1, t3 - t2, t4 - t3, (t5 - t4) - (t4 - t3), 0.0),
+                          strict=True):
+            spent[k] += dt_
+    t0 = clock()
+    builder.build()
+    arch.sync()
+    spent["frames"] += clock() - t0
+    n = max(1, len(files))
+    print(f"{len(files)} games; CPU ms per game:")
+    for k, v in spent.items():
+        print(f"  {k:10s} {1000 * v / n:6.1f}")
+    print(f"  {'total':10s} {1000 * sum(spent.values()) / n:6.1f}")
     return 0
 
 
