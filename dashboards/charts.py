@@ -141,7 +141,7 @@ def duration_chart(games: pl.DataFrame, summary: pl.DataFrame, band: tuple[float
         ci = summary.filter(pl.col("low").is_not_null())
         layers.append(
             _chart(ci)
-            .mark_errorbar(thickness=2, color="black", ticks=True)
+            .mark_errorbar(thickness=2, color="black")
             .encode(x=x, y=alt.Y("low:Q", title="Minutes"), y2="high:Q",
                     tooltip=["player_count", "n", "mean", "low", "high"])
         )

@@ -91,7 +91,10 @@ def mean_interval(values: list[float]) -> dict[str, Any]:
         return {"n": n, "mean": mean, "median": median, "low": None, "high": None}
     sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1))
     half = t975(n - 1) * sd / math.sqrt(n)
-    return {"n": n, "mean": mean, "median": median, "low": mean - half, "high": mean + half}
+    low = mean - half
+    if srt[0] >= 0:  # a non-negative quantity (minutes, counts): clip the interval at zero
+        low = max(low, 0.0)
+    return {"n": n, "mean": mean, "median": median, "low": low, "high": mean + half}
 
 
 def summarise(df: pl.DataFrame, by: list[str], value: str) -> pl.DataFrame:

@@ -349,6 +349,8 @@ def test_stats_against_known_values() -> None:
     assert abs(stats.wilson(5, 10)[0] - 0.2366) < 1e-3
     m = stats.mean_interval([70.0, 80.0, 90.0])
     assert m["mean"] == 80.0 and abs(m["high"] - (80 + 4.303 * 10 / 3 ** 0.5)) < 1e-6
+    wide = stats.mean_interval([5.0, 120.0])  # t-interval would reach below zero minutes
+    assert wide["low"] == 0.0 and wide["high"] > 120.0
     assert stats.normalised_entropy({"fund": 5}, 6) == 0.0
     assert abs(stats.normalised_entropy({a: 1 for a in "abcdef"}, 6) - 1.0) < 1e-12
     assert stats.thresholds()["seatWinShareRangeMax"] == 0.10
