@@ -23,6 +23,7 @@ from engine.core.registry import get_ruleset
 from engine.core.replay import replay
 from engine.mandate2038.moves import Pass, legal_moves
 from engine.simulate import simulate, simulate_one
+from ingest.formats import read_bytes, write_log
 from schemas.canonical import dumps_log
 
 SEED = "conformance"
@@ -78,6 +79,12 @@ def test_300_games_replay_clean_and_round_trip(corpus):
         kinds = Counter(e.type for e in log.events)
         assert kinds["era_start"] == 4 and kinds["headline"] == 12 and kinds["checkpoint"] == 4
         assert kinds["final_record"] == 1 and kinds["audit"] == 4
+        # notation and spreadsheet sheet are lossless on every simulated game (issue: capture)
+        for fmt, name in (("notation", f"g{i}.m38"), ("csv", f"g{i}.csv")):
+            (loaded,) = read_bytes(write_log(log, fmt).encode("utf-8"), name)
+            assert loaded.unreadable is None and loaded.parsed.findings == [], (i, fmt)
+            back = type(log)(header=loaded.parsed.header, events=loaded.parsed.events)
+            assert back == log, f"game {i} changed in the {fmt} round trip"
     assert counts == {3: 100, 4: 100, 5: 100}
     assert set(factions) == {"dovetalis", "loopfold", "mirevanta", "kestralyn", "orisonix", "corthaven"}
 
