@@ -62,6 +62,11 @@ class Content:
         for t in pack.tiles:
             if t.generator and t.generator in self.contracts and t.id not in self.generator_at:
                 self.generator_at[t.id] = self.contracts[t.generator]
+        # (faction id, ability id) -> the faction's first ability with that id (factions.py)
+        self.ability_of: dict[tuple[str, str], Any] = {}
+        for f in self.factions.values():
+            for a in f.abilities:
+                self.ability_of.setdefault((f.id, a.id), a)
         self.political = frozenset(t.id for t in pack.tiles if t.political)
         self.cap_thresholds = sorted(pack.scoring.capability_thresholds.items())
         self.trust_thresholds = sorted(pack.scoring.trust_thresholds.items())

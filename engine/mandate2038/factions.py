@@ -13,13 +13,7 @@ from engine.mandate2038.state import GameState, SeatState
 
 def ability(st: GameState, s: SeatState, ability_id: str):  # type: ignore[no-untyped-def]
     """The seat's ability ``ability_id`` from the pack, or None when its faction lacks it."""
-    f = st.c.factions.get(s.faction)
-    if f is None:
-        return None
-    for a in f.abilities:
-        if a.id == ability_id:
-            return a
-    return None
+    return st.c.ability_of.get((s.faction, ability_id))
 
 
 def unavailable(st: GameState, s: SeatState, ability_id: str) -> tuple[str, str] | None:
@@ -41,8 +35,21 @@ def unavailable(st: GameState, s: SeatState, ability_id: str) -> tuple[str, str]
 
 
 def has_active(st: GameState, s: SeatState, ability_id: str) -> bool:
-    """The seat may use ``ability_id`` now (its faction, unlocked, not used up)."""
-    return unavailable(st, s, ability_id) is None
+    """The seat may use ``ability_id`` now (its faction, unlocked, not used up).
+
+    Exactly ``unavailable(...) is None``, without formatting the reasons (a hot check)."""
+    a = st.c.ability_of.get((s.faction, ability_id))
+    if a is None:
+        return False
+    era = st.era
+    if era < a.era or (not a.persists and era != a.era):
+        return False
+    timing = a.timing
+    if timing == "once_per_era":
+        return era not in s.ability_uses.get(ability_id, ())
+    if timing in ("once_per_game", "once_when_unlocked"):
+        return not s.ability_uses.get(ability_id)
+    return True
 
 
 def use(st: GameState, s: SeatState, ability_id: str) -> None:
