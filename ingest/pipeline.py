@@ -49,8 +49,10 @@ from engine.core.parse import ParsedLog, parse_log
 from engine.core.registry import get_ruleset
 from engine.core.replay import replay
 from ingest.archive import (
+    GAME_ID_LENGTH,
     Archive,
     ArchiveError,
+    SyncResult,
     canonical_text,
     game_id_of_text,
     now_utc,
@@ -685,16 +687,24 @@ def process_batch(
     nothing is written and :attr:`BatchResult.pending` lists what to archive. Items with
     ``game_id`` re-derive an archived game (rebuild; needs ``archive``). Never raises for a bad
     input: every item ends as reports.
+
+    Order: every input is read and canonicalised and its files staged in the archive; the
+    archive is then synced once for the whole batch (:meth:`Archive.sync`: content durable,
+    final names linked, names durable); only then are the games replayed into rows, with the
+    meta that is actually archived (another process may have archived a game first).
     """
     started = time.perf_counter()
     cpu_started = time.process_time()
     load_plugins()
-    arch = Archive(archive, defer_dir_sync=True) if archive is not None else None
+    arch = Archive(archive, staged=True) if archive is not None else None
     builder = FrameBuilder()
     reports: list[FileReport] = []
     pending: list[tuple[str, str, dict[str, Any], bytes, str]] = []
     report_of: dict[str, FileReport] = {}
     in_batch: set[str] = set()
+    # Games to analyse once the archive is synced: (report, text, header, events, meta,
+    # whether the archived meta must be read back).
+    todo: list[tuple[FileReport, str, Any, Sequence[Any], dict[str, Any], bool]] = []
     for item in items:
         if item.game_id is not None:
             if arch is None:
@@ -709,8 +719,7 @@ def process_batch(
                         f"archived game {item.game_id} no longer reads cleanly: "
                         + "; ".join(f.message for f in parsed.findings[:3])
                     )
-                _analyse(item.game_id, text, parsed.header, parsed.events, meta, builder, report)
-                report_of[item.game_id] = report
+                todo.append((report, text, parsed.header, parsed.events, meta, False))
             except Exception as err:  # noqa: BLE001 - one bad game must not stop the rebuild
                 report.status, report.reason = "failed", _describe(err)
             reports.append(report)
@@ -748,21 +757,24 @@ def process_batch(
                 assert rs is not None  # checked above
                 log = rs.log_model.model_construct(header=parsed.header, events=list(parsed.events))
                 text = canonical_text(log)
-                game_id = game_id_of_text(text)
-                raw_sha = sha256_hex(raw) if raw else sha256_hex(text.encode("utf-8"))
+                text_bytes = text.encode("utf-8")
+                text_sha = sha256_hex(text_bytes)
+                game_id = text_sha[:GAME_ID_LENGTH]  # = game_id_of_text(text)
+                same_bytes = raw == text_bytes
+                raw_sha = text_sha if (same_bytes or not raw) else sha256_hex(raw)
                 meta = _meta_for(loaded, raw_sha)
                 recovered = False
+                read_back = False
                 if arch is not None:
-                    raw_path = arch.put_raw(raw, ext).path if raw else None
+                    raw_path = arch.put_raw(raw, ext, sha=raw_sha, group=game_id).path if raw else None
                     existing = arch.game_path(game_id)
-                    if existing.exists() and (
-                        run_started is None or existing.stat().st_mtime < run_started
-                    ):
-                        recovered = True
-                    same = raw_path if raw_path is not None and raw == text.encode("utf-8") else None
-                    arch.put_game_text(text, meta, same_as=same)
-                    # The archived meta is the record (another worker may have won the race).
-                    meta = arch.read_meta(game_id) or meta
+                    if existing.exists():
+                        # Archived before (this run's other batches, or an earlier run): its
+                        # archived meta is the record.
+                        read_back = True
+                        if run_started is None or existing.stat().st_mtime < run_started:
+                            recovered = True
+                    arch.put_game_text(text, meta, same_as=raw_path if same_bytes else None)
                     if raw:
                         arch.record_games_of_raw(raw_sha, [game_id])
                 else:
@@ -776,18 +788,37 @@ def process_batch(
                     f.message for f in parsed.findings
                     if f.code in ("log/parse-error", "log/invalid-event", "log/unknown-event")
                 ]
-                _analyse(game_id, text, parsed.header, parsed.events, meta, builder, report)
-                report_of[game_id] = report
+                todo.append((report, text, parsed.header, parsed.events, meta, read_back))
                 reports.append(report)
             except Exception as err:  # noqa: BLE001 - one bad game must not stop the batch
                 reports.append(FileReport(source, "failed", reason=_describe(err)))
+    if arch is not None:
+        # Every new name is durable before the caller loads these games.
+        try:
+            synced = arch.sync()
+        except Exception as err:  # noqa: BLE001 - the archive is unusable: nothing may load
+            synced = SyncResult(errors={r.game_id: f"the archive could not be synced: {err}"
+                                        for r, *_ in todo if r.game_id})
+    else:
+        synced = SyncResult()
+    for report, text, header, events, meta, read_back in todo:
+        gid = report.game_id
+        assert gid is not None
+        try:
+            if gid in synced.errors:
+                raise ArchiveError(synced.errors[gid])
+            if arch is not None and (read_back or gid in synced.existing):
+                # The archived meta is the record (another worker may have won the race).
+                meta = arch.read_meta(gid) or meta
+            _analyse(gid, text, header, events, meta, builder, report)
+            report_of[gid] = report
+        except Exception as err:  # noqa: BLE001 - one bad game must not stop the batch
+            report.status, report.reason = "failed", _describe(err)
     frames, bad = builder.build()
     for gid, reason in bad.items():
         rep = report_of.get(gid)
         if rep is not None:
             rep.status, rep.reason = "failed", f"game {gid}: {reason}"
-    if arch is not None:
-        arch.sync()  # every new name is durable before the caller loads these games
     return BatchResult(
         frames, reports, pending, time.perf_counter() - started, time.process_time() - cpu_started
     )

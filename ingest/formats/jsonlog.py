@@ -104,8 +104,64 @@ def load_json_document(data: bytes, max_depth: int = MAX_DEPTH) -> tuple[Any, di
     return obj, positions, index, None, None, None
 
 
+_CANONICAL_HEAD = '{"format": "playtest-log", "format_version": 1,'
+_HEADER_PREFIX = '"header": '
+_EVENTS_OPEN = '"events": ['
+
+
+def _canonical_layout(data: bytes) -> tuple[dict[str, Any], list[int | None]] | None:
+    """Decode the canonical one-event-per-line layout (``schemas.canonical.dumps_log``) fast.
+
+    Returns ``(log object, event lines)`` when ``data`` has exactly that layout: line 1 the
+    format line, line 2 ``"header": {...},``, line 3 ``"events": [``, then one complete JSON
+    value per line (all but the last followed by a comma), then ``]}``. Each line is decoded
+    on its own by the C decoder, so an event's line is its line number by construction. Returns
+    None for anything else (other layouts, bad UTF-8, bad JSON); the caller then runs the
+    position-recording scanner, which reports problems with their line and column.
+    """
+    if not data.startswith(b'{"format": "playtest-log", "format_version": 1,\n'):
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    if (len(lines) < 4 or lines[0] != _CANONICAL_HEAD or lines[2] != _EVENTS_OPEN
+            or lines[-1] != "]}" or not lines[1].startswith(_HEADER_PREFIX)
+            or not lines[1].endswith(",")):
+        return None
+    decode = _DECODER.raw_decode
+    try:
+        header_text = lines[1][len(_HEADER_PREFIX):-1]
+        header, end = decode(header_text)
+        if end != len(header_text):
+            return None
+        body = lines[3:-1]
+        events: list[Any] = []
+        last = len(body) - 1
+        for i, ln in enumerate(body):
+            if i < last:
+                if not ln.endswith(","):
+                    return None
+                ln = ln[:-1]
+            ev, end = decode(ln)
+            if end != len(ln):
+                return None
+            events.append(ev)
+    except (json.JSONDecodeError, RecursionError):
+        return None
+    obj = {"format": "playtest-log", "format_version": 1, "header": header, "events": events}
+    return obj, list(range(4, 4 + len(events)))
+
+
 def read_json(data: bytes, source: str) -> LoadedLog:
     """Read a canonical (or any pretty-printed) JSON game log. Never raises."""
+    fast = _canonical_layout(data)
+    if fast is not None:
+        return validate(fast[0], source=source, fmt="json", raw=data, header_line=2,
+                        event_lines=fast[1])
     # positions of the top-level members and of each event suffice; events decode in C
     obj, positions, index, reason, line, col = load_json_document(data, max_depth=2)
     if reason is not None or index is None:
