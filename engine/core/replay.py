@@ -111,13 +111,16 @@ def replay(
     src = list(lines[:stop]) if lines is not None else []
     if len(src) < stop:
         src.extend([None] * (stop - len(src)))
+    if len(idx) < stop:
+        raise IndexError(f"indices has {len(idx)} entries for {stop} events")
     has_seat = _HAS_SEAT
-    for i in range(stop):
-        ev = events[i]
-        sink.event = idx[i]
-        sink.line = src[i]
+    after_end_ok = _AFTER_END_OK
+    # zip stops after ``stop`` events: ``idx`` and ``src`` hold exactly ``stop`` entries
+    for ev, ix, ln in zip(events, idx, src, strict=False):
+        sink.event = ix
+        sink.line = ln
         sink.era, sink.cycle = location(state)
-        if ended(state) and ev.type not in _AFTER_END_OK:
+        if ended(state) and ev.type not in after_end_ok:
             if not ended_reported:
                 sink.report(
                     "log/event-after-game-end",

@@ -83,7 +83,7 @@ def close_cycle(st: GameState, sink: FindingSink) -> None:
             sink.report("turn/unresolved",
                         f"seat {seat}'s revealed {pick} was never resolved in Era {st.era} "
                         f"cycle {st.cycle}", seat=seat, expected=pick)
-        commit(st, st.seat(seat), pick)
+        commit(st, st.seats[seat - 1], pick)
     st.to_resolve = []
 
 
@@ -135,7 +135,7 @@ def on_headline(st: GameState, ev: Any, sink: FindingSink) -> None:
         sink.report("cycle/headline-advanced",
                     f"{card.name} ({hid}) carries the Advanced Play badge and is not used in the "
                     "Default Game")
-    if any(h == hid for _e, _c, h in st.headlines_seen):
+    if hid in [h for _e, _c, h in st.headlines_seen]:
         sink.report("cycle/headline-repeated", f"{card.name} ({hid}) was already revealed")
     st.headlines_seen.append((st.era, st.cycle, hid))
     if card.duration == "this_production":
@@ -149,14 +149,14 @@ def on_headline(st: GameState, ev: Any, sink: FindingSink) -> None:
             gain_capability(st, s, 1)
         low = most(st, {s.seat: s.customers for s in st.seats}, lowest=True)
         if low is not None:
-            gain(st, st.seat(low), "trust", 1)
+            gain(st, st.seats[low - 1], "trust", 1)
     elif hid == "weights_on_internet":
         from engine.mandate2038.era_sequence import produce_one_facility
 
         low = most(st, {s.seat: s.capability for s in st.seats}, lowest=True)
         high = most(st, {s.seat: s.capability for s in st.seats})
         if low is not None:
-            s = st.seat(low)
+            s = st.seats[low - 1]
             powered = [f.number for f in s.facilities.values() if f.powered]
             if ev.facility is None:
                 if powered and not st.partial:
@@ -173,14 +173,14 @@ def on_headline(st: GameState, ev: Any, sink: FindingSink) -> None:
             else:
                 produce_one_facility(st, s, s.facilities[ev.facility], sink)
         if high is not None:
-            gain(st, st.seat(high), "trust", 1)
+            gain(st, st.seats[high - 1], "trust", 1)
     elif hid == "export_controls":
         # each controller of a Fabrication Corridor, and each controller of a Civic Permission
         # Authority (either copy), gains 1 Runway per named district
         for tid in ("foundry", "government"):
             ctrl = {controller(st, pos) for pos in st.board.positions_of(tid)}
             for c in sorted(x for x in ctrl if x is not None):
-                gain(st, st.seat(c), "runway", 1)
+                gain(st, st.seats[c - 1], "runway", 1)
     elif hid == "ai_written_law" and ev.action is None and not st.partial:
         sink.report("headline/choice-invalid",
                     "The Court Adopts Supported Meaning: the named Core Action was not recorded")
@@ -189,7 +189,7 @@ def on_headline(st: GameState, ev: Any, sink: FindingSink) -> None:
 def on_emergency_pause(st: GameState, ev: Any, sink: FindingSink) -> None:
     """Orisonix, Emergency Pause: before selection, pay 1 Runway, name an unlocked Program that
     nobody may select this cycle, gain 2 Trust (Era IV, once per game)."""
-    s = st.seat(ev.seat)
+    s = st.seats[ev.seat - 1]
     factions.check_use(st, s, "emergency_pause", sink)
     if st.revealed:
         sink.report("ability/invalid", "Emergency Pause must be used before Action selection",
@@ -207,7 +207,7 @@ def on_emergency_pause(st: GameState, ev: Any, sink: FindingSink) -> None:
 def on_allocation_window(st: GameState, ev: Any, sink: FindingSink) -> None:
     """Corthaven, Allocation Window (Era II only, once): two temporary Compute offered to
     rivals for a Runway price no higher than the rival's Runway; one lower counter allowed."""
-    s = st.seat(ev.seat)
+    s = st.seats[ev.seat - 1]
     factions.check_use(st, s, "allocation_window", sink)
     if st.revealed:
         sink.report("ability/invalid", "Allocation Window is used before selection", seat=s.seat)
@@ -217,7 +217,7 @@ def on_allocation_window(st: GameState, ev: Any, sink: FindingSink) -> None:
                         f"Allocation Window offered Compute to seat {off.to}, not a rival",
                         seat=s.seat, recorded=off.to)
             continue
-        rival = st.seat(off.to)
+        rival = st.seats[off.to - 1]
         if off.price < 1 or off.price > rival.runway:
             sink.report("ability/invalid",
                         f"Allocation Window price {off.price} for seat {off.to} must be between 1 "
@@ -247,7 +247,7 @@ def selection_problems(
     st: GameState, s: SeatState, pick: str, sink: FindingSink, *, where: str = "selected"
 ) -> None:
     """Report why ``pick`` may not be selected by ``s`` now (§2 and §5)."""
-    if pick in CORE_ACTIONS:
+    if pick in CORE_SET:
         if pick in s.exhausted:
             sink.report("select/action-exhausted",
                         f"seat {s.seat} {where} {pick}, already exhausted this Era",
@@ -410,6 +410,7 @@ def on_reveal(st: GameState, ev: Any, sink: FindingSink) -> None:
     st.revealed = True
     st.phase = "resolve"
     picks: dict[int, str] = {}
+    era, cycle, append = st.era, st.cycle, st.rows["selections"].append
     for sel in ev.selections:
         if not 1 <= sel.seat <= st.n:
             sink.report("log/seat-out-of-range",
@@ -421,12 +422,10 @@ def on_reveal(st: GameState, ev: Any, sink: FindingSink) -> None:
                         f"seat {sel.seat} selected twice ({picks[sel.seat]}, {sel.pick})",
                         seat=sel.seat)
             continue
-        picks[sel.seat] = sel.pick
-        selection_problems(st, st.seat(sel.seat), sel.pick, sink)
-        st.rows["selections"].append((
-            st.era, st.cycle, sel.seat, sel.pick,
-            "core" if sel.pick in CORE_ACTIONS else "program",
-        ))
+        pick = sel.pick
+        picks[sel.seat] = pick
+        selection_problems(st, st.seats[sel.seat - 1], pick, sink)
+        append((era, cycle, sel.seat, pick, "core" if pick in CORE_SET else "program"))
     if not st.partial:
         for seat in range(1, st.n + 1):
             if seat not in picks:
@@ -444,14 +443,14 @@ def _reveal_headlines(st: GameState, picks: dict[int, str]) -> None:
         named = st.headline_action
         pickers = [seat for seat, p in picks.items() if p == named]
         for seat in pickers:
-            s = st.seat(seat)
+            s = st.seats[seat - 1]
             gain(st, s, "runway", 2)
             add_scrutiny(st, s, 1)
         ctrl = government_controller(st)
         if ctrl is not None:
             rivals = [seat for seat in pickers if seat != ctrl]
             if 2 * len(rivals) >= st.n - 1:
-                gain(st, st.seat(ctrl), "trust", 1)
+                gain(st, st.seats[ctrl - 1], "trust", 1)
     elif st.headline == "autonomous_corporation":
         counts: dict[str, int] = {}
         for p in picks.values():
@@ -469,7 +468,7 @@ def _reveal_headlines(st: GameState, picks: dict[int, str]) -> None:
                     break
         for seat, p in picks.items():
             if p == tied[0]:
-                s = st.seat(seat)
+                s = st.seats[seat - 1]
                 gain(st, s, "runway", 2)
                 add_scrutiny(st, s, 2)
 
@@ -494,7 +493,7 @@ def on_trade(st: GameState, ev: Any, sink: FindingSink) -> None:
     one Runway for one Compute (or the reverse); the rival accepts or rejects."""
     if st.production_started and not st.production_done:
         _close_production(st, sink)
-    s = st.seat(ev.seat)
+    s = st.seats[ev.seat - 1]
     t = st.turn
     if t is not None and t.seat == ev.seat and not t.started:
         if t.traded:
@@ -531,7 +530,7 @@ def on_trade(st: GameState, ev: Any, sink: FindingSink) -> None:
     })
     if not ev.accepted:
         return
-    r = st.seat(ev.rival)
+    r = st.seats[ev.rival - 1]
     give = ev.give
     get = "compute" if give == "runway" else "runway"
     for who, res in ((s, give), (r, get)):
@@ -584,7 +583,7 @@ def close_turn(st: GameState, sink: FindingSink) -> None:
         sink.report("program/swarm-invalid",
                     f"seat {t.seat}'s Agent Swarm resolved only part of its two actions "
                     f"(missing: {', '.join(t.swarm_left)})", seat=t.seat)
-        st.seat(t.seat).exhausted.update(t.swarm_left)
+        st.seats[t.seat - 1].exhausted.update(t.swarm_left)
     st.turn = None
 
 
@@ -602,7 +601,7 @@ def on_turn(st: GameState, ev: Any, sink: FindingSink) -> None:
     if st.production_started and not st.production_done:
         _close_production(st, sink)
     kind = ev.type
-    s = st.seat(ev.seat)
+    s = st.seats[ev.seat - 1]
     if late and not st.partial:
         # reported once as out of phase; the table's action still happens (no cascade of
         # selection and order findings for it)
@@ -742,7 +741,7 @@ def _check_blocked(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingS
 
     kind = ev.type
     dest = t.dest
-    tile = st.board.tile(dest) if dest else None
+    tile = st.board.tile_at.get(dest) if dest else None
     why = None
     if kind == "fund":
         why = "Fund always has a legal resolution"

@@ -39,6 +39,8 @@ def on_checkpoint(st: GameState, ev: Any, sink: FindingSink) -> None:
         resolve_production(st, sink)
     label = f" ({ev.label})" if ev.label else ""
     seen: set[int] = set()
+    # (field, SeatState attribute, cap) once per checkpoint rather than per seat and field
+    fields = [(f, "bag" if f == "scrutiny" else f, _cap(st, f)) for f in FIELDS]
     for sv in ev.seats:
         if not 1 <= sv.seat <= st.n or sv.seat in seen:
             sink.report("log/seat-out-of-range",
@@ -46,15 +48,13 @@ def on_checkpoint(st: GameState, ev: Any, sink: FindingSink) -> None:
                         seat=sv.seat, recorded=sv.seat)
             continue
         seen.add(sv.seat)
-        s = st.seat(sv.seat)
+        s = st.seats[sv.seat - 1]
         changed = False
-        for field in FIELDS:
+        for field, attr, cap in fields:
             rec = getattr(sv, field)
             if rec is None:
                 continue
-            attr = "bag" if field == "scrutiny" else field
             mine = getattr(s, attr)
-            cap = _cap(st, field)
             if rec == mine and rec >= 0 and (cap is None or rec <= cap):
                 continue  # the usual case: the table agrees
             changed = True

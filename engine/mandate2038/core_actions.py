@@ -49,7 +49,7 @@ def bonus_tile(st: GameState, t: Turn, action: str) -> str | None:
             return None
         if t.swarm_bonus is None and t.bonus_used:
             return None
-    return st.board.tile(t.dest)
+    return st.board.tile_at.get(t.dest)
 
 
 def _use_bonus(t: Turn, action: str) -> None:
@@ -153,7 +153,7 @@ def do_draw(st: GameState, ev: Any, sink: FindingSink) -> None:
         _take_card(st, card, sink, ev.seat)
         st.discard[card] = st.discard.get(card, 0) + 1
         return
-    s = st.seat(ev.seat)
+    s = st.seats[ev.seat - 1]
     if run.duplicate is not None:
         sink.report("research/draw-after-duplicate",
                     f"seat {ev.seat} drew again after the duplicate {run.duplicate!r}; a duplicate "
@@ -206,7 +206,7 @@ def do_run_end(st: GameState, ev: Any, sink: FindingSink) -> bool:
         sink.report("research/draw-outside-run",
                     f"seat {ev.seat} ended a Training Run that was not in progress", seat=ev.seat)
         return False
-    s = st.seat(ev.seat)
+    s = st.seats[ev.seat - 1]
     outcome = ev.outcome
     crashed = False
     if outcome == "bank":
@@ -288,7 +288,7 @@ def do_build(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSink) -
     """Construct a Facility (2 Runway, lowest-numbered, non-Frontier, two spaces per hex) or
     the ordinary Generator (Era II+, on an Energy hex, three shared slots)."""
     dest = t.dest
-    tile = st.board.tile(dest) if dest else None
+    tile = st.board.tile_at.get(dest) if dest else None
     if ev.mode == "facility":
         if len(s.facilities) >= 4:
             sink.report("build/no-facility-left",
@@ -452,7 +452,7 @@ def do_deploy(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSink) 
     """Spend 1 Compute and gain the next Customer if Capability allows; add 1 Scrutiny."""
     if ev.remote is not None:
         why = factions.unavailable(st, s, "social_graph")
-        rtile = st.board.tile(ev.remote)
+        rtile = st.board.tile_at.get(ev.remote)
         if why is None and rtile is not None and rtile not in DEPLOY_DISTRICTS:
             why = ("deploy/social-graph-invalid",
                    f"{ev.remote} is not a Human Access District or Consensus Network")
@@ -463,7 +463,7 @@ def do_deploy(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSink) 
         factions.use(st, s, "social_graph")
         t.dest = ev.remote
     tile = bonus_tile(st, t, "deploy")
-    dest_tile = st.board.tile(t.dest) if t.dest else None
+    dest_tile = st.board.tile_at.get(t.dest) if t.dest else None
     if s.customers >= st.c.cap_customers:
         sink.report("deploy/customer-cap",
                     f"seat {s.seat} deployed with {s.customers} Customers; the track ends at "
@@ -509,7 +509,7 @@ def do_deploy(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSink) 
 def do_influence(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSink) -> None:
     """Political effect on a political hex, or create / terminate a Joint Venture."""
     dest = t.dest
-    tile = st.board.tile(dest) if dest else None
+    tile = st.board.tile_at.get(dest) if dest else None
     if ev.mode in ("trust", "scrutiny"):
         if tile is not None and tile not in st.c.political:
             sink.report("influence/not-political",
@@ -543,7 +543,7 @@ def do_influence(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSin
                     f"seat {s.seat} proposed a Joint Venture in Era {st.era}; they enter play in "
                     "Era III", seat=s.seat)
     f = s.facilities.get(ev.facility) if ev.facility is not None else None
-    partner = st.seat(ev.partner) if ev.partner is not None and 1 <= ev.partner <= st.n else None
+    partner = st.seats[ev.partner - 1] if ev.partner is not None and 1 <= ev.partner <= st.n else None
     pf = partner.facilities.get(ev.partner_facility) if (
         partner is not None and ev.partner_facility is not None) else None
     problem = None
@@ -591,7 +591,7 @@ def do_influence(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSin
 
 def _remove_jv(st: GameState, jv: JointVenture) -> None:
     for seat, fno in ((jv.a_seat, jv.a_facility), (jv.b_seat, jv.b_facility)):
-        f = st.seat(seat).facilities.get(fno)
+        f = st.seats[seat - 1].facilities.get(fno)
         if f is not None and jv.number in f.jvs:
             f.jvs.remove(jv.number)
     st.jvs.pop(jv.number, None)

@@ -164,7 +164,7 @@ def on_allocate(st: GameState, ev: Any, sink: FindingSink) -> None:
                     seat=ev.seat)
         return
     start_production(st, sink)
-    s = st.seat(ev.seat)
+    s = st.seats[ev.seat - 1]
     if ev.seat in st.allocations:
         sink.report("production/twice", f"seat {ev.seat} allocated twice this Production",
                     seat=ev.seat)
@@ -204,7 +204,7 @@ def on_allocate(st: GameState, ev: Any, sink: FindingSink) -> None:
 
 
 def _produce(st: GameState, s: SeatState, f: Facility, counted: bool) -> None:
-    tid = st.board.tile(f.hex) if f.hex else None
+    tid = st.board.tile_at.get(f.hex) if f.hex else None
     tile = st.c.tiles.get(tid) if tid else None
     if tile is None:
         return
@@ -236,14 +236,14 @@ def resolve_production(st: GameState, sink: FindingSink) -> None:
     st.workforce_left = {}
     # 1. Generate
     for seat in order:
-        s = st.seat(seat)
+        s = st.seats[seat - 1]
         if s.generator_kind is not None:
             con = st.c.contracts.get(s.generator_kind)
             if con is not None:
                 add_scrutiny(st, s, con.scrutiny_per_production)
     # 3. Allocate (remove the previous snapshot, place the new one)
     for seat in order:
-        s = st.seat(seat)
+        s = st.seats[seat - 1]
         alloc = st.allocations.get(seat)
         for f in s.facilities.values():
             f.powered = False
@@ -276,7 +276,7 @@ def resolve_production(st: GameState, sink: FindingSink) -> None:
     rows = st.rows["production"]
     before = {s.seat: (s.runway, s.compute) for s in st.seats}
     for seat in order:
-        s = st.seat(seat)
+        s = st.seats[seat - 1]
         for no in sorted(s.facilities):
             f = s.facilities[no]
             if f.powered:
@@ -291,7 +291,7 @@ def resolve_production(st: GameState, sink: FindingSink) -> None:
     # 5. Partner: active Joint Ventures in ascending contract order
     for num in sorted(st.jvs):
         jv = st.jvs[num]
-        a, b = st.seat(jv.a_seat), st.seat(jv.b_seat)
+        a, b = st.seats[jv.a_seat - 1], st.seats[jv.b_seat - 1]
         fa, fb = a.facilities.get(jv.a_facility), b.facilities.get(jv.b_facility)
         jv.active = bool(fa and fb and fa.powered and fb.powered and (
             adjacent_hexes(fa.hex, fb.hex) if jv.reach == 1 else near(fa.hex, fb.hex, jv.reach)))
@@ -299,14 +299,14 @@ def resolve_production(st: GameState, sink: FindingSink) -> None:
             continue
         assert fa is not None and fb is not None
         for side, other in ((a, fb), (b, fa)):
-            tid = st.board.tile(other.hex) if other.hex else None
+            tid = st.board.tile_at.get(other.hex) if other.hex else None
             tile = st.c.tiles.get(tid) if tid else None
             if tile is not None and tile.contract_icon:
                 gain(st, side, tile.contract_icon, 1)
                 if tile.contract_icon == "compute":
                     side.era.compute_produced += 1
     for seat in order:
-        s = st.seat(seat)
+        s = st.seats[seat - 1]
         r0, c0 = before[seat]
         rows.append({
             "era": st.era, "seat": seat, "facilities_built": len(s.facilities),
@@ -318,9 +318,9 @@ def resolve_production(st: GameState, sink: FindingSink) -> None:
 def on_workforce_move(st: GameState, ev: Any, sink: FindingSink) -> None:
     """Workforce Transition District production: move one Team one hex."""
     ensure_production_closed(st, sink)
-    s = st.seat(ev.seat)
+    s = st.seats[ev.seat - 1]
     f = s.facilities.get(ev.facility)
-    tid = st.board.tile(f.hex) if f is not None and f.hex else None
+    tid = st.board.tile_at.get(f.hex) if f is not None and f.hex else None
     problem = None
     if f is None or not f.powered:
         problem = f"Facility {ev.facility} is not a powered Facility"
@@ -347,7 +347,7 @@ def on_dossier(st: GameState, ev: Any, sink: FindingSink) -> None:
     ensure_production(st, sink)
     ensure_production_closed(st, sink)
     st.phase = "dossier"
-    s = st.seat(ev.seat)
+    s = st.seats[ev.seat - 1]
     if st.era in s.dossier:
         sink.report("dossier/filed-twice",
                     f"seat {s.seat} filed a second Dossier card in Era {st.era}", seat=s.seat)
@@ -374,7 +374,7 @@ def on_dossier_reveal(st: GameState, ev: Any, sink: FindingSink) -> None:
                         seat=hand.seat)
             continue
         seen.add(hand.seat)
-        s = st.seat(hand.seat)
+        s = st.seats[hand.seat - 1]
         got = {"benchmark": hand.benchmark, "deployment": hand.deployment,
                "authority": hand.authority, "publication": hand.publication}
         for era, card in DOSSIER_CARDS.items():
@@ -459,7 +459,7 @@ def on_audit(st: GameState, ev: Any, sink: FindingSink) -> None:
             sink.report("log/seat-out-of-range", f"the Audit drew a cube of seat {d}",
                         recorded=d)
             continue
-        s = st.seat(d)
+        s = st.seats[d - 1]
         if s.bag <= 0 and bag_known:
             sink.report("audit/cube-not-in-bag",
                         f"a cube of seat {d} was drawn, but none of its cubes was in the bag",
@@ -577,7 +577,7 @@ def score_era_mandate(st: GameState, recorded: list[int] | None, sink: FindingSi
 def _award(st: GameState, seats: list[int], name: str) -> None:
     pts = st.c.scoring.era_mandate_winner if len(seats) == 1 else st.c.scoring.era_mandate_tied
     for seat in seats:
-        score(st, st.seat(seat), pts, "era_mandate", name)
+        score(st, st.seats[seat - 1], pts, "era_mandate", name)
 
 
 def on_era_mandate(st: GameState, ev: Any, sink: FindingSink) -> None:

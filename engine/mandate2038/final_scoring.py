@@ -88,7 +88,7 @@ def compute_final(st: GameState, sink: FindingSink, rec: Any = None) -> None:
         order = st.initiative_order()
 
         def key(cl: dict[str, Any]) -> tuple[int, int, int, int, int, int]:
-            s = st.seat(cl["seat"])
+            s = st.seats[cl["seat"] - 1]
             return (cl["strength"], s.mandate, s.trust, s.customers, s.compute,
                     -order.index(s.seat))
 

@@ -29,7 +29,7 @@ def facility_spaces(st: GameState, hexname: str) -> int:
     """Facility spaces printed on the tile at ``hexname`` (Frontier: 0; unknown map: 2)."""
     if hexname == FRONTIER:
         return 0
-    tid = st.board.tile(hexname)
+    tid = st.board.tile_at.get(hexname)
     t = st.c.tiles.get(tid) if tid else None
     return t.facility_spaces if t is not None else 2
 
@@ -196,9 +196,11 @@ def allocation_problem(
 ) -> tuple[str, str] | None:
     """Why the seat's allocation cannot be met by its local sources, as (code, reason), or
     None when it can. Solves the small assignment exactly (sources <= 3 plus emergency)."""
+    if not facilities and not megas:
+        return None  # nothing to power (what the exact solver answers for no demands)
     sources = power_sources(st, s)
-    # demands: (amount, set of source indices allowed)
-    demands: list[tuple[int, list[int], str]] = []
+    # demands: (amount, source indices allowed)
+    demands: list[tuple[int, list[int]]] = []
     for no in facilities:
         f = s.facilities.get(no)
         if f is None:
@@ -213,7 +215,7 @@ def allocation_problem(
             return ("production/not-powered",
                     f"Facility {no} on {f.hex} is not on or next to any of its Power sources"
                     + ("" if no != 1 else ""))
-        demands.append((1, allowed, f"Facility {no}"))
+        demands.append((1, allowed))
     for num in megas:
         m = st.megas.get(num)
         if m is None or m.owner != s.seat:
@@ -225,10 +227,10 @@ def allocation_problem(
                 allowed.append(i)
         if emergency:
             allowed.append(len(sources))
-        demands.append((2, allowed, f"Mega-Cluster {num}"))
+        demands.append((2, allowed))
     caps = [cap for _k, cap, _h in sources] + ([emergency] if emergency else [])
     if not _feasible(demands, caps):
-        total = sum(a for a, _al, _w in demands)
+        total = sum(a for a, _al in demands)
         return ("production/over-capacity",
                 f"the allocation needs {total} Power but its local sources "
                 f"({', '.join(f'{k} {c}' for k, c, _h in sources)}"
@@ -237,7 +239,7 @@ def allocation_problem(
     return None
 
 
-def _feasible(demands: list[tuple[int, list[int], str]], caps: list[int]) -> bool:
+def _feasible(demands: list[tuple[int, list[int]]], caps: list[int]) -> bool:
     """Backtracking assignment of integer demands to capacitated sources (tiny instances)."""
     order = sorted(range(len(demands)), key=lambda i: len(demands[i][1]))
     left = list(caps)
@@ -245,7 +247,7 @@ def _feasible(demands: list[tuple[int, list[int], str]], caps: list[int]) -> boo
     def go(k: int) -> bool:
         if k == len(order):
             return True
-        amount, allowed, _w = demands[order[k]]
+        amount, allowed = demands[order[k]]
         # a Mega-Cluster's two demand may be split across sources
         return _split(amount, allowed, 0, k)
 

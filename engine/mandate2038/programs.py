@@ -104,7 +104,7 @@ def do_narrative_capture(
     elif ev.mode == "runway":
         gain(st, s, "runway", 2)
     else:
-        target = st.seat(ev.target) if ev.target is not None and 1 <= ev.target <= st.n else None
+        target = st.seats[ev.target - 1] if ev.target is not None and 1 <= ev.target <= st.n else None
         if target is None or target is s or target.customers <= s.customers:
             who = "no target" if target is None else f"seat {target.seat}"
             sink.report("program/narrative-invalid",
@@ -142,7 +142,7 @@ def do_fusion(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSink) 
     Fusion per game; 6 Power, 2 Mandate, 3 Scrutiny."""
     con = st.c.fusion
     dest = t.dest
-    tile = st.board.tile(dest) if dest else None
+    tile = st.board.tile_at.get(dest) if dest else None
     problem = None
     if st.fusion_owner is not None:
         problem = f"Fusion was already built by seat {st.fusion_owner}"

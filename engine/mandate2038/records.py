@@ -74,7 +74,7 @@ def snapshot(st: GameState) -> dict[str, Any]:
             "trust": s.trust, "research_protection": s.protection, "scrutiny": s.bag,
             "ceo": s.ceo, "teams": list(s.teams), "teams_in_supply": s.teams_supply,
             "facilities": [
-                {"number": f.number, "hex": f.hex, "tile": st.board.tile(f.hex) if f.hex else None,
+                {"number": f.number, "hex": f.hex, "tile": st.board.tile_at.get(f.hex) if f.hex else None,
                  "powered": f.powered, "mega_cluster": f.mega, "joint_ventures": list(f.jvs)}
                 for f in sorted(s.facilities.values(), key=lambda f: f.number)
             ],
