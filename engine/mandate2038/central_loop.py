@@ -345,11 +345,11 @@ def _can_build(st: GameState, s: SeatState) -> bool:
                 for f in other.facilities.values():
                     used[f.hex] = used.get(f.hex, 0) + 1
             tiles = st.board.tile_at
+            spaces = st.c.facility_spaces  # tile id -> Facility spaces
             for pos in reach:
                 if pos == FRONTIER or (cheap_only and tiles.get(pos) != "foundry"):
                     continue
-                tile = st.c.tiles.get(tiles.get(pos) or "")
-                if used.get(pos, 0) < (tile.facility_spaces if tile is not None else 2):
+                if used.get(pos, 0) < spaces.get(tiles.get(pos) or "", 2):
                     return True
     if st.era >= 2 and s.generator is None:
         for pos in reach:

@@ -67,6 +67,7 @@ class Content:
         for f in self.factions.values():
             for a in f.abilities:
                 self.ability_of.setdefault((f.id, a.id), a)
+        self.facility_spaces = {t.id: t.facility_spaces for t in pack.tiles}  # tile -> spaces
         self.political = frozenset(t.id for t in pack.tiles if t.political)
         self.cap_thresholds = sorted(pack.scoring.capability_thresholds.items())
         self.trust_thresholds = sorted(pack.scoring.trust_thresholds.items())

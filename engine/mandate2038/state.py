@@ -106,7 +106,11 @@ class SeatState:
 
     def powered_count(self) -> int:
         """Facilities powered in the latest Production snapshot."""
-        return sum(1 for f in self.facilities.values() if f.powered)
+        n = 0
+        for f in self.facilities.values():
+            if f.powered:
+                n += 1
+        return n
 
     def pieces_on(self, hexname: str) -> int:
         """CEO and Teams of this seat on ``hexname``."""
