@@ -630,95 +630,95 @@ def on_turn(st: GameState, ev: Any, sink: FindingSink) -> None:
         sink.report("program/swarm-invalid",
                     f"seat {s.seat}'s {kind} is marked as an Agent Swarm action; Agent Swarm "
                     "resolves two Core Actions, not a Program", seat=s.seat, recorded=kind)
+    seat, path, piece, blocked = ev.seat, ev.path, ev.piece, ev.blocked
     if st.run is not None:
         force_close_run(st, sink)
     t = st.turn
-    if t is not None and (t.seat != ev.seat or t.started):
+    if t is not None and (t.seat != seat or t.started):
         close_turn(st, sink)
         t = None
     if st.cycle == 0 and st.era == 0:
         st.era = 1
     # order and selection
-    pick = st.selections.get(ev.seat)
+    pick = st.selections.get(seat)
     if not st.initiative_known and st.revealed and pick is not None and not st.resolved:
         # the header did not record the first Initiative: the first seat to resolve holds it
         k = 3 * (max(st.era, 1) - 1) + (max(st.cycle, 1) - 1)
-        st.first_initiative = ((ev.seat - 1 - k) % st.n) + 1
-        st.initiative = ev.seat
+        st.first_initiative = ((seat - 1 - k) % st.n) + 1
+        st.initiative = seat
         st.to_resolve = [x for x in st.initiative_order() if x in st.to_resolve]
         st.initiative_known = True
     if not st.revealed:
         if not st.partial and not st.no_reveal_reported:
             sink.report("turn/no-reveal",
-                        f"seat {ev.seat}'s {kind} was resolved before selections were revealed",
-                        seat=ev.seat)
+                        f"seat {seat}'s {kind} was resolved before selections were revealed",
+                        seat=seat)
             st.no_reveal_reported = True
         # without a reveal the cycle is only known from its Headline
-        if ev.seat in st.resolved and st.cycle > 0:
-            sink.report("turn/twice", f"seat {ev.seat} resolved a second turn this cycle",
-                        seat=ev.seat)
+        if seat in st.resolved and st.cycle > 0:
+            sink.report("turn/twice", f"seat {seat} resolved a second turn this cycle",
+                        seat=seat)
         selection_problems(st, s, kind, sink, where="resolved")
-    elif ev.seat in st.resolved:
-        sink.report("turn/twice", f"seat {ev.seat} resolved a second turn in Era {st.era} "
-                    f"cycle {st.cycle}", seat=ev.seat)
+    elif seat in st.resolved:
+        sink.report("turn/twice", f"seat {seat} resolved a second turn in Era {st.era} "
+                    f"cycle {st.cycle}", seat=seat)
         selection_problems(st, s, kind, sink, where="resolved")
     elif pick is None:
         sink.report("turn/not-selected",
-                    f"seat {ev.seat} resolved {kind} without a revealed selection",
-                    seat=ev.seat, recorded=kind)
+                    f"seat {seat} resolved {kind} without a revealed selection",
+                    seat=seat, recorded=kind)
         selection_problems(st, s, kind, sink, where="resolved")
     else:
         if pick != kind:
             sink.report("turn/not-selected",
-                        f"seat {ev.seat} revealed {pick} but resolved {kind}; the selected "
-                        "Action is the only Action this turn", seat=ev.seat, expected=pick,
+                        f"seat {seat} revealed {pick} but resolved {kind}; the selected "
+                        "Action is the only Action this turn", seat=seat, expected=pick,
                         recorded=kind)
             selection_problems(st, s, kind, sink, where="resolved")
         nxt = st.to_resolve[0] if st.to_resolve else None
-        if nxt is not None and nxt != ev.seat and not st.order_reported:
+        if nxt is not None and nxt != seat and not st.order_reported:
             st.order_reported = True  # once per cycle: later turns follow from the first slip
             sink.report("turn/out-of-order",
-                        f"seat {ev.seat} resolved before seat {nxt}; resolution runs clockwise "
-                        f"from Initiative (seat {st.initiative})", seat=ev.seat, expected=nxt,
-                        recorded=ev.seat)
-    if ev.seat in st.to_resolve:
-        st.to_resolve.remove(ev.seat)
-    st.resolved.add(ev.seat)
+                        f"seat {seat} resolved before seat {nxt}; resolution runs clockwise "
+                        f"from Initiative (seat {st.initiative})", seat=seat, expected=nxt,
+                        recorded=seat)
+    if seat in st.to_resolve:
+        st.to_resolve.remove(seat)
+    st.resolved.add(seat)
     if kind in CORE_SET:
         s.actions_this_era += 1
         s.exhausted.add(kind)
     else:
         commit(st, s, kind)
     if t is None:
-        t = Turn(seat=ev.seat, pick=kind)
+        t = Turn(seat=seat, pick=kind)
         st.turn = t
     t.pick = kind
     t.started = True
-    t.piece = ev.piece
+    t.piece = piece
     # Move
     if ev.orbital is not None:
         _orbital(st, s, ev, sink)
-        t.dest = _dest_of(s, ev.piece)
-    elif ev.path:
-        check_path(st, sink, s.seat, ev.path, 2)
-        move_piece(st, sink, s, ev.piece, ev.path)
-        t.dest = ev.path[-1]
+        t.dest = _dest_of(s, piece)
+    elif path:
+        check_path(st, sink, s.seat, path, 2)
+        move_piece(st, sink, s, piece, path)
+        t.dest = path[-1]
     else:
         if not st.path_missing_reported and not st.partial:
             sink.report("move/path-missing",
-                        f"seat {ev.seat}'s {kind} does not record the acting piece's path; "
-                        "destination checks use the piece's last known hex", seat=ev.seat)
+                        f"seat {seat}'s {kind} does not record the acting piece's path; "
+                        "destination checks use the piece's last known hex", seat=seat)
             st.path_missing_reported = True
-        t.dest = _dest_of(s, ev.piece)
-    path = ev.path
+        t.dest = _dest_of(s, piece)
     dest = t.dest
     st.rows["turns"].append((
-        st.era, st.cycle, s.seat, kind, ev.piece, path[0] if path else None, dest,
+        st.era, st.cycle, s.seat, kind, piece, path[0] if path else None, dest,
         len(path) - 1 if path else None, st.board.tile_at.get(dest) if dest else None,
-        ev.blocked, st.event_index,
+        blocked, st.event_index,
     ))
     # Act
-    if not ev.blocked:
+    if not blocked:
         fn = ACTIONS.get(kind) or PROGRAMS.get(kind)
         if fn is not None:
             fn(st, s, ev, t, sink)
@@ -728,7 +728,7 @@ def on_turn(st: GameState, ev: Any, sink: FindingSink) -> None:
         _frontier_bonus(st, s, ev, t, sink)
     if kind == "research" and st.run is not None:
         return  # the turn closes with run_end
-    if kind == "agent_swarm" and t.swarm_left and not ev.blocked:
+    if kind == "agent_swarm" and t.swarm_left and not blocked:
         return  # two swarm actions follow
     st.turn = None
 
