@@ -346,6 +346,16 @@ def _event_payloads(text: str, n: int) -> list[str]:
     return [ln[:-1] if ln.endswith(",") else ln for ln in body]
 
 
+_COLUMNS: dict[str, tuple[str, ...]] = {t: tuple(c for c, _, _ in cols) for t, cols in TABLES.items()}
+
+# Columns of one game: table -> (number of rows, column -> values). ``game_id`` is left out.
+GameColumns = dict[str, tuple[int, dict[str, list[Any]]]]
+
+
+def _from_rows(table: str, rows: list[dict[str, Any]]) -> tuple[int, dict[str, list[Any]]]:
+    return len(rows), {c: [r.get(c) for r in rows] for c in _COLUMNS[table][1:]}
+
+
 def game_rows(
     game_id: str,
     text: str,
@@ -357,8 +367,31 @@ def game_rows(
 
     ``text`` is the canonical log, ``events`` its validated events, ``meta`` the archived meta
     (source lines and indices, reader findings, source, archive time). Deterministic: the same
-    inputs always give the same rows (rebuild relies on it).
+    inputs always give the same rows (rebuild relies on it). The rows of
+    :func:`game_columns` (which ingest uses), one dict per row with every column.
     """
+    columns, notes = game_columns(game_id, text, header, events, meta)
+    rows: dict[str, list[dict[str, Any]]] = {}
+    for table, (n, cols) in columns.items():
+        names = list(cols)
+        values = list(cols.values())
+        rows[table] = [
+            {"game_id": game_id, **{c: v[i] for c, v in zip(names, values, strict=True)}}
+            for i in range(n)
+        ]
+    return rows, notes
+
+
+def game_columns(
+    game_id: str,
+    text: str,
+    header: Any,
+    events: Sequence[Any],
+    meta: dict[str, Any],
+) -> tuple[GameColumns, list[str]]:
+    """Every warehouse row of one game as columns: table -> (rows, column -> values), without
+    the ``game_id`` column; plus notes (engine rows we could not place). Same contract as
+    :func:`game_rows` (which is this, row by row)."""
     n = len(events)
     lines = meta.get("lines")
     if not isinstance(lines, list) or len(lines) != n:
@@ -367,26 +400,35 @@ def game_rows(
     if not isinstance(indices, list) or len(indices) != n:
         indices = list(range(n))
     result = replay(header, events, lines=lines, indices=indices)
-    rows: dict[str, list[dict[str, Any]]] = {name: [] for name in TABLES}
+    out: GameColumns = {}
     notes: list[str] = []
 
     # Findings: the reader's (kept in meta) first, then the engine's.
     read_findings = [f for f in meta.get("read_findings", []) if isinstance(f, dict)]
     all_findings: list[dict[str, Any]] = list(read_findings)
     all_findings += [f.model_dump(mode="json") for f in result.findings]
+    finding_rows = []
     for i, f in enumerate(all_findings):
         where = f.get("where") or {}
-        rows["findings"].append(
+        finding_rows.append(
             {"n": i, "code": f.get("code"), "severity": f.get("severity"), "rule": f.get("rule"),
              "message": f.get("message"), "event": where.get("event"), "line": where.get("line"),
              "era": where.get("era"), "cycle": where.get("cycle"), "seat": where.get("seat"),
              "expected": _json(f.get("expected")), "recorded": _json(f.get("recorded"))}
         )
+    out["findings"] = _from_rows("findings", finding_rows)
     n_errors = sum(1 for f in all_findings if f.get("severity") == "error")
     n_warnings = sum(1 for f in all_findings if f.get("severity") == "warning")
 
     # Events, observations, survey.
     payloads = _event_payloads(text, n)
+    kinds: list[str] = []
+    seats: list[int | None] = []
+    eras: list[int | None] = []
+    cycles: list[int | None] = []
+    times: list[dt.datetime | None] = []
+    obs_rows: list[dict[str, Any]] = []
+    survey_rows: list[dict[str, Any]] = []
     era: int | None = None
     cycle: int | None = None
     for i, ev in enumerate(events):
@@ -396,13 +438,15 @@ def game_rows(
         elif kind == "headline":
             cycle = ev.cycle
         seat = getattr(ev, "seat", None)
-        t = naive_utc(getattr(ev, "t", None))
-        rows["events"].append(
-            {"idx": indices[i], "type": kind, "seat": seat if isinstance(seat, int) else None,
-             "era": era, "cycle": cycle, "t": t, "line": lines[i], "payload": payloads[i]}
-        )
+        raw_t = getattr(ev, "t", None)
+        t = None if raw_t is None else naive_utc(raw_t)
+        kinds.append(kind)
+        seats.append(seat if isinstance(seat, int) else None)
+        eras.append(era)
+        cycles.append(cycle)
+        times.append(t)
         if kind == "observation":
-            rows["observations"].append(
+            obs_rows.append(
                 {"idx": indices[i], "category": ev.category, "rule": ev.rule, "seat": ev.seat,
                  "era": era, "cycle": cycle, "text": ev.text, "minutes": ev.minutes, "t": t}
             )
@@ -410,27 +454,36 @@ def game_rows(
             value = ev.value
             num = float(value) if isinstance(value, int | float) else None
             text_value = json.dumps(value) if isinstance(value, bool) else str(value)
-            rows["survey"].append(
+            survey_rows.append(
                 {"idx": indices[i], "seat": ev.seat, "item": ev.item, "value_text": text_value,
                  "value_num": num}
             )
+    out["events"] = (n, {"idx": list(indices), "type": kinds, "seat": seats, "era": eras,
+                         "cycle": cycles, "t": times, "line": list(lines), "payload": payloads})
+    out["observations"] = _from_rows("observations", obs_rows)
+    out["survey"] = _from_rows("survey", survey_rows)
 
     # Timing.
     timing = compute_timing(events, indices)
-    rows["phases"] = timing.phases
-    rows["turn_times"] = timing.turn_times
+    out["phases"] = _from_rows("phases", timing.phases)
+    out["turn_times"] = _from_rows("turn_times", timing.turn_times)
 
     # Ledger.
     last_total: dict[int, int] = {}
-    for i, e in enumerate(result.ledger):
-        rows["ledger"].append(
-            {"n": i, "seat": e.seat, "era": e.era, "cycle": e.cycle, "event": e.event,
-             "source": e.source, "amount": e.amount, "total": e.total, "detail": e.detail}
-        )
+    ledger = result.ledger
+    out["ledger"] = (len(ledger), {
+        "n": list(range(len(ledger))), "seat": [e.seat for e in ledger],
+        "era": [e.era for e in ledger], "cycle": [e.cycle for e in ledger],
+        "event": [e.event for e in ledger], "source": [e.source for e in ledger],
+        "amount": [e.amount for e in ledger], "total": [e.total for e in ledger],
+        "detail": [e.detail for e in ledger],
+    })
+    for e in ledger:
         last_total[e.seat] = e.total
 
     # Engine records.
     seat_records: dict[int, dict[str, Any]] = {}
+    era_states: list[dict[str, Any]] = []
     for name, recs in sorted((result.records or {}).items()):
         if name == "seats":
             for r in recs:
@@ -440,20 +493,22 @@ def game_rows(
         if name not in RECORD_TABLES:
             notes.append(f"the engine's {name!r} rows have no warehouse table; not stored")
             continue
-        cols = {c for c, _, _ in TABLES[name]}
-        unknown = sorted({k for r in recs for k in r} - cols)
+        cols = _COLUMNS[name]
+        unknown = sorted({k for r in recs for k in r} - set(cols))
         if unknown:
             notes.append(f"the engine's {name!r} rows have columns {unknown} with no warehouse column")
-        for r in recs:
-            rows[name].append({c: r.get(c) for c in cols})
+        out[name] = (len(recs), {c: [r.get(c) for r in recs] for c in cols[1:]})
+        if name == "era_states":
+            era_states = [{c: r.get(c) for c in cols} for r in recs]
 
     # Outcome.
     outcome = result.outcome
     provisional = set(outcome.provisional_winners) if outcome else set()
     winners = set(outcome.winners) if outcome else set()
+    outcome_rows = []
     if outcome is not None:
         d = outcome.details or {}
-        rows["outcomes"].append(
+        outcome_rows.append(
             {"complete": outcome.complete, "provisional_winners": list(outcome.provisional_winners),
              "winners": list(outcome.winners), "agi": d.get("agi"), "claimant": d.get("claimant"),
              "ending": outcome.ending, "open": d.get("open"),
@@ -463,20 +518,22 @@ def game_rows(
              "systemic_risk": d.get("systemic_risk"),
              "systemic_risk_limit": d.get("systemic_risk_limit"), "details": _json(d)}
         )
+    out["outcomes"] = _from_rows("outcomes", outcome_rows)
 
     # Seats: the engine's "seats" rows when it gives them; else the last Era-end state of the
     # seat (era_states) for resources, and the score ledger's last total for Mandate.
     last_state: dict[int, dict[str, Any]] = {}
-    for r in rows["era_states"]:
+    for r in era_states:
         seat = r.get("seat")
         if isinstance(seat, int) and (r.get("era") or 0) >= (last_state.get(seat, {}).get("era") or 0):
             last_state[seat] = r
+    seat_rows = []
     for s in header.seats:
         rec = seat_records.get(s.seat) or {
             f"final_{k}": v for k, v in last_state.get(s.seat, {}).items()
             if k in ("runway", "compute", "capability", "customers", "trust")
         }
-        rows["seats"].append(
+        seat_rows.append(
             {"seat": s.seat, "faction": s.faction, "player": s.player,
              "final_mandate": rec.get("final_mandate", last_total.get(s.seat)),
              "final_runway": rec.get("final_runway"), "final_compute": rec.get("final_compute"),
@@ -485,6 +542,7 @@ def game_rows(
              "final_trust": rec.get("final_trust"),
              "provisional_winner": s.seat in provisional, "winner": s.seat in winners}
         )
+    out["seats"] = _from_rows("seats", seat_rows)
 
     # The game.
     counts, reasons = evidence(header, result)
@@ -495,7 +553,7 @@ def game_rows(
     dur_counts, dur_reasons = duration_evidence(header, timing.total_minutes)
     receipt = header.receipt
     provenance = header.provenance
-    rows["games"].append(
+    out["games"] = _from_rows("games", [
         {"game": header.game, "rules_version": header.rules_version, "profile": header.profile,
          "session_type": header.session_type,
          "is_human": header.session_type in ("facilitated_playtest", "blind_playtest"),
@@ -517,11 +575,11 @@ def game_rows(
          "rules_deviations": list(receipt.rules_deviations) if receipt else [],
          "interventions": list(receipt.facilitator_interventions) if receipt else [],
          "unchecked": list(result.unchecked)}
-    )
-    for table_rows in rows.values():
-        for r in table_rows:
-            r["game_id"] = game_id
-    return rows, notes
+    ])
+    for table in TABLES:
+        if table not in out:
+            out[table] = _from_rows(table, [])
+    return out, notes
 
 
 # --------------------------------------------------------------------------------------------
@@ -529,33 +587,64 @@ def game_rows(
 
 
 class FrameBuilder:
-    """Collects the rows of many games by table and turns them into polars frames via Arrow.
+    """Collects the rows of many games by table, column by column, and turns them into polars
+    frames via Arrow.
 
     Conversion is strict (a value of the wrong type is an error, not a null). When a batch does
     not convert, the offending games are found one by one and reported, and the rest convert.
     """
 
     def __init__(self) -> None:
-        self.rows: dict[str, list[dict[str, Any]]] = {t: [] for t in TABLES}
+        self.cols: dict[str, dict[str, list[Any]]] = {
+            t: {c: [] for c in cols} for t, cols in _COLUMNS.items()
+        }
+        self.sizes: dict[str, int] = dict.fromkeys(TABLES, 0)
         self.spans: list[tuple[str, dict[str, tuple[int, int]]]] = []
 
     def add_game(self, game_id: str, rows: dict[str, list[dict[str, Any]]]) -> None:
+        """Add one game's rows (row dicts, as :func:`game_rows` gives them)."""
+        self.add_columns(game_id, {t: _from_rows(t, list(rows.get(t, ()))) for t in TABLES})
+
+    def add_columns(self, game_id: str, columns: GameColumns) -> None:
+        """Add one game's columns (as :func:`game_columns` gives them)."""
+        for table, (n, cols) in columns.items():
+            if table not in self.cols:
+                raise ValueError(f"no warehouse table named {table!r}")
+            for c, got in cols.items():
+                if len(got) != n:  # checked before anything is added
+                    raise ValueError(f"table {table!r}: column {c!r} has {len(got)} values "
+                                     f"for {n} rows")
         span: dict[str, tuple[int, int]] = {}
-        for table, acc in self.rows.items():
-            start = len(acc)
-            acc.extend(rows.get(table, ()))
-            span[table] = (start, len(acc))
+        for table, acc in self.cols.items():
+            start = self.sizes[table]
+            n, cols = columns.get(table, (0, {}))
+            if n:
+                for c, values in acc.items():
+                    if c == "game_id":
+                        values.extend([game_id] * n)
+                    else:
+                        got = cols.get(c)
+                        values.extend([None] * n if got is None else got)
+            self.sizes[table] = start + n
+            span[table] = (start, start + n)
         self.spans.append((game_id, span))
 
     @property
     def game_ids(self) -> list[str]:
         return [g for g, _ in self.spans]
 
-    def _arrow(self, table: str, recs: list[dict[str, Any]] | None = None) -> pa.Table:
-        rows = self.rows[table] if recs is None else recs
+    def _arrow(self, table: str, keep: slice | list[int] | None = None) -> pa.Table:
+        """The table's rows (all, a slice, or the listed row numbers) as Arrow."""
         schema = _ARROW_SCHEMAS[table]
-        # Column by column: faster than Table.from_pylist for wide tables with timestamps.
-        arrays = [pa.array([r.get(f.name) for r in rows], type=f.type) for f in schema]
+        cols = self.cols[table]
+        arrays = []
+        for f in schema:
+            values = cols[f.name]
+            if isinstance(keep, slice):
+                values = values[keep]
+            elif keep is not None:
+                values = [values[i] for i in keep]
+            arrays.append(pa.array(values, type=f.type))
         return pa.Table.from_arrays(arrays, schema=schema)
 
     def build(self) -> tuple[dict[str, pl.DataFrame], dict[str, str]]:
@@ -570,12 +659,13 @@ class FrameBuilder:
             except _CONVERSION_ERRORS:
                 for gid, span in self.spans:
                     try:
-                        self._arrow(table, self.rows[table][slice(*span[table])])
+                        self._arrow(table, slice(*span[table]))
                     except _CONVERSION_ERRORS as err:
                         bad.setdefault(gid, f"its {table!r} rows do not fit the table: {err}")
         if bad:
             for table in TABLES:
-                keep = [r for r in self.rows[table] if r["game_id"] not in bad]
+                keep = [i for gid, span in self.spans if gid not in bad
+                        for i in range(*span[table])]
                 arrows[table] = self._arrow(table, keep)
         out: dict[str, pl.DataFrame] = {}
         for table, arrow in arrows.items():
@@ -666,10 +756,10 @@ def _analyse(
     builder: FrameBuilder,
     report: FileReport,
 ) -> None:
-    rows, notes = game_rows(game_id, text, header, events, meta)
-    report.findings = len(rows["findings"])
+    columns, notes = game_columns(game_id, text, header, events, meta)
+    report.findings = columns["findings"][0]
     report.notes.extend(notes)
-    builder.add_game(game_id, rows)
+    builder.add_columns(game_id, columns)
 
 
 def process_batch(

@@ -103,6 +103,8 @@ def compute_timing(events: Sequence[Any], indices: Sequence[int] | None = None) 
     times = [naive_utc(getattr(e, "t", None)) for e in events]
     timed = [t for t in times if t is not None]
     out.timed_events = len(timed)
+    if not timed:
+        return out  # no time recorded: no phases, no turn times, no totals
     # Breaks: phase break .. phase resume (an unterminated break runs to the end).
     breaks: list[tuple[dt.datetime, dt.datetime]] = []
     open_break: dt.datetime | None = None
