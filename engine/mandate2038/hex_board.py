@@ -229,7 +229,16 @@ def allocation_problem(
             allowed.append(len(sources))
         demands.append((2, allowed))
     caps = [cap for _k, cap, _h in sources] + ([emergency] if emergency else [])
-    if not _feasible(demands, caps):
+    if all(len(al) == 1 for _a, al in demands):
+        # every demand has one possible source (the usual case): feasible exactly when no
+        # source is asked for more than its capacity (what the solver finds, without search)
+        need = [0] * len(caps)
+        for a, al in demands:
+            need[al[0]] += a
+        feasible = all(k <= c for k, c in zip(need, caps, strict=True))
+    else:
+        feasible = _feasible(demands, caps)
+    if not feasible:
         total = sum(a for a, _al in demands)
         return ("production/over-capacity",
                 f"the allocation needs {total} Power but its local sources "

@@ -184,10 +184,12 @@ class MandateRuleset:
             c = self.content(RULES_VERSION)
         return build_state(header, c.pack, c, sink)
 
-    def apply(self, state: GameState, event: Any, sink: FindingSink) -> None:
-        """Fold one event into the state (mutates it), reporting findings on ``sink``."""
+    def apply(self, state: GameState, event: Any, sink: FindingSink,
+              _handler: Callable[..., Any] = HANDLERS.get) -> None:
+        """Fold one event into the state (mutates it), reporting findings on ``sink``.
+        (``_handler`` binds the dispatch table's lookup once; callers never pass it.)"""
         state.event_index = sink.event
-        HANDLERS.get(event.type, _noop)(state, event, sink)
+        _handler(event.type, _noop)(state, event, sink)
 
     def finish(self, state: GameState, sink: FindingSink) -> None:
         """After the last event: close what is open; note a log that stops before the end."""
