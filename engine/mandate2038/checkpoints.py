@@ -13,6 +13,7 @@ Trust or Customers across a threshold comes with at least that threshold's Manda
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 from engine.core.findings import FindingSink
@@ -21,6 +22,8 @@ from engine.mandate2038.resources import capability_award
 from engine.mandate2038.state import GameState, SeatState
 
 FIELDS = ("mandate", "runway", "compute", "capability", "customers", "trust", "scrutiny")
+_recorded = attrgetter(*FIELDS)  # the checkpoint's values, in FIELDS order
+_engine = attrgetter(*("bag" if f == "scrutiny" else f for f in FIELDS))  # the seat's values
 
 
 def _cap(st: GameState, field: str) -> int | None:
@@ -50,11 +53,11 @@ def on_checkpoint(st: GameState, ev: Any, sink: FindingSink) -> None:
         seen.add(sv.seat)
         s = st.seats[sv.seat - 1]
         changed = False
-        for field, attr, cap in fields:
-            rec = getattr(sv, field)
+        # every field names its own attribute, so reading all of them first is what reading
+        # each one just before its check would give
+        for (field, attr, cap), rec, mine in zip(fields, _recorded(sv), _engine(s), strict=True):
             if rec is None:
                 continue
-            mine = getattr(s, attr)
             if rec == mine and rec >= 0 and (cap is None or rec <= cap):
                 continue  # the usual case: the table agrees
             changed = True

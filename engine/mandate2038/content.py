@@ -68,6 +68,10 @@ class Content:
             for a in f.abilities:
                 self.ability_of.setdefault((f.id, a.id), a)
         self.facility_spaces = {t.id: t.facility_spaces for t in pack.tiles}  # tile -> spaces
+        # tile -> (runway, compute, trust, remove_scrutiny, team_move) of a powered Facility
+        self.production: dict[str, tuple[int, int, int, int, int]] = {
+            t.id: (t.production.runway, t.production.compute, t.production.trust,
+                   t.production.remove_scrutiny, t.production.team_move) for t in pack.tiles}
         self.political = frozenset(t.id for t in pack.tiles if t.political)
         self.cap_thresholds = sorted(pack.scoring.capability_thresholds.items())
         self.trust_thresholds = sorted(pack.scoring.trust_thresholds.items())

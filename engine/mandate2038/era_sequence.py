@@ -205,18 +205,18 @@ def on_allocate(st: GameState, ev: Any, sink: FindingSink) -> None:
 
 def _produce(st: GameState, s: SeatState, f: Facility, counted: bool) -> None:
     tid = st.board.tile_at.get(f.hex) if f.hex else None
-    tile = st.c.tiles.get(tid) if tid else None
-    if tile is None:
+    prod = st.c.production.get(tid) if tid else None  # the tile's printed production
+    if prod is None:
         return
-    p = tile.production
-    gain(st, s, "runway", p.runway)
-    gain(st, s, "compute", p.compute)
-    gain(st, s, "trust", p.trust)
-    remove_scrutiny(s, p.remove_scrutiny)
+    runway, compute, trust, removed, team_move = prod
+    gain(st, s, "runway", runway)
+    gain(st, s, "compute", compute)
+    gain(st, s, "trust", trust)
+    remove_scrutiny(s, removed)
     if counted:
-        s.era.compute_produced += p.compute
-        if p.team_move:
-            st.workforce_left[s.seat] = st.workforce_left.get(s.seat, 0) + p.team_move
+        s.era.compute_produced += compute
+        if team_move:
+            st.workforce_left[s.seat] = st.workforce_left.get(s.seat, 0) + team_move
 
 
 def produce_one_facility(st: GameState, s: SeatState, f: Facility, sink: FindingSink) -> None:
