@@ -170,8 +170,14 @@ def leader_conversion(era_two: pl.DataFrame) -> dict[str, Any]:
             continue
         games += 1
         converted += int(bool(leaders["winner"][0]))
+    return conversion(games, converted, ties)
+
+
+def conversion(games: int, converted: int, ties: int) -> dict[str, Any]:
+    """Leader-conversion rate with its 95% Wilson interval from counts."""
+    if games == 0:
+        return {"games": 0, "converted": 0, "ties": ties, "rate": math.nan, "low": math.nan,
+                "high": math.nan}
     lo, hi = wilson(converted, games)
-    return {
-        "games": games, "converted": converted, "ties": ties,
-        "rate": converted / games if games else math.nan, "low": lo, "high": hi,
-    }
+    return {"games": games, "converted": converted, "ties": ties,
+            "rate": converted / games, "low": lo, "high": hi}

@@ -88,10 +88,11 @@ def render() -> None:
     ui.show_table(seat_df, "win-share-seat")
 
     st.subheader("Era II leader conversion")
-    lead = queries.era_two_leaders(db, f)
+    # counted in DuckDB (queries.era_two_leader_summary equals stats.leader_conversion per kind)
+    lead = queries.era_two_leader_summary(db, f)
     rows = []
-    for (kind,), part in lead.group_by(["kind"], maintain_order=True) if not lead.is_empty() else []:
-        conv = stats.leader_conversion(part)
+    for kind, games, converted, ties in lead.iter_rows() if not lead.is_empty() else []:
+        conv = stats.conversion(int(games), int(converted), int(ties))
         rows.append({"kind": kind, **conv, "threshold": th["roundTwoLeaderConversionMax"],
                      "verdict": _verdict(conv["rate"], th["roundTwoLeaderConversionMax"], True,
                                          conv["games"])})
