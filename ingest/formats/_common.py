@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -153,3 +154,26 @@ def decode_text(data: bytes) -> tuple[str | None, str | None, int | None, int | 
     if text.startswith("\ufeff"):
         text = text[1:]
     return text, None, None, None
+
+
+TextParser = Callable[[str, str], "tuple[dict[str, Any], int | None, list[int | None], Problems]"]
+
+
+def read_text_log(data: bytes, source: str, fmt: str, parse: TextParser, *, what: str,
+                  empty: str) -> LoadedLog:
+    """Decode a text log (notation or sheet), parse it with ``parse`` and validate it.
+
+    Never raises: undecodable bytes or a file with neither header nor events is unreadable
+    (``not a Mandate 2038 <what> (<first problem or empty>)``); every other problem is a finding.
+    """
+    text, reason, line, col = decode_text(data)
+    if text is None:
+        return unreadable(source, fmt, data, reason or "unreadable", line, col)
+    obj, header_line, event_lines, problems = parse(text, source)
+    if not obj["header"] and not obj["events"]:
+        first = problems.findings[0].message if problems.findings else empty
+        out = unreadable(source, fmt, data, f"not a Mandate 2038 {what} ({first})")
+        out.parsed.findings += problems.findings
+        return out
+    return validate(obj, source=source, fmt=fmt, raw=data, header_line=header_line,
+                    event_lines=event_lines, problems=problems.findings)

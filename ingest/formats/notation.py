@@ -17,7 +17,7 @@ import datetime as dt
 import re
 from typing import Any
 
-from ingest.formats._common import LoadedLog, Problems, decode_text, unreadable, validate
+from ingest.formats._common import LoadedLog, Problems, read_text_log
 from ingest.formats.events import (
     PHASES,
     ROMAN_OF,
@@ -280,17 +280,7 @@ def parse_notation(text: str, source: str) -> tuple[dict[str, Any], int | None, 
 
 def read_notation(data: bytes, source: str) -> LoadedLog:
     """Read a notation file. Never raises; every problem is a finding."""
-    text, reason, line, col = decode_text(data)
-    if text is None:
-        return unreadable(source, "notation", data, reason or "unreadable", line, col)
-    obj, header_line, event_lines, problems = parse_notation(text, source)
-    if not obj["header"] and not obj["events"]:
-        first = problems.findings[0].message if problems.findings else "no tags and no events"
-        out = unreadable(source, "notation", data, f"not a Mandate 2038 notation file ({first})")
-        out.parsed.findings += problems.findings
-        return out
-    return validate(obj, source=source, fmt="notation", raw=data, header_line=header_line,
-                    event_lines=event_lines, problems=problems.findings)
+    return read_text_log(data, source, "notation", parse_notation, what="notation file", empty="no tags and no events")
 
 
 # --- writing ----------------------------------------------------------------------------------

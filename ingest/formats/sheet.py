@@ -24,7 +24,7 @@ import io
 import json
 from typing import Any
 
-from ingest.formats._common import LoadedLog, Problems, decode_text, unreadable, validate
+from ingest.formats._common import LoadedLog, Problems, read_text_log
 from ingest.formats.events import (
     ROMAN,
     ROMAN_OF,
@@ -323,17 +323,7 @@ def parse_sheet(text: str, source: str) -> tuple[dict[str, Any], int | None, lis
 
 def read_sheet(data: bytes, source: str) -> LoadedLog:
     """Read a CSV sheet. Never raises; every problem is a finding."""
-    text, reason, line, col = decode_text(data)
-    if text is None:
-        return unreadable(source, "csv", data, reason or "unreadable", line, col)
-    obj, header_line, event_lines, problems = parse_sheet(text, source)
-    if not obj["header"] and not obj["events"]:
-        first = problems.findings[0].message if problems.findings else "no header rows and no events"
-        out = unreadable(source, "csv", data, f"not a Mandate 2038 sheet ({first})")
-        out.parsed.findings += problems.findings
-        return out
-    return validate(obj, source=source, fmt="csv", raw=data, header_line=header_line,
-                    event_lines=event_lines, problems=problems.findings)
+    return read_text_log(data, source, "csv", parse_sheet, what="sheet", empty="no header rows and no events")
 
 
 # --- writing ----------------------------------------------------------------------------------
