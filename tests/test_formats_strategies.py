@@ -94,7 +94,7 @@ def for_type(tp: Any, meta: list[Any] | None = None) -> st.SearchStrategy[Any]:
         return st.dictionaries(for_type(k), for_type(v), max_size=4)
     if isinstance(tp, type) and issubclass(tp, BaseModel):
         return model_dicts(tp).map(tp.model_validate)
-    raise NotImplementedError(f"no strategy for {tp!r}")
+    raise TypeError(f"no hypothesis strategy for field type {tp!r}: add one to for_type()")
 
 
 def model_dicts(model: type[BaseModel]) -> st.SearchStrategy[dict[str, Any]]:
