@@ -31,7 +31,8 @@ FACTION_COLOURS: dict[str, str] = {
 }
 #: fallback seat colours when a faction id is not one of the six
 SEAT_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#17becf", "#bcbd22")
-KIND_COLOURS = {"human": "#1f77b4", "simulated": "#ff7f0e", "walkthrough": "#7f7f7f"}
+KIND_COLOURS = {"human": "#1f77b4", "simulated": "#ff7f0e", "walkthrough": "#7f7f7f",
+                "illustrative": "#9467bd"}
 SEVERITY_COLOURS = {"error": "#d62728", "warning": "#ff9f1a", "info": "#7f7f7f"}
 
 ENDING_NAMES = {

@@ -19,6 +19,7 @@ from dashboards.store import query
 #: how a game was played, for side-by-side comparisons (simulated games are always labelled)
 KIND_SQL = (
     "CASE WHEN g.session_type = 'simulation' THEN 'simulated' "
+    "WHEN g.illustrative THEN 'illustrative' "
     "WHEN g.is_human THEN 'human' ELSE 'walkthrough' END"
 )
 
