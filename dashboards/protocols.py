@@ -1,18 +1,22 @@
 """Capture completeness of sessions against their observation protocol (schemas.protocol).
 
 The protocol is versioned data (``data/protocols/<id>/v<N>.json``); a game's header names the
-one used at the table (``protocol``, e.g. ``mandate2038-observation@1``). Each game's archived
-log is scored item by item with :func:`schemas.protocol.capture_completeness`.
+one used at the table (``protocol``, e.g. ``mandate2038-observation@1``). Ingest scores each
+game item by item with :func:`schemas.protocol.capture_completeness` into the warehouse table
+``capture``; :func:`completeness` reads that table. Only a warehouse without the table (made
+before migration 2) falls back to re-reading and scoring the archived logs.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import polars as pl
 
-from dashboards import gamelog
+from dashboards import gamelog, queries, store
 
 DEFAULT_PROTOCOL = "mandate2038-observation"
 
@@ -35,7 +39,86 @@ def completeness(db: Path, games: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFr
     Per game: game_id, protocol, completeness (share of items captured), missing (item ids),
     problem. Per item: game_id, item, group, captured, reason. Misfits: observation and survey
     events that do not fit the protocol (game_id, event, reason).
+
+    Read from the warehouse table ``capture`` (scored at ingest) when it exists; else each
+    archived log is re-read and scored (:func:`completeness_from_logs`).
     """
+    if store.table_exists(db, "capture"):
+        return completeness_from_warehouse(db, games)
+    return completeness_from_logs(db, games)
+
+
+def _base(row: dict[str, Any]) -> dict[str, Any]:
+    ref = row.get("protocol")
+    return {"game_id": row["game_id"],
+            "protocol": ref or f"(none; scored against {DEFAULT_PROTOCOL})"}
+
+
+def completeness_from_warehouse(
+    db: Path, games: pl.DataFrame
+) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """:func:`completeness` from the warehouse alone (tables ``capture``, ``events`` and
+    ``seats``); no archived log is read. A game with no ``capture`` rows gets a problem: its
+    protocol could not be loaded, or it was loaded before the table existed (rebuild)."""
+    protocol_problems: Any
+    try:
+        from schemas.protocol import protocol_problems
+    except ImportError:
+        protocol_problems = None
+    ids = [str(g) for g in games["game_id"].to_list()] if "game_id" in games.columns else []
+    items = queries.capture(db, ids)
+    by_game: dict[str, list[dict[str, Any]]] = {}
+    for r in items.iter_rows(named=True):
+        by_game.setdefault(r["game_id"], []).append(r)
+    events: dict[str, list[tuple[int, dict[str, Any]]]] = {}
+    seats: dict[str, set[int]] = {}
+    if protocol_problems is not None and ids:
+        for r in queries.protocol_events(db, ids).iter_rows(named=True):
+            events.setdefault(r["game_id"], []).append((r["idx"], json.loads(r["payload"])))
+        for r in queries.seat_numbers(db, ids).iter_rows(named=True):
+            seats.setdefault(r["game_id"], set()).add(r["seat"])
+    per_game: list[dict[str, Any]] = []
+    per_item: list[dict[str, Any]] = []
+    misfits: list[dict[str, Any]] = []
+    cache: dict[str | None, tuple[Any, str | None]] = {}
+    for row in games.iter_rows(named=True):
+        ref = row.get("protocol")
+        if ref not in cache:
+            cache[ref] = load(ref)
+        protocol, problem = cache[ref]
+        gid = row["game_id"]
+        rows = by_game.get(gid, [])
+        if protocol is not None:  # checklist order
+            order = {item.id: n for n, item in enumerate(protocol.checklist)}
+            rows.sort(key=lambda r: order.get(r["item"], len(order)))
+        if not rows:
+            why = problem or ("no capture rows in the warehouse (loaded before the capture "
+                              "table existed: run `playtest rebuild`)")
+            per_game.append({**_base(row), "completeness": None, "missing": "", "problem": why})
+            continue
+        done = sum(1 for r in rows if r["captured"])
+        per_game.append({**_base(row), "completeness": round(done / len(rows), 3),
+                         "missing": ", ".join(r["item"] for r in rows if not r["captured"]),
+                         "problem": None})
+        per_item.extend({"game_id": gid, "item": r["item"], "group": r["group"],
+                         "captured": r["captured"], "reason": r["reason"]} for r in rows)
+        if protocol_problems is not None and protocol is not None and gid in events:
+            idx = [i for i, _ in events[gid]]
+            log = SimpleNamespace(
+                header=SimpleNamespace(seats=[SimpleNamespace(seat=s) for s in seats.get(gid, ())]),
+                events=[SimpleNamespace(**{"category": None, "item": None, "value": None,
+                                           "seat": None, **p}) for _, p in events[gid]],
+            )
+            misfits.extend({"game_id": gid, "event": idx[p.event], "reason": p.reason}
+                           for p in protocol_problems(protocol, log))
+    return pl.DataFrame(per_game), pl.DataFrame(per_item), pl.DataFrame(misfits)
+
+
+def completeness_from_logs(
+    db: Path, games: pl.DataFrame
+) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """:func:`completeness` by re-reading and scoring each archived log (the fallback for a
+    warehouse without the ``capture`` table)."""
     try:
         from schemas.protocol import capture_completeness, completeness_share
     except ImportError as err:

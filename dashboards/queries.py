@@ -411,6 +411,39 @@ def protocol_games(db: Path, f: Filters, include_non_human: bool = False) -> pl.
     )
 
 
+def capture(db: Path, game_ids: list[str]) -> pl.DataFrame:
+    """The warehouse's capture results of ``game_ids``: game_id, item, group, captured, reason
+    (one row per checklist item of each game's protocol, scored at ingest)."""
+    return query(
+        db,
+        'SELECT c.game_id, c.item_id AS item, c.grp AS "group", c.captured, c.reason '
+        "FROM capture c WHERE list_contains(?::VARCHAR[], c.game_id) "
+        "ORDER BY c.game_id",
+        [list(game_ids)],
+    )
+
+
+def protocol_events(db: Path, game_ids: list[str]) -> pl.DataFrame:
+    """The observation and survey events of ``game_ids``: game_id, idx, payload (JSON text)."""
+    return query(
+        db,
+        "SELECT e.game_id, e.idx, CAST(e.payload AS VARCHAR) AS payload FROM events e "
+        "WHERE list_contains(?::VARCHAR[], e.game_id) AND e.type IN ('observation', 'survey') "
+        "ORDER BY e.game_id, e.idx",
+        [list(game_ids)],
+    )
+
+
+def seat_numbers(db: Path, game_ids: list[str]) -> pl.DataFrame:
+    """The seats at the table of each of ``game_ids``: game_id, seat."""
+    return query(
+        db,
+        "SELECT s.game_id, s.seat FROM seats s WHERE list_contains(?::VARCHAR[], s.game_id) "
+        "ORDER BY s.game_id, s.seat",
+        [list(game_ids)],
+    )
+
+
 # --- Balance ---------------------------------------------------------------------------------
 
 

@@ -356,6 +356,55 @@ def _from_rows(table: str, rows: list[dict[str, Any]]) -> tuple[int, dict[str, l
     return len(rows), {c: [r.get(c) for r in rows] for c in _COLUMNS[table][1:]}
 
 
+DEFAULT_PROTOCOL = "mandate2038-observation"
+# protocol reference -> (protocol, why it could not be loaded); per process, for the batch.
+_PROTOCOLS: dict[str, tuple[Any, str | None]] = {}
+
+
+def _protocol(reference: str) -> tuple[Any, str | None]:
+    """The observation protocol named by ``reference`` (``<id>`` or ``<id>@<version>``), or
+    (None, reason) when it cannot be loaded. Cached per reference in this process."""
+    if reference not in _PROTOCOLS:
+        from schemas.packs import load_protocol
+
+        try:
+            _PROTOCOLS[reference] = (load_protocol(reference), None)
+        except Exception as err:  # unknown id or version, unreadable or invalid file
+            _PROTOCOLS[reference] = (None, f"{type(err).__name__}: {err}")
+    return _PROTOCOLS[reference]
+
+
+def _capture_rows(header: Any, events: Sequence[Any], notes: list[str]) -> list[dict[str, Any]]:
+    """One ``capture`` row per checklist item of the game's observation protocol (the header's
+    ``protocol``, else the latest :data:`DEFAULT_PROTOCOL`), scored by
+    :func:`schemas.protocol.capture_completeness`. A protocol that cannot be loaded gives no
+    rows and a note (never a failed game)."""
+    from schemas.protocol import capture_completeness
+
+    reference = getattr(header, "protocol", None) or DEFAULT_PROTOCOL
+    protocol, problem = _protocol(reference)
+    if protocol is None:
+        notes.append(f"observation protocol {reference!r} could not be loaded ({problem}); "
+                     "no capture rows")
+        return []
+    groups = {item.id: item.group for item in protocol.checklist}
+    log = _ScoredLog(header, list(events))
+    return [
+        {"item_id": r.item_id, "grp": groups.get(r.item_id), "captured": bool(r.captured),
+         "reason": r.reason}
+        for r in capture_completeness(protocol, log)
+    ]
+
+
+@dataclass(slots=True, frozen=True)
+class _ScoredLog:
+    """A validated header and events, as :func:`schemas.protocol.capture_completeness` reads a
+    log (``header`` and typed ``events``)."""
+
+    header: Any
+    events: list[Any]
+
+
 def game_rows(
     game_id: str,
     text: str,
@@ -462,6 +511,7 @@ def game_columns(
                          "cycle": cycles, "t": times, "line": list(lines), "payload": payloads})
     out["observations"] = _from_rows("observations", obs_rows)
     out["survey"] = _from_rows("survey", survey_rows)
+    out["capture"] = _from_rows("capture", _capture_rows(header, events, notes))
 
     # Timing.
     timing = compute_timing(events, indices)
@@ -623,8 +673,8 @@ class FrameBuilder:
                     if c == "game_id":
                         values.extend([game_id] * n)
                     else:
-                        got = cols.get(c)
-                        values.extend([None] * n if got is None else got)
+                        given = cols.get(c)
+                        values.extend([None] * n if given is None else given)
             self.sizes[table] = start + n
             span[table] = (start, start + n)
         self.spans.append((game_id, span))

@@ -390,3 +390,28 @@ def test_tables_download_as_csv(sample_db: Path) -> None:
         text = ui.table_csv(frame).decode("utf-8")
         assert text.splitlines()[0].split(",")[0] in frame.columns
         assert len(text.splitlines()) >= frame.height + 1
+
+
+def test_observations_page_reads_capture_from_the_warehouse(sample_db: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the ``capture`` table, capture completeness is read from it: no game log is read."""
+    from dashboards import gamelog, store
+
+    if not store.table_exists(sample_db, "capture"):
+        pytest.skip("the sample warehouse was not built by the pipeline (no capture table)")
+
+    def no_log(*_a: object, **_k: object) -> None:
+        raise AssertionError("the page re-read an archived log")
+
+    monkeypatch.setattr(gamelog, "load", no_log)
+    at = _app(sample_db, monkeypatch, "observations")
+    box = next(c for c in at.checkbox if c.label == "Score simulations and walkthroughs too")
+    box.check().run()
+    _no_exception(at)
+    assert not at.error, [e.value for e in at.error]
+    captions = " ".join(c.value for c in at.caption)
+    assert "predates the `capture` table" not in captions
+    assert "By checklist group" in captions, captions
+    with duckdb.connect(str(sample_db), read_only=True) as con:
+        n = con.execute("SELECT count(DISTINCT game_id) FROM capture").fetchone()
+    assert n is not None and n[0] > 0

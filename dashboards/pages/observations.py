@@ -12,10 +12,12 @@ from dashboards import charts, filters, protocols, queries, store, ui
 st.title("Observation protocols")
 
 
-@st.cache_data(show_spinner="Scoring capture completeness...", max_entries=8)
+@st.cache_data(show_spinner="Reading capture completeness...", max_entries=8)
 def _completeness(db: str, stamp: float,
                   games: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
-    """Capture completeness per game (cached per database file version and game list)."""
+    """Capture completeness per game, from the warehouse table ``capture`` (scored at ingest;
+    re-scoring the archived logs only for a warehouse without it). Cached per database file
+    version and game list."""
     return protocols.completeness(Path(db), games)
 
 st.caption(
@@ -72,6 +74,9 @@ def render() -> None:
         limit = 100
         stamp = db.stat().st_mtime if db.exists() else 0.0
         per_game, per_item, misfits = _completeness(str(db), stamp, games.head(limit))
+        if not store.table_exists(db, "capture"):
+            st.caption("This warehouse predates the `capture` table: the archived logs were "
+                       "re-scored. Run `playtest rebuild` to score them at ingest.")
         if "completeness" in per_game.columns and per_game["completeness"].drop_nulls().len():
             ui.show_chart(charts.completeness_chart(per_game.drop_nulls("completeness")),
                           "capture-completeness")

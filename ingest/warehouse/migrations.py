@@ -259,8 +259,19 @@ CREATE TABLE survey (
 );
 """
 
+_V2 = """
+CREATE TABLE capture (
+    game_id VARCHAR,
+    item_id VARCHAR,
+    grp VARCHAR,
+    captured BOOLEAN,
+    reason VARCHAR
+);
+"""
+
 MIGRATIONS: list[tuple[int, str, str]] = [
     (1, "tables of docs/warehouse.md", _V1),
+    (2, "capture: checklist items of the game's observation protocol", _V2),
 ]
 
 _CREATE_LOG = """

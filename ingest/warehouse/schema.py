@@ -143,6 +143,11 @@ _t(
     _c("idx", I), _c("seat", I), _c("item", S), _c("value_text", S), _c("value_num", D),
 )
 
+_t(
+    "capture",
+    _c("item_id", S), _c("grp", S), _c("captured", B), _c("reason", S),
+)
+
 # Tables filled from ReplayResult.records (the engine's rows), by name.
 RECORD_TABLES: frozenset[str] = frozenset(
     {
