@@ -378,9 +378,13 @@ def _capture_rows(header: Any, events: Sequence[Any], notes: list[str]) -> list[
     """One ``capture`` row per checklist item of the game's observation protocol (the header's
     ``protocol``, else the latest :data:`DEFAULT_PROTOCOL`), scored by
     :func:`schemas.protocol.capture_completeness`. A protocol that cannot be loaded gives no
-    rows and a note (never a failed game)."""
+    rows and a note (never a failed game). Simulated games without a protocol get no rows."""
     from schemas.protocol import capture_completeness
 
+    if getattr(header, "session_type", None) == "simulation" and not getattr(header, "protocol", None):
+        # a simulated game is observed by nobody: no protocol applies (and scoring one would
+        # only fill the table with "not captured" rows)
+        return []
     reference = getattr(header, "protocol", None) or DEFAULT_PROTOCOL
     protocol, problem = _protocol(reference)
     if protocol is None:
