@@ -17,6 +17,8 @@ from typing import Any
 import polars as pl
 
 from dashboards import gamelog, queries, store
+from schemas.packs import load_protocol
+from schemas.protocol import capture_completeness, completeness_share, protocol_problems
 
 DEFAULT_PROTOCOL = "mandate2038-observation"
 
@@ -24,13 +26,21 @@ DEFAULT_PROTOCOL = "mandate2038-observation"
 def load(reference: str | None) -> tuple[Any, str | None]:
     """(protocol, problem): the protocol named by ``reference`` (default: the latest)."""
     try:
-        from schemas.packs import load_protocol
-    except ImportError as err:
-        return None, f"the protocol loader is not available yet ({err})"
-    try:
         return load_protocol(reference or DEFAULT_PROTOCOL), None
     except Exception as err:  # unknown id/version, unreadable file: say so on the page
         return None, f"protocol {reference or DEFAULT_PROTOCOL!r} could not be loaded: {err}"
+
+
+class _Protocols:
+    """The protocols named by games' headers, each loaded once per call."""
+
+    def __init__(self) -> None:
+        self._cache: dict[str | None, tuple[Any, str | None]] = {}
+
+    def __call__(self, reference: str | None) -> tuple[Any, str | None]:
+        if reference not in self._cache:
+            self._cache[reference] = load(reference)
+        return self._cache[reference]
 
 
 def completeness(db: Path, games: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
@@ -60,11 +70,6 @@ def completeness_from_warehouse(
     """:func:`completeness` from the warehouse alone (tables ``capture``, ``events`` and
     ``seats``); no archived log is read. A game with no ``capture`` rows gets a problem: its
     protocol could not be loaded, or it was loaded before the table existed (rebuild)."""
-    protocol_problems: Any
-    try:
-        from schemas.protocol import protocol_problems
-    except ImportError:
-        protocol_problems = None
     ids = [str(g) for g in games["game_id"].to_list()] if "game_id" in games.columns else []
     items = queries.capture(db, ids)
     by_game: dict[str, list[dict[str, Any]]] = {}
@@ -72,7 +77,7 @@ def completeness_from_warehouse(
         by_game.setdefault(r["game_id"], []).append(r)
     events: dict[str, list[tuple[int, dict[str, Any]]]] = {}
     seats: dict[str, set[int]] = {}
-    if protocol_problems is not None and ids:
+    if ids:
         for r in queries.protocol_events(db, ids).iter_rows(named=True):
             events.setdefault(r["game_id"], []).append((r["idx"], json.loads(r["payload"])))
         for r in queries.seat_numbers(db, ids).iter_rows(named=True):
@@ -80,12 +85,9 @@ def completeness_from_warehouse(
     per_game: list[dict[str, Any]] = []
     per_item: list[dict[str, Any]] = []
     misfits: list[dict[str, Any]] = []
-    cache: dict[str | None, tuple[Any, str | None]] = {}
+    protocols = _Protocols()
     for row in games.iter_rows(named=True):
-        ref = row.get("protocol")
-        if ref not in cache:
-            cache[ref] = load(ref)
-        protocol, problem = cache[ref]
+        protocol, problem = protocols(row.get("protocol"))
         gid = row["game_id"]
         rows = by_game.get(gid, [])
         if protocol is not None:  # checklist order
@@ -102,7 +104,7 @@ def completeness_from_warehouse(
                          "problem": None})
         per_item.extend({"game_id": gid, "item": r["item"], "group": r["group"],
                          "captured": r["captured"], "reason": r["reason"]} for r in rows)
-        if protocol_problems is not None and protocol is not None and gid in events:
+        if protocol is not None and gid in events:
             idx = [i for i, _ in events[gid]]
             log = SimpleNamespace(
                 header=SimpleNamespace(seats=[SimpleNamespace(seat=s) for s in seats.get(gid, ())]),
@@ -119,26 +121,13 @@ def completeness_from_logs(
 ) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
     """:func:`completeness` by re-reading and scoring each archived log (the fallback for a
     warehouse without the ``capture`` table)."""
-    try:
-        from schemas.protocol import capture_completeness, completeness_share
-    except ImportError as err:
-        return (pl.DataFrame({"problem": [f"schemas.protocol is not available ({err})"]}),
-                pl.DataFrame(), pl.DataFrame())
-    protocol_problems: Any
-    try:
-        from schemas.protocol import protocol_problems
-    except ImportError:
-        protocol_problems = None
     per_game: list[dict[str, Any]] = []
     per_item: list[dict[str, Any]] = []
     misfits: list[dict[str, Any]] = []
-    cache: dict[str | None, tuple[Any, str | None]] = {}
+    protocols = _Protocols()
     for row in games.iter_rows(named=True):
-        ref = row.get("protocol")
-        if ref not in cache:
-            cache[ref] = load(ref)
-        protocol, problem = cache[ref]
-        base = {"game_id": row["game_id"], "protocol": ref or f"(none; scored against {DEFAULT_PROTOCOL})"}
+        protocol, problem = protocols(row.get("protocol"))
+        base = _base(row)
         if protocol is None:
             per_game.append({**base, "completeness": None, "missing": "", "problem": problem})
             continue
@@ -155,7 +144,6 @@ def completeness_from_logs(
         per_item.extend({"game_id": row["game_id"], "item": r.item_id,
                          "group": groups.get(r.item_id), "captured": r.captured,
                          "reason": r.reason} for r in results)
-        if protocol_problems is not None:
-            misfits.extend({"game_id": row["game_id"], "event": p.event, "reason": p.reason}
-                           for p in protocol_problems(protocol, log))
+        misfits.extend({"game_id": row["game_id"], "event": p.event, "reason": p.reason}
+                       for p in protocol_problems(protocol, log))
     return pl.DataFrame(per_game), pl.DataFrame(per_item), pl.DataFrame(misfits)
