@@ -9,7 +9,6 @@ reason so that loaded, skipped and quarantined inputs read the same way.
 from __future__ import annotations
 
 import dataclasses
-import inspect
 import re
 import zipfile
 from pathlib import Path, PurePosixPath
@@ -127,14 +126,7 @@ def report_rows(report: Any, workdir: Path | None = None) -> list[dict[str, Any]
 
 
 def ingest(paths: list[Path], db: Path) -> Any:
-    """Run the pipeline (``ingest.pipeline.ingest_paths``) on ``paths``; raise if it is absent."""
-    try:
-        from ingest.pipeline import ingest_paths  # type: ignore[import-not-found]
-    except ImportError as err:
-        raise UploadProblem(
-            "the ingest pipeline is not installed in this checkout yet; use `playtest ingest` "
-            f"when it is ({err})"
-        ) from err
-    if "progress" in inspect.signature(ingest_paths).parameters:
-        return ingest_paths(paths, db, progress=False)
-    return ingest_paths(paths, db)
+    """Run the pipeline (``ingest.pipeline.ingest_paths``) on ``paths``, without a progress bar."""
+    from ingest.pipeline import ingest_paths
+
+    return ingest_paths(paths, db, progress=False)

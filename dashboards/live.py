@@ -413,11 +413,7 @@ def finish(header: dict[str, Any], events: list[dict[str, Any]], db: Path, draft
         from engine.core.parse import describe_validation_error
 
         return None, f"the draft is not a valid log: {describe_validation_error(err)}"
-    try:
-        from ingest.pipeline import ingest_log  # type: ignore[import-not-found]
-    except ImportError as err:
-        return None, ("the ingest pipeline is not installed in this checkout yet, so the game "
-                      f"cannot be loaded from here ({err}); the draft is kept, download it below")
+    from ingest.pipeline import ingest_log
     try:
         return ingest_log(log, db, source=f"live:{draft_id}"), None
     except Exception as err:  # storage busy, archive problem: keep the draft, say why

@@ -197,10 +197,8 @@ def measure_ingest(texts: list[str], res: BenchResult, *, pages: bool = False) -
 
 def _page_timings(db: Path) -> list[dict[str, Any]]:
     """Server render time of every dashboard page (``dashboards.bench.page_times``)."""
-    try:
-        from dashboards.bench import page_times
-    except ImportError as exc:
-        raise RuntimeError(f"dashboard page timings are not available (dashboards.bench: {exc})") from None
+    from dashboards.bench import page_times
+
     return list(page_times(db, repeat=3))
 
 

@@ -1,8 +1,8 @@
 """The ``playtest`` command line (DESIGN.md §4): validate, simulate, replay, convert, ingest,
 rebuild, export, dashboard, demo and bench.
 
-``main(argv) -> int`` never lets a traceback reach the user: bad input, a busy database or a
-part of the toolkit that is not installed becomes one clear message on stderr and an exit
+``main(argv) -> int`` never lets a traceback reach the user: bad input or a busy database
+becomes one clear message on stderr and an exit
 status (0 ok, 1 rule errors found, 2 unreadable input or a usage/storage problem, 3 an
 internal error, reported in one line).
 """
@@ -39,10 +39,6 @@ def _err(msg: str) -> None:
     print(f"playtest: {msg}", file=sys.stderr)
 
 
-def _unavailable(what: str, module: str, err: BaseException) -> CliError:
-    return CliError(f"{what} is not available in this checkout ({module}: {err})", EXIT_UNREADABLE)
-
-
 # --- reading logs ---------------------------------------------------------------------------
 
 
@@ -62,82 +58,25 @@ class Loaded:
         return self.parsed is not None and bool(getattr(self.parsed, "readable", False))
 
 
-def _canonical_lines(text: str) -> tuple[int | None, list[int | None]]:
-    """Line of the header and of each event in a canonical JSON text (one event a line)."""
-    header_line = None
-    event_lines: list[int | None] = []
-    in_events = False
-    for no, line in enumerate(text.splitlines(), start=1):
-        s = line.strip()
-        if s.startswith('"header"') and header_line is None:
-            header_line = no
-        elif s.startswith('"events"'):
-            in_events = True
-        elif in_events and s.startswith("{"):
-            event_lines.append(no)
-    return header_line, event_lines
-
-
-def _read_json_fallback(path: Path) -> list[Loaded]:
-    """Read a canonical JSON log with the core parser (used until ``ingest.formats`` lands)."""
-    from engine.core.parse import parse_log
-
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        return [Loaded(str(path), "json", reason=f"cannot be read: {exc}")]
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as exc:
-        return [Loaded(str(path), "json", reason=f"not valid JSON (line {exc.lineno}: {exc.msg})")]
-    header_line, event_lines = _canonical_lines(text)
-    if isinstance(obj, dict) and len(event_lines) != len(obj.get("events") or []):
-        event_lines = []  # not one event per line: lines unknown
-    parsed = parse_log(obj, header_line=header_line, event_lines=event_lines or None)
-    return [Loaded(str(path), "json", parsed=parsed, raw=text)]
-
-
 def _expand(path: Path) -> list[Path]:
     """Files and session folders under ``path`` (the same walk as ``playtest ingest``)."""
-    try:
-        from ingest.pipeline import walk_inputs
-    except ImportError:
-        if path.is_dir():
-            return sorted(p for p in path.rglob("*.json") if p.is_file())
-        return [path]
+    from ingest.pipeline import walk_inputs
+
     found, _missing = walk_inputs([path])
     return found
 
 
-def _read_one(path: Path, formats: Any) -> list[Loaded]:
-    if formats is None:
-        if path.suffix.lower() != ".json":
-            return [Loaded(str(path), None,
-                           reason="only canonical JSON can be read: ingest.formats is not available")]
-        return _read_json_fallback(path)
+def _read_one(path: Path) -> list[Loaded]:
+    """Every game in one input through ``ingest.formats.read_path`` (never raises)."""
+    from ingest import formats
+
     try:
         loaded = formats.read_path(path)
     except Exception as exc:  # noqa: BLE001 - a reader bug must not become a traceback
         return [Loaded(str(path), None, reason=f"could not be read ({type(exc).__name__}: {exc})")]
-    out = []
-    for item in loaded:
-        unreadable = getattr(item, "unreadable", None)
-        reason = None
-        if unreadable:
-            reason = unreadable if isinstance(unreadable, str) else "could not be read as a game log"
-        out.append(Loaded(str(getattr(item, "source", path)), getattr(item, "format", None),
-                          parsed=getattr(item, "parsed", None), reason=reason,
-                          raw=getattr(item, "raw", None)))
+    out = [Loaded(item.source, item.format, parsed=item.parsed, reason=item.unreadable,
+                  raw=item.raw) for item in loaded]
     return out or [Loaded(str(path), None, reason="no game log found in it")]
-
-
-def _formats_module() -> Any:
-    formats: Any
-    try:
-        from ingest import formats
-    except ImportError:
-        return None
-    return formats if hasattr(formats, "read_path") else None
 
 
 def expand_inputs(path_text: str) -> list[Path] | Loaded:
@@ -156,10 +95,9 @@ def read_logs(path_text: str) -> list[Loaded]:
     inputs = expand_inputs(path_text)
     if isinstance(inputs, Loaded):
         return [inputs]
-    formats = _formats_module()
     out: list[Loaded] = []
     for p in inputs:
-        out.extend(_read_one(p, formats))
+        out.extend(_read_one(p))
     return out
 
 
@@ -233,7 +171,7 @@ def format_validate_text(files: list[dict[str, Any]]) -> str:
 
 def _validate_input(item: Path | Loaded) -> list[dict[str, Any]]:
     """The contract entries of every game in one input (worker function; never raises)."""
-    loaded = [item] if isinstance(item, Loaded) else _read_one(item, _formats_module())
+    loaded = [item] if isinstance(item, Loaded) else _read_one(item)
     return [validate_one(one) for one in loaded]
 
 
@@ -458,14 +396,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
-    formats: Any
-    try:
-        from ingest import formats
-    except ImportError as exc:
-        formats = None
-        missing: BaseException | None = exc
-    else:
-        missing = None
+    from ingest import formats
+
     item = _one_game(args.input)
     parsed = item.parsed
     lost = [f for f in parsed.findings if f.code in ("log/invalid-event", "log/unknown-event", "log/parse-error")]
@@ -480,8 +412,6 @@ def cmd_convert(args: argparse.Namespace) -> int:
 
         text: str | bytes = dumps_log(log)
     else:
-        if formats is None or not hasattr(formats, "write_log"):
-            raise _unavailable(f"writing {args.to}", "ingest.formats", missing or AttributeError("write_log"))
         try:
             text = formats.write_log(log, args.to)
         except (ValueError, KeyError) as exc:
@@ -508,10 +438,8 @@ def _db_path(args: argparse.Namespace) -> Path:
 
 
 def _pipeline() -> Any:
-    try:
-        from ingest import pipeline
-    except ImportError as exc:
-        raise _unavailable("the ingest pipeline", "ingest.pipeline", exc) from None
+    from ingest import pipeline
+
     return pipeline
 
 
@@ -568,12 +496,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def _serve(db: Path, port: int | None, open_browser: bool) -> Any:
-    try:
-        import dashboards
-    except ImportError as exc:
-        raise _unavailable("the dashboard", "dashboards", exc) from None
-    if not hasattr(dashboards, "serve"):
-        raise _unavailable("the dashboard", "dashboards", AttributeError("serve"))
+    import dashboards
+
     return dashboards.serve(db, port=port, open_browser=open_browser)
 
 
@@ -721,10 +645,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "command", None):
         parser.print_help()
         return EXIT_UNREADABLE
-    try:
-        from ingest.db import StorageError
-    except ImportError:  # pragma: no cover - storage module missing
-        StorageError = RuntimeError  # type: ignore[misc,assignment]  # noqa: N806
+    from ingest.db import StorageError
+
     try:
         return int(args.func(args))
     except CliError as exc:

@@ -116,10 +116,8 @@ def load_content(rules_version: str) -> tuple[Content | None, str | None]:
     """
     if rules_version in _CACHE:
         return _CACHE[rules_version], None
-    try:
-        from schemas.packs import load_pack
-    except ImportError as err:  # the loader module is missing from this checkout
-        return None, f"the content-pack loader is not available ({err})"
+    from schemas.packs import load_pack
+
     try:
         pack = load_pack("mandate2038", rules_version)
     except (OSError, ValueError, KeyError, LookupError) as err:
