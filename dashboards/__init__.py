@@ -2,7 +2,7 @@
 
 ``serve(db_path)`` runs ``streamlit run dashboards/app.py`` with the database passed in the
 environment variable ``PLAYTEST_DB`` and blocks until the server stops. The pages live in
-``dashboards/pages/``; SQL lives in ``dashboards/queries.py`` and chart builders in
+``dashboards/views/``; SQL lives in ``dashboards/queries.py`` and chart builders in
 ``dashboards/charts.py`` so that page code only arranges them (STYLE.md principle 9).
 """
 

@@ -1,7 +1,7 @@
 """The Mandate 2038 playtest dashboard: the ``st.navigation`` router.
 
 Run with ``playtest dashboard`` (or ``streamlit run dashboards/app.py`` with ``PLAYTEST_DB``
-set). Each page is one module in ``dashboards/pages/``; every analytics page draws the shared
+set). Each page is one module in ``dashboards/views/``; every analytics page draws the shared
 filter sidebar (``dashboards/filters.py``) first.
 """
 
@@ -16,28 +16,28 @@ st.set_page_config(page_title="Mandate 2038 playtests", page_icon=":material/hex
 
 PAGES = {
     "Capture": [
-        st.Page("pages/record.py", title="Record a game", icon=":material/edit_note:",
+        st.Page("views/record.py", title="Record a game", icon=":material/edit_note:",
                 url_path="record"),
-        st.Page("pages/import_games.py", title="Import", icon=":material/upload_file:",
+        st.Page("views/import_games.py", title="Import", icon=":material/upload_file:",
                 url_path="import"),
     ],
     "Check": [
-        st.Page("pages/overview.py", title="Games", icon=":material/table_view:",
+        st.Page("views/overview.py", title="Games", icon=":material/table_view:",
                 url_path="games", default=True),
-        st.Page("pages/audit.py", title="Audit", icon=":material/rule:", url_path="audit"),
-        st.Page("pages/replay.py", title="Replay viewer", icon=":material/hexagon:",
+        st.Page("views/audit.py", title="Audit", icon=":material/rule:", url_path="audit"),
+        st.Page("views/replay.py", title="Replay viewer", icon=":material/hexagon:",
                 url_path="replay"),
     ],
     "Analyse": [
-        st.Page("pages/duration.py", title="Duration", icon=":material/timer:",
+        st.Page("views/duration.py", title="Duration", icon=":material/timer:",
                 url_path="duration"),
-        st.Page("pages/scoring.py", title="Scoring sources", icon=":material/leaderboard:",
+        st.Page("views/scoring.py", title="Scoring sources", icon=":material/leaderboard:",
                 url_path="scoring"),
-        st.Page("pages/endings.py", title="World Endings", icon=":material/public:",
+        st.Page("views/endings.py", title="World Endings", icon=":material/public:",
                 url_path="endings"),
-        st.Page("pages/observations.py", title="Observation protocols",
+        st.Page("views/observations.py", title="Observation protocols",
                 icon=":material/visibility:", url_path="observations"),
-        st.Page("pages/balance.py", title="Balance", icon=":material/balance:",
+        st.Page("views/balance.py", title="Balance", icon=":material/balance:",
                 url_path="balance"),
     ],
 }

@@ -20,16 +20,16 @@ from typing import TextIO
 from dashboards import APP_PATH, DB_ENV
 
 PAGES: dict[str, str] = {
-    "Games": "pages/overview.py",
-    "Audit": "pages/audit.py",
-    "Replay viewer": "pages/replay.py",
-    "Duration": "pages/duration.py",
-    "Scoring sources": "pages/scoring.py",
-    "World Endings": "pages/endings.py",
-    "Observation protocols": "pages/observations.py",
-    "Balance": "pages/balance.py",
-    "Import": "pages/import_games.py",
-    "Record a game": "pages/record.py",
+    "Games": "views/overview.py",
+    "Audit": "views/audit.py",
+    "Replay viewer": "views/replay.py",
+    "Duration": "views/duration.py",
+    "Scoring sources": "views/scoring.py",
+    "World Endings": "views/endings.py",
+    "Observation protocols": "views/observations.py",
+    "Balance": "views/balance.py",
+    "Import": "views/import_games.py",
+    "Record a game": "views/record.py",
 }
 
 

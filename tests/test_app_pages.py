@@ -63,7 +63,7 @@ def _app(db: Path, monkeypatch: pytest.MonkeyPatch, page: str | None = None,
     if page:
         if query:
             at.query_params.update(query)
-        at.switch_page(f"pages/{page}.py").run()
+        at.switch_page(f"views/{page}.py").run()
     return at
 
 
@@ -200,11 +200,11 @@ def test_write_pages_need_the_password(sample_db: Path, monkeypatch: pytest.Monk
     monkeypatch.setenv("PLAYTEST_DB", str(sample_db))
     monkeypatch.setenv("PLAYTEST_WRITE_PASSWORD", "s3cret")
     at = AppTest.from_file(str(APP), default_timeout=30).run()
-    at.switch_page("pages/import_games.py").run()
+    at.switch_page("views/import_games.py").run()
     _no_exception(at)
     assert [t.label for t in at.text_input] == ["Write password"]
     assert not at.file_uploader
-    at.switch_page("pages/record.py").run()
+    at.switch_page("views/record.py").run()
     assert [t.label for t in at.text_input] == ["Write password"]
     assert not [b for b in at.button if b.label == "Start recording"]
     at.text_input[0].input("wrong")
@@ -274,7 +274,7 @@ def test_switching_through_every_page_in_one_session(sample_db: Path, monkeypatc
     `playtest bench --pages`, never asserted in a test)."""
     at = _app(sample_db, monkeypatch)
     for page in ALL:
-        at.switch_page(f"pages/{page}.py").run()
+        at.switch_page(f"views/{page}.py").run()
         _no_exception(at)
     assert os.environ["PLAYTEST_DB"] == str(sample_db)
 
@@ -316,9 +316,9 @@ def test_replay_link_after_visiting_another_page(sample_db: Path,
     if not at.slider:
         pytest.skip("this game cannot be replayed here")
     assert at.selectbox[0].value == target and at.slider[0].value == 3
-    at.switch_page("pages/audit.py").run()
+    at.switch_page("views/audit.py").run()
     at.query_params.update({"game": target, "event": "3"})
-    at.switch_page("pages/replay.py").run()
+    at.switch_page("views/replay.py").run()
     _no_exception(at)
     assert at.selectbox[0].value == target
     assert at.slider[0].value == 3

@@ -19,7 +19,7 @@ def _record_page(db: Path, monkeypatch: pytest.MonkeyPatch, draft: str | None = 
     at = AppTest.from_file(str(APP), default_timeout=30).run()
     if draft:
         at.query_params["draft"] = draft
-    at.switch_page("pages/record.py").run()
+    at.switch_page("views/record.py").run()
     assert not at.exception, [e.value for e in at.exception]
     return at
 

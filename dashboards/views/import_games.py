@@ -58,8 +58,8 @@ def render() -> None:
     loaded = df.filter(pl.col("status").is_in(["loaded", "recovered"]) & pl.col("game_id").is_not_null())
     for gid in loaded["game_id"].head(20).to_list():
         c1, c2 = st.columns(2)
-        c1.page_link("pages/audit.py", label=f"Audit game {gid}", query_params={"game": gid})
-        c2.page_link("pages/replay.py", label=f"Replay game {gid}", query_params={"game": gid})
+        c1.page_link("views/audit.py", label=f"Audit game {gid}", query_params={"game": gid})
+        c2.page_link("views/replay.py", label=f"Replay game {gid}", query_params={"game": gid})
 
 
 ui.guarded(render)

@@ -490,8 +490,8 @@ def finish_panel(d: drafts.Draft) -> None:
             drafts.mark(_ddir(), d.id, "finished", game_id=gid)
             st.success(f"Archived and loaded{f' as game `{gid}`' if gid else ''}.")
             if gid:
-                st.page_link("pages/audit.py", label="Open in Audit", query_params={"game": gid})
-                st.page_link("pages/replay.py", label="Open in the Replay viewer",
+                st.page_link("views/audit.py", label="Open in Audit", query_params={"game": gid})
+                st.page_link("views/replay.py", label="Open in the Replay viewer",
                              query_params={"game": gid})
     c[1].download_button("Download log (JSON)", text, file_name=f"draft-{d.id}.json",
                          mime="application/json", key="dl_draft", on_click="ignore")

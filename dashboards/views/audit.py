@@ -55,7 +55,7 @@ def render() -> None:
             params = {"game": gid}
             if r["event"] is not None:
                 params["event"] = str(r["event"])
-            st.page_link("pages/replay.py", label=label[:180], icon=":material/open_in_new:",
+            st.page_link("views/replay.py", label=label[:180], icon=":material/open_in_new:",
                          query_params=params)
         if found.height > 60:
             st.caption(f"... and {found.height - 60} more (see the table above).")
