@@ -11,7 +11,7 @@ an artifact once per turn for one charge.
 from __future__ import annotations
 
 from engine.core.findings import FindingSink
-from engine.vestige.blocks import gain, have, move, take
+from engine.vestige.blocks import gain, have, move
 from engine.vestige.board import adjacent_tiles, spaces_adjacent
 from engine.vestige.content import CONTENT
 from engine.vestige.state import CardState, GameState, SeatState
@@ -102,8 +102,12 @@ def on_draw(st: GameState, ev: Draw, sink: FindingSink) -> None:
         sink.report("vestige-card/wrong-kind", f"{ev.card!r} is a {p.kind}, not from the "
                     f"{ev.stack} stack", seat=ev.seat, expected=ev.stack, recorded=p.kind)
     if ev.surveil:
-        take(s, "conviction", ev.surveil * CONTENT.stated["surveil_cost"], sink, "surveil")
-        s.blocks["influence"] = s.blocks.get("influence", 0) + ev.surveil
+        move(s, "conviction", "influence", ev.surveil * CONTENT.stated["surveil_cost"], sink,
+             "surveil")
+        if ev.drawn and len(ev.drawn) != 1 + CONTENT.stated["surveil_cards"] * ev.surveil:
+            sink.report("vestige-card/surveil", f"{ev.surveil} surveil draws "
+                        f"{1 + 2 * ev.surveil} cards", seat=ev.seat,
+                        expected=1 + 2 * ev.surveil, recorded=len(ev.drawn))
     if ev.source == "market":
         if st.market and ev.card not in st.market:
             sink.report("vestige-job/face-up-mismatch",
