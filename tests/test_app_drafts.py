@@ -8,15 +8,16 @@ back; this is checked at every byte the file could be cut at.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from dashboards import drafts
 
-HEADER = {"game": "mandate2038", "session_type": "facilitated_playtest",
+HEADER: dict[str, Any] = {"game": "mandate2038", "session_type": "facilitated_playtest",
           "seats": [{"seat": 1, "faction": "mirevanta"}, {"seat": 2, "faction": "kestralyn"}]}
-EVENTS = [{"type": "phase", "name": "setup", "t": "2026-11-30T19:00:00+00:00"},
+EVENTS: list[dict[str, Any]] = [{"type": "phase", "name": "setup", "t": "2026-11-30T19:00:00+00:00"},
           {"type": "era_start", "era": 1, "mandate": "é-ünïcode"},
           {"type": "phase", "name": "setup_end"}]
-AFTER = {"type": "phase", "name": "break"}
+AFTER: dict[str, Any] = {"type": "phase", "name": "break"}
 
 
 def _complete_before(text: bytes, cut: int) -> int:
