@@ -377,21 +377,6 @@ def test_stats_against_known_values() -> None:
     assert stats.thresholds()["seatWinShareRangeMax"] == 0.10
 
 
-def test_leader_conversion_leaves_ties_out() -> None:
-    import polars as pl
-
-    from dashboards import stats
-
-    era_two = pl.DataFrame({
-        "game_id": ["g1", "g1", "g2", "g2", "g3", "g3"],
-        "seat": [1, 2, 1, 2, 1, 2],
-        "mandate": [10, 8, 9, 9, 7, 12],
-        "winner": [True, False, False, True, False, False],
-    })
-    out = stats.leader_conversion(era_two)
-    assert (out["games"], out["converted"], out["ties"]) == (2, 1, 1)
-
-
 def test_filter_values_travel_as_parameters(sample_db: Path) -> None:
     from dashboards import queries
 

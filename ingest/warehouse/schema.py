@@ -57,6 +57,7 @@ _t(
     _c("seat", I), _c("faction", S), _c("player", S), _c("final_mandate", I),
     _c("final_runway", I), _c("final_compute", I), _c("final_capability", I),
     _c("final_customers", I), _c("final_trust", I), _c("provisional_winner", B), _c("winner", B),
+    _c("turn_order", I),
 )
 _t(
     "events",
