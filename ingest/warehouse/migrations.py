@@ -269,7 +269,23 @@ CREATE TABLE capture (
 );
 """
 
+# seats.turn_order: 0 = the seat holding Initiative at the start (the designers' seat, counted
+# from first Initiative). Ingest and rebuild fill it from the replay; rows already loaded get it
+# from the first turn resolved in Era I cycle 1 (resolution runs clockwise from Initiative).
 _V3 = """
+ALTER TABLE seats ADD COLUMN turn_order INTEGER;
+UPDATE seats AS s
+SET turn_order = ((s.seat - f.first_seat) % f.n + f.n) % f.n
+FROM (
+    SELECT t.game_id, arg_min(t.seat, t.event) AS first_seat, any_value(g.player_count) AS n
+    FROM turns t JOIN games g USING (game_id)
+    WHERE t.era = 1 AND t.cycle = 1 AND t.seat IS NOT NULL
+    GROUP BY t.game_id
+) AS f
+WHERE s.game_id = f.game_id AND f.n > 0;
+"""
+
+_V4 = """
 CREATE TABLE vestige_games (
     game_id VARCHAR,
     mode VARCHAR,
@@ -370,8 +386,9 @@ CREATE TABLE vestige_nemesis (
 MIGRATIONS: list[tuple[int, str, str]] = [
     (1, "tables of docs/warehouse.md", _V1),
     (2, "capture: checklist items of the game's observation protocol", _V2),
-    (3, "vestige: games, seats, regions and control, endgame conditions, mastery, jobs, nemeses",
-     _V3),
+    (3, "seats.turn_order: turn order counted from first Initiative", _V3),
+    (4, "vestige: games, seats, regions and control, endgame conditions, mastery, jobs, nemeses",
+     _V4),
 ]
 
 _CREATE_LOG = """

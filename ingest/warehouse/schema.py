@@ -57,6 +57,7 @@ _t(
     _c("seat", I), _c("faction", S), _c("player", S), _c("final_mandate", I),
     _c("final_runway", I), _c("final_compute", I), _c("final_capability", I),
     _c("final_customers", I), _c("final_trust", I), _c("provisional_winner", B), _c("winner", B),
+    _c("turn_order", I),
 )
 _t(
     "events",
@@ -148,7 +149,7 @@ _t(
     _c("item_id", S), _c("grp", S), _c("captured", B), _c("reason", S),
 )
 
-# Vestige's own tables (migration 3; docs/vestige.md, filled by ingest/warehouse/vestige.py).
+# Vestige's own tables (migration 4; docs/vestige.md, filled by ingest/warehouse/vestige.py).
 _t(
     "vestige_games",
     _c("mode", S), _c("rounds", I), _c("final_round", I), _c("conditions_needed", I),
