@@ -285,10 +285,17 @@ FROM (
 WHERE s.game_id = f.game_id AND f.n > 0;
 """
 
+# findings.rulings: the rulings a finding rests on ("ID=OPTION, ..."; docs/engine.md, Rulings);
+# rows loaded before it have none (a rebuild fills them)
+_V4 = """
+ALTER TABLE findings ADD COLUMN rulings VARCHAR;
+"""
+
 MIGRATIONS: list[tuple[int, str, str]] = [
     (1, "tables of docs/warehouse.md", _V1),
     (2, "capture: checklist items of the game's observation protocol", _V2),
     (3, "seats.turn_order: turn order counted from first Initiative", _V3),
+    (4, "findings.rulings: the rulings a finding rests on", _V4),
 ]
 
 _CREATE_LOG = """
