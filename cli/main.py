@@ -405,7 +405,8 @@ def cmd_study(args: argparse.Namespace) -> int:
           f"{summary['backend']}")
     if games:
         print(f"speed: {games / max(cpu, 1e-9):.1f} games per worker CPU-second (play, replay and "
-              f"rows), {games / max(summary['wall_seconds'], 1e-9):.1f} games per wall second")
+              f"rows), {games / max(summary['wall_seconds'], 1e-9):.1f} games per wall second "
+              f"({summary['wall_seconds']:.1f} s after start-up)")
     return EXIT_OK
 
 
@@ -413,6 +414,16 @@ def _stderr_console() -> Any:
     from rich.console import Console
 
     return Console(stderr=True)
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    from cli.calibrate import report
+
+    study = Path(args.study)
+    if not (study / "games").is_dir():
+        raise CliError(f"{study}: not a study folder (no games/ tables); make one with playtest study")
+    print(report(study))
+    return EXIT_OK
 
 
 # --- replay ---------------------------------------------------------------------------------
@@ -768,6 +779,10 @@ def build_parser() -> argparse.ArgumentParser:
                     help="auto: Ray when installed, else local processes")
     st.add_argument("--batch", type=int, default=25, help="games per task (and per Parquet file)")
     st.set_defaults(func=cmd_study)
+
+    ca = sub.add_parser("calibrate", help="a study's balance figures beside the designers' published ones")
+    ca.add_argument("study", metavar="STUDY_DIR")
+    ca.set_defaults(func=cmd_calibrate)
 
     r = sub.add_parser("replay", help="the state and score ledger at a position of a game")
     r.add_argument("file", metavar="FILE")
