@@ -11,6 +11,7 @@ import duckdb
 
 from ingest.archive import now_utc
 from ingest.db import StorageError
+from ingest.warehouse import balance as _balance
 
 _V1 = """
 CREATE TABLE games (
@@ -285,10 +286,18 @@ FROM (
 WHERE s.game_id = f.game_id AND f.n > 0;
 """
 
+# seat_balance: one row per seat with what the designers' balance metrics read, derived from the
+# loaded tables (ingest.warehouse.balance); filled in every load and here for games loaded before
+_V4 = f"""
+{_balance.CREATE_SQL};
+INSERT INTO seat_balance BY NAME {_balance.select_sql("TRUE")};
+"""
+
 MIGRATIONS: list[tuple[int, str, str]] = [
     (1, "tables of docs/warehouse.md", _V1),
     (2, "capture: checklist items of the game's observation protocol", _V2),
     (3, "seats.turn_order: turn order counted from first Initiative", _V3),
+    (4, "seat_balance: per-seat inputs of the balance metrics", _V4),
 ]
 
 _CREATE_LOG = """
