@@ -217,7 +217,7 @@ def columns(src: Source, table: str) -> frozenset[str]:
 
 def _ctes(src: Source, f: Filters) -> tuple[str, list[Any]]:
     """``g``: the selected complete games with kind, player count and jackknife block; ``sb``:
-    their ``seat_balance`` rows (derived on the fly from a warehouse older than migration 4)."""
+    their ``seat_balance`` rows (derived on the fly from a warehouse older than migration 6)."""
     blk = f"hash(g.game_id) % {stats.BLOCKS}"
     if src.study is not None:
         params: list[Any] = []
@@ -230,7 +230,8 @@ def _ctes(src: Source, f: Filters) -> tuple[str, list[Any]]:
     else:
         where, params = f.where()
         g = (f"g AS (SELECT g.game_id, g.player_count, {KIND_SQL} AS kind, {blk} AS blk "
-             f"FROM games g WHERE {where} AND g.complete)")
+             f"FROM games g WHERE {where} AND g.complete "
+             "AND coalesce(g.game, 'mandate2038') = 'mandate2038')")
     if src.study is None and not columns(src, "seat_balance"):
         cols = columns(src, "seats")
         inner = wb.select_sql("TRUE", turn_order="turn_order" in cols,

@@ -461,9 +461,9 @@ def test_queries_equal_a_recomputation_from_the_raw_logs(simulated: tuple[Path, 
                 assert got[metric] == pytest.approx(value, abs=1e-9), (n, metric)
 
 
-def test_migration_4_fills_seat_balance_for_games_loaded_before(tmp_path: Path,
+def test_migration_fills_seat_balance_for_games_loaded_before(tmp_path: Path,
                                                                 known_db: Path) -> None:
-    """A warehouse at migration 3 with games in it gets the same seat_balance rows a load
+    """A warehouse loaded before the seat_balance migration gets the same rows a load
     gives (the corpus fixture derives them with ``refresh``)."""
     from ingest.warehouse.migrations import MIGRATIONS
 

@@ -4,7 +4,7 @@ Derived in SQL from the loaded tables (``seats``, ``turns``, ``selections``, ``l
 ``production``, ``claims``) so that the Balance page aggregates one narrow table instead of
 joining the large ones on every view (100,000 games: 400,000 rows instead of ~5 million turns
 and selections). It is filled in the load transaction of every batch (:func:`refresh`, called
-by :func:`ingest.warehouse.load.load_frames`), hence at ingest and on rebuild, and migration 4
+by :func:`ingest.warehouse.load.load_frames`), hence at ingest and on rebuild, and migration 6
 fills it for games loaded before. The same SELECT builds it for a study folder read in place.
 
 Definitions (docs/balance.md, "Definitions"; the designers' lab, rc.17 era):
@@ -142,7 +142,7 @@ def select_sql(games_where: str, *, profile: bool = False, player: bool = True,
 
 def refresh(con: duckdb.DuckDBPyConnection, game_ids: Sequence[str] | None = None) -> None:
     """(Re)compute the ``seat_balance`` rows of ``game_ids`` (all games when None), in the
-    caller's transaction. A database without the table (before migration 4) is left alone."""
+    caller's transaction. A database without the table (before migration 6) is left alone."""
     have = con.execute("SELECT count(*) FROM information_schema.tables "
                        "WHERE table_name = 'seat_balance'").fetchone()
     if not have or not have[0]:
