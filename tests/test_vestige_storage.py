@@ -6,6 +6,7 @@ conditions)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pytest
@@ -36,7 +37,7 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def _rows(db: Path, sql: str) -> list[tuple[object, ...]]:
+def _rows(db: Path, sql: str) -> list[tuple[Any, ...]]:
     con = duckdb.connect(str(db), read_only=True)
     try:
         return con.execute(sql).fetchall()
