@@ -647,7 +647,8 @@ def _action_at(
                     cost = 0
                 if tid in DEPLOY_DISTRICTS and has_active(st, s, "installed_base"):
                     cost = 0  # Loopfold, Installed Base
-                if visit == "compute_discount":
+                if visit == "compute_discount" and st.rulings.get(
+                        "compute-estate-discount", "first-compute-cost") == "first-compute-cost":
                     cost = max(0, cost - 1)
                 if s.compute >= cost:
                     yield _new(ev.Deploy, **kw)
@@ -733,13 +734,17 @@ def _influence(st: GameState, s: SeatState, dest: str, kw: dict[str, Any]) -> It
     if not own_here:
         return
     own_reach = 2 if has_active(st, s, "strategic_partnership") else 1
+    either = st.rulings.get("partnership-range", "proposer") == "either-partner"
     if len(st.jvs) < st.c.jv_pairs:
         existing = {(j.a_seat, j.a_facility, j.b_seat, j.b_facility) for j in st.jvs.values()}
         existing |= {(b, bf, a, af) for (a, af, b, bf) in existing}
         for no in own_here:
             for r in st.order_from(s.seat)[1:]:
-                # Dovetalis' Strategic Partnership (either partner) reaches two hexes
-                reach = max(own_reach, 2 if has_active(st, st.seat(r), "strategic_partnership") else 1)
+                # Dovetalis' Strategic Partnership reaches two hexes: the proposer's only, or
+                # either partner's (ruling partnership-range)
+                reach = own_reach
+                if either and has_active(st, st.seat(r), "strategic_partnership"):
+                    reach = 2
                 for rno, rf in sorted(st.seat(r).facilities.items()):
                     if rf.hex is None or rf.hex == dest or DISTANCE[dest].get(rf.hex, 9) > reach:
                         continue

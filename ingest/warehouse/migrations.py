@@ -383,12 +383,19 @@ CREATE TABLE vestige_nemesis (
 );
 """
 
+# findings.rulings: the rulings a finding rests on ("ID=OPTION, ..."; docs/engine.md, Rulings);
+# rows loaded before it have none (a rebuild fills them)
+_V5 = """
+ALTER TABLE findings ADD COLUMN rulings VARCHAR;
+"""
+
 MIGRATIONS: list[tuple[int, str, str]] = [
     (1, "tables of docs/warehouse.md", _V1),
     (2, "capture: checklist items of the game's observation protocol", _V2),
     (3, "seats.turn_order: turn order counted from first Initiative", _V3),
     (4, "vestige: games, seats, regions and control, endgame conditions, mastery, jobs, nemeses",
      _V4),
+    (5, "findings.rulings: the rulings a finding rests on", _V5),
 ]
 
 _CREATE_LOG = """

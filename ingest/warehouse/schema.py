@@ -68,7 +68,7 @@ _t(
     "findings",
     _c("n", I), _c("code", S), _c("severity", S), _c("rule", S), _c("message", S),
     _c("event", I), _c("line", I), _c("era", I), _c("cycle", I), _c("seat", I),
-    _json("expected"), _json("recorded"),
+    _json("expected"), _json("recorded"), _c("rulings", S),
 )
 _t(
     "ledger",
@@ -200,6 +200,7 @@ RECORD_TABLES: frozenset[str] = frozenset(
     {
         "selections", "turns", "training_runs", "audits", "audit_draws", "dossiers",
         "production", "era_states", "era_mandates", "headlines", "claims",
+        *VESTIGE_TABLES,
     }
 )
 GAME_TABLES: tuple[str, ...] = tuple(TABLES)
