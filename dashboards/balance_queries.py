@@ -500,8 +500,11 @@ def metrics(src: Source, f: Filters) -> pl.DataFrame:
             verdict = stats.NOT_ENOUGH
             if res is not None and res["value"] is not None and not math.isnan(res["value"]):
                 value = float(res["value"])
-                low = None if math.isnan(res["low"]) else float(res["low"])
+                # every metric but the fallback count lies in [0, 1]: so does its interval
+                low = None if math.isnan(res["low"]) else max(0.0, float(res["low"]))
                 high = None if math.isnan(res["high"]) else float(res["high"])
+                if high is not None and mid != "policy_fallbacks":
+                    high = min(1.0, high)
                 if mid == "policy_fallbacks":  # a count, not an estimate: compared as it is
                     verdict = stats.WITHIN if value <= limit else stats.OUTSIDE
                 else:
@@ -556,3 +559,33 @@ def study_path(text: str | None) -> Path | None:
     p = Path(text).expanduser()
     tables = study_tables(p) if p.is_dir() else {}
     return p if "games" in tables and "seats" in tables else None
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m dashboards.balance_queries (--db DB | --study DIR) [--players 4]``: print
+    every metric as the Balance page computes it."""
+    import argparse
+
+    ap = argparse.ArgumentParser(description=main.__doc__)
+    where = ap.add_mutually_exclusive_group(required=True)
+    where.add_argument("--db", type=Path)
+    where.add_argument("--study", type=Path)
+    ap.add_argument("--players", default="", help="player counts, e.g. 4 or 3,4,5 (all if empty)")
+    args = ap.parse_args(argv)
+    counts = tuple(int(x) for x in args.players.split(",") if x.strip())
+    src = Source(db=args.db) if args.db is not None else Source(study=args.study)
+    df = metrics(src, Filters(player_counts=counts))
+    if df.is_empty():
+        print("no complete games")
+        return 1
+    for r in df.iter_rows(named=True):
+        value = "-" if r["value"] is None else f"{r['value']:.4f}"
+        interval = "" if r["low"] is None else f" [{r['low']:.4f}, {r['high']:.4f}]"
+        print(f"{r['kind']:<12} {r['player_count']}p  {r['metric']:<30} {value}{interval}  "
+              f"{r['games']} games  {r['bound']} {r['threshold']:g}: {r['verdict']}"
+              + (f"  ({r['note']})" if r["note"] else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
