@@ -24,15 +24,15 @@ SOURCES: tuple[str, ...] = (
     "other",
 )
 SOURCE_NAMES: dict[str, str] = {
-    "regions": "Regions (visits to controlled regions, endgame region values)",
-    "control": "Control (gaining control, controller leverage)",
-    "cards": "Cards (contacts, chop bots, artifacts, augmentations)",
+    "regions": "Regions (endgame value of regions controlled)",
+    "control": "Control (gaining control; controller's leverage from others' visits)",
+    "cards": "Cards (entering the tableau, card effects)",
     "speed": "Speed track",
     "bounties": "Bounties",
     "covert_ops": "Covert ops",
     "mastery": "Mastery",
     "nemesis": "Nemesis turns and abilities",
-    "other": "Other",
+    "other": "Other (abandoned cards, table checkpoints)",
 }
 MODE_NAMES: dict[str, str] = {
     "competitive": "Competitive",
@@ -83,27 +83,49 @@ def durations(db: Path, f: Filters, include_non_human: bool = False) -> pl.DataF
     )
 
 
+#: the engine's ledger sources (engine/vestige) grouped as the designers ask about them
+SOURCE_OF: dict[str, str] = {
+    "region_end": "regions",  # endgame: the leverage value of each region controlled
+    "region_control": "control",  # gaining control of a region
+    "region_visit": "control",  # the controller's leverage when another visits
+    "card": "cards",
+    "card_effect": "cards",
+    "speed": "speed",
+    "bounty": "bounties",
+    "covert_op": "covert_ops",
+    "mastery": "mastery",
+    "nemesis": "nemesis",
+}
+
+
 def leverage_by_source(db: Path, f: Filters) -> pl.DataFrame:
     """Leverage per seat-game and source: game_id, seat, player_count, kind, mode, winner,
-    source, leverage (the sum of the ledger's amounts; sources not in :data:`SOURCES` are
-    'other')."""
+    source (grouped by :data:`SOURCE_OF`; anything else, e.g. abandoned cards or table
+    checkpoints, is 'other'), leverage (the sum of the ledger's amounts)."""
     where, params = _where(f)
-    return query(
+    df = query(
         db,
         f"""
         SELECT l.game_id, l.seat, g.player_count, {KIND_SQL} AS kind, v.mode,
-               coalesce(s.winner, FALSE) AS winner,
-               CASE WHEN list_contains(?::VARCHAR[], l.source) THEN l.source ELSE 'other' END
-                   AS source,
+               coalesce(s.winner, FALSE) AS winner, l.source AS ledger_source,
                CAST(sum(l.amount) AS BIGINT) AS leverage
         FROM ledger l JOIN games g USING (game_id)
              LEFT JOIN vestige_games v USING (game_id)
              LEFT JOIN vestige_seats s ON s.game_id = l.game_id AND s.seat = l.seat
         WHERE {where} AND l.seat IS NOT NULL
         GROUP BY ALL
-        ORDER BY l.game_id, l.seat, source
+        ORDER BY l.game_id, l.seat, ledger_source
         """,
-        [list(SOURCES), *params],
+        params,
+    )
+    if df.is_empty():
+        return df
+    return (
+        df.with_columns(pl.col("ledger_source").replace_strict(SOURCE_OF, default="other")
+                        .alias("source"))
+        .group_by(["game_id", "seat", "player_count", "kind", "mode", "winner", "source"])
+        .agg(pl.col("leverage").sum())
+        .sort(["game_id", "seat", "source"])
     )
 
 

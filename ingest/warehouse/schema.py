@@ -200,6 +200,7 @@ RECORD_TABLES: frozenset[str] = frozenset(
     {
         "selections", "turns", "training_runs", "audits", "audit_draws", "dossiers",
         "production", "era_states", "era_mandates", "headlines", "claims",
+        *VESTIGE_TABLES,
     }
 )
 GAME_TABLES: tuple[str, ...] = tuple(TABLES)
