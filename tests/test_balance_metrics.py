@@ -369,9 +369,9 @@ def _recompute(paths: list[Path]) -> dict[int, dict[str, float]]:
             elif e["type"] == "reveal" and era == 1:
                 for sel in e["selections"]:
                     era_one[sel["seat"]].append(sel["pick"])
-            elif e["type"] in CORE | PROGRAMS and "seat" in e and not e.get("swarm"):
-                # Agent Swarm's two actions are part of its turn: the turns table has no row
-                # for them (docs/balance.md, "Action entropy")
+            elif e["type"] in CORE | PROGRAMS and "seat" in e:
+                # Agent Swarm's two actions have their own turns rows too (engine, issue 9 /
+                # balance's request): every resolved action counts
                 acc["actions"][e["type"]] += 1
                 acc["blocked"] += bool(e.get("blocked"))
                 acts[e["seat"]][e["type"]] += 1
