@@ -66,18 +66,19 @@ def game_header(players: int, rng: random.Random, seat_bots: list[str], *, seed:
 
 def simulate_one(seed: object, index: int, players: int, bots: str = "mixed",
                  mode: str | None = None) -> VestigeLog:
-    """Game ``index`` of seed ``seed``: ``players`` 1-4; ``mode`` defaults to solo against Bone
-    for 1 player, else competitive (``team``: 4 players, seats 1+3 against 2+4; ``coop``:
-    2-4 players against Bone as a team)."""
-    mode = mode or default_mode(players)
+    """Game ``index`` of seed ``seed``: ``players`` 2-4; ``mode`` competitive (default),
+    ``team`` (4 players, seats 1+3 against 2+4) or ``coop`` (2-4 players against Bone as a
+    team). Solo games are not simulated: a lone bot rarely reaches the three endgame
+    conditions solo needs (they are revealed at leverage triggers), so deals stall."""
+    mode = mode or "competitive"
     if mode not in MODES:
-        raise ValueError(f"unknown mode {mode!r}; choose one of {', '.join(MODES)}")
-    if (mode == "solo") != (players == 1) or (mode == "team" and players != 4):
-        raise ValueError(f"{mode} mode does not take {players} players")
+        raise ValueError(f"the simulator plays {', '.join(MODES)} games, not {mode!r}")
+    if mode == "team" and players != 4:
+        raise ValueError(f"team mode is simulated with 4 players, not {players}")
     if bots not in BOT_CHOICES:
         raise ValueError(f"unknown bot choice {bots!r}; choose one of {', '.join(BOT_CHOICES)}")
-    if not 1 <= players <= 4:
-        raise ValueError(f"the Vestige simulator plays 1 to 4 players, not {players}")
+    if not 2 <= players <= 4:
+        raise ValueError(f"the Vestige simulator plays 2, 3 or 4 players, not {players}")
     for attempt in range(5):
         try:
             return _play(seed, index, players, bots, attempt, mode)
@@ -109,9 +110,5 @@ def simulate(n_games: int, players: int | Sequence[int], seed: object, bots: str
         yield simulate_one(seed, i, counts[i % len(counts)], bots, mode)
 
 
-MODES = ("competitive", "team", "solo", "coop")
-
-
-def default_mode(players: int) -> str:
-    """1 player: solo against Bone; otherwise competitive."""
-    return "solo" if players == 1 else "competitive"
+MODES = ("competitive", "team", "coop")
+PLAYER_COUNTS = (2, 3, 4)
