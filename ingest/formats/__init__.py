@@ -25,7 +25,6 @@ from ingest.formats.session import SESSION_MARKER, read_session_files, session_z
 from ingest.formats.sheet import read_sheet, write_sheet
 from ingest.formats.tokens import _SURROGATE
 from schemas.canonical import dumps_log
-from schemas.mandate2038 import MandateLog
 
 __all__ = ["FORMATS", "SUFFIXES", "LoadedLog", "read_bytes", "read_path", "write_log"]
 
