@@ -97,6 +97,20 @@ def test_study_resumes_where_it_stopped_and_never_plays_a_batch_twice(tmp_path):
     assert "| AGI emergence |" in text and "| 15.5% |" in text
 
 
+def test_without_ray_the_batches_run_in_local_processes_and_it_says_so(tmp_path, monkeypatch):
+    import ingest.study as study
+
+    monkeypatch.setattr(study, "ray_available", lambda: False)
+    said: list[str] = []
+    summary = run_study(StudySpec(games=1, players=(3,), seed="noray", batch_size=1),
+                        tmp_path / "s", workers=1, say=said.append)
+    assert summary["backend"] == "local" and summary["games"] == 1
+    assert any("Ray is not installed" in m for m in said)
+    with pytest.raises(StudyError, match="Ray is not installed"):
+        run_study(StudySpec(games=1, players=(3,), seed="noray2"), tmp_path / "t",
+                  backend="ray", say=said.append)
+
+
 def test_a_folder_holds_one_study(tmp_path):
     out = tmp_path / "s"
     run_study(StudySpec(games=1, players=(3,), seed="a", batch_size=1), out, backend="local",
