@@ -449,8 +449,22 @@ def _quick_resolution(st: GameState, s: SeatState, pick: str) -> bool | None:
         if fus is None or st.fusion_owner is not None or s.runway < fus.runway:
             return False
         return None
-    if pick == "build" and len(s.facilities) >= 4 and (st.era < 2 or s.generator is not None):
-        return False
+    if pick == "build":
+        if len(s.facilities) >= 4 and (st.era < 2 or s.generator is not None):
+            return False
+        if len(s.facilities) < 4 and s.runway >= 2:  # a Facility fits on any free space
+            for _piece, start in _pieces(s):
+                for dest in PATHS[start]:
+                    if dest != FRONTIER and hb.has_free_space(st, dest):
+                        return True
+        return None
+    if pick == "influence" and (s.trust < st.c.cap_trust or s.bag >= 1):
+        political = st.c.political
+        for _piece, start in _pieces(s):  # Trust or Scrutiny on a political hex in reach
+            for dest in PATHS[start]:
+                if st.board.tile(dest) in political:
+                    return True
+        return None
     return None
 
 
