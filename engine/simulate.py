@@ -39,6 +39,10 @@ class SimulationError(RuntimeError):
 
 def _moves_function(ruleset: Ruleset) -> Callable[[Any, frozenset[str]], Decision]:
     """``(state, passed) -> Decision`` for the ruleset (``passed`` when it accepts it)."""
+    if ruleset.game == "mandate2038":  # lazy options: only the chosen one is built
+        from engine.mandate2038.moves import legal_moves as mandate_moves
+
+        return lambda st, passed: mandate_moves(st, None, passed, lazy=True)
     fn = ruleset.legal_moves
     try:
         params = inspect.signature(fn).parameters
@@ -46,10 +50,6 @@ def _moves_function(ruleset: Ruleset) -> Callable[[Any, frozenset[str]], Decisio
         params = {}  # type: ignore[assignment]
     if "passed" in params:
         return lambda st, passed: fn(st, passed=passed)  # type: ignore[call-arg]
-    if ruleset.game == "mandate2038":
-        from engine.mandate2038.moves import legal_moves
-
-        return lambda st, passed: legal_moves(st, None, passed)
     return lambda st, passed: fn(st)
 
 
@@ -123,6 +123,9 @@ def simulate_game(
                 raise SimulationError(f"no legal option for seat {d.seat} ({d.label})", events, sink.findings)
             bot = seat_bots[d.seat] if d.seat is not None else None
             choice = bot.choose(state, d.seat, d.options, d.label) if bot else _chance(d, rng)
+        materialize = getattr(choice, "materialize", None)
+        if materialize is not None:  # a lazy option (e.g. moves.Spec): build the chosen event
+            choice = materialize()
         key = getattr(choice, "key", None)
         if isinstance(key, str) and not hasattr(choice, "type"):  # a Pass: record nothing
             passed.add(key)

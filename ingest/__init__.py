@@ -1,1 +1,2 @@
-"""Readers, writers, the archive, the DuckDB warehouse and the CLI of the playtest toolkit."""
+"""Readers, writers, the archive and the DuckDB warehouse of the playtest toolkit (the command
+line sits above, in ``cli``)."""

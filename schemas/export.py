@@ -17,6 +17,7 @@ from schemas.content import ContentPack
 from schemas.findings import Finding
 from schemas.mandate2038 import MandateLog
 from schemas.protocol import Protocol
+from schemas.vestige import VestigeLog
 
 OUT = Path(__file__).resolve().parent / "json"
 
@@ -25,6 +26,7 @@ EXPORTS: dict[str, type[BaseModel]] = {
     "finding.schema.json": Finding,
     "content-pack.schema.json": ContentPack,
     "observation-protocol.schema.json": Protocol,
+    "vestige-log.schema.json": VestigeLog,
 }
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest.cli import main
+from cli.main import main
 
 WHERE_KEYS = {"event", "line", "era", "cycle", "seat"}
 

@@ -189,3 +189,38 @@ if given is not None:
         result = replay(log.header, log.events)
         assert result.findings == []
         assert result.outcome is not None and result.outcome.complete
+
+
+@pytest.mark.parametrize("players,bot,index", [(3, "random", 10), (4, "heuristic", 11),
+                                               (5, "random", 12)])
+def test_fast_paths_agree_with_the_full_search(players, bot, index):
+    """The simulator's speed-ups change nothing: at every state of a game, each quick
+    resolvability answer equals the full walk of destinations, and the lazy options
+    (moves.Spec) materialise to exactly the eager events, in the same order."""
+    from engine.mandate2038 import moves as mv
+    from engine.mandate2038.state import CORE_ACTIONS
+
+    rs = get_ruleset("mandate2038")
+    log = simulate_one("fast", index, players, bot)
+    sink = FindingSink(rs.catalogue)
+    st = rs.setup(log.header, sink)
+    quick_checked = lazy_checked = 0
+    for ev in log.events:
+        if st.era >= 1 and st.run is None:
+            for s in st.seats:
+                for pick in (*CORE_ACTIONS, *mv._unlocked_programs(st)):
+                    q = mv._quick_resolution(st, s, pick)
+                    if q is not None:
+                        full = next(iter(mv._turn_events(st, s, pick)), None) is not None
+                        assert q == full, (pick, s.seat, st.era, st.cycle)
+                        quick_checked += 1
+        eager = legal_moves(st, None, frozenset())
+        lazy = legal_moves(st, None, frozenset(), lazy=True)
+        assert eager.kind == lazy.kind and eager.seat == lazy.seat
+        if eager.kind in ("player", "chance"):
+            built = [o.materialize() if isinstance(o, mv.Spec) else o for o in lazy.options]
+            assert built == list(eager.options)
+            lazy_checked += len(built)
+        rs.apply(st, ev, sink)
+    assert sink.findings == []
+    assert quick_checked > 500 and lazy_checked > 500

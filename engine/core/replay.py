@@ -56,6 +56,9 @@ class ReplayResult:
     unchecked: list[str] = field(default_factory=list)
     state: Any = None
     events_applied: int = 0
+    # The ruleset's location after each event was applied (or skipped), one per event replayed:
+    # where the event sits in the game (e.g. Era and cycle) for the warehouse's rows.
+    locations: list[Any] = field(default_factory=list)
 
     @property
     def errors(self) -> list[Finding]:
@@ -115,11 +118,13 @@ def replay(
         raise IndexError(f"indices has {len(idx)} entries for {stop} events")
     has_seat = _HAS_SEAT
     after_end_ok = _AFTER_END_OK
+    locations: list[Any] = []
+    here = location(state)
     # zip stops after ``stop`` events: ``idx`` and ``src`` hold exactly ``stop`` entries
     for ev, ix, ln in zip(events, idx, src, strict=False):
         sink.event = ix
         sink.line = ln
-        sink.era, sink.cycle = location(state)
+        sink.era, sink.cycle = here
         if ended(state) and ev.type not in after_end_ok:
             if not ended_reported:
                 sink.report(
@@ -127,6 +132,7 @@ def replay(
                     f"{ev.type!r} event recorded after the game ended; it was not applied",
                 )
                 ended_reported = True
+            locations.append(here)
             continue
         cls = ev.__class__
         if has_seat[cls] if cls in has_seat else _has_seat(cls):
@@ -139,9 +145,12 @@ def replay(
                     expected=f"1..{n_seats}",
                     recorded=seat,
                 )
+                locations.append(here)
                 continue
         apply(state, ev, sink)
         applied += 1
+        here = location(state)
+        locations.append(here)
     if upto is None:
         sink.event = None
         sink.line = None
@@ -157,6 +166,7 @@ def replay(
         unchecked=rs.unchecked(header),
         state=state,
         events_applied=applied,
+        locations=locations,
     )
 
 

@@ -69,6 +69,59 @@ PATHS: dict[str, dict[str, list[str]]] = {
 }
 
 
+# --- lazy options (the simulator's fast path) -------------------------------------------------
+
+class Spec:
+    """A complete event of the option list, not yet built (``legal_moves(..., lazy=True)``).
+
+    It reads like the event (``spec.type``, ``spec.mode``, ``spec.path``, ...: the given fields,
+    the model's defaults as class attributes) and :meth:`materialize` builds and validates the
+    event. Building a pydantic event costs more than everything else a bot does with an option
+    it will not choose, so the simulator asks for specs and builds only the chosen one. Treat a
+    spec as read-only.
+    """
+
+    _model: Any = None
+
+    def model_copy(self, update: dict[str, Any]) -> Spec:
+        o = object.__new__(type(self))
+        o.__dict__ = {**self.__dict__, **update}
+        return o
+
+    def materialize(self) -> Any:
+        """The event (validated)."""
+        return self._model(**self.__dict__)
+
+    def __repr__(self) -> str:
+        return f"Spec({self._model.__name__}, {self.__dict__!r})"
+
+
+_SPECS: dict[type, type] = {}
+
+
+def _spec_class(model: Any) -> type:
+    sc = _SPECS.get(model)
+    if sc is None:
+        attrs: dict[str, Any] = {k: f.get_default(call_default_factory=True)
+                                 for k, f in model.model_fields.items() if not f.is_required()}
+        attrs["_model"] = model
+        attrs["__slots__"] = ()  # instances keep only the given fields in their __dict__
+        sc = _SPECS[model] = type(f"{model.__name__}Spec", (Spec,), attrs)
+    return sc
+
+
+_LAZY = [False]
+
+
+def _new(model: type, **fields: Any) -> Any:
+    """An option: the event, or its :class:`Spec` while ``legal_moves(lazy=True)`` runs."""
+    if not _LAZY[0]:
+        return model(**fields)
+    o: Any = object.__new__(_SPECS.get(model) or _spec_class(model))
+    o.__dict__ = fields
+    return o
+
+
 def _forced(event: Any, label: str) -> Decision:
     return Decision(kind="chance", options=[event], weights=[1.0], label=label)
 
@@ -79,10 +132,16 @@ def _forced(event: Any, label: str) -> Decision:
 _TILES: dict[int, tuple[Any, dict[str, Any]]] = {}
 
 
+_LAST_TILES: list[Any] = [None, {}]  # the last board looked up and its table (the common case)
+
+
 def _tiles(st: GameState) -> dict[str, Any]:
     """Position -> Tile of this game's map (cached per board; the map never changes)."""
+    if _LAST_TILES[0] is st.board:
+        return cast(dict[str, Any], _LAST_TILES[1])
     hit = _TILES.get(id(st.board))
     if hit is not None and hit[0] is st.board:
+        _LAST_TILES[0], _LAST_TILES[1] = st.board, hit[1]
         return hit[1]
     table = {}
     for pos in POSITIONS:
@@ -91,6 +150,7 @@ def _tiles(st: GameState) -> dict[str, Any]:
     if len(_TILES) > 256:
         _TILES.clear()
     _TILES[id(st.board)] = (st.board, table)
+    _LAST_TILES[0], _LAST_TILES[1] = st.board, table
     return table
 
 
@@ -113,13 +173,25 @@ def _category(st: GameState, pos: str | None) -> str | None:
 # --- the top-level dispatcher ---------------------------------------------------------------
 
 
-def legal_moves(state: GameState, pack: Any = None, passed: frozenset[str] = frozenset()) -> Decision:
+def legal_moves(state: GameState, pack: Any = None, passed: frozenset[str] = frozenset(),
+                lazy: bool = False) -> Decision:
     """The next decision of the game in ``state``: who decides and what may be recorded.
 
     ``pack`` is accepted for symmetry with the ruleset protocol; the state's indexed content
     (``state.c``) is what is read. ``passed`` holds the keys of :class:`Pass` options already
-    chosen since the last event.
+    chosen since the last event. With ``lazy`` the turn options (and trades) are
+    :class:`Spec` objects: call ``materialize()`` on the chosen one to get its event.
     """
+    if lazy:
+        _LAZY[0] = True
+        try:
+            return _legal_moves(state, passed)
+        finally:
+            _LAZY[0] = False
+    return _legal_moves(state, passed)
+
+
+def _legal_moves(state: GameState, passed: frozenset[str]) -> Decision:
     st = state
     if st.ended or st.phase == "ended" or st.final_done:
         return Decision(kind="end", label="the game is over")
@@ -302,7 +374,47 @@ def selection_decision(st: GameState) -> Decision:
 
 
 def _has_resolution(st: GameState, s: SeatState, pick: str) -> bool:
+    quick = _quick_resolution(st, s, pick)
+    if quick is not None:
+        return quick
     return next(iter(_turn_events(st, s, pick)), None) is not None
+
+
+#: picks that :func:`_action_at` resolves from every destination without a condition
+_ALWAYS_RESOLVABLE = frozenset({"fund", "covenant", "narrative_capture", "reorganization", "organize"})
+
+
+def _quick_resolution(st: GameState, s: SeatState, pick: str) -> bool | None:
+    """Whether ``pick`` has a resolution, when it is decided without walking the destinations
+    (``None`` otherwise). Only conditions that hold at every destination are read here, so it
+    agrees with :func:`_turn_events` (``tests/test_simulate.py`` checks that on whole games).
+    A speed-up for the simulator: the walk builds events, this reads a few numbers."""
+    if pick in _ALWAYS_RESOLVABLE:  # Fund, Covenant, Narrative Capture (Runway), Reorganization
+        return True  # (no move), Organize (the CEO to an adjacent hex) resolve anywhere
+    if pick == "research":  # costs at most 1 Compute anywhere
+        return True if (s.compute >= 1 or st.headline == "ten_dollar_intelligence") else None
+    if pick == "deploy":
+        if s.customers >= st.c.cap_customers:
+            return False
+        req = st.c.customer_requirement(s.customers + 1)
+        if req is None:
+            return False
+        robot = st.headline == "synthetic_celebrity" and not st.robot_used
+        if s.capability < req - (1 if robot else 0):
+            return False
+        return True if (s.capability >= req and s.compute >= 1) else None
+    if pick == "mega_cluster":
+        if s.runway < 3 or s.compute < 2 or len(st.megas) >= st.c.mega_pairs or len(s.facilities) < 2:
+            return False
+        return None
+    if pick == "fusion":
+        fus = st.c.fusion
+        if fus is None or st.fusion_owner is not None or s.runway < fus.runway:
+            return False
+        return None
+    if pick == "build" and len(s.facilities) >= 4 and (st.era < 2 or s.generator is not None):
+        return False
+    return None
 
 
 # --- turns ----------------------------------------------------------------------------------
@@ -318,16 +430,25 @@ def _turn_decision(st: GameState, seat: int) -> Decision:
         options = _blocked_events(st, s, pick)
     t = st.turn
     if not (t is not None and t.seat == seat and (t.traded or t.started)):
-        options = _trade_options(st, s, pick) + options
+        options = _trade_options(st, s, pick, resolvable=bool(options) and not getattr(
+            options[0], "blocked", False)) + options
     return Decision(kind="player", seat=seat, options=options,
                     label=f"seat {seat} resolves {pick}")
 
 
-def _trade_options(st: GameState, s: SeatState, pick: str) -> list[Any]:
-    """The immediate 1-for-1 trade offers (§6B) that leave the selected action resolvable."""
+def _trade_options(st: GameState, s: SeatState, pick: str, resolvable: bool | None = None) -> list[Any]:
+    """The immediate 1-for-1 trade offers (§6B) that leave the selected action resolvable.
+
+    ``resolvable``: whether the action has a legal resolution without a trade, when the caller
+    knows. A trade's effect on the acting seat depends only on what is given and whether it is
+    accepted, so each distinct effect is checked once (not once per rival).
+    """
     if st.headline == "export_controls":  # Compute Borders Harden: Compute cannot be traded
         return []
     out: list[Any] = []
+    checked: dict[tuple[str, bool], bool] = {}
+    if resolvable is not None:
+        checked[("runway", False)] = checked[("compute", False)] = resolvable
     caps = {"runway": st.c.cap_runway, "compute": st.c.cap_compute}
     for give, get in (("runway", "compute"), ("compute", "runway")):
         if getattr(s, give) < 1:
@@ -338,13 +459,15 @@ def _trade_options(st: GameState, s: SeatState, pick: str) -> list[Any]:
                           and getattr(rs, give) < caps[give])
             for accepted in ((True, False) if can_accept else (False,)):
                 # the action must keep a legal resolution after the trade
-                setattr(s, give, getattr(s, give) - (1 if accepted else 0))
-                setattr(s, get, getattr(s, get) + (1 if accepted else 0))
-                ok = _has_resolution(st, s, pick)
-                setattr(s, give, getattr(s, give) + (1 if accepted else 0))
-                setattr(s, get, getattr(s, get) - (1 if accepted else 0))
+                ok = checked.get((give, accepted))
+                if ok is None:
+                    setattr(s, give, getattr(s, give) - (1 if accepted else 0))
+                    setattr(s, get, getattr(s, get) + (1 if accepted else 0))
+                    ok = checked[(give, accepted)] = _has_resolution(st, s, pick)
+                    setattr(s, give, getattr(s, give) + (1 if accepted else 0))
+                    setattr(s, get, getattr(s, get) - (1 if accepted else 0))
                 if ok:
-                    out.append(ev.Trade(seat=s.seat, rival=r, give=cast(Any, give), accepted=accepted))
+                    out.append(_new(ev.Trade, seat=s.seat, rival=r, give=cast(Any, give), accepted=accepted))
     return out
 
 
@@ -368,7 +491,9 @@ def _turn_events(st: GameState, s: SeatState, pick: str) -> Iterator[Any]:
         dest = path[-1]
         kw = {"seat": s.seat, "piece": piece, "path": path}
         for e in _action_at(st, s, pick, dest, kw, bonus=True, piece_moved=(piece, path)):
-            yield from _with_frontier(e)
+            yield e  # and the Frontier visit with its bonus (as _with_frontier)
+            if dest == FRONTIER and not e.swarm and not e.blocked:
+                yield e.model_copy(update={"frontier_bonus": True})
     if pick in ORBITAL_PICKS and s.facilities and has_active(st, s, "orbital_compute"):
         yield from _orbital_options(st, s, pick)
     if pick == "deploy" and has_active(st, s, "social_graph"):
@@ -406,7 +531,7 @@ def _social_graph_options(st: GameState, s: SeatState) -> Iterator[Any]:
             continue
         cost = 0 if (tid == "consumer" or st.headline == "ten_dollar_intelligence") else 1
         if s.compute >= cost:
-            yield ev.Deploy(seat=s.seat, piece="ceo", path=[s.ceo], remote=h)
+            yield _new(ev.Deploy, seat=s.seat, piece="ceo", path=[s.ceo], remote=h)
 
 
 def _with_frontier(e: Any) -> Iterator[Any]:
@@ -432,20 +557,21 @@ def _action_at(
     piece_moved: tuple[str, list[str]] | None,
 ) -> Iterator[Any]:
     """Options of resolving ``pick`` from ``dest``; ``bonus``: the visit bonus applies."""
-    visit = _visit(st, dest) if bonus else None
-    cat = _category(st, dest)
+    here = _tiles(st).get(dest)
+    visit = here.visit_key if (bonus and here is not None) else None
+    cat = here.category if here is not None else None
     head = st.headline
     if pick == "fund":
-        yield ev.Fund(mode="conservative", **kw)
-        yield ev.Fund(mode="venture", **kw)
+        yield _new(ev.Fund, mode="conservative", **kw)
+        yield _new(ev.Fund, mode="venture", **kw)
     elif pick == "research":
         cost = 0 if head == "ten_dollar_intelligence" else 1
         if visit == "compute_discount":
             cost = max(0, cost - 1)
         if s.compute >= cost:
-            yield ev.Research(**kw)
+            yield _new(ev.Research, **kw)
             if has_active(st, s, "scaling_law_breakthrough"):
-                yield ev.Research(breakthrough=True, **kw)
+                yield _new(ev.Research, breakthrough=True, **kw)
     elif pick == "build":
         if dest != FRONTIER and len(s.facilities) < 4 and hb.has_free_space(st, dest):
             cost = 2
@@ -454,7 +580,7 @@ def _action_at(
             if has_active(st, s, "industrial_velocity") and s.era.facility_builds == 0:
                 cost -= 1
             if s.runway >= max(0, cost):
-                yield ev.Build(mode="facility", **kw)
+                yield _new(ev.Build, mode="facility", **kw)
         if st.era >= 2 and cat == "energy" and s.generator is None:
             tile = _tile(st, dest)
             con = st.c.generator_at.get(tile.id) if tile is not None else None
@@ -464,7 +590,7 @@ def _action_at(
                     and head == "reactor_restart_one_model" and not st.beam_used):
                 cost = max(0, cost - 1)  # Orbital Power Receives a Beam Corridor
             if con is not None and len(st.gen_slots.get(dest, [])) < slots and s.runway >= cost:
-                yield ev.Build(mode="generator", **kw)
+                yield _new(ev.Build, mode="generator", **kw)
     elif pick == "organize":
         yield from _organize(st, s, dest, kw, visit, piece_moved)
     elif pick == "deploy":
@@ -483,7 +609,7 @@ def _action_at(
                 if visit == "compute_discount":
                     cost = max(0, cost - 1)
                 if s.compute >= cost:
-                    yield ev.Deploy(**kw)
+                    yield _new(ev.Deploy, **kw)
     elif pick == "influence":
         yield from _influence(st, s, dest, kw)
     elif pick == "mega_cluster":
@@ -491,14 +617,14 @@ def _action_at(
     elif pick == "reorganization":
         yield from _reorganization(st, s, kw, piece_moved)
     elif pick == "covenant":
-        yield ev.Covenant(**kw)
+        yield _new(ev.Covenant, **kw)
     elif pick == "narrative_capture":
         if s.bag >= 1:
-            yield ev.NarrativeCapture(mode="remove_scrutiny", **kw)
-        yield ev.NarrativeCapture(mode="runway", **kw)
+            yield _new(ev.NarrativeCapture, mode="remove_scrutiny", **kw)
+        yield _new(ev.NarrativeCapture, mode="runway", **kw)
         for r in st.order_from(s.seat)[1:]:
             if st.seat(r).customers > s.customers:
-                yield ev.NarrativeCapture(mode="give_scrutiny", target=r, **kw)
+                yield _new(ev.NarrativeCapture, mode="give_scrutiny", target=r, **kw)
     elif pick == "agent_swarm":
         yield from _agent_swarm(st, s, dest, kw)
     elif pick == "fusion":
@@ -506,7 +632,7 @@ def _action_at(
         fus = st.c.fusion
         if (fus is not None and tile is not None and tile.id == fus.tile and st.fusion_owner is None
                 and len(st.gen_slots.get(dest, [])) < tile.generator_slots and s.runway >= fus.runway):
-            yield ev.Fusion(**kw)
+            yield _new(ev.Fusion, **kw)
 
 
 def _organize(
@@ -528,21 +654,21 @@ def _organize(
             plans.append([ev.Step(piece="team", path=[h, sorted(ADJACENT[h], key=POSITIONS.index)[s.seat % 6]])])
     for plan in plans:
         if all(len(step.path) > 1 for step in plan):
-            yield ev.Organize(mode="redistribute", moves=plan, **kw)
+            yield _new(ev.Organize, mode="redistribute", moves=plan, **kw)
     # recruit one Team at the destination, then optionally move one piece up to two steps
     cost = 2 - (1 if visit == "recruit_discount" else 0)
     gate = st.headline == "humanoid_factory_gate"  # The Last Hazard Shift Is Retired
     if gate:
         cost = 1 - (1 if visit == "recruit_discount" else 0)
         if s.teams_supply >= 2 and s.runway >= cost:
-            yield ev.Organize(mode="recruit", recruits=2, **kw)
+            yield _new(ev.Organize, mode="recruit", recruits=2, **kw)
     if st.headline == "employee_free_unicorn" and teams and plans:
         # The Company Brain Survives Bankruptcy: return deployed Teams for Runway
-        yield ev.Organize(mode="redistribute", moves=plans[0], return_teams=[teams[-1]], **kw)
+        yield _new(ev.Organize, mode="redistribute", moves=plans[0], return_teams=[teams[-1]], **kw)
     if s.teams_supply >= 1 and s.runway >= cost:
-        yield ev.Organize(mode="recruit", **kw)
+        yield _new(ev.Organize, mode="recruit", **kw)
         step = sorted(ADJACENT[dest], key=POSITIONS.index)[(s.seat + st.cycle) % len(ADJACENT[dest])]
-        yield ev.Organize(mode="recruit", then=ev.Step(piece="team", path=[dest, step]), **kw)
+        yield _new(ev.Organize, mode="recruit", then=ev.Step(piece="team", path=[dest, step]), **kw)
     # relocate one own Facility at the destination to an adjacent hex with a free space
     if s.runway >= 1 and dest != FRONTIER:
         for no, f in sorted(s.facilities.items()):
@@ -550,16 +676,16 @@ def _organize(
                 continue
             for to in sorted(ADJACENT[dest], key=POSITIONS.index):
                 if to != FRONTIER and hb.has_free_space(st, to):
-                    yield ev.Organize(mode="relocate", facility=no, to=to, **kw)
+                    yield _new(ev.Organize, mode="relocate", facility=no, to=to, **kw)
             break
 
 
 def _influence(st: GameState, s: SeatState, dest: str, kw: dict[str, Any]) -> Iterator[Any]:
     if st.board.tile(dest) in st.c.political:
         if s.trust < st.c.cap_trust:
-            yield ev.Influence(mode="trust", **kw)
+            yield _new(ev.Influence, mode="trust", **kw)
         if s.bag >= 1:
-            yield ev.Influence(mode="scrutiny", **kw)
+            yield _new(ev.Influence, mode="scrutiny", **kw)
     if st.era < 3 or dest == FRONTIER:
         return
     own_here = sorted(no for no, f in s.facilities.items() if f.hex == dest)
@@ -579,14 +705,14 @@ def _influence(st: GameState, s: SeatState, dest: str, kw: dict[str, Any]) -> It
                     if (s.seat, no, r, rno) in existing:
                         continue
                     for accepted in (True, False):
-                        yield ev.Influence(mode="jv", facility=no, partner=r, partner_facility=rno,
+                        yield _new(ev.Influence, mode="jv", facility=no, partner=r, partner_facility=rno,
                                            accepted=accepted, **kw)
             break
     for num, j in sorted(st.jvs.items()):
         mine = (j.a_seat == s.seat and j.a_facility in own_here) or (
             j.b_seat == s.seat and j.b_facility in own_here)
         if mine:
-            yield ev.Influence(mode="terminate", contract=num, **kw)
+            yield _new(ev.Influence, mode="terminate", contract=num, **kw)
 
 
 def _mega_cluster(st: GameState, s: SeatState, dest: str, kw: dict[str, Any]) -> Iterator[Any]:
@@ -599,7 +725,7 @@ def _mega_cluster(st: GameState, s: SeatState, dest: str, kw: dict[str, Any]) ->
         if not hb.adjacent_hexes(fa.hex, fb.hex):
             continue
         if hb.locally_eligible(st, s, a) and hb.locally_eligible(st, s, b):
-            yield ev.MegaCluster(hosts=(a, b), **kw)
+            yield _new(ev.MegaCluster, hosts=(a, b), **kw)
 
 
 def _reorganization(
@@ -607,10 +733,10 @@ def _reorganization(
 ) -> Iterator[Any]:
     _ceo, teams = _after_move(s, piece_moved)
     toward = [ev.TeamMove(path=[h] if h == FRONTIER else [h, _path(h, FRONTIER)[1]]) for h in teams]
-    yield ev.Reorganization(**kw)
+    yield _new(ev.Reorganization, **kw)
     if teams:
-        yield ev.Reorganization(team_moves=toward, **kw)
-        yield ev.Reorganization(return_team=teams[0], **kw)
+        yield _new(ev.Reorganization, team_moves=toward, **kw)
+        yield _new(ev.Reorganization, return_team=teams[0], **kw)
 
 
 def _agent_swarm(st: GameState, s: SeatState, dest: str, kw: dict[str, Any]) -> Iterator[Any]:
@@ -621,8 +747,8 @@ def _agent_swarm(st: GameState, s: SeatState, dest: str, kw: dict[str, Any]) -> 
         if next(iter(_action_at(st, s, a, dest, sw, bonus=False, piece_moved=None)), None) is not None:
             ok.append(a)
     for a, b in itertools.combinations(ok, 2):
-        yield ev.AgentSwarm(actions=cast(Any, (a, b)), bonus_to=cast(Any, a), **kw)
-        yield ev.AgentSwarm(actions=cast(Any, (a, b)), bonus_to=cast(Any, b), **kw)
+        yield _new(ev.AgentSwarm, actions=cast(Any, (a, b)), bonus_to=cast(Any, a), **kw)
+        yield _new(ev.AgentSwarm, actions=cast(Any, (a, b)), bonus_to=cast(Any, b), **kw)
 
 
 def _swarm_decision(st: GameState, t: Any) -> Decision:
@@ -656,7 +782,7 @@ _TURN_MODELS: dict[str, tuple[type, dict[str, Any]]] = {
 
 def _blocked(pick: str, kw: dict[str, Any]) -> Any:
     model, extra = _TURN_MODELS[pick]
-    return model(blocked=True, **extra, **kw)
+    return _new(model, blocked=True, **extra, **kw)
 
 
 def _blocked_events(st: GameState, s: SeatState, pick: str) -> list[Any]:
@@ -883,7 +1009,13 @@ def _apply_copy(st: GameState, event: Any) -> GameState:
     from engine.mandate2038.codes import CATALOGUE
     from engine.mandate2038.rules import apply as apply_event
 
-    memo = {id(st.pack): st.pack, id(st.c): st.c, id(st.header): st.header, id(st.board): st.board}
+    memo: dict[int, Any] = {id(st.pack): st.pack, id(st.c): st.c, id(st.header): st.header,
+                            id(st.board): st.board}
+    # The score ledger and the warehouse rows are append-only records and by far the largest
+    # part of the state: a shallow copy of each list (and of each row) is enough, and cheap.
+    memo[id(st.ledger)] = list(st.ledger)
+    memo[id(st.rows)] = {k: [dict(r) if isinstance(r, dict) else r for r in v]
+                         for k, v in st.rows.items()}
     cp = copy.deepcopy(st, memo)
     apply_event(cp, event, FindingSink(CATALOGUE))
     return cp

@@ -17,7 +17,7 @@ from pydantic import BaseModel
 from engine.core.findings import FindingSink
 from engine.core.replay import LedgerEntry, Outcome
 from engine.core.ruleset import Decision
-from engine.mandate2038 import codes
+from engine.mandate2038 import codes, warehouse
 from engine.mandate2038.central_loop import (
     close_cycle,
     close_turn,
@@ -232,7 +232,12 @@ class MandateRuleset:
         return list(state.ledger)
 
     def records(self, state: GameState) -> dict[str, list[dict[str, Any]]]:
-        return _records(state)
+        """The rows of Mandate 2038's warehouse tables, plus its columns of the shared ``seats``
+        and ``outcomes`` tables (engine.mandate2038.warehouse)."""
+        out = _records(state)
+        out["seats"] = warehouse.seat_rows(state, out.get("era_states", []))
+        out["outcomes"] = warehouse.outcome_rows(self.outcome(state))
+        return out
 
     def snapshot(self, state: GameState) -> dict[str, Any]:
         return _snapshot(state)

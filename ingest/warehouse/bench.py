@@ -20,7 +20,8 @@ import time
 from pathlib import Path
 
 from ingest.archive import Archive, canonical_text, game_id_of_text, sha256_hex
-from ingest.pipeline import FrameBuilder, _meta_for, game_columns, ingest_paths, read_input, rebuild
+from ingest.batching import _meta_for
+from ingest.pipeline import FrameBuilder, game_columns, ingest_paths, read_input, rebuild
 from ingest.warehouse.synthetic import synthetic_log
 from schemas.canonical import dumps_log
 
@@ -74,6 +75,7 @@ def stages(files: list[Path]) -> int:
         loaded = read_input(f)[0]
         t1 = clock()
         parsed = loaded.parsed
+        assert parsed.ruleset is not None, loaded.unreadable
         log = parsed.ruleset.log_model.model_construct(header=parsed.header, events=list(parsed.events))
         text = canonical_text(log)
         gid = game_id_of_text(text)

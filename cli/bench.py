@@ -260,7 +260,7 @@ def format_table(res: BenchResult) -> str:
 
 def run_bench(args: argparse.Namespace) -> int:
     """The ``playtest bench`` command."""
-    from ingest.cli import CliError, _player_counts
+    from cli.main import CliError, _player_counts
 
     if args.pages and not args.ingest:
         raise CliError("--pages needs --ingest (the pages are timed on the ingested corpus)")

@@ -60,7 +60,7 @@ class Loaded:
 
 def _expand(path: Path) -> list[Path]:
     """Files and session folders under ``path`` (the same walk as ``playtest ingest``)."""
-    from ingest.pipeline import walk_inputs
+    from ingest.reading import walk_inputs
 
     found, _missing = walk_inputs([path])
     return found
@@ -549,7 +549,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from ingest.bench import run_bench
+    from cli.bench import run_bench
 
     return run_bench(args)
 

@@ -1,0 +1,2 @@
+"""The ``playtest`` command line: the top layer, above ``ingest`` (reading, storage) and
+``dashboards`` (screens). Nothing below imports it."""

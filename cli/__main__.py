@@ -1,0 +1,5 @@
+"""``python -m cli ...`` runs ``playtest ...``."""
+
+from cli.main import main
+
+raise SystemExit(main())

@@ -1,0 +1,385 @@
+"""Batching: the pure batch function (:func:`process_batch`: items in, frames and per-item reports
+out, archiving as it goes when given an archive) and running batches inline or in a process pool
+(:func:`run_batches`). A batch run without an archive touches no file: it is the seam for running
+batches on other machines (DESIGN.md §8)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import multiprocessing
+import os
+import sys
+import time
+import traceback
+from collections.abc import Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from engine.core.parse import parse_log
+from engine.core.registry import get_ruleset
+from ingest.archive import (
+    GAME_ID_LENGTH,
+    Archive,
+    ArchiveError,
+    SyncResult,
+    canonical_text,
+    now_utc,
+    sha256_hex,
+)
+from ingest.db import StorageError
+from ingest.frames import FrameBuilder
+from ingest.reading import read_input
+from ingest.reports import FileReport
+from ingest.rows import game_columns
+
+BATCH_MAX = 1000  # games per process batch (DESIGN.md §8)
+INLINE_BELOW = 64  # fewer inputs than this are processed in this process (no pool start-up)
+
+
+@dataclass(slots=True)
+class Item:
+    """One unit of work: an input path to read, or an archived game to re-derive."""
+
+    path: str | None = None
+    game_id: str | None = None  # rebuild: the archived game
+
+
+@dataclass(slots=True)
+class BatchResult:
+    """What :func:`process_batch` returns: frames of the games to load plus one report each.
+
+    ``pending`` holds, for a batch run without an archive, what the caller must archive before
+    loading: ``(game_id, canonical text, meta, raw bytes, raw ext)``.
+    """
+
+    frames: dict[str, pl.DataFrame]
+    reports: list[FileReport]
+    pending: list[tuple[str, str, dict[str, Any], bytes, str]] = field(default_factory=list)
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0  # CPU time of the process that ran the batch
+
+
+def _raw_ext(source: str, fmt: str) -> str:
+    suffix = Path(source.split("#", 1)[0]).suffix.lstrip(".").lower()
+    if suffix and Path(source.split("#", 1)[0]).is_file():
+        return suffix
+    return {"session-folder": "zip"}.get(fmt, fmt or "bin")
+
+
+def _finding_reasons(findings: Sequence[Any], limit: int = 20) -> list[dict[str, Any]]:
+    out = []
+    for f in list(findings)[:limit]:
+        out.append({"code": f.code, "message": f.message, "line": f.where.line,
+                    "event": f.where.event})
+    return out
+
+
+def _reason_text(loaded: Any) -> str:
+    # The reader's findings name the source, line and column; the bare reason is the fallback.
+    bits = [f.message for f in loaded.parsed.findings[:3]]
+    if not bits and loaded.unreadable:
+        bits.append(str(loaded.unreadable))
+    if not bits:
+        bits.append("the input holds no readable game log")
+    text = "; ".join(bits)
+    if loaded.source not in text:
+        text = f"{loaded.source}: {text}"
+    return text
+
+
+def _meta_for(loaded: Any, raw_sha: str) -> dict[str, Any]:
+    parsed = loaded.parsed
+    return {
+        "source_format": loaded.format,
+        "source_name": loaded.source,
+        "raw_sha256": raw_sha,
+        "lines": list(parsed.lines),
+        "indices": list(parsed.indices),
+        "raw_event_count": parsed.raw_event_count,
+        "read_findings": [f.model_dump(mode="json") for f in parsed.findings],
+        "archived_at": now_utc(),
+    }
+
+
+def _analyse(
+    game_id: str,
+    text: str,
+    header: Any,
+    events: Sequence[Any],
+    meta: dict[str, Any],
+    builder: FrameBuilder,
+    report: FileReport,
+) -> None:
+    columns, notes = game_columns(game_id, text, header, events, meta)
+    report.findings = columns["findings"][0]
+    report.notes.extend(notes)
+    builder.add_columns(game_id, columns)
+
+
+def process_batch(
+    items: Sequence[Item],
+    *,
+    archive: str | Path | None = None,
+    skip_ids: frozenset[str] = frozenset(),
+    run_started: float | None = None,
+) -> BatchResult:
+    """Read, replay and turn a batch of inputs into frames (one per warehouse table).
+
+    ``skip_ids``: games already in the warehouse; they are archived (a no-op when present) but
+    not replayed, and reported "skipped". With ``archive`` (a root folder), raw bytes,
+    canonical logs and quarantined inputs are written there before this returns; without it
+    nothing is written and :attr:`BatchResult.pending` lists what to archive. Items with
+    ``game_id`` re-derive an archived game (rebuild; needs ``archive``). Never raises for a bad
+    input: every item ends as reports.
+
+    Order: every input is read and canonicalised and its files staged in the archive; the
+    archive is then synced once for the whole batch (:meth:`Archive.sync`: content durable,
+    final names linked, names durable); only then are the games replayed into rows, with the
+    meta that is actually archived (another process may have archived a game first).
+    """
+    started = time.perf_counter()
+    cpu_started = time.process_time()
+    arch = Archive(archive, staged=True) if archive is not None else None
+    builder = FrameBuilder()
+    reports: list[FileReport] = []
+    pending: list[tuple[str, str, dict[str, Any], bytes, str]] = []
+    report_of: dict[str, FileReport] = {}
+    in_batch: set[str] = set()
+    # Games to analyse once the archive is synced: (report, text, header, events, meta,
+    # whether the archived meta must be read back).
+    todo: list[tuple[FileReport, str, Any, Sequence[Any], dict[str, Any], bool]] = []
+    for item in items:
+        if item.game_id is not None:
+            if arch is None:
+                raise ValueError("re-deriving an archived game needs the archive")
+            report = FileReport(f"archive:{item.game_id}", "loaded", item.game_id)
+            try:
+                text = arch.read_game_text(item.game_id)
+                meta = arch.read_meta(item.game_id)
+                parsed = parse_log(json.loads(text))
+                if parsed.header is None or parsed.findings:
+                    raise ArchiveError(
+                        f"archived game {item.game_id} no longer reads cleanly: "
+                        + "; ".join(f.message for f in parsed.findings[:3])
+                    )
+                todo.append((report, text, parsed.header, parsed.events, meta, False))
+            except Exception as err:  # noqa: BLE001 - one bad game must not stop the rebuild
+                report.status, report.reason = "failed", _describe(err)
+            reports.append(report)
+            continue
+        assert item.path is not None
+        if arch is not None and skip_ids and _known_raw(arch, Path(item.path), skip_ids, reports):
+            continue
+        try:
+            loaded_logs = read_input(Path(item.path))
+        except Exception as err:  # noqa: BLE001 - a reader bug must not stop the batch
+            reports.append(FileReport(item.path, "failed", reason=f"reader error: {_describe(err)}"))
+            continue
+        if not loaded_logs:
+            reports.append(FileReport(item.path, "unreadable", reason="no game log found in it"))
+            continue
+        for loaded in loaded_logs:
+            source = loaded.source
+            try:
+                ext = _raw_ext(source, loaded.format)
+                raw = loaded.raw or b""
+                parsed = loaded.parsed
+                if loaded.unreadable or parsed.header is None or get_ruleset(parsed.header.game) is None:
+                    reason = _reason_text(loaded)
+                    if arch is not None and raw:
+                        why = _finding_reasons(parsed.findings)
+                        if loaded.unreadable and not why:
+                            why = [{"message": str(loaded.unreadable), "line": None}]
+                        if parsed.header is not None and not why:
+                            why = [{"message": f"no ruleset is registered for game "
+                                               f"{parsed.header.game!r}", "line": None}]
+                        arch.quarantine(raw, ext, file=source, reasons=why)
+                    reports.append(FileReport(source, "unreadable", reason=reason))
+                    continue
+                rs = parsed.ruleset or get_ruleset(parsed.header.game)
+                assert rs is not None  # checked above
+                log = rs.log_model.model_construct(header=parsed.header, events=list(parsed.events))
+                text = canonical_text(log)
+                text_bytes = text.encode("utf-8")
+                text_sha = sha256_hex(text_bytes)
+                game_id = text_sha[:GAME_ID_LENGTH]  # = game_id_of_text(text)
+                same_bytes = raw == text_bytes
+                raw_sha = text_sha if (same_bytes or not raw) else sha256_hex(raw)
+                meta = _meta_for(loaded, raw_sha)
+                recovered = False
+                read_back = False
+                if arch is not None:
+                    raw_path = arch.put_raw(raw, ext, sha=raw_sha, group=game_id).path if raw else None
+                    existing = arch.game_path(game_id)
+                    if existing.exists():
+                        # Archived before (this run's other batches, or an earlier run): its
+                        # archived meta is the record.
+                        read_back = True
+                        if run_started is None or existing.stat().st_mtime < run_started:
+                            recovered = True
+                    arch.put_game_text(text, meta, same_as=raw_path if same_bytes else None)
+                    if raw:
+                        arch.record_games_of_raw(raw_sha, [game_id])
+                else:
+                    pending.append((game_id, text, meta, raw, ext))
+                if game_id in skip_ids or game_id in in_batch:
+                    reports.append(FileReport(source, "skipped", game_id, "already loaded"))
+                    continue
+                in_batch.add(game_id)
+                report = FileReport(source, "recovered" if recovered else "loaded", game_id)
+                report.unreadable_lines = [
+                    f.message for f in parsed.findings
+                    if f.code in ("log/parse-error", "log/invalid-event", "log/unknown-event")
+                ]
+                todo.append((report, text, parsed.header, parsed.events, meta, read_back))
+                reports.append(report)
+            except Exception as err:  # noqa: BLE001 - one bad game must not stop the batch
+                reports.append(FileReport(source, "failed", reason=_describe(err)))
+    if arch is not None:
+        # Every new name is durable before the caller loads these games.
+        try:
+            synced = arch.sync()
+        except Exception as err:  # noqa: BLE001 - the archive is unusable: nothing may load
+            synced = SyncResult(errors={r.game_id: f"the archive could not be synced: {err}"
+                                        for r, *_ in todo if r.game_id})
+    else:
+        synced = SyncResult()
+    for report, text, header, events, meta, read_back in todo:
+        gid = report.game_id
+        assert gid is not None
+        try:
+            if gid in synced.errors:
+                raise ArchiveError(synced.errors[gid])
+            if arch is not None and (read_back or gid in synced.existing):
+                # The archived meta is the record (another worker may have won the race).
+                meta = arch.read_meta(gid) or meta
+            _analyse(gid, text, header, events, meta, builder, report)
+            report_of[gid] = report
+        except Exception as err:  # noqa: BLE001 - one bad game must not stop the batch
+            report.status, report.reason = "failed", _describe(err)
+    frames, bad = builder.build()
+    for gid, reason in bad.items():
+        rep = report_of.get(gid)
+        if rep is not None:
+            rep.status, rep.reason = "failed", f"game {gid}: {reason}"
+    return BatchResult(
+        frames, reports, pending, time.perf_counter() - started, time.process_time() - cpu_started
+    )
+
+
+def _known_raw(arch: Archive, path: Path, skip_ids: frozenset[str], reports: list[FileReport]) -> bool:
+    """True (and "skipped" reports added) when these exact bytes were ingested before and all
+    their games are loaded: then the file need not be read or replayed again."""
+    if not path.is_file():
+        return False
+    try:
+        sha = sha256_hex(path.read_bytes())
+    except OSError:
+        return False
+    ids = arch.games_of_raw(sha)
+    if not ids or not all(g in skip_ids and arch.has_game(g) for g in ids):
+        return False
+    reports.extend(FileReport(str(path), "skipped", g, "already loaded") for g in ids)
+    return True
+
+
+def _describe(err: BaseException) -> str:
+    tb = traceback.extract_tb(err.__traceback__)
+    where = f" (at {Path(tb[-1].filename).name}:{tb[-1].lineno})" if tb else ""
+    return f"{type(err).__name__}: {err}{where}"
+
+
+# --------------------------------------------------------------------------------------------
+# Running batches
+
+
+def _chunks(items: Sequence[Item], workers: int) -> list[list[Item]]:
+    n = len(items)
+    if n == 0:
+        return []
+    # Enough batches to keep every worker busy and the progress bar moving; at most BATCH_MAX.
+    size = max(1, min(BATCH_MAX, -(-n // (workers * 8))))
+    return [list(items[i : i + size]) for i in range(0, n, size)]
+
+
+def _workers() -> int:
+    raw = os.environ.get("PLAYTEST_WORKERS", "").strip()
+    if raw.isdigit() and int(raw) > 0:
+        return int(raw)
+    return max(1, os.cpu_count() or 1)
+
+
+def run_batches(
+    items: Sequence[Item],
+    *,
+    archive: Path,
+    skip_ids: frozenset[str],
+    run_started: float,
+    progress: bool,
+    label: str,
+) -> Iterator[BatchResult]:
+    """Yield each batch's result as it completes (pool for many items, inline for few)."""
+    workers = _workers()
+    if len(items) < INLINE_BELOW or workers == 1:
+        batches = _chunks(items, 1) if len(items) >= INLINE_BELOW else ([list(items)] if items else [])
+        with _progress(progress, label, len(items)) as advance:
+            for batch in batches:
+                res = process_batch(batch, archive=archive, skip_ids=skip_ids, run_started=run_started)
+                advance(len(batch))
+                yield res
+        return
+    batches = _chunks(items, workers)
+    ctx = multiprocessing.get_context("spawn")
+    with _progress(progress, label, len(items)) as advance, ProcessPoolExecutor(
+        max_workers=workers, mp_context=ctx
+    ) as pool:
+        futures: dict[Future[BatchResult], int] = {}
+        queue = list(batches)
+        # Keep a bounded number of batches in flight so finished frames do not pile up.
+        while queue or futures:
+            while queue and len(futures) < workers * 2:
+                batch = queue.pop(0)
+                fut = pool.submit(
+                    process_batch, batch, archive=archive, skip_ids=skip_ids, run_started=run_started
+                )
+                futures[fut] = len(batch)
+            done, _ = wait(list(futures), return_when=FIRST_COMPLETED)
+            for fut in done:
+                size = futures.pop(fut)
+                advance(size)
+                try:
+                    result = fut.result()
+                except BrokenProcessPool:
+                    raise StorageError(
+                        "a worker process died (killed, or out of memory?); the games loaded so "
+                        "far are kept. Run the same command again to continue (set "
+                        "PLAYTEST_WORKERS=1 to run in one process)."
+                    ) from None
+                yield result
+
+
+@contextlib.contextmanager
+def _progress(enabled: bool, label: str, total: int) -> Iterator[Any]:
+    if not enabled or total == 0:
+        yield lambda n: None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        transient=False, console=_stderr_console(),
+    ) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda n: bar.advance(task, n)
+
+
+def _stderr_console() -> Any:
+    from rich.console import Console
+
+    return Console(file=sys.stderr)

@@ -1,0 +1,114 @@
+"""Frames of a batch: the rows of many games gathered column by column and turned into one polars
+frame per warehouse table (via Arrow, strictly typed)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import polars as pl
+import pyarrow as pa
+
+from ingest.rows import _COLUMNS, GameColumns, _from_rows
+from ingest.warehouse.schema import TABLES
+
+_ARROW_TYPES: dict[str, pa.DataType] = {
+    "VARCHAR": pa.large_string(), "JSON": pa.large_string(), "INTEGER": pa.int32(),
+    "DOUBLE": pa.float64(), "BOOLEAN": pa.bool_(), "TIMESTAMP": pa.timestamp("us"),
+    "DATE": pa.date32(), "VARCHAR[]": pa.large_list(pa.large_string()),
+    "INTEGER[]": pa.large_list(pa.int32()),
+}
+_ARROW_SCHEMAS: dict[str, pa.Schema] = {
+    t: pa.schema([(c, _ARROW_TYPES[duck]) for c, _, duck in cols]) for t, cols in TABLES.items()
+}
+
+
+class FrameBuilder:
+    """Collects the rows of many games by table, column by column, and turns them into polars
+    frames via Arrow.
+
+    Conversion is strict (a value of the wrong type is an error, not a null). When a batch does
+    not convert, the offending games are found one by one and reported, and the rest convert.
+    """
+
+    def __init__(self) -> None:
+        self.cols: dict[str, dict[str, list[Any]]] = {
+            t: {c: [] for c in cols} for t, cols in _COLUMNS.items()
+        }
+        self.sizes: dict[str, int] = dict.fromkeys(TABLES, 0)
+        self.spans: list[tuple[str, dict[str, tuple[int, int]]]] = []
+
+    def add_game(self, game_id: str, rows: dict[str, list[dict[str, Any]]]) -> None:
+        """Add one game's rows (row dicts, as :func:`game_rows` gives them)."""
+        self.add_columns(game_id, {t: _from_rows(t, list(rows.get(t, ()))) for t in TABLES})
+
+    def add_columns(self, game_id: str, columns: GameColumns) -> None:
+        """Add one game's columns (as :func:`game_columns` gives them)."""
+        for table, (n, cols) in columns.items():
+            if table not in self.cols:
+                raise ValueError(f"no warehouse table named {table!r}")
+            for c, got in cols.items():
+                if len(got) != n:  # checked before anything is added
+                    raise ValueError(f"table {table!r}: column {c!r} has {len(got)} values "
+                                     f"for {n} rows")
+        span: dict[str, tuple[int, int]] = {}
+        for table, acc in self.cols.items():
+            start = self.sizes[table]
+            n, cols = columns.get(table, (0, {}))
+            if n:
+                for c, values in acc.items():
+                    if c == "game_id":
+                        values.extend([game_id] * n)
+                    else:
+                        given = cols.get(c)
+                        values.extend([None] * n if given is None else given)
+            self.sizes[table] = start + n
+            span[table] = (start, start + n)
+        self.spans.append((game_id, span))
+
+    @property
+    def game_ids(self) -> list[str]:
+        return [g for g, _ in self.spans]
+
+    def _arrow(self, table: str, keep: slice | list[int] | None = None) -> pa.Table:
+        """The table's rows (all, a slice, or the listed row numbers) as Arrow."""
+        schema = _ARROW_SCHEMAS[table]
+        cols = self.cols[table]
+        arrays = []
+        for f in schema:
+            values = cols[f.name]
+            if isinstance(keep, slice):
+                values = values[keep]
+            elif keep is not None:
+                values = [values[i] for i in keep]
+            arrays.append(pa.array(values, type=f.type))
+        return pa.Table.from_arrays(arrays, schema=schema)
+
+    def build(self) -> tuple[dict[str, pl.DataFrame], dict[str, str]]:
+        """One polars frame per table, and the games left out because their rows do not fit
+        (game id -> reason). Each table is converted once; per-game conversion only runs for a
+        table that failed, to name the culprits."""
+        arrows: dict[str, pa.Table] = {}
+        bad: dict[str, str] = {}
+        for table in TABLES:
+            try:
+                arrows[table] = self._arrow(table)
+            except _CONVERSION_ERRORS:
+                for gid, span in self.spans:
+                    try:
+                        self._arrow(table, slice(*span[table]))
+                    except _CONVERSION_ERRORS as err:
+                        bad.setdefault(gid, f"its {table!r} rows do not fit the table: {err}")
+        if bad:
+            for table in TABLES:
+                keep = [i for gid, span in self.spans if gid not in bad
+                        for i in range(*span[table])]
+                arrows[table] = self._arrow(table, keep)
+        out: dict[str, pl.DataFrame] = {}
+        for table, arrow in arrows.items():
+            frame = pl.from_arrow(arrow)
+            assert isinstance(frame, pl.DataFrame)
+            out[table] = frame
+        return out, bad
+
+
+_CONVERSION_ERRORS = (pa.ArrowException, TypeError, ValueError, OverflowError)

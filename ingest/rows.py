@@ -1,0 +1,364 @@
+"""Building rows: every warehouse row of one game, computed from its canonical log and archived
+meta (:func:`game_columns`, :func:`game_rows`).
+
+The shared tables (games, seats, events, findings, ledger, phases, turn_times, observations,
+survey, capture, outcomes) are filled here for any game. What is particular to a game comes from
+its ruleset: the rows of its own tables (``Ruleset.records``; ``"seats"`` and ``"outcomes"`` rows
+add the ruleset's columns to those shared tables) and where each event sits in the game
+(``Ruleset.location``, named by ``Ruleset.location_parts``). Deterministic: the same inputs always
+give the same rows, which rebuild relies on.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core.registry import get_ruleset
+from engine.core.replay import replay
+from ingest.evidence import duration_evidence, evidence
+from ingest.timing import compute_timing, naive_utc
+from ingest.warehouse.schema import RECORD_TABLES, TABLES
+
+# The generic columns of the shared tables that a ruleset's rows may not override.
+
+_OWN_COLUMNS = {
+    "seats": frozenset({"game_id", "seat", "faction", "player", "provisional_winner", "winner"}),
+    "outcomes": frozenset({"game_id", "complete", "provisional_winners", "winners", "ending",
+                           "details"}),
+}
+
+
+def _location_parts(rs: Any) -> tuple[str, ...]:
+    """The names of the parts of the ruleset's locations (``("era", "cycle")`` by default)."""
+    return tuple(getattr(rs, "location_parts", ("era", "cycle")))
+
+
+def _named(loc: Any, parts: tuple[str, ...]) -> dict[str, Any]:
+    """A location (a tuple of parts, or a mapping) as part name -> value."""
+    if isinstance(loc, dict):
+        return loc
+    if isinstance(loc, tuple | list):
+        return dict(zip(parts, loc, strict=False))
+    return {}
+
+
+def _extra(table: str, row: dict[str, Any], notes: list[str]) -> dict[str, Any]:
+    """A ruleset's columns for a shared table: the known ones (a note for the others)."""
+    cols = set(_COLUMNS[table]) - _OWN_COLUMNS[table]
+    unknown = sorted(set(row) - cols - _OWN_COLUMNS[table])
+    if unknown:
+        notes.append(f"the engine's {table!r} rows have columns {unknown} with no warehouse column")
+    return {k: v for k, v in row.items() if k in cols}
+
+
+def _ts(value: Any) -> dt.datetime | None:
+    if value is None:
+        return None
+    if isinstance(value, dt.datetime):
+        return naive_utc(value)
+    return naive_utc(dt.datetime.fromisoformat(str(value)))
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False, sort_keys=True, default=str)
+
+
+def _json(value: Any) -> str | None:
+    """JSON text of a value for a JSON column (None stays NULL)."""
+    if value is None:
+        return None
+    return _ENCODER.encode(value)
+
+
+def _event_payloads(text: str, n: int) -> list[str]:
+    """The JSON text of each event, cut from the canonical text (one event per line)."""
+    lines = text.split("\n")
+    # Canonical layout (schemas/canonical.py): 3 preamble lines, n event lines, "]}", "".
+    body = lines[3 : 3 + n]
+    if len(body) != n:
+        raise ValueError("the canonical text does not have one event per line")
+    return [ln[:-1] if ln.endswith(",") else ln for ln in body]
+
+
+_COLUMNS: dict[str, tuple[str, ...]] = {t: tuple(c for c, _, _ in cols) for t, cols in TABLES.items()}
+
+# Columns of one game: table -> (number of rows, column -> values). ``game_id`` is left out.
+GameColumns = dict[str, tuple[int, dict[str, list[Any]]]]
+
+
+def _from_rows(table: str, rows: list[dict[str, Any]]) -> tuple[int, dict[str, list[Any]]]:
+    return len(rows), {c: [r.get(c) for r in rows] for c in _COLUMNS[table][1:]}
+
+
+def default_protocol(game: str) -> str:
+    """The observation protocol a game of ``game`` is scored against when its header names none
+    (``<game>-observation``, its latest version)."""
+    return f"{game}-observation"
+
+
+# protocol reference -> (protocol, why it could not be loaded); per process, for the batch.
+_PROTOCOLS: dict[str, tuple[Any, str | None]] = {}
+
+
+def _protocol(reference: str) -> tuple[Any, str | None]:
+    """The observation protocol named by ``reference`` (``<id>`` or ``<id>@<version>``), or
+    (None, reason) when it cannot be loaded. Cached per reference in this process."""
+    if reference not in _PROTOCOLS:
+        from schemas.packs import load_protocol
+
+        try:
+            _PROTOCOLS[reference] = (load_protocol(reference), None)
+        except Exception as err:  # unknown id or version, unreadable or invalid file
+            _PROTOCOLS[reference] = (None, f"{type(err).__name__}: {err}")
+    return _PROTOCOLS[reference]
+
+
+def _capture_rows(header: Any, events: Sequence[Any], notes: list[str]) -> list[dict[str, Any]]:
+    """One ``capture`` row per checklist item of the game's observation protocol (the header's
+    ``protocol``, else the latest :func:`default_protocol` of its game), scored by
+    :func:`schemas.protocol.capture_completeness`. A protocol that cannot be loaded gives no
+    rows and a note (never a failed game). Simulated games without a protocol get no rows."""
+    from schemas.protocol import capture_completeness
+
+    if getattr(header, "session_type", None) == "simulation" and not getattr(header, "protocol", None):
+        # a simulated game is observed by nobody: no protocol applies (and scoring one would
+        # only fill the table with "not captured" rows)
+        return []
+    reference = getattr(header, "protocol", None) or default_protocol(header.game)
+    protocol, problem = _protocol(reference)
+    if protocol is None:
+        notes.append(f"observation protocol {reference!r} could not be loaded ({problem}); "
+                     "no capture rows")
+        return []
+    groups = {item.id: item.group for item in protocol.checklist}
+    log = _ScoredLog(header, list(events))
+    return [
+        {"item_id": r.item_id, "grp": groups.get(r.item_id), "captured": bool(r.captured),
+         "reason": r.reason}
+        for r in capture_completeness(protocol, log)
+    ]
+
+
+@dataclass(slots=True, frozen=True)
+class _ScoredLog:
+    """A validated header and events, as :func:`schemas.protocol.capture_completeness` reads a
+    log (``header`` and typed ``events``)."""
+
+    header: Any
+    events: list[Any]
+
+
+def game_rows(
+    game_id: str,
+    text: str,
+    header: Any,
+    events: Sequence[Any],
+    meta: dict[str, Any],
+) -> tuple[dict[str, list[dict[str, Any]]], list[str]]:
+    """Every warehouse row of one game, by table, plus notes (engine rows we could not place).
+
+    ``text`` is the canonical log, ``events`` its validated events, ``meta`` the archived meta
+    (source lines and indices, reader findings, source, archive time). Deterministic: the same
+    inputs always give the same rows (rebuild relies on it). The rows of
+    :func:`game_columns` (which ingest uses), one dict per row with every column.
+    """
+    columns, notes = game_columns(game_id, text, header, events, meta)
+    rows: dict[str, list[dict[str, Any]]] = {}
+    for table, (n, cols) in columns.items():
+        names = list(cols)
+        values = list(cols.values())
+        rows[table] = [
+            {"game_id": game_id, **{c: v[i] for c, v in zip(names, values, strict=True)}}
+            for i in range(n)
+        ]
+    return rows, notes
+
+
+def game_columns(
+    game_id: str,
+    text: str,
+    header: Any,
+    events: Sequence[Any],
+    meta: dict[str, Any],
+) -> tuple[GameColumns, list[str]]:
+    """Every warehouse row of one game as columns: table -> (rows, column -> values), without
+    the ``game_id`` column; plus notes (engine rows we could not place). Same contract as
+    :func:`game_rows` (which is this, row by row)."""
+    n = len(events)
+    lines = meta.get("lines")
+    if not isinstance(lines, list) or len(lines) != n:
+        lines = [None] * n
+    indices = meta.get("indices")
+    if not isinstance(indices, list) or len(indices) != n:
+        indices = list(range(n))
+    rs = get_ruleset(header.game)
+    if rs is None:
+        raise ValueError(f"no ruleset is registered for game {header.game!r}")
+    result = replay(header, events, lines=lines, indices=indices, ruleset=rs)
+    out: GameColumns = {}
+    notes: list[str] = []
+
+    # Findings: the reader's (kept in meta) first, then the engine's.
+    read_findings = [f for f in meta.get("read_findings", []) if isinstance(f, dict)]
+    all_findings: list[dict[str, Any]] = list(read_findings)
+    all_findings += [f.model_dump(mode="json") for f in result.findings]
+    finding_rows = []
+    for i, f in enumerate(all_findings):
+        where = f.get("where") or {}
+        finding_rows.append(
+            {"n": i, "code": f.get("code"), "severity": f.get("severity"), "rule": f.get("rule"),
+             "message": f.get("message"), "event": where.get("event"), "line": where.get("line"),
+             "era": where.get("era"), "cycle": where.get("cycle"), "seat": where.get("seat"),
+             "expected": _json(f.get("expected")), "recorded": _json(f.get("recorded"))}
+        )
+    out["findings"] = _from_rows("findings", finding_rows)
+    n_errors = sum(1 for f in all_findings if f.get("severity") == "error")
+    n_warnings = sum(1 for f in all_findings if f.get("severity") == "warning")
+
+    # Events, observations, survey.
+    payloads = _event_payloads(text, n)
+    kinds: list[str] = []
+    seats: list[int | None] = []
+    eras: list[int | None] = []
+    cycles: list[int | None] = []
+    times: list[dt.datetime | None] = []
+    obs_rows: list[dict[str, Any]] = []
+    survey_rows: list[dict[str, Any]] = []
+    parts = _location_parts(rs)
+    locs = [_named(loc, parts) for loc in result.locations]
+    if len(locs) != n:  # replay saw every event; keep the columns aligned whatever happens
+        locs = (locs + [{}] * n)[:n]
+    for i, ev in enumerate(events):
+        kind = ev.type
+        here = locs[i]
+        era, cycle = here.get("era"), here.get("cycle")
+        seat = getattr(ev, "seat", None)
+        raw_t = getattr(ev, "t", None)
+        t = None if raw_t is None else naive_utc(raw_t)
+        kinds.append(kind)
+        seats.append(seat if isinstance(seat, int) else None)
+        eras.append(era)
+        cycles.append(cycle)
+        times.append(t)
+        if kind == "observation":
+            obs_rows.append(
+                {"idx": indices[i], "category": ev.category, "rule": ev.rule, "seat": ev.seat,
+                 "era": era, "cycle": cycle, "text": ev.text, "minutes": ev.minutes, "t": t}
+            )
+        elif kind == "survey":
+            value = ev.value
+            num = float(value) if isinstance(value, int | float) else None
+            text_value = json.dumps(value) if isinstance(value, bool) else str(value)
+            survey_rows.append(
+                {"idx": indices[i], "seat": ev.seat, "item": ev.item, "value_text": text_value,
+                 "value_num": num}
+            )
+    out["events"] = (n, {"idx": list(indices), "type": kinds, "seat": seats, "era": eras,
+                         "cycle": cycles, "t": times, "line": list(lines), "payload": payloads})
+    out["observations"] = _from_rows("observations", obs_rows)
+    out["survey"] = _from_rows("survey", survey_rows)
+    out["capture"] = _from_rows("capture", _capture_rows(header, events, notes))
+
+    # Timing.
+    timing = compute_timing(events, indices)
+    out["phases"] = _from_rows("phases", timing.phases)
+    out["turn_times"] = _from_rows("turn_times", timing.turn_times)
+
+    # Ledger.
+    last_total: dict[int, int] = {}
+    ledger = result.ledger
+    out["ledger"] = (len(ledger), {
+        "n": list(range(len(ledger))), "seat": [e.seat for e in ledger],
+        "era": [e.era for e in ledger], "cycle": [e.cycle for e in ledger],
+        "event": [e.event for e in ledger], "source": [e.source for e in ledger],
+        "amount": [e.amount for e in ledger], "total": [e.total for e in ledger],
+        "detail": [e.detail for e in ledger],
+    })
+    for e in ledger:
+        last_total[e.seat] = e.total
+
+    # The ruleset's own tables; its "seats" and "outcomes" rows add its columns to those
+    # shared tables (e.g. Mandate 2038's final resources and AGI claim).
+    seat_extra: dict[int, dict[str, Any]] = {}
+    outcome_extra: dict[str, Any] = {}
+    for name, recs in sorted((result.records or {}).items()):
+        if name == "seats":
+            for r in recs:
+                if isinstance(r.get("seat"), int):
+                    seat_extra[r["seat"]] = r
+            continue
+        if name == "outcomes":
+            outcome_extra = dict(recs[0]) if recs else {}
+            continue
+        if name not in RECORD_TABLES:
+            notes.append(f"the engine's {name!r} rows have no warehouse table; not stored")
+            continue
+        cols = _COLUMNS[name]
+        unknown = sorted({k for r in recs for k in r} - set(cols))
+        if unknown:
+            notes.append(f"the engine's {name!r} rows have columns {unknown} with no warehouse column")
+        out[name] = (len(recs), {c: [r.get(c) for r in recs] for c in cols[1:]})
+
+    # Outcome: the generic columns, then the ruleset's.
+    outcome = result.outcome
+    provisional = set(outcome.provisional_winners) if outcome else set()
+    winners = set(outcome.winners) if outcome else set()
+    outcome_rows = []
+    if outcome is not None:
+        outcome_rows.append(
+            {**_extra("outcomes", outcome_extra, notes),
+             "complete": outcome.complete, "provisional_winners": list(outcome.provisional_winners),
+             "winners": list(outcome.winners), "ending": outcome.ending,
+             "details": _json(outcome.details or {})}
+        )
+    out["outcomes"] = _from_rows("outcomes", outcome_rows)
+
+    # Seats: who sat where and who won; the ruleset's columns (final scores, resources).
+    seat_rows = []
+    for s in header.seats:
+        seat_rows.append(
+            {**_extra("seats", seat_extra.get(s.seat, {}), notes),
+             "seat": s.seat, "faction": s.faction, "player": s.player,
+             "provisional_winner": s.seat in provisional, "winner": s.seat in winners}
+        )
+    out["seats"] = _from_rows("seats", seat_rows)
+
+    # The game.
+    counts, reasons = evidence(header, result)
+    if read_findings and any(f.get("severity") == "error" for f in read_findings):
+        if "has rule errors" not in reasons:
+            reasons.append("has rule errors")
+        counts = False
+    dur_counts, dur_reasons = duration_evidence(header, timing.total_minutes)
+    receipt = header.receipt
+    provenance = header.provenance
+    out["games"] = _from_rows("games", [
+        {"game": header.game, "rules_version": header.rules_version, "profile": header.profile,
+         "session_type": header.session_type,
+         "is_human": header.session_type in ("facilitated_playtest", "blind_playtest"),
+         "illustrative": bool(provenance.illustrative), "player_count": len(header.seats),
+         "date": header.date, "venue": header.venue, "facilitator": header.facilitator,
+         "protocol": header.protocol, "detail": getattr(header, "detail", None),
+         "status": "findings" if all_findings else "clean", "n_events": n,
+         "n_errors": n_errors, "n_warnings": n_warnings,
+         "complete": bool(outcome.complete) if outcome else False,
+         "evidence": counts, "evidence_reasons": reasons, "duration_evidence": dur_counts,
+         "duration_reasons": dur_reasons, "total_minutes": timing.total_minutes,
+         "setup_minutes": timing.setup_minutes,
+         "source_format": meta.get("source_format", provenance.source_format),
+         "source_name": meta.get("source_name", provenance.source_name),
+         "raw_sha256": meta.get("raw_sha256"),
+         "archive_path": f"games/{game_id[:2]}/{game_id}.json",
+         "ingested_at": _ts(meta.get("archived_at")),
+         "receipt": _json(receipt.model_dump(mode="json", exclude_defaults=True)) if receipt else None,
+         "rules_deviations": list(receipt.rules_deviations) if receipt else [],
+         "interventions": list(receipt.facilitator_interventions) if receipt else [],
+         "unchecked": list(result.unchecked)}
+    ])
+    for table in TABLES:
+        if table not in out:
+            out[table] = _from_rows(table, [])
+    return out, notes
