@@ -50,8 +50,8 @@ class Throttle:
                 return True, None
             self.failures += 1
             over = self.failures - self.free
-            if over >= 0:
-                wait = min(self.cap, self.base * 2.0 ** over)
+            if over > 0:
+                wait = min(self.cap, self.base * 2.0 ** (over - 1))
                 self.not_before = now + wait
                 return False, (f"That password is not right. After {self.failures} wrong "
                                f"attempts, the next one is checked in {round(wait)} s.")

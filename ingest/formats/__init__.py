@@ -172,13 +172,23 @@ def _read_zip(data: bytes, name: str) -> list[LoadedLog]:
     return out
 
 
+def source_name(path: Path) -> str:
+    """``path`` as text for messages and records: a file name that is not UTF-8 (Python hands
+    its bytes over as lone surrogates) shows those bytes as ``\\xff`` escapes, so the name
+    can be stored and printed (it is a label; the bytes are read through ``path``)."""
+    name = str(path)
+    if name.isascii():
+        return name
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def read_path(path: Path) -> list[LoadedLog]:
     """Read a log file, a session folder (a directory with receipt.json) or a zip of one.
 
     A directory without receipt.json is not handled here (callers walk folders): it yields an
     unreadable LoadedLog saying so. Never raises on bad content or unreadable files."""
     path = Path(path)
-    name = str(path)
+    name = source_name(path)
     if path.is_dir():
         if not (path / SESSION_MARKER).is_file():
             return [unreadable(name, "session-folder", b"",
