@@ -214,8 +214,8 @@ def game_findings(db: Path, game_id: str) -> pl.DataFrame:
     return query(
         db,
         "SELECT n, code, severity, rule, message, event, line, era, cycle, seat, "
-        "CAST(expected AS VARCHAR) AS expected, CAST(recorded AS VARCHAR) AS recorded "
-        "FROM findings WHERE game_id = ? ORDER BY event NULLS LAST, n",
+        "CAST(expected AS VARCHAR) AS expected, CAST(recorded AS VARCHAR) AS recorded, "
+        "rulings FROM findings WHERE game_id = ? ORDER BY event NULLS LAST, n",
         [game_id],
     )
 
@@ -441,73 +441,4 @@ def seat_numbers(db: Path, game_ids: list[str]) -> pl.DataFrame:
         "SELECT s.game_id, s.seat FROM seats s WHERE list_contains(?::VARCHAR[], s.game_id) "
         "ORDER BY s.game_id, s.seat",
         [list(game_ids)],
-    )
-
-
-# --- Balance ---------------------------------------------------------------------------------
-
-
-def era_two_leaders(db: Path, f: Filters) -> pl.DataFrame:
-    """Mandate of every seat at the end of Era II, with the seat's final winner flag."""
-    where, params = f.where()
-    return query(
-        db,
-        f"""
-        SELECT e.game_id, e.seat, e.mandate, coalesce(s.winner, FALSE) AS winner,
-               {KIND_SQL} AS kind
-        FROM era_states e JOIN games g USING (game_id)
-        JOIN seats s ON s.game_id = e.game_id AND s.seat = e.seat
-        WHERE {where} AND e.era = 2 AND g.complete
-        """,
-        params,
-    )
-
-
-def selections(db: Path, f: Filters) -> pl.DataFrame:
-    """Every secret selection (Core Action or Program) of the filtered games."""
-    where, params = f.where()
-    return query(
-        db,
-        f"""
-        SELECT sl.game_id, sl.era, sl.seat, sl.pick, sl.kind AS pick_kind, {KIND_SQL} AS kind
-        FROM selections sl JOIN games g USING (game_id)
-        WHERE {where}
-        """,
-        params,
-    )
-
-
-def era_two_leader_summary(db: Path, f: Filters) -> pl.DataFrame:
-    """Era II leader conversion counted in DuckDB: one row per kind with ``games`` (complete
-    games with a sole Mandate leader at the end of Era II), ``converted`` (that leader won) and
-    ``ties`` (the lead was shared, or no Mandate was recorded).
-
-    The same counts as :func:`dashboards.stats.leader_conversion` over :func:`era_two_leaders`
-    (per kind), without loading one row per seat into Python: on 10,000 games the per-game loop
-    takes over a second, this query tens of milliseconds.
-    """
-    where, params = f.where()
-    return query(
-        db,
-        f"""
-        WITH e AS (
-            SELECT e.game_id, e.seat, e.mandate, coalesce(s.winner, FALSE) AS winner,
-                   {KIND_SQL} AS kind
-            FROM era_states e JOIN games g USING (game_id)
-            JOIN seats s ON s.game_id = e.game_id AND s.seat = e.seat
-            WHERE {where} AND e.era = 2 AND g.complete
-        ),
-        top AS (SELECT game_id, any_value(kind) AS kind, max(mandate) AS top FROM e GROUP BY game_id),
-        per_game AS (
-            SELECT t.game_id, t.kind, count(e.seat) AS leaders, bool_or(e.winner) AS won
-            FROM top t LEFT JOIN e ON e.game_id = t.game_id AND e.mandate = t.top
-            GROUP BY t.game_id, t.kind
-        )
-        SELECT kind,
-               count(*) FILTER (WHERE leaders = 1) AS games,
-               count(*) FILTER (WHERE leaders = 1 AND won) AS converted,
-               count(*) FILTER (WHERE leaders <> 1) AS ties
-        FROM per_game GROUP BY kind ORDER BY kind
-        """,
-        params,
     )

@@ -55,6 +55,9 @@ class MandateHeader(BaseHeader):
     map: dict[Hex, str] | None = None  # position -> tile id; None when not recorded
     first_initiative: SeatNo | None = None
     paced_play: bool = False
+    #: the ruling set this table played by (docs/engine.md "Rulings"): a set name, ID=OPTION
+    #: pairs, or both, comma-separated; None: the defaults
+    rulings: str | None = None
 
 
 class _Event(Strict):
@@ -133,6 +136,9 @@ class Reveal(_Event):
 
     type: Literal["reveal"] = "reveal"
     selections: list[Selection]
+    #: The Metropolitan Mind Trust Incorporates: when two or more Core Actions tie for the most
+    #: selected, "Initiative chooses among ties"; the Initiative holder's choice
+    tie_choice: CoreAction | None = None
 
 
 class Trade(_Event):

@@ -89,11 +89,20 @@ class Spec:
         return o
 
     def materialize(self) -> Any:
-        """The event (validated)."""
-        return self._model(**self.__dict__)
+        """The event (validated); nested specs (e.g. an Organize's steps) are built too."""
+        fields = {k: _built(v) for k, v in self.__dict__.items()}
+        return self._model(**fields)
 
     def __repr__(self) -> str:
         return f"Spec({self._model.__name__}, {self.__dict__!r})"
+
+
+def _built(v: Any) -> Any:
+    if isinstance(v, Spec):
+        return v.materialize()
+    if isinstance(v, list) and v and isinstance(v[0], Spec):
+        return [x.materialize() for x in v]
+    return v
 
 
 _SPECS: dict[type, type] = {}
@@ -367,10 +376,33 @@ def selection_decision(st: GameState) -> Decision:
         per_seat[seat] = picks
 
     def combine(picks: dict[int, Any]) -> ev.Reveal:
-        return ev.Reveal(selections=[ev.Selection(seat=k, pick=picks[k]) for k in sorted(picks)])
+        sels = [ev.Selection(seat=k, pick=picks[k]) for k in sorted(picks)]
+        return ev.Reveal(selections=sels, tie_choice=mind_trust_tie_choice(st, picks))
 
     return Decision(kind="simultaneous", per_seat=per_seat, combine=combine,
                     label=f"Era {st.era} cycle {st.cycle}: select secretly")
+
+
+def mind_trust_tie_choice(st: GameState, picks: dict[int, Any]) -> Any:
+    """The Metropolitan Mind Trust Incorporates: "Initiative chooses among ties" for the most
+    selected Core Action. The recorded choice (a legal one): the tied action selected by the
+    seat nearest Initiative clockwise. None when there is no tie to settle."""
+    if st.headline != "autonomous_corporation":
+        return None
+    counts: dict[str, int] = {}
+    for p in picks.values():
+        if p in CORE_ACTIONS:
+            counts[p] = counts.get(p, 0) + 1
+    if not counts:
+        return None
+    best = max(counts.values())
+    tied = [a for a, k in counts.items() if k == best]
+    if len(tied) < 2:
+        return None
+    for seat in st.initiative_order():
+        if picks.get(seat) in tied:
+            return picks[seat]
+    return None
 
 
 def _has_resolution(st: GameState, s: SeatState, pick: str) -> bool:
@@ -606,7 +638,8 @@ def _action_at(
                     cost = 0
                 if tid in DEPLOY_DISTRICTS and has_active(st, s, "installed_base"):
                     cost = 0  # Loopfold, Installed Base
-                if visit == "compute_discount":
+                if visit == "compute_discount" and st.rulings.get(
+                        "compute-estate-discount", "first-compute-cost") == "first-compute-cost":
                     cost = max(0, cost - 1)
                 if s.compute >= cost:
                     yield _new(ev.Deploy, **kw)
@@ -643,15 +676,15 @@ def _organize(
     # redistribute: a few representative plans of up to five combined steps
     plans: list[list[ev.Step]] = []
     for target in sorted(ADJACENT[ceo], key=POSITIONS.index)[:2]:
-        plans.append([ev.Step(piece="ceo", path=[ceo, target])])
+        plans.append([_new(ev.Step, piece="ceo", path=[ceo, target])])
     far = [p for p in PATHS[ceo].values() if len(p) == 3]
     if far:
-        plans.append([ev.Step(piece="ceo", path=far[len(far) // 2])])
+        plans.append([_new(ev.Step, piece="ceo", path=far[len(far) // 2])])
     for h in sorted(set(teams), key=POSITIONS.index)[:2]:
         if h != FRONTIER:
-            plans.append([ev.Step(piece="team", path=PATHS[h].get(FRONTIER, [h]))])
+            plans.append([_new(ev.Step, piece="team", path=PATHS[h].get(FRONTIER, [h]))])
         else:
-            plans.append([ev.Step(piece="team", path=[h, sorted(ADJACENT[h], key=POSITIONS.index)[s.seat % 6]])])
+            plans.append([_new(ev.Step, piece="team", path=[h, sorted(ADJACENT[h], key=POSITIONS.index)[s.seat % 6]])])
     for plan in plans:
         if all(len(step.path) > 1 for step in plan):
             yield _new(ev.Organize, mode="redistribute", moves=plan, **kw)
@@ -668,7 +701,7 @@ def _organize(
     if s.teams_supply >= 1 and s.runway >= cost:
         yield _new(ev.Organize, mode="recruit", **kw)
         step = sorted(ADJACENT[dest], key=POSITIONS.index)[(s.seat + st.cycle) % len(ADJACENT[dest])]
-        yield _new(ev.Organize, mode="recruit", then=ev.Step(piece="team", path=[dest, step]), **kw)
+        yield _new(ev.Organize, mode="recruit", then=_new(ev.Step, piece="team", path=[dest, step]), **kw)
     # relocate one own Facility at the destination to an adjacent hex with a free space
     if s.runway >= 1 and dest != FRONTIER:
         for no, f in sorted(s.facilities.items()):
@@ -692,13 +725,17 @@ def _influence(st: GameState, s: SeatState, dest: str, kw: dict[str, Any]) -> It
     if not own_here:
         return
     own_reach = 2 if has_active(st, s, "strategic_partnership") else 1
+    either = st.rulings.get("partnership-range", "proposer") == "either-partner"
     if len(st.jvs) < st.c.jv_pairs:
         existing = {(j.a_seat, j.a_facility, j.b_seat, j.b_facility) for j in st.jvs.values()}
         existing |= {(b, bf, a, af) for (a, af, b, bf) in existing}
         for no in own_here:
             for r in st.order_from(s.seat)[1:]:
-                # Dovetalis' Strategic Partnership (either partner) reaches two hexes
-                reach = max(own_reach, 2 if has_active(st, st.seat(r), "strategic_partnership") else 1)
+                # Dovetalis' Strategic Partnership reaches two hexes: the proposer's only, or
+                # either partner's (ruling partnership-range)
+                reach = own_reach
+                if either and has_active(st, st.seat(r), "strategic_partnership"):
+                    reach = 2
                 for rno, rf in sorted(st.seat(r).facilities.items()):
                     if rf.hex is None or rf.hex == dest or DISTANCE[dest].get(rf.hex, 9) > reach:
                         continue
@@ -708,10 +745,9 @@ def _influence(st: GameState, s: SeatState, dest: str, kw: dict[str, Any]) -> It
                         yield _new(ev.Influence, mode="jv", facility=no, partner=r, partner_facility=rno,
                                            accepted=accepted, **kw)
             break
+    # §7 Influence: at one of your Facilities, terminate one named Joint Venture you share
     for num, j in sorted(st.jvs.items()):
-        mine = (j.a_seat == s.seat and j.a_facility in own_here) or (
-            j.b_seat == s.seat and j.b_facility in own_here)
-        if mine:
+        if s.seat in (j.a_seat, j.b_seat):
             yield _new(ev.Influence, mode="terminate", contract=num, **kw)
 
 

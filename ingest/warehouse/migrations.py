@@ -269,9 +269,133 @@ CREATE TABLE capture (
 );
 """
 
+# seats.turn_order: 0 = the seat holding Initiative at the start (the designers' seat, counted
+# from first Initiative). Ingest and rebuild fill it from the replay; rows already loaded get it
+# from the first turn resolved in Era I cycle 1 (resolution runs clockwise from Initiative).
+_V3 = """
+ALTER TABLE seats ADD COLUMN turn_order INTEGER;
+UPDATE seats AS s
+SET turn_order = ((s.seat - f.first_seat) % f.n + f.n) % f.n
+FROM (
+    SELECT t.game_id, arg_min(t.seat, t.event) AS first_seat, any_value(g.player_count) AS n
+    FROM turns t JOIN games g USING (game_id)
+    WHERE t.era = 1 AND t.cycle = 1 AND t.seat IS NOT NULL
+    GROUP BY t.game_id
+) AS f
+WHERE s.game_id = f.game_id AND f.n > 0;
+"""
+
+_V4 = """
+CREATE TABLE vestige_games (
+    game_id VARCHAR,
+    mode VARCHAR,
+    rounds INTEGER,
+    final_round INTEGER,
+    conditions_needed INTEGER,
+    conditions_met INTEGER,
+    nemeses INTEGER,
+    difficulty VARCHAR,
+    result VARCHAR,
+    everyone_lost BOOLEAN,
+    nemesis_won BOOLEAN,
+    declared_values VARCHAR[]
+);
+CREATE TABLE vestige_seats (
+    game_id VARCHAR,
+    seat INTEGER,
+    colour VARCHAR,
+    team VARCHAR,
+    final_leverage INTEGER,
+    speed INTEGER,
+    regions_controlled INTEGER,
+    cards INTEGER,
+    covert_ops_completed INTEGER,
+    winner BOOLEAN
+);
+CREATE TABLE vestige_regions (
+    game_id VARCHAR,
+    region VARCHAR,
+    position VARCHAR,
+    revealed_round INTEGER,
+    visits INTEGER,
+    visits_by_others INTEGER,
+    control_changes INTEGER,
+    controller_seat INTEGER,
+    controller_nemesis VARCHAR,
+    visit_leverage INTEGER
+);
+CREATE TABLE vestige_control (
+    game_id VARCHAR,
+    event INTEGER,
+    round INTEGER,
+    region VARCHAR,
+    seat INTEGER,
+    nemesis VARCHAR,
+    previous_seat INTEGER,
+    previous_nemesis VARCHAR,
+    conviction INTEGER,
+    takeover BOOLEAN
+);
+CREATE TABLE vestige_endgame (
+    game_id VARCHAR,
+    condition VARCHAR,
+    revealed_round INTEGER,
+    revealed_event INTEGER,
+    met BOOLEAN,
+    met_round INTEGER,
+    met_event INTEGER,
+    triggered_final BOOLEAN
+);
+CREATE TABLE vestige_mastery (
+    game_id VARCHAR,
+    colour VARCHAR,
+    seat INTEGER,
+    team VARCHAR,
+    nemesis VARCHAR,
+    cards INTEGER,
+    claimed BOOLEAN,
+    leverage INTEGER
+);
+CREATE TABLE vestige_jobs (
+    game_id VARCHAR,
+    seat INTEGER,
+    card VARCHAR,
+    kind VARCHAR,
+    character VARCHAR,
+    picked_round INTEGER,
+    picked_event INTEGER,
+    completed_round INTEGER,
+    completed_event INTEGER,
+    die VARCHAR,
+    severed BOOLEAN,
+    leverage INTEGER
+);
+CREATE TABLE vestige_nemesis (
+    game_id VARCHAR,
+    nemesis VARCHAR,
+    difficulty VARCHAR,
+    team BOOLEAN,
+    final_threat INTEGER,
+    final_leverage INTEGER,
+    regions_controlled INTEGER,
+    goal_met BOOLEAN,
+    won BOOLEAN
+);
+"""
+
+# findings.rulings: the rulings a finding rests on ("ID=OPTION, ..."; docs/engine.md, Rulings);
+# rows loaded before it have none (a rebuild fills them)
+_V5 = """
+ALTER TABLE findings ADD COLUMN rulings VARCHAR;
+"""
+
 MIGRATIONS: list[tuple[int, str, str]] = [
     (1, "tables of docs/warehouse.md", _V1),
     (2, "capture: checklist items of the game's observation protocol", _V2),
+    (3, "seats.turn_order: turn order counted from first Initiative", _V3),
+    (4, "vestige: games, seats, regions and control, endgame conditions, mastery, jobs, nemeses",
+     _V4),
+    (5, "findings.rulings: the rulings a finding rests on", _V5),
 ]
 
 _CREATE_LOG = """

@@ -57,6 +57,7 @@ _t(
     _c("seat", I), _c("faction", S), _c("player", S), _c("final_mandate", I),
     _c("final_runway", I), _c("final_compute", I), _c("final_capability", I),
     _c("final_customers", I), _c("final_trust", I), _c("provisional_winner", B), _c("winner", B),
+    _c("turn_order", I),
 )
 _t(
     "events",
@@ -67,7 +68,7 @@ _t(
     "findings",
     _c("n", I), _c("code", S), _c("severity", S), _c("rule", S), _c("message", S),
     _c("event", I), _c("line", I), _c("era", I), _c("cycle", I), _c("seat", I),
-    _json("expected"), _json("recorded"),
+    _json("expected"), _json("recorded"), _c("rulings", S),
 )
 _t(
     "ledger",
@@ -148,11 +149,58 @@ _t(
     _c("item_id", S), _c("grp", S), _c("captured", B), _c("reason", S),
 )
 
+# Vestige's own tables (migration 4; docs/vestige.md, filled by ingest/warehouse/vestige.py).
+_t(
+    "vestige_games",
+    _c("mode", S), _c("rounds", I), _c("final_round", I), _c("conditions_needed", I),
+    _c("conditions_met", I), _c("nemeses", I), _c("difficulty", S), _c("result", S),
+    _c("everyone_lost", B), _c("nemesis_won", B), _c("declared_values", SL),
+)
+_t(
+    "vestige_seats",
+    _c("seat", I), _c("colour", S), _c("team", S), _c("final_leverage", I), _c("speed", I),
+    _c("regions_controlled", I), _c("cards", I), _c("covert_ops_completed", I), _c("winner", B),
+)
+_t(
+    "vestige_regions",
+    _c("region", S), _c("position", S), _c("revealed_round", I), _c("visits", I),
+    _c("visits_by_others", I), _c("control_changes", I), _c("controller_seat", I),
+    _c("controller_nemesis", S), _c("visit_leverage", I),
+)
+_t(
+    "vestige_control",
+    _c("event", I), _c("round", I), _c("region", S), _c("seat", I), _c("nemesis", S),
+    _c("previous_seat", I), _c("previous_nemesis", S), _c("conviction", I), _c("takeover", B),
+)
+_t(
+    "vestige_endgame",
+    _c("condition", S), _c("revealed_round", I), _c("revealed_event", I), _c("met", B),
+    _c("met_round", I), _c("met_event", I), _c("triggered_final", B),
+)
+_t(
+    "vestige_mastery",
+    _c("colour", S), _c("seat", I), _c("team", S), _c("nemesis", S), _c("cards", I),
+    _c("claimed", B), _c("leverage", I),
+)
+_t(
+    "vestige_jobs",
+    _c("seat", I), _c("card", S), _c("kind", S), _c("character", S), _c("picked_round", I),
+    _c("picked_event", I), _c("completed_round", I), _c("completed_event", I), _c("die", S),
+    _c("severed", B), _c("leverage", I),
+)
+_t(
+    "vestige_nemesis",
+    _c("nemesis", S), _c("difficulty", S), _c("team", B), _c("final_threat", I),
+    _c("final_leverage", I), _c("regions_controlled", I), _c("goal_met", B), _c("won", B),
+)
+VESTIGE_TABLES: tuple[str, ...] = tuple(t for t in TABLES if t.startswith("vestige_"))
+
 # Tables filled from ReplayResult.records (the engine's rows), by name.
 RECORD_TABLES: frozenset[str] = frozenset(
     {
         "selections", "turns", "training_runs", "audits", "audit_draws", "dossiers",
         "production", "era_states", "era_mandates", "headlines", "claims",
+        *VESTIGE_TABLES,
     }
 )
 GAME_TABLES: tuple[str, ...] = tuple(TABLES)

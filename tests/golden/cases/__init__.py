@@ -13,4 +13,6 @@ from tests.golden.cases import (  # noqa: F401
     s10_more,
     s11_probes,
     s12_partial,
+    s13_fidelity,
+    s14_rulings,
 )
