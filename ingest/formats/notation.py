@@ -61,6 +61,7 @@ TAGS: dict[str, tuple[str, str, str]] = {
     "SecretObjectives": ("", "secret_objectives", "bool"),
     "Tactics": ("", "tactics", "bool"),
     "Notes": ("", "notes", "str"),
+    "Rulings": ("", "rulings", "str"),
     "SessionId": ("receipt", "session_id", "str"),
     "PlayedAt": ("receipt", "played_at", "datetime"),
     "ReceiptRules": ("receipt", "rules_version", "str"),
@@ -306,7 +307,7 @@ def _header_lines(log: MandateLog) -> list[str]:
             out.append(f"[{tag} {fmt_str(value)}]")
 
     for f in ("session_type", "profile", "game_id", "date", "venue", "facilitator", "protocol",
-              "detail", "first_initiative", "paced_play", "secret_objectives", "tactics"):
+              "detail", "first_initiative", "paced_play", "secret_objectives", "tactics", "rulings"):
         if f in present:
             put("", f, getattr(h, f))
     for s in h.seats:
