@@ -56,14 +56,14 @@ def minutes_by_rounds(df: pl.DataFrame) -> alt.Chart:
 
 def summary_bars(summary: pl.DataFrame, x: str, title: str, x_title: str,
                  y_title: str) -> ChartLike:
-    """Means with 95% intervals (``mean``, ``lo``, ``hi`` from ``stats.summarise``)."""
+    """Means with 95% intervals (``mean``, ``low``, ``high`` from ``stats.summarise``)."""
     base = _chart(summary, title=title)
     bars = base.mark_bar(opacity=0.7).encode(
         x=alt.X(f"{x}:O", title=x_title),
         y=alt.Y("mean:Q", title=y_title),
-        tooltip=[x, "n", "mean", "lo", "hi"],
+        tooltip=[x, "n", "mean", "low", "high"],
     )
-    rules = base.mark_rule().encode(x=f"{x}:O", y="lo:Q", y2="hi:Q")
+    rules = base.mark_rule().encode(x=f"{x}:O", y="low:Q", y2="high:Q")
     return alt.layer(bars, rules)
 
 
@@ -135,7 +135,7 @@ def mastery_cards_chart(df: pl.DataFrame) -> alt.Chart:
 
 
 def nemesis_win_rate(df: pl.DataFrame) -> ChartLike:
-    """Nemesis win rate by difficulty with 95% Wilson intervals (``rate``, ``lo``, ``hi``)."""
+    """Nemesis win rate by difficulty with 95% Wilson intervals (``rate``, ``low``, ``high``)."""
     base = _chart(df, title="Nemesis win rate by difficulty")
     bars = base.mark_bar(opacity=0.75).encode(
         x=alt.X("difficulty:N", title="Difficulty", sort=DIFFICULTY_ORDER),
@@ -143,24 +143,24 @@ def nemesis_win_rate(df: pl.DataFrame) -> ChartLike:
                 scale=alt.Scale(domain=[0, 1])),
         color=alt.Color("nemesis:N", title="Nemesis"),
         xOffset="nemesis:N",
-        tooltip=["nemesis", "difficulty", "games", "won", "rate", "lo", "hi"],
+        tooltip=["nemesis", "difficulty", "games", "won", "rate", "low", "high"],
     )
     rules = base.mark_rule().encode(x=alt.X("difficulty:N", sort=DIFFICULTY_ORDER),
-                                    xOffset="nemesis:N", y="lo:Q", y2="hi:Q")
+                                    xOffset="nemesis:N", y="low:Q", y2="high:Q")
     return alt.layer(bars, rules)
 
 
 def mode_chart(df: pl.DataFrame, title: str, y_title: str) -> ChartLike:
-    """A per-mode summary (``mode_name``, ``mean``, ``lo``, ``hi``, ``n``) as bars with
+    """A per-mode summary (``mode_name``, ``mean``, ``low``, ``high``, ``n``) as bars with
     intervals."""
     base = _chart(df, title=title)
     bars = base.mark_bar(opacity=0.7).encode(
         x=alt.X("mode_name:N", title="Mode"),
         y=alt.Y("mean:Q", title=y_title),
         color=alt.Color("mode_name:N", legend=None),
-        tooltip=["mode_name", "n", "mean", "lo", "hi"],
+        tooltip=["mode_name", "n", "mean", "low", "high"],
     )
-    rules = base.mark_rule().encode(x="mode_name:N", y="lo:Q", y2="hi:Q")
+    rules = base.mark_rule().encode(x="mode_name:N", y="low:Q", y2="high:Q")
     return alt.layer(bars, rules)
 
 

@@ -16,6 +16,7 @@ import io
 import re
 import zipfile
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from ingest.formats._common import LoadedLog, unreadable
 from ingest.formats.jsonlog import read_json
@@ -24,7 +25,6 @@ from ingest.formats.session import SESSION_MARKER, read_session_files, session_z
 from ingest.formats.sheet import read_sheet, write_sheet
 from ingest.formats.tokens import _SURROGATE
 from schemas.canonical import dumps_log
-from schemas.mandate2038 import MandateLog
 
 __all__ = ["FORMATS", "MAX_ZIP_BYTES", "MAX_ZIP_MEMBERS", "SUFFIXES", "LoadedLog", "ZipTooLarge",
            "read_bytes", "read_path", "unpack_zip", "write_log"]
@@ -36,6 +36,7 @@ SUFFIXES: dict[str, str] = {
     ".txt": "notation",
     ".csv": "csv",
     ".zip": "session-folder",
+    ".vst": "notation",  # Vestige notation (ingest/formats/vestige_notation.py)
 }
 FORMATS = ("json", "notation", "csv", "session-folder")
 MAX_BYTES = 64 * 1024 * 1024  # one log or one zip member; larger input is reported unreadable
@@ -94,8 +95,14 @@ def unpack_zip(zf: zipfile.ZipFile, *, keep: bool = True, max_member: int = MAX_
     return members, problems
 
 
-def write_log(log: MandateLog, fmt: str) -> str:
+def write_log(log: Any, fmt: str) -> str:
     """The text of ``log`` in ``fmt``: ``json`` (canonical), ``notation`` or ``csv``."""
+    if getattr(log.header, "game", None) == "vestige" and fmt in ("notation", "csv"):
+        from ingest.formats.vestige_notation import write_vestige_notation
+        from ingest.formats.vestige_sheet import write_vestige_sheet
+
+        vlog: Any = log
+        return write_vestige_notation(vlog) if fmt == "notation" else write_vestige_sheet(vlog)
     if fmt == "json":
         # a lone surrogate (possible from a "\ud800" escape in JSON input) cannot be encoded
         # as UTF-8; inside the canonical text it can only sit in a string, so escape it there
@@ -134,9 +141,24 @@ def read_bytes(data: bytes, name: str) -> list[LoadedLog]:
         return _read_zip(data, name)
     if fmt == "json":
         return [read_json(data, name)]
+    if _is_vestige(data, suffix):
+        from ingest.formats.vestige_notation import read_vestige_notation
+        from ingest.formats.vestige_sheet import read_vestige_sheet
+
+        if fmt == "csv":
+            return [read_vestige_sheet(data, name)]
+        return [read_vestige_notation(data, name)]
     if fmt == "csv":
         return [read_sheet(data, name)]
     return [read_notation(data, name)]
+
+
+_VESTIGE_MARK = re.compile(rb"(?im)^\s*(\[\s*game\s+vestige\s*\]|\"?game\"?\s*[,;\t]\s*\"?vestige\b)")
+
+
+def _is_vestige(data: bytes, suffix: str) -> bool:
+    """A Vestige notation (``.vst``, or ``[game vestige]``) or sheet (a ``game,vestige`` row)."""
+    return suffix == ".vst" or bool(_VESTIGE_MARK.search(data[:20000]))
 
 
 def _read_zip(data: bytes, name: str) -> list[LoadedLog]:

@@ -58,10 +58,10 @@ TAGS: dict[str, tuple[str, str, str]] = {
     "Detail": ("", "detail", "str"),
     "FirstInitiative": ("", "first_initiative", "int"),
     "PacedPlay": ("", "paced_play", "bool"),
+    "Rulings": ("", "rulings", "str"),
     "SecretObjectives": ("", "secret_objectives", "bool"),
     "Tactics": ("", "tactics", "bool"),
     "Notes": ("", "notes", "str"),
-    "Rulings": ("", "rulings", "str"),
     "SessionId": ("receipt", "session_id", "str"),
     "PlayedAt": ("receipt", "played_at", "datetime"),
     "ReceiptRules": ("receipt", "rules_version", "str"),
@@ -307,7 +307,7 @@ def _header_lines(log: MandateLog) -> list[str]:
             out.append(f"[{tag} {fmt_str(value)}]")
 
     for f in ("session_type", "profile", "game_id", "date", "venue", "facilitator", "protocol",
-              "detail", "first_initiative", "paced_play", "secret_objectives", "tactics", "rulings"):
+              "detail", "first_initiative", "paced_play", "rulings", "secret_objectives", "tactics"):
         if f in present:
             put("", f, getattr(h, f))
     for s in h.seats:

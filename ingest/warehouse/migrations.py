@@ -11,6 +11,7 @@ import duckdb
 
 from ingest.archive import now_utc
 from ingest.db import StorageError
+from ingest.warehouse import balance as _balance
 
 _V1 = """
 CREATE TABLE games (
@@ -389,6 +390,13 @@ _V5 = """
 ALTER TABLE findings ADD COLUMN rulings VARCHAR;
 """
 
+# seat_balance: one row per seat with what the designers' balance metrics read, derived from the
+# loaded tables (ingest.warehouse.balance); filled in every load and here for games loaded before
+_V6 = f"""
+{_balance.CREATE_SQL};
+INSERT INTO seat_balance BY NAME {_balance.select_sql("TRUE")};
+"""
+
 MIGRATIONS: list[tuple[int, str, str]] = [
     (1, "tables of docs/warehouse.md", _V1),
     (2, "capture: checklist items of the game's observation protocol", _V2),
@@ -396,6 +404,7 @@ MIGRATIONS: list[tuple[int, str, str]] = [
     (4, "vestige: games, seats, regions and control, endgame conditions, mastery, jobs, nemeses",
      _V4),
     (5, "findings.rulings: the rulings a finding rests on", _V5),
+    (6, "seat_balance: per-seat inputs of the balance metrics", _V6),
 ]
 
 _CREATE_LOG = """
