@@ -11,8 +11,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import engine.vestige  # noqa: F401 - registers the ruleset (until the registry loads it itself)
-from engine.vestige.simulate import simulate_one
 from dashboards import drafts
+from engine.vestige.simulate import simulate_one
 from ingest.pipeline import ingest_paths
 from ingest.warehouse import migrate
 from schemas.canonical import dumps_log
