@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 import engine.vestige  # noqa: F401 - registers the ruleset (until the registry loads it itself)
 from engine.vestige.simulate import simulate_one
+from dashboards import drafts
 from ingest.pipeline import ingest_paths
 from ingest.warehouse import migrate
 from schemas.canonical import dumps_log
@@ -154,3 +155,4 @@ def test_record_a_game_undo_and_resume(tmp_path: Path, monkeypatch: pytest.Monke
     again.switch_page("views/vestige_record.py").run()
     _clean(again)
     assert again.metric[0].value == "3"
+    assert drafts.load(db.parent / "drafts", draft_id).header["game"] == "vestige"
