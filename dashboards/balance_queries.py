@@ -39,7 +39,7 @@ import polars as pl
 
 from dashboards import stats
 from dashboards.queries import KIND_SQL, Filters
-from dashboards.store import StoreError, query_many
+from dashboards.store import _CACHE, StoreError, _version, query_many
 from ingest.warehouse import balance as wb
 
 #: tables a study folder may hold that the balance queries read
@@ -183,18 +183,31 @@ def run(src: Source, sql: str, params: list[Any] | None = None) -> pl.DataFrame:
     return run_many(src, [(sql, list(params or []))])[0]
 
 
+#: while set, :func:`all_columns` answers with the usual shape of a current warehouse instead
+#: of asking (see :func:`prefetch`)
+_ASSUME: contextvars.ContextVar[bool] = contextvars.ContextVar("balance_assume", default=False)
+_USUAL = {"games": frozenset({"game_id"}), "seats": frozenset({"turn_order"}),
+          "seat_balance": frozenset({"game_id"})}
+
+
 def prefetch(src: Source, f: Filters) -> None:
-    """Run every query the metrics need together (one connection), filling the caches the
-    individual functions then read."""
-    all_columns(src)
+    """Run every query the metrics need together on one connection (a connection costs about
+    as much as the queries on 10,000 games), filling the caches the individual functions then
+    read. When the table list is not cached yet, the statements are built for a current
+    warehouse and the list is fetched with them; if it turns out different, the functions
+    build their own statements later (and run them then)."""
     statements: list[tuple[str, list[Any]]] = []
+    known = _cached_columns(src)
+    if known is None:
+        statements.append((_COLUMNS_SQL, []))
     token = _COLLECT.set(statements)
+    assume = _ASSUME.set(known is None)
     try:
-        for fn in (seat_counts, leader_counts, action_counts, forced_counts, opening_counts,
-                   path_counts, matchup_counts):
-            fn(src, f)
+        _grouped(src, f)
+        matchup_counts(src, f)
     finally:
         _COLLECT.reset(token)
+        _ASSUME.reset(assume)
     run_many(src, statements)
 
 
@@ -202,8 +215,24 @@ _COLUMNS_SQL = ("SELECT table_name, list(column_name) AS cols FROM information_s
                 "GROUP BY table_name")
 
 
+def _cached_columns(src: Source) -> dict[str, frozenset[str]] | None:
+    """:func:`all_columns` if its answer is cached, else None."""
+    if src.study is not None:
+        tables = study_tables(src.study)
+        key = (str(src.study.resolve()), _study_version(tables), _COLUMNS_SQL, repr([]))
+        hit = _STUDY_CACHE.get(key)
+    else:
+        assert src.db is not None
+        hit = _CACHE.get((str(src.db), _version(src.db), _COLUMNS_SQL, ()))
+    if hit is None:
+        return None
+    return {} if hit.is_empty() else {str(t): frozenset(c) for t, c in hit.iter_rows()}
+
+
 def all_columns(src: Source) -> dict[str, frozenset[str]]:
     """Every table of the source with its columns (one query, cached with the data)."""
+    if _ASSUME.get():
+        return dict(_USUAL)
     df = run_many(src, [(_COLUMNS_SQL, [])])[0]  # never only recorded by prefetch
     if df.is_empty():
         return {}
@@ -244,96 +273,118 @@ def _ctes(src: Source, f: Filters) -> tuple[str, list[Any]]:
 # --- the block-level counts -----------------------------------------------------------------
 
 
-def seat_counts(src: Source, f: Filters) -> pl.DataFrame:
-    """Per kind, player count, block, turn order, faction and profile: seat appearances and win
-    credit (a joint win of k seats credits 1/k to each)."""
+#: the grouping sets of :func:`_grouped`, by the GROUPING() id DuckDB gives each
+_ORDER, _FACTION, _PROFILE, _FS = "turn_order", "faction", "profile", "faction_profile"
+_OPENINGS, _PATHS, _TOTALS = "openings", "paths", "totals"
+
+
+def _grouped(src: Source, f: Filters) -> dict[str, pl.DataFrame]:
+    """One scan of ``seat_balance`` joined to the selected games, grouped seven ways per kind,
+    player count and block: by turn order, faction, profile, faction and profile (appearances,
+    win credit); by
+    opening; by winning path (win credit: only winners have any); and in total (resolved
+    actions by id, blocked actions, seats, policy fallbacks, games, Era II conversion, tied
+    leads)."""
     if not columns(src, "seats"):
-        return pl.DataFrame()
+        return {}
     ctes, params = _ctes(src, f)
-    return run(src, f"""
-        WITH {ctes}
-        SELECT g.kind, g.player_count, g.blk, sb.turn_order, sb.faction, sb.profile,
-               count(*) AS appearances, sum(sb.credit)::DOUBLE AS credit
-        FROM sb JOIN g USING (game_id)
-        GROUP BY ALL
+    action_ids = [*wb.ACTION_IDS, "other"]
+    sums = ", ".join(f"CAST(sum(a_{a}) AS BIGINT) AS a_{a}" for a in action_ids)
+    df = run(src, f"""
+        WITH {ctes},
+        j AS (SELECT g.kind, g.player_count, g.blk, sb.* FROM sb JOIN g USING (game_id))
+        SELECT kind, player_count, blk, turn_order, faction, profile, opening, path,
+               GROUPING(turn_order, faction, profile, opening, path) AS gid,
+               count(*) AS appearances, sum(credit)::DOUBLE AS credit,
+               {sums},
+               CAST(sum(blocked) AS BIGINT) AS blocked,
+               CAST(sum(policy_fallbacks) AS BIGINT) AS fallbacks,
+               count(*) FILTER (WHERE seat = 1) AS games,
+               sum(lead_won_share)::DOUBLE AS converted,
+               count(*) FILTER (WHERE seat = 1 AND era2_leaders > 1) AS tied
+        FROM j
+        GROUP BY GROUPING SETS ((kind, player_count, blk, turn_order),
+                                (kind, player_count, blk, faction),
+                                (kind, player_count, blk, profile),
+                                (kind, player_count, blk, faction, profile),
+                                (kind, player_count, blk, opening),
+                                (kind, player_count, blk, path),
+                                (kind, player_count, blk))
         """, params)
+    if df.is_empty():
+        return {}
+    key = ("grouped", id(df))
+    hit = _SPLIT.get(key)
+    if hit is not None and hit[0] is df:
+        return hit[1]
+    # GROUPING() sets a bit for each column NOT grouped (turn_order is the highest bit)
+    sets = {_ORDER: 0b01111, _FACTION: 0b10111, _PROFILE: 0b11011, _FS: 0b10011,
+            _OPENINGS: 0b11101, _PATHS: 0b11110, _TOTALS: 0b11111}
+    parts = {name: part.drop("gid")
+             for (gid,), part in df.group_by(["gid"]) for name, g in sets.items() if g == gid}
+    _SPLIT[key] = (df, parts)
+    while len(_SPLIT) > 16:
+        _SPLIT.pop(next(iter(_SPLIT)))
+    return parts
+
+
+#: the split of :func:`_grouped`'s cached result frames (the frame is kept to check identity)
+_SPLIT: dict[tuple[Any, ...], tuple[pl.DataFrame, dict[str, pl.DataFrame]]] = {}
+
+
+def _part(src: Source, f: Filters, name: str, cols: list[str]) -> pl.DataFrame:
+    parts = _grouped(src, f)
+    if name not in parts or parts[name].is_empty():
+        return pl.DataFrame()
+    return parts[name].select(["kind", "player_count", "blk", *cols])
+
+
+def seat_counts(src: Source, f: Filters, by: str = "faction") -> pl.DataFrame:
+    """Per kind, player count, block and ``by`` (``turn_order``, ``faction``, ``profile`` or
+    ``faction_profile``): seat appearances and win credit (a joint win of k seats credits 1/k
+    to each)."""
+    if by not in (_ORDER, _FACTION, _PROFILE, _FS):
+        raise ValueError(f"unknown grouping {by!r}")
+    keys = ["faction", "profile"] if by == _FS else [by]
+    return _part(src, f, by, [*keys, "appearances", "credit"])
 
 
 def leader_counts(src: Source, f: Filters) -> pl.DataFrame:
     """Era II leader conversion per kind, player count and block: games, the sum over games of
     (leaders who won / leaders), and games with a tied lead (``seat_balance`` definitions)."""
-    if not columns(src, "seats"):
-        return pl.DataFrame()
-    ctes, params = _ctes(src, f)
-    return run(src, f"""
-        WITH {ctes}
-        SELECT g.kind, g.player_count, g.blk, count(DISTINCT sb.game_id) AS games,
-               sum(sb.lead_won_share)::DOUBLE AS converted,
-               count(DISTINCT sb.game_id) FILTER (WHERE sb.era2_leaders > 1) AS tied
-        FROM sb JOIN g USING (game_id)
-        GROUP BY ALL
-        """, params)
+    return _part(src, f, _TOTALS, ["games", "converted", "tied"])
 
 
 def action_counts(src: Source, f: Filters) -> pl.DataFrame:
     """Every resolved action per kind, player count, block and action id (``n``)."""
-    if not columns(src, "seats"):
-        return pl.DataFrame()
-    ctes, params = _ctes(src, f)
-    ids = [*wb.ACTION_IDS, "other"]
-    sums = ", ".join(f"CAST(sum(sb.a_{a}) AS BIGINT) AS {a}" for a in ids)
-    return run(src, f"""
-        WITH {ctes},
-        wide AS (SELECT g.kind, g.player_count, g.blk, {sums}
-                 FROM sb JOIN g USING (game_id) GROUP BY ALL)
-        SELECT * FROM (UNPIVOT wide ON {", ".join(ids)} INTO NAME action VALUE n)
-        WHERE n > 0
-        """, params)
+    tot = _part(src, f, _TOTALS, [f"a_{a}" for a in (*wb.ACTION_IDS, "other")])
+    if tot.is_empty():
+        return tot
+    long = tot.unpivot(index=["kind", "player_count", "blk"], variable_name="action",
+                       value_name="n")
+    return long.with_columns(pl.col("action").str.slice(2)).filter(pl.col("n") > 0)
 
 
 def forced_counts(src: Source, f: Filters) -> pl.DataFrame:
     """Blocked actions (forced no-ops), seats and policy fallbacks per kind, player count and
     block (``fallbacks`` is NULL where no seat records them)."""
-    if not columns(src, "seats"):
-        return pl.DataFrame()
-    ctes, params = _ctes(src, f)
-    return run(src, f"""
-        WITH {ctes}
-        SELECT g.kind, g.player_count, g.blk, CAST(sum(sb.blocked) AS BIGINT) AS blocked,
-               count(*) AS seats, CAST(sum(sb.policy_fallbacks) AS BIGINT) AS fallbacks
-        FROM sb JOIN g USING (game_id)
-        GROUP BY ALL
-        """, params)
+    tot = _part(src, f, _TOTALS, ["blocked", "appearances", "fallbacks"])
+    return tot.rename({"appearances": "seats"}) if not tot.is_empty() else tot
 
 
 def opening_counts(src: Source, f: Filters) -> pl.DataFrame:
     """Openings per kind, player count and block: a seat's Era I actions in cycle order joined
     by an arrow (``fund→build→research``), "none" for a seat with no Era I selection."""
-    if not columns(src, "seats"):
-        return pl.DataFrame()
-    ctes, params = _ctes(src, f)
-    return run(src, f"""
-        WITH {ctes}
-        SELECT g.kind, g.player_count, g.blk, sb.opening, count(*) AS n
-        FROM sb JOIN g USING (game_id)
-        GROUP BY ALL
-        """, params)
+    op = _part(src, f, _OPENINGS, ["opening", "appearances"])
+    return op.rename({"appearances": "n"}) if not op.is_empty() else op
 
 
 def path_counts(src: Source, f: Filters) -> pl.DataFrame:
     """Winning paths (the designers' lane-margin-v1 classes, see
     :mod:`ingest.warehouse.balance`) per kind, player count and block, 1/k credit for joint
-    wins."""
-    if not columns(src, "seats"):
-        return pl.DataFrame()
-    ctes, params = _ctes(src, f)
-    return run(src, f"""
-        WITH {ctes}
-        SELECT g.kind, g.player_count, g.blk, sb.path, sum(sb.credit)::DOUBLE AS credit
-        FROM sb JOIN g USING (game_id)
-        WHERE sb.winner
-        GROUP BY ALL
-        """, params)
+    wins (paths only non-winners took carry no credit and are left out)."""
+    pt = _part(src, f, _PATHS, ["path", "credit"])
+    return pt.filter(pl.col("credit") > 0) if not pt.is_empty() else pt
 
 
 def matchup_counts(src: Source, f: Filters) -> pl.DataFrame:
@@ -396,8 +447,6 @@ def _blocks(df: pl.DataFrame, key: list[str], values: list[str]) -> dict[int, di
     out: dict[int, dict[Any, Any]] = {}
     if df.is_empty():
         return out
-    df = df.group_by(["blk", *key]).agg(pl.col(v).cast(pl.Float64).fill_null(0).sum()
-                                        for v in values)
     for row in df.select(["blk", *key, *values]).iter_rows():
         blk = int(row[0])
         k = row[1:1 + len(key)]
@@ -416,15 +465,18 @@ def _groups(df: pl.DataFrame) -> dict[tuple[str, int], pl.DataFrame]:
             for (k, n), part in df.group_by(["kind", "player_count"], maintain_order=True)}
 
 
-def metrics(src: Source, f: Filters) -> pl.DataFrame:
+def _metrics(src: Source, f: Filters, only: int | None = None) -> pl.DataFrame:
     """Every metric of :data:`METRICS` per kind and player count: value, 95% jackknife
     interval, games, threshold, verdict (:func:`dashboards.stats.verdict`) and a note where
     the source does not record what the metric needs."""
     th = stats.thresholds()
     prefetch(src, f)
-    seats = seat_counts(src, f)
+    seats = seat_counts(src, f, _FACTION)
     if seats.is_empty():
         return pl.DataFrame()
+    by_order = _groups(seat_counts(src, f, _ORDER).filter(pl.col("turn_order").is_not_null()))
+    by_profile = _groups(seat_counts(src, f, _PROFILE).filter(pl.col("profile").is_not_null()))
+    by_fs = _groups(seat_counts(src, f, _FS).filter(pl.col("profile").is_not_null()))
     lead = _groups(leader_counts(src, f))
     acts = _groups(action_counts(src, f))
     opens = _groups(opening_counts(src, f))
@@ -433,24 +485,26 @@ def metrics(src: Source, f: Filters) -> pl.DataFrame:
     forced = _groups(forced_counts(src, f))
     rows: list[dict[str, Any]] = []
     for (kind, n), part in sorted(_groups(seats).items()):
+        if only is not None and n != only:
+            continue
         games = int(round(float(part["appearances"].sum()) / n))
         results: dict[str, tuple[dict[str, float] | None, str]] = {}
-        has_order = part["turn_order"].null_count() < part.height
+        order = by_order.get((kind, n))
         results["seat_win_share_range"] = (
-            stats.jackknife(_blocks(part.filter(pl.col("turn_order").is_not_null()),
-                                    ["turn_order"], ["appearances", "credit"]),
-                            stats.share_range) if has_order else None,
-            "" if has_order else NOT_RECORDED["turn_order"])
+            stats.jackknife(_blocks(order, ["turn_order"], ["appearances", "credit"]),
+                            stats.share_range) if order is not None else None,
+            "" if order is not None else NOT_RECORDED["turn_order"])
         results["faction_win_share_range"] = (
             stats.jackknife(_blocks(part, ["faction"], ["appearances", "credit"]),
                             stats.share_range), "")
-        bots = part.filter(pl.col("profile").is_not_null())
-        if bots.height:
+        bots = by_profile.get((kind, n))
+        if bots is not None:
             results["profile_win_share_range"] = (
                 stats.jackknife(_blocks(bots, ["profile"], ["appearances", "credit"]),
                                 stats.share_range), "")
+            fs = by_fs[(kind, n)]
             results["faction_strategy_interaction"] = (
-                stats.jackknife(_blocks(bots, ["faction", "profile"], ["appearances", "credit"]),
+                stats.jackknife(_blocks(fs, ["faction", "profile"], ["appearances", "credit"]),
                                 lambda d: stats.share_range(d, 4)), "")
             pp = pairs.get((kind, n))
             results["pairwise_dominance"] = (
@@ -502,8 +556,11 @@ def metrics(src: Source, f: Filters) -> pl.DataFrame:
             verdict = stats.NOT_ENOUGH
             if res is not None and res["value"] is not None and not math.isnan(res["value"]):
                 value = float(res["value"])
-                low = None if math.isnan(res["low"]) else float(res["low"])
+                # every metric but the fallback count lies in [0, 1]: so does its interval
+                low = None if math.isnan(res["low"]) else max(0.0, float(res["low"]))
                 high = None if math.isnan(res["high"]) else float(res["high"])
+                if high is not None and mid != "policy_fallbacks":
+                    high = min(1.0, high)
                 if mid == "policy_fallbacks":  # a count, not an estimate: compared as it is
                     verdict = stats.WITHIN if value <= limit else stats.OUTSIDE
                 else:
@@ -522,17 +579,19 @@ def metrics(src: Source, f: Filters) -> pl.DataFrame:
         "bound": pl.String, "threshold": pl.Float64, "verdict": pl.String, "note": pl.String})
 
 
-def shares(src: Source, f: Filters, by: str) -> pl.DataFrame:
+def _shares(src: Source, f: Filters, by: str, only: int | None = None) -> pl.DataFrame:
     """Win share (1/k credit) per kind, player count and ``by`` (``turn_order``, ``faction``
     or ``profile``) with the 95% jackknife interval of each share and the even share 1/n."""
     if by not in ("turn_order", "faction", "profile"):
         raise ValueError(f"unknown grouping {by!r}")
-    seats = seat_counts(src, f)
+    seats = seat_counts(src, f, by)
     if seats.is_empty():
         return pl.DataFrame()
     seats = seats.filter(pl.col(by).is_not_null())
     rows = []
     for (kind, n), part in sorted(_groups(seats).items()):
+        if only is not None and n != only:
+            continue
         blocks = _blocks(part, [by], ["appearances", "credit"])
         keys = sorted({k for b in blocks.values() for k in b}, key=str)
         for key in keys:
@@ -550,6 +609,61 @@ def shares(src: Source, f: Filters, by: str) -> pl.DataFrame:
     return pl.DataFrame(rows)
 
 
+_RESULTS: OrderedDict[tuple[Any, ...], pl.DataFrame] = OrderedDict()
+
+
+def _data_version(src: Source) -> tuple[Any, ...]:
+    """What changes when the source's data changes (file sizes and modification times)."""
+    if src.study is not None:
+        return (str(src.study), _study_version(study_tables(src.study)))
+    assert src.db is not None
+    return (str(src.db), _version(src.db))
+
+
+def _memo(key: tuple[Any, ...], make: Any) -> pl.DataFrame:
+    hit = _RESULTS.get(key)
+    if hit is None:
+        hit = _RESULTS[key] = make()
+        while len(_RESULTS) > 64:
+            _RESULTS.popitem(last=False)
+    return hit
+
+
+def metrics(src: Source, f: Filters, player_count: int | None = None) -> pl.DataFrame:
+    """Every metric of :data:`METRICS` per kind and player count (only ``player_count`` when
+    given): value, 95% jackknife interval, games, threshold, verdict
+    (:func:`dashboards.stats.verdict`) and a note where the source does not record what the
+    metric needs. Kept until the data changes."""
+    return _memo(("metrics", _data_version(src), f, player_count),
+                 lambda: _metrics(src, f, player_count))
+
+
+def shares(src: Source, f: Filters, by: str, player_count: int | None = None) -> pl.DataFrame:
+    """Win share (1/k credit) per kind, player count (only ``player_count`` when given) and
+    ``by`` (``turn_order``, ``faction`` or ``profile``) with the 95% jackknife interval of each
+    share and the even share 1/n. Kept until the data changes."""
+    return _memo(("shares", _data_version(src), f, by, player_count),
+                 lambda: _shares(src, f, by, player_count))
+
+
+def games_by_count(src: Source, f: Filters) -> dict[tuple[str, int], int]:
+    """Complete games per (kind, player count) in the source."""
+    prefetch(src, f)
+    tot = leader_counts(src, f)
+    if tot.is_empty():
+        return {}
+    agg = tot.group_by(["kind", "player_count"]).agg(pl.col("games").sum())
+    return {(str(k), int(n)): int(g) for k, n, g in agg.iter_rows()}
+
+
+def clear_caches() -> None:
+    """Forget every cached result (the benchmark's "cold" runs)."""
+    _RESULTS.clear()
+    _SPLIT.clear()
+    _STUDY_CACHE.clear()
+    _STUDY_BALANCE.clear()
+
+
 def study_path(text: str | None) -> Path | None:
     """A study folder named by the user (or ``PLAYTEST_STUDY``), if it holds games and seats."""
     text = (text or os.environ.get("PLAYTEST_STUDY") or "").strip()
@@ -558,3 +672,33 @@ def study_path(text: str | None) -> Path | None:
     p = Path(text).expanduser()
     tables = study_tables(p) if p.is_dir() else {}
     return p if "games" in tables and "seats" in tables else None
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m dashboards.balance_queries (--db DB | --study DIR) [--players 4]``: print
+    every metric as the Balance page computes it."""
+    import argparse
+
+    ap = argparse.ArgumentParser(description=main.__doc__)
+    where = ap.add_mutually_exclusive_group(required=True)
+    where.add_argument("--db", type=Path)
+    where.add_argument("--study", type=Path)
+    ap.add_argument("--players", default="", help="player counts, e.g. 4 or 3,4,5 (all if empty)")
+    args = ap.parse_args(argv)
+    counts = tuple(int(x) for x in args.players.split(",") if x.strip())
+    src = Source(db=args.db) if args.db is not None else Source(study=args.study)
+    df = metrics(src, Filters(player_counts=counts))
+    if df.is_empty():
+        print("no complete games")
+        return 1
+    for r in df.iter_rows(named=True):
+        value = "-" if r["value"] is None else f"{r['value']:.4f}"
+        interval = "" if r["low"] is None else f" [{r['low']:.4f}, {r['high']:.4f}]"
+        print(f"{r['kind']:<12} {r['player_count']}p  {r['metric']:<30} {value}{interval}  "
+              f"{r['games']} games  {r['bound']} {r['threshold']:g}: {r['verdict']}"
+              + (f"  ({r['note']})" if r["note"] else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -6,7 +6,6 @@ tables as CSV, so every figure on a page can leave the dashboard.
 
 from __future__ import annotations
 
-import hmac
 import os
 import re
 from collections.abc import Callable
@@ -153,7 +152,9 @@ def table_csv(df: pl.DataFrame) -> bytes:
                 return_dtype=pl.Utf8))
         elif isinstance(t, pl.Struct) or t == pl.Object:
             fixes.append(pl.col(c).map_elements(str, return_dtype=pl.Utf8))
-    return (df.with_columns(fixes) if fixes else df).write_csv().encode("utf-8")
+    from ingest.formats.cells import neutralise_frame  # no cell may run as a formula
+
+    return neutralise_frame(df.with_columns(fixes) if fixes else df).write_csv().encode("utf-8")
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:
@@ -223,9 +224,12 @@ def write_access() -> bool:
         st.write("This page writes to the archive. Enter the write password set by the operator.")
         given = st.text_input("Write password", type="password")
         if st.form_submit_button("Unlock"):
-            if hmac.compare_digest(given.encode(), secret.encode()):
+            from dashboards.write_lock import attempt  # wrong attempts are rate-limited
+
+            ok, problem = attempt(given, secret)
+            if ok:
                 st.session_state["write_ok"] = True
                 st.rerun()
             else:
-                st.error("That password is not right.")
+                st.error(problem or "That password is not right.")
     return False

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.core.ruleset import Decision
-from engine.vestige.board import adjacent_tiles, reachable
+from engine.vestige.board import NEIGHBOURS, adjacent_tiles, reachable
 from engine.vestige.cards import CHARACTERS, CONTACTS, capable
 from engine.vestige.content import CONTENT
 from engine.vestige.state import GameState, SeatState
@@ -36,6 +36,7 @@ from schemas.vestige import (
     EndgameReveal,
     FinalScoring,
     Move,
+    NemesisTurn,
     Phase,
     Pickup,
     Printed,
@@ -46,6 +47,7 @@ from schemas.vestige import (
     SeatSetup,
     SpeedBoost,
     TileReveal,
+    Transfer,
     Trigger,
     TurnEnd,
     TurnStart,
@@ -131,12 +133,60 @@ def legal_moves(st: GameState, passed: frozenset[str] = frozenset()) -> Decision
     refill = _refill(st)
     if refill is not None:
         return refill
+    if st.team_turn:
+        return _team_turn(st, passed)
     if st.active is None:
-        nxt = next((x for x in st.order if x not in st.took_turn), None)
-        if nxt is not None:
-            return _chance([TurnStart(seat=nxt)], "turn")
+        if st.header.mode == "coop":
+            if not st.took_turn:
+                return _chance([TurnStart(seat=None)], "team turn")
+        else:
+            nxt = next((x for x in st.order if x not in st.took_turn), None)
+            if nxt is not None:
+                return _chance([TurnStart(seat=nxt)], "turn")
+        for name in st.nemeses:
+            if name not in st.nemesis_done:
+                return _nemesis_turn(st, name)
         return _round_end(st, passed)
     return _turn(st, st.seats[st.active], passed)
+
+
+def _nemesis_turn(st: GameState, name: str) -> Decision:
+    """A nemesis's turn: Bone's threat table (p. 27); a nemesis without a printed table gains
+    nothing in simulated games."""
+    from engine.vestige.nemesis import bone_turn
+
+    n = st.nemeses[name]
+    level = len(n.threats)
+    lev, cards = 0, []
+    if name == "bone":
+        lev = bone_turn(level, len(n.regions), st.header.difficulty == "menace")
+        if level == 1 or (level >= 1 and st.header.difficulty == "menace"):
+            cards = [f"Sim mercenary {_count(st, 'mercenary') + len(n.cards) + 1} (Bone)"]
+    return _chance([NemesisTurn(nemesis=name, threat=level, leverage=lev, cards=cards)],
+                   "nemesis turn")
+
+
+def _team_turn(st: GameState, passed: frozenset[str]) -> Decision:
+    """Co-op shared turn (p. 29): seats act one at a time; here each seat acts until it has
+    moved, then the next; the last seat to move may end the team turn."""
+    waiting = [x for x in st.order if not st.seats[x].used.get("move")]
+    seat = waiting[0] if waiting else st.order[-1]
+    d = _turn(st, st.seats[seat], passed)
+    if d.kind != "player":
+        return d
+    opts = [o for o in d.options if not isinstance(o, TurnEnd)]
+    if not waiting:
+        opts.append(TurnEnd(seat=None))
+    s = st.seats[seat]
+    for other in st.order:
+        o = st.seats[other]
+        if other == seat or s.space is None or o.space is None:
+            continue
+        if s.space in NEIGHBOURS.get(o.space, frozenset()):
+            for c in s.cards.values():
+                if not c.blocks and c.job is None and not c.augmentations and c.kind in CHARACTERS:
+                    opts.append(Transfer(seat=seat, to=other, card=c.name))
+    return _player(seat, opts, "team turn")
 
 
 def _setup(st: GameState) -> Decision:
@@ -194,7 +244,9 @@ def _trigger(st: GameState, s: SeatState) -> Decision:
     endgame = None
     if point not in st.triggers_reached and st.final_round is None:
         endgame = f"Sim endgame {point}"
-    return _chance([Trigger(seat=s.seat, point=point, endgame=endgame)], "trigger")
+    threats = [f"Sim threat {point}"] if st.nemeses and point not in st.triggers_reached else []
+    return _chance([Trigger(seat=s.seat, point=point, endgame=endgame, threats=threats)],
+                   "trigger")
 
 
 def _round_end(st: GameState, passed: frozenset[str]) -> Decision:

@@ -126,6 +126,17 @@ class VestigeRuleset:
     events_adapter = EVENTS_ADAPTER
     event_types = EVENT_TYPES
 
+    player_counts: tuple[int, ...] = (2, 3, 4)
+    bot_names: tuple[str, ...] = ("random", "heuristic", "mixed")
+    location_parts: tuple[str, ...] = ("round", "turn")
+
+    def simulate_one(self, seed: object, index: int, players: int,
+                     bots: str = "mixed") -> VestigeLog:
+        """Simulated game ``index`` of ``seed`` (engine/vestige/simulate.py)."""
+        from engine.vestige.simulate import simulate_one
+
+        return simulate_one(seed, index, players, bots)
+
     def setup(self, header: VestigeHeader, sink: FindingSink) -> GameState:
         if header.rules_version not in self.rules_versions:
             sink.report("log/unsupported-rules-version",
