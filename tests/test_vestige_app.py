@@ -11,6 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import engine.vestige  # noqa: F401 - registers the ruleset (until the registry loads it itself)
+from dashboards import drafts
 from engine.vestige.simulate import simulate_one
 from ingest.pipeline import ingest_paths
 from ingest.warehouse import migrate
@@ -154,3 +155,4 @@ def test_record_a_game_undo_and_resume(tmp_path: Path, monkeypatch: pytest.Monke
     again.switch_page("views/vestige_record.py").run()
     _clean(again)
     assert again.metric[0].value == "3"
+    assert drafts.load(db.parent / "drafts", draft_id).header["game"] == "vestige"
