@@ -25,7 +25,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Literal
 
-from pydantic import Field, TypeAdapter
+from pydantic import Field, TypeAdapter, model_validator
 
 from schemas.log import LOG_FORMAT, LOG_FORMAT_VERSION, BaseHeader, Strict
 
@@ -55,6 +55,15 @@ class MandateHeader(BaseHeader):
     map: dict[Hex, str] | None = None  # position -> tile id; None when not recorded
     first_initiative: SeatNo | None = None
     paced_play: bool = False
+
+    @model_validator(mode="after")
+    def _every_seat_plays_a_faction(self) -> MandateHeader:
+        # core rules §1 Setup: each player takes a faction (the shared SeatInfo leaves it optional
+        # for games without factions)
+        missing = [s.seat for s in self.seats if not s.faction]
+        if missing:
+            raise ValueError(f"seat(s) {missing} have no faction; every Mandate 2038 seat plays one")
+        return self
 
 
 class _Event(Strict):

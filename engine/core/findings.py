@@ -8,6 +8,7 @@ catalogue is the complete, documented list.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,6 +75,14 @@ class FindingSink:
     line: int | None = None
     era: int | None = None
     cycle: int | None = None
+    round: int | None = None
+
+    def locate(self, parts: Sequence[str], location: Sequence[Any]) -> None:
+        """Set the current location from a ruleset's ``location(state)`` named by its
+        ``location_parts`` (parts that ``where`` does not carry are ignored)."""
+        for name, value in zip(parts, location, strict=False):
+            if name in ("era", "cycle", "round"):
+                setattr(self, name, value)
 
     def report(
         self,
@@ -92,7 +101,8 @@ class FindingSink:
             severity=severity or rule.severity,
             rule=rule.rule,
             message=message,
-            where=Where(event=self.event, line=self.line, era=self.era, cycle=self.cycle, seat=seat),
+            where=Where(event=self.event, line=self.line, era=self.era, cycle=self.cycle,
+                        round=self.round, seat=seat),
             expected=expected,
             recorded=recorded,
         )
