@@ -257,24 +257,79 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise CliError(f"cannot create output folder {out}: {exc}") from None
+    import time
+
     from rich.progress import Progress
 
     written = 0
+    play_cpu = 0.0  # CPU seconds of playing the games (start-up and writing excluded)
+    t_all = time.process_time()
     with Progress(transient=True, console=_stderr_console()) as bar:
         task = bar.add_task("simulating", total=args.games)
         for i in range(args.games):
+            t0 = time.process_time()
             try:
                 log = simulate_one(args.seed, i, counts[i % len(counts)], args.bot, game=args.game)
             except SimulationError as exc:
                 raise CliError(f"game {i} of seed {args.seed} could not be simulated: {exc}", 1) from None
             except ValueError as exc:
                 raise CliError(str(exc)) from None
+            play_cpu += time.process_time() - t0
             safe = re.sub(r"[^A-Za-z0-9._-]+", "_", str(log.header.game_id))
             path = out / f"{safe}.json"
             path.write_text(dumps_log(log), encoding="utf-8")
             written += 1
             bar.advance(task)
+    all_cpu = time.process_time() - t_all
     print(f"wrote {written} simulated {args.game} game(s) to {out}")
+    print(f"speed: {written / max(play_cpu, 1e-9):.1f} games per CPU-second playing "
+          f"({play_cpu:.2f} CPU s), {written / max(all_cpu, 1e-9):.1f} with writing the logs "
+          f"({all_cpu:.2f} CPU s); start-up excluded")
+    return EXIT_OK
+
+
+# --- study ----------------------------------------------------------------------------------
+
+
+def cmd_study(args: argparse.Namespace) -> int:
+    from engine.simulate import SimulationError
+    from ingest.study import StudyError, StudySpec, run_study
+    from schemas.profiles import ProfileError
+
+    counts = _player_counts(args.players)
+    policies = tuple(x.strip() for x in str(args.policy).split(",") if x.strip())
+    lineup = tuple(x.strip() for x in str(args.lineup or "").split(",") if x.strip())
+    spec = StudySpec(games=args.games, players=tuple(counts), profiles=args.profiles,
+                     profile_ids=lineup, policies=policies or ("default",), seed=str(args.seed),
+                     batch_size=args.batch)
+    out = Path(args.out)
+    from rich.progress import Progress
+
+    total = len(spec.batches())
+    try:
+        with Progress(transient=True, console=_stderr_console()) as bar:
+            task = bar.add_task("study batches", total=total)
+
+            def progress(r: Any, done: int, todo: int) -> None:
+                bar.update(task, completed=total - todo + done)
+
+            def say(msg: str) -> None:
+                bar.console.print(msg)
+
+            summary = run_study(spec, out, backend=args.backend, workers=args.workers,
+                                address=args.address, on_batch=progress, say=say)
+    except (StudyError, ProfileError) as exc:
+        raise CliError(str(exc)) from None
+    except SimulationError as exc:
+        raise CliError(f"a study game could not be simulated: {exc}", 1) from None
+    games = summary["games"]
+    cpu = summary["worker_cpu_seconds"]
+    print(f"study in {out}: {summary['batches']} batch(es) played, {summary['batches_skipped']} "
+          f"already done, {games} game(s) written as Parquet tables (simulation) on "
+          f"{summary['backend']}")
+    if games:
+        print(f"speed: {games / max(cpu, 1e-9):.1f} games per worker CPU-second (play, replay and "
+              f"rows), {games / max(summary['wall_seconds'], 1e-9):.1f} games per wall second")
     return EXIT_OK
 
 
@@ -617,6 +672,27 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--out", required=True, metavar="DIR")
     s.add_argument("--bot", default="mixed", help="random, heuristic or mixed (the game's bots)")
     s.set_defaults(func=cmd_simulate)
+
+    st = sub.add_parser("study", help="play strategy-profile line-ups at scale (Ray) into Parquet tables")
+    st.add_argument("--games", type=int, default=100, help="games per player count (and per policy)")
+    st.add_argument("--players", default="4", help="3, 4 or 5, or a list such as 3,4,5")
+    st.add_argument("--profiles", default="default",
+                    help="a profile set (data/profiles/<name>.json) or a profile file")
+    st.add_argument("--lineup", default=None, metavar="ID,ID,...",
+                    help="the profiles to rotate (default: every profile of the set; "
+                         "'heuristic' and 'random' name the built-in bots)")
+    st.add_argument("--policy", default="default",
+                    help="greedy, weighted or default (each profile's own); a list plays each")
+    st.add_argument("--seed", default="0")
+    st.add_argument("--out", required=True, metavar="DIR")
+    st.add_argument("--address", default=None,
+                    help="a Ray cluster to use (default: $RAY_ADDRESS, else a local cluster)")
+    st.add_argument("--workers", type=int, default=None,
+                    help="CPUs of the local Ray cluster, or local processes (default: all)")
+    st.add_argument("--backend", choices=("auto", "ray", "local"), default="auto",
+                    help="auto: Ray when installed, else local processes")
+    st.add_argument("--batch", type=int, default=25, help="games per task (and per Parquet file)")
+    st.set_defaults(func=cmd_study)
 
     r = sub.add_parser("replay", help="the state and score ledger at a position of a game")
     r.add_argument("file", metavar="FILE")

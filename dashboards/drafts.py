@@ -10,7 +10,9 @@ A draft lives in ``<db dir>/drafts/<draft id>.jsonl``. Its lines are records:
 
 Nothing is ever rewritten: undo is a new line, so the file is the full history of the entry
 session and survives a browser refresh, a server restart or a crash (a torn last line from a
-crash is skipped with a note; every complete line before it is kept).
+crash is skipped with a note; every complete line before it is kept). An append after a crash
+first ends the torn tail with a newline, so the new record always starts a line of its own and
+is never glued to the broken one.
 """
 
 from __future__ import annotations
@@ -64,8 +66,20 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
+def _ends_mid_line(path: Path) -> bool:
+    """True when the file's last byte is not a newline (a write torn by a crash)."""
+    with open(path, "rb") as fh:
+        fh.seek(0, os.SEEK_END)
+        if fh.tell() == 0:
+            return False
+        fh.seek(-1, os.SEEK_END)
+        return fh.read(1) != b"\n"
+
+
 def _append(path: Path, record: dict[str, Any]) -> None:
     line = json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str) + "\n"
+    if _ends_mid_line(path):  # recovery: close the torn tail so this record starts a fresh line
+        line = "\n" + line
     with open(path, "a", encoding="utf-8") as fh:
         fh.write(line)
         fh.flush()

@@ -35,21 +35,28 @@ def sidebar(db: Path) -> Filters:
     """Draw the filters in the sidebar and return the choice (also kept in session state)."""
     opts = queries.filter_options(db)
     kept = st.session_state.setdefault(KEPT, {})
-    for key in WIDGET_KEYS:  # a widget's value is dropped on page change: restore it
-        if key not in st.session_state and key in kept:
+    for key in WIDGET_KEYS:
+        # ``kept`` is the truth (each widget's on_change writes it): a widget met on another
+        # page is a new widget that would start from its default, even with its key still in
+        # session state, unless the value is set again before it is drawn
+        if key in kept:
             st.session_state[key] = kept[key]
     _drop_unknown(opts)
     sb = st.sidebar
     sb.header("Filters")
     versions = sb.multiselect("Rules version", opts["rules_versions"], key="flt_versions",
+                              on_change=_remember, args=("flt_versions",),
                               placeholder="All versions")
     counts = sb.multiselect("Player count", opts["player_counts"], key="flt_counts",
+                            on_change=_remember, args=("flt_counts",),
                             placeholder="All player counts")
     types = sb.multiselect(
-        "Session type", opts["session_types"], key="flt_types", placeholder="All session types",
+        "Session type", opts["session_types"], key="flt_types",
+        on_change=_remember, args=("flt_types",), placeholder="All session types",
         format_func=lambda v: SESSION_TYPE_LABELS.get(v, v),
     )
     profiles = sb.multiselect("Profile", opts["profiles"], key="flt_profiles",
+                              on_change=_remember, args=("flt_profiles",),
                               placeholder="Default and Advanced")
     date_from = date_to = None
     lo, hi = opts["date_min"], opts["date_max"]
@@ -60,13 +67,14 @@ def sidebar(db: Path) -> Filters:
         ):  # untouched range: follow the data when new games widen it
             st.session_state["flt_dates"] = (lo, hi)
         st.session_state["_flt_dates_full"] = (lo, hi)
-        picked = sb.date_input("Date", min_value=lo, max_value=hi, key="flt_dates")
+        picked = sb.date_input("Date", min_value=lo, max_value=hi, key="flt_dates",
+                               on_change=_remember, args=("flt_dates",))
         if isinstance(picked, tuple) and len(picked) == 2 and (picked[0], picked[1]) != (lo, hi):
             date_from, date_to = picked
     else:
         sb.caption("Date: no dated games yet.")
     evidence = sb.toggle(
-        "Evidence only", key="flt_evidence",
+        "Evidence only", key="flt_evidence", on_change=_remember, args=("flt_evidence",),
         help="Keep only games that count as evidence under the designers' policy (session type, "
         "profile, no secret objectives or Tactics, complete, ...). Each page lists the games "
         "this excludes and why.",
@@ -81,6 +89,11 @@ def sidebar(db: Path) -> Filters:
     return f
 
 
+def _remember(key: str) -> None:
+    """on_change of a filter widget: keep its new value for every page of the session."""
+    st.session_state.setdefault(KEPT, {})[key] = st.session_state.get(key)
+
+
 def _drop_unknown(opts: dict) -> None:
     """Forget remembered choices that are no longer offered (e.g. after a rebuild)."""
     for key, field in (("flt_versions", "rules_versions"), ("flt_counts", "player_counts"),
@@ -88,6 +101,7 @@ def _drop_unknown(opts: dict) -> None:
         chosen = st.session_state.get(key)
         if isinstance(chosen, list):
             st.session_state[key] = [c for c in chosen if c in opts[field]]
+            st.session_state.setdefault(KEPT, {})[key] = st.session_state[key]
     dates = st.session_state.get("flt_dates")
     lo, hi = opts["date_min"], opts["date_max"]
     if isinstance(dates, tuple) and (lo is None or any(d < lo or d > hi for d in dates)):

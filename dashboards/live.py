@@ -16,7 +16,9 @@ from __future__ import annotations
 import datetime as dt
 import inspect
 import json
+import math
 import random
+import re
 import types
 import typing
 from dataclasses import dataclass, field
@@ -346,7 +348,7 @@ def event_fields(event_type: str) -> list[FieldSpec]:
             continue
         tp = info.annotation
         required = info.is_required()
-        default = None if info.default_factory is not None else info.default
+        default = None if required or info.default_factory is not None else info.default
         choices = _literal_choices(tp)
         base = _base(tp)
         if choices is not None:
@@ -366,35 +368,156 @@ def event_fields(event_type: str) -> list[FieldSpec]:
     return specs
 
 
+#: limits of the hand-entry form: whole numbers are plain ASCII digits (no "٣", no "²"), and
+#: nothing a person types at the table needs more than these
+MAX_INT_DIGITS = 15
+MAX_TEXT_CHARS = 2_000
+MAX_JSON_CHARS = 10_000
+MAX_JSON_DEPTH = 8
+_INT = re.compile(rf"-?[0-9]{{1,{MAX_INT_DIGITS}}}")
+_NUMBER = re.compile(r"-?[0-9]{1,9}(?:\.[0-9]{1,6})?")
+
+
+class FormValueError(ValueError):
+    """A form value that cannot go into an event; the message names the field and says why."""
+
+
+def _shown(raw: str, limit: int = 40) -> str:
+    text = raw if len(raw) <= limit else raw[:limit] + f"... ({len(raw):,} characters)"
+    return repr(text)
+
+
+def parse_int(name: str, raw: Any) -> int:
+    """A whole number typed in the form: ASCII digits only, at most ``MAX_INT_DIGITS`` of them."""
+    if isinstance(raw, bool):
+        raise FormValueError(f"{name}: expected a whole number, got {raw}")
+    if isinstance(raw, int):
+        text = str(raw) if abs(raw) < 10 ** MAX_INT_DIGITS else "x" * (MAX_INT_DIGITS + 1)
+    else:
+        text = str(raw).strip()
+    if not _INT.fullmatch(text):
+        raise FormValueError(f"{name}: expected a whole number written with the digits 0-9 (at "
+                             f"most {MAX_INT_DIGITS} of them), got {_shown(text)}")
+    return int(text)
+
+
+def parse_number(name: str, raw: Any) -> float:
+    """A decimal number typed in the form (finite, at most 9 digits before the point)."""
+    text = str(raw).strip()
+    if not _NUMBER.fullmatch(text):
+        raise FormValueError(f"{name}: expected a number such as 12 or 7.5 (digits 0-9; no "
+                             f"inf, NaN or exponent), got {_shown(text)}")
+    return float(text)
+
+
+def _reject_constant(word: str) -> Any:
+    raise FormValueError(f"{word} is not a number a log can hold")
+
+
+def _json_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise FormValueError(f"a number with {len(text.lstrip('-')):,} digits is too long "
+                             f"(at most {MAX_INT_DIGITS})")
+    return int(text)
+
+
+def _json_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value) or len(text) > 30:
+        raise FormValueError(f"{_shown(text)} is not a finite number of sensible size")
+    return value
+
+
+def _depth(text: str) -> int:
+    """The deepest bracket nesting of JSON ``text`` (brackets inside strings do not count)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def parse_json(name: str, raw: Any) -> Any:
+    """A JSON value typed in the form: bounded in size and depth; no NaN, Infinity or huge
+    numbers (they are not JSON a log can keep)."""
+    text = str(raw)
+    if len(text) > MAX_JSON_CHARS:
+        raise FormValueError(f"{name}: {len(text):,} characters is too long for one field "
+                             f"(at most {MAX_JSON_CHARS:,})")
+    if _depth(text) > MAX_JSON_DEPTH:
+        raise FormValueError(f"{name}: nested more than {MAX_JSON_DEPTH} levels deep; an event "
+                             "field never needs that")
+    try:
+        return json.loads(text, parse_constant=_reject_constant, parse_int=_json_int,
+                          parse_float=_json_float)
+    except FormValueError as err:
+        raise FormValueError(f"{name}: {err}") from None
+    except json.JSONDecodeError as err:
+        raise FormValueError(f"{name}: not valid JSON ({err.msg} at character {err.pos + 1})") from None
+    except (ValueError, RecursionError) as err:
+        raise FormValueError(f"{name}: not usable JSON ({type(err).__name__})") from None
+
+
+def _field_value(event_type: str, spec: FieldSpec, raw: Any) -> Any:
+    if spec.kind == "hexes":
+        return str(raw).replace(",", " ").split()
+    if spec.kind == "json":
+        return parse_json(spec.name, raw)
+    if spec.kind == "int":
+        return parse_int(spec.name, raw)
+    if spec.kind == "text":
+        text = str(raw)
+        if len(text) > MAX_TEXT_CHARS:
+            raise FormValueError(f"{spec.name}: {len(text):,} characters is too long (at most "
+                                 f"{MAX_TEXT_CHARS:,})")
+        if _base(_model_for(event_type).model_fields[spec.name].annotation) is float:
+            return parse_number(spec.name, text)
+        return text
+    return raw
+
+
 def build_event(event_type: str, values: dict[str, Any]) -> tuple[dict[str, Any] | None, str | None]:
-    """(event dict, problem) from form values; empty values are left out; validated."""
+    """(event dict, problem) from form values; empty values are left out; validated.
+
+    Never raises: whatever was typed, the answer is an event or a sentence saying what is wrong.
+    """
+    try:
+        specs = {s.name: s for s in event_fields(event_type)}
+    except KeyError:
+        return None, f"{event_type!r} is not an event type of the log"
     body: dict[str, Any] = {"type": event_type}
-    specs = {s.name: s for s in event_fields(event_type)}
     for name, raw in values.items():
         spec = specs.get(name)
         if spec is None or raw is None or raw == "" or raw == "(none)":
             continue
-        if spec.kind == "hexes":
-            body[name] = str(raw).replace(",", " ").split()
-        elif spec.kind == "json":
-            try:
-                body[name] = json.loads(raw)
-            except json.JSONDecodeError as err:
-                return None, f"{name}: not valid JSON ({err.msg})"
-        elif spec.kind == "text" and _base(_model_for(event_type).model_fields[name].annotation) is float:
-            try:
-                body[name] = float(raw)
-            except ValueError:
-                return None, f"{name}: expected a number, got {raw!r}"
-        else:
-            body[name] = raw
+        if isinstance(raw, str) and not raw.strip() and spec.kind != "text":
+            continue
+        try:
+            body[name] = _field_value(event_type, spec, raw)
+        except FormValueError as err:
+            return None, str(err)
     try:
         model = event_model(body)
+        return event_dict(model), None
     except ValidationError as err:
         from engine.core.parse import describe_validation_error
 
         return None, describe_validation_error(err)
-    return event_dict(model), None
+    except (ValueError, TypeError, RecursionError) as err:
+        return None, f"the event could not be built: {type(err).__name__}"
 
 
 # --- finishing ----------------------------------------------------------------------------------

@@ -41,8 +41,22 @@ BALANCE_CONTRACT = (
 CONTRACT_DEFAULTS: dict[str, float] = {
     "seatWinShareRangeMax": 0.10,
     "factionWinShareRangeMax": 0.15,
-    "roundTwoLeaderConversionMax": 0.72,
+    "profileWinShareRangeMax": 0.18,
     "actionEntropyMin": 0.72,
+    "openingEntropyMin": 0.65,
+    "openingTopShareMax": 0.30,
+    "winningPathEntropyMin": 0.60,
+    "winningPathTopShareMax": 0.55,
+    "factionStrategyInteractionRangeMax": 0.22,
+    "roundTwoLeaderConversionMax": 0.72,
+    "pairwiseDominanceMax": 0.70,
+    "bestResponseGainMax": 0.18,
+    "counterRecoveryMin": 0.04,
+    "holdoutCollapseMax": 0.20,
+    "integrityViolationsMax": 0,
+    "policyFallbacksMax": 0,
+    "forcedNoOpRateMax": 0.03,
+    "dominanceUpliftMax": 0.15,
 }
 
 
@@ -117,67 +131,150 @@ def normalised_entropy(counts: Mapping[str, int], k: int) -> float:
     return h / math.log(k)
 
 
-def win_shares(seats: pl.DataFrame, by: str) -> pl.DataFrame:
-    """Win share per value of ``by`` (faction or seat) with Wilson 95% intervals.
+# --- verdicts: only where the sample decides ----------------------------------------------
 
-    A joint victory counts as a win for each joint winner (the rules' "joint victory").
-    ``expected`` is the mean of 1/player count over the games the group played.
+#: the verdict printed when the sample cannot decide (an interval straddling the limit, or
+#: fewer than :data:`MIN_VERDICT_GAMES` games)
+NOT_ENOUGH = "not enough games"
+WITHIN = "within"
+OUTSIDE = "outside"
+
+#: below this many games no verdict is given at all, whatever the interval says (a handful of
+#: games can produce a zero-width interval by chance)
+MIN_VERDICT_GAMES = 30
+
+
+def verdict(low: float | None, high: float | None, limit: float, bound: str, n: int,
+            min_games: int = MIN_VERDICT_GAMES) -> str:
+    """Equivalence-interval verdict, as the designers' contract asks (FACTS.md §11.5:
+    "equivalence intervals inside the tolerances; non-significance alone is insufficient").
+
+    ``bound`` is ``"max"`` (the value must stay at or below ``limit``) or ``"min"`` (at or
+    above). The 95% interval ``[low, high]`` wholly on the allowed side of the limit gives
+    :data:`WITHIN`, wholly on the other side :data:`OUTSIDE`; an interval across the limit, an
+    undefined interval, or fewer than ``min_games`` games gives :data:`NOT_ENOUGH`.
+
+    >>> verdict(0.02, 0.08, 0.10, "max", 400)
+    'within'
+    >>> verdict(0.02, 0.12, 0.10, "max", 400)
+    'not enough games'
+    >>> verdict(0.0, 0.0, 0.10, "max", 3)
+    'not enough games'
     """
-    if seats.is_empty():
-        return pl.DataFrame()
-    grouped = (
-        seats.group_by(by)
-        .agg(
-            pl.len().alias("games"),
-            pl.col("winner").cast(pl.Int64).sum().alias("wins"),
-            (1.0 / pl.col("player_count")).mean().alias("expected"),
-        )
-        .sort(by)
-    )
-    lows, highs = [], []
-    for wins, n in zip(grouped["wins"].to_list(), grouped["games"].to_list(), strict=True):
-        lo, hi = wilson(int(wins), int(n))
-        lows.append(lo)
-        highs.append(hi)
-    return grouped.with_columns(
-        (pl.col("wins") / pl.col("games")).alias("share"),
-        pl.Series("low", lows),
-        pl.Series("high", highs),
-    )
+    if bound not in ("max", "min"):
+        raise ValueError(f"bound must be 'max' or 'min', not {bound!r}")
+    if n < min_games or low is None or high is None or math.isnan(low) or math.isnan(high):
+        return NOT_ENOUGH
+    if bound == "max":
+        if high <= limit:
+            return WITHIN
+        if low > limit:
+            return OUTSIDE
+    else:
+        if low >= limit:
+            return WITHIN
+        if high < limit:
+            return OUTSIDE
+    return NOT_ENOUGH
 
 
-def spread(shares: pl.DataFrame) -> float:
-    """Max minus min win share across the groups (nan with fewer than two groups)."""
-    if shares.is_empty() or shares.height < 2:
+def proportion_verdict(successes: float, n: int, limit: float, bound: str,
+                       min_games: int = MIN_VERDICT_GAMES) -> str:
+    """:func:`verdict` of a proportion with its Wilson 95% interval (for one-number rates)."""
+    lo, hi = wilson(successes, n)  # type: ignore[arg-type]
+    return verdict(lo, hi, limit, bound, n, min_games)
+
+
+# --- the designers' balance statistics (lab/runner/monte-carlo-runner.js, rc.17 era) ---------
+#
+# Each statistic works on plain dicts of counts (key -> number or tuple of numbers), so that
+# the same function gives the value on all games and, in :func:`jackknife`, on the games minus
+# one block.
+
+#: games are split into this many blocks (by a hash of the game id) for the jackknife
+BLOCKS = 20
+
+
+def entropy(counts: Mapping[Any, float]) -> float:
+    """The designers' normalised entropy: Shannon entropy of ``counts`` over the keys actually
+    seen, divided by log(number of keys seen); 0.0 when fewer than two keys were seen."""
+    values = [float(v) for v in counts.values() if v > 0]
+    total = sum(values)
+    if len(values) < 2 or total <= 0:
+        return 0.0
+    h = -sum((v / total) * math.log(v / total) for v in values)
+    return h / math.log(len(values))
+
+
+def top_share(counts: Mapping[Any, float]) -> float:
+    """The share of the most common key (nan when there is nothing to count)."""
+    values = [float(v) for v in counts.values()]
+    total = sum(values)
+    return max(values) / total if total > 0 else math.nan
+
+
+def share_range(groups: Mapping[Any, tuple[float, float]], min_appearances: float = 1) -> float:
+    """Max minus min win share over groups ``key -> (appearances, win credit)`` that appear at
+    least ``min_appearances`` times (nan with fewer than two such groups)."""
+    shares = [c / a for a, c in groups.values() if a >= max(min_appearances, 1e-12)]
+    if len(shares) < 2:
         return math.nan
-    return float(shares["share"].max()) - float(shares["share"].min())  # type: ignore[arg-type]
+    return max(shares) - min(shares)
 
 
-def leader_conversion(era_two: pl.DataFrame) -> dict[str, Any]:
-    """How often the sole Mandate leader after Era II goes on to win.
+def ratio(parts: Mapping[Any, tuple[float, float]]) -> float:
+    """Sum of numerators over sum of denominators of ``key -> (numerator, denominator)``."""
+    num = sum(p[0] for p in parts.values())
+    den = sum(p[1] for p in parts.values())
+    return num / den if den > 0 else math.nan
 
-    Games with a tie for the lead are left out and counted separately.
+
+def dominance(pairs: Mapping[Any, tuple[float, float]], min_comparisons: float = 4) -> float:
+    """The designers' pairwise dominance: the highest relative placement rate (placement
+    points / comparisons) of one profile over another, over pairs compared at least
+    ``min_comparisons`` times (nan when no pair qualifies)."""
+    rates = [p / c for c, p in pairs.values() if c >= min_comparisons and c > 0]
+    return max(rates) if rates else math.nan
+
+
+def _sub(a: Any, b: Any) -> Any:
+    if isinstance(a, tuple):
+        return tuple(x - y for x, y in zip(a, b, strict=True))
+    return a - b
+
+
+def _add(a: Any, b: Any) -> Any:
+    if isinstance(a, tuple):
+        return tuple(x + y for x, y in zip(a, b, strict=True))
+    return a + b
+
+
+def jackknife(blocks: Mapping[int, Mapping[Any, Any]], stat: Any) -> dict[str, float]:
+    """``stat`` on all the data and its delete-one-block jackknife 95% interval.
+
+    ``blocks`` maps a block number to that block's counts (``key -> number or tuple``); games
+    are assigned to blocks by a hash of their id, so every game's rows stay in one block and
+    the interval accounts for the games' internal correlation. With fewer than two non-empty
+    blocks the interval is undefined (nan). Returns value, low, high.
     """
-    if era_two.is_empty():
-        return {"games": 0, "converted": 0, "ties": 0, "rate": math.nan, "low": math.nan,
-                "high": math.nan}
-    games = converted = ties = 0
-    for _, part in era_two.group_by("game_id"):
-        top = part["mandate"].max()
-        leaders = part.filter(pl.col("mandate") == top)
-        if leaders.height != 1:
-            ties += 1
-            continue
-        games += 1
-        converted += int(bool(leaders["winner"][0]))
-    return conversion(games, converted, ties)
-
-
-def conversion(games: int, converted: int, ties: int) -> dict[str, Any]:
-    """Leader-conversion rate with its 95% Wilson interval from counts."""
-    if games == 0:
-        return {"games": 0, "converted": 0, "ties": ties, "rate": math.nan, "low": math.nan,
-                "high": math.nan}
-    lo, hi = wilson(converted, games)
-    return {"games": games, "converted": converted, "ties": ties,
-            "rate": converted / games, "low": lo, "high": hi}
+    total: dict[Any, Any] = {}
+    for counts in blocks.values():
+        for k, v in counts.items():
+            total[k] = _add(total[k], v) if k in total else v
+    value = stat(total)
+    keys = [b for b, c in blocks.items() if c]
+    if len(keys) < 2 or value is None or math.isnan(value):
+        return {"value": value, "low": math.nan, "high": math.nan}
+    loo = []
+    for b in keys:
+        part = dict(total)
+        for k, v in blocks[b].items():
+            part[k] = _sub(part[k], v)
+        loo.append(stat(part))
+    if any(x is None or math.isnan(x) for x in loo):
+        return {"value": value, "low": math.nan, "high": math.nan}
+    m = len(loo)
+    mean = sum(loo) / m
+    var = (m - 1) / m * sum((x - mean) ** 2 for x in loo)
+    half = t975(m - 1) * math.sqrt(var)
+    return {"value": value, "low": value - half, "high": value + half}

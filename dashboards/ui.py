@@ -94,6 +94,11 @@ def table_csv(df: pl.DataFrame) -> bytes:
     return (df.with_columns(fixes) if fixes else df).write_csv().encode("utf-8")
 
 
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``n`` and the word in agreement: "1 game", "2 games", "1 error", "0 errors"."""
+    return f"{n:,} {word if n == 1 else (many or word + 's')}"
+
+
 def empty_state(message: str) -> None:
     """A friendly note that there is nothing to show yet, and what to do about it."""
     st.info(message, icon=":material/inbox:")

@@ -142,6 +142,9 @@ class Reveal(_Event):
 
     type: Literal["reveal"] = "reveal"
     selections: list[Selection]
+    #: The Metropolitan Mind Trust Incorporates: when two or more Core Actions tie for the most
+    #: selected, "Initiative chooses among ties"; the Initiative holder's choice
+    tie_choice: CoreAction | None = None
 
 
 class Trade(_Event):

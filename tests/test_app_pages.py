@@ -151,6 +151,27 @@ def test_evidence_switch_excludes_the_right_games(sample_db: Path,
     assert label == f"Excluded from evidence: {total - counted} game(s)"
 
 
+def test_evidence_switch_holds_on_every_page(sample_db: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Switched on once, "Evidence only" stays on through every page (and pages without the
+    sidebar in between), like the player-count filter."""
+    at = _app(sample_db, monkeypatch, "overview")
+    at.sidebar.toggle[0].set_value(True).run()
+    at.sidebar.multiselect[1].set_value([4]).run()
+    tour = [p for a in ANALYTICS for p in (a, "record")] + list(ANALYTICS)
+    for page in tour:
+        at.switch_page(f"views/{page}.py").run()
+        _no_exception(at)
+        if page in ANALYTICS:
+            toggles = [t.value for t in at.sidebar.toggle if t.label == "Evidence only"]
+            counts = [m.value for m in at.sidebar.multiselect if m.label == "Player count"]
+            assert toggles == [True], f"{page}: Evidence only is {toggles}"
+            assert counts == [[4]], f"{page}: player count is {counts}"
+    at.sidebar.toggle[0].set_value(False).run()
+    at.switch_page("views/duration.py").run()
+    assert [t.value for t in at.sidebar.toggle if t.label == "Evidence only"] == [False]
+
+
 def test_player_count_filter(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     con = duckdb.connect(str(sample_db), read_only=True)
     n4 = con.sql("SELECT count(*) FROM games WHERE player_count = 4").fetchall()[0][0]
@@ -354,21 +375,6 @@ def test_stats_against_known_values() -> None:
     assert stats.normalised_entropy({"fund": 5}, 6) == 0.0
     assert abs(stats.normalised_entropy({a: 1 for a in "abcdef"}, 6) - 1.0) < 1e-12
     assert stats.thresholds()["seatWinShareRangeMax"] == 0.10
-
-
-def test_leader_conversion_leaves_ties_out() -> None:
-    import polars as pl
-
-    from dashboards import stats
-
-    era_two = pl.DataFrame({
-        "game_id": ["g1", "g1", "g2", "g2", "g3", "g3"],
-        "seat": [1, 2, 1, 2, 1, 2],
-        "mandate": [10, 8, 9, 9, 7, 12],
-        "winner": [True, False, False, True, False, False],
-    })
-    out = stats.leader_conversion(era_two)
-    assert (out["games"], out["converted"], out["ties"]) == (2, 1, 1)
 
 
 def test_filter_values_travel_as_parameters(sample_db: Path) -> None:

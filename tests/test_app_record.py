@@ -28,6 +28,16 @@ def _lines(path: Path) -> list[dict]:
     return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
 
 
+def _pick_every_seat(at: AppTest) -> None:
+    """Choose the first option for every seat's secret selection (nothing is preselected)."""
+    pickers = [sb for sb in at.selectbox if str(sb.key or "").startswith("sel_")]
+    assert pickers, "a secret selection is offered"
+    for sb in pickers:
+        assert sb.value is None, f"{sb.label} comes pre-filled with {sb.value!r}"
+        sb.select_index(0)
+    at.run()
+
+
 def _engine_guides() -> bool:
     from engine.core.registry import get_ruleset
 
@@ -50,9 +60,12 @@ def test_short_session_survives_a_reload(tmp_path: Path, monkeypatch: pytest.Mon
 
     if _engine_guides():
         # guided: the Era I Mandate reveal, the first Headline, the secret selection
-        for key in ("opt_0", "opt_0", "reveal_go"):
+        for key in ("opt_0", "opt_0"):
             at.button(key=key).click().run()
             assert not at.exception, [e.value for e in at.exception]
+        _pick_every_seat(at)
+        at.button(key="reveal_go").click().run()
+        assert not at.exception, [e.value for e in at.exception]
         events = drafts.load(tmp_path / "drafts", draft_id).events
         assert [e["type"] for e in events] == ["phase", "era_start", "headline", "reveal"]
         assert all(e.get("t") for e in events), "every event is timestamped"
@@ -155,14 +168,129 @@ def test_finish_button_archives_and_loads(tmp_path: Path, monkeypatch: pytest.Mo
     draft_id = draft_id[0] if isinstance(draft_id, list) else draft_id
     at.button(key="finish").click().run()
     assert not at.exception, [e.value for e in at.exception]
+    assert drafts.load(tmp_path / "drafts", draft_id).status == "open", "one click does not finish"
+    at.button(key="finish_no").click().run()
+    assert not _has(at, "finish_no")
+    assert drafts.load(tmp_path / "drafts", draft_id).status == "open"
+    at.button(key="finish").click().run()
+    at.button(key="finish_yes").click().run()
+    assert not at.exception, [e.value for e in at.exception]
     assert any("Archived and loaded" in s.value for s in at.success), [e.value for e in at.error]
     d = drafts.load(tmp_path / "drafts", draft_id)
     assert d.status == "finished" and d.game_id
+    # once archived, nothing more is offered for recording
+    keys = {str(b.key) for b in at.button}
+    offered = {k for k in keys if k.startswith(("opt_", "reveal", "undo", "mk_", "man_", "finish"))}
+    assert not offered, offered
     con = duckdb.connect(str(db), read_only=True)
     row = con.sql("SELECT session_type, evidence FROM games WHERE game_id = ?",
                   params=[d.game_id]).fetchall()
     con.close()
     assert row == [("developer_walkthrough", False)]
+
+
+def _has(at: AppTest, key: str) -> bool:
+    return any(b.key == key for b in at.button)
+
+
+def _new_draft(db: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[AppTest, str]:
+    at = _record_page(db, monkeypatch)
+    at.button(key="new_start").click().run()
+    draft_id = at.query_params["draft"]
+    return at, draft_id[0] if isinstance(draft_id, list) else draft_id
+
+
+def test_abandon_asks_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    at, draft_id = _new_draft(tmp_path / "playtest.duckdb", monkeypatch)
+    at.button(key="abandon").click().run()
+    assert drafts.load(tmp_path / "drafts", draft_id).status == "open", "one click does not abandon"
+    assert _has(at, "abandon_yes")
+    at.button(key="abandon_no").click().run()
+    assert not _has(at, "abandon_yes")
+    assert drafts.load(tmp_path / "drafts", draft_id).status == "open"
+    at.button(key="abandon").click().run()
+    at.button(key="abandon_yes").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert drafts.load(tmp_path / "drafts", draft_id).status == "abandoned"
+
+
+def test_reveal_needs_every_seat_chosen(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    if not _engine_guides():
+        pytest.skip("the engine has no legal-move generator")
+    at, draft_id = _new_draft(tmp_path / "playtest.duckdb", monkeypatch)
+    for key in ("opt_0", "opt_0"):
+        at.button(key=key).click().run()
+    pickers = [sb for sb in at.selectbox if str(sb.key or "").startswith("sel_")]
+    assert len(pickers) == 4 and all(sb.value is None for sb in pickers)
+    at.button(key="reveal_go").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("nothing was recorded" in e.value for e in at.error)
+    assert [e["type"] for e in drafts.load(tmp_path / "drafts", draft_id).events][-1] == "headline"
+    pickers[0].select_index(0).run()
+    at.button(key="reveal_go").click().run()
+    assert [e["type"] for e in drafts.load(tmp_path / "drafts", draft_id).events][-1] == "headline"
+    _pick_every_seat_rest(at)
+    at.button(key="reveal_go").click().run()
+    assert [e["type"] for e in drafts.load(tmp_path / "drafts", draft_id).events][-1] == "reveal"
+
+
+def _pick_every_seat_rest(at: AppTest) -> None:
+    for sb in at.selectbox:
+        if str(sb.key or "").startswith("sel_") and sb.value is None:
+            sb.select_index(0)
+    at.run()
+
+
+BAD_INPUTS = [
+    ("fund", "seat", "\u0663"),            # ARABIC-INDIC DIGIT THREE
+    ("fund", "seat", "\u00b2"),            # SUPERSCRIPT TWO
+    ("fund", "seat", "9" * 5000),
+    ("fund", "seat", "inf"),
+    ("observation", "minutes", "inf"),
+    ("observation", "minutes", "NaN"),
+    ("observation", "minutes", "1e999"),
+    ("observation", "minutes", "9" * 5000),
+    ("reveal", "selections", "[" * 50_000 + "]" * 50_000),
+    ("reveal", "selections", "[" * 9 + "]" * 9),
+    ("reveal", "selections", '[{"seat": 1, "pick": NaN}]'),
+    ("reveal", "selections", '[{"seat": Infinity, "pick": "fund"}]'),
+    ("reveal", "selections", '[{"seat": 1e999, "pick": "fund"}]'),
+    ("reveal", "selections", '[{"seat": ' + "1" * 5000 + ', "pick": "fund"}]'),
+]
+
+
+@pytest.mark.parametrize(("etype", "name", "raw"), BAD_INPUTS,
+                         ids=[f"{t}-{n}-{i}" for i, (t, n, _) in enumerate(BAD_INPUTS)])
+def test_manual_event_builder_rejects_bad_values(etype: str, name: str, raw: str) -> None:
+    values = {"observation": {"category": "moment", "text": "x"},
+              "fund": {"seat": "1", "mode": "venture", "path": "F I1"}}.get(etype, {})
+    event, problem = live.build_event(etype, {**values, name: raw})
+    assert event is None and problem and name in problem, (event, problem)
+    assert len(problem) < 300, "the bad value is not echoed whole"
+
+
+def test_manual_event_form_never_shows_a_traceback(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    at, draft_id = _new_draft(tmp_path / "playtest.duckdb", monkeypatch)
+    before = drafts.load(tmp_path / "drafts", draft_id).events
+    at.selectbox(key="man_type").set_value("observation").run()
+    for raw in ("inf", "NaN", "9" * 5000, "\u0663"):
+        at.text_input(key="man_observation_text").input("a note")
+        at.text_input(key="man_observation_minutes").input(raw)
+        at.button(key="man_go").click().run()
+        assert not at.exception, [e.value for e in at.exception]
+        assert any("Not recorded" in e.value and "minutes" in e.value for e in at.error)
+    at.selectbox(key="man_type").set_value("reveal").run()
+    at.text_input(key="man_reveal_selections").input("[" * 3000 + "]" * 3000)
+    at.button(key="man_go").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    at.selectbox(key="man_type").set_value("era_start").run()
+    at.text_input(key="man_era_start_era").input("\u0663")
+    at.button(key="man_go").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert drafts.load(tmp_path / "drafts", draft_id).events == before, "nothing was written"
+    text = drafts.path_of(tmp_path / "drafts", draft_id).read_text(encoding="utf-8")
+    assert "Infinity" not in text and "NaN" not in text
 
 
 def test_map_picture_draws_every_hex_and_piece() -> None:

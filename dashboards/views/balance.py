@@ -1,135 +1,182 @@
-"""Balance: win shares by faction and seat, Era II leader conversion, action-choice entropy."""
+"""Balance: the designers' balance checks (contract strategic-unsolvability-v3) per player count,
+physical evidence and a study folder side by side, with a verdict only where the sample decides.
+
+Definitions: docs/balance.md; queries: :mod:`dashboards.balance_queries`.
+"""
 
 from __future__ import annotations
 
 import math
 
+import altair as alt
 import polars as pl
 import streamlit as st
 
-from dashboards import charts, filters, queries, stats, store, ui
+from dashboards import balance_queries as bq
+from dashboards import filters, stats, store, ui
+from dashboards.queries import Filters
 
-st.title("Balance")
-st.caption(
-    "Against the designers' provisional thresholds (balance contract "
-    "strategic-unsolvability-v3, FACTS.md §11.5): seat win-share spread <= 0.10, faction "
-    "spread <= 0.15, Era II leader conversion <= 0.72, action-choice entropy >= 0.72. "
-    "Human and simulated games are shown side by side, never pooled. Intervals are 95% Wilson."
-)
-
-
-def _verdict(value: float, limit: float, upper: bool, n: int) -> str:
-    if math.isnan(value):
-        return "not enough data"
-    ok = value <= limit if upper else value >= limit
-    note = "" if n >= stats.MIN_GAMES_WARNING else f" (only {n} games: indicative)"
-    return ("within threshold" if ok else "OUTSIDE threshold") + note
+#: how each kind of game is named on this page (simulated games are always labelled)
+KIND_LABELS = {
+    "human": "Human playtests",
+    "simulated": "Simulated (warehouse bots)",
+    "walkthrough": "Walkthroughs",
+    "illustrative": "Illustrative examples",
+    "study": "Study (simulated)",
+}
+STUDY_KEY = "balance_study_folder"
 
 
-def _shares_by_kind(seats: pl.DataFrame, by: str) -> pl.DataFrame:
+def _fmt(v: float | None, metric: str) -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "–"
+    if metric == "policy_fallbacks":
+        return f"{v:.0f}"
+    return f"{v:.3f}"
+
+
+def _interval(low: float | None, high: float | None) -> str:
+    if low is None or high is None:
+        return "–"
+    return f"{low:.3f} to {high:.3f}"
+
+
+def _checks_table(frames: dict[str, pl.DataFrame], n: int) -> pl.DataFrame:
+    """One row per metric; per source: value, 95% interval, verdict (and games)."""
+    th = stats.thresholds()
+    rows: dict[str, dict[str, object]] = {}
+    for mid, name, key, bound in bq.METRICS:
+        rows[mid] = {"metric (designers' name)": name, "contract check": mid,
+                     "threshold": f"{'≤' if bound == 'max' else '≥'} {th.get(key, math.nan):g}"}
+    for label, df in frames.items():
+        part = df.filter(pl.col("player_count") == n)
+        for r in part.iter_rows(named=True):
+            row = rows[r["metric"]]
+            row[f"{label}: value"] = _fmt(r["value"], r["metric"])
+            row[f"{label}: 95% interval"] = _interval(r["low"], r["high"])
+            row[f"{label}: verdict"] = r["verdict"]
+    return pl.DataFrame(list(rows.values()))
+
+
+def _notes(frames: dict[str, pl.DataFrame], n: int) -> list[str]:
+    out = []
+    for label, df in frames.items():
+        part = df.filter((pl.col("player_count") == n) & (pl.col("note") != ""))
+        seen: dict[str, list[str]] = {}
+        for r in part.iter_rows(named=True):
+            seen.setdefault(r["note"], []).append(r["metric"])
+        for note, mids in seen.items():
+            out.append(f"**{label}** ({', '.join(mids)}): {note}.")
+    return out
+
+
+def _share_chart(df: pl.DataFrame, by: str, title: str) -> alt.LayerChart | alt.FacetChart:
+    axis = {"turn_order": "Turn order (0 = first Initiative)", "faction": "Faction",
+            "profile": "Strategy profile"}[by]
+    base = alt.Chart(df.to_pandas())
+    y = alt.Y(f"{by}:N", title=axis)
+    colour = alt.Color("source:N", title="Games")
+    bars = base.mark_rule(strokeWidth=2).encode(x="low:Q", x2="high:Q", y=y, yOffset="source:N",
+                                                color=colour)
+    points = base.mark_point(filled=True, size=80).encode(
+        x=alt.X("share:Q", title="Win share (joint wins 1/k)", scale=alt.Scale(domain=[0, 1])),
+        y=y, yOffset="source:N", color=colour,
+        tooltip=["source", by, "appearances", "wins", "share", "low", "high", "expected"])
+    even = base.mark_tick(color="black", thickness=2, size=16).encode(x="expected:Q", y=y)
+    return alt.layer(bars, points, even, title=title)
+
+
+def _shares(sources: dict[str, tuple[bq.Source, pl.DataFrame | None]], f: Filters,
+            by: str, n: int) -> pl.DataFrame:
     parts = []
-    for (kind,), part in seats.group_by(["kind"], maintain_order=True):
-        ws = stats.win_shares(part, by)
-        if not ws.is_empty():
-            parts.append(ws.with_columns(pl.lit(kind).alias("kind")))
-    return pl.concat(parts) if parts else pl.DataFrame()
-
-
-def _spread_table(shares: pl.DataFrame, games: pl.DataFrame, limit: float) -> pl.DataFrame:
-    rows = []
-    for (kind,), part in shares.group_by(["kind"], maintain_order=True):
-        n = int(games.filter(pl.col("kind") == kind)["game_id"].n_unique())
-        sp = stats.spread(part)
-        # the widest spread the 95% intervals allow: a cautious bound, not an equivalence test
-        wide = (float(part["high"].max()) - float(part["low"].min())  # type: ignore[arg-type]
-                if part.height >= 2 else math.nan)
-        rows.append({"kind": kind, "games": n, "spread": None if math.isnan(sp) else round(sp, 3),
-                     "spread_upper_bound": None if math.isnan(wide) else round(wide, 3),
-                     "threshold": limit, "verdict": _verdict(sp, limit, True, n),
-                     "within_even_at_interval_ends": (not math.isnan(wide)) and wide <= limit})
-    return pl.DataFrame(rows)
+    for label, (src, _) in sources.items():
+        df = bq.shares(src, f, by)
+        if df.is_empty():
+            continue
+        df = df.filter(pl.col("player_count") == n)
+        for (kind,), part in df.group_by(["kind"], maintain_order=True):
+            name = label if src.study is not None else KIND_LABELS.get(str(kind), str(kind))
+            parts.append(part.with_columns(pl.lit(name).alias("source"),
+                                           pl.col(by).cast(pl.Utf8)))
+    return pl.concat(parts, how="diagonal_relaxed") if parts else pl.DataFrame()
 
 
 def render() -> None:
     db = store.db_path()
     f = filters.sidebar(db)
+    st.title("Balance")
     th = stats.thresholds()
-    seats = queries.seats_in_games(db, f)
-    if not seats.is_empty():
-        seats = seats.filter(pl.col("complete").fill_null(False))
-    if seats.is_empty():
-        ui.empty_state("No complete games match. " + ui.NO_GAMES)
+    st.caption(
+        "The designers' balance checks (contract strategic-unsolvability-v3, provisional "
+        "thresholds; FACTS.md §11.5), computed with their definitions (docs/balance.md): per "
+        "player count, joint wins credited 1/k, seat = turn order from first Initiative, the "
+        "Era II leader read at the end of Era II Production. Physical evidence and a study "
+        "folder are shown side by side, never pooled. Four players is the balance authority."
+    )
+    study_text = st.sidebar.text_input(
+        "Study folder", key=STUDY_KEY,
+        help="A folder written by `playtest study` (Parquet tables). Its results are shown "
+             "beside the warehouse's, never pooled with them. PLAYTEST_STUDY sets the default.",
+    )
+    study = bq.study_path(study_text)
+    if (study_text or "").strip() and study is None:
+        st.warning(f"{study_text!r} is not a study folder (it needs games/ and seats/ Parquet "
+                   "tables); showing the warehouse only.", icon=":material/warning:")
+
+    sources: dict[str, tuple[bq.Source, pl.DataFrame | None]] = {}
+    frames: dict[str, pl.DataFrame] = {}
+    wh = bq.Source(db=db)
+    m = bq.metrics(wh, f)
+    sources["warehouse"] = (wh, m)
+    if not m.is_empty():
+        for (kind,), part in m.group_by(["kind"], maintain_order=True):
+            frames[KIND_LABELS.get(str(kind), str(kind))] = part
+    if study is not None:
+        ss = bq.Source(study=study)
+        sm = bq.metrics(ss, f)
+        label = f"Study {study.name} (simulated)"
+        sources[label] = (ss, sm)
+        if not sm.is_empty():
+            frames[label] = sm
+    if not frames:
+        ui.empty_state("No complete games match. " + ui.NO_GAMES + " A study folder written by "
+                       "`playtest study` can be named in the sidebar.")
         filters.show_exclusions(db, f)
         return
-    seats = ui.with_names(seats, "faction")
-    counts = sorted(seats["player_count"].unique().to_list())
-    if len(counts) > 1:
-        st.info(f"The selection mixes player counts {counts}; even shares differ by count (the "
-                "black tick marks each group's expected share). Four players is the balance "
-                "authority: filter to one count for a clean comparison.", icon=":material/info:")
 
-    st.caption("Verdicts compare point estimates with the thresholds. The designers' "
-               "qualification needs equivalence intervals inside the tolerances (FACTS.md "
-               "§11.5: non-significance alone is insufficient). `spread_upper_bound` is the "
-               "widest spread the 95% intervals allow (highest upper end minus lowest lower "
-               "end); only when it is within the threshold does the sample support balance.")
-    st.subheader("Win share by faction")
-    fac = _shares_by_kind(seats, "faction")
-    ui.show_chart(charts.win_share_chart(fac, "faction", "Win share by faction (95% Wilson)"),
-                  "win-share-faction")
-    st.dataframe(_spread_table(fac, seats, th["factionWinShareRangeMax"]), hide_index=True)
-    ui.show_table(fac, "win-share-faction")
-
-    st.subheader("Win share by seat")
-    seat_df = _shares_by_kind(seats.with_columns(pl.col("seat").cast(pl.Utf8)), "seat")
-    ui.show_chart(charts.win_share_chart(seat_df, "seat", "Win share by seat (95% Wilson)"),
-                  "win-share-seat")
-    st.dataframe(_spread_table(seat_df, seats, th["seatWinShareRangeMax"]), hide_index=True)
-    ui.show_table(seat_df, "win-share-seat")
-
-    st.subheader("Era II leader conversion")
-    # counted in DuckDB (queries.era_two_leader_summary equals stats.leader_conversion per kind)
-    lead = queries.era_two_leader_summary(db, f)
-    rows = []
-    for kind, games, converted, ties in lead.iter_rows() if not lead.is_empty() else []:
-        conv = stats.conversion(int(games), int(converted), int(ties))
-        rows.append({"kind": kind, **conv, "threshold": th["roundTwoLeaderConversionMax"],
-                     "verdict": _verdict(conv["rate"], th["roundTwoLeaderConversionMax"], True,
-                                         conv["games"])})
-    if rows:
-        st.dataframe(pl.DataFrame(rows), hide_index=True)
-        st.caption("Share of games whose sole Mandate leader at the end of Era II won; games "
-                   "with a tied lead are counted under `ties` and left out.")
-    else:
-        ui.empty_state("No Era II end states recorded in the matching complete games.")
-
-    st.subheader("Action-choice entropy")
-    sel = queries.selections(db, f)
-    if sel.is_empty():
-        ui.empty_state("No selections recorded in the matching games.")
-    else:
-        erows = []
-        for (kind,), part in sel.group_by(["kind"], maintain_order=True):
-            core = part.filter(pl.col("pick_kind") == "core")
-            c_counts = dict(core.group_by("pick").len().iter_rows())
-            a_counts = dict(part.group_by("pick").len().iter_rows())
-            h_core = stats.normalised_entropy(c_counts, 6)
-            erows.append({
-                "kind": kind, "selections": part.height,
-                "core_entropy": round(h_core, 3),
-                "all_picks_entropy": round(stats.normalised_entropy(a_counts, 12), 3),
-                "threshold": th["actionEntropyMin"],
-                "verdict": _verdict(h_core, th["actionEntropyMin"], False,
-                                    part["game_id"].n_unique()),
-            })
-        st.dataframe(pl.DataFrame(erows), hide_index=True)
-        st.caption("Normalised Shannon entropy: of Core Action selections over the six Core "
-                   "Actions (compared with the threshold), and of all selections over the six "
-                   "Core Actions and six Programs.")
-        shares = (sel.group_by(["kind", "pick"]).len("n")
-                  .with_columns((pl.col("n") / pl.col("n").sum().over("kind")).round(3)
-                                .alias("share")))
-        ui.show_chart(charts.selection_share_chart(shares), "selection-shares")
+    st.markdown(
+        f"**Verdicts** follow the contract's rule (equivalence intervals inside the tolerances; "
+        f"non-significance is not enough): *{stats.WITHIN}* when the whole 95% interval is on "
+        f"the allowed side of the threshold, *{stats.OUTSIDE}* when it is wholly beyond it, "
+        f"otherwise *{stats.NOT_ENOUGH}*; groups of fewer than {stats.MIN_VERDICT_GAMES} games "
+        "get no verdict. Intervals are delete-one-block jackknife intervals over "
+        f"{stats.BLOCKS} blocks of games."
+    )
+    counts = sorted({int(n) for df in frames.values() for n in df["player_count"].to_list()})
+    tabs = st.tabs([f"{n} players" for n in counts])
+    for tab, n in zip(tabs, counts, strict=True):
+        with tab:
+            games = {label: int(df.filter(pl.col("player_count") == n)["games"].sum()
+                                // len(bq.METRICS))
+                     for label, df in frames.items()}
+            st.caption("Games: " + "; ".join(f"{k}: {v}" for k, v in games.items() if v))
+            ui.show_table(_checks_table(frames, n), f"balance-checks-{n}p")
+            for note in _notes(frames, n):
+                st.caption(note)
+            for by, title, limit in (
+                ("turn_order", "Win share by turn order", th["seatWinShareRangeMax"]),
+                ("faction", "Win share by faction", th["factionWinShareRangeMax"]),
+                ("profile", "Win share by strategy profile", th["profileWinShareRangeMax"]),
+            ):
+                df = _shares(sources, f, by, n)
+                if df.is_empty():
+                    continue
+                st.subheader(f"{title} ({n} players)")
+                ui.show_chart(_share_chart(df, by, f"{title}, {n} players (95% jackknife; "
+                                                  f"tick = even share; range limit {limit:g})"),
+                              f"win-share-{by}-{n}p")
+                ui.show_table(df.select("source", by, "appearances", "wins", "share", "low",
+                                        "high", "expected"), f"win-share-{by}-{n}p")
     filters.show_exclusions(db, f)
 
 

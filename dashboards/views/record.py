@@ -19,6 +19,7 @@ import polars as pl
 import streamlit as st
 
 from dashboards import drafts, hexmap, live, protocols, replay_view, store, ui
+from dashboards.ui import plural
 from schemas.log import HUMAN_SESSION_TYPES
 
 st.title("Record a game")
@@ -48,6 +49,7 @@ def _current() -> str | None:
 
 
 def _open(draft_id: str | None) -> None:
+    st.session_state.pop("confirm", None)
     if draft_id:
         st.query_params["draft"] = draft_id
     elif "draft" in st.query_params:
@@ -216,7 +218,9 @@ def observation_popover(draft_id: str, era: int | None, cycle: int | None) -> No
 
 
 def decision_panel(draft_id: str, nxt: live.Next, seat_names: dict[int, str],
-                   places: dict[str, str]) -> None:
+                   places: dict[str, str], at_event: int = 0) -> None:
+    """The next decision's choices. ``at_event`` (events recorded so far) keys the secret
+    selection pickers, so each selection round starts empty instead of repeating the last."""
     who = f"Seat {nxt.seat} ({seat_names.get(nxt.seat, '?')})" if nxt.seat else "The table"
     if nxt.kind == "end":
         st.success(f"{nxt.label or 'The game is over'}. Finish below to archive and load it.",
@@ -228,12 +232,20 @@ def decision_panel(draft_id: str, nxt: live.Next, seat_names: dict[int, str],
         return
     if nxt.kind == "simultaneous":
         st.markdown(f"**Secret selection** — every seat picks, then reveal. {nxt.label}")
+        st.caption("Nothing is picked in advance: choose each seat's card as it is revealed.")
         picks: dict[int, Any] = {}
         cols = st.columns(max(1, len(nxt.per_seat)))
         for k, (seat, opts) in enumerate(sorted(nxt.per_seat.items())):
             picks[seat] = cols[k].selectbox(f"Seat {seat} ({seat_names.get(seat, '?')})", opts,
-                                            format_func=live.option_label, key=f"sel_{seat}")
+                                            format_func=live.option_label, index=None,
+                                            placeholder="Choose the revealed card",
+                                            key=f"sel_{at_event}_{seat}")
         if st.button("Reveal selections", type="primary", key="reveal_go"):
+            missing = [seat for seat, pick in picks.items() if pick is None]
+            if missing:
+                st.error("Choose the selection of " + ", ".join(f"Seat {m}" for m in missing)
+                         + " first: nothing was recorded.")
+                return
             try:
                 event = nxt.combine(picks) if nxt.combine else None
             except Exception as err:
@@ -341,9 +353,9 @@ def manual_form(draft_id: str, expanded: bool) -> None:
             elif spec.kind == "bool":
                 values[spec.name] = col.checkbox(spec.name, value=bool(spec.default), key=key)
             elif spec.kind == "int":
-                raw = col.text_input(label, value="" if spec.default is None else str(spec.default),
-                                     key=key)
-                values[spec.name] = int(raw) if raw.strip().lstrip("-").isdigit() else (raw or None)
+                values[spec.name] = col.text_input(
+                    label, value="" if spec.default is None else str(spec.default), key=key,
+                    max_chars=live.MAX_INT_DIGITS + 1)  # checked by live.build_event
             else:
                 values[spec.name] = col.text_input(label, key=key, help=spec.help or None)
         if st.button("Record this event", key="man_go"):
@@ -401,8 +413,16 @@ def recording(draft_id: str) -> None:
     top[1].button("Leave", key="leave", on_click=_open, args=(None,),
                   help="Back to the list; the draft stays on disk and can be resumed.")
     if d.status != "open":
+        if st.session_state.get("just_finished") == d.id:
+            st.success(f"Archived and loaded{f' as game `{d.game_id}`' if d.game_id else ''}.",
+                       icon=":material/check_circle:")
+            if d.game_id:
+                st.page_link("views/audit.py", label="Open in Audit",
+                             query_params={"game": d.game_id})
+                st.page_link("views/replay.py", label="Open in the Replay viewer",
+                             query_params={"game": d.game_id})
         st.info(f"This draft is {d.status}" + (f" (game `{d.game_id}`)" if d.game_id else "")
-                + ".", icon=":material/inventory_2:")
+                + "; nothing more can be recorded in it.", icon=":material/inventory_2:")
         if d.status == "abandoned" and top[2].button("Reopen", key="reopen"):
             drafts.mark(ddir, d.id, "reopened")
             st.rerun()
@@ -437,7 +457,7 @@ def recording(draft_id: str) -> None:
         with st.expander(f"Findings so far: {len(findings)}", expanded=bool(fresh)):
             st.dataframe(replay_view.findings_table(findings), hide_index=True, width="stretch")
 
-    decision_panel(d.id, nxt, seat_names, live.places(state, live.pack()))
+    decision_panel(d.id, nxt, seat_names, live.places(state, live.pack()), len(d.events))
 
     c = st.columns([2, 1, 1, 1])
     if d.events:
@@ -472,7 +492,12 @@ def _events_table(d: drafts.Draft) -> None:
                      hide_index=True, width="stretch")
 
 
+def _ask(what: str | None) -> None:
+    st.session_state["confirm"] = what
+
+
 def finish_panel(d: drafts.Draft) -> None:
+    """Finish (archive and load) or abandon the draft; both ask once more before acting."""
     st.divider()
     st.markdown("**Finish**: archive the game and load it into the warehouse.")
     try:
@@ -480,27 +505,43 @@ def finish_panel(d: drafts.Draft) -> None:
                            "events": d.events}, ensure_ascii=False, indent=1)
     except (TypeError, ValueError):
         text = ""
+    asking = st.session_state.get("confirm")
     c = st.columns([1, 1, 1, 3])
-    if c[0].button("Finish and load", type="primary", key="finish"):
-        result, problem = live.finish(d.header, d.events, store.db_path(), d.id)
-        if problem:
-            st.error(problem)
-        else:
-            gid = live.game_id_of(result)
-            drafts.mark(_ddir(), d.id, "finished", game_id=gid)
-            st.success(f"Archived and loaded{f' as game `{gid}`' if gid else ''}.")
-            if gid:
-                st.page_link("views/audit.py", label="Open in Audit", query_params={"game": gid})
-                st.page_link("views/replay.py", label="Open in the Replay viewer",
-                             query_params={"game": gid})
+    c[0].button("Finish and load", type="primary", key="finish", on_click=_ask,
+                args=("finish",))
     c[1].download_button("Download log (JSON)", text, file_name=f"draft-{d.id}.json",
                          mime="application/json", key="dl_draft", on_click="ignore")
-    if c[2].button("Abandon", key="abandon", help="Keep the file but take it off the list."):
-        drafts.mark(_ddir(), d.id, "abandoned")
-        _open(None)
-        st.rerun()
+    c[2].button("Abandon", key="abandon", on_click=_ask, args=("abandon",),
+                help="Keep the file but take it off the list.")
     if d.header.get("session_type") not in HUMAN_SESSION_TYPES:
         c[3].caption("This session type is not a human playtest: it will not count as evidence.")
+    if asking == "finish":
+        with st.container(border=True):
+            st.warning(f"Finish this game now? Its {plural(len(d.events), 'event')} are archived "
+                       "and loaded, and nothing more can be recorded in this draft.",
+                       icon=":material/help:")
+            y, n, _ = st.columns([1, 1, 4])
+            if y.button("Yes, finish and load", type="primary", key="finish_yes"):
+                _ask(None)
+                result, problem = live.finish(d.header, d.events, store.db_path(), d.id)
+                if problem:
+                    st.error(problem)
+                    return
+                drafts.mark(_ddir(), d.id, "finished", game_id=live.game_id_of(result))
+                st.session_state["just_finished"] = d.id
+                st.rerun()
+            n.button("Cancel", key="finish_no", on_click=_ask, args=(None,))
+    elif asking == "abandon":
+        with st.container(border=True):
+            st.warning("Abandon this draft? The file is kept and can be reopened from the list "
+                       "of finished and abandoned drafts.", icon=":material/help:")
+            y, n, _ = st.columns([1, 1, 4])
+            if y.button("Yes, abandon", key="abandon_yes"):
+                _ask(None)
+                drafts.mark(_ddir(), d.id, "abandoned")
+                _open(None)
+                st.rerun()
+            n.button("Cancel", key="abandon_no", on_click=_ask, args=(None,))
 
 
 def render() -> None:

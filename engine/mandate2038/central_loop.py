@@ -21,6 +21,7 @@ from engine.mandate2038.hex_board import check_path, controller, move_piece
 from engine.mandate2038.programs import PROGRAMS
 from engine.mandate2038.resources import add_scrutiny, gain, pay
 from engine.mandate2038.state import CORE_ACTIONS, GameState, SeatState, Turn
+from schemas.mandate2038 import AllocationWindow, Reveal
 
 CORE_SET = frozenset(CORE_ACTIONS)
 
@@ -85,6 +86,35 @@ def close_cycle(st: GameState, sink: FindingSink) -> None:
                         f"cycle {st.cycle}", seat=seat, expected=pick)
         commit(st, st.seats[seat - 1], pick)
     st.to_resolve = []
+    if st.after_resolve:
+        for seat in list(st.after_resolve):
+            settle_after_resolve(st, seat)
+    if st.temp_compute_live:
+        expire_temporary_compute(st)
+
+
+def settle_after_resolve(st: GameState, seat: int) -> None:
+    """The Court Adopts Supported Meaning / The Metropolitan Mind Trust Incorporates: a seat
+    that selected the rewarded Core Action "takes 2 Runway once it has resolved" (and its
+    Scrutiny): paid when that seat's turn closes, so the action cannot spend the reward and the
+    cap applies after the action's own costs and gains."""
+    due = st.after_resolve.pop(seat, None)
+    if due is None:
+        return
+    s = st.seats[seat - 1]
+    gain(st, s, "runway", due[0])
+    add_scrutiny(st, s, due[1])
+
+
+def expire_temporary_compute(st: GameState) -> None:
+    """Corthaven, Allocation Window: "Temporary Compute left anywhere at cycle end is gone",
+    sold or unsold. Compute spent this cycle is taken from the temporary units first, so what
+    is left of them is ``min(temporary, Compute)``."""
+    for s in st.seats:
+        if s.temp_compute:
+            s.compute -= min(s.temp_compute, s.compute)
+            s.temp_compute = 0
+    st.temp_compute_live = False
 
 
 def on_headline(st: GameState, ev: Any, sink: FindingSink) -> None:
@@ -116,6 +146,7 @@ def on_headline(st: GameState, ev: Any, sink: FindingSink) -> None:
     st.robot_used = False
     st.revealed = False
     st.headline_action = ev.action
+    st.after_resolve = {}
     hid = ev.headline
     st.headline = hid
     if hid is None:
@@ -204,13 +235,19 @@ def on_emergency_pause(st: GameState, ev: Any, sink: FindingSink) -> None:
     st.paused_program = ev.program
 
 
-def on_allocation_window(st: GameState, ev: Any, sink: FindingSink) -> None:
-    """Corthaven, Allocation Window (Era II only, once): two temporary Compute offered to
-    rivals for a Runway price no higher than the rival's Runway; one lower counter allowed."""
+def on_allocation_window(st: GameState, ev: AllocationWindow, sink: FindingSink) -> None:
+    """Corthaven, Allocation Window (Era II only, once): make two temporary Compute and offer
+    each to a rival for a Runway price no higher than the rival's Runway; one lower counter
+    allowed. Temporary Compute left anywhere at cycle end is gone, sold or unsold (the
+    designers' executable gives the two units to Corthaven and moves each sold one to its
+    buyer; :func:`expire_temporary_compute` removes what is left when the cycle closes)."""
     s = st.seats[ev.seat - 1]
     factions.check_use(st, s, "allocation_window", sink)
     if st.revealed:
         sink.report("ability/invalid", "Allocation Window is used before selection", seat=s.seat)
+    made = gain(st, s, "compute", 2)
+    s.temp_compute += made
+    st.temp_compute_live = True
     for off in ev.offers:
         if not 1 <= off.to <= st.n or off.to == s.seat:
             sink.report("ability/invalid",
@@ -237,7 +274,10 @@ def on_allocation_window(st: GameState, ev: Any, sink: FindingSink) -> None:
         paid = pay(st, rival, "runway", price, sink, "resource/insufficient",
                    "temporary Compute")
         gain(st, s, "runway", paid)
-        gain(st, rival, "compute", 1)
+        if s.temp_compute > 0 and s.compute > 0:
+            s.temp_compute -= 1
+            s.compute -= 1
+        rival.temp_compute += gain(st, rival, "compute", 1)
 
 
 # --- selection ------------------------------------------------------------------------------
@@ -366,14 +406,15 @@ def _can_build(st: GameState, s: SeatState) -> bool:
 
 
 def _can_influence(st: GameState, s: SeatState) -> bool:
-    """A political district within reach, or (Era III+) an own Facility within reach, or a
-    shared Joint Venture to terminate."""
+    """A political district within reach, or an own Facility within reach (§7 Influence: Joint
+    Ventures are created or terminated at one of your Facilities) in Era III+ or while the seat
+    shares a Joint Venture it could terminate."""
     reach = _reach(st, s)
     if any(st.board.tile_at.get(pos) in st.c.political for pos in reach):
         return True
-    if any(s.seat in (j.a_seat, j.b_seat) for j in st.jvs.values()):
-        return True
-    return st.era >= 3 and any(f.hex in reach for f in s.facilities.values())
+    if not any(f.hex in reach for f in s.facilities.values()):
+        return False
+    return st.era >= 3 or any(s.seat in (j.a_seat, j.b_seat) for j in st.jvs.values())
 
 
 def _reachable(st: GameState, s: SeatState, tiles: set[str], *, remote: bool = False) -> bool:
@@ -434,18 +475,17 @@ def on_reveal(st: GameState, ev: Any, sink: FindingSink) -> None:
                             seat=seat)
     st.selections = picks
     st.to_resolve = [x for x in st.initiative_order() if x in picks]
-    _reveal_headlines(st, picks)
+    _reveal_headlines(st, picks, ev, sink)
 
 
-def _reveal_headlines(st: GameState, picks: dict[int, str]) -> None:
-    """Headlines that act on the revealed selections."""
+def _reveal_headlines(st: GameState, picks: dict[int, str], ev: Reveal, sink: FindingSink) -> None:
+    """Headlines that act on the revealed selections. The Runway and Scrutiny they give are due
+    once each seat's action has resolved (:func:`settle_after_resolve`)."""
     if st.headline == "ai_written_law" and st.headline_action is not None:
         named = st.headline_action
         pickers = [seat for seat, p in picks.items() if p == named]
         for seat in pickers:
-            s = st.seats[seat - 1]
-            gain(st, s, "runway", 2)
-            add_scrutiny(st, s, 1)
+            st.after_resolve[seat] = (2, 1)
         ctrl = government_controller(st)
         if ctrl is not None:
             rivals = [seat for seat in pickers if seat != ctrl]
@@ -454,23 +494,48 @@ def _reveal_headlines(st: GameState, picks: dict[int, str]) -> None:
     elif st.headline == "autonomous_corporation":
         counts: dict[str, int] = {}
         for p in picks.values():
-            if p in CORE_ACTIONS:
+            if p in CORE_SET:
                 counts[p] = counts.get(p, 0) + 1
         if not counts:
+            if ev.tie_choice is not None:
+                sink.report("headline/choice-invalid",
+                            "The Metropolitan Mind Trust Incorporates: no Core Action was "
+                            f"selected, yet the log records Initiative's choice {ev.tie_choice}",
+                            recorded=ev.tie_choice)
             return
         best = max(counts.values())
-        tied = [a for a, k in counts.items() if k == best]
+        tied = sorted(a for a, k in counts.items() if k == best)
+        chosen = tied[0]
         if len(tied) > 1:
-            # Initiative breaks ties: the tied action selected nearest Initiative clockwise
-            for seat in st.initiative_order():
-                if picks.get(seat) in tied:
-                    tied = [picks[seat]]
-                    break
+            # "Initiative chooses among ties": the Initiative holder's recorded choice
+            if ev.tie_choice in tied:
+                chosen = ev.tie_choice
+            else:
+                if ev.tie_choice is not None or not st.partial:
+                    sink.report(
+                        "headline/choice-invalid",
+                        "The Metropolitan Mind Trust Incorporates: "
+                        + ", ".join(tied) + f" tie with {best} selections each; Initiative "
+                        f"(seat {st.initiative}) chooses among them, "
+                        + ("and the log records no choice (reveal.tie_choice)"
+                           if ev.tie_choice is None else f"not {ev.tie_choice}"),
+                        seat=st.initiative, expected=tied, recorded=ev.tie_choice)
+                if ev.tie_choice is not None and ev.tie_choice in counts:
+                    chosen = ev.tie_choice  # the table paid those who chose it
+                else:
+                    # nothing usable recorded: the tied action selected nearest Initiative
+                    for seat in st.initiative_order():
+                        if picks.get(seat) in tied:
+                            chosen = picks[seat]
+                            break
+        elif ev.tie_choice is not None and ev.tie_choice != chosen:
+            sink.report("headline/choice-invalid",
+                        f"The Metropolitan Mind Trust Incorporates: {chosen} was selected most "
+                        f"often ({best}); there was no tie for Initiative to settle, yet the log "
+                        f"records {ev.tie_choice}", expected=chosen, recorded=ev.tie_choice)
         for seat, p in picks.items():
-            if p == tied[0]:
-                s = st.seats[seat - 1]
-                gain(st, s, "runway", 2)
-                add_scrutiny(st, s, 2)
+            if p == chosen:
+                st.after_resolve[seat] = (2, 2)
 
 
 def commit(st: GameState, s: SeatState, pick: str) -> None:
@@ -571,7 +636,10 @@ def force_close_run(st: GameState, sink: FindingSink) -> None:
     end = SimpleNamespace(seat=run.seat, banked=None,
                           outcome="crash" if run.duplicate is not None else "bank")
     do_run_end(st, end, sink)
-    st.turn = None if (st.turn is not None and not st.turn.swarm_left) else st.turn
+    if st.turn is not None and not st.turn.swarm_left:
+        st.turn = None
+        if st.after_resolve:
+            settle_after_resolve(st, run.seat)
 
 
 def close_turn(st: GameState, sink: FindingSink) -> None:
@@ -585,6 +653,8 @@ def close_turn(st: GameState, sink: FindingSink) -> None:
                     f"(missing: {', '.join(t.swarm_left)})", seat=t.seat)
         st.seats[t.seat - 1].exhausted.update(t.swarm_left)
     st.turn = None
+    if st.after_resolve:
+        settle_after_resolve(st, t.seat)
 
 
 def _dest_of(s: SeatState, piece: str) -> str | None:
@@ -622,6 +692,8 @@ def on_turn(st: GameState, ev: Any, sink: FindingSink) -> None:
             fn(st, s, ev, lt, sink)
         if st.run is None and not lt.swarm_left:
             st.turn = None
+            if st.after_resolve:
+                settle_after_resolve(st, seat=s.seat)
         return
     if ev.swarm:
         if kind in CORE_SET:
@@ -731,6 +803,8 @@ def on_turn(st: GameState, ev: Any, sink: FindingSink) -> None:
     if kind == "agent_swarm" and t.swarm_left and not blocked:
         return  # two swarm actions follow
     st.turn = None
+    if st.after_resolve:
+        settle_after_resolve(st, seat)
 
 
 def _check_blocked(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSink) -> None:
@@ -814,6 +888,8 @@ def on_run_end(st: GameState, ev: Any, sink: FindingSink) -> None:
         t = st.turn
         if t is not None and not t.swarm_left:
             st.turn = None
+            if st.after_resolve:
+                settle_after_resolve(st, ev.seat)
 
 
 def _orbital(st: GameState, s: SeatState, ev: Any, sink: FindingSink) -> None:

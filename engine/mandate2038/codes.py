@@ -127,6 +127,7 @@ MANDATE_RULES: list[Rule] = [
     Rule("influence/jv-invalid", f"{S4}, Joint Venture (two adjacent Facilities owned by different players)", "an illegal Joint Venture proposal"),
     Rule("influence/jv-no-pair", f"{S4}, Contract hosts (shared, matched token pairs)", "no Joint Venture pair was left"),
     Rule("influence/terminate-invalid", f"{S4}, Joint Venture (terminate one shared Joint Venture)", "terminated a Joint Venture that is not shared"),
+    Rule("influence/terminate-not-at-facility", f"{S7}, Influence (at one of your Facilities ... terminate one named Joint Venture you share)", "a Joint Venture was terminated away from the seat's own Facilities"),
     # §5 Programs
     Rule("program/mega-cluster-invalid", f"{S5} Era II, Mega-Cluster", "an illegal Mega-Cluster"),
     Rule("program/reorganization-invalid", f"{S5} Era II, Reorganization", "an illegal Reorganization"),

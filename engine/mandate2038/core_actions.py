@@ -535,6 +535,11 @@ def do_influence(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSin
                         f"seat {s.seat} terminated Joint Venture {ev.contract}, which it does not "
                         "share", seat=s.seat, recorded=ev.contract)
             return
+        if dest is not None and not any(f.hex == dest for f in s.facilities.values()):
+            sink.report("influence/terminate-not-at-facility",
+                        f"seat {s.seat} terminated Joint Venture {ev.contract} from {dest}, where "
+                        "it has no Facility; Influence terminates a shared Joint Venture at one of "
+                        "your Facilities", seat=s.seat, recorded=dest)
         _remove_jv(st, jv)
         return
     # Joint Venture proposal
@@ -577,13 +582,14 @@ def do_influence(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSin
         return
     assert partner is not None and f is not None and pf is not None
     num = free[0]
+    st.jv_serial += 1
     jv = JointVenture(number=num, a_seat=s.seat, a_facility=f.number, b_seat=partner.seat,
-                      b_facility=pf.number, era=st.era, reach=reach)
+                      b_facility=pf.number, era=st.era, reach=reach, uid=st.jv_serial)
     st.jvs[num] = jv
     f.jvs.append(num)
     pf.jvs.append(num)
-    s.era.jvs_created.append(num)
-    partner.era.jvs_created.append(num)
+    s.era.jvs_created.append(jv.uid)
+    partner.era.jvs_created.append(jv.uid)
     for side in (s, partner):
         if factions.has_active(st, side, "strategic_partnership"):
             gain(st, side, "runway", 1)

@@ -514,7 +514,8 @@ def era_mandate_values(st: GameState, card: Any) -> dict[int, int | None]:
         elif crit == "compute_produced":
             v = e.compute_produced
         elif crit == "active_new_joint_ventures":
-            v = sum(1 for j in e.jvs_created if j in st.jvs and st.jvs[j].active)
+            live = {j.uid for j in st.jvs.values() if j.active}
+            v = sum(1 for uid in e.jvs_created if uid in live)
         elif crit == "trust_among_deployers":
             v = s.trust if e.deployed else None
         elif crit == "controlled_categories":

@@ -358,10 +358,33 @@ def selection_decision(st: GameState) -> Decision:
         per_seat[seat] = picks
 
     def combine(picks: dict[int, Any]) -> ev.Reveal:
-        return ev.Reveal(selections=[ev.Selection(seat=k, pick=picks[k]) for k in sorted(picks)])
+        sels = [ev.Selection(seat=k, pick=picks[k]) for k in sorted(picks)]
+        return ev.Reveal(selections=sels, tie_choice=mind_trust_tie_choice(st, picks))
 
     return Decision(kind="simultaneous", per_seat=per_seat, combine=combine,
                     label=f"Era {st.era} cycle {st.cycle}: select secretly")
+
+
+def mind_trust_tie_choice(st: GameState, picks: dict[int, Any]) -> Any:
+    """The Metropolitan Mind Trust Incorporates: "Initiative chooses among ties" for the most
+    selected Core Action. The recorded choice (a legal one): the tied action selected by the
+    seat nearest Initiative clockwise. None when there is no tie to settle."""
+    if st.headline != "autonomous_corporation":
+        return None
+    counts: dict[str, int] = {}
+    for p in picks.values():
+        if p in CORE_ACTIONS:
+            counts[p] = counts.get(p, 0) + 1
+    if not counts:
+        return None
+    best = max(counts.values())
+    tied = [a for a, k in counts.items() if k == best]
+    if len(tied) < 2:
+        return None
+    for seat in st.initiative_order():
+        if picks.get(seat) in tied:
+            return picks[seat]
+    return None
 
 
 def _has_resolution(st: GameState, s: SeatState, pick: str) -> bool:
@@ -699,10 +722,9 @@ def _influence(st: GameState, s: SeatState, dest: str, kw: dict[str, Any]) -> It
                         yield _new(ev.Influence, mode="jv", facility=no, partner=r, partner_facility=rno,
                                            accepted=accepted, **kw)
             break
+    # §7 Influence: at one of your Facilities, terminate one named Joint Venture you share
     for num, j in sorted(st.jvs.items()):
-        mine = (j.a_seat == s.seat and j.a_facility in own_here) or (
-            j.b_seat == s.seat and j.b_facility in own_here)
-        if mine:
+        if s.seat in (j.a_seat, j.b_seat):
             yield _new(ev.Influence, mode="terminate", contract=num, **kw)
 
 

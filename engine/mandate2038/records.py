@@ -97,8 +97,8 @@ def snapshot(st: GameState) -> dict[str, Any]:
                             for h, v in st.gen_slots.items()},
         "fusion": {"owner": st.fusion_owner, "hex": st.fusion_hex},
         "joint_ventures": [
-            {"number": j.number, "a": [j.a_seat, j.a_facility], "b": [j.b_seat, j.b_facility],
-             "active": j.active} for j in sorted(st.jvs.values(), key=lambda j: j.number)
+            {"number": j.number, "id": j.uid, "a": [j.a_seat, j.a_facility],
+             "b": [j.b_seat, j.b_facility], "active": j.active} for j in sorted(st.jvs.values(), key=lambda j: j.number)
         ],
         "mega_clusters": [
             {"number": m.number, "owner": m.owner, "hosts": list(m.hosts),

@@ -54,7 +54,7 @@ class EraCounters:
     best_run_domains: int = 0  # unique ordinary domains in the best successful Training Run
     customers_gained: int = 0
     scrutiny_added: int = 0  # Scrutiny this seat added (required cubes, incl. overflow)
-    jvs_created: list[int] = field(default_factory=list)  # JV contract numbers created
+    jvs_created: list[int] = field(default_factory=list)  # uids of Joint Ventures created
     deployed: bool = False  # completed at least one Deploy
     compute_produced: int = 0  # printed Compute output in Production, before the cap
     demand_satisfied: int = 0  # Power demand satisfied in Production (Facilities + Mega +2)
@@ -98,6 +98,7 @@ class SeatState:
     era: EraCounters = field(default_factory=EraCounters)
     allocated: bool = False  # allocated in the current Production
     emergency_power: int = 0  # emergency Power taken this Production (Headline)
+    temp_compute: int = 0  # Allocation Window: temporary Compute held this cycle (gone at its end)
     offline_penalty: int = 0  # Mandate lost at final scoring
 
     @property
@@ -121,7 +122,7 @@ class SeatState:
 class JointVenture:
     """A Joint Venture contract (§4): two Facilities of different seats."""
 
-    number: int
+    number: int  # the matched token pair's number (returned to the supply on termination)
     a_seat: int
     a_facility: int
     b_seat: int
@@ -129,6 +130,7 @@ class JointVenture:
     era: int  # Era it was created
     reach: int = 1  # hosts must be adjacent (1) or within 2 hexes (Strategic Partnership)
     active: bool = False  # produced in the latest Production (both hosts powered, in reach)
+    uid: int = 0  # this venture's identity: never reused, unlike the token pair's number
 
 
 @dataclass(slots=True)
@@ -214,12 +216,16 @@ class GameState:
     turn: Turn | None = None  # the turn being resolved
     headline: str | None = None  # this cycle's Headline id
     headline_action: str | None = None  # The Court Adopts Supported Meaning: named action
+    #: Runway and Scrutiny a seat takes once its selected action has resolved (The Court Adopts
+    #: Supported Meaning, The Metropolitan Mind Trust Incorporates): seat -> (Runway, Scrutiny)
+    after_resolve: dict[int, tuple[int, int]] = field(default_factory=dict)
     headlines_seen: list[tuple[int, int, str]] = field(default_factory=list)  # Future Timeline
     era_headlines: dict[int, list[str]] = field(default_factory=dict)
     production_headline: str | None = None  # a Headline whose effect lasts this Production
     paused_program: str | None = None  # Emergency Pause this cycle
     beam_used: bool = False  # Orbital Power Receives a Beam Corridor used this cycle
     robot_used: bool = False  # The Home Robot Requests Expert Assistance used this cycle
+    temp_compute_live: bool = False  # some seat holds Allocation Window temporary Compute
     mandate_card: str | None = None  # this Era's Era Mandate id
     deck: dict[str, int] = field(default_factory=dict)  # Training card -> copies left in deck
     deck_left: int = 0  # cards left in the deck (reshuffle the discard when 0)
@@ -229,7 +235,8 @@ class GameState:
     gen_slots: dict[str, list[tuple[int, str]]] = field(default_factory=dict)  # hex -> (seat, kind)
     fusion_owner: int | None = None
     fusion_hex: str | None = None
-    jvs: dict[int, JointVenture] = field(default_factory=dict)
+    jvs: dict[int, JointVenture] = field(default_factory=dict)  # token pair number -> venture
+    jv_serial: int = 0  # the last Joint Venture uid given (uids never repeat)
     megas: dict[int, MegaClusterContract] = field(default_factory=dict)
     setup_trust: int = 0  # Setup Collective Trust
     ended: bool = False

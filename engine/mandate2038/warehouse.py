@@ -65,6 +65,7 @@ TABLES: dict[str, TableColumns] = {
     "seats": (
         ("final_mandate", "INTEGER"), ("final_runway", "INTEGER"), ("final_compute", "INTEGER"),
         ("final_capability", "INTEGER"), ("final_customers", "INTEGER"), ("final_trust", "INTEGER"),
+        ("turn_order", "INTEGER"),
     ),
     "outcomes": (
         ("agi", "BOOLEAN"), ("claimant", "INTEGER"), ("open", "BOOLEAN"),
@@ -93,10 +94,21 @@ def seat_rows(st: GameState, era_states: list[dict[str, Any]]) -> list[dict[str,
     rows = []
     for s in st.seats:
         state = last_state.get(s.seat, {})
-        row: dict[str, Any] = {"seat": s.seat, "final_mandate": last_total.get(s.seat)}
+        row: dict[str, Any] = {"seat": s.seat, "final_mandate": last_total.get(s.seat),
+                               "turn_order": turn_order(st, s.seat)}
         row.update({f"final_{k}": state.get(k) for k in SEAT_RESOURCES})
         rows.append(row)
     return rows
+
+
+def turn_order(st: GameState, seat: int) -> int | None:
+    """The seat's place in turn order counted from first Initiative (§1 Setup step 9): 0 for
+    the seat holding Initiative at the start, 1 the next clockwise, ... The state's first
+    Initiative is the header's, or inferred from the first turn when the header lacks it."""
+    first = st.first_initiative
+    if not isinstance(first, int) or not 1 <= first <= st.n:
+        return None
+    return (seat - first) % st.n
 
 
 def outcome_rows(outcome: Outcome | None) -> list[dict[str, Any]]:

@@ -269,25 +269,41 @@ CREATE TABLE capture (
 );
 """
 
+# seats.turn_order: 0 = the seat holding Initiative at the start (the designers' seat, counted
+# from first Initiative). Ingest and rebuild fill it from the replay; rows already loaded get it
+# from the first turn resolved in Era I cycle 1 (resolution runs clockwise from Initiative).
+_V3 = """
+ALTER TABLE seats ADD COLUMN turn_order INTEGER;
+UPDATE seats AS s
+SET turn_order = ((s.seat - f.first_seat) % f.n + f.n) % f.n
+FROM (
+    SELECT t.game_id, arg_min(t.seat, t.event) AS first_seat, any_value(g.player_count) AS n
+    FROM turns t JOIN games g USING (game_id)
+    WHERE t.era = 1 AND t.cycle = 1 AND t.seat IS NOT NULL
+    GROUP BY t.game_id
+) AS f
+WHERE s.game_id = f.game_id AND f.n > 0;
+"""
+
 # Game-agnostic shared tables (issue 8): the shared columns of seats and outcomes first, then the
 # columns a ruleset adds (Mandate 2038's, declared in engine/mandate2038/warehouse.py); a
 # generic result for team, co-op and solo games; a ``round`` location part (Vestige) beside era
 # and cycle. Existing Mandate 2038 outcomes are competitive.
-_V3 = """
-CREATE TABLE seats_v3 AS SELECT
+_V4 = """
+CREATE TABLE seats_v4 AS SELECT
     game_id, seat, faction, player, provisional_winner, winner, final_mandate, final_runway,
-    final_compute, final_capability, final_customers, final_trust
+    final_compute, final_capability, final_customers, final_trust, turn_order
 FROM seats;
 DROP TABLE seats;
-ALTER TABLE seats_v3 RENAME TO seats;
-CREATE TABLE outcomes_v3 AS SELECT
+ALTER TABLE seats_v4 RENAME TO seats;
+CREATE TABLE outcomes_v4 AS SELECT
     game_id, complete, provisional_winners, winners, ending, details,
     CAST('competitive' AS VARCHAR) AS mode, CAST(NULL AS VARCHAR) AS winning_team,
     CAST(NULL AS VARCHAR) AS result, agi, claimant, open, collective_trust,
     setup_collective_trust, open_threshold, trust_margin, systemic_risk, systemic_risk_limit
 FROM outcomes;
 DROP TABLE outcomes;
-ALTER TABLE outcomes_v3 RENAME TO outcomes;
+ALTER TABLE outcomes_v4 RENAME TO outcomes;
 ALTER TABLE events ADD COLUMN round INTEGER;
 ALTER TABLE findings ADD COLUMN round INTEGER;
 ALTER TABLE ledger ADD COLUMN round INTEGER;
@@ -297,8 +313,9 @@ ALTER TABLE observations ADD COLUMN round INTEGER;
 MIGRATIONS: list[tuple[int, str, str]] = [
     (1, "tables of docs/warehouse.md", _V1),
     (2, "capture: checklist items of the game's observation protocol", _V2),
-    (3, "shared tables for every game: ruleset columns after the shared ones, outcome mode and "
-        "result, round", _V3),
+    (3, "seats.turn_order: turn order counted from first Initiative", _V3),
+    (4, "shared tables for every game: ruleset columns after the shared ones, outcome mode and "
+        "result, round", _V4),
 ]
 
 _CREATE_LOG = """

@@ -13,4 +13,5 @@ from tests.golden.cases import (  # noqa: F401
     s10_more,
     s11_probes,
     s12_partial,
+    s13_fidelity,
 )

@@ -109,3 +109,29 @@ def ability_allocation_window_wrong_faction():
     g.add("allocation_window", seat=1, offers=[{"to": 2, "price": 1, "answer": "reject"}])
     g.expect("ability/not-your-faction")
     return g
+
+
+@case
+def probe_allocation_window_temporary_compute_expires():
+    """§9 Corthaven, Allocation Window (Era II, once when unlocked): "make 2 temporary Compute
+    and offer each to a rival ... Temporary Compute left anywhere at cycle end is gone", sold or
+    unsold. Era II cycle 1: Corthaven (seat 3, Compute 4 as printed) makes two temporary
+    Compute (C6) and sells one to Loopfold (seat 2: Runway 4 +2 in Era I = 6, Compute 2)
+    for 1 Runway: Loopfold R5 C3, Corthaven R+1. Everyone Funds (no Compute spent). When cycle 2
+    begins, the sold unit on Loopfold and the unsold one on Corthaven are gone: Loopfold C2,
+    Corthaven C4 (a checkpoint right after the cycle-2 Headline). Clean: zero findings (the
+    engine used to keep the sold unit as permanent Compute: C3)."""
+    g = Game(CORT)
+    g.setup()
+    g.filler_era(1)
+    g.era_start(2)
+    g.headline()
+    g.add("allocation_window", seat=3, offers=[{"to": 2, "price": 1, "answer": "accept"},
+                                               {"to": 1, "price": 1, "answer": "reject"}])
+    g.reveal({s: "fund" for s in g.seats})
+    for s in g.order():
+        g.play(s, "fund")
+    g.headline()
+    g.add("checkpoint", label="after cycle 1",
+          seats=[{"seat": 2, "compute": 2}, {"seat": 3, "compute": 4}])
+    return g

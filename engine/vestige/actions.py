@@ -1,0 +1,102 @@
+"""Main Actions: Activate (p. 11) and Move (p. 12, with Revealing Locations and the Temporary
+Speed Boost)."""
+
+from __future__ import annotations
+
+from engine.core.findings import FindingSink
+from engine.vestige.blocks import PRIMS, counts, downgrade, gain_attributes, move
+from engine.vestige.board import adjacent_tiles, spaces_adjacent
+from engine.vestige.cards import CHARACTERS, printed_or_warn
+from engine.vestige.content import CONTENT
+from engine.vestige.setup import check_reveal
+from engine.vestige.state import GameState
+from engine.vestige.turns import take_main
+from schemas.vestige import Activate, Move, SpeedBoost
+
+
+def on_activate(st: GameState, ev: Activate, sink: FindingSink) -> None:
+    """One influence onto a contact or chop bot; gain its attributes in full; it is active."""
+    s = st.seats[ev.seat]
+    take_main(st, s, "activate", sink)
+    card = s.cards.get(ev.card)
+    if card is None or card.kind not in CHARACTERS:
+        sink.report("vestige-activate/not-character",
+                    f"{ev.card!r} is not a contact or chop bot in seat {ev.seat}'s tableau",
+                    seat=ev.seat, recorded=ev.card)
+        return
+    p = printed_or_warn(st, ev.card, sink, ev.seat)
+    bad: object = None
+    if card.kind == "chop_bot":
+        options = set(p.attributes) if p is not None and p.attributes else set(PRIMS)
+        if len(ev.gain) != 1 or ev.gain[0] not in options:
+            bad = f"one of {sorted(options)}"
+    elif p is not None and counts(list(ev.gain)) != counts(list(p.attributes)):
+        bad = list(p.attributes)
+    if bad is not None:
+        sink.report("vestige-activate/wrong-attributes",
+                    f"activating {ev.card!r} gains {bad}, not {list(ev.gain)}",
+                    seat=ev.seat, expected=bad, recorded=list(ev.gain))
+    move(s, "influence", f"card:{ev.card}", 1, sink, f"activating {ev.card}")
+    gain_attributes(s, list(ev.gain), sink, f"activating {ev.card}")
+    s.activated.add(ev.card)
+    st.row("activations", seat=ev.seat, card=ev.card, kind=card.kind)
+
+
+def on_move(st: GameState, ev: Move, sink: FindingSink) -> None:
+    """At least 1 space, at most the speed (+2 boosted), along neighbouring spaces, never ending
+    on another pawn or where it began; face-down tiles next to the path are flipped."""
+    s = st.seats[ev.seat]
+    take_main(st, s, "move", sink)
+    path = list(ev.path)
+    if s.space is not None and path[0] != s.space:
+        sink.report("vestige-move/wrong-start", f"seat {ev.seat}'s pawn is on space {s.space}, "
+                    f"the move starts on {path[0]}", seat=ev.seat, expected=s.space,
+                    recorded=path[0])
+    steps = len(path) - 1
+    speed = s.speed + (CONTENT.stated["speed_boost"] if s.boosted else 0)
+    if steps < 1 or path[-1] == path[0]:
+        sink.report("vestige-move/too-short", "the pawn must move at least 1 space and not end "
+                    "where it began", seat=ev.seat, expected=">= 1 space", recorded=steps)
+    elif steps > speed:
+        sink.report("vestige-move/too-far", f"{steps} spaces with speed {speed}", seat=ev.seat,
+                    expected=f"<= {speed}", recorded=steps)
+    for a, b in zip(path, path[1:], strict=False):
+        if not spaces_adjacent(a, b):
+            sink.report("vestige-move/not-adjacent", f"space {b} is not next to space {a}",
+                        seat=ev.seat, expected="a neighbouring space", recorded=[a, b])
+            break
+    if path[-1] in st.pawns(but=ev.seat) and steps >= 1:
+        sink.report("vestige-move/occupied", f"space {path[-1]} holds another pawn",
+                    seat=ev.seat, expected="an empty space", recorded=path[-1])
+    near: set[str] = set()
+    for sp in path[1:]:
+        near |= adjacent_tiles(sp)
+    expected = {p for p in near if p not in st.face_up}
+    recorded = set()
+    for r in ev.reveals:
+        if r.position in st.face_up or r.position not in near:
+            sink.report("vestige-move/reveal-invalid", f"{r.position} was flipped but is "
+                        f"{'already face up' if r.position in st.face_up else 'not next to the path'}",
+                        seat=ev.seat, recorded=r.position)
+            continue
+        check_reveal(st, r.position, r.region, sink)
+        recorded.add(r.position)
+    missing = sorted(expected - recorded)
+    if missing and not st.partial:
+        sink.report("vestige-move/reveal-missing", f"face-down tiles next to the path were not "
+                    f"flipped: {missing}", seat=ev.seat, expected=missing, recorded=sorted(recorded))
+        st.face_up |= set(missing)
+    s.space = path[-1]
+    st.row("moves", seat=ev.seat, steps=steps, start=path[0], end=path[-1],
+           reveals=len(recorded))
+
+
+def on_speed_boost(st: GameState, ev: SpeedBoost, sink: FindingSink) -> None:
+    """+2 speed this turn for one downgrade, once per turn; no leverage, the counter stays."""
+    s = st.seats[ev.seat]
+    if s.boosted:
+        sink.report("vestige-move/boost-twice", "a second speed boost this turn", seat=ev.seat,
+                    expected="once per turn", recorded="twice")
+        return
+    downgrade(s, ev.downgrade, sink, "speed boost")
+    s.boosted = True

@@ -1,0 +1,199 @@
+"""Dashboard & Blocks (p. 8) and Attributes (p. 9): where a seat's 20 blocks stand, upgrading and
+downgrading, converting attributes, recovering influence, and the leverage they earn.
+
+Every cost goes through :func:`take`: a seat can never spend blocks it does not have there
+(``vestige-blocks/unaffordable``). A failed payment is reported once and the event still applies
+as far as the blocks allow, so one error never cascades.
+"""
+
+from __future__ import annotations
+
+from engine.core.findings import FindingSink
+from engine.core.replay import LedgerEntry
+from engine.vestige.content import CONTENT
+from engine.vestige.state import GameState, SeatState
+from schemas.vestige import ATTRIBUTES, PRIMARIES, Convert, Recover
+
+UP = {"potential": "influence", "influence": "conviction"}
+DOWN = {"influence": "potential", "conviction": "influence"}
+
+
+def have(s: SeatState, loc: str) -> int:
+    """Blocks of seat ``s`` at ``loc`` (dashboard hex, attribute, ``card:``, ``region:``)."""
+    if loc.startswith("card:"):
+        c = s.cards.get(loc[5:])
+        return c.blocks if c else 0
+    if loc.startswith("region:"):
+        return 1 if loc[7:] in s.regions else 0
+    return s.blocks.get(loc, 0)
+
+
+def _add(s: SeatState, loc: str, n: int) -> None:
+    if loc.startswith("card:"):
+        c = s.cards.get(loc[5:])
+        if c is not None:
+            c.blocks += n
+        else:  # a card outside the tableau: the block goes back to influence
+            s.blocks["influence"] = s.blocks.get("influence", 0) + n
+        return
+    if loc.startswith("region:"):
+        if n > 0:
+            s.regions.add(loc[7:])
+        else:
+            s.regions.discard(loc[7:])
+        return
+    s.blocks[loc] = s.blocks.get(loc, 0) + n
+
+
+def take(s: SeatState, loc: str, n: int, sink: FindingSink, why: str) -> bool:
+    """Remove ``n`` blocks from ``loc``; report when the seat has fewer (takes what there is)."""
+    if n <= 0:
+        return True
+    got = have(s, loc)
+    if got < n:
+        sink.report("vestige-blocks/unaffordable",
+                    f"seat {s.seat} needs {n} at {loc} for {why} but has {got}",
+                    seat=s.seat, expected=f">= {n}", recorded=got)
+        n = got
+        ok = False
+    else:
+        ok = True
+    if n:
+        _add(s, loc, -n)
+    return ok
+
+
+def move(s: SeatState, src: str, dst: str, n: int, sink: FindingSink, why: str) -> bool:
+    """Move ``n`` blocks ``src`` -> ``dst`` (block conservation: nothing is created or lost)."""
+    avail = min(n, have(s, src))
+    ok = take(s, src, n, sink, why)
+    if avail:
+        _add(s, dst, avail)
+    return ok
+
+
+def upgrade(s: SeatState, frm: str, sink: FindingSink, why: str) -> bool:
+    return move(s, frm, UP.get(frm, "influence"), 1, sink, why)
+
+
+def downgrade(s: SeatState, frm: str, sink: FindingSink, why: str) -> bool:
+    return move(s, frm, DOWN.get(frm, "potential"), 1, sink, why)
+
+
+def gain_attributes(s: SeatState, attrs: list[str], sink: FindingSink, why: str) -> bool:
+    """Gain attributes in full: one influence into each attribute hex (p. 9)."""
+    ok = True
+    for a in attrs:
+        ok = move(s, "influence", a, 1, sink, why) and ok
+    return ok
+
+
+def spend_attributes(s: SeatState, attrs: dict[str, int], sink: FindingSink, why: str) -> bool:
+    """Use attributes: back to influence (p. 9)."""
+    ok = True
+    for a, n in attrs.items():
+        ok = move(s, a, "influence", n, sink, why) and ok
+    return ok
+
+
+def counts(items: list[str]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for x in items:
+        out[x] = out.get(x, 0) + 1
+    return out
+
+
+# --- leverage -------------------------------------------------------------------------------
+
+
+def gain(st: GameState, seat: int, amount: int, source: str, detail: str = "") -> None:
+    """A seat's leverage changes; reaching or passing a trigger point is noted (p. 25)."""
+    if amount == 0:
+        return
+    s = st.seats[seat]
+    before = s.leverage
+    s.leverage += amount
+    st.ledger.append(LedgerEntry(seat=seat, amount=amount, total=s.leverage, source=source,
+                                 era=st.round or None, cycle=st.turn_no or None,
+                                 event=st.event_index, detail=detail))
+    if amount > 0 and st.phase in ("setup", "play"):
+        for i, point in enumerate(CONTENT.trigger_points, start=1):
+            if before < point <= s.leverage and i not in s.triggers:
+                s.pending_triggers.add(i)
+
+
+# --- bonus actions on blocks ----------------------------------------------------------------
+
+
+def on_convert(st: GameState, ev: Convert, sink: FindingSink) -> None:
+    """Convert (p. 9): two different primaries -> the secondary between them, the extra block
+    back to influence. Irreversible: only primaries can be spent."""
+    s = st.seats[ev.seat]
+    a, b = ev.spend
+    sec = CONTENT.secondary_of(a, b) if a != b else None
+    if sec is None or (ev.into is not None and ev.into != sec):
+        sink.report("vestige-convert/invalid",
+                    f"{a} + {b} does not make {ev.into or 'a secondary'}",
+                    seat=ev.seat, expected=sec or "two different primaries",
+                    recorded=ev.into or f"{a}+{b}")
+        return
+    take(s, a, 1, sink, "convert")
+    take(s, b, 1, sink, "convert")
+    _add(s, sec, 1)
+    _add(s, "influence", 1)
+
+
+def on_recover(st: GameState, ev: Recover, sink: FindingSink) -> None:
+    """Recover influence (p. 16): any blocks but potential back to influence. From a card the card
+    is abandoned (its leverage lost; augmentations and their leverage too; its job reassigned or
+    lost); from a region, control and its leverage are lost."""
+    from engine.vestige.cards import abandon
+
+    s = st.seats[ev.seat]
+    src = ev.source
+    if src == "potential":
+        sink.report("vestige-recover/from-potential", "blocks in potential cannot be recovered",
+                    seat=ev.seat, expected="not potential", recorded=src)
+        return
+    if src.startswith("card:"):
+        name = src[5:]
+        card = s.cards.get(name)
+        if card is None:
+            sink.report("vestige-card/not-owned", f"{name!r} is not in seat {ev.seat}'s tableau",
+                        seat=ev.seat, recorded=name)
+            return
+        if ev.n != card.blocks:
+            sink.report("vestige-recover/card-blocks",
+                        f"recovering from {name!r} abandons it: all {card.blocks} blocks return",
+                        seat=ev.seat, expected=card.blocks, recorded=ev.n)
+        abandon(st, s, name, sink, reassign=ev.reassign, lose_leverage=True)
+        return
+    if src.startswith("region:"):
+        pos = src[7:]
+        if pos not in s.regions:
+            sink.report("vestige-blocks/unaffordable", f"seat {ev.seat} does not control {pos}",
+                        seat=ev.seat, expected="a controlled region", recorded=pos)
+            return
+        s.regions.discard(pos)
+        st.controller.pop(pos, None)
+        _add(s, "influence", 1)
+        region = st.map.get(pos)
+        gain(st, ev.seat, -region_value(st, region), "recover_region", pos)
+        st.row("control", seat=ev.seat, nemesis=None, position=pos, region=region, change="lost",
+               cost=0, leverage=-region_value(st, region))
+        return
+    move(s, src, "influence", ev.n, sink, "recover")
+
+
+def region_value(st: GameState, region: str | None) -> int:
+    """A region's printed leverage (only the Chop Shop's is in the rulebook; others declared)."""
+    if region is None:
+        return 0
+    if region == "chop_shop":
+        return CONTENT.stated["chop_shop_leverage"]
+    st.rest_on("region_leverage")
+    return CONTENT.region_leverage.get(region, 0)
+
+
+ATTRS = frozenset(ATTRIBUTES)
+PRIMS = frozenset(PRIMARIES)

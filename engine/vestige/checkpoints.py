@@ -1,0 +1,60 @@
+"""Checkpoints and partial logs: the table's recorded values. A recorded leverage or block count
+that differs from the engine's is reported once and replay follows the table (resync). A partial
+log (``detail: partial``, e.g. leverage per round only) is checked by its invariants: rounds in
+order, leverage never negative, no seat with more than its 20 blocks, and (at the end) winners
+that agree with the recorded totals."""
+
+from __future__ import annotations
+
+from engine.core.findings import FindingSink
+from engine.core.replay import LedgerEntry
+from engine.vestige.content import CONTENT
+from engine.vestige.state import GameState
+from schemas.vestige import Checkpoint
+
+
+def on_checkpoint(st: GameState, ev: Checkpoint, sink: FindingSink) -> None:
+    if ev.round is not None:
+        if ev.round < st.round:
+            sink.report("vestige-round/out-of-order", f"a checkpoint of round {ev.round} after "
+                        f"round {st.round}", expected=f">= {st.round}", recorded=ev.round)
+        elif st.partial:
+            st.round = ev.round
+    for v in ev.seats:
+        if v.nemesis is not None:
+            n = st.nemeses.get(v.nemesis)
+            if n is not None and v.leverage is not None:
+                n.leverage = v.leverage if st.partial else sink.resync(
+                    f"{v.nemesis}'s leverage", n.leverage, v.leverage)
+            continue
+        if v.seat is None or v.seat not in st.seats:
+            continue
+        s = st.seats[v.seat]
+        if v.leverage is not None:
+            if v.leverage < 0:
+                sink.report("vestige-partial/negative-leverage", "leverage is never negative",
+                            seat=v.seat, recorded=v.leverage)
+            new = v.leverage if st.partial else sink.resync(
+                f"seat {v.seat}'s leverage", s.leverage, v.leverage, seat=v.seat)
+            if new != s.leverage:
+                st.ledger.append(LedgerEntry(seat=v.seat, amount=new - s.leverage, total=new,
+                                             source="checkpoint", era=st.round or None,
+                                             cycle=st.turn_no or None, event=st.event_index))
+                s.leverage = new
+        dash = {"potential": v.potential, "influence": v.influence, "conviction": v.conviction}
+        for k, val in list(dash.items()) + list((v.attributes or {}).items()):
+            if val is None:
+                continue
+            s.blocks[k] = val if st.partial else sink.resync(
+                f"seat {v.seat}'s {k}", s.blocks.get(k, 0), val, seat=v.seat)
+        if v.speed is not None:
+            s.speed = v.speed if st.partial else sink.resync(
+                f"seat {v.seat}'s speed", s.speed, v.speed, seat=v.seat)
+        listed = sum(x for x in dash.values() if x is not None) + sum(
+            (v.attributes or {}).values())
+        if listed > CONTENT.stated["blocks_per_seat"]:
+            sink.report("vestige-partial/blocks-total", f"seat {v.seat} has "
+                        f"{CONTENT.stated['blocks_per_seat']} blocks; the checkpoint lists "
+                        f"{listed}", seat=v.seat, expected="<= 20", recorded=listed)
+        if st.partial and v.leverage is not None:
+            st.last_cp[v.seat] = v.leverage

@@ -1,0 +1,98 @@
+"""The Vestige component sheet (``data/content/vestige/``): what the rulebook states, with its
+page, and the values it does not print, each *declared* (a stand-in a designer confirms).
+
+Rules code reads numbers only from :data:`CONTENT`. Each declared value has a name; a check that
+rests on one calls ``state.rest_on(name)`` so the engine can list, per game, which checks rested
+on declared values.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import cast
+
+ROOT = Path(__file__).resolve().parents[2] / "data" / "content" / "vestige"
+
+JsonDict = dict[str, object]
+
+
+def _read(name: str) -> JsonDict:
+    return cast(JsonDict, json.loads((ROOT / name).read_text(encoding="utf-8")))
+
+
+def _values(doc: JsonDict) -> dict[str, JsonDict]:
+    return cast(dict[str, JsonDict], doc["values"])
+
+
+@dataclass(frozen=True, slots=True)
+class Content:
+    stated: dict[str, int]
+    stated_where: dict[str, str]
+    declared_notes: dict[str, str]
+    secondary: dict[str, tuple[str, str]]
+    contact_attribute: dict[str, str]
+    contact_jobs: dict[str, frozenset[str]]
+    card_colour: dict[str, str]
+    base_regions: dict[str, int]
+    extra_regions: frozenset[str]
+    repeatable: frozenset[str]
+    no_visit_effect: frozenset[str]
+    # declared
+    start_letters: dict[str, int]
+    setup_other_blocks: dict[str, int]
+    region_leverage: dict[str, int]
+    locked_regions: frozenset[str]
+    garage_speed: int
+    speed_leverage: dict[int, int]
+    max_speed: int
+    trigger_points: tuple[int, ...]
+    magenta_triggers: frozenset[int]
+    mastery_leverage: dict[str, int]
+    chop_bot_colour: str
+
+    def secondary_of(self, a: str, b: str) -> str | None:
+        """The secondary attribute between two different primaries on the wheel."""
+        for sec, pair in self.secondary.items():
+            if {a, b} == set(pair):
+                return sec
+        return None
+
+
+def load() -> Content:
+    st, de = _read("stated.json"), _read("declared.json")
+    sv, dv = _values(st), _values(de)
+    wheel = cast(dict[str, dict[str, object]], st["wheel"])
+    regions = cast(dict[str, object], st["regions"])
+
+    def d(name: str) -> object:
+        return dv[name]["value"]
+
+    return Content(
+        stated={k: cast(int, v["value"]) for k, v in sv.items()},
+        stated_where={k: f"{v['page']}, {v['section']}" for k, v in sv.items()},
+        declared_notes={k: str(v["note"]) for k, v in dv.items()},
+        secondary={k: (v[0], v[1]) for k, v in cast(dict[str, list[str]], wheel["secondary"]).items()},
+        contact_attribute=cast(dict[str, str], wheel["contact_attribute"]),
+        contact_jobs={k: frozenset(v) for k, v in cast(dict[str, list[str]], wheel["contact_jobs"]).items()},
+        card_colour=cast(dict[str, str], wheel["card_colour"]),
+        base_regions=cast(dict[str, int], regions["base"]),
+        extra_regions=frozenset(cast(list[str], regions["extra"])),
+        repeatable=frozenset(cast(list[str], regions["repeatable"])),
+        no_visit_effect=frozenset(cast(list[str], regions["no_visit_effect"])),
+        start_letters=cast(dict[str, int], d("start_letters")),
+        setup_other_blocks=cast(dict[str, int], d("setup_other_blocks")),
+        region_leverage=cast(dict[str, int], d("region_leverage")),
+        locked_regions=frozenset(cast(list[str], d("locked_regions"))),
+        garage_speed=cast(int, d("garage_speed")),
+        speed_leverage={int(k): v for k, v in cast(dict[str, int], d("speed_track_leverage")).items()},
+        max_speed=cast(int, d("max_speed")),
+        trigger_points=tuple(cast(list[int], d("trigger_points"))),
+        magenta_triggers=frozenset(cast(list[int], d("magenta_triggers"))),
+        mastery_leverage=cast(dict[str, int], d("mastery_leverage")),
+        chop_bot_colour=cast(str, d("chop_bot_colour")),
+    )
+
+
+CONTENT = load()

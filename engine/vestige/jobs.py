@@ -1,0 +1,162 @@
+"""Main Actions: Pickup or Complete a Job (pp. 14-15) with the Outcome Die and its reroll (p. 16),
+and how artifacts, augmentations and bounties enter the tableau (pp. 22-23)."""
+
+from __future__ import annotations
+
+from engine.core.findings import FindingSink
+from engine.vestige.blocks import counts, gain, move, spend_attributes, take, upgrade
+from engine.vestige.board import adjacent_tiles
+from engine.vestige.cards import CONTACTS, abandon, add_card, capable, printed_or_warn, record
+from engine.vestige.content import CONTENT
+from engine.vestige.state import GameState
+from engine.vestige.turns import take_main
+from schemas.vestige import Complete, Pickup, Roll
+
+
+def on_pickup(st: GameState, ev: Pickup, sink: FindingSink) -> None:
+    s = st.seats[ev.seat]
+    take_main(st, s, "job", sink)
+    if ev.at is not None and not ev.dove and ev.at not in adjacent_tiles(s.space or 0):
+        sink.report("vestige-job/pickup-not-adjacent", f"{ev.at} is not adjacent to space "
+                    f"{s.space}", seat=ev.seat, expected=sorted(adjacent_tiles(s.space or 0)),
+                    recorded=ev.at)
+    if ev.dove and not s.dove:
+        sink.report("vestige-job/pickup-not-adjacent", "a job was taken through The Black Dove "
+                    "without visiting it this turn", seat=ev.seat, expected="a Black Dove visit",
+                    recorded="none")
+    p = printed_or_warn(st, ev.card, sink, ev.seat)
+    if p is not None:
+        if p.kind != ev.stack:
+            sink.report("vestige-job/wrong-stack", f"{ev.card!r} is a {p.kind} card",
+                        seat=ev.seat, expected=ev.stack, recorded=p.kind)
+        region = st.map.get(ev.at) if ev.at is not None else None
+        if p.pickup is not None and region is not None and not ev.dove and p.pickup != region:
+            sink.report("vestige-job/pickup-wrong-region", f"{ev.card!r} is picked up at "
+                        f"{p.pickup}; {ev.at} is {region}", seat=ev.seat, expected=p.pickup,
+                        recorded=region)
+    if ev.face_up:
+        shown = st.display.get(ev.stack)
+        if shown is not None and shown != ev.card:
+            sink.report("vestige-job/face-up-mismatch", f"the face-up {ev.stack} is {shown!r}",
+                        seat=ev.seat, expected=shown, recorded=ev.card)
+        st.display.pop(ev.stack, None)
+    who = s.cards.get(ev.assignee)
+    if who is None or who.kind not in ("lawmaker", "mercenary", "smuggler", "chop_bot"):
+        sink.report("vestige-card/not-owned", f"{ev.assignee!r} is not a contact or chop bot in "
+                    f"seat {ev.seat}'s tableau", seat=ev.seat, recorded=ev.assignee)
+        return
+    if not capable(st, who, ev.stack):
+        sink.report("vestige-job/incapable", f"{ev.assignee!r} does not do {ev.stack} jobs",
+                    seat=ev.seat, expected=ev.stack, recorded=ev.assignee)
+    if who.job is not None:
+        sink.report("vestige-job/assignee-busy", f"{ev.assignee!r} is already on {who.job!r}",
+                    seat=ev.seat, expected="no job", recorded=who.job)
+        return
+    who.job = ev.card
+    st.jobs[ev.card] = (ev.seat, ev.assignee)
+    st.row("jobs", seat=ev.seat, card=ev.card, job=ev.stack, assignee=ev.assignee,
+           step="pickup", face=None)
+
+
+def on_roll(st: GameState, ev: Roll, sink: FindingSink) -> None:
+    """The outcome die (chance); a reroll costs 1 conviction and keeps every result to choose."""
+    s = st.seats[ev.seat]
+    if ev.reroll:
+        if not s.rolls:
+            sink.report("vestige-job/reroll-without-roll", "a reroll before any roll",
+                        seat=ev.seat, expected="a roll first", recorded="reroll")
+        move(s, "conviction", "influence", CONTENT.stated["reroll_cost"], sink, "reroll")
+        s.rolls.append(ev.face)
+    else:
+        s.rolls = [ev.face]
+
+
+def on_complete(st: GameState, ev: Complete, sink: FindingSink) -> None:
+    s = st.seats[ev.seat]
+    if not ev.free and not ev.floating:
+        take_main(st, s, "job", sink)
+    held = st.jobs.get(ev.card)
+    if held is None or held[0] != ev.seat:
+        sink.report("vestige-job/not-assigned", f"{ev.card!r} is not a job in seat {ev.seat}'s "
+                    "network", seat=ev.seat, recorded=ev.card)
+        s.rolls.clear()
+        return
+    assignee = held[1]
+    p = printed_or_warn(st, ev.card, sink, ev.seat)
+    kind = p.kind if p is not None else "artifact"
+    if p is not None and p.complete_at is not None and not ev.free:
+        near = {st.map.get(pos) for pos in adjacent_tiles(s.space or 0)}
+        ok = "floating_stones" in near if ev.floating else p.complete_at in near
+        if not ok:
+            sink.report("vestige-job/complete-not-adjacent", f"{ev.card!r} is completed next to "
+                        f"{p.complete_at}", seat=ev.seat, expected=p.complete_at,
+                        recorded=s.space)
+    face = ev.face
+    if not ev.free:
+        if not s.rolls:
+            sink.report("vestige-job/no-roll", "the die is rolled before paying", seat=ev.seat,
+                        expected="a roll", recorded="none")
+        elif face not in s.rolls:
+            sink.report("vestige-job/face-not-rolled", f"{face} was not rolled ({s.rolls})",
+                        seat=ev.seat, expected=list(s.rolls), recorded=face)
+        # the die first
+        if face == "upgrade":
+            if ev.upgrade is None:
+                sink.report("vestige-job/die-result", "UPGRADE: upgrade 1 block", seat=ev.seat,
+                            expected="an upgrade", recorded="none")
+            else:
+                upgrade(s, ev.upgrade, sink, "UPGRADE")
+        elif face == "strain":
+            move(s, "influence", f"card:{assignee}", CONTENT.stated["strain_influence"], sink,
+                 "STRAIN")
+        # then the cost
+        if p is not None and p.cost is not None:
+            cost = {k: v for k, v in p.cost.items() if v}
+            paid = {k: v for k, v in ev.pay.items() if v}
+            ok = paid == cost
+            if face == "efficient":
+                ok = any(paid == {**cost, a: cost[a] - 1} or (
+                    cost[a] == 1 and paid == {k: v for k, v in cost.items() if k != a})
+                    for a in cost) or (not cost and not paid)
+            if not ok:
+                sink.report("vestige-job/wrong-cost", f"{ev.card!r} costs {cost}"
+                            + (" less 1 of one attribute (EFFICIENT)" if face == "efficient"
+                               else ""), seat=ev.seat, expected=cost, recorded=paid)
+        spend_attributes(s, {str(k): v for k, v in ev.pay.items()}, sink, f"completing {ev.card}")
+    s.rolls.clear()
+    # untuck
+    st.jobs.pop(ev.card, None)
+    host = s.cards.get(assignee)
+    if host is not None:
+        host.job = None
+    if face == "sever" and not ev.free:
+        abandon(st, s, assignee, sink, reassign=None, lose_leverage=False)
+    card = add_card(st, s, ev.card, kind)
+    lev = p.leverage if p is not None and p.leverage else 0
+    if kind == "artifact":
+        if not 1 <= ev.charges <= CONTENT.stated["artifact_charges_max"]:
+            sink.report("vestige-job/charges", f"{ev.card!r} gets 1-3 charges", seat=ev.seat,
+                        expected="1-3", recorded=ev.charges)
+        if ev.charges:
+            avail = min(ev.charges, s.blocks.get("influence", 0))
+            take(s, "influence", ev.charges, sink, "artifact charges")
+            card.blocks += avail
+    elif kind == "augmentation" and ev.attach_to is not None:
+        to = s.cards.get(ev.attach_to)
+        if to is None or to.kind not in CONTACTS:
+            sink.report("vestige-job/attach-not-contact", f"{ev.attach_to!r} is not a contact",
+                        seat=ev.seat, recorded=ev.attach_to)
+        else:
+            to.augmentations.append(ev.card)
+            card.attached_to = ev.attach_to
+    if kind != "bounty":
+        gain(st, ev.seat, lev, "card", ev.card)
+    st.row("jobs", seat=ev.seat, card=ev.card, job=kind, assignee=assignee, step="complete",
+           face=face)
+
+
+def counts_of(pay: dict[str, int]) -> dict[str, int]:
+    return counts([k for k, v in pay.items() for _ in range(v)])
+
+
+__all__ = ["on_complete", "on_pickup", "on_roll", "record"]

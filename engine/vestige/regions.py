@@ -1,0 +1,265 @@
+"""Main Actions: Visit or Rest (p. 13), Control Regions (p. 17), Base Game Map Regions (p. 30)
+and the Extra Regions module (p. 31).
+
+A visit fully resolves the tile's effect: arrow effects once per visit, colon effects
+(``repeatable``) as often as affordable. The recorded resolution (attributes gained and spent,
+blocks upgraded, returned or charged) must be the region's effect.
+"""
+
+from __future__ import annotations
+
+from engine.core.findings import FindingSink
+from engine.vestige.blocks import (
+    ATTRS,
+    counts,
+    downgrade,
+    gain,
+    gain_attributes,
+    move,
+    region_value,
+    spend_attributes,
+    take,
+    upgrade,
+)
+from engine.vestige.board import adjacent_tiles
+from engine.vestige.cards import CHARACTERS
+from engine.vestige.content import CONTENT
+from engine.vestige.state import GameState, SeatState
+from engine.vestige.turns import actor, take_main
+from schemas.vestige import Control, Rest, Visit
+
+GAINS = {"archives": "ambition", "black_market": "cunning", "scrapyard": "might"}
+HQ = {"lawmaker_ridge": ("ambition", "lawmaker"), "mercenary_camp": ("might", "mercenary"),
+      "smugglers_lair": ("cunning", "smuggler")}
+
+
+def _used_fields(ev: Visit) -> set[str]:
+    names = ("gain", "spend", "upgrades", "downgrades", "returns", "charges", "contact", "source")
+    return {n for n in names if getattr(ev, n)}
+
+
+def expected_fields(region: str) -> set[str]:
+    """Which resolution fields a region's effect uses (the rest must stay empty)."""
+    return {
+        "archives": {"gain"}, "black_market": {"gain"}, "scrapyard": {"gain"},
+        "black_dove": {"downgrades"}, "chop_shop": {"source"}, "garage": set(),
+        "generator": {"charges"}, "lawmaker_ridge": set(), "mercenary_camp": set(),
+        "smugglers_lair": set(), "underground": {"contact"}, "oasis": {"returns"},
+        "obelisk": {"spend", "gain"}, "observatory": {"upgrades"},
+        "wound": {"spend", "upgrades"},
+    }.get(region, set())
+
+
+def on_visit(st: GameState, ev: Visit, sink: FindingSink) -> None:
+    s = st.seats[ev.seat]
+    take_main(st, s, "visit", sink)
+    pos = ev.position
+    if pos not in adjacent_tiles(s.space or 0):
+        sink.report("vestige-visit/not-adjacent", f"{pos} is not adjacent to space {s.space}",
+                    seat=ev.seat, expected=sorted(adjacent_tiles(s.space or 0)), recorded=pos)
+    elif pos not in st.face_up and not st.partial:
+        sink.report("vestige-visit/face-down", f"{pos} has not been revealed", seat=ev.seat,
+                    recorded=pos)
+        st.face_up.add(pos)
+    known = st.map.get(pos)
+    if ev.region is not None and known is not None and ev.region != known:
+        sink.report("vestige-visit/wrong-region", f"{pos} is {known}, not {ev.region}",
+                    seat=ev.seat, expected=known, recorded=ev.region)
+    region = known or ev.region
+    if known is None and ev.region is not None:
+        st.map[pos] = ev.region
+        st.face_up.add(pos)
+    s.visited_now.add(pos)
+    if region is not None:
+        resolve(st, s, region, ev, sink)
+    owner = st.controller.get(pos)
+    if owner is not None and owner != ev.seat:
+        value = region_value(st, region)
+        if isinstance(owner, int):
+            gain(st, owner, value, "region_visit", f"{pos} visited by seat {ev.seat}")
+        else:
+            st.nemeses[owner].leverage += value
+    st.row("visits", seat=ev.seat, position=pos, region=region,
+           controller=None if owner is None else str(owner), times=ev.times)
+
+
+def _wrong(sink: FindingSink, ev: Visit, region: str, expected: object, recorded: object) -> None:
+    sink.report("vestige-visit/wrong-effect", f"the recorded resolution of {region} is not its "
+                "effect", seat=ev.seat, expected=expected, recorded=recorded)
+
+
+def resolve(st: GameState, s: SeatState, region: str, ev: Visit, sink: FindingSink) -> None:
+    """Resolve one region's visit effect for seat ``s`` (p. 30-31)."""
+    times = ev.times
+    if times > 1 and region not in CONTENT.repeatable:
+        if region == "obelisk":
+            st.rest_on("obelisk_repeatable")
+        sink.report("vestige-visit/repeat-arrow", f"{region}'s effect resolves once per visit",
+                    seat=ev.seat, expected=1, recorded=times)
+        times = 1
+    extra = _used_fields(ev) - expected_fields(region)
+    if extra:
+        _wrong(sink, ev, region, sorted(expected_fields(region)), sorted(extra))
+        return
+    why = f"visiting {region}"
+    if region in GAINS:
+        want = {GAINS[region]: 2}
+        if counts(list(ev.gain)) != want:
+            _wrong(sink, ev, region, want, counts(list(ev.gain)))
+            return
+        gain_attributes(s, list(ev.gain), sink, why)
+    elif region in HQ:
+        attr, kind = HQ[region]
+        take(s, attr, CONTENT.stated["contact_cost"], sink, why)
+        s.blocks["influence"] = s.blocks.get("influence", 0) + CONTENT.stated["contact_cost"]
+        st.pending_draw = (ev.seat, kind)
+    elif region == "underground":
+        move(s, "conviction", "influence", 1, sink, why)
+        st.pending_draw = (ev.seat, ev.contact or "lawmaker")
+        if ev.contact is None:
+            _wrong(sink, ev, region, "a contact type", None)
+    elif region == "chop_shop":
+        move(s, "conviction", "influence", 1, sink, why)
+        st.pending_draw = (ev.seat, "chop_bot")
+    elif region == "garage":
+        if spend_attributes(s, {"might": 3}, sink, why):
+            st.rest_on("garage_speed")
+            for _ in range(CONTENT.garage_speed):
+                raise_speed(st, s)
+    elif region == "generator":
+        total = sum(c.n for c in ev.charges)
+        if total > 3:
+            _wrong(sink, ev, region, "up to 3 influence in all", total)
+            return
+        for c in ev.charges:
+            card = s.cards.get(c.card)
+            if card is None or card.kind != "artifact":
+                _wrong(sink, ev, region, "artifacts in the tableau", c.card)
+                continue
+            move(s, "influence", f"card:{c.card}", c.n, sink, why)
+            if card.blocks > CONTENT.stated["artifact_charges_max"]:
+                sink.report("vestige-artifact/overcharged", f"{c.card!r} holds {card.blocks}",
+                            seat=ev.seat, expected="<= 3", recorded=card.blocks)
+    elif region == "oasis":
+        returned = sum(r.n for r in ev.returns)
+        if returned > 2 * times:
+            _wrong(sink, ev, region, f"up to {2 * times} influence returned", returned)
+            return
+        take(s, "ambition", times, sink, why)
+        s.blocks["influence"] = s.blocks.get("influence", 0) + min(times, 99)
+        for r in ev.returns:
+            card = s.cards.get(r.card)
+            if card is None or card.kind not in CHARACTERS:
+                _wrong(sink, ev, region, "contacts or chop bots", r.card)
+                continue
+            move(s, f"card:{r.card}", "influence", r.n, sink, why)
+    elif region == "obelisk":
+        if len(ev.spend) != 2 or len(ev.gain) != 2 or set(ev.gain) & set(ev.spend):
+            _wrong(sink, ev, region, "2 attributes spent, 2 other attributes gained",
+                   {"spend": list(ev.spend), "gain": list(ev.gain)})
+            return
+        spend_attributes(s, counts(list(ev.spend)), sink, why)
+        gain_attributes(s, list(ev.gain), sink, why)
+    elif region == "observatory":
+        if len(ev.upgrades) != times:
+            _wrong(sink, ev, region, f"{times} upgrades", len(ev.upgrades))
+            return
+        for u in ev.upgrades:
+            take(s, "cunning", 1, sink, why)
+            s.blocks["influence"] = s.blocks.get("influence", 0) + 1
+            upgrade(s, u, sink, why)
+    elif region == "black_dove":
+        if len(ev.downgrades) != times:
+            _wrong(sink, ev, region, f"{times} downgrades", len(ev.downgrades))
+            return
+        for d in ev.downgrades:
+            downgrade(s, d, sink, why)
+        s.dove = True
+    elif region == "wound":
+        if len(ev.spend) != 2 or not set(ev.spend) <= ATTRS:
+            _wrong(sink, ev, region, "2 attributes", list(ev.spend))
+            return
+        spend_attributes(s, counts(list(ev.spend)), sink, why)
+        if s.blocks.get("potential", 0) > 0:
+            move(s, "potential", "conviction", 1, sink, why)
+        else:
+            move(s, "influence", "conviction", 2, sink, why)
+    # trench, jump point, rise, den, ring, floating stones: no visit effect; bridge, refugee
+    # camp, white raven, deserted factory: resolved through ``effect`` (via "region") events
+
+
+def raise_speed(st: GameState, s: SeatState) -> None:
+    """Move the speed counter one space right and score the space's leverage (p. 12)."""
+    if s.speed >= CONTENT.max_speed:
+        st.rest_on("max_speed")
+        return
+    s.speed += 1
+    value = CONTENT.speed_leverage.get(s.speed, 0)
+    if s.speed not in (3, 4):
+        st.rest_on("speed_track_leverage")
+    gain(st, s.seat, value, "speed", f"speed {s.speed}")
+
+
+def on_rest(st: GameState, ev: Rest, sink: FindingSink) -> None:
+    s = st.seats[ev.seat]
+    take_main(st, s, "visit", sink)
+    upgrade(s, ev.upgrade, sink, "rest")
+
+
+def on_control(st: GameState, ev: Control, sink: FindingSink) -> None:
+    """1 conviction onto the tile (2 to take it over: the first and the old controller's block
+    return to influence); gain its leverage; once per region per turn; a visit before or after
+    (checked at the end of the turn)."""
+    s = st.seats[ev.seat]
+    actor(st, ev.seat, sink, "control")
+    pos = ev.position
+    if pos in s.controlled_now:
+        sink.report("vestige-control/twice", f"{pos} was already controlled this turn",
+                    seat=ev.seat, expected="once per turn", recorded="twice")
+        return
+    owner = st.controller.get(pos)
+    if owner == ev.seat:
+        sink.report("vestige-control/own", f"seat {ev.seat} already controls {pos}",
+                    seat=ev.seat, recorded=pos)
+        return
+    cost = CONTENT.stated["takeover_cost"] if owner is not None else CONTENT.stated["control_cost"]
+    if s.blocks.get("conviction", 0) < cost:
+        take(s, "conviction", cost, sink, f"control of {pos}")
+        return
+    take(s, "conviction", cost, sink, f"control of {pos}")
+    s.blocks["influence"] = s.blocks.get("influence", 0) + cost - 1
+    if isinstance(owner, int):
+        o = st.seats[owner]
+        o.regions.discard(pos)
+        o.blocks["influence"] = o.blocks.get("influence", 0) + 1
+    elif isinstance(owner, str):
+        st.nemeses[owner].regions.discard(pos)
+    s.regions.add(pos)
+    st.controller[pos] = ev.seat
+    s.controlled_now.add(pos)
+    region = st.map.get(pos)
+    value = region_value(st, region)
+    gain(st, ev.seat, value, "region_control", pos)
+    st.row("control", seat=ev.seat, nemesis=None, position=pos, region=region,
+           change="takeover" if owner is not None else "gained", cost=cost, leverage=value)
+    if "bone" in st.nemeses:  # Bone's triggered ability (p. 27)
+        st.nemeses["bone"].leverage += 1
+    if region == "jump_point" and ev.swap is not None:
+        other = st.map.get(ev.swap)
+        st.map[ev.swap] = "jump_point"
+        if other is not None:
+            st.map[pos] = other
+        for mapping in (st.controller,):
+            a, b = mapping.pop(pos, None), mapping.pop(ev.swap, None)
+            if a is not None:
+                mapping[ev.swap] = a
+            if b is not None:
+                mapping[pos] = b
+        for seat in st.seats.values():
+            had_a, had_b = pos in seat.regions, ev.swap in seat.regions
+            seat.regions.discard(pos)
+            seat.regions.discard(ev.swap)
+            if had_a:
+                seat.regions.add(ev.swap)
+            if had_b:
+                seat.regions.add(pos)

@@ -1,0 +1,184 @@
+"""The Vestige ruleset object (engine.core.ruleset.Ruleset): dispatch of events to the modules,
+one per rulebook chapter:
+
+* ``setup`` (5-Minute Setup, pp. 6-7), ``board`` (Game Space Overview, the declared map),
+  ``blocks`` (Dashboard & Blocks p. 8, Attributes p. 9, bonus actions convert/recover),
+  ``turns`` (Game Summary, Turns & Actions, Tracking and Resetting: pp. 10, 16),
+  ``actions`` (Activate p. 11, Move p. 12), ``regions`` (Visit or Rest p. 13, Control Regions
+  p. 17, Map Regions pp. 30-31), ``jobs`` (Pickup or Complete a Job pp. 14-15),
+  ``cards`` (Network & Tableau, Chop Bots, Contacts, Artifacts, Bounties, Augmentations,
+  pp. 18-23), ``covert`` (Covert Ops p. 24, Leverage Track Triggers p. 25), ``endgame``
+  (Endgame Conditions, Ending the Game p. 25, modes' scoring pp. 28-29), ``nemesis``
+  (Nemesis Play pp. 26-27), ``checkpoints`` (checkpoints and partial logs), ``records``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import BaseModel
+
+from engine.core.findings import FindingSink
+from engine.core.replay import LedgerEntry, Outcome
+from engine.core.ruleset import Decision
+from engine.vestige import codes
+from engine.vestige.actions import on_activate, on_move, on_speed_boost
+from engine.vestige.blocks import on_convert, on_recover
+from engine.vestige.cards import on_attach, on_card, on_display, on_draw, on_effect, on_transfer
+from engine.vestige.checkpoints import on_checkpoint
+from engine.vestige.covert import on_covert_op, on_trigger
+from engine.vestige.endgame import (
+    compare_final,
+    compute_final,
+    on_endgame_met,
+    on_endgame_reveal,
+)
+from engine.vestige.jobs import on_complete, on_pickup, on_roll
+from engine.vestige.nemesis import on_nemesis_gain, on_nemesis_turn, on_threat_removed
+from engine.vestige.records import records as _records
+from engine.vestige.records import snapshot as _snapshot
+from engine.vestige.regions import on_control, on_rest, on_visit
+from engine.vestige.setup import build_state, on_reveal, on_seat_setup
+from engine.vestige.state import GameState
+from engine.vestige.turns import on_reset, on_round_start, on_turn_end, on_turn_start
+from schemas.log import BaseHeader
+from schemas.vestige import (
+    EVENT_ADAPTER,
+    EVENT_TYPES,
+    EVENTS_ADAPTER,
+    RULES_VERSION,
+    FinalScoring,
+    Phase,
+    VestigeEvent,
+    VestigeHeader,
+    VestigeLog,
+)
+
+UNCHECKED = [
+    "card abilities beyond their recorded effect: the 151 card texts are not in the rulebook",
+    "whether an endgame condition or covert op objective is really met: their texts are not "
+    "printed; the table's record is taken",
+    "nemeses other than Bone: their threat tables are not printed; their turns are recorded",
+    "Extra Regions module effects of the Bridge, Refugee Camp, White Raven, Deserted Factory, "
+    "the Den and the Ring: recorded as effects, checked for blocks only",
+]
+
+Handler = Callable[[GameState, Any, FindingSink], None]
+
+
+def _noop(st: GameState, ev: Any, sink: FindingSink) -> None:
+    return None
+
+
+def on_phase(st: GameState, ev: Phase, sink: FindingSink) -> None:
+    if ev.name == "setup_end":
+        from engine.vestige.setup import finish_setup
+
+        finish_setup(st, sink)
+    elif ev.name == "final_scoring":
+        from engine.vestige.endgame import close_game
+        from engine.vestige.turns import end_turn
+
+        if st.active is not None or st.team_turn:
+            end_turn(st, sink, None)
+        if st.phase != "final_scoring":
+            close_game(st, sink)
+            st.took_turn = set(st.seats)
+            st.nemesis_done = set(st.nemeses)
+        st.phase = "final_scoring"
+    elif ev.name == "game_end":
+        compute_final(st, sink)
+        st.ended = True
+        st.phase = "ended"
+
+
+def on_final_scoring(st: GameState, ev: FinalScoring, sink: FindingSink) -> None:
+    compute_final(st, sink)
+    compare_final(st, ev, sink)
+
+
+HANDLERS: dict[str, Handler] = {
+    "card": on_card, "phase": on_phase, "seat_setup": on_seat_setup, "reveal": on_reveal,
+    "display": on_display, "endgame_reveal": on_endgame_reveal, "round_start": on_round_start,
+    "turn_start": on_turn_start, "turn_end": on_turn_end, "activate": on_activate,
+    "move": on_move, "visit": on_visit, "rest": on_rest, "draw": on_draw, "pickup": on_pickup,
+    "roll": on_roll, "complete": on_complete, "convert": on_convert, "recover": on_recover,
+    "control": on_control, "speed_boost": on_speed_boost, "reset": on_reset,
+    "effect": on_effect, "attach": on_attach, "covert_op": on_covert_op,
+    "transfer": on_transfer, "trigger": on_trigger, "endgame_met": on_endgame_met,
+    "nemesis_turn": on_nemesis_turn, "nemesis_gain": on_nemesis_gain,
+    "threat_removed": on_threat_removed, "final_scoring": on_final_scoring,
+    "checkpoint": on_checkpoint, "observation": _noop, "survey": _noop,
+}
+
+
+class VestigeRuleset:
+    """Vestige (rulebook as seeded): competitive, team, solo and co-op, with nemeses."""
+
+    game = "vestige"
+    title = "Vestige"
+    rules_versions: tuple[str, ...] = (RULES_VERSION,)
+    catalogue = codes.CATALOGUE
+    header_model: type[BaseHeader] = VestigeHeader
+    log_model: type[BaseModel] = VestigeLog
+    event_adapter = EVENT_ADAPTER
+    events_adapter = EVENTS_ADAPTER
+    event_types = EVENT_TYPES
+
+    def setup(self, header: VestigeHeader, sink: FindingSink) -> GameState:
+        if header.rules_version not in self.rules_versions:
+            sink.report("log/unsupported-rules-version",
+                        f"no Vestige rules version {header.rules_version!r}; replayed with "
+                        f"{RULES_VERSION}", expected=RULES_VERSION, recorded=header.rules_version)
+        return build_state(header, sink)
+
+    def apply(self, state: GameState, event: VestigeEvent, sink: FindingSink) -> None:
+        state.event_index = sink.event
+        HANDLERS.get(event.type, _noop)(state, event, sink)
+
+    def finish(self, state: GameState, sink: FindingSink) -> None:
+        st = state
+        if st.final_done:
+            return
+        if st.phase == "final_scoring":
+            compute_final(st, sink)
+            return
+        where = f"round {st.round}" if st.round else "setup"
+        sink.report("log/partial", f"the log ends in {where}, before final scoring; only what "
+                    "was recorded was checked")
+
+    def legal_moves(self, state: GameState, passed: frozenset[str] = frozenset()) -> Decision:
+        from engine.vestige.moves import legal_moves
+
+        return legal_moves(state, passed)
+
+    def outcome(self, state: GameState) -> Outcome | None:
+        if state.outcome is not None:
+            return state.outcome
+        return Outcome(complete=False, details={
+            "final_leverage": {s.seat: s.leverage for s in state.seats.values()},
+            "rounds": state.round, "declared": dict(sorted(state.declared_used.items())),
+        })
+
+    def ledger(self, state: GameState) -> list[LedgerEntry]:
+        return list(state.ledger)
+
+    def records(self, state: GameState) -> dict[str, list[dict[str, Any]]]:
+        return _records(state)
+
+    def snapshot(self, state: GameState) -> dict[str, Any]:
+        return _snapshot(state)
+
+    def ended(self, state: GameState) -> bool:
+        return state.ended
+
+    def location(self, state: GameState) -> tuple[int | None, int | None]:
+        """(round, turn within the round)."""
+        return (state.round or None, state.turn_no or None)
+
+    def unchecked(self, header: Any) -> list[str]:
+        return list(UNCHECKED)
+
+
+RULESET = VestigeRuleset()

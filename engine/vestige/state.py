@@ -1,0 +1,127 @@
+"""The Vestige game state the rules modules fold events into."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.core.replay import LedgerEntry, Outcome
+from schemas.vestige import Printed, VestigeHeader
+
+DASH = ("potential", "influence", "conviction")
+
+
+@dataclass(slots=True)
+class CardState:
+    """A card in a tableau (or a job tucked under one: see ``job``)."""
+
+    name: str
+    kind: str
+    blocks: int = 0
+    job: str | None = None  # the job card tucked under this character
+    augmentations: list[str] = field(default_factory=list)
+    attached_to: str | None = None  # augmentations: the contact they are tucked under
+
+
+@dataclass(slots=True)
+class SeatState:
+    seat: int
+    colour: str
+    space: int | None = None
+    speed: int = 2
+    blocks: dict[str, int] = field(default_factory=dict)  # dashboard hexes and attributes
+    cards: dict[str, CardState] = field(default_factory=dict)  # tableau (completed cards)
+    regions: set[str] = field(default_factory=set)  # positions controlled
+    leverage: int = 0
+    set_up: bool = False
+    # this turn
+    used: dict[str, int] = field(default_factory=dict)  # main action -> times taken
+    resets: set[str] = field(default_factory=set)
+    boosted: bool = False
+    activated: set[str] = field(default_factory=set)
+    artifacts_used: set[str] = field(default_factory=set)
+    controlled_now: set[str] = field(default_factory=set)
+    visited_now: set[str] = field(default_factory=set)
+    dove: bool = False
+    rolls: list[str] = field(default_factory=list)
+    rolling_for: str | None = None
+    # whole game
+    triggers: set[int] = field(default_factory=set)
+    covert_draws: set[int] = field(default_factory=set)
+    covert_held: int = 0
+    covert_named: set[str] = field(default_factory=set)
+    covert_flipped: set[str] = field(default_factory=set)
+    covert_flips: int = 0
+    end_covert: int = 0
+    pending_triggers: set[int] = field(default_factory=set)
+    turns: int = 0
+
+    def on_cards(self) -> int:
+        return sum(c.blocks for c in self.cards.values())
+
+    def total_blocks(self) -> int:
+        return sum(self.blocks.values()) + self.on_cards() + len(self.regions)
+
+
+@dataclass(slots=True)
+class NemesisState:
+    name: str
+    team: bool
+    leverage: int = 0
+    threats: list[str] = field(default_factory=list)
+    regions: set[str] = field(default_factory=set)
+    cards: list[str] = field(default_factory=list)
+    turns: int = 0
+
+
+@dataclass(slots=True)
+class GameState:
+    header: VestigeHeader
+    seats: dict[int, SeatState]
+    nemeses: dict[str, NemesisState]
+    order: list[int]  # clockwise from the starting player
+    partial: bool
+    printed: dict[str, Printed] = field(default_factory=dict)
+    map: dict[str, str] = field(default_factory=dict)  # position -> region, as known
+    face_up: set[str] = field(default_factory=set)
+    controller: dict[str, int | str] = field(default_factory=dict)  # position -> seat / nemesis
+    display: dict[str, str] = field(default_factory=dict)  # stack -> face-up card (jobs)
+    market: list[str] = field(default_factory=list)  # chop bot market
+    jobs: dict[str, tuple[int, str]] = field(default_factory=dict)  # job card -> (seat, assignee)
+    round: int = 0
+    turn_no: int = 0  # turns started this round
+    active: int | None = None  # seat whose turn it is (co-op: None with team_turn)
+    team_turn: bool = False
+    took_turn: set[int] = field(default_factory=set)
+    nemesis_done: set[str] = field(default_factory=set)
+    endgame_active: list[str] = field(default_factory=list)
+    endgame_met: list[str] = field(default_factory=list)
+    setup_reveals: int = 0
+    final_round: int | None = None
+    triggers_reached: set[int] = field(default_factory=set)
+    phase: str = "setup"  # setup, play, final_scoring, ended
+    ended: bool = False
+    final_done: bool = False
+    outcome: Outcome | None = None
+    ledger: list[LedgerEntry] = field(default_factory=list)
+    declared_used: dict[str, int] = field(default_factory=dict)
+    event_index: int | None = None
+    pending_draw: tuple[int, str] | None = None  # (seat, stack) a visit calls for
+    last_cp: dict[int, int] = field(default_factory=dict)  # partial logs: seat -> leverage
+    rows: dict[str, list[dict[str, object]]] = field(default_factory=dict)
+    names_seen: int = 0
+
+    def rest_on(self, name: str) -> None:
+        """Note that a check rested on the declared value ``name``."""
+        self.declared_used[name] = self.declared_used.get(name, 0) + 1
+
+    def row(self, table: str, **values: object) -> None:
+        self.rows.setdefault(table, []).append({"round": self.round or None, **values})
+
+    def pawns(self, but: int | None = None) -> frozenset[int]:
+        return frozenset(s.space for s in self.seats.values() if s.seat != but and s.space is not None)
+
+    def owner(self, card: str) -> int | None:
+        for s in self.seats.values():
+            if card in s.cards:
+                return s.seat
+        return None

@@ -1,0 +1,169 @@
+"""Game Summary (p. 10), Turns & Actions (p. 10) and Tracking and Resetting (p. 16): rounds of
+turns clockwise from the starting player, the four main actions once per turn (move mandatory),
+resets (1 conviction, each action at most once per turn), and the end-of-turn checks."""
+
+from __future__ import annotations
+
+from engine.core.findings import FindingSink
+from engine.vestige.blocks import move
+from engine.vestige.board import adjacent_tiles
+from engine.vestige.state import GameState, SeatState
+from schemas.vestige import Reset, RoundStart, TurnEnd, TurnStart
+
+
+def close_round(st: GameState, sink: FindingSink) -> None:
+    """A round is over: every seat took a turn, every nemesis too (full logs)."""
+    if st.round == 0 or st.partial:
+        st.took_turn.clear()
+        st.nemesis_done.clear()
+        return
+    if st.active is not None or st.team_turn:
+        end_turn(st, sink, None)
+    if not st.team_turn and st.header.mode != "coop":
+        for seat in st.order:
+            if seat not in st.took_turn:
+                sink.report("vestige-turn/missing", f"round {st.round} ended without seat "
+                            f"{seat}'s turn", seat=seat, expected="a turn", recorded="none")
+    elif st.header.mode == "coop" and not st.took_turn:
+        sink.report("vestige-turn/missing", f"round {st.round} ended without the team turn")
+    for n in st.nemeses:
+        if n not in st.nemesis_done:
+            sink.report("vestige-nemesis/missing-turn",
+                        f"round {st.round} ended without {n}'s turn", expected=n, recorded="none")
+    st.took_turn.clear()
+    st.nemesis_done.clear()
+
+
+def on_round_start(st: GameState, ev: RoundStart, sink: FindingSink) -> None:
+    from engine.vestige.setup import finish_setup
+
+    finish_setup(st, sink)
+    close_round(st, sink)
+    if ev.round != st.round + 1:
+        sink.report("vestige-round/out-of-order", f"round {ev.round} follows round {st.round}",
+                    expected=st.round + 1, recorded=ev.round)
+    if st.final_round is not None and ev.round > st.final_round:
+        sink.report("vestige-endgame/round-after-final",
+                    f"round {ev.round} was played after the final round {st.final_round}",
+                    expected=f"final scoring after round {st.final_round}", recorded=ev.round)
+        st.final_round = ev.round  # report once
+    st.round = ev.round
+    st.turn_no = 0
+    st.phase = "play"
+
+
+def reset_turn(s: SeatState) -> None:
+    s.used.clear()
+    s.resets.clear()
+    s.boosted = False
+    s.activated.clear()
+    s.artifacts_used.clear()
+    s.controlled_now.clear()
+    s.visited_now.clear()
+    s.dove = False
+    s.rolls.clear()
+    s.rolling_for = None
+
+
+def expected_seat(st: GameState) -> int | None:
+    for seat in st.order:
+        if seat not in st.took_turn:
+            return seat
+    return None
+
+
+def on_turn_start(st: GameState, ev: TurnStart, sink: FindingSink) -> None:
+    from engine.vestige.setup import finish_setup
+
+    finish_setup(st, sink)
+    if st.round == 0:
+        st.round = 1
+        st.phase = "play"
+    if st.active is not None or st.team_turn:
+        end_turn(st, sink, None)
+    st.turn_no += 1
+    if ev.seat is None or st.header.mode == "coop":
+        st.team_turn = True
+        st.active = None
+        for s in st.seats.values():
+            reset_turn(s)
+        return
+    want = expected_seat(st)
+    if ev.seat != want and not st.partial:
+        sink.report("vestige-turn/out-of-order", f"seat {ev.seat} took a turn; clockwise order "
+                    f"gives seat {want}", seat=ev.seat, expected=want, recorded=ev.seat)
+    if not st.seats[ev.seat].set_up:
+        sink.report("vestige-setup/missing", f"seat {ev.seat} took a turn before its setup",
+                    seat=ev.seat)
+        st.seats[ev.seat].set_up = True
+    st.active = ev.seat
+    reset_turn(st.seats[ev.seat])
+
+
+def end_turn(st: GameState, sink: FindingSink, seat: int | None) -> None:
+    """End-of-turn checks: the mandatory move, control paired with a visit, triggers recorded."""
+    seats = list(st.seats) if st.team_turn else [st.active] if st.active is not None else []
+    for sn in seats:
+        s = st.seats[sn]
+        if not st.partial:
+            if not s.used.get("move"):
+                sink.report("vestige-turn/no-move", f"seat {sn}'s turn ended without a move",
+                            seat=sn, expected="one move", recorded="none")
+            for pos in sorted(s.controlled_now - s.visited_now):
+                sink.report("vestige-control/no-visit", f"seat {sn} took control of {pos} "
+                            "without visiting it this turn", seat=sn, expected="a visit",
+                            recorded=pos)
+            for point in sorted(s.pending_triggers):
+                st.rest_on("trigger_points")
+                sink.report("vestige-trigger/missing", f"seat {sn}'s leverage {s.leverage} "
+                            f"passed trigger {point}, which was not recorded", seat=sn,
+                            expected=f"trigger {point}", recorded="none")
+        s.pending_triggers.clear()
+        s.turns += 1
+        st.took_turn.add(sn)
+        reset_turn(s)
+    st.active = None
+    st.team_turn = False
+
+
+def on_turn_end(st: GameState, ev: TurnEnd, sink: FindingSink) -> None:
+    end_turn(st, sink, ev.seat)
+
+
+def actor(st: GameState, seat: int, sink: FindingSink, what: str) -> None:
+    """A main action must be taken by the seat whose turn it is."""
+    if st.team_turn or st.partial or st.phase != "play":
+        return
+    if st.active != seat:
+        sink.report("vestige-turn/not-your-turn", f"seat {seat} took {what} during "
+                    f"{'no turn' if st.active is None else f'seat {st.active} turn'}",
+                    seat=seat, expected=st.active, recorded=seat)
+
+
+def take_main(st: GameState, s: SeatState, action: str, sink: FindingSink) -> None:
+    """Each main action once per turn, once more after a reset (p. 10, p. 16)."""
+    actor(st, s.seat, sink, action)
+    allowed = 1 + (1 if action in s.resets else 0)
+    n = s.used.get(action, 0)
+    if n >= allowed:
+        sink.report("vestige-turn/action-repeated", f"seat {s.seat} took {action} again "
+                    f"without a reset", seat=s.seat, expected=allowed, recorded=n + 1)
+    s.used[action] = n + 1
+
+
+def on_reset(st: GameState, ev: Reset, sink: FindingSink) -> None:
+    s = st.seats[ev.seat]
+    actor(st, ev.seat, sink, "a reset")
+    if ev.action in s.resets:
+        sink.report("vestige-turn/reset-twice", f"{ev.action} was already reset this turn",
+                    seat=ev.seat, expected="once", recorded="twice")
+        return
+    if not s.used.get(ev.action):
+        sink.report("vestige-turn/reset-unused", f"{ev.action} has not been taken this turn",
+                    seat=ev.seat, recorded=ev.action)
+    move(s, "conviction", "influence", 1, sink, "reset")
+    s.resets.add(ev.action)
+
+
+def adjacent_regions(st: GameState, s: SeatState) -> dict[str, str | None]:
+    return {p: st.map.get(p) for p in adjacent_tiles(s.space or 0)}
