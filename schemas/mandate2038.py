@@ -60,7 +60,7 @@ class MandateHeader(BaseHeader):
     def _every_seat_plays_a_faction(self) -> MandateHeader:
         # core rules §1 Setup: each player takes a faction (the shared SeatInfo leaves it optional
         # for games without factions)
-        missing = [s.seat for s in self.seats if not s.faction]
+        missing = [s.seat for s in self.seats if s.faction is None]
         if missing:
             raise ValueError(f"seat(s) {missing} have no faction; every Mandate 2038 seat plays one")
         return self

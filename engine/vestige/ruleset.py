@@ -14,14 +14,14 @@ one per rulebook chapter:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pydantic import BaseModel
 
 from engine.core.findings import FindingSink
 from engine.core.replay import LedgerEntry, Outcome
-from engine.core.ruleset import Decision
+from engine.core.ruleset import Decision, TableColumns
 from engine.vestige import codes
 from engine.vestige.actions import on_activate, on_move, on_speed_boost
 from engine.vestige.blocks import on_convert, on_recover
@@ -125,6 +125,12 @@ class VestigeRuleset:
     event_adapter = EVENT_ADAPTER
     events_adapter = EVENTS_ADAPTER
     event_types = EVENT_TYPES
+    location_parts: tuple[str, ...] = ("round", "turn")  # engine.core.ruleset protocol
+    player_counts: tuple[int, ...] = (2, 3, 4)
+    bot_names: tuple[str, ...] = ("random", "heuristic", "mixed")
+    # Vestige's warehouse tables (engine.core.ruleset protocol): declared by vapp's migrations
+    # for now (ingest/warehouse/schema.py); records() rows for other tables are noted, not stored.
+    tables: Mapping[str, TableColumns] = {}
 
     def setup(self, header: VestigeHeader, sink: FindingSink) -> GameState:
         if header.rules_version not in self.rules_versions:
@@ -148,10 +154,16 @@ class VestigeRuleset:
         sink.report("log/partial", f"the log ends in {where}, before final scoring; only what "
                     "was recorded was checked")
 
-    def legal_moves(self, state: GameState, passed: frozenset[str] = frozenset()) -> Decision:
+    def legal_moves(self, state: GameState, passed: frozenset[str] = frozenset(), *,
+                    lazy: bool = False) -> Decision:
         from engine.vestige.moves import legal_moves
 
-        return legal_moves(state, passed)
+        return legal_moves(state, passed)  # options are always whole events (lazy is ignored)
+
+    def simulate_one(self, seed: Any, index: int, players: int, bots: str = "mixed") -> Any:
+        from engine.vestige.simulate import simulate_one
+
+        return simulate_one(seed, index, players, bots)
 
     def outcome(self, state: GameState) -> Outcome | None:
         if state.outcome is not None:
