@@ -111,8 +111,32 @@ def _replay(parsed: Any, upto: int | None = None) -> Any:
                   ruleset=parsed.ruleset, upto=upto)
 
 
-def validate_one(item: Loaded) -> dict[str, Any]:
-    """The validate contract's entry for one game (DESIGN.md §4)."""
+def with_rulings(parsed: Any, rulings: str | None) -> Any:
+    """``parsed`` replayed under the ruling set ``rulings`` (docs/engine.md "Rulings"): a copy
+    whose header names it. Games whose header has no ruling field (another game) are kept."""
+    import dataclasses
+
+    header = getattr(parsed, "header", None)
+    if not rulings or header is None or "rulings" not in type(header).model_fields:
+        return parsed
+    return dataclasses.replace(parsed, header=header.model_copy(update={"rulings": rulings}))
+
+
+def check_rulings_spec(spec: str | None) -> None:
+    """A ``--rulings`` value the Mandate 2038 ruling book knows (CliError otherwise)."""
+    if not spec:
+        return
+    from engine.mandate2038.rulings import RulingsError, load_rulings
+
+    try:
+        load_rulings().resolve(spec)
+    except RulingsError as exc:
+        raise CliError(f"--rulings {spec}: {exc}") from None
+
+
+def validate_one(item: Loaded, rulings: str | None = None) -> dict[str, Any]:
+    """The validate contract's entry for one game (DESIGN.md §4); ``rulings`` replays it under
+    that ruling set instead of the one its header names."""
     if not item.readable:
         findings = [f.to_contract() for f in getattr(item.parsed, "findings", [])] if item.parsed else []
         if item.reason and not findings:
@@ -126,7 +150,7 @@ def validate_one(item: Loaded) -> dict[str, Any]:
         header = getattr(item.parsed, "header", None)
         return {"path": item.source, "game_id": getattr(header, "game_id", None),
                 "status": "unreadable", "findings": findings}
-    parsed = item.parsed
+    parsed = with_rulings(item.parsed, rulings)
     result = _replay(parsed)
     findings = list(parsed.findings) + list(result.findings)
     return {
@@ -161,6 +185,8 @@ def format_validate_text(files: list[dict[str, Any]]) -> str:
             lines.append(f"  [{x['severity']}] {x['code']} at {_where_text(x['where'])}")
             lines.append(f"      {x['message']}")
             lines.append(f"      rule: {x['rule']}")
+            if x.get("rulings"):
+                lines.append(f"      rests on rulings: {', '.join(x['rulings'])}")
             if "expected" in x or "recorded" in x:
                 lines.append(f"      expected: {x.get('expected')!r}   recorded: {x.get('recorded')!r}")
     errors = sum(1 for f in files for x in f["findings"] if x["severity"] == "error")
@@ -170,10 +196,10 @@ def format_validate_text(files: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def _validate_input(item: Path | Loaded) -> list[dict[str, Any]]:
+def _validate_input(item: Path | Loaded, rulings: str | None = None) -> list[dict[str, Any]]:
     """The contract entries of every game in one input (worker function; never raises)."""
     loaded = [item] if isinstance(item, Loaded) else _read_one(item)
-    return [validate_one(one) for one in loaded]
+    return [validate_one(one, rulings) for one in loaded]
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -181,6 +207,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
     if args.jobs < 1:
         raise CliError("--jobs must be at least 1")
+    rulings = getattr(args, "rulings", None)
+    check_rulings_spec(rulings)
     files: list[dict[str, Any]] = []
     work: list[Path | Loaded] = []
     for p in args.paths:
@@ -195,12 +223,12 @@ def cmd_validate(args: argparse.Namespace) -> int:
             methods = mp.get_all_start_methods()
             ctx = mp.get_context("fork" if "fork" in methods else methods[0])
             with ProcessPoolExecutor(max_workers=args.jobs, mp_context=ctx) as pool:
-                for entries in pool.map(_validate_input, work, chunksize=8):
+                for entries in pool.map(_validate_input, work, [rulings] * len(work), chunksize=8):
                     files.extend(entries)
                     bar.advance(task)
         else:
             for item in work:
-                files.extend(_validate_input(item))
+                files.extend(_validate_input(item, rulings))
                 bar.advance(task)
     if args.format == "json":
         print(json.dumps({"files": files}, ensure_ascii=False, indent=2, default=str))
@@ -211,6 +239,75 @@ def cmd_validate(args: argparse.Namespace) -> int:
     bad = {"error", "warning"} if args.strict else {"error"}
     if any(x["severity"] in bad for f in files for x in f["findings"]):
         return EXIT_FINDINGS
+    return EXIT_OK
+
+
+# --- rulings -------------------------------------------------------------------------------
+
+
+def cmd_rulings(args: argparse.Namespace) -> int:
+    """Print the ruling book: each ruling, its options (default marked) and the named sets."""
+    from engine.mandate2038.rulings import load_rulings
+
+    book = load_rulings()
+    print(f"Mandate 2038 rulings (rules {book.rules_version}, rulings version {book.version})")
+    for r in book.rulings.values():
+        print(f"\n{r.id}: {r.topic}")
+        for opt, text in r.options.items():
+            print(f"  {'*' if opt == r.default else ' '} {opt}: {text}")
+    print("\nsets: " + "; ".join(
+        f"{name} ({', '.join(f'{k}={v}' for k, v in sorted(m.items())) or 'the defaults'})"
+        for name, m in book.sets.items()))
+    return EXIT_OK
+
+
+def _finding_key(x: dict[str, Any]) -> tuple[Any, ...]:
+    w = x.get("where") or {}
+    return (x["code"], w.get("event"), w.get("seat"), x.get("expected"), x.get("recorded"))
+
+
+def reaudit_entries(paths: list[Path], rulings: str) -> list[dict[str, Any]]:
+    """For each game in ``paths``: the findings that appear and disappear when it is replayed
+    under ``rulings`` instead of its own ruling set (the header's, else the defaults)."""
+    out: list[dict[str, Any]] = []
+    for path in paths:
+        for item in _read_one(path):
+            if not item.readable:
+                continue
+            before = validate_one(item)
+            after = validate_one(item, rulings)
+            keys_b = {_finding_key(x): x for x in before["findings"]}
+            keys_a = {_finding_key(x): x for x in after["findings"]}
+            header = getattr(item.parsed, "header", None)
+            out.append({"path": item.source, "game_id": before["game_id"],
+                        "own_rulings": getattr(header, "rulings", None) or "default",
+                        "added": [x for k, x in keys_a.items() if k not in keys_b],
+                        "removed": [x for k, x in keys_b.items() if k not in keys_a]})
+    return out
+
+
+def cmd_reaudit(args: argparse.Namespace) -> int:
+    """Re-audit the archive under ``--rulings`` and print what changes, game by game."""
+    from ingest.db import archive_root
+
+    check_rulings_spec(args.rulings)
+    root = archive_root(_db_path(args)) / "games"
+    files = sorted(p for p in root.rglob("*.json") if not p.name.endswith(".meta.json")) \
+        if root.is_dir() else []
+    entries = reaudit_entries(files, args.rulings)
+    changed = [e for e in entries if e["added"] or e["removed"]]
+    if args.format == "json":
+        print(json.dumps({"rulings": args.rulings, "games": len(entries), "changed": changed},
+                         ensure_ascii=False, indent=2, default=str))
+        return EXIT_OK
+    for e in changed:
+        print(f"{e['path']} ({e['game_id']}, own rulings: {e['own_rulings']})")
+        for sign, xs in (("+", e["added"]), ("-", e["removed"])):
+            for x in xs:
+                print(f"  {sign} [{x['severity']}] {x['code']} at {_where_text(x['where'])}: "
+                      f"{x['message']}")
+    print(f"{len(entries)} archived game(s) re-audited under --rulings {args.rulings}: "
+          f"{len(changed)} change(s) their findings")
     return EXIT_OK
 
 
@@ -329,7 +426,8 @@ def cmd_study(args: argparse.Namespace) -> int:
           f"{summary['backend']}")
     if games:
         print(f"speed: {games / max(cpu, 1e-9):.1f} games per worker CPU-second (play, replay and "
-              f"rows), {games / max(summary['wall_seconds'], 1e-9):.1f} games per wall second")
+              f"rows), {games / max(summary['wall_seconds'], 1e-9):.1f} games per wall second "
+              f"({summary['wall_seconds']:.1f} s after start-up)")
     return EXIT_OK
 
 
@@ -337,6 +435,16 @@ def _stderr_console() -> Any:
     from rich.console import Console
 
     return Console(stderr=True)
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    from cli.calibrate import report
+
+    study = Path(args.study)
+    if not (study / "games").is_dir():
+        raise CliError(f"{study}: not a study folder (no games/ tables); make one with playtest study")
+    print(report(study))
+    return EXIT_OK
 
 
 # --- replay ---------------------------------------------------------------------------------
@@ -659,7 +767,22 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--format", choices=("text", "json"), default="text")
     v.add_argument("--strict", action="store_true", help="warnings also make the exit status 1")
     v.add_argument("--jobs", type=int, default=1, help="validate in this many processes")
+    v.add_argument("--rulings", metavar="NAME",
+                   help="replay under this ruling set (a set name, ID=OPTION pairs, or both, "
+                        "comma-separated) instead of the one each log names; docs/engine.md")
     v.set_defaults(func=cmd_validate)
+
+    ra = sub.add_parser("reaudit", help="re-audit every archived game under another ruling set "
+                        "and show which findings change")
+    ra.add_argument("--rulings", required=True, metavar="NAME",
+                    help="the ruling set to compare with each game's own (see `rulings`)")
+    ra.add_argument("--db", help="the DuckDB database whose archive to read (default: "
+                    "$PLAYTEST_DB or data/warehouse/playtest.duckdb)")
+    ra.add_argument("--format", choices=("text", "json"), default="text")
+    ra.set_defaults(func=cmd_reaudit)
+
+    rl = sub.add_parser("rulings", help="list the rulings, their options, defaults and sets")
+    rl.set_defaults(func=cmd_rulings)
 
     s = sub.add_parser("simulate", help="write games played by bots through the engine")
     s.add_argument("--game", default="mandate2038", metavar="GAME",
@@ -693,6 +816,10 @@ def build_parser() -> argparse.ArgumentParser:
                     help="auto: Ray when installed, else local processes")
     st.add_argument("--batch", type=int, default=25, help="games per task (and per Parquet file)")
     st.set_defaults(func=cmd_study)
+
+    ca = sub.add_parser("calibrate", help="a study's balance figures beside the designers' published ones")
+    ca.add_argument("study", metavar="STUDY_DIR")
+    ca.set_defaults(func=cmd_calibrate)
 
     r = sub.add_parser("replay", help="the state and score ledger at a position of a game")
     r.add_argument("file", metavar="FILE")

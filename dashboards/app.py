@@ -40,6 +40,16 @@ PAGES = {
         st.Page("views/balance.py", title="Balance", icon=":material/balance:",
                 url_path="balance"),
     ],
+    "Vestige": [
+        st.Page("views/vestige_duration.py", title="Vestige: duration",
+                icon=":material/timer:", url_path="vestige-duration"),
+        st.Page("views/vestige_leverage.py", title="Vestige: leverage sources",
+                icon=":material/leaderboard:", url_path="vestige-leverage"),
+        st.Page("views/vestige_endgame.py", title="Vestige: endgame and mastery",
+                icon=":material/flag:", url_path="vestige-endgame"),
+        st.Page("views/vestige_modes.py", title="Vestige: modes and nemeses",
+                icon=":material/groups:", url_path="vestige-modes"),
+    ],
 }
 page = st.navigation(PAGES)
 st.sidebar.caption(f"Database: `{store.db_path()}`")

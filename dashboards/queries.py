@@ -214,8 +214,8 @@ def game_findings(db: Path, game_id: str) -> pl.DataFrame:
     return query(
         db,
         "SELECT n, code, severity, rule, message, event, line, era, cycle, seat, "
-        "CAST(expected AS VARCHAR) AS expected, CAST(recorded AS VARCHAR) AS recorded "
-        "FROM findings WHERE game_id = ? ORDER BY event NULLS LAST, n",
+        "CAST(expected AS VARCHAR) AS expected, CAST(recorded AS VARCHAR) AS recorded, "
+        "rulings FROM findings WHERE game_id = ? ORDER BY event NULLS LAST, n",
         [game_id],
     )
 

@@ -213,7 +213,8 @@ def game_columns(
              "message": f.get("message"), "event": where.get("event"), "line": where.get("line"),
              "era": where.get("era"), "cycle": where.get("cycle"), "round": where.get("round"),
              "seat": where.get("seat"),
-             "expected": _json(f.get("expected")), "recorded": _json(f.get("recorded"))}
+             "expected": _json(f.get("expected")), "recorded": _json(f.get("recorded")),
+             "rulings": ", ".join(f.get("rulings") or ()) or None}
         )
     out["findings"] = _from_rows("findings", finding_rows)
     n_errors = sum(1 for f in all_findings if f.get("severity") == "error")

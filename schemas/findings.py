@@ -44,6 +44,9 @@ class Finding(BaseModel):
     where: Where = Where()
     expected: Any = None
     recorded: Any = None
+    #: the rulings (``ID=OPTION``, docs/engine.md "Rulings") this finding rests on: under
+    #: another option of one of them the engine may not report it
+    rulings: tuple[str, ...] = ()
 
     def with_line(self, line: int | None) -> Finding:
         """Return a copy with the source line filled in."""
@@ -63,4 +66,6 @@ class Finding(BaseModel):
         if self.expected is not None or self.recorded is not None:
             out["expected"] = self.expected
             out["recorded"] = self.recorded
+        if self.rulings:
+            out["rulings"] = list(self.rulings)
         return out

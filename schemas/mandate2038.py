@@ -55,6 +55,9 @@ class MandateHeader(BaseHeader):
     map: dict[Hex, str] | None = None  # position -> tile id; None when not recorded
     first_initiative: SeatNo | None = None
     paced_play: bool = False
+    #: the ruling set this table played by (docs/engine.md "Rulings"): a set name, ID=OPTION
+    #: pairs, or both, comma-separated; None: the defaults
+    rulings: str | None = None
 
     @model_validator(mode="after")
     def _every_seat_plays_a_faction(self) -> MandateHeader:

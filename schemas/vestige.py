@@ -344,7 +344,7 @@ class Convert(_Event):
 
     type: Literal["convert"] = "convert"
     seat: SeatNo
-    spend: tuple[Primary, Primary]
+    spend: tuple[Attribute, Attribute]  # anything but two different primaries is a finding
     into: Attribute | None = None
 
 

@@ -51,10 +51,13 @@ def _check_tables(out: Path, games: int) -> None:
 def test_study_on_ray_for_real(tmp_path):
     pytest.importorskip("ray")
     out = tmp_path / "ray-study"
-    spec = StudySpec(games=2, players=(3,), seed="ray-test", batch_size=1)
+    spec = StudySpec(games=1, players=(3,), policies=("greedy", "weighted"), seed="ray-test",
+                     batch_size=1)
     summary = run_study(spec, out, backend="ray", workers=1, say=lambda m: None)
     assert summary["backend"] == "ray" and summary["batches"] == 2 and summary["games"] == 2
-    _check_tables(out, 2)
+    _check_tables(out, 2)  # game ids are unique across policies too
+    (pols,) = _q(f"SELECT list(DISTINCT policy ORDER BY policy) FROM read_parquet('{out}/games/*.parquet')")[0]
+    assert pols == ["greedy", "weighted"]
     assert completed_batches(out) == {b.id for b in spec.batches()}
 
 
@@ -87,6 +90,11 @@ def test_study_resumes_where_it_stopped_and_never_plays_a_batch_twice(tmp_path):
     assert again["batches"] == 0 and again["batches_skipped"] == 3
     meta = json.loads((out / "_batches" / f"{sorted(first)[0]}.json").read_text())
     assert meta["games"] == 1
+    from cli.calibrate import report
+
+    text = report(out)  # the designers' figures beside ours, from the Balance page's queries
+    assert "**default** line-ups (3 games at 3)" in text
+    assert "| AGI emergence |" in text and "| 15.5% |" in text
 
 
 def test_a_folder_holds_one_study(tmp_path):

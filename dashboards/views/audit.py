@@ -8,7 +8,8 @@ from dashboards import charts, filters, queries, store, ui
 
 st.title("Audit")
 st.caption("Every finding the engine reported, located by event and source line, with the rule "
-           "section it enforces. Open a finding in the Replay viewer to see the table's state "
+           "section it enforces and (column rulings) the rulings it rests on (docs/engine.md). "
+           "Open a finding in the Replay viewer to see the table's state "
            "at that event.")
 
 

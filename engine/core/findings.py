@@ -93,18 +93,24 @@ class FindingSink:
         expected: Any = None,
         recorded: Any = None,
         severity: Severity | None = None,
+        rule: str | None = None,
+        rulings: tuple[str, ...] = (),
     ) -> Finding:
-        """Record one finding at the current location and return it."""
-        rule = self.catalogue[code]  # KeyError here is a programmer error: add the code first
+        """Record one finding at the current location and return it. ``rule`` overrides the
+        catalogue's citation when the finding is caused by a more specific rule (e.g. a
+        checkpoint value that a Customer's score or a threshold produced); ``rulings`` names
+        the rulings it rests on."""
+        entry = self.catalogue[code]  # KeyError here is a programmer error: add the code first
         f = Finding(
             code=code,
-            severity=severity or rule.severity,
-            rule=rule.rule,
+            severity=severity or entry.severity,
+            rule=rule or entry.rule,
             message=message,
             where=Where(event=self.event, line=self.line, era=self.era, cycle=self.cycle,
                         round=self.round, seat=seat),
             expected=expected,
             recorded=recorded,
+            rulings=rulings,
         )
         self.findings.append(f)
         return f

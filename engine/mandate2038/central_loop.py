@@ -16,10 +16,11 @@ from typing import Any
 from engine.core.findings import FindingSink
 from engine.mandate2038 import factions
 from engine.mandate2038.board import FRONTIER, WITHIN_TWO
-from engine.mandate2038.core_actions import ACTIONS, do_run_end
+from engine.mandate2038.core_actions import ACTIONS, do_run_end, moved_facility_power
 from engine.mandate2038.hex_board import check_path, controller, move_piece
 from engine.mandate2038.programs import PROGRAMS
 from engine.mandate2038.resources import add_scrutiny, gain, pay
+from engine.mandate2038.rulings import used
 from engine.mandate2038.state import CORE_ACTIONS, GameState, SeatState, Turn
 from schemas.mandate2038 import AllocationWindow, Reveal
 
@@ -59,6 +60,21 @@ def government_controller(st: GameState) -> int | None:
         if c is not None:
             counts[c] = counts.get(c, 0) + 1
     return most(st, counts)
+
+
+def government_controllers(st: GameState) -> list[int]:
+    """The seats an effect treats as "the Civic Permission Authority's controller" (ruling
+    cpa-controller: ``each-copy``, every seat controlling a copy; ``most-copies``, the one
+    :func:`government_controller`)."""
+    ctrls = sorted({c for pos in st.board.positions_of("government")
+                    if (c := controller(st, pos)) is not None})
+    if len(ctrls) < 2:
+        return ctrls
+    used(st, "cpa-controller")
+    if st.rulings.get("cpa-controller", "each-copy") == "each-copy":
+        return ctrls
+    one = government_controller(st)
+    return [one] if one is not None else []
 
 
 def _close_production(st: GameState, sink: FindingSink) -> None:
@@ -338,6 +354,8 @@ def _ineligible(st: GameState, s: SeatState, pick: str, sink: FindingSink) -> No
                 why = f"Customer #{s.customers + 1} needs Capability {req}; it has {s.capability}"
             elif s.compute < 1 and st.headline != "ten_dollar_intelligence" and st.board.known:
                 free = {"consumer", "cloud"}
+                if st.rulings.get("compute-estate-discount") == "research-only":
+                    free.discard("cloud")
                 if factions.has_active(st, s, "installed_base"):
                     free.add("media")
                 if not _reachable(st, s, free, remote=True):
@@ -486,8 +504,7 @@ def _reveal_headlines(st: GameState, picks: dict[int, str], ev: Reveal, sink: Fi
         pickers = [seat for seat, p in picks.items() if p == named]
         for seat in pickers:
             st.after_resolve[seat] = (2, 1)
-        ctrl = government_controller(st)
-        if ctrl is not None:
+        for ctrl in government_controllers(st):
             rivals = [seat for seat in pickers if seat != ctrl]
             if 2 * len(rivals) >= st.n - 1:
                 gain(st, st.seats[ctrl - 1], "trust", 1)
@@ -910,6 +927,7 @@ def _orbital(st: GameState, s: SeatState, ev: Any, sink: FindingSink) -> None:
                         f"Orbital Compute moved Facility {f.number} to {o.to}, which has no open "
                         "Facility space", seat=s.seat)
         f.hex = o.to
+        moved_facility_power(st, s, f)
         if locally_eligible(st, s, f.number):
             produce_one_facility(st, s, f, sink)
     add_scrutiny(st, s, 2)

@@ -31,6 +31,7 @@ MANDATE_RULES: list[Rule] = [
     Rule("setup/unknown-tile", f"{S1}, step 1 (nineteen-tile map)", "the map names a tile that is not in the content pack"),
     Rule("setup/first-initiative", f"{S1}, step 9 (choose Initiative randomly)", "first Initiative names a seat that is not at the table"),
     Rule("setup/advanced-unchecked", "core rules: Advanced Play (supplement not in the rulebook)", "Advanced Play rules are not checked for this game", "info"),
+    Rule("setup/rulings", f"{S1} (the rules the table plays by; ruling sets: docs/engine.md, Rulings)", "the log names a ruling set or option that does not exist"),
     Rule("setup/baseline-modules", f"{S1} (Do not deal Tactics or secret objectives in the baseline game)", "Tactics or secret objectives used in a baseline game", "warning"),
     # §6A Era start
     Rule("era/out-of-order", f"{S6} A. Begin the quarter", "an Era starts out of sequence"),

@@ -32,6 +32,7 @@ from engine.mandate2038.resources import (
     remove_scrutiny,
     score,
 )
+from engine.mandate2038.rulings import used
 from engine.mandate2038.state import GameState, JointVenture, SeatState, TrainingRun, Turn
 
 CURATED = "curated_corpus"
@@ -63,6 +64,11 @@ def compute_cost(st: GameState, t: Turn, action: str, base: int, waived: bool) -
     Compute cost (visit bonus)."""
     cost = 0 if waived else base
     if cost > 0 and not t.discount_used and bonus_tile(st, t, action) == "cloud":
+        if action != "research":
+            # ruling compute-estate-discount: Research only, or any action's first cost
+            used(st, "compute-estate-discount", t.seat)
+            if st.rulings.get("compute-estate-discount", "first-compute-cost") == "research-only":
+                return cost
         cost -= 1
         t.discount_used = True
         _use_bonus(t, action)
@@ -425,6 +431,7 @@ def do_organize(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSink
         pay(st, s, "runway", 1, sink, "resource/insufficient", "relocating a Facility")
         if f is not None and to is not None:
             f.hex = to
+            moved_facility_power(st, s, f)
     if ev.return_teams:
         if st.headline != "employee_free_unicorn":
             sink.report("organize/headline-not-active",
@@ -552,8 +559,14 @@ def do_influence(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSin
     pf = partner.facilities.get(ev.partner_facility) if (
         partner is not None and ev.partner_facility is not None) else None
     problem = None
-    partnership = factions.has_active(st, s, "strategic_partnership") or (
-        partner is not None and factions.has_active(st, partner, "strategic_partnership"))
+    sp_self = factions.has_active(st, s, "strategic_partnership")
+    sp_partner = partner is not None and partner is not s and factions.has_active(
+        st, partner, "strategic_partnership")
+    partnership = sp_self
+    if sp_partner and not sp_self:
+        # ruling partnership-range: whose Strategic Partnership widens the range
+        used(st, "partnership-range", s.seat)
+        partnership = st.rulings.get("partnership-range", "proposer") == "either-partner"
     reach = 2 if partnership else 1
     if f is None:
         problem = f"its Facility {ev.facility} is not built"
@@ -567,6 +580,11 @@ def do_influence(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSin
         problem = f"Facilities on {f.hex} and {pf.hex} are not on adjacent hexes"
     elif reach == 2 and not near(f.hex, pf.hex, 2):
         problem = f"Facilities on {f.hex} and {pf.hex} are more than two hexes apart"
+    elif reach == 2 and f.hex == pf.hex:
+        used(st, "partnership-same-hex", s.seat)
+        if st.rulings.get("partnership-same-hex", "allowed") == "not-allowed":
+            problem = (f"both Facilities are on {f.hex}; Strategic Partnership joins Facilities "
+                       "one or two hexes apart (ruling partnership-same-hex)")
     if problem is not None:
         sink.report("influence/jv-invalid", f"seat {s.seat}'s Joint Venture proposal: {problem}",
                     seat=s.seat)
@@ -590,9 +608,26 @@ def do_influence(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSin
     pf.jvs.append(num)
     s.era.jvs_created.append(jv.uid)
     partner.era.jvs_created.append(jv.uid)
-    for side in (s, partner):
-        if factions.has_active(st, side, "strategic_partnership"):
-            gain(st, side, "runway", 1)
+    if sp_self:
+        gain(st, s, "runway", 1)
+    if sp_partner:
+        # ruling partnership-runway: does Dovetalis gain when it accepts a rival's proposal
+        used(st, "partnership-runway", partner.seat)
+        if st.rulings.get("partnership-runway", "proposer") == "either-side":
+            gain(st, partner, "runway", 1)
+
+
+def moved_facility_power(st: GameState, s: SeatState, f: Any) -> None:
+    """Ruling moved-facility-power: a moved Facility keeps its Power cube only while it is
+    still locally eligible where it now stands (``recheck``), or until the next Allocate
+    (``keep-until-allocate``)."""
+    from engine.mandate2038.hex_board import locally_eligible
+
+    if not f.powered or locally_eligible(st, s, f.number):
+        return
+    used(st, "moved-facility-power", s.seat)
+    if st.rulings.get("moved-facility-power", "recheck") == "recheck":
+        f.powered = False
 
 
 def _remove_jv(st: GameState, jv: JointVenture) -> None:

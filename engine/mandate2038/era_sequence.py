@@ -29,6 +29,7 @@ from engine.mandate2038.resources import (
     remove_scrutiny,
     score,
 )
+from engine.mandate2038.rulings import used
 from engine.mandate2038.state import EraCounters, Facility, GameState, SeatState
 
 # --- A. Begin the quarter ------------------------------------------------------------------
@@ -239,7 +240,18 @@ def resolve_production(st: GameState, sink: FindingSink) -> None:
         s = st.seats[seat - 1]
         if s.generator_kind is not None:
             con = st.c.contracts.get(s.generator_kind)
-            if con is not None:
+            if con is not None and con.scrutiny_per_production:
+                gh = s.generator
+                operates = any(f.hex is not None and gh is not None and near(gh, f.hex)
+                               for no, f in s.facilities.items() if no != 1) or (
+                    1 in s.facilities and s.facilities[1].hex is not None and gh is not None
+                    and near(gh, s.facilities[1].hex))
+                if not operates:
+                    # ruling emergency-power-scrutiny: every Production, or while it operates
+                    used(st, "emergency-power-scrutiny", s.seat)
+                    if st.rulings.get("emergency-power-scrutiny",
+                                      "every-production") == "while-operating":
+                        continue
                 add_scrutiny(st, s, con.scrutiny_per_production)
     # 3. Allocate (remove the previous snapshot, place the new one)
     for seat in order:

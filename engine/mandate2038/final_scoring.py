@@ -17,6 +17,7 @@ from typing import Any
 from engine.core.findings import FindingSink
 from engine.core.replay import Outcome
 from engine.mandate2038.resources import score
+from engine.mandate2038.rulings import used
 from engine.mandate2038.state import GameState, SeatState
 
 
@@ -85,14 +86,19 @@ def compute_final(st: GameState, sink: FindingSink, rec: Any = None) -> None:
         for s in st.seats)
     claims_known = (st.dossier_revealed or not st.partial) and not deployment_unknown
     if eligible and claims_known:
-        order = st.initiative_order()
+        # ruling final-claim-initiative: whether the last cycle's pass happens first
+        after_pass = st.rulings.get("final-claim-initiative", "after-last-pass") == "after-last-pass"
+        order = st.order_from(st.initiative % st.n + 1) if after_pass else st.initiative_order()
 
         def key(cl: dict[str, Any]) -> tuple[int, int, int, int, int, int]:
             s = st.seats[cl["seat"] - 1]
             return (cl["strength"], s.mandate, s.trust, s.customers, s.compute,
                     -order.index(s.seat))
 
-        claimant = max(eligible, key=key)["seat"]
+        ranked = sorted(eligible, key=key, reverse=True)
+        if len(ranked) > 1 and key(ranked[0])[:5] == key(ranked[1])[:5]:
+            used(st, "final-claim-initiative")  # the tie reached Initiative-clockwise order
+        claimant = ranked[0]["seat"]
     elif not claims_known and rec is not None and rec.claimant is not None:
         claimant = rec.claimant
     agi = claimant is not None

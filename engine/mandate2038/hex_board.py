@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from engine.core.findings import FindingSink
 from engine.mandate2038.board import ADJACENT, DISTANCE, FRONTIER, path_problem
+from engine.mandate2038.rulings import used
 from engine.mandate2038.state import GameState, SeatState
 
 
@@ -222,8 +223,17 @@ def allocation_problem(
             return ("production/mega-cluster-demand", f"Mega-Cluster {num} is not the seat's")
         hosts = [s.facilities.get(h) for h in m.hosts]
         allowed = []
+        grid_ok = False
+        if 1 in m.hosts:
+            # ruling mega-cluster-demand: may the starting grid feed it (never, in the seed)
+            used(st, "mega-cluster-demand", s.seat)
+            grid_ok = st.rulings.get("mega-cluster-demand",
+                                     "not-starting-grid") == "starting-grid-allowed"
         for i, (kind, _cap, h) in enumerate(sources):
-            if kind != "grid" and any(hf is not None and near(h, hf.hex) for hf in hosts):
+            if kind == "grid":
+                if grid_ok:
+                    allowed.append(i)
+            elif any(hf is not None and near(h, hf.hex) for hf in hosts):
                 allowed.append(i)
         if emergency:
             allowed.append(len(sources))

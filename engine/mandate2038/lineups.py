@@ -79,7 +79,7 @@ def play_lineup_game(seed: Any, index: int, players: int, profile_ids: Sequence[
     names = [p.profile if p.policy == "builtin" else f"{p.profile}:{p.policy}" for p in plans]
     deal_rng = random.Random(f"{seed}:{players}:block{block}")
     header = game_header(pack, players, deal_rng, names, seed=f"{seed}:p{players}", index=index)
-    header = header.model_copy(update={"game_id": f"study-{seed}-p{players}-{index:06d}"})
+    header = header.model_copy(update={"game_id": f"study-{seed}-{policy}-p{players}-{index:06d}"})
     bots = {p.seat: make_seat_bot(p, profiles, random.Random(f"{seed}:{players}:{index}:seat{p.seat}"))
             for p in plans}
     for b in bots.values():

@@ -80,11 +80,20 @@ class Spec:
         return o
 
     def materialize(self) -> Any:
-        """The event (validated)."""
-        return self._model(**self.__dict__)
+        """The event (validated); nested specs (e.g. an Organize's steps) are built too."""
+        fields = {k: _built(v) for k, v in self.__dict__.items()}
+        return self._model(**fields)
 
     def __repr__(self) -> str:
         return f"Spec({self._model.__name__}, {self.__dict__!r})"
+
+
+def _built(v: Any) -> Any:
+    if isinstance(v, Spec):
+        return v.materialize()
+    if isinstance(v, list) and v and isinstance(v[0], Spec):
+        return [x.materialize() for x in v]
+    return v
 
 
 _SPECS: dict[type, type] = {}
@@ -620,7 +629,8 @@ def _action_at(
                     cost = 0
                 if tid in DEPLOY_DISTRICTS and has_active(st, s, "installed_base"):
                     cost = 0  # Loopfold, Installed Base
-                if visit == "compute_discount":
+                if visit == "compute_discount" and st.rulings.get(
+                        "compute-estate-discount", "first-compute-cost") == "first-compute-cost":
                     cost = max(0, cost - 1)
                 if s.compute >= cost:
                     yield _new(ev.Deploy, **kw)
@@ -657,15 +667,15 @@ def _organize(
     # redistribute: a few representative plans of up to five combined steps
     plans: list[list[ev.Step]] = []
     for target in sorted(ADJACENT[ceo], key=POSITIONS.index)[:2]:
-        plans.append([ev.Step(piece="ceo", path=[ceo, target])])
+        plans.append([_new(ev.Step, piece="ceo", path=[ceo, target])])
     far = [p for p in PATHS[ceo].values() if len(p) == 3]
     if far:
-        plans.append([ev.Step(piece="ceo", path=far[len(far) // 2])])
+        plans.append([_new(ev.Step, piece="ceo", path=far[len(far) // 2])])
     for h in sorted(set(teams), key=POSITIONS.index)[:2]:
         if h != FRONTIER:
-            plans.append([ev.Step(piece="team", path=PATHS[h].get(FRONTIER, [h]))])
+            plans.append([_new(ev.Step, piece="team", path=PATHS[h].get(FRONTIER, [h]))])
         else:
-            plans.append([ev.Step(piece="team", path=[h, sorted(ADJACENT[h], key=POSITIONS.index)[s.seat % 6]])])
+            plans.append([_new(ev.Step, piece="team", path=[h, sorted(ADJACENT[h], key=POSITIONS.index)[s.seat % 6]])])
     for plan in plans:
         if all(len(step.path) > 1 for step in plan):
             yield _new(ev.Organize, mode="redistribute", moves=plan, **kw)
@@ -682,7 +692,7 @@ def _organize(
     if s.teams_supply >= 1 and s.runway >= cost:
         yield _new(ev.Organize, mode="recruit", **kw)
         step = sorted(ADJACENT[dest], key=POSITIONS.index)[(s.seat + st.cycle) % len(ADJACENT[dest])]
-        yield _new(ev.Organize, mode="recruit", then=ev.Step(piece="team", path=[dest, step]), **kw)
+        yield _new(ev.Organize, mode="recruit", then=_new(ev.Step, piece="team", path=[dest, step]), **kw)
     # relocate one own Facility at the destination to an adjacent hex with a free space
     if s.runway >= 1 and dest != FRONTIER:
         for no, f in sorted(s.facilities.items()):
@@ -706,13 +716,17 @@ def _influence(st: GameState, s: SeatState, dest: str, kw: dict[str, Any]) -> It
     if not own_here:
         return
     own_reach = 2 if has_active(st, s, "strategic_partnership") else 1
+    either = st.rulings.get("partnership-range", "proposer") == "either-partner"
     if len(st.jvs) < st.c.jv_pairs:
         existing = {(j.a_seat, j.a_facility, j.b_seat, j.b_facility) for j in st.jvs.values()}
         existing |= {(b, bf, a, af) for (a, af, b, bf) in existing}
         for no in own_here:
             for r in st.order_from(s.seat)[1:]:
-                # Dovetalis' Strategic Partnership (either partner) reaches two hexes
-                reach = max(own_reach, 2 if has_active(st, st.seat(r), "strategic_partnership") else 1)
+                # Dovetalis' Strategic Partnership reaches two hexes: the proposer's only, or
+                # either partner's (ruling partnership-range)
+                reach = own_reach
+                if either and has_active(st, st.seat(r), "strategic_partnership"):
+                    reach = 2
                 for rno, rf in sorted(st.seat(r).facilities.items()):
                     if rf.hex is None or rf.hex == dest or DISTANCE[dest].get(rf.hex, 9) > reach:
                         continue

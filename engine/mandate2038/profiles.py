@@ -282,6 +282,7 @@ class ProfileBot:
         cw_d = self._cw.get("power_demand", 0.0)
         tiles = _tile_table(st)
         jv_answers: dict[tuple[int, int], bool] = {}  # each rival answers each offer once
+        memo: dict[str, float] = {}  # option id -> action weight x multipliers (this decision)
         scores = []
         for o in options:
             if isinstance(o, Pass):
@@ -315,7 +316,10 @@ class ProfileBot:
                 did = "research_breakthrough" if o.breakthrough else "research"
             else:
                 did = t
-            w = aw.get(t, 1.0) * self._mult(t, did, rules) * max(0.01, 1 + cons)
+            m = memo.get(did)
+            if m is None:
+                m = memo[did] = aw.get(t, 1.0) * self._mult(t, did, rules)
+            w = m * max(0.01, 1 + cons)
             if o.blocked:
                 w *= 0.02
             if t == "influence" and o.mode == "jv":

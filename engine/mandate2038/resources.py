@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from engine.core.findings import FindingSink
 from engine.core.replay import LedgerEntry
+from engine.mandate2038.rulings import used
 from engine.mandate2038.state import GameState, SeatState
 
 
@@ -124,6 +125,11 @@ def capability_award(st: GameState, s: SeatState, threshold: int, base: int) -> 
         return base
     full = rule.full_at_players.get(threshold)
     if full is not None and st.n >= full[0]:
+        if st.n > full[0]:
+            # ruling peer-validation-six: the full award above five players too, or not
+            used(st, "peer-validation-six", s.seat)
+            if st.rulings.get("peer-validation-six", "five-or-more") == "five-only":
+                return rule.capability_mandate.get(threshold, base)
         return full[1]
     return rule.capability_mandate.get(threshold, base)
 

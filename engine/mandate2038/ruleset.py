@@ -77,6 +77,24 @@ def _noop(st: GameState, ev: Any, sink: FindingSink) -> None:
     return None
 
 
+def _cite_rulings(st: GameState, ev: Any, sink: FindingSink, start: int) -> None:
+    """Name the rulings the findings of this event rest on: the rulings the event itself used,
+    and for a checkpoint mismatch of a seat every ruling that decided something for that seat
+    since its previous checkpoint (engine/mandate2038/rulings.py)."""
+    tags = st.event_rulings
+    for i in range(start, len(sink.findings)):
+        f = sink.findings[i]
+        mine = set(tags)
+        if f.code == "checkpoint/mismatch" and f.where.seat is not None:
+            mine |= st.seat_rulings.get(f.where.seat, set())
+        if mine:
+            sink.findings[i] = f.model_copy(update={"rulings": tuple(sorted(mine | set(f.rulings)))})
+    st.event_rulings = set()
+    if ev is not None and getattr(ev, "type", None) == "checkpoint":
+        for sv in ev.seats:
+            st.seat_rulings.pop(sv.seat, None)
+
+
 def _end_of_game(st: GameState, sink: FindingSink, rec: Any = None) -> None:
     ensure_production(st, sink)
     ensure_production_closed(st, sink)
@@ -194,10 +212,19 @@ class MandateRuleset:
         """Fold one event into the state (mutates it), reporting findings on ``sink``.
         (``_handler`` binds the dispatch table's lookup once; callers never pass it.)"""
         state.event_index = sink.event
+        n = len(sink.findings)
         _handler(event.type, _noop)(state, event, sink)
+        if state.event_rulings or (event.type == "checkpoint" and state.seat_rulings):
+            _cite_rulings(state, event, sink, n)
 
     def finish(self, state: GameState, sink: FindingSink) -> None:
         """After the last event: close what is open; note a log that stops before the end."""
+        n = len(sink.findings)
+        self._finish(state, sink)
+        if state.event_rulings:
+            _cite_rulings(state, None, sink, n)
+
+    def _finish(self, state: GameState, sink: FindingSink) -> None:
         st = state
         if st.final_done:
             return

@@ -15,6 +15,7 @@ from engine.core.findings import FindingSink
 from engine.mandate2038.board import POSITIONS, Board, ring
 from engine.mandate2038.content import Content
 from engine.mandate2038.resources import score
+from engine.mandate2038.rulings import RulingsError, load_rulings
 from engine.mandate2038.state import GameState, SeatState
 
 
@@ -67,6 +68,14 @@ def build_state(header: Any, pack: Any, c: Content, sink: FindingSink) -> GameSt
             s.bag = st0.scrutiny
         seats.append(s)
     st = GameState(header=header, pack=pack, c=c, board=board, seats=seats, n=n)
+    book = load_rulings(getattr(header, "rules_version", "") or "0.8.0-rc.17-test")
+    spec = getattr(header, "rulings", None)
+    try:
+        st.rulings = book.resolve(spec)
+    except RulingsError as exc:
+        sink.report("setup/rulings", f"the header's ruling set {spec!r} cannot be used: {exc}; "
+                    "replayed under the default rulings", recorded=spec)
+        st.rulings = book.defaults()
     st.profile = header.profile
     st.partial = header.detail == "partial"
     st.cubes_per_seat = c.audit.cubes_per_player

@@ -258,6 +258,9 @@ class GameState:
     # thresholds reached at the last checkpoint: (Capability, Trust, Customers scored)
     cp_reached: dict[int, tuple[frozenset[int], frozenset[int], int]] = field(
         default_factory=dict)
+    rulings: dict[str, str] = field(default_factory=dict)  # ruling id -> option in force
+    event_rulings: set[str] = field(default_factory=set)  # ID=OPTION used by this event
+    seat_rulings: dict[int, set[str]] = field(default_factory=dict)  # since the last checkpoint
     _order: list[int] = field(default_factory=list)  # cache of initiative_order()
     _order_for: int = 0
 

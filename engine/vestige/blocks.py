@@ -137,6 +137,9 @@ def on_convert(st: GameState, ev: Convert, sink: FindingSink) -> None:
                     seat=ev.seat, expected=sec or "two different primaries",
                     recorded=ev.into or f"{a}+{b}")
         return
+    if have(s, a) < 1 or have(s, b) < 1:
+        take(s, a if have(s, a) < 1 else b, 1, sink, "convert")
+        return
     take(s, a, 1, sink, "convert")
     take(s, b, 1, sink, "convert")
     _add(s, sec, 1)

@@ -11,7 +11,7 @@ an artifact once per turn for one charge.
 from __future__ import annotations
 
 from engine.core.findings import FindingSink
-from engine.vestige.blocks import gain, have, move, take
+from engine.vestige.blocks import gain, have, move
 from engine.vestige.board import adjacent_tiles, spaces_adjacent
 from engine.vestige.content import CONTENT
 from engine.vestige.state import CardState, GameState, SeatState
@@ -102,8 +102,12 @@ def on_draw(st: GameState, ev: Draw, sink: FindingSink) -> None:
         sink.report("vestige-card/wrong-kind", f"{ev.card!r} is a {p.kind}, not from the "
                     f"{ev.stack} stack", seat=ev.seat, expected=ev.stack, recorded=p.kind)
     if ev.surveil:
-        take(s, "conviction", ev.surveil * CONTENT.stated["surveil_cost"], sink, "surveil")
-        s.blocks["influence"] = s.blocks.get("influence", 0) + ev.surveil
+        move(s, "conviction", "influence", ev.surveil * CONTENT.stated["surveil_cost"], sink,
+             "surveil")
+        if ev.drawn and len(ev.drawn) != 1 + CONTENT.stated["surveil_cards"] * ev.surveil:
+            sink.report("vestige-card/surveil", f"{ev.surveil} surveil draws "
+                        f"{1 + 2 * ev.surveil} cards", seat=ev.seat,
+                        expected=1 + 2 * ev.surveil, recorded=len(ev.drawn))
     if ev.source == "market":
         if st.market and ev.card not in st.market:
             sink.report("vestige-job/face-up-mismatch",
@@ -117,6 +121,7 @@ def on_draw(st: GameState, ev: Draw, sink: FindingSink) -> None:
         return  # jobs enter through pickup; covert ops through covert_op
     c = add_card(st, s, ev.card, ev.stack)
     lev = p.leverage if p is not None and p.leverage else 0
+    c.leverage = lev
     gain(st, ev.seat, lev, "card", ev.card)
     st.row("cards", seat=ev.seat, card=ev.card, kind=c.kind, how="draw", leverage=lev)
 
@@ -131,20 +136,18 @@ def abandon(st: GameState, s: SeatState, name: str, sink: FindingSink, *, reassi
     if card is None:
         return
     s.blocks["influence"] = s.blocks.get("influence", 0) + card.blocks
-    gone = [name] + list(card.augmentations)
+    lost = card.leverage
     for aug in card.augmentations:
         a = s.cards.pop(aug, None)
         if a is not None:
             s.blocks["influence"] = s.blocks.get("influence", 0) + a.blocks
+            lost += a.leverage
     if card.attached_to and card.attached_to in s.cards:
         host = s.cards[card.attached_to]
         if name in host.augmentations:
             host.augmentations.remove(name)
     if lose_leverage:
-        for g in gone:
-            p = st.printed.get(g)
-            if p is not None and p.leverage and p.kind != "bounty":
-                gain(st, s.seat, -p.leverage, "abandon", g)
+        gain(st, s.seat, -lost, "abandon", name)
     job = card.job
     if job is not None:
         st.jobs.pop(job, None)

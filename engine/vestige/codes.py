@@ -48,6 +48,7 @@ VESTIGE_RULES: list[Rule] = [
     Rule("vestige-card/unrecorded", f"{V} p. 18, Network & Tableau (cards are recorded at first appearance)", "a card was used before its printed values were recorded; checks that need them were skipped", "warning"),
     Rule("vestige-card/contradicts", f"{V} p. 18, Network & Tableau (a card's printed values do not change)", "a record or event contradicts the card's printed values"),
     Rule("vestige-card/not-owned", f"{V} p. 18, Network & Tableau (your tableau)", "the card is not in the seat's tableau"),
+    Rule("vestige-card/surveil", f"{BONUS}, Surveil (each conviction draws 2 more cards)", "the cards drawn do not match the surveil paid"),
     Rule("vestige-card/wrong-kind", f"{V} p. 18, Network & Tableau (card types)", "the card is not of a type this action uses"),
     # rounds and turns
     Rule("vestige-round/out-of-order", f"{SUMMARY} (rounds of turns)", "a round is out of sequence"),
@@ -73,11 +74,9 @@ VESTIGE_RULES: list[Rule] = [
     Rule("vestige-move/boost-twice", f"{MOVE}, Temporary Speed Boost (once per turn)", "a second speed boost in one turn"),
     # visit and regions
     Rule("vestige-visit/not-adjacent", f"{VISIT} (a tile adjacent to your pawn)", "the visited tile is not adjacent to the pawn"),
-    Rule("vestige-visit/face-down", f"{VISIT} and {MOVE}, Revealing Locations", "the visited tile is still face down"),
     Rule("vestige-visit/wrong-region", VISIT, "the recorded region is not the tile at that position"),
     Rule("vestige-visit/repeat-arrow", f"{VISIT} (arrow effects once per visit; colon effects repeatable)", "a once-per-visit effect was resolved more than once"),
     Rule("vestige-visit/wrong-effect", f"{VISIT} (fully resolve the tile's effect) and {REGIONS}", "the recorded resolution is not the region's effect"),
-    Rule("vestige-visit/leverage", f"{VISIT} (the controller gains the region's leverage; none for own visits)", "the controller's leverage for a visit was recorded wrongly"),
     # jobs
     Rule("vestige-job/pickup-not-adjacent", f"{JOBS}, Picking Up Jobs (adjacent to the tile the stack indicates)", "the job was picked up away from its tile"),
     Rule("vestige-job/pickup-wrong-region", f"{JOBS}, Picking Up Jobs (the top card indicates where)", "the job's pickup region differs from the tile it was taken at"),

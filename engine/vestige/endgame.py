@@ -140,8 +140,9 @@ def close_game(st: GameState, sink: FindingSink) -> None:
     """Check the game reached its end: the final round played in full."""
     from engine.vestige.turns import close_round
 
-    if st.partial:
+    if st.partial or st.closed:
         return
+    st.closed = True
     close_round(st, sink)
     if st.final_round is None or st.round < st.final_round:
         sink.report("vestige-endgame/early-end", "the game ended before its final round" + (

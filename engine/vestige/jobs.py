@@ -150,6 +150,7 @@ def on_complete(st: GameState, ev: Complete, sink: FindingSink) -> None:
             to.augmentations.append(ev.card)
             card.attached_to = ev.attach_to
     if kind != "bounty":
+        card.leverage = lev
         gain(st, ev.seat, lev, "card", ev.card)
     st.row("jobs", seat=ev.seat, card=ev.card, job=kind, assignee=assignee, step="complete",
            face=face)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from engine.vestige.content import CONTENT
 from engine.vestige.state import GameState
+from engine.vestige.warehouse import warehouse_rows
 
 TABLES = ("visits", "control", "endgame", "mastery", "jobs", "cards", "activations", "moves",
           "triggers", "covert_ops", "nemesis", "seats", "declared")
@@ -24,6 +25,7 @@ def records(st: GameState) -> dict[str, list[dict[str, object]]]:
     ]
     out["declared"] = [{"value": k, "checks": v, "note": CONTENT.declared_notes.get(k, "")}
                        for k, v in sorted(st.declared_used.items())]
+    out.update(warehouse_rows(st, out))  # the vestige_* warehouse tables (vapp)
     return out
 
 

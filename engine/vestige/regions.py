@@ -57,10 +57,6 @@ def on_visit(st: GameState, ev: Visit, sink: FindingSink) -> None:
     if pos not in adjacent_tiles(s.space or 0):
         sink.report("vestige-visit/not-adjacent", f"{pos} is not adjacent to space {s.space}",
                     seat=ev.seat, expected=sorted(adjacent_tiles(s.space or 0)), recorded=pos)
-    elif pos not in st.face_up and not st.partial:
-        sink.report("vestige-visit/face-down", f"{pos} has not been revealed", seat=ev.seat,
-                    recorded=pos)
-        st.face_up.add(pos)
     known = st.map.get(pos)
     if ev.region is not None and known is not None and ev.region != known:
         sink.report("vestige-visit/wrong-region", f"{pos} is {known}, not {ev.region}",
@@ -110,8 +106,7 @@ def resolve(st: GameState, s: SeatState, region: str, ev: Visit, sink: FindingSi
         gain_attributes(s, list(ev.gain), sink, why)
     elif region in HQ:
         attr, kind = HQ[region]
-        take(s, attr, CONTENT.stated["contact_cost"], sink, why)
-        s.blocks["influence"] = s.blocks.get("influence", 0) + CONTENT.stated["contact_cost"]
+        move(s, attr, "influence", CONTENT.stated["contact_cost"], sink, why)
         st.pending_draw = (ev.seat, kind)
     elif region == "underground":
         move(s, "conviction", "influence", 1, sink, why)
@@ -145,8 +140,7 @@ def resolve(st: GameState, s: SeatState, region: str, ev: Visit, sink: FindingSi
         if returned > 2 * times:
             _wrong(sink, ev, region, f"up to {2 * times} influence returned", returned)
             return
-        take(s, "ambition", times, sink, why)
-        s.blocks["influence"] = s.blocks.get("influence", 0) + min(times, 99)
+        move(s, "ambition", "influence", times, sink, why)
         for r in ev.returns:
             card = s.cards.get(r.card)
             if card is None or card.kind not in CHARACTERS:
@@ -165,8 +159,7 @@ def resolve(st: GameState, s: SeatState, region: str, ev: Visit, sink: FindingSi
             _wrong(sink, ev, region, f"{times} upgrades", len(ev.upgrades))
             return
         for u in ev.upgrades:
-            take(s, "cunning", 1, sink, why)
-            s.blocks["influence"] = s.blocks.get("influence", 0) + 1
+            move(s, "cunning", "influence", 1, sink, why)
             upgrade(s, u, sink, why)
     elif region == "black_dove":
         if len(ev.downgrades) != times:
@@ -224,7 +217,9 @@ def on_control(st: GameState, ev: Control, sink: FindingSink) -> None:
         return
     cost = CONTENT.stated["takeover_cost"] if owner is not None else CONTENT.stated["control_cost"]
     if s.blocks.get("conviction", 0) < cost:
-        take(s, "conviction", cost, sink, f"control of {pos}")
+        sink.report("vestige-blocks/unaffordable", f"control of {pos} costs {cost} conviction; "
+                    f"seat {ev.seat} has {s.blocks.get('conviction', 0)}", seat=ev.seat,
+                    expected=f">= {cost}", recorded=s.blocks.get("conviction", 0))
         return
     take(s, "conviction", cost, sink, f"control of {pos}")
     s.blocks["influence"] = s.blocks.get("influence", 0) + cost - 1

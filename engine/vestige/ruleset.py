@@ -42,6 +42,7 @@ from engine.vestige.regions import on_control, on_rest, on_visit
 from engine.vestige.setup import build_state, on_reveal, on_seat_setup
 from engine.vestige.state import GameState
 from engine.vestige.turns import on_reset, on_round_start, on_turn_end, on_turn_start
+from engine.vestige.warehouse import TABLES as VESTIGE_TABLES
 from schemas.log import BaseHeader
 from schemas.vestige import (
     EVENT_ADAPTER,
@@ -128,9 +129,8 @@ class VestigeRuleset:
     location_parts: tuple[str, ...] = ("round", "turn")  # engine.core.ruleset protocol
     player_counts: tuple[int, ...] = (2, 3, 4)
     bot_names: tuple[str, ...] = ("random", "heuristic", "mixed")
-    # Vestige's warehouse tables (engine.core.ruleset protocol): declared by vapp's migrations
-    # for now (ingest/warehouse/schema.py); records() rows for other tables are noted, not stored.
-    tables: Mapping[str, TableColumns] = {}
+    # Vestige's warehouse tables (engine.core.ruleset protocol), filled by records()
+    tables: Mapping[str, TableColumns] = VESTIGE_TABLES
 
     def setup(self, header: VestigeHeader, sink: FindingSink) -> GameState:
         if header.rules_version not in self.rules_versions:

@@ -20,6 +20,7 @@ class CardState:
     job: str | None = None  # the job card tucked under this character
     augmentations: list[str] = field(default_factory=list)
     attached_to: str | None = None  # augmentations: the contact they are tucked under
+    leverage: int = 0  # leverage gained when it entered the tableau (lost if abandoned)
 
 
 @dataclass(slots=True)
@@ -101,6 +102,7 @@ class GameState:
     phase: str = "setup"  # setup, play, final_scoring, ended
     ended: bool = False
     final_done: bool = False
+    closed: bool = False  # the end of the game was checked (once)
     outcome: Outcome | None = None
     ledger: list[LedgerEntry] = field(default_factory=list)
     declared_used: dict[str, int] = field(default_factory=dict)

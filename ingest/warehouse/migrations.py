@@ -285,25 +285,129 @@ FROM (
 WHERE s.game_id = f.game_id AND f.n > 0;
 """
 
+_V4 = """
+CREATE TABLE vestige_games (
+    game_id VARCHAR,
+    mode VARCHAR,
+    rounds INTEGER,
+    final_round INTEGER,
+    conditions_needed INTEGER,
+    conditions_met INTEGER,
+    nemeses INTEGER,
+    difficulty VARCHAR,
+    result VARCHAR,
+    everyone_lost BOOLEAN,
+    nemesis_won BOOLEAN,
+    declared_values VARCHAR[]
+);
+CREATE TABLE vestige_seats (
+    game_id VARCHAR,
+    seat INTEGER,
+    colour VARCHAR,
+    team VARCHAR,
+    final_leverage INTEGER,
+    speed INTEGER,
+    regions_controlled INTEGER,
+    cards INTEGER,
+    covert_ops_completed INTEGER,
+    winner BOOLEAN
+);
+CREATE TABLE vestige_regions (
+    game_id VARCHAR,
+    region VARCHAR,
+    position VARCHAR,
+    revealed_round INTEGER,
+    visits INTEGER,
+    visits_by_others INTEGER,
+    control_changes INTEGER,
+    controller_seat INTEGER,
+    controller_nemesis VARCHAR,
+    visit_leverage INTEGER
+);
+CREATE TABLE vestige_control (
+    game_id VARCHAR,
+    event INTEGER,
+    round INTEGER,
+    region VARCHAR,
+    seat INTEGER,
+    nemesis VARCHAR,
+    previous_seat INTEGER,
+    previous_nemesis VARCHAR,
+    conviction INTEGER,
+    takeover BOOLEAN
+);
+CREATE TABLE vestige_endgame (
+    game_id VARCHAR,
+    condition VARCHAR,
+    revealed_round INTEGER,
+    revealed_event INTEGER,
+    met BOOLEAN,
+    met_round INTEGER,
+    met_event INTEGER,
+    triggered_final BOOLEAN
+);
+CREATE TABLE vestige_mastery (
+    game_id VARCHAR,
+    colour VARCHAR,
+    seat INTEGER,
+    team VARCHAR,
+    nemesis VARCHAR,
+    cards INTEGER,
+    claimed BOOLEAN,
+    leverage INTEGER
+);
+CREATE TABLE vestige_jobs (
+    game_id VARCHAR,
+    seat INTEGER,
+    card VARCHAR,
+    kind VARCHAR,
+    character VARCHAR,
+    picked_round INTEGER,
+    picked_event INTEGER,
+    completed_round INTEGER,
+    completed_event INTEGER,
+    die VARCHAR,
+    severed BOOLEAN,
+    leverage INTEGER
+);
+CREATE TABLE vestige_nemesis (
+    game_id VARCHAR,
+    nemesis VARCHAR,
+    difficulty VARCHAR,
+    team BOOLEAN,
+    final_threat INTEGER,
+    final_leverage INTEGER,
+    regions_controlled INTEGER,
+    goal_met BOOLEAN,
+    won BOOLEAN
+);
+"""
+
+# findings.rulings: the rulings a finding rests on ("ID=OPTION, ..."; docs/engine.md, Rulings);
+# rows loaded before it have none (a rebuild fills them)
+_V5 = """
+ALTER TABLE findings ADD COLUMN rulings VARCHAR;
+"""
+
 # Game-agnostic shared tables (issue 8): the shared columns of seats and outcomes first, then the
 # columns a ruleset adds (Mandate 2038's, declared in engine/mandate2038/warehouse.py); a
 # generic result for team, co-op and solo games; a ``round`` location part (Vestige) beside era
 # and cycle. Existing Mandate 2038 outcomes are competitive.
-_V4 = """
-CREATE TABLE seats_v4 AS SELECT
+_V6 = """
+CREATE TABLE seats_v6 AS SELECT
     game_id, seat, faction, player, provisional_winner, winner, final_mandate, final_runway,
     final_compute, final_capability, final_customers, final_trust, turn_order
 FROM seats;
 DROP TABLE seats;
-ALTER TABLE seats_v4 RENAME TO seats;
-CREATE TABLE outcomes_v4 AS SELECT
+ALTER TABLE seats_v6 RENAME TO seats;
+CREATE TABLE outcomes_v6 AS SELECT
     game_id, complete, provisional_winners, winners, ending, details,
     CAST('competitive' AS VARCHAR) AS mode, CAST(NULL AS VARCHAR) AS winning_team,
     CAST(NULL AS VARCHAR) AS result, agi, claimant, open, collective_trust,
     setup_collective_trust, open_threshold, trust_margin, systemic_risk, systemic_risk_limit
 FROM outcomes;
 DROP TABLE outcomes;
-ALTER TABLE outcomes_v4 RENAME TO outcomes;
+ALTER TABLE outcomes_v6 RENAME TO outcomes;
 ALTER TABLE events ADD COLUMN round INTEGER;
 ALTER TABLE findings ADD COLUMN round INTEGER;
 ALTER TABLE ledger ADD COLUMN round INTEGER;
@@ -314,8 +418,11 @@ MIGRATIONS: list[tuple[int, str, str]] = [
     (1, "tables of docs/warehouse.md", _V1),
     (2, "capture: checklist items of the game's observation protocol", _V2),
     (3, "seats.turn_order: turn order counted from first Initiative", _V3),
-    (4, "shared tables for every game: ruleset columns after the shared ones, outcome mode and "
-        "result, round", _V4),
+    (4, "vestige: games, seats, regions and control, endgame conditions, mastery, jobs, nemeses",
+     _V4),
+    (5, "findings.rulings: the rulings a finding rests on", _V5),
+    (6, "shared tables for every game: ruleset columns after the shared ones, outcome mode and "
+        "result, round", _V6),
 ]
 
 _CREATE_LOG = """

@@ -70,7 +70,7 @@ _t(
     "findings",
     _c("n", I), _c("code", S), _c("severity", S), _c("rule", S), _c("message", S),
     _c("event", I), _c("line", I), _c("era", I), _c("cycle", I), _c("seat", I),
-    _json("expected"), _json("recorded"), _c("round", I),
+    _json("expected"), _json("recorded"), _c("rulings", S), _c("round", I),
 )
 _t(
     "ledger",
@@ -142,6 +142,7 @@ for _game, _rs in rulesets().items():
 
 # Tables filled from ReplayResult.records (the engine's rows), by name.
 RECORD_TABLES: frozenset[str] = frozenset(_RECORD)
+VESTIGE_TABLES: tuple[str, ...] = tuple(t for t in TABLES if t.startswith("vestige_"))
 GAME_TABLES: tuple[str, ...] = tuple(TABLES)
 
 

@@ -14,4 +14,5 @@ from tests.golden.cases import (  # noqa: F401
     s11_probes,
     s12_partial,
     s13_fidelity,
+    s14_rulings,
 )
