@@ -263,7 +263,14 @@ def run_bench(args: argparse.Namespace) -> int:
     from cli.main import CliError, _player_counts
 
     if args.pages and not args.ingest:
-        raise CliError("--pages needs --ingest (the pages are timed on the ingested corpus)")
+        # every page on synthetic warehouses of 10,000 and 100,000 games (dashboards.bench)
+        from dashboards.bench import bench_pages
+
+        try:
+            sizes = [int(x) for x in str(args.page_games).split(",") if x.strip()]
+            return bench_pages(sizes, Path(args.page_dir) if args.page_dir else None)
+        except ValueError as exc:
+            raise CliError(f"--page-games: {exc}") from None
     if args.jobs < 1:
         raise CliError("--jobs must be at least 1")
     if args.corpus:

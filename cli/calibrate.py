@@ -97,6 +97,19 @@ def figures(study: Path) -> dict[str, dict[int, dict[str, Any]]]:
             for r in m.iter_rows(named=True):
                 cell[r["metric"]] = (r["value"], r["low"], r["high"])
             out.setdefault(policy, {})[int(n)] = cell
+        if len(out) > 1:  # every policy together, as the designers pooled their backend regimes
+            pooled: dict[int, dict[str, Any]] = {}
+            for n in sorted({n for by_n in out.values() for n in by_n}):
+                m = bq.metrics(bq.Source(study=study), Filters(player_counts=(n,)))
+                cells = [by_n[n] for by_n in out.values() if n in by_n]
+                games = sum(c["games"] for c in cells)
+                cell = {"games": games}
+                for key in ("agi", "open"):
+                    cell[key] = (sum(c[key][0] * c["games"] for c in cells) / games, None, None)
+                for r in m.iter_rows(named=True):
+                    cell[r["metric"]] = (r["value"], r["low"], r["high"])
+                pooled[n] = cell
+            out["pooled (every policy)"] = pooled
     return out
 
 

@@ -26,6 +26,7 @@ study are shown beside the warehouse's, never pooled with them.
 
 from __future__ import annotations
 
+import contextvars
 import math
 import os
 from collections import OrderedDict
@@ -38,14 +39,13 @@ import polars as pl
 
 from dashboards import stats
 from dashboards.queries import KIND_SQL, Filters
-from dashboards.store import StoreError, query
+from dashboards.store import StoreError, query_many
+from ingest.warehouse import balance as wb
 
 #: tables a study folder may hold that the balance queries read
 STUDY_TABLES = ("games", "seats", "outcomes", "selections", "turns", "ledger", "production",
                 "claims")
 
-#: the designers' lanes in their order (lab/balance/winning-path.js, classifier lane-margin-v1)
-LANES = ("research", "infrastructure", "adoption", "legitimacy", "capital", "mobility")
 
 
 @dataclass(frozen=True)
@@ -93,57 +93,131 @@ def _study_version(tables: dict[str, list[Path]]) -> tuple[Any, ...]:
     return tuple(out)
 
 
-def _study_query(folder: Path, sql: str, params: list[Any]) -> pl.DataFrame:
+def _study_balance(con: duckdb.DuckDBPyConnection, tables: dict[str, list[Path]],
+                   key: tuple[Any, ...]) -> None:
+    """Give the study connection a ``seat_balance`` view: the study's own table when it wrote
+    one, else the rows derived from its tables with the warehouse's SELECT (computed once per
+    study version and kept in memory)."""
+    if "seat_balance" in tables:
+        return
+    frame = _STUDY_BALANCE.get(key)
+    if frame is None:
+        seat_cols = {r[0] for r in con.execute("DESCRIBE seats").fetchall()}
+        for missing in ("turns", "selections", "ledger"):
+            if missing not in tables:  # an empty table of the right shape
+                cols = {"turns": "game_id VARCHAR, seat INTEGER, action VARCHAR, blocked BOOLEAN",
+                        "selections": "game_id VARCHAR, era INTEGER, cycle INTEGER, seat INTEGER, "
+                                      "pick VARCHAR",
+                        "ledger": "game_id VARCHAR, seat INTEGER, era INTEGER, source VARCHAR, "
+                                  "amount INTEGER"}[missing]
+                con.execute(f"CREATE TEMP TABLE {missing} ({cols})")
+        sql = wb.select_sql("TRUE", profile="profile" in seat_cols,
+                            player="player" in seat_cols,
+                            fallbacks="policy_fallbacks" in seat_cols,
+                            production="production" in tables, claims="claims" in tables,
+                            turn_order="turn_order" in seat_cols)
+        frame = con.sql(sql).pl()
+        _STUDY_BALANCE[key] = frame
+        if len(_STUDY_BALANCE) > 4:
+            _STUDY_BALANCE.pop(next(iter(_STUDY_BALANCE)))
+    con.register("seat_balance", frame.to_arrow())
+
+
+_STUDY_BALANCE: dict[tuple[Any, ...], pl.DataFrame] = {}
+
+
+def _study_many(folder: Path, statements: list[tuple[str, list[Any]]]) -> list[pl.DataFrame]:
+    """Run statements on a study folder: the uncached ones on one in-memory connection with a
+    view per table (the Parquet files read in place) and ``seat_balance``."""
     tables = study_tables(folder)
     if "games" not in tables or "seats" not in tables:
-        return pl.DataFrame()
-    key = (str(folder.resolve()), _study_version(tables), sql, repr(params))
-    hit = _STUDY_CACHE.get(key)
-    if hit is not None:
-        _STUDY_CACHE.move_to_end(key)
-        return hit
-    con = duckdb.connect(":memory:")
-    try:
-        for name, files in tables.items():
-            # the file list travels as a value, never as SQL text
-            con.read_parquet([str(p) for p in files], union_by_name=True).create_view(name)
-        rel = con.sql(sql, params=params or None)
-        frame = rel.pl() if rel is not None else pl.DataFrame()
-    except duckdb.CatalogException:
-        frame = pl.DataFrame()
-    except duckdb.Error as err:
-        raise StoreError(f"the study folder {folder} could not be read: {err}") from err
-    finally:
-        con.close()
-    _STUDY_CACHE[key] = frame
-    if len(_STUDY_CACHE) > 128:
-        _STUDY_CACHE.popitem(last=False)
-    return frame
+        return [pl.DataFrame() for _ in statements]
+    version = (str(folder.resolve()), _study_version(tables))
+    keys = [(*version, sql, repr(params)) for sql, params in statements]
+    out: list[pl.DataFrame | None] = [_STUDY_CACHE.get(k) for k in keys]
+    missing = [i for i, frame in enumerate(out) if frame is None]
+    if missing:
+        con = duckdb.connect(":memory:")
+        try:
+            for name, files in tables.items():
+                # the file list travels as a value, never as SQL text
+                con.read_parquet([str(p) for p in files], union_by_name=True).create_view(name)
+            _study_balance(con, tables, version)
+            for i in missing:
+                sql, params = statements[i]
+                try:
+                    rel = con.sql(sql, params=params or None)
+                    out[i] = rel.pl() if rel is not None else pl.DataFrame()
+                except duckdb.CatalogException:
+                    out[i] = pl.DataFrame()
+                _STUDY_CACHE[keys[i]] = out[i]  # type: ignore[assignment]
+        except duckdb.Error as err:
+            raise StoreError(f"the study folder {folder} could not be read: {err}") from err
+        finally:
+            con.close()
+        while len(_STUDY_CACHE) > 256:
+            _STUDY_CACHE.popitem(last=False)
+    return [frame if frame is not None else pl.DataFrame() for frame in out]
+
+
+def run_many(src: Source, statements: list[tuple[str, list[Any]]]) -> list[pl.DataFrame]:
+    """Parameterised queries on the source, together (one connection for the uncached ones);
+    an absent table gives an empty frame."""
+    if src.study is not None:
+        return _study_many(src.study, statements)
+    assert src.db is not None
+    return query_many(src.db, [(sql, list(params)) for sql, params in statements])
+
+
+#: while set, :func:`run` only records its statements (see :func:`prefetch`)
+_COLLECT: contextvars.ContextVar[list[tuple[str, list[Any]]] | None] = contextvars.ContextVar(
+    "balance_collect", default=None)
 
 
 def run(src: Source, sql: str, params: list[Any] | None = None) -> pl.DataFrame:
     """One parameterised query on the source (an absent table gives an empty frame)."""
-    if src.study is not None:
-        return _study_query(src.study, sql, list(params or []))
-    assert src.db is not None
-    return query(src.db, sql, list(params or []))
+    collecting = _COLLECT.get()
+    if collecting is not None:
+        collecting.append((sql, list(params or [])))
+        return pl.DataFrame()
+    return run_many(src, [(sql, list(params or []))])[0]
+
+
+def prefetch(src: Source, f: Filters) -> None:
+    """Run every query the metrics need together (one connection), filling the caches the
+    individual functions then read."""
+    all_columns(src)
+    statements: list[tuple[str, list[Any]]] = []
+    token = _COLLECT.set(statements)
+    try:
+        for fn in (seat_counts, leader_counts, action_counts, forced_counts, opening_counts,
+                   path_counts, matchup_counts):
+            fn(src, f)
+    finally:
+        _COLLECT.reset(token)
+    run_many(src, statements)
+
+
+_COLUMNS_SQL = ("SELECT table_name, list(column_name) AS cols FROM information_schema.columns "
+                "GROUP BY table_name")
+
+
+def all_columns(src: Source) -> dict[str, frozenset[str]]:
+    """Every table of the source with its columns (one query, cached with the data)."""
+    df = run_many(src, [(_COLUMNS_SQL, [])])[0]  # never only recorded by prefetch
+    if df.is_empty():
+        return {}
+    return {str(t): frozenset(c) for t, c in df.iter_rows()}
 
 
 def columns(src: Source, table: str) -> frozenset[str]:
     """The columns ``table`` has in the source (empty when the table is absent)."""
-    if src.study is not None:
-        df = _study_query(src.study, f"DESCRIBE {table}", []) if table in STUDY_TABLES else None
-        if df is None or df.is_empty():
-            return frozenset()
-        return frozenset(df["column_name"].to_list())
-    assert src.db is not None
-    df = query(src.db, "SELECT column_name FROM information_schema.columns WHERE table_name = ?",
-               [table])
-    return frozenset() if df.is_empty() else frozenset(df["column_name"].to_list())
+    return all_columns(src).get(table, frozenset())
 
 
-def _games_cte(src: Source, f: Filters) -> tuple[str, list[Any]]:
-    """``g``: the selected complete games with kind, player count and jackknife block."""
+def _ctes(src: Source, f: Filters) -> tuple[str, list[Any]]:
+    """``g``: the selected complete games with kind, player count and jackknife block; ``sb``:
+    their ``seat_balance`` rows (derived on the fly from a warehouse older than migration 6)."""
     blk = f"hash(g.game_id) % {stats.BLOCKS}"
     if src.study is not None:
         params: list[Any] = []
@@ -151,19 +225,20 @@ def _games_cte(src: Source, f: Filters) -> tuple[str, list[Any]]:
         if f.player_counts:
             where += " AND list_contains(?::INTEGER[], g.player_count)"
             params.append([int(n) for n in f.player_counts])
-        return (f"g AS (SELECT g.game_id, g.player_count, 'study' AS kind, {blk} AS blk "
-                f"FROM games g WHERE {where})", params)
-    where, params = f.where()
-    return (f"g AS (SELECT g.game_id, g.player_count, {KIND_SQL} AS kind, {blk} AS blk "
-            f"FROM games g WHERE {where} AND g.complete)", params)
-
-
-def _profile_expr(cols: frozenset[str]) -> str:
-    """The seat's strategy profile: ``seats.profile`` (studies), else the simulator's
-    ``bot:<name>`` player label; NULL for people (no strategy profile is recorded for them)."""
-    bot = "CASE WHEN s.player LIKE 'bot:%' THEN substr(s.player, 5) END" if "player" in cols \
-        else "NULL"
-    return f"coalesce(s.profile, {bot})" if "profile" in cols else bot
+        g = (f"g AS (SELECT g.game_id, g.player_count, 'study' AS kind, {blk} AS blk "
+             f"FROM games g WHERE {where})")
+    else:
+        where, params = f.where()
+        g = (f"g AS (SELECT g.game_id, g.player_count, {KIND_SQL} AS kind, {blk} AS blk "
+             f"FROM games g WHERE {where} AND g.complete "
+             "AND coalesce(g.game, 'mandate2038') = 'mandate2038')")
+    if src.study is None and not columns(src, "seat_balance"):
+        cols = columns(src, "seats")
+        inner = wb.select_sql("TRUE", turn_order="turn_order" in cols,
+                              production=bool(columns(src, "production")),
+                              claims=bool(columns(src, "claims")))
+        return f"{g}, sb AS ({inner})", params
+    return f"{g}, sb AS (SELECT * FROM seat_balance)", params
 
 
 # --- the block-level counts -----------------------------------------------------------------
@@ -172,71 +247,61 @@ def _profile_expr(cols: frozenset[str]) -> str:
 def seat_counts(src: Source, f: Filters) -> pl.DataFrame:
     """Per kind, player count, block, turn order, faction and profile: seat appearances and win
     credit (a joint win of k seats credits 1/k to each)."""
-    cte, params = _games_cte(src, f)
-    cols = columns(src, "seats")
-    if not cols:
+    if not columns(src, "seats"):
         return pl.DataFrame()
-    order = "s.turn_order" if "turn_order" in cols else "CAST(NULL AS INTEGER)"
+    ctes, params = _ctes(src, f)
     return run(src, f"""
-        WITH {cte},
-        s AS (SELECT s.*, sum(CAST(coalesce(s.winner, FALSE) AS INTEGER))
-                          OVER (PARTITION BY s.game_id) AS k
-              FROM seats s SEMI JOIN g USING (game_id))
-        SELECT g.kind, g.player_count, g.blk, {order} AS turn_order, s.faction,
-               {_profile_expr(cols)} AS profile,
-               count(*) AS appearances,
-               sum(CASE WHEN coalesce(s.winner, FALSE) THEN 1.0 / s.k ELSE 0.0 END)::DOUBLE AS credit
-        FROM s JOIN g USING (game_id)
+        WITH {ctes}
+        SELECT g.kind, g.player_count, g.blk, sb.turn_order, sb.faction, sb.profile,
+               count(*) AS appearances, sum(sb.credit)::DOUBLE AS credit
+        FROM sb JOIN g USING (game_id)
         GROUP BY ALL
         """, params)
 
 
 def leader_counts(src: Source, f: Filters) -> pl.DataFrame:
     """Era II leader conversion per kind, player count and block: games, the sum over games of
-    (leaders who won / leaders), and games with a tied lead.
-
-    The Mandate snapshot is the score ledger through Era II Production: every entry before Era
-    II (setup included) and Era II's entries except its Era Mandate award (scored after the
-    Audit) and checkpoint resyncs (recorded at the Era's end).
-    """
-    if not columns(src, "ledger"):
+    (leaders who won / leaders), and games with a tied lead (``seat_balance`` definitions)."""
+    if not columns(src, "seats"):
         return pl.DataFrame()
-    cte, params = _games_cte(src, f)
+    ctes, params = _ctes(src, f)
     return run(src, f"""
-        WITH {cte},
-        snap AS (SELECT l.game_id, l.seat, CAST(sum(l.amount) AS BIGINT) AS m
-                 FROM ledger l SEMI JOIN g USING (game_id)
-                 WHERE coalesce(l.era, 0) < 2
-                    OR (l.era = 2 AND l.source NOT IN ('era_mandate', 'checkpoint'))
-                 GROUP BY ALL),
-        ps AS (SELECT s.game_id, s.seat, coalesce(snap.m, 0) AS m,
-                      coalesce(s.winner, FALSE) AS won
-               FROM seats s SEMI JOIN g USING (game_id)
-               LEFT JOIN snap USING (game_id, seat)),
-        lead AS (SELECT game_id, count(*) AS leaders, sum(CAST(won AS INTEGER)) AS won
-                 FROM (SELECT *, max(m) OVER (PARTITION BY game_id) AS top FROM ps)
-                 WHERE m = top GROUP BY game_id)
-        SELECT g.kind, g.player_count, g.blk, count(*) AS games,
-               sum(lead.won / lead.leaders)::DOUBLE AS converted,
-               CAST(sum(CAST(lead.leaders > 1 AS INTEGER)) AS BIGINT) AS tied
-        FROM lead JOIN g USING (game_id)
+        WITH {ctes}
+        SELECT g.kind, g.player_count, g.blk, count(DISTINCT sb.game_id) AS games,
+               sum(sb.lead_won_share)::DOUBLE AS converted,
+               count(DISTINCT sb.game_id) FILTER (WHERE sb.era2_leaders > 1) AS tied
+        FROM sb JOIN g USING (game_id)
         GROUP BY ALL
         """, params)
 
 
 def action_counts(src: Source, f: Filters) -> pl.DataFrame:
-    """Every resolved action (``turns``) per kind, player count, block and action id, with how
-    many resolved blocked (forced no-ops)."""
-    cols = columns(src, "turns")
-    if not cols:
+    """Every resolved action per kind, player count, block and action id (``n``)."""
+    if not columns(src, "seats"):
         return pl.DataFrame()
-    cte, params = _games_cte(src, f)
-    blocked = "CAST(sum(CAST(coalesce(t.blocked, FALSE) AS INTEGER)) AS BIGINT)" \
-        if "blocked" in cols else "CAST(NULL AS BIGINT)"
+    ctes, params = _ctes(src, f)
+    ids = [*wb.ACTION_IDS, "other"]
+    sums = ", ".join(f"CAST(sum(sb.a_{a}) AS BIGINT) AS {a}" for a in ids)
     return run(src, f"""
-        WITH {cte}
-        SELECT g.kind, g.player_count, g.blk, t.action, count(*) AS n, {blocked} AS blocked
-        FROM turns t JOIN g USING (game_id)
+        WITH {ctes},
+        wide AS (SELECT g.kind, g.player_count, g.blk, {sums}
+                 FROM sb JOIN g USING (game_id) GROUP BY ALL)
+        SELECT * FROM (UNPIVOT wide ON {", ".join(ids)} INTO NAME action VALUE n)
+        WHERE n > 0
+        """, params)
+
+
+def forced_counts(src: Source, f: Filters) -> pl.DataFrame:
+    """Blocked actions (forced no-ops), seats and policy fallbacks per kind, player count and
+    block (``fallbacks`` is NULL where no seat records them)."""
+    if not columns(src, "seats"):
+        return pl.DataFrame()
+    ctes, params = _ctes(src, f)
+    return run(src, f"""
+        WITH {ctes}
+        SELECT g.kind, g.player_count, g.blk, CAST(sum(sb.blocked) AS BIGINT) AS blocked,
+               count(*) AS seats, CAST(sum(sb.policy_fallbacks) AS BIGINT) AS fallbacks
+        FROM sb JOIN g USING (game_id)
         GROUP BY ALL
         """, params)
 
@@ -244,86 +309,29 @@ def action_counts(src: Source, f: Filters) -> pl.DataFrame:
 def opening_counts(src: Source, f: Filters) -> pl.DataFrame:
     """Openings per kind, player count and block: a seat's Era I actions in cycle order joined
     by an arrow (``fund→build→research``), "none" for a seat with no Era I selection."""
-    if not columns(src, "selections"):
+    if not columns(src, "seats"):
         return pl.DataFrame()
-    cte, params = _games_cte(src, f)
+    ctes, params = _ctes(src, f)
     return run(src, f"""
-        WITH {cte},
-        op AS (SELECT sl.game_id, sl.seat, string_agg(sl.pick, '→' ORDER BY sl.cycle) AS opening
-               FROM selections sl SEMI JOIN g USING (game_id)
-               WHERE sl.era = 1 GROUP BY sl.game_id, sl.seat)
-        SELECT g.kind, g.player_count, g.blk, coalesce(op.opening, 'none') AS opening,
-               count(*) AS n
-        FROM seats s JOIN g USING (game_id)
-        LEFT JOIN op ON op.game_id = s.game_id AND op.seat = s.seat
+        WITH {ctes}
+        SELECT g.kind, g.player_count, g.blk, sb.opening, count(*) AS n
+        FROM sb JOIN g USING (game_id)
         GROUP BY ALL
         """, params)
 
 
 def path_counts(src: Source, f: Filters) -> pl.DataFrame:
-    """Winning paths per kind, player count and block, with 1/k credit for joint wins.
-
-    The designers' classifier lane-margin-v1: a winner with an eligible AGI claim took the
-    ``agi_declaration`` path; otherwise six lane scores (research = Research actions +
-    Capability/3; infrastructure = Build actions + Facilities; adoption = Deploy actions +
-    Customers; legitimacy = Influence actions + Trust/2; capital = Fund actions; mobility =
-    Organize actions); the top lane when it leads the second by more than 1, else the two top
-    lanes as a hybrid (``research_adoption_hybrid``; ties ranked in lane order).
-    """
-    scols = columns(src, "seats")
-    if not scols or not columns(src, "turns"):
+    """Winning paths (the designers' lane-margin-v1 classes, see
+    :mod:`ingest.warehouse.balance`) per kind, player count and block, 1/k credit for joint
+    wins."""
+    if not columns(src, "seats"):
         return pl.DataFrame()
-    cte, params = _games_cte(src, f)
-    fac = ("LEFT JOIN (SELECT game_id, seat, arg_max(facilities_built, era) AS facilities "
-           "FROM production SEMI JOIN g USING (game_id) GROUP BY ALL) pr "
-           "ON pr.game_id = w.game_id AND pr.seat = w.seat") if columns(src, "production") else \
-        "LEFT JOIN (SELECT NULL AS game_id, NULL AS seat, NULL AS facilities) pr ON FALSE"
-    ccols = columns(src, "claims")
-    decl = ("LEFT JOIN (SELECT DISTINCT game_id, seat, TRUE AS declared FROM claims "
-            "SEMI JOIN g USING (game_id) WHERE eligible) cl "
-            "ON cl.game_id = w.game_id AND cl.seat = w.seat") if "eligible" in ccols else \
-        "LEFT JOIN (SELECT NULL AS game_id, NULL AS seat, NULL AS declared) cl ON FALSE"
-    # the lane names are this module's constants (never user text)
-    lanes = "[" + ", ".join(f"'{lane}'" for lane in LANES) + "]"
-    # scores are kept in sixths so that Capability/3 and Trust/2 stay whole numbers
+    ctes, params = _ctes(src, f)
     return run(src, f"""
-        WITH {cte},
-        w AS (SELECT s.game_id, s.seat, s.final_capability, s.final_customers, s.final_trust,
-                     1.0 / sum(CAST(coalesce(s.winner, FALSE) AS INTEGER))
-                         OVER (PARTITION BY s.game_id) AS credit,
-                     coalesce(s.winner, FALSE) AS winner
-              FROM seats s SEMI JOIN g USING (game_id)),
-        a AS (SELECT t.game_id, t.seat,
-                     count(*) FILTER (WHERE t.action = 'research') AS research,
-                     count(*) FILTER (WHERE t.action = 'build') AS build,
-                     count(*) FILTER (WHERE t.action = 'deploy') AS deploy,
-                     count(*) FILTER (WHERE t.action = 'influence') AS influence,
-                     count(*) FILTER (WHERE t.action = 'fund') AS fund,
-                     count(*) FILTER (WHERE t.action = 'organize') AS organize
-              FROM turns t SEMI JOIN g USING (game_id) GROUP BY ALL),
-        sc AS (SELECT w.game_id, w.seat, w.credit, coalesce(cl.declared, FALSE) AS declared,
-                      [6 * coalesce(a.research, 0) + 2 * coalesce(w.final_capability, 0),
-                       6 * coalesce(a.build, 0) + 6 * coalesce(pr.facilities, 0),
-                       6 * coalesce(a.deploy, 0) + 6 * coalesce(w.final_customers, 0),
-                       6 * coalesce(a.influence, 0) + 3 * coalesce(w.final_trust, 0),
-                       6 * coalesce(a.fund, 0),
-                       6 * coalesce(a.organize, 0)] AS lanes
-               FROM w LEFT JOIN a ON a.game_id = w.game_id AND a.seat = w.seat
-               {fac} {decl}
-               WHERE w.winner),
-        ranked AS (SELECT game_id, seat, credit, declared,
-                          list_sort(list_transform(range(1, 7),
-                              lambda i: [-lanes[i], i]))[1:2] AS top2
-                   FROM sc),
-        p AS (SELECT game_id, credit,
-                     CASE WHEN declared THEN 'agi_declaration'
-                          WHEN top2[2][1] - top2[1][1] > 6 THEN {lanes}[top2[1][2]]
-                          ELSE {lanes}[least(top2[1][2], top2[2][2])] || '_'
-                               || {lanes}[greatest(top2[1][2], top2[2][2])] || '_hybrid'
-                     END AS path
-              FROM ranked)
-        SELECT g.kind, g.player_count, g.blk, p.path, sum(p.credit)::DOUBLE AS credit
-        FROM p JOIN g USING (game_id)
+        WITH {ctes}
+        SELECT g.kind, g.player_count, g.blk, sb.path, sum(sb.credit)::DOUBLE AS credit
+        FROM sb JOIN g USING (game_id)
+        WHERE sb.winner
         GROUP BY ALL
         """, params)
 
@@ -332,39 +340,20 @@ def matchup_counts(src: Source, f: Filters) -> pl.DataFrame:
     """Head-to-head placements per kind, player count, block, profile and opponent profile:
     every ordered pair of seats in a game with different profiles is a comparison, scoring 1
     when the seat's final Mandate is higher, 0.5 when equal."""
-    cols = columns(src, "seats")
-    if not cols:
+    if not columns(src, "seats"):
         return pl.DataFrame()
-    cte, params = _games_cte(src, f)
+    ctes, params = _ctes(src, f)
     return run(src, f"""
-        WITH {cte},
-        ps AS (SELECT s.game_id, s.seat, {_profile_expr(cols)} AS profile,
-                      s.final_mandate AS score
-               FROM seats s SEMI JOIN g USING (game_id))
-        SELECT g.kind, g.player_count, g.blk, a.profile, b.profile AS opponent,
+        WITH {ctes},
+        ps AS (SELECT sb.game_id, sb.seat, sb.profile, sb.final_mandate AS score,
+                      g.kind, g.player_count, g.blk
+               FROM sb JOIN g USING (game_id) WHERE sb.profile IS NOT NULL)
+        SELECT a.kind, a.player_count, a.blk, a.profile, b.profile AS opponent,
                count(*) AS comparisons,
                sum(CASE WHEN a.score > b.score THEN 1.0 WHEN a.score = b.score THEN 0.5
                         ELSE 0.0 END)::DOUBLE AS points
         FROM ps a JOIN ps b ON a.game_id = b.game_id AND a.seat <> b.seat
-        JOIN g ON g.game_id = a.game_id
-        WHERE a.profile IS NOT NULL AND b.profile IS NOT NULL AND a.profile <> b.profile
-        GROUP BY ALL
-        """, params)
-
-
-def fallback_counts(src: Source, f: Filters) -> pl.DataFrame:
-    """Policy fallbacks per kind, player count and block, where the seats record them (bots in
-    a study: ``seats.policy_fallbacks``); empty otherwise."""
-    cols = columns(src, "seats")
-    if "policy_fallbacks" not in cols:
-        return pl.DataFrame()
-    cte, params = _games_cte(src, f)
-    return run(src, f"""
-        WITH {cte}
-        SELECT g.kind, g.player_count, g.blk,
-               CAST(sum(coalesce(s.policy_fallbacks, 0)) AS BIGINT) AS fallbacks,
-               count(*) AS seats
-        FROM seats s JOIN g USING (game_id)
+                           AND a.profile <> b.profile
         GROUP BY ALL
         """, params)
 
@@ -407,6 +396,8 @@ def _blocks(df: pl.DataFrame, key: list[str], values: list[str]) -> dict[int, di
     out: dict[int, dict[Any, Any]] = {}
     if df.is_empty():
         return out
+    df = df.group_by(["blk", *key]).agg(pl.col(v).cast(pl.Float64).fill_null(0).sum()
+                                        for v in values)
     for row in df.select(["blk", *key, *values]).iter_rows():
         blk = int(row[0])
         k = row[1:1 + len(key)]
@@ -430,6 +421,7 @@ def metrics(src: Source, f: Filters) -> pl.DataFrame:
     interval, games, threshold, verdict (:func:`dashboards.stats.verdict`) and a note where
     the source does not record what the metric needs."""
     th = stats.thresholds()
+    prefetch(src, f)
     seats = seat_counts(src, f)
     if seats.is_empty():
         return pl.DataFrame()
@@ -438,12 +430,10 @@ def metrics(src: Source, f: Filters) -> pl.DataFrame:
     opens = _groups(opening_counts(src, f))
     paths = _groups(path_counts(src, f))
     pairs = _groups(matchup_counts(src, f))
-    falls = _groups(fallback_counts(src, f))
+    forced = _groups(forced_counts(src, f))
     rows: list[dict[str, Any]] = []
     for (kind, n), part in sorted(_groups(seats).items()):
         games = int(round(float(part["appearances"].sum()) / n))
-        seat_blocks = {b: {"_": (float(v), 0.0)} for b, v in
-                       part.group_by("blk").agg(pl.col("appearances").sum()).iter_rows()}
         results: dict[str, tuple[dict[str, float] | None, str]] = {}
         has_order = part["turn_order"].null_count() < part.height
         results["seat_win_share_range"] = (
@@ -477,21 +467,25 @@ def metrics(src: Source, f: Filters) -> pl.DataFrame:
             if lp is not None else None,
             "" if lp is not None else "no score ledger for these games")
         ap = acts.get((kind, n))
-        if ap is not None:
-            results["action_entropy"] = (
-                stats.jackknife(_blocks(ap, ["action"], ["n"]), stats.entropy), "")
-            if ap["blocked"].null_count() < ap.height:
-                blocked = {b: {"_": (float(v), 0.0)} for b, v in
-                           ap.group_by("blk").agg(pl.col("blocked").sum()).iter_rows()}
-                # opportunities: 12 actions per seat (4 Eras x 3 cycles), as the designers count
-                merged = {b: {"_": (blocked.get(b, {"_": (0.0, 0.0)})["_"][0],
-                                    12.0 * seat_blocks[b]["_"][0])} for b in seat_blocks}
-                results["forced_no_op_rate"] = (stats.jackknife(merged, stats.ratio), "")
+        results["action_entropy"] = (
+            (stats.jackknife(_blocks(ap, ["action"], ["n"]), stats.entropy), "")
+            if ap is not None else (None, "no resolved actions recorded for these games"))
+        fc = forced.get((kind, n))
+        if fc is not None:
+            # opportunities: 12 actions per seat (4 Eras x 3 cycles), as the designers count
+            opp = fc.with_columns((12 * pl.col("seats")).alias("opportunities"))
+            results["forced_no_op_rate"] = (
+                stats.jackknife(_blocks(opp, ["kind"], ["blocked", "opportunities"]),
+                                stats.ratio), "")
+            if fc["fallbacks"].null_count() < fc.height:
+                total = float(fc["fallbacks"].sum())
+                results["policy_fallbacks"] = ({"value": total, "low": total, "high": total},
+                                               "")
             else:
-                results["forced_no_op_rate"] = (None, "blocked actions are not recorded")
+                results["policy_fallbacks"] = (None, NOT_RECORDED["fallbacks"])
         else:
-            for m in ("action_entropy", "forced_no_op_rate"):
-                results[m] = (None, "no resolved actions recorded for these games")
+            results["forced_no_op_rate"] = (None, "no resolved actions recorded")
+            results["policy_fallbacks"] = (None, NOT_RECORDED["fallbacks"])
         op = opens.get((kind, n))
         for m, fn in (("opening_entropy", stats.entropy), ("opening_top_share", stats.top_share)):
             results[m] = ((stats.jackknife(_blocks(op, ["opening"], ["n"]), fn), "")
@@ -501,12 +495,6 @@ def metrics(src: Source, f: Filters) -> pl.DataFrame:
                       ("winning_path_top_share", stats.top_share)):
             results[m] = ((stats.jackknife(_blocks(pt, ["path"], ["credit"]), fn), "")
                           if pt is not None else (None, "no winners with recorded actions"))
-        fb = falls.get((kind, n))
-        if fb is not None:
-            total = float(fb["fallbacks"].sum())
-            results["policy_fallbacks"] = ({"value": total, "low": total, "high": total}, "")
-        else:
-            results["policy_fallbacks"] = (None, NOT_RECORDED["fallbacks"])
         for mid, name, key, bound in METRICS:
             res, note = results.get(mid, (None, ""))
             limit = float(th[key]) if key in th else math.nan

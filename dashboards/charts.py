@@ -33,6 +33,10 @@ FACTION_COLOURS: dict[str, str] = {
 SEAT_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#17becf", "#bcbd22")
 KIND_COLOURS = {"human": "#1f77b4", "simulated": "#ff7f0e", "walkthrough": "#7f7f7f",
                 "illustrative": "#9467bd"}
+#: the kinds of game in the order pages offer them, and their names in the interface
+KIND_ORDER = ["human", "simulated", "walkthrough", "illustrative"]
+KIND_LABELS = {"human": "Human playtests", "simulated": "Simulated games (bots)",
+               "walkthrough": "Walkthroughs", "illustrative": "Illustrative examples"}
 SEVERITY_COLOURS = {"error": "#d62728", "warning": "#ff9f1a", "info": "#7f7f7f"}
 
 ENDING_NAMES = {
@@ -53,6 +57,32 @@ SOURCE_NAMES = {
     "offline_penalty": "Offline penalty",
     "checkpoint": "Table checkpoint",
 }
+#: one colour per ledger source, whatever the filter leaves on screen (a source keeps its
+#: colour when another source has no entries in the filtered games)
+SOURCE_COLOURS = {
+    "Starting Mandate": "#bab0ac", "Customers": "#4c78a8", "Capability thresholds": "#f58518",
+    "Trust thresholds": "#54a24b", "Era Mandates": "#b279a2", "Headlines": "#eeca3b",
+    "Fusion": "#e45756", "Faction abilities": "#72b7b2", "Offline penalty": "#9d755d",
+}  # checkpoint resyncs are not a source of Mandate: the queries leave them out
+#: Era labels in play order (the ledger's entries with no Era: start and final scoring)
+ERA_LABELS = ["Start", "Era I", "Era II", "Era III", "Era IV", "Final scoring"]
+PHASE_ORDER = ["setup", "era1", "era2", "era3", "era4", "production", "dossier", "audit",
+               "scoring", "final_scoring"]
+PHASE_NAMES = {"setup": "Setup", "era1": "Era I", "era2": "Era II", "era3": "Era III",
+               "era4": "Era IV", "production": "Production", "dossier": "Dossier",
+               "audit": "Audit", "scoring": "Scoring", "final_scoring": "Final scoring"}
+#: phase names in play order (chart axes and tables share it)
+PHASE_SEQUENCE = [PHASE_NAMES[p] for p in PHASE_ORDER]
+
+
+def _count_axis(title: str) -> alt.Axis:
+    """An axis of whole numbers: no 0.5 ticks on a count."""
+    return alt.Axis(title=title, tickMinStep=1, format="d")
+
+
+def _source_colour() -> alt.Color:
+    return alt.Color("source_name:N", title="Source",
+                     scale=alt.Scale(domain=list(SOURCE_COLOURS), range=list(SOURCE_COLOURS.values())))
 
 
 def _clean(df: pl.DataFrame) -> pl.DataFrame:
@@ -87,7 +117,7 @@ def findings_by_code(df: pl.DataFrame) -> alt.Chart:
         .mark_bar()
         .encode(
             y=alt.Y("code:N", sort="-x", title="Finding code", axis=alt.Axis(labelLimit=320)),
-            x=alt.X("findings:Q", title="Findings"),
+            x=alt.X("findings:Q", axis=_count_axis("Findings")),
             color=alt.Color(
                 "severity:N",
                 scale=alt.Scale(domain=list(SEVERITY_COLOURS), range=list(SEVERITY_COLOURS.values())),
@@ -105,7 +135,7 @@ def findings_by_rule(df: pl.DataFrame) -> alt.Chart:
         .mark_bar()
         .encode(
             y=alt.Y("rule:N", sort="-x", title="Rule section", axis=alt.Axis(labelLimit=420)),
-            x=alt.X("findings:Q", title="Findings"),
+            x=alt.X("findings:Q", axis=_count_axis("Findings")),
             tooltip=["rule", "findings"],
         )
     )
@@ -121,10 +151,12 @@ def duration_chart(games: pl.DataFrame, summary: pl.DataFrame, band: tuple[float
         {"player_count": [band_players], "low": [band[0]], "high": [band[1]],
          "label": [f"hypothesis {band[0]:.0f}-{band[1]:.0f} min at {band_players} players"]}
     )
-    x = alt.X("player_count:O", title="Players")
-    band_layer = (
+    counts = sorted({int(v) for v in games["player_count"].drop_nulls().to_list()} | {band_players})
+    x = alt.X("player_count:O", title="Players", scale=alt.Scale(domain=counts),
+              axis=alt.Axis(labelAngle=0))
+    band_layer = (  # a rect fills its player count's band, at any width (screen or file)
         _chart(band_df)
-        .mark_bar(opacity=0.18, color="#2ca02c", size=60)
+        .mark_rect(opacity=0.18, color="#2ca02c")
         .encode(x=x, y=alt.Y("low:Q", title="Minutes"), y2="high:Q", tooltip=["label"])
     )
     points = (
@@ -148,25 +180,24 @@ def duration_chart(games: pl.DataFrame, summary: pl.DataFrame, band: tuple[float
         )
         layers.append(
             _chart(ci).mark_tick(color="black", thickness=2, size=24)
-            .encode(x=x, y="mean:Q")
+            .encode(x=x, y=alt.Y("mean:Q", title="Minutes"))
         )
     return alt.layer(*layers, title="Total duration by player count (band: designers' hypothesis)")
 
 
-PHASE_ORDER = ["setup", "era1", "era2", "era3", "era4", "production", "dossier", "audit",
-               "scoring", "final_scoring"]
-
-
 def phase_chart(summary: pl.DataFrame) -> ChartLike:
-    """Mean minutes per phase (with 95% interval) for each player count."""
-    x = alt.X("phase:N", sort=PHASE_ORDER, title="Phase")
+    """Mean minutes per phase (with 95% interval) for each player count.
+
+    ``phase`` holds the phase names (:data:`PHASE_NAMES`); they are drawn in play order.
+    """
+    x = alt.X("phase:N", sort=PHASE_SEQUENCE, title="Phase", axis=alt.Axis(labelAngle=0))
     bars = (
         _chart(summary)
         .mark_bar(opacity=0.8)
         .encode(
             x=x,
             xOffset="player_count:N",
-            y=alt.Y("mean:Q", title="Mean minutes"),
+            y=alt.Y("mean:Q", title="Mean minutes (95% interval)"),
             color=alt.Color("player_count:N", title="Players"),
             tooltip=["phase", "player_count", "n", "mean", "median", "low", "high"],
         )
@@ -174,7 +205,8 @@ def phase_chart(summary: pl.DataFrame) -> ChartLike:
     err = (
         _chart(summary.filter(pl.col("low").is_not_null()) if "low" in summary.columns else summary)
         .mark_errorbar(color="black")
-        .encode(x=x, xOffset="player_count:N", y="low:Q", y2="high:Q")
+        .encode(x=x, xOffset="player_count:N",
+                y=alt.Y("low:Q", title="Mean minutes (95% interval)"), y2="high:Q")
     )
     return alt.layer(bars, err, title="Minutes per phase by player count")
 
@@ -185,7 +217,7 @@ def turn_time_chart(df: pl.DataFrame) -> alt.Chart:
         _chart(df, title="Recorded turn times by action")
         .mark_boxplot(extent="min-max")
         .encode(
-            x=alt.X("action:N", title="Action"),
+            x=alt.X("action:N", title="Action", axis=alt.Axis(labelAngle=0)),
             y=alt.Y("seconds:Q", title="Seconds"),
             color=alt.Color("player_count:N", title="Players"),
         )
@@ -195,12 +227,14 @@ def turn_time_chart(df: pl.DataFrame) -> alt.Chart:
 def ledger_by_faction(df: pl.DataFrame) -> alt.Chart:
     """Mean Mandate per seat by source, for each faction (stacked bars)."""
     return (
-        _chart(df, title="Mean Mandate per game by source and faction")
+        _chart(df, title="Mean Mandate per seat-game by source and faction",
+               height=alt.Step(30))
         .mark_bar()
         .encode(
-            y=alt.Y("faction:N", title="Faction"),
+            y=alt.Y("faction:N", title="Faction", scale=alt.Scale(paddingInner=0.25),
+                    axis=alt.Axis(labelLimit=220)),
             x=alt.X("per_seat:Q", title="Mean Mandate per seat-game", stack="zero"),
-            color=alt.Color("source_name:N", title="Source"),
+            color=_source_colour(),
             tooltip=["faction", "source_name", "per_seat", "mandate", "seat_games"],
         )
     )
@@ -212,9 +246,9 @@ def ledger_by_era(df: pl.DataFrame) -> alt.Chart:
         _chart(df, title="Mandate by source and Era")
         .mark_bar()
         .encode(
-            x=alt.X("era_label:N", title="Era"),
-            y=alt.Y("mandate:Q", title="Mandate (sum)"),
-            color=alt.Color("source_name:N", title="Source"),
+            x=alt.X("era_label:N", title="Era", sort=ERA_LABELS, axis=alt.Axis(labelAngle=0)),
+            y=alt.Y("mandate:Q", axis=_count_axis("Mandate (sum)")),
+            color=_source_colour(),
             tooltip=["era_label", "source_name", "mandate"],
         )
     )
@@ -241,7 +275,7 @@ def endings_chart(df: pl.DataFrame, facet: str) -> alt.Chart:
         _chart(df, title=f"World Endings by {facet.replace('_', ' ')}")
         .mark_bar()
         .encode(
-            x=alt.X("games:Q", title="Games"),
+            x=alt.X("games:Q", axis=_count_axis("Games")),
             y=alt.Y("ending_name:N", title="World Ending",
                     scale=alt.Scale(domain=list(ENDING_NAMES.values())),
                     axis=alt.Axis(labelLimit=320)),
@@ -261,8 +295,10 @@ def open_margins_chart(df: pl.DataFrame) -> ChartLike:
         _chart(df)
         .mark_circle(size=80, opacity=0.8)
         .encode(
-            x=alt.X("trust_margin:Q", title="Collective Trust - Open threshold"),
-            y=alt.Y("risk_margin:Q", title="Player count - unresolved Systemic Risk"),
+            x=alt.X("trust_margin:Q", axis=_count_axis("Collective Trust − Open threshold")),
+            y=alt.Y("risk_margin:Q",
+                    axis=alt.Axis(title="Player count − unresolved Systemic Risk", tickMinStep=1,
+                                  format="d", titlePadding=12)),
             color=_kind_colour(),
             shape=alt.Shape("open:N", title="Open"),
             tooltip=["game_id", "player_count", "collective_trust", "open_threshold",
@@ -280,8 +316,8 @@ def claim_strength_chart(df: pl.DataFrame) -> alt.Chart:
         _chart(df, title="Dossier claim strengths")
         .mark_bar()
         .encode(
-            x=alt.X("strength:O", title="Claim strength"),
-            y=alt.Y("count():Q", title="Claims"),
+            x=alt.X("strength:O", title="Claim strength", axis=alt.Axis(labelAngle=0)),
+            y=alt.Y("count():Q", axis=_count_axis("Claims")),
             color=alt.Color("eligible:N", title="Eligible claim"),
         )
     )
@@ -294,7 +330,7 @@ def observations_chart(df: pl.DataFrame, by: str) -> alt.Chart:
         .mark_bar()
         .encode(
             y=alt.Y("category:N", title="Category", sort="-x"),
-            x=alt.X("count():Q", title="Observations"),
+            x=alt.X("count():Q", axis=_count_axis("Observations")),
             color=alt.Color(f"{by}:N", title=by.capitalize()),
             tooltip=["category", by, "count()"],
         )

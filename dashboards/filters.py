@@ -79,7 +79,7 @@ def sidebar(db: Path) -> Filters:
         "profile, no secret objectives or Tactics, complete, ...). Each page lists the games "
         "this excludes and why.",
     )
-    sb.caption(f"{opts['n_games']} game(s) in the warehouse.")
+    sb.caption(f"{_plural(opts['n_games'], 'game')} in the warehouse.")
     for key in WIDGET_KEYS:
         if key in st.session_state:
             kept[key] = st.session_state[key]
@@ -109,6 +109,12 @@ def _drop_unknown(opts: dict) -> None:
         st.session_state.get(KEPT, {}).pop("flt_dates", None)
 
 
+def _plural(n: int, word: str) -> str:
+    from dashboards.ui import plural
+
+    return plural(n, word)
+
+
 def current() -> Filters:
     """The filters chosen in the sidebar during this run (no restriction if none drawn)."""
     f = st.session_state.get(STATE_KEY)
@@ -121,7 +127,7 @@ def show_exclusions(db: Path, f: Filters, evidence: str = "evidence") -> None:
         return
     excluded = queries.excluded_games(db, f, evidence)
     label = "duration evidence" if evidence == "duration_evidence" else "evidence"
-    with st.expander(f"Excluded from {label}: {excluded.height} game(s)"):
+    with st.expander(f"Excluded from {label}: {_plural(excluded.height, 'game')}"):
         if excluded.is_empty():
             st.write("Every game that matches the filters counts.")
             return

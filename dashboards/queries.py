@@ -23,6 +23,9 @@ KIND_SQL = (
     "WHEN g.is_human THEN 'human' ELSE 'walkthrough' END"
 )
 
+#: a human playtest that measures human play (illustrative examples carry made-up times)
+HUMAN_SQL = "(g.is_human AND NOT coalesce(g.illustrative, FALSE))"
+
 
 @dataclass(frozen=True)
 class Filters:
@@ -226,7 +229,7 @@ def game_findings(db: Path, game_id: str) -> pl.DataFrame:
 def durations(db: Path, f: Filters, include_non_human: bool = False) -> pl.DataFrame:
     """Total and setup minutes per game (human sessions only unless asked otherwise)."""
     where, params = f.where("g", "duration_evidence")
-    human = "TRUE" if include_non_human else "g.is_human"
+    human = "TRUE" if include_non_human else HUMAN_SQL
     return query(
         db,
         f"""
@@ -243,7 +246,7 @@ def durations(db: Path, f: Filters, include_non_human: bool = False) -> pl.DataF
 def phase_minutes(db: Path, f: Filters, include_non_human: bool = False) -> pl.DataFrame:
     """Minutes of each timed phase, per game, with the game's player count."""
     where, params = f.where("g", "duration_evidence")
-    human = "TRUE" if include_non_human else "g.is_human"
+    human = "TRUE" if include_non_human else HUMAN_SQL
     return query(
         db,
         f"""
@@ -259,7 +262,7 @@ def phase_minutes(db: Path, f: Filters, include_non_human: bool = False) -> pl.D
 def turn_seconds(db: Path, f: Filters, include_non_human: bool = False) -> pl.DataFrame:
     """Per-turn times where the table recorded them."""
     where, params = f.where("g", "duration_evidence")
-    human = "TRUE" if include_non_human else "g.is_human"
+    human = "TRUE" if include_non_human else HUMAN_SQL
     return query(
         db,
         f"""
@@ -281,7 +284,7 @@ def ledger_by_source(db: Path, f: Filters) -> pl.DataFrame:
         db,
         f"""
         SELECT l.source, s.faction, l.era, coalesce(s.winner, FALSE) AS winner,
-               {KIND_SQL} AS kind, sum(l.amount) AS mandate, count(*) AS entries,
+               {KIND_SQL} AS kind, CAST(sum(l.amount) AS BIGINT) AS mandate, count(*) AS entries,
                count(DISTINCT l.game_id) AS games
         FROM ledger l
         JOIN games g USING (game_id)

@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+import altair as alt
 import polars as pl
 import streamlit as st
 
@@ -25,18 +26,30 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "chart"
 
 
+#: the width of a downloaded chart in CSS pixels (on screen a chart fills its column; a file
+#: has no column, and Vega-Lite's default would give a strip a few categories wide)
+EXPORT_WIDTH = 760
+
+
+def for_export(chart: ChartLike) -> ChartLike:
+    """The chart at a fixed, readable width for a file (facets keep their own layout)."""
+    if isinstance(chart, alt.FacetChart):
+        return chart
+    return chart.properties(width=EXPORT_WIDTH)
+
+
 def chart_png(chart: ChartLike) -> bytes:
-    """The chart as a PNG (vl-convert, twice the screen scale)."""
+    """The chart as a PNG (vl-convert, twice the screen scale, ``EXPORT_WIDTH`` wide)."""
     import vl_convert as vlc
 
-    return bytes(vlc.vegalite_to_png(chart.to_json(), scale=2))
+    return bytes(vlc.vegalite_to_png(for_export(chart).to_json(), scale=2))
 
 
 def chart_svg(chart: ChartLike) -> str:
-    """The chart as an SVG document (vl-convert)."""
+    """The chart as an SVG document (vl-convert, ``EXPORT_WIDTH`` wide)."""
     import vl_convert as vlc
 
-    return str(vlc.vegalite_to_svg(chart.to_json()))
+    return str(vlc.vegalite_to_svg(for_export(chart).to_json()))
 
 
 def show_chart(chart: ChartLike, name: str) -> None:
@@ -54,9 +67,58 @@ def show_chart(chart: ChartLike, name: str) -> None:
     )
 
 
+#: column headers in words (any other column: its name with spaces, capitalised)
+HEADERS = {
+    "game_id": "Game", "player_count": "Players", "session_type": "Session type",
+    "kind": "Kind of game", "n": "Games", "mean": "Mean", "median": "Median",
+    "low": "95% interval: from", "high": "95% interval: to", "source_name": "Source",
+    "ending_name": "World Ending", "ending": "World Ending", "n_events": "Events",
+    "n_errors": "Errors", "n_warnings": "Warnings", "agi": "AGI", "seat_games": "Seat-games",
+    "per_seat": "Mean per seat-game", "source_format": "Source format",
+    "rules_version": "Rules version",
+}
+#: columns whose values are ids with a printed name
+_VALUE_NAMES = ("session_type", "ending", "phase", "source")
+
+
+def readable(df: pl.DataFrame) -> pl.DataFrame:
+    """Ids in cells replaced by words: session types, World Endings, phases and ledger sources
+    (the raw ids stay in the warehouse and the exports of ``playtest export``)."""
+    from dashboards import charts
+    from dashboards.filters import SESSION_TYPE_LABELS
+
+    maps = {"session_type": SESSION_TYPE_LABELS, "ending": charts.ENDING_NAMES,
+            "phase": charts.PHASE_NAMES, "source": charts.SOURCE_NAMES}
+    fixes = [pl.col(c).replace_strict(maps[c], default=pl.col(c))
+             for c in _VALUE_NAMES if c in df.columns and df.schema[c] == pl.Utf8]
+    return df.with_columns(fixes) if fixes else df
+
+
+def column_config(df: pl.DataFrame, given: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Headers in words and numbers without float noise: decimals to two places, counts whole,
+    shares as percentages; ``given`` overrides any column."""
+    out: dict[str, Any] = {}
+    for c, t in df.schema.items():
+        label = HEADERS.get(c, c.replace("_", " ").capitalize())
+        if c == "share" or c.endswith("_share"):
+            out[c] = st.column_config.NumberColumn(label, format="percent")
+        elif t.is_float():
+            out[c] = st.column_config.NumberColumn(label, format="%.2f")
+        elif t.is_integer():
+            out[c] = st.column_config.NumberColumn(label, format="%d")
+        else:
+            out[c] = label
+    out.update(given or {})
+    return out
+
+
 def show_table(df: pl.DataFrame, name: str, **kwargs: Any) -> None:
-    """Show a frame and offer it as CSV (list columns are joined with "; " for the CSV)."""
+    """Show a frame in words (see :func:`readable`, :func:`column_config`) and offer it as CSV
+    (list columns are joined with "; " for the CSV; floats rounded to 4 places)."""
+    df = readable(df)
+    kwargs["column_config"] = column_config(df, kwargs.get("column_config"))
     st.dataframe(df, width="stretch", hide_index=True, **kwargs)
+    df = df.with_columns(pl.col(c).round(4) for c, t in df.schema.items() if t.is_float())
     slug = _slug(name)
 
     def csv() -> bytes:
@@ -97,6 +159,27 @@ def table_csv(df: pl.DataFrame) -> bytes:
 def plural(n: int, word: str, many: str | None = None) -> str:
     """``n`` and the word in agreement: "1 game", "2 games", "1 error", "0 errors"."""
     return f"{n:,} {word if n == 1 else (many or word + 's')}"
+
+
+def pick_kind(sizes: dict[str, str], key: str) -> str:
+    """One kind of game at a time (human playtests first): simulated, human, walkthrough and
+    illustrative games are never pooled into one figure. ``sizes`` maps each kind present to
+    how much of it there is ("3 games"). Draws the picker when there is a choice and a caption
+    naming what is shown; returns the kind."""
+    from dashboards.charts import KIND_LABELS, KIND_ORDER
+
+    present = set(sizes)
+    kinds = [k for k in KIND_ORDER if k in present] + sorted(present - set(KIND_ORDER))
+    if st.session_state.get(key) not in kinds:
+        st.session_state.pop(key, None)
+    kind = kinds[0]
+    if len(kinds) > 1:
+        kind = st.segmented_control(
+            "Games", kinds, default=kinds[0], key=key,
+            format_func=lambda k: KIND_LABELS.get(k, k),
+            help="Figures never pool different kinds of game: pick one.") or kinds[0]
+    st.caption(f"Showing {KIND_LABELS.get(kind, kind).lower()}: {sizes[kind]}.")
+    return kind
 
 
 def empty_state(message: str) -> None:

@@ -107,6 +107,10 @@ class HeadlineReveal(_Event):
     headline: str | None = None
     action: CoreAction | None = None
     facility: FacilityNo | None = None
+    #: the seat the card's "lowest ... player" effect went to, when the table records it (a
+    #: tie goes to the tied player nearest Initiative clockwise, §2 Universal tie rule):
+    #: The Open Weights Drop (lowest Customers), The Passive Citizen Dividend (lowest Capability)
+    target: SeatNo | None = None
 
 
 class EmergencyPause(_Event):
@@ -222,6 +226,9 @@ class Build(_Turn):
 
     type: Literal["build"] = "build"
     mode: Literal["facility", "generator"] = "facility"
+    #: the number of the Facility built, when the table records it (§1 step 6, §7 Build: the
+    #: lowest-numbered unbuilt Facility)
+    facility: FacilityNo | None = None
 
 
 class Step(Strict):

@@ -125,6 +125,9 @@ def test_analytics_page_on_sample(page: str, sample_db: Path, monkeypatch: pytes
     assert not at.error, [e.value for e in at.error]
     assert [t.value for t in at.title] == [ANALYTICS[page]]
     _has_filters(at)
+    if page == "duration":  # the sample's human games are illustrative: not human play time
+        assert _charts(at) == 0 and at.info
+        at.checkbox(key="dur_nonhuman").check().run()
     if page in CHARTED:
         assert _charts(at) >= 1, "a chart on sample data"
         labels = [b.label for b in at.get("download_button")]
@@ -148,7 +151,8 @@ def test_evidence_switch_excludes_the_right_games(sample_db: Path,
     if counted:
         assert at.metric[0].value == str(counted)
     label = next(e.label for e in at.expander if e.label.startswith("Excluded from"))
-    assert label == f"Excluded from evidence: {total - counted} game(s)"
+    n = total - counted
+    assert label == f"Excluded from evidence: {n} game{'' if n == 1 else 's'}"
 
 
 def test_evidence_switch_holds_on_every_page(sample_db: Path,
@@ -170,6 +174,28 @@ def test_evidence_switch_holds_on_every_page(sample_db: Path,
     at.sidebar.toggle[0].set_value(False).run()
     at.switch_page("views/duration.py").run()
     assert [t.value for t in at.sidebar.toggle if t.label == "Evidence only"] == [False]
+
+
+def test_human_figures_leave_illustrative_and_bot_games_out(
+        sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Duration's "human playtests only" has no illustrative example in it, and World Endings'
+    headline rates are for one kind of game at a time, never bots and walkthroughs pooled."""
+    from dashboards import queries
+    from dashboards.queries import Filters
+
+    con = duckdb.connect(str(sample_db), read_only=True)
+    illustrative = {r[0] for r in con.sql("SELECT game_id FROM games WHERE illustrative").fetchall()}
+    kinds = dict(con.sql(f"SELECT {queries.KIND_SQL} AS kind, count(*) FROM outcomes o "
+                         "JOIN games g USING (game_id) WHERE o.complete GROUP BY ALL").fetchall())
+    con.close()
+    assert illustrative, "the sample has illustrative games"
+    human = queries.durations(sample_db, Filters())
+    assert not set(human["game_id"].to_list()) & illustrative
+    assert set(queries.durations(sample_db, Filters(), True)["game_id"].to_list()) & illustrative
+    at = _app(sample_db, monkeypatch, "endings")
+    _no_exception(at)
+    first = next(k for k in ("human", "simulated", "walkthrough", "illustrative") if k in kinds)
+    assert at.metric[0].value == str(kinds[first]), (at.metric[0].value, kinds)
 
 
 def test_player_count_filter(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:

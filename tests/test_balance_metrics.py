@@ -29,6 +29,7 @@ import pytest
 from dashboards import balance_queries as bq
 from dashboards import stats
 from dashboards.queries import Filters
+from ingest.warehouse.balance import refresh
 from ingest.warehouse.migrations import migrate
 
 # --- the hand-built corpus ----------------------------------------------------------------
@@ -187,6 +188,7 @@ def known_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
             con.register("frame", df.to_arrow())
             con.execute(f"INSERT INTO {name} BY NAME SELECT * FROM frame")
             con.unregister("frame")
+        refresh(con)  # the tables were written directly: derive seat_balance as a load does
     finally:
         con.close()
     return path
@@ -367,9 +369,9 @@ def _recompute(paths: list[Path]) -> dict[int, dict[str, float]]:
             elif e["type"] == "reveal" and era == 1:
                 for sel in e["selections"]:
                     era_one[sel["seat"]].append(sel["pick"])
-            elif e["type"] in CORE | PROGRAMS and "seat" in e and not e.get("swarm"):
-                # Agent Swarm's two actions are part of its turn: the turns table has no row
-                # for them (docs/balance.md, "Action entropy")
+            elif e["type"] in CORE | PROGRAMS and "seat" in e:
+                # Agent Swarm's two actions have their own turns rows too (engine, issue 9 /
+                # balance's request): every resolved action counts
                 acc["actions"][e["type"]] += 1
                 acc["blocked"] += bool(e.get("blocked"))
                 acts[e["seat"]][e["type"]] += 1
@@ -457,3 +459,30 @@ def test_queries_equal_a_recomputation_from_the_raw_logs(simulated: tuple[Path, 
                 assert got[metric] is None, (n, metric)
             else:
                 assert got[metric] == pytest.approx(value, abs=1e-9), (n, metric)
+
+
+def test_migration_fills_seat_balance_for_games_loaded_before(tmp_path: Path,
+                                                                known_db: Path) -> None:
+    """A warehouse loaded before the seat_balance migration gets the same rows a load
+    gives (the corpus fixture derives them with ``refresh``)."""
+    from ingest.warehouse.migrations import MIGRATIONS
+
+    con = duckdb.connect(str(tmp_path / "old.duckdb"))
+    try:
+        con.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, "
+                    "name VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL)")
+        for version, name, sql in MIGRATIONS[:3]:
+            con.execute(sql)
+            con.execute("INSERT INTO schema_migrations VALUES (?, ?, now()::TIMESTAMP)",
+                        [version, name])
+        for name, df in _tables(study=False).items():
+            con.register("frame", df.to_arrow())
+            con.execute(f"INSERT INTO {name} BY NAME SELECT * FROM frame")
+            con.unregister("frame")
+        assert migrate(con) == [v for v, _n, _s in MIGRATIONS[3:]]
+        got = con.execute("SELECT * FROM seat_balance ORDER BY game_id, seat").fetchall()
+    finally:
+        con.close()
+    with duckdb.connect(str(known_db), read_only=True) as ref:
+        want = ref.execute("SELECT * FROM seat_balance ORDER BY game_id, seat").fetchall()
+    assert got == want and len(got) == 15

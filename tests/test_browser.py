@@ -110,6 +110,9 @@ def test_every_page_and_a_recorded_game(server: tuple[str, Path]) -> None:
         for url, title in PAGES.items():
             page.goto(f"{base}/{url}")
             _settled(page, title)
+            if url == "duration":  # the sample's human games are illustrative: include them
+                page.get_by_text("Include other sessions (").click()
+                _settled(page, title)
             if url in ("duration", "scoring", "endings", "balance", "audit"):
                 expect(page.locator('[data-testid="stVegaLiteChart"]').first).to_be_visible()
             if url == "replay":

@@ -6,6 +6,7 @@ conditions)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pytest
@@ -36,7 +37,7 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def _rows(db: Path, sql: str) -> list[tuple[object, ...]]:
+def _rows(db: Path, sql: str) -> list[tuple[Any, ...]]:
     con = duckdb.connect(str(db), read_only=True)
     try:
         return con.execute(sql).fetchall()
@@ -101,3 +102,22 @@ def test_every_query_reads_the_sample(db: Path) -> None:
     assert vq.modes(db, f).height == N
     assert not vq.regions(db, f).is_empty()
     assert vq.seats(db, Filters(player_counts=(3,)))["player_count"].unique().to_list() == [3]
+
+
+def test_observation_protocol_names_only_vestige_events() -> None:
+    from schemas.packs import load_protocol
+    from schemas.protocol import _leaves, capture_completeness
+    from schemas.vestige import EVENT_TYPES
+
+    protocol = load_protocol("vestige-observation")
+    assert protocol.game == "vestige" and protocol.reference == "vestige-observation@1"
+    for item in protocol.checklist:
+        for leaf in _leaves(item.check):
+            for attr in ("type", "with_"):
+                named = getattr(leaf, attr, None)
+                for t in [named] if isinstance(named, str) else (named or []):
+                    assert t in EVENT_TYPES, (item.id, t)
+    log = simulate_one(3, 0, 2)
+    got = {c.item_id: c.captured for c in capture_completeness(protocol, log)}
+    assert got["map"] and got["moves"] and got["final_scoring"] and got["seat_setup"]
+    assert not got["survey_fun"] and not got["setup_duration"]  # bots answer no survey, no clock

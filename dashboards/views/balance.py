@@ -7,8 +7,8 @@ Definitions: docs/balance.md; queries: :mod:`dashboards.balance_queries`.
 from __future__ import annotations
 
 import math
+from typing import Any
 
-import altair as alt
 import polars as pl
 import streamlit as st
 
@@ -70,20 +70,60 @@ def _notes(frames: dict[str, pl.DataFrame], n: int) -> list[str]:
     return out
 
 
-def _share_chart(df: pl.DataFrame, by: str, title: str) -> alt.LayerChart | alt.FacetChart:
+def _share_spec(df: pl.DataFrame, by: str, title: str) -> dict[str, Any]:
+    """Vega-Lite spec of win shares with their intervals and the even share (built directly:
+    Altair's schema validation costs more than the whole page's queries)."""
     axis = {"turn_order": "Turn order (0 = first Initiative)", "faction": "Faction",
             "profile": "Strategy profile"}[by]
-    base = alt.Chart(df.to_pandas())
-    y = alt.Y(f"{by}:N", title=axis)
-    colour = alt.Color("source:N", title="Games")
-    bars = base.mark_rule(strokeWidth=2).encode(x="low:Q", x2="high:Q", y=y, yOffset="source:N",
-                                                color=colour)
-    points = base.mark_point(filled=True, size=80).encode(
-        x=alt.X("share:Q", title="Win share (joint wins 1/k)", scale=alt.Scale(domain=[0, 1])),
-        y=y, yOffset="source:N", color=colour,
-        tooltip=["source", by, "appearances", "wins", "share", "low", "high", "expected"])
-    even = base.mark_tick(color="black", thickness=2, size=16).encode(x="expected:Q", y=y)
-    return alt.layer(bars, points, even, title=title)
+    values = [{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in r.items()}
+              for r in df.select("source", by, "appearances", "wins", "share", "low", "high",
+                                 "expected").iter_rows(named=True)]
+    y = {"field": by, "type": "nominal", "title": axis}
+    colour = {"field": "source", "type": "nominal", "title": "Games"}
+    return {
+        "$schema": "https://vega.github.io/schema/vega-lite/v5.json",
+        "title": title, "data": {"values": values},
+        "layer": [
+            {"mark": {"type": "rule", "strokeWidth": 2},
+             "encoding": {"x": {"field": "low", "type": "quantitative"},
+                          "x2": {"field": "high"}, "y": y,
+                          "yOffset": {"field": "source"}, "color": colour}},
+            {"mark": {"type": "point", "filled": True, "size": 80},
+             "encoding": {"x": {"field": "share", "type": "quantitative",
+                                "title": "Win share (joint wins 1/k)",
+                                "scale": {"domain": [0, 1]}},
+                          "y": y, "yOffset": {"field": "source"}, "color": colour,
+                          "tooltip": [{"field": c} for c in ("source", by, "appearances",
+                                                              "wins", "share", "low", "high",
+                                                              "expected")]}},
+            {"mark": {"type": "tick", "color": "black", "thickness": 2, "size": 16},
+             "encoding": {"x": {"field": "expected", "type": "quantitative"}, "y": y}},
+        ],
+    }
+
+
+def _show_spec(spec: dict[str, Any], name: str) -> None:
+    """Draw a Vega-Lite spec full width with PNG and SVG downloads (vl-convert, on demand)."""
+    import json
+
+    st.vega_lite_chart(spec=spec, width="stretch")
+    text = json.dumps(spec)
+
+    def png() -> bytes:
+        import vl_convert as vlc
+
+        return bytes(vlc.vegalite_to_png(text, scale=2))
+
+    def svg() -> str:
+        import vl_convert as vlc
+
+        return str(vlc.vegalite_to_svg(text))
+
+    c1, c2, _ = st.columns([1, 1, 4])
+    c1.download_button("PNG", data=png, file_name=f"{name}.png", mime="image/png",
+                       key=f"png-{name}", on_click="ignore", icon=":material/download:")
+    c2.download_button("SVG", data=svg, file_name=f"{name}.svg", mime="image/svg+xml",
+                       key=f"svg-{name}", on_click="ignore", icon=":material/download:")
 
 
 def _shares(sources: dict[str, tuple[bq.Source, pl.DataFrame | None]], f: Filters,
@@ -153,30 +193,30 @@ def render() -> None:
         f"{stats.BLOCKS} blocks of games."
     )
     counts = sorted({int(n) for df in frames.values() for n in df["player_count"].to_list()})
-    tabs = st.tabs([f"{n} players" for n in counts])
-    for tab, n in zip(tabs, counts, strict=True):
-        with tab:
-            games = {label: int(df.filter(pl.col("player_count") == n)["games"].sum()
-                                // len(bq.METRICS))
-                     for label, df in frames.items()}
-            st.caption("Games: " + "; ".join(f"{k}: {v}" for k, v in games.items() if v))
-            ui.show_table(_checks_table(frames, n), f"balance-checks-{n}p")
-            for note in _notes(frames, n):
-                st.caption(note)
-            for by, title, limit in (
-                ("turn_order", "Win share by turn order", th["seatWinShareRangeMax"]),
-                ("faction", "Win share by faction", th["factionWinShareRangeMax"]),
-                ("profile", "Win share by strategy profile", th["profileWinShareRangeMax"]),
-            ):
-                df = _shares(sources, f, by, n)
-                if df.is_empty():
-                    continue
-                st.subheader(f"{title} ({n} players)")
-                ui.show_chart(_share_chart(df, by, f"{title}, {n} players (95% jackknife; "
-                                                  f"tick = even share; range limit {limit:g})"),
-                              f"win-share-{by}-{n}p")
-                ui.show_table(df.select("source", by, "appearances", "wins", "share", "low",
-                                        "high", "expected"), f"win-share-{by}-{n}p")
+    n = int(st.radio("Player count", counts, index=counts.index(4) if 4 in counts else 0,
+                     horizontal=True, key="balance_player_count",
+                     format_func=lambda k: f"{k} players"))
+    games = {label: int(df.filter(pl.col("player_count") == n)["games"].sum()
+                        // len(bq.METRICS))
+             for label, df in frames.items()}
+    st.caption("Games: " + "; ".join(f"{k}: {v}" for k, v in games.items() if v))
+    ui.show_table(_checks_table(frames, n), f"balance-checks-{n}p")
+    for note in _notes(frames, n):
+        st.caption(note)
+    for by, title, limit in (
+        ("turn_order", "Win share by turn order", th["seatWinShareRangeMax"]),
+        ("faction", "Win share by faction", th["factionWinShareRangeMax"]),
+        ("profile", "Win share by strategy profile", th["profileWinShareRangeMax"]),
+    ):
+        df = _shares(sources, f, by, n)
+        if df.is_empty():
+            continue
+        st.subheader(f"{title} ({n} players)")
+        _show_spec(_share_spec(df, by, f"{title}, {n} players (95% jackknife; tick = even "
+                                         f"share; range limit {limit:g})"),
+                   f"win-share-{by}-{n}p")
+        ui.show_table(df.select("source", by, "appearances", "wins", "share", "low", "high",
+                                "expected"), f"win-share-{by}-{n}p")
     filters.show_exclusions(db, f)
 
 

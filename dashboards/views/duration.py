@@ -5,29 +5,46 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from dashboards import charts, filters, queries, stats, store, ui
+from dashboards import charts, filters, queries, stats, store, tables, ui
 
 HYPOTHESIS = (75.0, 100.0)  # minutes at four players: a hypothesis (FACTS.md §10, §11.4)
 
 st.title("Duration")
 st.caption(
-    "Human sessions only unless asked otherwise: bot and LLM sessions cannot estimate human "
-    "play time. The green band is the designers' hypothesis of 75-100 minutes at four players; "
+    "Human playtests only unless asked otherwise: bot and LLM sessions cannot estimate human "
+    "play time, and illustrative examples have made-up times. The green band is the designers' hypothesis of 75-100 minutes at four players; "
     "three- and five-player durations need their own blind tests. Intervals are 95% "
     "t-intervals of the mean."
 )
+
+
+def minutes_columns(unit: str) -> dict[str, object]:
+    """Headers of a summary table: the mean and its interval, in ``unit``."""
+    num = st.column_config.NumberColumn
+    return {"mean": num(f"Mean ({unit})", format="%.1f"),
+            "median": num(f"Median ({unit})", format="%.1f"),
+            "low": num(f"95% interval of the mean: from ({unit})", format="%.1f",
+                       help="None with a single game: one game gives no interval"),
+            "high": num(f"to ({unit})", format="%.1f")}
 
 
 def render() -> None:
     db = store.db_path()
     f = filters.sidebar(db)
     include = st.checkbox(
-        "Include non-human sessions (simulations, walkthroughs)", key="dur_nonhuman",
-        help="Off by default: only facilitated and blind playtests measure human duration.",
+        "Include other sessions (simulations, walkthroughs, illustrative examples)",
+        key="dur_nonhuman",
+        help="Off by default: only facilitated and blind playtests that are not illustrative "
+        "examples measure human duration.",
     )
     games = queries.durations(db, f, include)
     if games.is_empty():
-        ui.empty_state("No timed games match. " + ui.NO_GAMES)
+        ui.empty_state(
+            "No timed game matches." + ("" if include else
+                                        " Only human playtests count here; tick **Include "
+                                        "other sessions** to see simulated, walkthrough and "
+                                        "illustrative games.") + " " + ui.NO_GAMES.replace(
+                "No games match. ", ""))
         filters.show_exclusions(db, f, "duration_evidence")
         return
     summary = stats.summarise(games, ["player_count"], "total_minutes")
@@ -42,7 +59,7 @@ def render() -> None:
             icon=":material/warning:",
         )
     st.subheader("Total minutes by player count")
-    ui.show_table(summary, "duration-summary")
+    ui.show_table(summary, "duration-summary", column_config=minutes_columns("minutes"))
 
     st.subheader("Per phase")
     st.caption("Setup, each Era, and the Production, Audit and scoring steps (summed over the "
@@ -52,9 +69,9 @@ def render() -> None:
         ui.empty_state("No phase times recorded in the matching games.")
     else:
         per_game = phases.group_by(["game_id", "player_count", "phase"]).agg(pl.col("minutes").sum())
-        psum = stats.summarise(per_game, ["phase", "player_count"], "minutes")
+        psum = tables.in_phase_order(stats.summarise(per_game, ["phase", "player_count"], "minutes"))
         ui.show_chart(charts.phase_chart(psum), "duration-phases")
-        ui.show_table(psum, "duration-phases")
+        ui.show_table(psum, "duration-phases", column_config=minutes_columns("minutes"))
 
     st.subheader("Per turn")
     turns = queries.turn_seconds(db, f, include)
@@ -62,7 +79,8 @@ def render() -> None:
         ui.empty_state("No per-turn times recorded in the matching games.")
     else:
         ui.show_chart(charts.turn_time_chart(turns), "duration-turns")
-        ui.show_table(stats.summarise(turns, ["action"], "seconds"), "turn-times")
+        ui.show_table(stats.summarise(turns, ["action"], "seconds"), "turn-times",
+                      column_config=minutes_columns("seconds"))
     filters.show_exclusions(db, f, "duration_evidence")
 
 

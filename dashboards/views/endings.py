@@ -6,6 +6,7 @@ import polars as pl
 import streamlit as st
 
 from dashboards import charts, filters, queries, stats, store, ui
+from dashboards.filters import SESSION_TYPE_LABELS
 
 st.title("World Endings")
 st.caption(
@@ -23,6 +24,10 @@ def render() -> None:
         ui.empty_state("No complete games match. " + ui.NO_GAMES)
         filters.show_exclusions(db, f)
         return
+    per_kind = ends.group_by("kind").len()
+    kind = ui.pick_kind({r["kind"]: ui.plural(r["len"], "complete game")
+                         for r in per_kind.iter_rows(named=True)}, "end_kind")
+    ends = ends.filter(pl.col("kind") == kind)
     n = ends.height
     agi = int(ends["agi"].fill_null(False).sum())
     opened = int(ends["open"].fill_null(False).sum())
@@ -32,17 +37,18 @@ def render() -> None:
     c[0].metric("Complete games", n)
     c[1].metric("AGI emergence rate", f"{agi / n:.0%}", help=f"95% Wilson interval {lo:.0%}-{hi:.0%}")
     c[2].metric("Open endings", f"{opened / n:.0%}", help=f"95% Wilson interval {olo:.0%}-{ohi:.0%}")
-    st.caption(f"AGI {agi}/{n} (95% CI {lo:.0%}-{hi:.0%}); Open {opened}/{n} "
-               f"(95% CI {olo:.0%}-{ohi:.0%}).")
+    st.caption(f"AGI {agi}/{n} (95% interval {lo:.0%}-{hi:.0%}); Open {opened}/{n} "
+               f"(95% interval {olo:.0%}-{ohi:.0%}).")
     if n < stats.MIN_GAMES_WARNING:
-        st.warning(f"Only {n} complete games: frequencies are indicative.", icon=":material/warning:")
-    facet = st.selectbox("Split by", ["player_count", "profile", "session_type", "kind"],
+        st.warning(f"Only {ui.plural(n, 'complete game')}: these frequencies are indicative, "
+                   "not a finding.", icon=":material/warning:")
+    facet = st.selectbox("Split by", ["player_count", "profile", "session_type"],
                          key="end_facet", format_func=lambda v: v.replace("_", " "))
     counts = (
         ends.with_columns(
             pl.col("ending").replace_strict(charts.ENDING_NAMES, default=pl.col("ending"))
             .fill_null("(not recorded)").alias("ending_name"),
-            pl.col(facet).cast(pl.Utf8),
+            pl.col(facet).cast(pl.Utf8).replace_strict(SESSION_TYPE_LABELS, default=pl.col(facet).cast(pl.Utf8)),
         )
         .group_by(["ending_name", facet]).agg(pl.len().alias("games"))
         .with_columns((pl.col("games") / pl.col("games").sum().over(facet)).round(3).alias("share"))
@@ -53,10 +59,11 @@ def render() -> None:
 
     st.subheader("The Open test's margins")
     ui.show_chart(charts.open_margins_chart(ends), "open-test-margins")
-    ui.show_table(ends, "outcomes")
+    ui.show_table(ends.drop("kind"), "outcomes")
 
     st.subheader("Claim strengths")
     cl = queries.claims(db, f)
+    cl = cl.filter(pl.col("kind") == kind).drop("kind") if not cl.is_empty() else cl
     if cl.is_empty():
         ui.empty_state("No Dossier claims recorded in the matching games.")
     else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from dashboards import charts, filters, queries, store, ui
+from dashboards import charts, filters, queries, store, tables, ui
 
 st.title("Scoring sources")
 st.caption(
@@ -13,6 +13,13 @@ st.caption(
     "Capability and Trust thresholds, Era Mandates, Headlines, Fusion, faction abilities and "
     "the offline penalty. Values are means per seat-game (a seat in one game)."
 )
+
+MEAN_COLUMNS = {
+    "faction": "Faction", "source_name": "Source", "group": "Seats",
+    "per_seat": st.column_config.NumberColumn("Mean Mandate per seat-game", format="%.2f"),
+    "mandate": st.column_config.NumberColumn("Mandate (sum)", format="%d"),
+    "seat_games": st.column_config.NumberColumn("Seat-games", format="%d"),
+}
 
 
 def render() -> None:
@@ -24,49 +31,25 @@ def render() -> None:
         ui.empty_state("No score ledger for the matching games. " + ui.NO_GAMES)
         filters.show_exclusions(db, f)
         return
-    kinds = sorted(ledger["kind"].unique().to_list())
-    if len(kinds) > 1:
-        kind = st.segmented_control("Games", ["all", *kinds], default="all", key="score_kind")
-        if kind and kind != "all":
-            ledger = ledger.filter(pl.col("kind") == kind)
-            seats = seats.filter(pl.col("kind") == kind)
+    # one kind of game at a time: bot, human and illustrative games are never pooled
+    counts = seats.group_by("kind").agg(pl.col("game_id").n_unique().alias("g"), pl.len().alias("s"))
+    kind = ui.pick_kind({r["kind"]: f"{ui.plural(r['g'], 'game')}, "
+                         f"{ui.plural(r['s'], 'seat-game')}" for r in counts.iter_rows(named=True)},
+                        "score_kind")
+    ledger = ledger.filter(pl.col("kind") == kind)
+    seats = seats.filter(pl.col("kind") == kind)
     ledger = ui.with_names(ledger, "faction")
     seats = ui.with_names(seats, "faction")
-    ledger = ledger.with_columns(
-        pl.col("source").replace_strict(charts.SOURCE_NAMES, default=pl.col("source"))
-        .alias("source_name")
-    )
-    seat_games = seats.group_by("faction").agg(pl.len().alias("seat_games"))
-    by_faction = (
-        ledger.group_by(["faction", "source_name"]).agg(pl.col("mandate").sum())
-        .join(seat_games, on="faction")
-        .with_columns((pl.col("mandate") / pl.col("seat_games")).round(2).alias("per_seat"))
-        .sort(["faction", "source_name"])
-    )
+    by_faction = tables.mandate_by_faction(ledger, seats)
     ui.show_chart(charts.ledger_by_faction(by_faction), "mandate-by-faction")
-    ui.show_table(by_faction, "mandate-by-faction")
+    ui.show_table(by_faction, "mandate-by-faction", column_config=MEAN_COLUMNS)
 
-    by_era = (
-        ledger.with_columns(
-            pl.col("era").cast(pl.Utf8).fill_null("start / final").alias("era_label"))
-        .group_by(["era_label", "source_name"]).agg(pl.col("mandate").sum())
-        .sort(["era_label", "source_name"])
-    )
+    by_era = tables.mandate_by_era(ledger)
     ui.show_chart(charts.ledger_by_era(by_era), "mandate-by-era")
 
-    groups = seats.group_by("winner").agg(pl.len().alias("seat_games"))
-    win = (
-        ledger.group_by(["winner", "source_name"]).agg(pl.col("mandate").sum())
-        .join(groups, on="winner")
-        .with_columns(
-            (pl.col("mandate") / pl.col("seat_games")).round(2).alias("per_seat"),
-            pl.when(pl.col("winner")).then(pl.lit("winners")).otherwise(pl.lit("others"))
-            .alias("group"),
-        )
-        .sort(["group", "source_name"])
-    )
+    win = tables.mandate_winners(ledger, seats)
     ui.show_chart(charts.ledger_winners(win), "mandate-winners-vs-others")
-    ui.show_table(win.drop("winner"), "mandate-winners-vs-others")
+    ui.show_table(win, "mandate-winners-vs-others", column_config=MEAN_COLUMNS)
     filters.show_exclusions(db, f)
 
 

@@ -22,7 +22,7 @@ from engine.mandate2038.programs import PROGRAMS
 from engine.mandate2038.resources import add_scrutiny, gain, pay
 from engine.mandate2038.rulings import used
 from engine.mandate2038.state import CORE_ACTIONS, GameState, SeatState, Turn
-from schemas.mandate2038 import AllocationWindow, Reveal
+from schemas.mandate2038 import AllocationWindow, HeadlineReveal, Reveal
 
 CORE_SET = frozenset(CORE_ACTIONS)
 
@@ -194,13 +194,15 @@ def on_headline(st: GameState, ev: Any, sink: FindingSink) -> None:
             from engine.mandate2038.resources import gain_capability
 
             gain_capability(st, s, 1)
-        low = most(st, {s.seat: s.customers for s in st.seats}, lowest=True)
+        low = _tie_target(st, ev, {s.seat: s.customers for s in st.seats}, card.name,
+                          "lowest Customers", sink)
         if low is not None:
             gain(st, st.seats[low - 1], "trust", 1)
     elif hid == "weights_on_internet":
         from engine.mandate2038.era_sequence import produce_one_facility
 
-        low = most(st, {s.seat: s.capability for s in st.seats}, lowest=True)
+        low = _tie_target(st, ev, {s.seat: s.capability for s in st.seats}, card.name,
+                          "lowest Capability", sink)
         high = most(st, {s.seat: s.capability for s in st.seats})
         if low is not None:
             s = st.seats[low - 1]
@@ -231,6 +233,28 @@ def on_headline(st: GameState, ev: Any, sink: FindingSink) -> None:
     elif hid == "ai_written_law" and ev.action is None and not st.partial:
         sink.report("headline/choice-invalid",
                     "The Court Adopts Supported Meaning: the named Core Action was not recorded")
+
+
+def _tie_target(st: GameState, ev: HeadlineReveal, values: dict[int, int], name: str,
+                what: str, sink: FindingSink) -> int | None:
+    """The seat a Headline's "lowest ..." effect targets: the universal tie rule's (§2: the tied
+    player nearest Initiative clockwise), checked against the target the log records
+    (``headline.target``); the state follows the table's target (no cascade)."""
+    rule_seat = most(st, values, lowest=True)
+    rec = ev.target
+    if rec is None or rec == rule_seat:
+        return rule_seat
+    low = min(values.values()) if values else None
+    if not 1 <= rec <= st.n or values.get(rec) != low:
+        why = f"seat {rec} does not have the {what} ({low})"
+    else:
+        tied = sorted(k for k, v in values.items() if v == low)
+        why = (f"seats {', '.join(map(str, tied))} tie for the {what}; the tie goes to the one "
+               f"nearest Initiative (seat {st.initiative}) clockwise")
+    sink.report("headline/tie-target",
+                f"{name}: the effect went to seat {rec}, but {why}: seat {rule_seat}",
+                seat=rec, expected=rule_seat, recorded=rec)
+    return rec if 1 <= rec <= st.n else rule_seat
 
 
 def on_emergency_pause(st: GameState, ev: Any, sink: FindingSink) -> None:
@@ -873,7 +897,9 @@ def _frontier_bonus(st: GameState, s: SeatState, ev: Any, t: Turn, sink: Finding
 def _swarm_action(st: GameState, s: SeatState, ev: Any, sink: FindingSink) -> None:
     kind = ev.type
     t = st.turn
+    reported = False
     if t is None or t.seat != s.seat or t.pick != "agent_swarm" or kind not in t.swarm_left:
+        reported = True  # one error, one finding: not "already exhausted" again below
         sink.report("program/swarm-invalid",
                     f"seat {s.seat} resolved {kind} as an Agent Swarm action outside its Agent "
                     "Swarm (or one not named by it)", seat=s.seat, recorded=kind)
@@ -885,11 +911,17 @@ def _swarm_action(st: GameState, s: SeatState, ev: Any, sink: FindingSink) -> No
     if st.run is not None:
         force_close_run(st, sink)
         st.turn = t
-    if kind in s.exhausted:
+    if kind in s.exhausted and not reported:
         sink.report("program/swarm-invalid",
                     f"seat {s.seat}'s Agent Swarm resolved {kind}, already exhausted this Era",
                     seat=s.seat)
     s.exhausted.add(kind)
+    # one turns row per Agent Swarm action too (the designers count every resolved action)
+    dest = t.dest
+    st.rows["turns"].append((
+        st.era, st.cycle, s.seat, kind, ev.piece, None, dest, None,
+        st.board.tile_at.get(dest) if dest else None, ev.blocked, st.event_index,
+    ))
     if not ev.blocked:
         ACTIONS[kind](st, s, ev, t, sink)
     _frontier_bonus(st, s, ev, t, sink)

@@ -20,7 +20,10 @@ from engine.core.findings import FindingSink
 from engine.core.replay import LedgerEntry
 from engine.mandate2038.resources import capability_award
 from engine.mandate2038.state import GameState, SeatState
+from engine.mandate2038.trace import explain
 
+NOT_BELOW_ZERO = ("core rules §11 Final scoring (Offline penalties cannot reduce a player below "
+                  "zero Mandate)")
 FIELDS = ("mandate", "runway", "compute", "capability", "customers", "trust", "scrutiny")
 _recorded = attrgetter(*FIELDS)  # the checkpoint's values, in FIELDS order
 _engine = attrgetter(*("bag" if f == "scrutiny" else f for f in FIELDS))  # the seat's values
@@ -61,7 +64,14 @@ def on_checkpoint(st: GameState, ev: Any, sink: FindingSink) -> None:
             if rec == mine and rec >= 0 and (cap is None or rec <= cap):
                 continue  # the usual case: the table agrees
             changed = True
-            if rec < 0 or (field == "trust" and rec > (cap or 6)):
+            if rec < 0 and field == "mandate":
+                sink.report("resource/out-of-range",
+                            f"seat {s.seat}'s Mandate{label} recorded {rec}: no player goes below "
+                            "zero Mandate (offline penalties cannot reduce a player below zero; "
+                            "every other loss is clamped at zero)", seat=s.seat, expected=0,
+                            recorded=rec, rule=NOT_BELOW_ZERO)
+                value = mine
+            elif rec < 0 or (field == "trust" and rec > (cap or 6)):
                 sink.report("resource/out-of-range",
                             f"seat {s.seat}'s {field}{label} recorded {rec}, outside its track",
                             seat=s.seat, recorded=rec)
@@ -74,7 +84,7 @@ def on_checkpoint(st: GameState, ev: Any, sink: FindingSink) -> None:
             elif st.partial or rec == mine:
                 value = rec
             else:
-                value = sink.resync(f"seat {s.seat} {field}{label}", mine, rec, seat=s.seat)
+                value = _mismatch(st, s, field, label, mine, rec, sink)
             if field == "mandate" and value != s.mandate:
                 s.mandate = value
                 st.ledger.append(LedgerEntry(
@@ -83,6 +93,7 @@ def on_checkpoint(st: GameState, ev: Any, sink: FindingSink) -> None:
                     detail=f"resync to the table's value{label}"))
             else:
                 setattr(s, attr, value)
+        s.steps.clear()  # steps are counted from this checkpoint on
         if st.partial:
             _invariants(st, s, sv, sink, label)
         if changed or st.partial:
@@ -105,6 +116,19 @@ def on_checkpoint(st: GameState, ev: Any, sink: FindingSink) -> None:
             st.systemic_risk_final = st.black
     if len(seen) == st.n and all(sv.scrutiny is not None for sv in ev.seats):
         st.bag_synced = True
+
+
+def _mismatch(st: GameState, s: SeatState, field: str, label: str, mine: int, rec: int,
+              sink: FindingSink) -> int:
+    """``checkpoint/mismatch`` citing the rule behind the engine's number: the ledger step or
+    effect (trace.py) most likely at issue, with every step since the seat's last checkpoint."""
+    rule, steps = explain(s, field, mine, rec)
+    sink.report(
+        "checkpoint/mismatch",
+        f"the table recorded seat {s.seat} {field}{label} = {rec!r}, the rules give {mine!r}"
+        f"{steps}; continuing from the table's value",
+        seat=s.seat, expected=mine, recorded=rec, rule=rule)
+    return rec
 
 
 def _mark_reached(st: GameState, s: SeatState) -> None:

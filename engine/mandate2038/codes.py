@@ -19,18 +19,19 @@ S6 = "core rules §6 Era sequence"
 S7 = "core rules §7 Core Actions"
 S8 = "core rules §8 Printed Power contracts"
 S9 = "core rules §9 Printed card authorities"
+S10 = "core rules §10 Map and component reference"
 S11 = "core rules §11 Final scoring"
 
 MANDATE_RULES: list[Rule] = [
     # §1 Setup
     Rule("setup/unknown-faction", f"{S1}, step 5 (Faction trays)", "a seat plays a faction that is not in the content pack"),
     Rule("setup/duplicate-faction", f"{S1}, step 5 (one prepacked Faction tray each)", "two seats play the same faction"),
-    Rule("setup/player-count", "core rules: Suggested player count 3–5", "player count outside the supported 3–5", "warning"),
+    Rule("setup/player-count", "core rules, front matter (Suggested player count: 3–5)", "player count outside the supported 3–5", "warning"),
     Rule("setup/seats", f"{S1}", "seats must be numbered 1..N without gaps"),
     Rule("setup/invalid-map", f"{S1}, step 1, and {S4} (Map reference: ring pools)", "the map layout breaks the ring pools or Frontier-at-centre rule"),
     Rule("setup/unknown-tile", f"{S1}, step 1 (nineteen-tile map)", "the map names a tile that is not in the content pack"),
     Rule("setup/first-initiative", f"{S1}, step 9 (choose Initiative randomly)", "first Initiative names a seat that is not at the table"),
-    Rule("setup/advanced-unchecked", "core rules: Advanced Play (supplement not in the rulebook)", "Advanced Play rules are not checked for this game", "info"),
+    Rule("setup/advanced-unchecked", "core rules, Play profiles and Advanced Play (the supplement is not in the rulebook)", "Advanced Play rules are not checked for this game", "info"),
     Rule("setup/rulings", f"{S1} (the rules the table plays by; ruling sets: docs/engine.md, Rulings)", "the log names a ruling set or option that does not exist"),
     Rule("setup/baseline-modules", f"{S1} (Do not deal Tactics or secret objectives in the baseline game)", "Tactics or secret objectives used in a baseline game", "warning"),
     # §6A Era start
@@ -63,7 +64,7 @@ MANDATE_RULES: list[Rule] = [
     Rule("turn/twice", f"{S2} (takes only three turns per Era, one per cycle)", "a seat resolved two turns in one cycle"),
     Rule("turn/wrong-phase", f"{S6} (the Era sequence A–F)", "an event was recorded in a phase where it cannot happen"),
     Rule("turn/blocked-claimed", f"{S2}, A committed Action that becomes blocked", "the table resolved an action as blocked although a legal resolution existed", "warning"),
-    Rule("turn/frontier-bonus-invalid", "Map reference: Frontier (after Act, you may gain 1 Runway and add 1 Scrutiny when the acting piece ended there)", "the Frontier visit bonus was taken away from Frontier or twice"),
+    Rule("turn/frontier-bonus-invalid", f"{S10} — Map reference: Frontier (after Act, you may gain 1 Runway and add 1 Scrutiny when the acting piece ended there)", "the Frontier visit bonus was taken away from Frontier or twice"),
     # §4 movement and board
     Rule("move/unknown-hex", f"{S4} (nineteen-tile map)", "a path names a hex that is not on the map"),
     Rule("move/too-far", f"{S2}, step 6 and {S4} (move zero, one, or two adjacent hexes)", "the acting piece moved more than two steps"),
@@ -75,7 +76,7 @@ MANDATE_RULES: list[Rule] = [
     Rule("trade/second-offer", f"{S6} B. Immediate resource trade (one offer to one rival)", "a second trade offer before the same action"),
     Rule("trade/self", f"{S6} B. Immediate resource trade (one rival)", "a trade offer to oneself"),
     Rule("trade/cannot-pay", f"{S6} B. Immediate resource trade (give exactly one for one)", "a party to an accepted trade did not have the resource it gave"),
-    Rule("trade/resource-banned", "Headline: Compute Borders Harden (Compute cannot be traded)", "Compute was traded while the Headline forbids it"),
+    Rule("trade/resource-banned", f"{S9} — Headline: Compute Borders Harden (Compute cannot be traded)", "Compute was traded while the Headline forbids it"),
     Rule("trade/over-cap", f"{S3}, Universal costs and caps (a trade cannot move resources through a player above a cap)", "an accepted trade pushed a player above a resource cap"),
     # §3 resources
     Rule("resource/insufficient", f"{S3}, Universal costs and caps", "a cost was paid with resources the player did not have"),
@@ -89,8 +90,8 @@ MANDATE_RULES: list[Rule] = [
     Rule("research/no-compute", f"{S7}, Research (spend one Compute)", "Research without the Compute to pay"),
     Rule("research/draw-outside-run", f"{S7}, Research (draw one card at a time during a Training Run)", "a Training card was drawn outside a Training Run"),
     Rule("research/run-not-ended", f"{S7}, Research (banking or a crash ends the run)", "a Training Run was left without its ending"),
-    Rule("research/card-unavailable", "Component reference: Training deck (40 cards, four of each face)", "a card was drawn while no copy of it remained in the deck"),
-    Rule("research/unknown-card", "Component reference: Training deck", "a drawn card is not a Training card"),
+    Rule("research/card-unavailable", f"{S10} — Component reference: Training deck (40 cards, four of each face)", "a card was drawn while no copy of it remained in the deck"),
+    Rule("research/unknown-card", f"{S10} — Component reference: Training deck", "a drawn card is not a Training card"),
     Rule("research/curated-domain", f"{S7}, Research: Curated Corpus (choose one ordinary domain not yet revealed)", "Curated Corpus named a revealed or unknown domain"),
     Rule("research/draw-after-duplicate", f"{S7}, Research (an unprotected duplicate crashes the run; protection never lets the run continue)", "the run continued after a duplicate"),
     Rule("research/draw-after-human-evaluation", f"{S7}, Research: Human Evaluation (bank and end the run)", "the run continued after Human Evaluation"),
@@ -106,6 +107,7 @@ MANDATE_RULES: list[Rule] = [
     Rule("build/facility-on-frontier", f"{S7}, Build: Construct a Facility (Frontier has none and is never a legal Facility destination)", "a Facility was built on Frontier"),
     Rule("build/no-facility-space", f"{S7}, Build: Construct a Facility (each non-Frontier hex has only two Facility spaces)", "a Facility was built on a hex with no free space"),
     Rule("build/no-facility-left", f"{S7}, Build: Construct a Facility (four Facilities)", "a fifth Facility was built"),
+    Rule("build/out-of-order", f"{S7}, Build: Construct a Facility (place your lowest-numbered unbuilt Facility) and {S1}, step 6 (Facility 1 first, then 2, 3 and 4)", "a Facility was built out of number order"),
     Rule("build/cannot-pay", f"{S7}, Build (pay two Runway)", "a Build was paid with Runway the player did not have"),
     Rule("build/generator-locked", f"{S7}, Build: Construct a Generator (this mode unlocks in Era II)", "a Generator was built in Era I"),
     Rule("build/generator-not-energy", f"{S7}, Build: Construct a Generator (the acting piece must be on an Energy hex)", "a Generator was built away from an Energy hex"),
@@ -139,10 +141,10 @@ MANDATE_RULES: list[Rule] = [
     Rule("production/not-powered", f"{S4}, Power delivery (local Power only; the starting grid powers only Facility 1)", "an allocation powers a Facility no local source can reach"),
     Rule("production/over-capacity", f"{S6} C.3 Allocate (assign each local source only among its legal recipients)", "more Power allocated than the sources provide"),
     Rule("production/mega-cluster-demand", f"{S5} Era II, Mega-Cluster (power both hosts plus two additional demand)", "a Mega-Cluster's demand was satisfied illegally"),
-    Rule("production/emergency-power", "Headline: The Counterfactual Casino Clears Priority Load", "emergency Power assigned while the Headline was not in force"),
+    Rule("production/emergency-power", f"{S9} — Headline: The Counterfactual Casino Clears Priority Load", "emergency Power assigned while the Headline was not in force"),
     Rule("production/missing-allocation", f"{S6} C.3 Allocate (each player chooses one complete allocation)", "a seat with Facilities recorded no allocation", "warning"),
     Rule("production/twice", f"{S6} C.3 Allocate", "a seat allocated twice in one Production"),
-    Rule("production/workforce-invalid", "Map reference: Workforce Transition District (move one Team one hex)", "an illegal Workforce Transition District move"),
+    Rule("production/workforce-invalid", f"{S10} — Map reference: Workforce Transition District (move one Team one hex)", "an illegal Workforce Transition District move"),
     # §6D / §5 Dossier
     Rule("dossier/filed-twice", f"{S6} D. File the Era Dossier", "a seat filed two Dossier cards in one Era"),
     Rule("dossier/missing", f"{S6} D. File the Era Dossier (every player files)", "a seat did not file its Era Dossier", "warning"),
@@ -162,6 +164,7 @@ MANDATE_RULES: list[Rule] = [
     Rule("ability/locked", f"{S9} (each Faction ability unlocks at the Era printed on its board)", "an ability was used before it unlocked"),
     Rule("ability/used-up", f"{S9} (timing: once per Era, once when unlocked, or once per game)", "an ability was used more often than its timing allows"),
     Rule("ability/invalid", f"{S9}", "an ability was used illegally"),
+    Rule("headline/tie-target", f"{S2}, Universal tie rule (target the tied player nearest Initiative clockwise)", "a Headline's lowest/highest target is not the one the tie rule gives"),
     Rule("headline/choice-invalid", f"{S9} (a Headline calls one public choice procedure)", "a Headline's choice is missing or illegal"),
     # §11 Final scoring
     Rule("final/offline-penalty", f"{S11}, step 2 (lose one Mandate for each offline Facility)", "the offline penalty differs from the rules"),
@@ -175,7 +178,21 @@ MANDATE_RULES: list[Rule] = [
     Rule("final/open", f"{S11}, The shared World Ending (Open only if both conditions hold)", "Open/Closed differs from the rules"),
     Rule("final/world-ending", f"{S11}, The shared World Ending (cross AGI with Open/Closed)", "the wrong World Ending"),
     # log completeness
-    Rule("log/partial", "checkpoints and partial logs (DESIGN.md §5)", "the log ends before the game ends; only what was recorded was checked", "info"),
+    Rule("log/partial", f"{S6} (a game is four Eras; partial logs: DESIGN.md §5)", "the log ends before the game ends; only what was recorded was checked", "info"),
 ]
 
-CATALOGUE = Catalogue(CORE_RULES + MANDATE_RULES)
+#: the generic codes whose Mandate 2038 citation names the rule behind them (a checkpoint
+#: mismatch caused by one ledger step cites that step's rule instead: trace.py)
+MANDATE_CITATIONS: dict[str, str] = {
+    "checkpoint/mismatch": f"{S3} and {S6} (the values the rules give at that point; checkpoints: DESIGN.md §5)",
+    "log/seat-out-of-range": f"{S1}, step 5 (the seats at the table)",
+    "log/event-after-game-end": f"{S11} (the game ends after final scoring)",
+    "log/unsupported-rules-version": "core rules, Document record (Rules version: 0.8.0-rc.17-test)",
+}
+#: the codes that say a log could not be read at all: no game rule applies to them
+FORMAT_ONLY = frozenset({"log/unreadable", "log/invalid-header", "log/invalid-event",
+                         "log/unknown-event", "log/unknown-game", "log/parse-error"})
+
+CATALOGUE = Catalogue(
+    [Rule(r.code, MANDATE_CITATIONS.get(r.code, r.rule), r.title, r.severity) for r in CORE_RULES]
+    + MANDATE_RULES)

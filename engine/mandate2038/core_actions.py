@@ -301,7 +301,14 @@ def do_build(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSink) -
                         f"seat {s.seat} built a fifth Facility; each player has four",
                         seat=s.seat, expected="<= 4 Facilities", recorded=5)
             return
-        no = len(s.facilities) + 1
+        no = min(k for k in range(1, 5) if k not in s.facilities)
+        if ev.facility is not None and ev.facility != no:
+            sink.report("build/out-of-order",
+                        f"seat {s.seat} built Facility {ev.facility}; its lowest-numbered unbuilt "
+                        f"Facility is {no} (Facilities are constructed in printed number order)",
+                        seat=s.seat, expected=no, recorded=ev.facility)
+            if ev.facility not in s.facilities:
+                no = ev.facility  # the table placed that piece: the state follows it
         if dest == FRONTIER:
             sink.report("build/facility-on-frontier",
                         f"seat {s.seat} built Facility {no} on Frontier (F); Frontier has no "

@@ -31,19 +31,40 @@ def claim_of(st: GameState, s: SeatState, blog_post: bool) -> dict[str, Any] | N
     if hand is None:
         return None
     modules = 0
-    if hand.get("benchmark") == "commit" and s.capability >= 3:
-        modules += 1
-    if hand.get("deployment") == "commit" and s.powered_count() >= 2:
-        modules += 1
-    if hand.get("authority") == "commit" and s.trust >= 4:
-        modules += 1
+    why: list[str] = []
+    for card, ok, test in (
+            ("benchmark", s.capability >= 3, f"Capability {s.capability} >= 3"),
+            ("deployment", s.powered_count() >= 2,
+             f"{s.powered_count()} Facilities powered in the final Production >= 2"),
+            ("authority", s.trust >= 4, f"Trust {s.trust} >= 4")):
+        if hand.get(card) != "commit":
+            why.append(f"{card.capitalize()} not committed")
+        elif ok:
+            modules += 1
+            why.append(f"{card.capitalize()} supported ({test}): +1")
+        else:
+            why.append(f"{card.capitalize()} committed but unsupported (not {test})")
     publication = hand.get("publication") == "commit"
     paid = bool(s.dossier_paid)
     eligible = publication and paid and modules >= 2
-    thresholds = sum(1 for t, _m in st.c.cap_thresholds if s.capability >= t)
+    reached = [t for t, _m in st.c.cap_thresholds if s.capability >= t]
+    thresholds = len(reached)
     strength = ((2 if blog_post else 1) + modules + thresholds) if eligible else 0
+    if not publication:
+        explain = "Publication not committed: no claim"
+    elif not paid:
+        explain = "the Dossier was not fully paid: no eligible claim"
+    elif modules < 2:
+        explain = (f"only {modules} supported evidence module(s), two needed: no eligible claim ("
+                   + "; ".join(why) + ")")
+    else:
+        explain = (f"Publication +{2 if blog_post else 1}"
+                   + (" (AGI Blog Post applies)" if blog_post else "") + "; " + "; ".join(why)
+                   + f"; Capability thresholds reached {reached or 'none'}: +{thresholds}"
+                   + f" = {strength}")
     return {"seat": s.seat, "publication": publication, "paid": paid,
-            "modules_supported": modules, "eligible": eligible, "strength": strength}
+            "modules_supported": modules, "eligible": eligible, "strength": strength,
+            "explain": explain}
 
 
 def compute_final(st: GameState, sink: FindingSink, rec: Any = None) -> None:
@@ -74,7 +95,7 @@ def compute_final(st: GameState, sink: FindingSink, rec: Any = None) -> None:
         cl = claim_of(st, s, blog)
         if cl is not None:
             claims.append(cl)
-            st.rows["claims"].append(dict(cl))
+            st.rows["claims"].append({k: v for k, v in cl.items() if k != "explain"})
     eligible = [cl for cl in claims if cl["eligible"]]
     claimant = None
     # a partial log may lack the reveal, or the final Production that decides the Deployment
@@ -167,12 +188,14 @@ def compare_record(st: GameState, rec: Any, sink: FindingSink) -> None:
                     recorded=sorted(rec.provisional_winners))
     if rec.claims is not None and f["claims_known"]:
         mine = {c["seat"]: c["strength"] for c in f["claims"] if c["eligible"]}
+        why = {c["seat"]: c.get("explain", "") for c in f["claims"]}
         for cr in rec.claims:
             exp = mine.get(cr.seat, 0)
             if exp != cr.strength:
                 sink.report("final/claim-strength",
                             f"seat {cr.seat}'s claim strength recorded {cr.strength}; the rules "
-                            f"give {exp}" + ("" if cr.seat in mine else " (not an eligible claim)"),
+                            f"give {exp}" + ("" if cr.seat in mine else " (not an eligible claim)")
+                            + (f": {why[cr.seat]}" if why.get(cr.seat) else ""),
                             seat=cr.seat, expected=exp, recorded=cr.strength)
     if rec.agi is not None and rec.agi != f["agi"]:
         if rec.agi and f["claims_known"]:

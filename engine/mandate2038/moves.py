@@ -122,6 +122,11 @@ def _new(model: type, **fields: Any) -> Any:
     return o
 
 
+#: neighbours of every position in board order, and the two-step paths from it (geometry only)
+_ADJ_SORTED: dict[str, list[str]] = {a: sorted(ADJACENT[a], key=POSITIONS.index) for a in POSITIONS}
+_FAR: dict[str, list[list[str]]] = {a: [p for p in PATHS[a].values() if len(p) == 3] for a in POSITIONS}
+
+
 def _forced(event: Any, label: str) -> Decision:
     return Decision(kind="chance", options=[event], weights=[1.0], label=label)
 
@@ -510,13 +515,16 @@ def _moves(s: SeatState) -> Iterator[tuple[str, list[str]]]:
 
 def _turn_events(st: GameState, s: SeatState, pick: str) -> Iterator[Any]:
     """Every option of resolving ``pick`` now (lazily; the first is enough for eligibility)."""
-    for piece, path in _moves(s):
-        dest = path[-1]
-        kw = {"seat": s.seat, "piece": piece, "path": path}
-        for e in _action_at(st, s, pick, dest, kw, bonus=True, piece_moved=(piece, path)):
-            yield e  # and the Frontier visit with its bonus (as _with_frontier)
-            if dest == FRONTIER and not e.swarm and not e.blocked:
-                yield e.model_copy(update={"frontier_bonus": True})
+    tiles = _tiles(st)
+    for piece, start in _pieces(s):
+        for path in PATHS[start].values():
+            dest = path[-1]
+            kw = {"seat": s.seat, "piece": piece, "path": path}
+            for e in _action_at(st, s, pick, dest, kw, bonus=True, piece_moved=(piece, path),
+                                tiles=tiles):
+                yield e  # and the Frontier visit with its bonus (as _with_frontier)
+                if dest == FRONTIER and not e.swarm and not e.blocked:
+                    yield e.model_copy(update={"frontier_bonus": True})
     if pick in ORBITAL_PICKS and s.facilities and has_active(st, s, "orbital_compute"):
         yield from _orbital_options(st, s, pick)
     if pick == "deploy" and has_active(st, s, "social_graph"):
@@ -577,10 +585,11 @@ def _after_move(s: SeatState, piece_moved: tuple[str, list[str]] | None) -> tupl
 
 def _action_at(
     st: GameState, s: SeatState, pick: str, dest: str, kw: dict[str, Any], *, bonus: bool,
-    piece_moved: tuple[str, list[str]] | None,
+    piece_moved: tuple[str, list[str]] | None, tiles: dict[str, Any] | None = None,
 ) -> Iterator[Any]:
-    """Options of resolving ``pick`` from ``dest``; ``bonus``: the visit bonus applies."""
-    here = _tiles(st).get(dest)
+    """Options of resolving ``pick`` from ``dest``; ``bonus``: the visit bonus applies.
+    ``tiles``: the map's position -> tile table, when the caller has it (:func:`_tiles`)."""
+    here = (tiles if tiles is not None else _tiles(st)).get(dest)
     visit = here.visit_key if (bonus and here is not None) else None
     cat = here.category if here is not None else None
     head = st.headline
@@ -666,16 +675,16 @@ def _organize(
     ceo, teams = _after_move(s, piece_moved)
     # redistribute: a few representative plans of up to five combined steps
     plans: list[list[ev.Step]] = []
-    for target in sorted(ADJACENT[ceo], key=POSITIONS.index)[:2]:
+    for target in _ADJ_SORTED[ceo][:2]:
         plans.append([_new(ev.Step, piece="ceo", path=[ceo, target])])
-    far = [p for p in PATHS[ceo].values() if len(p) == 3]
+    far = _FAR[ceo]
     if far:
         plans.append([_new(ev.Step, piece="ceo", path=far[len(far) // 2])])
     for h in sorted(set(teams), key=POSITIONS.index)[:2]:
         if h != FRONTIER:
             plans.append([_new(ev.Step, piece="team", path=PATHS[h].get(FRONTIER, [h]))])
         else:
-            plans.append([_new(ev.Step, piece="team", path=[h, sorted(ADJACENT[h], key=POSITIONS.index)[s.seat % 6]])])
+            plans.append([_new(ev.Step, piece="team", path=[h, _ADJ_SORTED[h][s.seat % 6]])])
     for plan in plans:
         if all(len(step.path) > 1 for step in plan):
             yield _new(ev.Organize, mode="redistribute", moves=plan, **kw)
@@ -691,14 +700,14 @@ def _organize(
         yield _new(ev.Organize, mode="redistribute", moves=plans[0], return_teams=[teams[-1]], **kw)
     if s.teams_supply >= 1 and s.runway >= cost:
         yield _new(ev.Organize, mode="recruit", **kw)
-        step = sorted(ADJACENT[dest], key=POSITIONS.index)[(s.seat + st.cycle) % len(ADJACENT[dest])]
+        step = _ADJ_SORTED[dest][(s.seat + st.cycle) % len(ADJACENT[dest])]
         yield _new(ev.Organize, mode="recruit", then=_new(ev.Step, piece="team", path=[dest, step]), **kw)
     # relocate one own Facility at the destination to an adjacent hex with a free space
     if s.runway >= 1 and dest != FRONTIER:
         for no, f in sorted(s.facilities.items()):
             if f.hex != dest:
                 continue
-            for to in sorted(ADJACENT[dest], key=POSITIONS.index):
+            for to in _ADJ_SORTED[dest]:
                 if to != FRONTIER and hb.has_free_space(st, to):
                     yield _new(ev.Organize, mode="relocate", facility=no, to=to, **kw)
             break
@@ -958,7 +967,7 @@ def _workforce(st: GameState, passed: frozenset[str]) -> Decision | None:
             continue
         opts: list[Any] = []
         for h in sorted(set(s.teams), key=POSITIONS.index)[:2]:
-            for to in sorted(ADJACENT[h], key=POSITIONS.index)[:2]:
+            for to in _ADJ_SORTED[h][:2]:
                 opts.append(ev.WorkforceMove(seat=seat, facility=fac, path=[h, to]))
         return Decision(kind="player", seat=seat, options=[*opts, Pass(key, "no Workforce move")],
                         label=f"seat {seat} may move a Team (Workforce Transition District)")

@@ -52,6 +52,7 @@ from engine.mandate2038.records import records as _records
 from engine.mandate2038.records import snapshot as _snapshot
 from engine.mandate2038.setup import build_state
 from engine.mandate2038.state import GameState
+from engine.mandate2038.trace import CUR
 from schemas.log import BaseHeader
 from schemas.mandate2038 import (
     EVENT_ADAPTER,
@@ -211,7 +212,8 @@ class MandateRuleset:
               _handler: Callable[..., Any] = HANDLERS.get) -> None:
         """Fold one event into the state (mutates it), reporting findings on ``sink``.
         (``_handler`` binds the dispatch table's lookup once; callers never pass it.)"""
-        state.event_index = sink.event
+        state.event_index = CUR[0] = sink.event
+        CUR[1], CUR[2] = event.type, None
         n = len(sink.findings)
         _handler(event.type, _noop)(state, event, sink)
         if state.event_rulings or (event.type == "checkpoint" and state.seat_rulings):

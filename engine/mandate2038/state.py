@@ -98,6 +98,7 @@ class SeatState:
     era: EraCounters = field(default_factory=EraCounters)
     allocated: bool = False  # allocated in the current Production
     emergency_power: int = 0  # emergency Power taken this Production (Headline)
+    steps: list[tuple[str, int, int | None, str]] = field(default_factory=list)  # trace.py
     temp_compute: int = 0  # Allocation Window: temporary Compute held this cycle (gone at its end)
     offline_penalty: int = 0  # Mandate lost at final scoring
 

@@ -58,6 +58,7 @@ TAGS: dict[str, tuple[str, str, str]] = {
     "Detail": ("", "detail", "str"),
     "FirstInitiative": ("", "first_initiative", "int"),
     "PacedPlay": ("", "paced_play", "bool"),
+    "Rulings": ("", "rulings", "str"),
     "SecretObjectives": ("", "secret_objectives", "bool"),
     "Tactics": ("", "tactics", "bool"),
     "Notes": ("", "notes", "str"),
@@ -304,7 +305,7 @@ def _header_lines(log: MandateLog) -> list[str]:
             out.append(f"[{tag} {fmt_str(value)}]")
 
     for f in ("session_type", "profile", "game_id", "date", "venue", "facilitator", "protocol",
-              "detail", "first_initiative", "paced_play", "secret_objectives", "tactics"):
+              "detail", "first_initiative", "paced_play", "rulings", "secret_objectives", "tactics"):
         if f in present:
             put("", f, getattr(h, f))
     for s in h.seats:

@@ -484,7 +484,9 @@ def _scores(data: bytes, source: str, seat_of: dict[str, int], n_seats: int,
         # the standings are after final scoring; the checkpoint goes just before it, so the
         # offline penalty (final scoring step 2) is added back to the Mandate
         for sv in values:
-            if "mandate" in sv and sv["seat"] in offline:
+            if "mandate" in sv and sv["seat"] in offline and sv["mandate"] >= 0:
+                # a negative standing is impossible after the penalty (core rules §11: never
+                # below zero Mandate): it is kept as recorded so that the audit reports it
                 sv["mandate"] += offline[sv["seat"]]
         label = "final standings (scores.json)" + (", Mandate before the offline penalty" if offline else "")
         events.insert(0, (line_of, {"type": "checkpoint", "label": label, "seats": values}))

@@ -353,7 +353,8 @@ def _header_rows(log: MandateLog) -> list[list[str]]:
             rows.append([tag, cell_text(value)])
 
     for f in ("session_type", "profile", "game_id", "date", "venue", "facilitator", "protocol",
-              "detail", "first_initiative", "paced_play", "secret_objectives", "tactics", "notes"):
+              "detail", "first_initiative", "paced_play", "rulings", "secret_objectives", "tactics",
+              "notes"):
         if f in present:
             put("", f, getattr(h, f))
     for s in h.seats:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import duckdb
 import polars as pl
 
+from ingest.warehouse import balance
 from ingest.warehouse.schema import TABLES, empty_frame, polars_schema
 
 
@@ -91,6 +92,8 @@ def load_frames(
             finally:
                 con.unregister(view)
             result.rows[name] = frame.height
+        # derived per-seat balance rows of the new games, in the same transaction
+        balance.refresh(con, result.loaded)
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")

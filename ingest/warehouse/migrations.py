@@ -11,6 +11,7 @@ import duckdb
 
 from ingest.archive import now_utc
 from ingest.db import StorageError
+from ingest.warehouse import balance as _balance
 
 _V1 = """
 CREATE TABLE games (
@@ -389,25 +390,32 @@ _V5 = """
 ALTER TABLE findings ADD COLUMN rulings VARCHAR;
 """
 
+# seat_balance: one row per seat with what the designers' balance metrics read, derived from the
+# loaded tables (ingest.warehouse.balance); filled in every load and here for games loaded before
+_V6 = f"""
+{_balance.CREATE_SQL};
+INSERT INTO seat_balance BY NAME {_balance.select_sql("TRUE")};
+"""
+
 # Game-agnostic shared tables (issue 8): the shared columns of seats and outcomes first, then the
 # columns a ruleset adds (Mandate 2038's, declared in engine/mandate2038/warehouse.py); a
 # generic result for team, co-op and solo games; a ``round`` location part (Vestige) beside era
 # and cycle. Existing Mandate 2038 outcomes are competitive.
-_V6 = """
-CREATE TABLE seats_v6 AS SELECT
+_V7 = """
+CREATE TABLE seats_v7 AS SELECT
     game_id, seat, faction, player, provisional_winner, winner, final_mandate, final_runway,
     final_compute, final_capability, final_customers, final_trust, turn_order
 FROM seats;
 DROP TABLE seats;
-ALTER TABLE seats_v6 RENAME TO seats;
-CREATE TABLE outcomes_v6 AS SELECT
+ALTER TABLE seats_v7 RENAME TO seats;
+CREATE TABLE outcomes_v7 AS SELECT
     game_id, complete, provisional_winners, winners, ending, details,
     CAST('competitive' AS VARCHAR) AS mode, CAST(NULL AS VARCHAR) AS winning_team,
     CAST(NULL AS VARCHAR) AS result, agi, claimant, open, collective_trust,
     setup_collective_trust, open_threshold, trust_margin, systemic_risk, systemic_risk_limit
 FROM outcomes;
 DROP TABLE outcomes;
-ALTER TABLE outcomes_v6 RENAME TO outcomes;
+ALTER TABLE outcomes_v7 RENAME TO outcomes;
 ALTER TABLE events ADD COLUMN round INTEGER;
 ALTER TABLE findings ADD COLUMN round INTEGER;
 ALTER TABLE ledger ADD COLUMN round INTEGER;
@@ -421,8 +429,9 @@ MIGRATIONS: list[tuple[int, str, str]] = [
     (4, "vestige: games, seats, regions and control, endgame conditions, mastery, jobs, nemeses",
      _V4),
     (5, "findings.rulings: the rulings a finding rests on", _V5),
-    (6, "shared tables for every game: ruleset columns after the shared ones, outcome mode and "
-        "result, round", _V6),
+    (6, "seat_balance: per-seat inputs of the balance metrics", _V6),
+    (7, "shared tables for every game: ruleset columns after the shared ones, outcome mode and "
+        "result, round", _V7),
 ]
 
 _CREATE_LOG = """

@@ -158,11 +158,12 @@ class Game:
     def last(self) -> int:
         return len(self.events) - 1
 
-    def expect(self, code: str, event: int | None | str = "last") -> None:
-        """The case must produce finding ``code`` at ``event`` (default: the last event)."""
-        rule = CATALOGUE[code]
+    def expect(self, code: str, event: int | None | str = "last", rule: str | None = None) -> None:
+        """The case must produce finding ``code`` at ``event`` (default: the last event), citing
+        the catalogue's rule for the code, or ``rule`` when a more specific rule caused it (a
+        checkpoint mismatch produced by one ledger step cites that step's rule: trace.py)."""
         idx = self.last if event == "last" else event
-        self.findings.append({"code": code, "rule": rule.rule, "event": idx})
+        self.findings.append({"code": code, "rule": rule or CATALOGUE[code].rule, "event": idx})
 
     def initiative(self) -> int:
         """Seat holding Initiative in the current cycle (passes clockwise every cycle)."""

@@ -150,3 +150,77 @@ def probe_supported_meaning_after_termination():
                                   "partner_facility": 1, "accepted": True})}, facility=1)
     g.end_era(scorers=[1, 3])
     return g
+
+
+# --- every finding names its rule ------------------------------------------------------------
+
+
+@case
+def checkpoint_mismatch_cites_the_customer_rule():
+    """A checkpoint mismatch caused by a rule cites that rule and the ledger step that produced
+    the number. Era I: Kestralyn researches Code and Science (banks 2: Capability 2), Organizes,
+    and Deploys on the Compute Estate I2 for Customer #1, which scores two Mandate (§3 Customers:
+    #1-3 score two): 2 + 2 = 4. The table's checkpoint leaves Mandate at 2 -> checkpoint/mismatch
+    citing core rules §3 Resources, Customers (the engine's +2 at the Deploy is the step the
+    table did not make)."""
+    g = Game()
+    g.setup()
+    g.era_start(1)
+    g.cycle_of({1: ("research", {"cards": ["code", "science"]}), 2: "fund", 3: "fund"})
+    g.cycle_of({1: "organize", 2: "organize", 3: "organize"})
+    g.cycle_of({1: ("deploy", {"to": "I2"}), 2: "influence", 3: "influence"})
+    _cp(g, "after the Deploy", {1: {"mandate": 2, "customers": 1}})
+    g.expect("checkpoint/mismatch",
+             rule="core rules §3 Resources, Customers (#1–3 score two Mandate, #4–5 one)")
+    return g
+
+
+@case
+def agent_swarm_second_fund_one_finding():
+    """One error, one finding. Era IV: Loopfold's Agent Swarm names Fund and Influence, then
+    resolves Fund twice before Influence: the second Fund is not one of its named actions
+    -> one program/swarm-invalid (it used to be reported again as 'already exhausted')."""
+    g = Game()
+    g.setup()
+    for e in (1, 2, 3):
+        g.filler_era(e)
+    g.era_start(4)
+    g.headline()
+    g.reveal({1: "fund", 2: "agent_swarm", 3: "fund"})
+    g.play(1, "fund")
+    g.turn(2, "agent_swarm", actions=["fund", "influence"], bonus_to="influence")
+    g.turn(2, "fund", swarm=True, no_path=True)
+    g.turn(2, "fund", swarm=True, no_path=True)
+    g.expect("program/swarm-invalid")
+    g.turn(2, "influence", swarm=True, no_path=True, mode="trust")
+    return g
+
+
+@case
+def build_facility_out_of_order():
+    """§1 step 6 and §7 Build: place your lowest-numbered unbuilt Facility (1 first, then 2, 3,
+    4). Era I: Kestralyn's Build records Facility 2 with none built -> build/out-of-order at the
+    build, not later at Production."""
+    g = Game()
+    g.setup()
+    g.era_start(1)
+    g.headline()
+    g.reveal({1: "build", 2: "fund", 3: "fund"})
+    g.turn(1, "build", to="I1", facility=2)
+    g.expect("build/out-of-order")
+    return g
+
+
+@case
+def headline_tie_target_not_nearest_initiative():
+    """§2 Universal tie rule: an effect that targets the player with the lowest of something goes
+    to the tied player nearest Initiative clockwise. Era I cycle 1 (Initiative: seat 1), Open
+    Weights Become the Default: the lowest-Customer player gains 1 Trust; Kestralyn and Mirevanta
+    have 0 Customers (Loopfold 1): the tie goes to seat 1. The table records seat 3
+    -> headline/tie-target at the Headline."""
+    g = Game()
+    g.setup()
+    g.era_start(1)
+    g.headline("open_weights_drop", target=3)
+    g.expect("headline/tie-target")
+    return g

@@ -80,11 +80,12 @@ def ruling_partnership_runway_proposer():
 @case
 def ruling_partnership_runway_either_side():
     """The same game under partnership-runway = either-side: Dovetalis would take 1 Runway for
-    the venture it accepted (8), so the table's 7 -> checkpoint/mismatch."""
+    the venture it accepted (8), so the table's 7 -> checkpoint/mismatch, citing §7 Influence:
+    the engine's +1 at Loopfold's Influence is the step the table did not make."""
     g = _dovetalis_table("I2", "partnership-runway=either-side")
     _loopfold_proposes(g, None)
     _cp(g, "after cycle 1", {1: {"runway": 7}})
-    g.expect("checkpoint/mismatch")
+    g.expect("checkpoint/mismatch", rule="core rules §7 Core Actions, Influence")
     return g
 
 
@@ -219,8 +220,9 @@ def ruling_compute_estate_discount_first_compute_cost():
 @case
 def ruling_compute_estate_discount_research_only():
     """The same game under compute-estate-discount = research-only (the designers' executable):
-    the Deploy pays 1 Compute, the rules give C1 -> checkpoint/mismatch on the table's 2."""
+    the Deploy pays 1 Compute, the rules give C1 -> checkpoint/mismatch on the table's 2, citing
+    §7 Deploy (the engine's -1 at the Deploy is the step the table did not make)."""
     g = _cloud_deploy("compute-estate-discount=research-only")
     _cp(g, "after the Deploy", {1: {"compute": 2, "customers": 1}})
-    g.expect("checkpoint/mismatch")
+    g.expect("checkpoint/mismatch", rule="core rules §7 Core Actions, Deploy")
     return g

@@ -1,0 +1,79 @@
+"""Ledger steps: what changed each seat's values since its last checkpoint, and which rule
+produced each change, so that a ``checkpoint/mismatch`` cites the rule behind the engine's
+number (the Customer's score, a threshold, an overflow cube's Runway, a Production's
+Scrutiny...) and says which step or effect produced it, not only "checkpoints".
+
+The resource helpers (``resources.py``) call :func:`step`; ``ruleset.apply`` sets the event
+being applied (:data:`CUR`); Production, the Audit and overflow set a more specific cause.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+S = "core rules §"
+#: the cause (event type or a specific effect) -> the rule it applies
+RULES: dict[str, str] = {
+    "fund": f"{S}7 Core Actions, Fund",
+    "research": f"{S}7 Core Actions, Research", "draw": f"{S}7 Core Actions, Research",
+    "run_end": f"{S}7 Core Actions, Research",
+    "build": f"{S}7 Core Actions, Build", "organize": f"{S}7 Core Actions, Organize",
+    "deploy": f"{S}7 Core Actions, Deploy", "influence": f"{S}7 Core Actions, Influence",
+    "mega_cluster": f"{S}5 Four-Era progression, Era II, Mega-Cluster",
+    "reorganization": f"{S}5 Four-Era progression, Era II, Reorganization",
+    "covenant": f"{S}5 Four-Era progression, Era III, Public Capability Covenant",
+    "narrative_capture": f"{S}5 Four-Era progression, Era III, Narrative Capture",
+    "agent_swarm": f"{S}5 Four-Era progression, Era IV, Agent Swarm",
+    "fusion": f"{S}5 Four-Era progression, Era IV, Fusion Demonstrator",
+    "trade": f"{S}6 Era sequence, B. Immediate resource trade",
+    "headline": f"{S}9 Printed card authorities (the Headline's printed effect)",
+    "allocation_window": f"{S}9 Printed card authorities (Faction ability: Allocation Window)",
+    "emergency_pause": f"{S}9 Printed card authorities (Faction ability: Emergency Pause)",
+    "era_start": f"{S}6 Era sequence, A. Begin the quarter",
+    "production": f"{S}6 Era sequence, C. Power and Production",
+    "generate": f"{S}6 Era sequence, C.1 Generate (one Scrutiny for every Emergency Power Complex)",
+    "produce": f"{S}6 Era sequence, C.4 Produce (powered Facilities, one Runway per Customer, Mega-Clusters)",
+    "partner": f"{S}6 Era sequence, C.5 Partner (active Joint Ventures)",
+    "dossier_reveal": f"{S}5 Four-Era progression, Era IV, The secret AGI Dossier",
+    "audit": f"{S}6 Era sequence, E. Public Audit",
+    "overflow": f"{S}6 Era sequence, E. Public Audit (a cube required when all ten are in the bag: lose one Runway, else one Trust)",
+    "era_mandate": f"{S}6 Era sequence, F. Score the Mandate",
+    "customer": f"{S}3 Resources, Customers (#1–3 score two Mandate, #4–5 one)",
+    "capability_threshold": f"{S}3 Resources, Mandate (two the first time Capability reaches 3, 6, 9, 12)",
+    "trust_threshold": f"{S}3 Resources, Mandate (two the first time Trust reaches 2, 4, 6)",
+    "faction_ability": f"{S}9 Printed card authorities (Faction ability)",
+    "offline_penalty": f"{S}11 Final scoring, step 2 (lose one Mandate for each offline Facility)",
+    "final_record": f"{S}11 Final scoring",
+    "starting": f"{S}1 Setup, step 7 (each Faction's already-earned public Mandate)",
+    "workforce_move": f"{S}10 Map and component reference (Workforce Transition District)",
+}
+
+#: [event index, event type, cause override or None]: set by ``ruleset.apply``
+CUR: list[Any] = [None, "", None]
+
+
+def step(s: Any, field: str, delta: int, why: str | None = None) -> None:
+    """Record that ``field`` of seat ``s`` changed by ``delta`` (``why``: a specific cause)."""
+    if delta:
+        s.steps.append((field, delta, CUR[0], why or CUR[2] or CUR[1]))
+
+
+def explain(s: Any, field: str, engine_value: int, table_value: int) -> tuple[str | None, str]:
+    """The rule most likely behind a mismatch of ``field`` and a sentence listing the steps
+    since the seat's last checkpoint: (rule or None, text)."""
+    steps = [x for x in s.steps if x[0] == field]
+    if not steps:
+        return None, ""
+    diff = engine_value - table_value
+    # a step the table evidently did not make: same size and direction as the difference
+    same = [x for x in steps if x[1] == diff]
+    blamed = same[-1] if same else None
+    parts = [f"{d:+d} at event {e} ({RULES.get(k, k).removeprefix('core rules ')})"
+             for (_f, d, e, k) in steps[-6:]]
+    more = f"{len(steps) - 6} earlier step(s), then " if len(steps) > 6 else ""
+    text = f"; the engine's {field} since the last checkpoint: {more}{', '.join(parts)}"
+    if blamed is None:
+        return None, text + "; no single step accounts for the difference"
+    rule = RULES.get(blamed[3])
+    return rule, (text + f"; the step at issue: {blamed[1]:+d} at event {blamed[2]}"
+                  + (f" ({rule})" if rule else ""))

@@ -1,0 +1,159 @@
+"""``seat_balance``: one row per seat holding what the designers' balance metrics read.
+
+Derived in SQL from the loaded tables (``seats``, ``turns``, ``selections``, ``ledger``,
+``production``, ``claims``) so that the Balance page aggregates one narrow table instead of
+joining the large ones on every view (100,000 games: 400,000 rows instead of ~5 million turns
+and selections). It is filled in the load transaction of every batch (:func:`refresh`, called
+by :func:`ingest.warehouse.load.load_frames`), hence at ingest and on rebuild, and migration 6
+fills it for games loaded before. The same SELECT builds it for a study folder read in place.
+
+Definitions (docs/balance.md, "Definitions"; the designers' lab, rc.17 era):
+
+* ``credit``: 1/k for each of the k winners of a game (a joint win), else 0;
+* ``era2_mandate``: the seat's Mandate at the end of Era II Production: the score ledger's
+  entries before Era II (setup included) and Era II's entries except its Era Mandate award
+  (scored after the Audit) and checkpoint resyncs (recorded at the Era's end);
+  ``era2_leaders``: how many seats share the top ``era2_mandate`` of the game;
+  ``lead_won_share``: 1/leaders for a leader who won, else 0 (a game's conversion is its sum);
+* ``opening``: the seat's Era I selections in cycle order joined by an arrow, ``none`` if none;
+* ``a_<id>``: resolved actions (``turns`` rows, blocked ones included) by action id;
+  ``a_other`` any other id; ``blocked``: actions resolved blocked (forced no-ops);
+* ``path``: the designers' winning-path class (lane-margin-v1) of the seat: ``agi_declaration``
+  with an eligible AGI claim, else the top lane of research (Research actions + Capability/3),
+  infrastructure (Build actions + Era IV Facilities), adoption (Deploy actions + Customers),
+  legitimacy (Influence actions + Trust/2), capital (Fund actions), mobility (Organize actions)
+  when it leads the second by more than 1, else ``<first>_<second>_hybrid`` in lane order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import duckdb
+
+#: action ids counted in their own column (Mandate 2038 rc.17: Core Actions, then Programs)
+ACTION_IDS: tuple[str, ...] = (
+    "fund", "research", "build", "organize", "deploy", "influence",
+    "mega_cluster", "reorganization", "covenant", "narrative_capture", "agent_swarm", "fusion",
+)
+#: the designers' lanes in their order (lab/balance/winning-path.js)
+LANES: tuple[str, ...] = ("research", "infrastructure", "adoption", "legitimacy", "capital",
+                          "mobility")
+
+COLUMNS: tuple[tuple[str, str], ...] = (
+    ("game_id", "VARCHAR"), ("seat", "INTEGER"), ("turn_order", "INTEGER"),
+    ("faction", "VARCHAR"), ("profile", "VARCHAR"), ("winner", "BOOLEAN"), ("credit", "DOUBLE"),
+    ("final_mandate", "INTEGER"), ("era2_mandate", "BIGINT"), ("era2_leaders", "INTEGER"),
+    ("lead_won_share", "DOUBLE"), ("opening", "VARCHAR"), ("path", "VARCHAR"),
+    *((f"a_{a}", "INTEGER") for a in ACTION_IDS), ("a_other", "INTEGER"), ("blocked", "INTEGER"),
+    ("policy_fallbacks", "INTEGER"),
+)
+
+CREATE_SQL = ("CREATE TABLE seat_balance ("
+              + ", ".join(f"{c} {t}" for c, t in COLUMNS) + ")")
+
+
+def select_sql(games_where: str, *, profile: bool = False, player: bool = True,
+               fallbacks: bool = False, production: bool = True, claims: bool = True,
+               turn_order: bool = True) -> str:
+    """The SELECT giving ``seat_balance`` rows for the games that satisfy ``games_where`` (a
+    condition on ``games g``; values as ``?`` parameters). The flags say which optional
+    columns and tables the source has (a study folder may lack some)."""
+    bot = "CASE WHEN s.player LIKE 'bot:%' THEN substr(s.player, 5) END" if player \
+        else "CAST(NULL AS VARCHAR)"
+    prof = f"coalesce(s.profile, {bot})" if profile else bot
+    acts = ",\n".join(f"count(*) FILTER (WHERE t.action = '{a}') AS a_{a}" for a in ACTION_IDS)
+    known = ", ".join(f"'{a}'" for a in ACTION_IDS)
+    lanes = "[" + ", ".join(f"'{lane}'" for lane in LANES) + "]"
+    fac = ("LEFT JOIN (SELECT game_id, seat, arg_max(facilities_built, era) AS facilities "
+           "FROM production SEMI JOIN sel USING (game_id) GROUP BY ALL) pr "
+           "ON pr.game_id = s.game_id AND pr.seat = s.seat") if production else \
+        "LEFT JOIN (SELECT NULL AS game_id, NULL AS seat, NULL AS facilities) pr ON FALSE"
+    decl = ("LEFT JOIN (SELECT DISTINCT game_id, seat, TRUE AS declared FROM claims "
+            "SEMI JOIN sel USING (game_id) WHERE eligible) cl "
+            "ON cl.game_id = s.game_id AND cl.seat = s.seat") if claims else \
+        "LEFT JOIN (SELECT NULL AS game_id, NULL AS seat, NULL AS declared) cl ON FALSE"
+    order = "s.turn_order" if turn_order else "CAST(NULL AS INTEGER)"
+    falls = "CAST(s.policy_fallbacks AS INTEGER)" if fallbacks else "CAST(NULL AS INTEGER)"
+    # identifiers and literals above are this module's constants, never user text
+    return f"""
+    WITH sel AS (SELECT g.game_id FROM games g WHERE {games_where}),
+    s AS (SELECT s.*, coalesce(s.winner, FALSE) AS won,
+                 sum(CAST(coalesce(s.winner, FALSE) AS INTEGER))
+                     OVER (PARTITION BY s.game_id) AS k
+          FROM seats s SEMI JOIN sel USING (game_id)),
+    a AS (SELECT t.game_id, t.seat, {acts},
+                 count(*) FILTER (WHERE t.action NOT IN ({known})) AS a_other,
+                 count(*) FILTER (WHERE coalesce(t.blocked, FALSE)) AS blocked
+          FROM turns t SEMI JOIN sel USING (game_id) GROUP BY ALL),
+    op AS (SELECT sl.game_id, sl.seat, string_agg(sl.pick, '→' ORDER BY sl.cycle) AS opening
+           FROM selections sl SEMI JOIN sel USING (game_id)
+           WHERE sl.era = 1 GROUP BY sl.game_id, sl.seat),
+    snap AS (SELECT l.game_id, l.seat, CAST(sum(l.amount) AS BIGINT) AS m
+             FROM ledger l SEMI JOIN sel USING (game_id)
+             WHERE coalesce(l.era, 0) < 2
+                OR (l.era = 2 AND l.source NOT IN ('era_mandate', 'checkpoint'))
+             GROUP BY ALL),
+    base AS (
+        SELECT s.game_id, s.seat, {order} AS turn_order, s.faction, {prof} AS profile,
+               s.won AS winner,
+               CASE WHEN s.won THEN 1.0 / s.k ELSE 0.0 END AS credit,
+               s.final_mandate, coalesce(snap.m, 0) AS era2_mandate,
+               coalesce(op.opening, 'none') AS opening,
+               coalesce(cl.declared, FALSE) AS declared,
+               [6 * coalesce(a.a_research, 0) + 2 * coalesce(s.final_capability, 0),
+                6 * coalesce(a.a_build, 0) + 6 * coalesce(pr.facilities, 0),
+                6 * coalesce(a.a_deploy, 0) + 6 * coalesce(s.final_customers, 0),
+                6 * coalesce(a.a_influence, 0) + 3 * coalesce(s.final_trust, 0),
+                6 * coalesce(a.a_fund, 0),
+                6 * coalesce(a.a_organize, 0)] AS lanes,
+               {", ".join(f"coalesce(a.a_{x}, 0) AS a_{x}" for x in ACTION_IDS)},
+               coalesce(a.a_other, 0) AS a_other, coalesce(a.blocked, 0) AS blocked,
+               {falls} AS policy_fallbacks
+        FROM s
+        LEFT JOIN a ON a.game_id = s.game_id AND a.seat = s.seat
+        LEFT JOIN op ON op.game_id = s.game_id AND op.seat = s.seat
+        LEFT JOIN snap ON snap.game_id = s.game_id AND snap.seat = s.seat
+        {fac} {decl}
+    ),
+    lead AS (SELECT *, max(era2_mandate) OVER (PARTITION BY game_id) AS top,
+                    list_sort(list_transform(range(1, 7),
+                                             lambda i: [-lanes[i], i]))[1:2] AS top2
+             FROM base),
+    lead2 AS (SELECT *, sum(CAST(era2_mandate = top AS INTEGER))
+                        OVER (PARTITION BY game_id) AS leaders
+              FROM lead)
+    SELECT game_id, seat, turn_order, faction, profile, winner, credit, final_mandate,
+           era2_mandate, CAST(leaders AS INTEGER) AS era2_leaders,
+           CASE WHEN era2_mandate = top AND winner THEN 1.0 / leaders ELSE 0.0 END
+               AS lead_won_share,
+           opening,
+           CASE WHEN declared THEN 'agi_declaration'
+                WHEN top2[2][1] - top2[1][1] > 6 THEN {lanes}[top2[1][2]]
+                ELSE {lanes}[least(top2[1][2], top2[2][2])] || '_'
+                     || {lanes}[greatest(top2[1][2], top2[2][2])] || '_hybrid'
+           END AS path,
+           {", ".join(f"CAST(a_{x} AS INTEGER) AS a_{x}" for x in ACTION_IDS)},
+           CAST(a_other AS INTEGER) AS a_other, CAST(blocked AS INTEGER) AS blocked,
+           policy_fallbacks
+    FROM lead2
+    """
+
+
+def refresh(con: duckdb.DuckDBPyConnection, game_ids: Sequence[str] | None = None) -> None:
+    """(Re)compute the ``seat_balance`` rows of ``game_ids`` (all games when None), in the
+    caller's transaction. A database without the table (before migration 6) is left alone."""
+    have = con.execute("SELECT count(*) FROM information_schema.tables "
+                       "WHERE table_name = 'seat_balance'").fetchone()
+    if not have or not have[0]:
+        return
+    if game_ids is None:
+        con.execute("DELETE FROM seat_balance")
+        con.execute(f"INSERT INTO seat_balance BY NAME {select_sql('TRUE')}")
+        return
+    ids = sorted(set(game_ids))
+    if not ids:
+        return
+    con.execute("DELETE FROM seat_balance WHERE list_contains(?::VARCHAR[], game_id)", [ids])
+    con.execute(f"INSERT INTO seat_balance BY NAME "
+                f"{select_sql('list_contains(?::VARCHAR[], g.game_id)')}", [ids])

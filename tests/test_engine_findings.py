@@ -1,0 +1,54 @@
+"""Issue 9, "every finding names the rule that makes it wrong": a negative final standing in a
+designers' session folder is a §11 finding, claim findings explain the strength, and a
+checkpoint mismatch says which steps produced the engine's number."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = ROOT / "tests" / "golden" / "mandate2038"
+
+
+def _validate(path: Path) -> list[dict]:
+    from cli.main import _read_one, validate_one
+
+    return [x for item in _read_one(path) for x in validate_one(item)["findings"]]
+
+
+def test_session_folder_with_a_negative_standing_is_a_finding(tmp_path: Path) -> None:
+    """scores.json shows a standing the rules cannot produce (below zero after the offline
+    penalty): reported with core rules §11 and expected 0, not hidden by adding the penalty
+    back (the reader keeps a negative standing as recorded)."""
+    folder = tmp_path / "session"
+    shutil.copytree(ROOT / "data" / "samples" / "session-folder", folder)
+    assert not [x for x in _validate(folder) if x["severity"] == "error"]
+    scores = json.loads((folder / "scores.json").read_text(encoding="utf-8"))
+    last = scores["finalStandings"][-1]
+    last["score"] = -1
+    last["offlinePenalty"] = 2
+    (folder / "scores.json").write_text(json.dumps(scores), encoding="utf-8")
+    found = [x for x in _validate(folder) if x["code"] == "resource/out-of-range"]
+    assert len(found) == 1, found
+    assert found[0]["rule"].startswith("core rules §11 Final scoring")
+    assert found[0]["expected"] == 0 and found[0]["recorded"] == -1
+
+
+def test_claim_strength_finding_explains_the_strength() -> None:
+    found = [x for x in _validate(GOLDEN / "final_wrong_claim_strength.json")
+             if x["code"] == "final/claim-strength"]
+    assert len(found) == 1
+    msg = found[0]["message"]
+    for part in ("Publication +", "supported (", "Capability thresholds reached"):
+        assert part in msg, msg
+
+
+def test_checkpoint_mismatch_lists_the_steps_and_cites_the_rule() -> None:
+    found = [x for x in _validate(GOLDEN / "checkpoint_mismatch_cites_the_customer_rule.json")
+             if x["code"] == "checkpoint/mismatch"]
+    assert len(found) == 1
+    assert found[0]["rule"].startswith("core rules §3 Resources, Customers")
+    assert "since the last checkpoint" in found[0]["message"]
+    assert "the step at issue: +2" in found[0]["message"]
