@@ -190,9 +190,8 @@ def prefetch(src: Source, f: Filters) -> None:
     statements: list[tuple[str, list[Any]]] = []
     token = _COLLECT.set(statements)
     try:
-        for fn in (seat_counts, leader_counts, action_counts, forced_counts, opening_counts,
-                   path_counts, matchup_counts):
-            fn(src, f)
+        _grouped(src, f)
+        matchup_counts(src, f)
     finally:
         _COLLECT.reset(token)
     run_many(src, statements)
@@ -244,96 +243,95 @@ def _ctes(src: Source, f: Filters) -> tuple[str, list[Any]]:
 # --- the block-level counts -----------------------------------------------------------------
 
 
+#: the grouping sets of :func:`_grouped`, by the GROUPING() id DuckDB gives each
+_SEATS, _OPENINGS, _PATHS, _TOTALS = "seats", "openings", "paths", "totals"
+
+
+def _grouped(src: Source, f: Filters) -> dict[str, pl.DataFrame]:
+    """One scan of ``seat_balance`` joined to the selected games, grouped four ways per kind,
+    player count and block: by turn order, faction and profile (appearances, win credit); by
+    opening; by winning path (win credit: only winners have any); and in total (resolved
+    actions by id, blocked actions, seats, policy fallbacks, games, Era II conversion, tied
+    leads)."""
+    if not columns(src, "seats"):
+        return {}
+    ctes, params = _ctes(src, f)
+    action_ids = [*wb.ACTION_IDS, "other"]
+    sums = ", ".join(f"CAST(sum(a_{a}) AS BIGINT) AS a_{a}" for a in action_ids)
+    df = run(src, f"""
+        WITH {ctes},
+        j AS (SELECT g.kind, g.player_count, g.blk, sb.* FROM sb JOIN g USING (game_id))
+        SELECT kind, player_count, blk, turn_order, faction, profile, opening, path,
+               GROUPING(turn_order, faction, profile, opening, path) AS gid,
+               count(*) AS appearances, sum(credit)::DOUBLE AS credit,
+               {sums},
+               CAST(sum(blocked) AS BIGINT) AS blocked,
+               CAST(sum(policy_fallbacks) AS BIGINT) AS fallbacks,
+               count(*) FILTER (WHERE seat = 1) AS games,
+               sum(lead_won_share)::DOUBLE AS converted,
+               count(*) FILTER (WHERE seat = 1 AND era2_leaders > 1) AS tied
+        FROM j
+        GROUP BY GROUPING SETS ((kind, player_count, blk, turn_order, faction, profile),
+                                (kind, player_count, blk, opening),
+                                (kind, player_count, blk, path),
+                                (kind, player_count, blk))
+        """, params)
+    if df.is_empty():
+        return {}
+    # GROUPING() sets a bit for each column NOT grouped (turn_order is the highest bit)
+    sets = {_SEATS: 0b00011, _OPENINGS: 0b11101, _PATHS: 0b11110, _TOTALS: 0b11111}
+    return {name: df.filter(pl.col("gid") == gid).drop("gid") for name, gid in sets.items()}
+
+
+def _part(src: Source, f: Filters, name: str, cols: list[str]) -> pl.DataFrame:
+    parts = _grouped(src, f)
+    if name not in parts or parts[name].is_empty():
+        return pl.DataFrame()
+    return parts[name].select(["kind", "player_count", "blk", *cols])
+
+
 def seat_counts(src: Source, f: Filters) -> pl.DataFrame:
     """Per kind, player count, block, turn order, faction and profile: seat appearances and win
     credit (a joint win of k seats credits 1/k to each)."""
-    if not columns(src, "seats"):
-        return pl.DataFrame()
-    ctes, params = _ctes(src, f)
-    return run(src, f"""
-        WITH {ctes}
-        SELECT g.kind, g.player_count, g.blk, sb.turn_order, sb.faction, sb.profile,
-               count(*) AS appearances, sum(sb.credit)::DOUBLE AS credit
-        FROM sb JOIN g USING (game_id)
-        GROUP BY ALL
-        """, params)
+    return _part(src, f, _SEATS, ["turn_order", "faction", "profile", "appearances", "credit"])
 
 
 def leader_counts(src: Source, f: Filters) -> pl.DataFrame:
     """Era II leader conversion per kind, player count and block: games, the sum over games of
     (leaders who won / leaders), and games with a tied lead (``seat_balance`` definitions)."""
-    if not columns(src, "seats"):
-        return pl.DataFrame()
-    ctes, params = _ctes(src, f)
-    return run(src, f"""
-        WITH {ctes}
-        SELECT g.kind, g.player_count, g.blk, count(DISTINCT sb.game_id) AS games,
-               sum(sb.lead_won_share)::DOUBLE AS converted,
-               count(DISTINCT sb.game_id) FILTER (WHERE sb.era2_leaders > 1) AS tied
-        FROM sb JOIN g USING (game_id)
-        GROUP BY ALL
-        """, params)
+    return _part(src, f, _TOTALS, ["games", "converted", "tied"])
 
 
 def action_counts(src: Source, f: Filters) -> pl.DataFrame:
     """Every resolved action per kind, player count, block and action id (``n``)."""
-    if not columns(src, "seats"):
-        return pl.DataFrame()
-    ctes, params = _ctes(src, f)
-    ids = [*wb.ACTION_IDS, "other"]
-    sums = ", ".join(f"CAST(sum(sb.a_{a}) AS BIGINT) AS {a}" for a in ids)
-    return run(src, f"""
-        WITH {ctes},
-        wide AS (SELECT g.kind, g.player_count, g.blk, {sums}
-                 FROM sb JOIN g USING (game_id) GROUP BY ALL)
-        SELECT * FROM (UNPIVOT wide ON {", ".join(ids)} INTO NAME action VALUE n)
-        WHERE n > 0
-        """, params)
+    tot = _part(src, f, _TOTALS, [f"a_{a}" for a in (*wb.ACTION_IDS, "other")])
+    if tot.is_empty():
+        return tot
+    long = tot.unpivot(index=["kind", "player_count", "blk"], variable_name="action",
+                       value_name="n")
+    return long.with_columns(pl.col("action").str.slice(2)).filter(pl.col("n") > 0)
 
 
 def forced_counts(src: Source, f: Filters) -> pl.DataFrame:
     """Blocked actions (forced no-ops), seats and policy fallbacks per kind, player count and
     block (``fallbacks`` is NULL where no seat records them)."""
-    if not columns(src, "seats"):
-        return pl.DataFrame()
-    ctes, params = _ctes(src, f)
-    return run(src, f"""
-        WITH {ctes}
-        SELECT g.kind, g.player_count, g.blk, CAST(sum(sb.blocked) AS BIGINT) AS blocked,
-               count(*) AS seats, CAST(sum(sb.policy_fallbacks) AS BIGINT) AS fallbacks
-        FROM sb JOIN g USING (game_id)
-        GROUP BY ALL
-        """, params)
+    tot = _part(src, f, _TOTALS, ["blocked", "appearances", "fallbacks"])
+    return tot.rename({"appearances": "seats"}) if not tot.is_empty() else tot
 
 
 def opening_counts(src: Source, f: Filters) -> pl.DataFrame:
     """Openings per kind, player count and block: a seat's Era I actions in cycle order joined
     by an arrow (``fund→build→research``), "none" for a seat with no Era I selection."""
-    if not columns(src, "seats"):
-        return pl.DataFrame()
-    ctes, params = _ctes(src, f)
-    return run(src, f"""
-        WITH {ctes}
-        SELECT g.kind, g.player_count, g.blk, sb.opening, count(*) AS n
-        FROM sb JOIN g USING (game_id)
-        GROUP BY ALL
-        """, params)
+    op = _part(src, f, _OPENINGS, ["opening", "appearances"])
+    return op.rename({"appearances": "n"}) if not op.is_empty() else op
 
 
 def path_counts(src: Source, f: Filters) -> pl.DataFrame:
     """Winning paths (the designers' lane-margin-v1 classes, see
     :mod:`ingest.warehouse.balance`) per kind, player count and block, 1/k credit for joint
-    wins."""
-    if not columns(src, "seats"):
-        return pl.DataFrame()
-    ctes, params = _ctes(src, f)
-    return run(src, f"""
-        WITH {ctes}
-        SELECT g.kind, g.player_count, g.blk, sb.path, sum(sb.credit)::DOUBLE AS credit
-        FROM sb JOIN g USING (game_id)
-        WHERE sb.winner
-        GROUP BY ALL
-        """, params)
+    wins (paths only non-winners took carry no credit and are left out)."""
+    pt = _part(src, f, _PATHS, ["path", "credit"])
+    return pt.filter(pl.col("credit") > 0) if not pt.is_empty() else pt
 
 
 def matchup_counts(src: Source, f: Filters) -> pl.DataFrame:
@@ -502,8 +500,11 @@ def metrics(src: Source, f: Filters) -> pl.DataFrame:
             verdict = stats.NOT_ENOUGH
             if res is not None and res["value"] is not None and not math.isnan(res["value"]):
                 value = float(res["value"])
-                low = None if math.isnan(res["low"]) else float(res["low"])
+                # every metric but the fallback count lies in [0, 1]: so does its interval
+                low = None if math.isnan(res["low"]) else max(0.0, float(res["low"]))
                 high = None if math.isnan(res["high"]) else float(res["high"])
+                if high is not None and mid != "policy_fallbacks":
+                    high = min(1.0, high)
                 if mid == "policy_fallbacks":  # a count, not an estimate: compared as it is
                     verdict = stats.WITHIN if value <= limit else stats.OUTSIDE
                 else:
@@ -558,3 +559,33 @@ def study_path(text: str | None) -> Path | None:
     p = Path(text).expanduser()
     tables = study_tables(p) if p.is_dir() else {}
     return p if "games" in tables and "seats" in tables else None
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m dashboards.balance_queries (--db DB | --study DIR) [--players 4]``: print
+    every metric as the Balance page computes it."""
+    import argparse
+
+    ap = argparse.ArgumentParser(description=main.__doc__)
+    where = ap.add_mutually_exclusive_group(required=True)
+    where.add_argument("--db", type=Path)
+    where.add_argument("--study", type=Path)
+    ap.add_argument("--players", default="", help="player counts, e.g. 4 or 3,4,5 (all if empty)")
+    args = ap.parse_args(argv)
+    counts = tuple(int(x) for x in args.players.split(",") if x.strip())
+    src = Source(db=args.db) if args.db is not None else Source(study=args.study)
+    df = metrics(src, Filters(player_counts=counts))
+    if df.is_empty():
+        print("no complete games")
+        return 1
+    for r in df.iter_rows(named=True):
+        value = "-" if r["value"] is None else f"{r['value']:.4f}"
+        interval = "" if r["low"] is None else f" [{r['low']:.4f}, {r['high']:.4f}]"
+        print(f"{r['kind']:<12} {r['player_count']}p  {r['metric']:<30} {value}{interval}  "
+              f"{r['games']} games  {r['bound']} {r['threshold']:g}: {r['verdict']}"
+              + (f"  ({r['note']})" if r["note"] else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
