@@ -691,15 +691,30 @@ def cmd_export(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _serve(db: Path, port: int | None, open_browser: bool) -> Any:
+def _serve(db: Path, port: int | None, open_browser: bool, address: str | None = None) -> Any:
     import dashboards
 
-    return dashboards.serve(db, port=port, open_browser=open_browser)
+    try:
+        return dashboards.serve(db, port=port, open_browser=open_browser, address=address)
+    except dashboards.ServeError as err:
+        raise CliError(str(err)) from None
+
+
+def _serve_options(p: argparse.ArgumentParser) -> None:
+    """--port, --address, --open of ``dashboard`` and ``demo`` (Streamlit's conventions)."""
+    p.add_argument("--port", type=int, default=None,
+                   help="port to serve on (default: STREAMLIT_SERVER_PORT, else server.port in "
+                   ".streamlit/config.toml, else 8501)")
+    p.add_argument("--address", default=None,
+                   help="address to listen on (default: STREAMLIT_SERVER_ADDRESS, else "
+                   "127.0.0.1, this computer only; 0.0.0.0 lets a tablet on the same network "
+                   "connect)")
+    p.add_argument("--open", action="store_true", help="open a browser")
 
 
 def cmd_dashboard(args: argparse.Namespace) -> int:
     db = _db_path(args)
-    return _serve_status(_serve(db, args.port, args.open))
+    return _serve_status(_serve(db, args.port, args.open, args.address))
 
 
 def _serve_status(result: Any) -> int:
@@ -738,10 +753,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
         summary = pipeline.ingest_paths([SAMPLES_DIR], db, progress=True)
         print(_summary_text(summary))
         n = _db_game_count(db)
-    print(f"database {db}: {n} game(s)")
+    print(f"database {db}: {n} game{'' if n == 1 else 's'}")
     if args.no_serve:
         return EXIT_OK
-    return _serve_status(_serve(db, args.port, args.open))
+    return _serve_status(_serve(db, args.port, args.open, args.address))
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -852,14 +867,12 @@ def build_parser() -> argparse.ArgumentParser:
     e.set_defaults(func=cmd_export)
 
     d = sub.add_parser("dashboard", parents=[db_parent], help="serve the dashboard")
-    d.add_argument("--port", type=int, default=None)
-    d.add_argument("--open", action="store_true", help="open a browser")
+    _serve_options(d)
     d.set_defaults(func=cmd_dashboard)
 
     dm = sub.add_parser("demo", parents=[db_parent], help="load the sample games if empty, then serve")
     dm.add_argument("--no-serve", action="store_true", help="only prepare the database")
-    dm.add_argument("--port", type=int, default=None)
-    dm.add_argument("--open", action="store_true", help="open a browser")
+    _serve_options(dm)
     dm.set_defaults(func=cmd_demo)
 
     b = sub.add_parser("bench", parents=[db_parent], help="measure replay-validate throughput")

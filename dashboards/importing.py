@@ -11,12 +11,15 @@ from __future__ import annotations
 import dataclasses
 import re
 import zipfile
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 _LINE = re.compile(r"\bline (\d+)")
-MAX_UNPACKED_BYTES = 200 * 1024 * 1024
+MAX_UNPACKED_BYTES = 128 * 1024 * 1024  # = ingest.formats.MAX_ZIP_BYTES, what the reader accepts
 MAX_ZIP_MEMBERS = 2000
+MAX_NAME = 200  # characters of an uploaded file's base name kept
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 class UploadProblem(Exception):
@@ -24,39 +27,49 @@ class UploadProblem(Exception):
 
 
 def safe_name(name: str) -> str:
-    """The base name of an uploaded file, stripped of any folder part."""
-    base = PurePosixPath(name.replace("\\", "/")).name
-    return base or "upload"
+    """The base name of an uploaded file, stripped of any folder part; control characters (a
+    NUL byte cannot be part of a file name at all) become ``_`` and a very long name is cut,
+    keeping its suffix."""
+    base = PurePosixPath(_CONTROL.sub("_", name).replace("\\", "/")).name
+    if len(base) > MAX_NAME:
+        suffix = PurePosixPath(base).suffix[:16]
+        base = base[: MAX_NAME - len(suffix)] + suffix
+    return base if base.strip(". ") else "upload"
 
 
 def check_zip(path: Path) -> None:
     """Refuse a zip that would unpack to too many files or too many bytes (a zip bomb).
 
-    A zip that is not readable at all is passed on: the pipeline quarantines it with the reason.
+    The bytes are counted while decompressing (in chunks, nothing kept), never taken from the
+    sizes the zip declares. A zip that is not readable at all is passed on: the pipeline
+    quarantines it with the reason.
     """
+    from ingest.formats import ZipTooLarge, unpack_zip
+
     try:
         with zipfile.ZipFile(path) as zf:
-            members = zf.infolist()
-    except zipfile.BadZipFile:
+            unpack_zip(zf, keep=False, max_member=MAX_UNPACKED_BYTES,
+                       max_total=MAX_UNPACKED_BYTES, max_members=MAX_ZIP_MEMBERS)
+    except ZipTooLarge as err:
+        raise UploadProblem(f"{path.name}: {err}; nothing was loaded") from None
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError):
         return
-    if len(members) > MAX_ZIP_MEMBERS:
-        raise UploadProblem(f"{path.name}: {len(members)} files, more than {MAX_ZIP_MEMBERS}")
-    total = sum(m.file_size for m in members)
-    if total > MAX_UNPACKED_BYTES:
-        raise UploadProblem(f"{path.name}: unpacks to {total // 2**20} MB, more than "
-                            f"{MAX_UNPACKED_BYTES // 2**20} MB")
 
 
-def stage(files: list[tuple[str, bytes]], workdir: Path) -> list[Path]:
+def stage(files: list[tuple[str, bytes]], workdir: Path, notes: list[str] | None = None) -> list[Path]:
     """Write uploads into ``workdir`` under their base names; return the paths.
 
     A ``.zip`` (a designers' session folder) is kept as it is, after the size checks: the
-    pipeline reads it and archives the uploaded bytes.
+    pipeline reads it and archives the uploaded bytes. A name that had to be changed (control
+    characters, length) is said in ``notes``.
     """
     out: list[Path] = []
     used: set[str] = set()
     for name, data in files:
         base = safe_name(name)
+        if notes is not None and base != PurePosixPath(name.replace("\\", "/")).name:
+            notes.append(f"{name!r} was saved as {base!r} (a file name cannot hold control "
+                         "characters such as a NUL byte, nor be that long)")
         while base in used:
             base = "_" + base
         used.add(base)
@@ -65,6 +78,41 @@ def stage(files: list[tuple[str, bytes]], workdir: Path) -> list[Path]:
         if base.lower().endswith(".zip"):
             check_zip(dest)
         out.append(dest)
+    return out
+
+
+@dataclass
+class ImportOutcome:
+    """What an import did: the report rows, problems that stopped it (to show as errors) and
+    notes (to show as warnings)."""
+
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def run_import(files: list[tuple[str, bytes]], db: Path, workdir: Path) -> ImportOutcome:
+    """Stage the uploads in ``workdir`` and ingest them into ``db``. Never raises for a bad
+    upload or a busy database: those become ``problems`` (the archive keeps whatever was
+    archived, and the next import or ``playtest ingest`` loads it)."""
+    from ingest.db import DatabaseBusy, StorageError
+
+    out = ImportOutcome()
+    try:
+        paths = stage(files, workdir, out.notes)
+        report = ingest(paths, db)
+    except UploadProblem as err:
+        out.problems.append(str(err))
+        return out
+    except DatabaseBusy as err:
+        out.problems.append(
+            f"The database is busy, so nothing new was loaded: {err}. Nothing is lost: what "
+            "was already archived is loaded by the next import. Press Load again in a moment.")
+        return out
+    except StorageError as err:
+        out.problems.append(f"The warehouse could not be written: {err}")
+        return out
+    out.rows = report_rows(report, workdir)
     return out
 
 

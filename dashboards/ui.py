@@ -6,7 +6,6 @@ tables as CSV, so every figure on a page can leave the dashboard.
 
 from __future__ import annotations
 
-import hmac
 import os
 import re
 from collections.abc import Callable
@@ -153,7 +152,9 @@ def table_csv(df: pl.DataFrame) -> bytes:
                 return_dtype=pl.Utf8))
         elif isinstance(t, pl.Struct) or t == pl.Object:
             fixes.append(pl.col(c).map_elements(str, return_dtype=pl.Utf8))
-    return (df.with_columns(fixes) if fixes else df).write_csv().encode("utf-8")
+    from ingest.formats.cells import neutralise_frame  # no cell may run as a formula
+
+    return neutralise_frame(df.with_columns(fixes) if fixes else df).write_csv().encode("utf-8")
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:
@@ -180,6 +181,29 @@ def pick_kind(sizes: dict[str, str], key: str) -> str:
             help="Figures never pool different kinds of game: pick one.") or kinds[0]
     st.caption(f"Showing {KIND_LABELS.get(kind, kind).lower()}: {sizes[kind]}.")
     return kind
+
+
+def game_labels(games: pl.DataFrame, factions: dict[str, list[str]]) -> dict[str, str]:
+    """Picker lines a person can tell apart: source, date, seats, kind, errors (the id last)."""
+    from dashboards.filters import SESSION_TYPE_LABELS
+    from dashboards.replay_view import content_names
+
+    names = content_names()
+    out = {}
+    for r in games.iter_rows(named=True):
+        seats = factions.get(r["game_id"], [])
+        who = ", ".join(names.get(f, f) for f in seats) if seats else "seats not recorded"
+        kind = SESSION_TYPE_LABELS.get(r.get("session_type") or "", r.get("session_type") or "")
+        if r.get("illustrative"):
+            kind += " (illustrative)"
+        source = str(r.get("source_name") or "no source name")
+        if len(source) > 48:
+            source = "…" + source[-47:]
+        errors = plural(int(r.get("n_errors") or 0), "error")
+        out[r["game_id"]] = (f"{source} · {r.get('date') or 'undated'} · "
+                             f"{plural(len(seats), 'seat')}: {who} · {kind} · {errors} · "
+                             f"{str(r['game_id'])[:8]}")
+    return out
 
 
 def empty_state(message: str) -> None:
@@ -223,9 +247,12 @@ def write_access() -> bool:
         st.write("This page writes to the archive. Enter the write password set by the operator.")
         given = st.text_input("Write password", type="password")
         if st.form_submit_button("Unlock"):
-            if hmac.compare_digest(given.encode(), secret.encode()):
+            from dashboards.write_lock import attempt  # wrong attempts are rate-limited
+
+            ok, problem = attempt(given, secret)
+            if ok:
                 st.session_state["write_ok"] = True
                 st.rerun()
             else:
-                st.error("That password is not right.")
+                st.error(problem or "That password is not right.")
     return False

@@ -121,10 +121,10 @@ def simulate_game(
                 raise SimulationError(f"no legal option for {who} ({d.label})", events, sink.findings)
             bot = seat_bots.get(who) if who is not None else None
             choice = bot.choose(state, d.seat, d.options, d.label) if bot else _chance(d, rng)
-        materialize = getattr(choice, "materialize", None)
-        if materialize is not None:  # a lazy option (e.g. moves.Spec): build the chosen event
-            choice = materialize()
-        if isinstance(choice, Pass):  # declining an optional window: record nothing
+        cls = type(choice)  # class lookups: an event's own __getattr__ is slow when it misses
+        if getattr(cls, "materialize", None) is not None:  # a lazy option (e.g. moves.Spec)
+            choice = choice.materialize()  # build the chosen event
+        elif isinstance(choice, Pass):  # declining an optional window: record nothing
             passed.add(choice.key)
             continue
         passed.clear()

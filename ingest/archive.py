@@ -544,5 +544,7 @@ class Archive:
 
 
 def _json_bytes(obj: Any) -> bytes:
-    # Compact (the C encoder): meta files hold one entry per event.
-    return (json.dumps(obj, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
+    # Compact (the C encoder): meta files hold one entry per event. A lone surrogate (a file
+    # name that is not UTF-8 arrives as one, via surrogateescape) is written as its \\u escape
+    # inside the JSON string: valid UTF-8 that reads back to the same text.
+    return (json.dumps(obj, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8", "backslashreplace")

@@ -179,7 +179,10 @@ def process_batch(
         try:
             loaded_logs = read_input(Path(item.path))
         except Exception as err:  # noqa: BLE001 - a reader bug must not stop the batch
-            reports.append(FileReport(item.path, "failed", reason=f"reader error: {_describe(err)}"))
+            reason = f"reader error: {_describe(err)}"
+            reports.append(FileReport(item.path, "failed", reason=reason))
+            if arch is not None:  # a bug of ours: the input is still kept, with the reason
+                _keep_failed(arch, Path(item.path), None, "", item.path, reason)
             continue
         if not loaded_logs:
             reports.append(FileReport(item.path, "unreadable", reason="no game log found in it"))
@@ -241,6 +244,8 @@ def process_batch(
                 reports.append(report)
             except Exception as err:  # noqa: BLE001 - one bad game must not stop the batch
                 reports.append(FileReport(source, "failed", reason=_describe(err)))
+                if arch is not None:
+                    _keep_failed(arch, None, loaded.raw, loaded.format, source, _describe(err))
     if arch is not None:
         # Every new name is durable before the caller loads these games.
         try:
@@ -271,6 +276,20 @@ def process_batch(
     return BatchResult(
         frames, reports, pending, time.perf_counter() - started, time.process_time() - cpu_started
     )
+
+
+def _keep_failed(arch: Archive, path: Path | None, raw: bytes | None, fmt: str, source: str,
+                 reason: str) -> None:
+    """Quarantine the bytes of an input that failed through a bug of ours (the reader or the
+    canonical text raised), so that every input stays in the archive with a reason."""
+    try:
+        if raw is None and path is not None and path.is_file():
+            raw = path.read_bytes()
+        if raw:
+            arch.quarantine(raw, _raw_ext(source, fmt), file=source,
+                            reasons=[{"message": f"{source}: {reason}", "line": None}])
+    except Exception:  # noqa: BLE001, S110 - the report already says "failed" with the reason
+        pass
 
 
 def _known_raw(arch: Archive, path: Path, skip_ids: frozenset[str], reports: list[FileReport]) -> bool:

@@ -175,6 +175,7 @@ class OrbitalMove(Strict):
 
 
 class _Turn(_Event):
+    type: str  # each turn event narrows it to its own Literal
     seat: SeatNo
     piece: Piece = "ceo"
     # [] = not recorded. Longer than 3 entries (2 steps) is illegal but recordable, so that the
@@ -457,6 +458,9 @@ class SurveyAnswer(_Event):
     value: str | int | float | bool
     seat: SeatNo | None = None
 
+
+#: the class every turn event (a resolved Core Action or Program) derives from
+TurnEvent = _Turn
 
 TURN_TYPES: frozenset[str] = frozenset(
     {

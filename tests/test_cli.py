@@ -172,7 +172,7 @@ def test_ingest_and_demo_no_serve(sim_dir, tmp_path, capsys, monkeypatch):
     assert "3 skipped" in capsys.readouterr().out
     assert main(["ingest", str(tmp_path / "missing")]) == 2
     assert main(["demo", "--no-serve", "--db", str(db)]) == 0
-    assert "3 game(s)" in capsys.readouterr().out
+    assert "3 games" in capsys.readouterr().out
 
 
 def test_demo_ingests_the_bundled_samples_into_an_empty_database(tmp_path, capsys):

@@ -27,7 +27,7 @@ def _same(a: MandateLog, b: MandateLog) -> None:
 @given(logs())
 def test_notation_round_trip(log: MandateLog) -> None:
     text = write_log(log, "notation")
-    text.encode("utf-8")  # a lone surrogate from JSON input must be written escaped
+    text.encode("utf-8")
     obj, _, lines, problems = parse_notation(text, "t.m38")
     assert problems.findings == []
     back = MandateLog.model_validate(obj)

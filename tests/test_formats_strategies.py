@@ -25,8 +25,10 @@ DATES = (dt.date(2026, 11, 29), dt.date(2026, 11, 30))
 _OFFSETS = [dt.UTC, dt.timezone(dt.timedelta(hours=2)), dt.timezone(dt.timedelta(hours=-5, minutes=-30))]
 
 # text that stresses quoting: separators of the grammar, quotes, braces, line breaks, unicode
+# (no lone surrogate: it is not a character, and a log holding one is rejected with its line,
+# tests/test_formats_hardening.py)
 _TRICKY = st.sampled_from(["", " ", "a b", '"', "{", "}", "=", ",", ":", "@19:42", "+frontier",
-                           "§7", "f2", "1", "yes", "-", "#", "\n", "\r\n", "\u2028", "\x85", "é", "\ud800", "\t",
+                           "§7", "f2", "1", "yes", "-", "#", "\n", "\r\n", "\u2028", "\x85", "é", "=1+1", "@x", "'-", "\t",
                            "Ana", "black", "nobody", "sealed", "team", "F-I1", "domain", "card"])
 TEXT = st.one_of(_TRICKY, st.text(max_size=12), st.lists(_TRICKY, max_size=4).map("".join))
 

@@ -73,3 +73,26 @@ def test_partial_log_checked_by_invariants() -> None:
     codes = [f.code for f in r.findings]
     assert codes == ["vestige-partial/negative-leverage", "vestige-round/out-of-order",
                      "vestige-final/winners"]
+
+
+@pytest.mark.parametrize(("mode", "players"), [("team", 4), ("coop", 2), ("coop", 3)])
+def test_simulated_modes_replay_clean(mode: str, players: int) -> None:
+    for index in range(2):
+        log = simulate_one(9, index, players, "heuristic", mode)
+        assert log.header.mode == mode
+        r = replay(log.header, log.events, ruleset=RULESET)
+        assert r.findings == [], [f.message for f in r.findings[:5]]
+        assert r.outcome is not None and r.outcome.complete
+        labels = r.outcome.details["winners"]
+        if mode == "coop":
+            assert labels in ([], ["bone"], [str(s) for s in range(1, players + 1)])
+        else:
+            assert labels in ([], ["1", "3"], ["2", "4"])
+
+
+def test_ruleset_simulation_hooks() -> None:
+    assert RULESET.player_counts == (2, 3, 4)
+    log = RULESET.simulate_one(3, 0, 2)
+    assert log.header.game == "vestige" and log.header.session_type == "simulation"
+    with pytest.raises(ValueError):
+        simulate_one(3, 0, 1)

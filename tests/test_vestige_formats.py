@@ -10,9 +10,11 @@ from __future__ import annotations
 import re
 import types
 import typing
+from pathlib import Path
 from typing import Any
 
 import annotated_types
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
@@ -201,3 +203,36 @@ def test_mutated_valid_files_never_raise(log: VestigeLog, data: st.DataObject) -
             else:
                 raw[i:i] = raw[i : i + data.draw(st.integers(1, 20))]
         _check(typing.cast(typing.Any, reader)(bytes(raw), name), name)
+
+
+SAMPLES = sorted((Path(__file__).resolve().parent.parent / "data" / "samples" / "vestige")
+                 .glob("walkthrough-*"))
+
+
+def test_samples_exist_for_two_three_and_four_players() -> None:
+    assert [p.name.split("-")[1][0] for p in SAMPLES] == ["2", "3", "4"]
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
+def test_sample_replays_clean_and_round_trips(path: Path) -> None:
+    import engine.vestige  # noqa: F401 - registers the ruleset
+    from engine.core.replay import replay
+    from ingest.formats import read_path, write_log
+
+    (loaded,) = read_path(path)
+    assert loaded.unreadable is None and not loaded.findings, loaded.findings[:3]
+    log = VestigeLog(header=loaded.parsed.header, events=loaded.parsed.events)
+    assert log.header.provenance.illustrative and log.header.session_type != "simulation"
+    result = replay(log.header, log.events)
+    assert result.status == "clean" and not result.findings
+    assert result.outcome is not None and result.outcome.complete
+    assert loads_vestige_notation(write_log(log, "notation")) == log
+    assert loads_vestige_sheet(write_log(log, "csv")) == log
+
+
+def test_simulated_games_round_trip_through_notation_and_sheet() -> None:
+    from engine.vestige.simulate import simulate
+
+    for log in simulate(12, [2, 3, 4], "formats"):
+        assert loads_vestige_notation(write_vestige_notation(log)) == log
+        assert loads_vestige_sheet(write_vestige_sheet(log)) == log

@@ -38,16 +38,16 @@ def render() -> None:
     st.write(f"{len(uploads)} file(s) ready: " + ", ".join(f"`{u.name}`" for u in uploads))
     if not st.button("Load into the archive and warehouse", type="primary", key="import_go"):
         return
-    with tempfile.TemporaryDirectory(prefix="playtest-upload-") as tmp:
-        work = Path(tmp)
-        try:
-            paths = importing.stage([(u.name, u.getvalue()) for u in uploads], work)
-            with st.spinner("Reading, checking and loading..."):
-                report = importing.ingest(paths, db)
-        except importing.UploadProblem as err:
-            st.error(str(err), icon=":material/error:")
-            return
-        rows = importing.report_rows(report, work)
+    with (tempfile.TemporaryDirectory(prefix="playtest-upload-") as tmp,
+          st.spinner("Reading, checking and loading...")):
+        outcome = importing.run_import([(u.name, u.getvalue()) for u in uploads], db, Path(tmp))
+    for note in outcome.notes:
+        st.warning(note, icon=":material/warning:")
+    for problem in outcome.problems:
+        st.error(problem, icon=":material/error:")
+    if outcome.problems:
+        return
+    rows = outcome.rows
     df = pl.DataFrame(rows, schema={"file": pl.Utf8, "status": pl.Utf8, "game_id": pl.Utf8,
                                     "line": pl.Int64, "findings": pl.Int64, "reason": pl.Utf8},
                       strict=False)

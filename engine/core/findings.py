@@ -8,6 +8,7 @@ catalogue is the complete, documented list.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -65,6 +66,20 @@ CORE_RULES: list[Rule] = [
 ]
 
 
+MAX_TOKEN = 120  # characters of one word quoted in a finding (a log may hold a 10 MB token)
+MAX_MESSAGE = 2000
+_LONG_WORD = re.compile(rf"\S{{{MAX_TOKEN + 1},}}")
+
+
+def clip(text: str) -> str:
+    """``text`` with every over-long word cut (its length said) and the whole capped, so that a
+    huge token in a log is not echoed whole into messages and the findings table."""
+    if len(text) <= MAX_TOKEN:
+        return text
+    out = _LONG_WORD.sub(lambda m: f"{m.group()[:MAX_TOKEN]}...[{len(m.group()):,} characters]", text)
+    return out if len(out) <= MAX_MESSAGE else f"{out[:MAX_MESSAGE]}...[{len(out):,} characters]"
+
+
 @dataclass(slots=True)
 class FindingSink:
     """Collects findings during replay, filling in the current location."""
@@ -101,6 +116,9 @@ class FindingSink:
         checkpoint value that a Customer's score or a threshold produced); ``rulings`` names
         the rulings it rests on."""
         entry = self.catalogue[code]  # KeyError here is a programmer error: add the code first
+        message = clip(message)
+        expected = clip(expected) if isinstance(expected, str) else expected
+        recorded = clip(recorded) if isinstance(recorded, str) else recorded
         f = Finding(
             code=code,
             severity=severity or entry.severity,

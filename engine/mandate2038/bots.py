@@ -101,8 +101,8 @@ class HeuristicBot:
         t = getattr(o, "type", "")
         if s is None:
             return 0.0
-        method = getattr(self, f"_t_{t}", None)
-        return method(st, s, o) if method is not None else 0.0
+        method = _SCORERS.get(t)
+        return method(self, st, s, o) if method is not None else 0.0
 
     def _pick(self, st: GameState, s: SeatState, pick: str) -> float:
         sc = _PICK_BASE.get(pick, 1.0)
@@ -142,7 +142,7 @@ class HeuristicBot:
         if t is None:
             return 0.0
         p = t.production
-        return p.compute * 1.2 + p.runway + p.trust * 1.5 + p.remove_scrutiny * 0.5
+        return float(p.compute * 1.2 + p.runway + p.trust * 1.5 + p.remove_scrutiny * 0.5)
 
     def _t_fund(self, st: GameState, s: SeatState, o: Any) -> float:
         return (2.0 if o.mode == "venture" and s.bag <= 4 else 1.0) - 0.1 * len(o.path) + (
@@ -184,8 +184,8 @@ class HeuristicBot:
         return {"recruit": 1.0, "redistribute": 0.5, "relocate": 0.2}[o.mode]
 
     def _t_allocate(self, st: GameState, s: SeatState, o: Any) -> float:
-        return len(o.facilities) + 2 * len(o.mega_clusters) - 0.6 * o.emergency - (
-            1.5 if o.emergency >= 2 else 0.0)
+        return float(len(o.facilities) + 2 * len(o.mega_clusters) - 0.6 * o.emergency - (
+            1.5 if o.emergency >= 2 else 0.0))
 
     def _t_dossier(self, st: GameState, s: SeatState, o: Any) -> float:
         commit = o.orientation == "commit"
@@ -220,6 +220,12 @@ class HeuristicBot:
         return 1.0 if s.trust <= 4 else 0.0
 
 
+#: option type -> HeuristicBot._t_<type> (looked up once, not per option)
+_SCORERS: dict[str, Any] = {
+    name[3:]: fn for name, fn in vars(HeuristicBot).items() if name.startswith("_t_")
+}
+
+
 def _adj(h: str) -> frozenset[str]:
     from engine.mandate2038.board import ADJACENT
 
@@ -232,6 +238,7 @@ BOTS: dict[str, type] = {"random": RandomBot, "heuristic": HeuristicBot}
 def make_bot(name: str, rng: random.Random) -> RandomBot | HeuristicBot:
     """A bot by name (``random`` or ``heuristic``)."""
     try:
-        return BOTS[name](rng)
+        bot: RandomBot | HeuristicBot = BOTS[name](rng)
+        return bot
     except KeyError:
         raise ValueError(f"unknown bot {name!r}; choose one of {', '.join(sorted(BOTS))}") from None

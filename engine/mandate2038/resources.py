@@ -28,7 +28,7 @@ def gain(st: GameState, s: SeatState, res: str, amount: int) -> int:
         step(s, res, after - before)
     if res == "trust" and after > before:
         check_trust(st, s)
-    return after - before
+    return int(after - before)
 
 
 def gain_capability(st: GameState, s: SeatState, amount: int) -> int:
@@ -68,7 +68,7 @@ def pay(
             )
         setattr(s, res, 0)
         step(s, res, -have)
-        return have
+        return int(have)
     setattr(s, res, have - amount)
     step(s, res, -amount)
     return amount
@@ -143,9 +143,9 @@ def capability_award(st: GameState, s: SeatState, threshold: int, base: int) -> 
             # ruling peer-validation-six: the full award above five players too, or not
             used(st, "peer-validation-six", s.seat)
             if st.rulings.get("peer-validation-six", "five-or-more") == "five-only":
-                return rule.capability_mandate.get(threshold, base)
-        return full[1]
-    return rule.capability_mandate.get(threshold, base)
+                return int(rule.capability_mandate.get(threshold, base))
+        return int(full[1])
+    return int(rule.capability_mandate.get(threshold, base))
 
 
 def check_capability(st: GameState, s: SeatState) -> None:

@@ -60,8 +60,13 @@ from schemas.mandate2038 import (
     EVENTS_ADAPTER,
     RULES_VERSION,
     TURN_TYPES,
+    Checkpoint,
+    Draw,
+    FinalRecord,
+    MandateEvent,
     MandateHeader,
     MandateLog,
+    Phase,
 )
 
 ADVANCED_UNCHECKED = [
@@ -74,11 +79,12 @@ ADVANCED_UNCHECKED = [
 ]
 
 
-def _noop(st: GameState, ev: Any, sink: FindingSink) -> None:
+def _noop(st: GameState, ev: MandateEvent, sink: FindingSink) -> None:
     return None
 
 
-def _cite_rulings(st: GameState, ev: Any, sink: FindingSink, start: int) -> None:
+def _cite_rulings(st: GameState, ev: MandateEvent | None, sink: FindingSink,
+                  start: int) -> None:
     """Name the rulings the findings of this event rest on: the rulings the event itself used,
     and for a checkpoint mismatch of a seat every ruling that decided something for that seat
     since its previous checkpoint (engine/mandate2038/rulings.py)."""
@@ -91,12 +97,12 @@ def _cite_rulings(st: GameState, ev: Any, sink: FindingSink, start: int) -> None
         if mine:
             sink.findings[i] = f.model_copy(update={"rulings": tuple(sorted(mine | set(f.rulings)))})
     st.event_rulings = set()
-    if ev is not None and getattr(ev, "type", None) == "checkpoint":
+    if isinstance(ev, Checkpoint):
         for sv in ev.seats:
             st.seat_rulings.pop(sv.seat, None)
 
 
-def _end_of_game(st: GameState, sink: FindingSink, rec: Any = None) -> None:
+def _end_of_game(st: GameState, sink: FindingSink, rec: FinalRecord | None = None) -> None:
     ensure_production(st, sink)
     ensure_production_closed(st, sink)
     close_cycle(st, sink)
@@ -108,7 +114,7 @@ def _end_of_game(st: GameState, sink: FindingSink, rec: Any = None) -> None:
     compute_final(st, sink, rec)
 
 
-def on_phase(st: GameState, ev: Any, sink: FindingSink) -> None:
+def on_phase(st: GameState, ev: Phase, sink: FindingSink) -> None:
     """Timing markers; ``production`` opens Production, ``final_scoring``/``game_end`` score."""
     name = ev.name
     if name == "production":
@@ -136,13 +142,13 @@ def on_phase(st: GameState, ev: Any, sink: FindingSink) -> None:
         st.phase = "ended"
 
 
-def on_final_record(st: GameState, ev: Any, sink: FindingSink) -> None:
+def on_final_record(st: GameState, ev: FinalRecord, sink: FindingSink) -> None:
     """The table's final public record: score (if not yet) and compare."""
     _end_of_game(st, sink, ev)
     compare_record(st, ev, sink)
 
 
-def _draw(st: GameState, ev: Any, sink: FindingSink) -> None:
+def _draw(st: GameState, ev: Draw, sink: FindingSink) -> None:
     do_draw(st, ev, sink)
 
 
@@ -208,7 +214,7 @@ class MandateRuleset:
             c = self.content(RULES_VERSION)
         return build_state(header, c.pack, c, sink)
 
-    def apply(self, state: GameState, event: Any, sink: FindingSink,
+    def apply(self, state: GameState, event: MandateEvent, sink: FindingSink,
               _handler: Callable[..., Any] = HANDLERS.get) -> None:
         """Fold one event into the state (mutates it), reporting findings on ``sink``.
         (``_handler`` binds the dispatch table's lookup once; callers never pass it.)"""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from engine.vestige.board import adjacent_tiles
+from engine.vestige.board import NEIGHBOURS, TILE_SPACES, adjacent_tiles
 from engine.vestige.moves import Intent, Option
 from engine.vestige.state import GameState
 
@@ -29,10 +29,61 @@ class RandomBot:
 
 
 _BASE = {
-    "complete": 9.0, "control": 7.0, "pickup": 6.0, "visit": 5.0, "activate": 4.5,
-    "convert": 4.0, "move": 3.0, "rest": 1.0, "effect": 0.5, "recover": 2.0,
-    "speed_boost": 0.2, "turn_end": 0.1,
+    "complete": 9.0, "control": 7.0, "pickup": 6.0, "visit": 3.0, "activate": 4.5,
+    "convert": 4.0, "move": 2.0, "rest": 1.0, "effect": 0.5, "recover": 0.05,
+    "speed_boost": 0.2, "turn_end": 0.1, "transfer": 0.0,
 }
+_GAINS = {"archives": "ambition", "black_market": "cunning", "scrapyard": "might"}
+_HQ = {"lawmaker_ridge": "ambition", "mercenary_camp": "might", "smugglers_lair": "cunning"}
+
+
+def region_worth(st: GameState, seat: int, region: str | None, pos: str | None = None) -> float:
+    """How much visiting ``region`` now is worth to ``seat`` (a rough guess in leverage)."""
+    s = st.seats[seat]
+    b = s.blocks
+    inf, conv = b.get("influence", 0), b.get("conviction", 0)
+    v = 0.0
+    if region in _HQ and b.get(_HQ[region], 0) >= 2:
+        v = 6.0
+    elif region in ("underground", "chop_shop") and conv >= 2:
+        v = 4.0
+    elif region == "garage" and b.get("might", 0) >= 3:
+        v = 5.0
+    elif region == "oasis" and inf < 4 and any(c.blocks for c in s.cards.values()):
+        v = 4.0
+    elif region in _GAINS and inf >= 2:
+        want = {a for r, a in _HQ.items()}
+        v = 2.5 if _GAINS[region] in want and b.get(_GAINS[region], 0) < 2 else 1.0
+    elif region == "observatory" and b.get("cunning", 0) and b.get("potential", 0):
+        v = 1.5
+    if pos is not None and pos not in s.regions and conv >= (2 if pos in st.controller else 1):
+        v += 1.5
+    for job, (owner, _w) in st.jobs.items():
+        p = st.printed.get(job)
+        if owner == seat and p is not None and p.complete_at == region:
+            v += 4.0
+    return v
+
+
+def _distance_to_good(st: GameState, seat: int, start: int) -> int:
+    """Steps from ``start`` to the nearest space next to a tile worth visiting (99: none)."""
+    goals = {sp for pos in st.map if region_worth(st, seat, st.map.get(pos), pos) >= 3.0
+             for sp in TILE_SPACES[pos]}
+    if not goals:
+        return 99
+    seen, frontier, d = {start}, [start], 0
+    while frontier:
+        if any(x in goals for x in frontier):
+            return d
+        d += 1
+        nxt = []
+        for x in frontier:
+            for n in NEIGHBOURS[x]:
+                if n not in seen:
+                    seen.add(n)
+                    nxt.append(n)
+        frontier = nxt
+    return 99
 
 
 class HeuristicBot:
@@ -46,27 +97,26 @@ class HeuristicBot:
             return 8.5 if o.key.startswith("complete:") else 0.3
         t = o.type
         v = _BASE.get(t, 1.0)
+        seat = int(getattr(o, "seat", 0) or 0)
+        if t == "recover" and st.seats[seat].blocks.get("influence", 0) == 0:
+            v = 3.0
         if t == "visit":
-            region = getattr(o, "region", None)
-            low = st.seats[getattr(o, "seat", 1)].blocks.get("influence", 0) < 4
-            v += {"oasis": 3.0 if low else -2.0, "lawmaker_ridge": 2.0, "mercenary_camp": 2.0,
-                  "smugglers_lair": 2.0, "underground": 1.5, "chop_shop": 1.0,
-                  "garage": 2.5, "obelisk": -2.0, "trench": -3.0, "jump_point": -3.0,
-                  "observatory": 0.5}.get(str(region), 0.0)
+            pos = getattr(o, "position", None)
+            v += region_worth(st, seat, st.map.get(pos or ""), pos)
         if t == "move":
             path = getattr(o, "path", [])
             end = path[-1] if path else 0
-            regions = {st.map.get(p) for p in adjacent_tiles(end)}
+            best = max((region_worth(st, seat, st.map.get(p), p) for p in adjacent_tiles(end)),
+                       default=0.0)
             wanted = set()
-            for job, (owner, _w) in st.jobs.items():
-                p = st.printed.get(job)
-                if owner == getattr(o, "seat", 0) and p is not None:
-                    wanted.add(p.complete_at)
             for stack in ("artifact", "augmentation", "bounty"):
                 card = st.display.get(stack)
                 if card and card in st.printed:
                     wanted.add(st.printed[card].pickup)
-            v += 1.5 * len(regions & wanted) + 0.3 * len(regions)
+            near = {st.map.get(p) for p in adjacent_tiles(end)}
+            v += best + 1.0 * len(near & wanted)
+            if best < 3.0:  # nothing good next to the end: head for the nearest good tile
+                v += 8.0 / (1 + _distance_to_good(st, seat, end))
         return v + self.rng.random()
 
     def choose(self, state: GameState, seat: int | None, options: Sequence[Option],

@@ -16,12 +16,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.core.ruleset import Decision, Pass
-from engine.vestige.board import adjacent_tiles, reachable
+from engine.vestige.board import NEIGHBOURS, adjacent_tiles, reachable
 from engine.vestige.cards import CHARACTERS, CONTACTS, capable
 from engine.vestige.content import CONTENT
 from engine.vestige.state import GameState, SeatState
 from schemas.vestige import (
     Activate,
+    Attach,
     CardBlocks,
     CardRecord,
     Complete,
@@ -35,16 +36,19 @@ from schemas.vestige import (
     EndgameReveal,
     FinalScoring,
     Move,
+    NemesisTurn,
     Phase,
     Pickup,
     Printed,
     Recover,
+    Reset,
     Rest,
     Roll,
     RoundStart,
     SeatSetup,
     SpeedBoost,
     TileReveal,
+    Transfer,
     Trigger,
     TurnEnd,
     TurnStart,
@@ -127,12 +131,60 @@ def legal_moves(st: GameState, passed: frozenset[str] = frozenset()) -> Decision
     refill = _refill(st)
     if refill is not None:
         return refill
+    if st.team_turn:
+        return _team_turn(st, passed)
     if st.active is None:
-        nxt = next((x for x in st.order if x not in st.took_turn), None)
-        if nxt is not None:
-            return _chance([TurnStart(seat=nxt)], "turn")
+        if st.header.mode == "coop":
+            if not st.took_turn:
+                return _chance([TurnStart(seat=None)], "team turn")
+        else:
+            nxt = next((x for x in st.order if x not in st.took_turn), None)
+            if nxt is not None:
+                return _chance([TurnStart(seat=nxt)], "turn")
+        for name in st.nemeses:
+            if name not in st.nemesis_done:
+                return _nemesis_turn(st, name)
         return _round_end(st, passed)
     return _turn(st, st.seats[st.active], passed)
+
+
+def _nemesis_turn(st: GameState, name: str) -> Decision:
+    """A nemesis's turn: Bone's threat table (p. 27); a nemesis without a printed table gains
+    nothing in simulated games."""
+    from engine.vestige.nemesis import bone_turn
+
+    n = st.nemeses[name]
+    level = len(n.threats)
+    lev, cards = 0, []
+    if name == "bone":
+        lev = bone_turn(level, len(n.regions), st.header.difficulty == "menace")
+        if level == 1 or (level >= 1 and st.header.difficulty == "menace"):
+            cards = [f"Sim mercenary {_count(st, 'mercenary') + len(n.cards) + 1} (Bone)"]
+    return _chance([NemesisTurn(nemesis=name, threat=level, leverage=lev, cards=cards)],
+                   "nemesis turn")
+
+
+def _team_turn(st: GameState, passed: frozenset[str]) -> Decision:
+    """Co-op shared turn (p. 29): seats act one at a time; here each seat acts until it has
+    moved, then the next; the last seat to move may end the team turn."""
+    waiting = [x for x in st.order if not st.seats[x].used.get("move")]
+    seat = waiting[0] if waiting else st.order[-1]
+    d = _turn(st, st.seats[seat], passed)
+    if d.kind != "player":
+        return d
+    opts = [o for o in d.options if not isinstance(o, TurnEnd)]
+    if not waiting:
+        opts.append(TurnEnd(seat=None))
+    s = st.seats[seat]
+    for other in st.order:
+        o = st.seats[other]
+        if other == seat or s.space is None or o.space is None:
+            continue
+        if s.space in NEIGHBOURS.get(o.space, frozenset()):
+            for c in s.cards.values():
+                if not c.blocks and c.job is None and not c.augmentations and c.kind in CHARACTERS:
+                    opts.append(Transfer(seat=seat, to=other, card=c.name))
+    return _player(seat, opts, "team turn")
 
 
 def _setup(st: GameState) -> Decision:
@@ -190,7 +242,9 @@ def _trigger(st: GameState, s: SeatState) -> Decision:
     endgame = None
     if point not in st.triggers_reached and st.final_round is None:
         endgame = f"Sim endgame {point}"
-    return _chance([Trigger(seat=s.seat, point=point, endgame=endgame)], "trigger")
+    threats = [f"Sim threat {point}"] if st.nemeses and point not in st.triggers_reached else []
+    return _chance([Trigger(seat=s.seat, point=point, endgame=endgame, threats=threats)],
+                   "trigger")
 
 
 def _round_end(st: GameState, passed: frozenset[str]) -> Decision:
@@ -238,7 +292,7 @@ def _turn(st: GameState, s: SeatState, passed: frozenset[str]) -> Decision:
     if not used.get("activate"):
         for c in s.cards.values():
             if c.kind not in CHARACTERS or (c.blocks >= 3 and _inf(s) < 6):
-                continue
+                continue  # (simulation policy: do not pile influence on a loaded card)
             p = st.printed.get(c.name)
             if c.kind == "chop_bot":
                 choices = [[a] for a in (p.attributes if p else ["ambition", "cunning", "might"])]
@@ -258,18 +312,17 @@ def _turn(st: GameState, s: SeatState, passed: frozenset[str]) -> Decision:
             down = sorted(p for p in near if p not in st.face_up)
             opts.append(Move(seat=seat, path=path, reveals=[
                 TileReveal.model_validate(dict(position=p, region=st.map[p])) for p in down]))
-        if not s.boosted and _inf(s) >= 1 and s.speed <= 3:
-            opts.append(SpeedBoost(seat=seat, downgrade="influence"))
+        if not s.boosted:
+            for frm in ("influence", "conviction"):
+                if _b(s, frm):
+                    opts.append(SpeedBoost.model_validate(dict(seat=seat, downgrade=frm)))
     if not used.get("visit"):
         for pos in sorted(adjacent_tiles(s.space or 0)):
             if pos in st.face_up:
-                v = _visit(st, s, pos)
-                if v is not None:
-                    opts.append(v)
-        if _b(s, "potential"):
-            opts.append(Rest(seat=seat, upgrade="potential"))
-        elif _inf(s) and _b(s, "conviction") < 4:
-            opts.append(Rest(seat=seat, upgrade="influence"))
+                opts += _visits(st, s, pos)
+        for frm in ("potential", "influence"):
+            if _b(s, frm):
+                opts.append(Rest.model_validate(dict(seat=seat, upgrade=frm)))
     for pos in sorted(s.visited_now - s.controlled_now - s.regions):
         if st.map.get(pos) == "jump_point":
             continue
@@ -285,12 +338,26 @@ def _turn(st: GameState, s: SeatState, passed: frozenset[str]) -> Decision:
     for i, a in enumerate(prim):
         for b in prim[i + 1:]:
             if _needs(st, s, CONTENT.secondary_of(a, b) or ""):
-                opts.append(Convert.model_validate(dict(seat=seat, spend=(a, b))))
-    if _inf(s) < 2:
+                opts.append(Convert.model_validate(dict(seat=seat, spend=(a, b),
+                                                        into=CONTENT.secondary_of(a, b))))
+    if _inf(s) < 2:  # recovering is a last resort (p. 16): offered when influence runs out
         for loc in ("conviction", "ambition", "cunning", "might", "guile", "intrigue",
                     "ingenuity"):
             if _b(s, loc):
                 opts.append(Recover(seat=seat, source=loc))
+    if _b(s, "conviction"):
+        for action, n in sorted(used.items()):
+            if n and action not in s.resets:
+                opts.append(Reset.model_validate(dict(seat=seat, action=action)))
+    contacts = [c.name for c in s.cards.values() if c.kind in CONTACTS]
+    near_shop = "chop_shop" in {st.map.get(p) for p in adjacent_tiles(s.space or 0)}
+    for c in s.cards.values():
+        if c.kind == "augmentation":
+            for host in contacts:
+                if host != c.attached_to:
+                    opts.append(Attach(seat=seat, card=c.name, to=host))
+            if c.attached_to is not None and near_shop:
+                opts.append(Attach(seat=seat, card=c.name, to=None))
     for c in s.cards.values():
         if c.kind == "artifact" and c.blocks and c.name not in s.artifacts_used:
             opts.append(Effect(seat=seat, card=c.name, via="artifact"))
@@ -305,6 +372,32 @@ def _needs(st: GameState, s: SeatState, attr: str) -> bool:
         if owner == s.seat and p is not None and p.cost and {str(k): v for k, v in p.cost.items()}.get(attr, 0) > _b(s, attr):
             return True
     return False
+
+
+def _visits(st: GameState, s: SeatState, pos: str) -> list[Option]:
+    """The resolutions of a visit to ``pos`` offered (choices enumerated: the Underground's
+    contact type, the Chop Shop's market or stack, how often the Observatory repeats; the
+    Obelisk offers one resolution; the Black Dove is not offered: its downgrade only serves a
+    pickup the simulator never makes)."""
+    region = st.map.get(pos)
+    seat = s.seat
+    out: list[Option] = []
+    base = {"seat": seat, "position": pos, "region": region}
+    if region == "underground" and _b(s, "conviction") >= 1:
+        return [Visit.model_validate({**base, "contact": k}) for k in sorted(CONTACTS)]
+    if region == "chop_shop" and _b(s, "conviction") >= 1:
+        out = [Visit.model_validate({**base, "source": "stack"})]
+        if st.market:
+            out.append(Visit.model_validate({**base, "source": "market"}))
+        return out
+    if region == "observatory":
+        for times in range(1, min(_b(s, "cunning"), 3) + 1):
+            ups = ["potential"] * min(times, _b(s, "potential"))
+            ups += ["influence"] * (times - len(ups))
+            out.append(Visit.model_validate({**base, "times": times, "upgrades": ups}))
+        return out
+    v = _visit(st, s, pos)
+    return [v] if v is not None else []
 
 
 def _visit(st: GameState, s: SeatState, pos: str) -> Visit | None:

@@ -126,11 +126,19 @@ class VestigeRuleset:
     event_adapter = EVENT_ADAPTER
     events_adapter = EVENTS_ADAPTER
     event_types = EVENT_TYPES
-    location_parts: tuple[str, ...] = ("round", "turn")  # engine.core.ruleset protocol
-    player_counts: tuple[int, ...] = (2, 3, 4)
-    bot_names: tuple[str, ...] = ("random", "heuristic", "mixed")
     # Vestige's warehouse tables (engine.core.ruleset protocol), filled by records()
     tables: Mapping[str, TableColumns] = VESTIGE_TABLES
+
+    player_counts: tuple[int, ...] = (2, 3, 4)
+    bot_names: tuple[str, ...] = ("random", "heuristic", "mixed")
+    location_parts: tuple[str, ...] = ("round", "turn")
+
+    def simulate_one(self, seed: object, index: int, players: int,
+                     bots: str = "mixed") -> VestigeLog:
+        """Simulated game ``index`` of ``seed`` (engine/vestige/simulate.py)."""
+        from engine.vestige.simulate import simulate_one
+
+        return simulate_one(seed, index, players, bots)
 
     def setup(self, header: VestigeHeader, sink: FindingSink) -> GameState:
         if header.rules_version not in self.rules_versions:
@@ -159,11 +167,6 @@ class VestigeRuleset:
         from engine.vestige.moves import legal_moves
 
         return legal_moves(state, passed)  # options are always whole events (lazy is ignored)
-
-    def simulate_one(self, seed: Any, index: int, players: int, bots: str = "mixed") -> Any:
-        from engine.vestige.simulate import simulate_one
-
-        return simulate_one(seed, index, players, bots)
 
     def outcome(self, state: GameState) -> Outcome | None:
         if state.outcome is not None:

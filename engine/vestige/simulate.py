@@ -39,7 +39,7 @@ def random_map(rng: random.Random) -> dict[str, str]:
 
 
 def game_header(players: int, rng: random.Random, seat_bots: list[str], *, seed: object,
-                index: int) -> VestigeHeader:
+                index: int, mode: str = "competitive") -> VestigeHeader:
     bots_txt = ",".join(f"{i + 1}:{b}" for i, b in enumerate(seat_bots))
     colours = rng.sample(COLOURS, players)
     return VestigeHeader.model_validate({
@@ -47,7 +47,10 @@ def game_header(players: int, rng: random.Random, seat_bots: list[str], *, seed:
         "game_id": f"sim-vestige-{seed}-{index:05d}",
         "seats": [SeatInfo(seat=i + 1, faction=c, player=f"bot:{seat_bots[i]}").model_dump()
                   for i, c in enumerate(colours)],
-        "mode": "competitive",
+        "mode": mode,
+        "teams": [[1, 3], [2, 4]] if mode == "team" else None,
+        "nemeses": [{"name": "bone", "team": mode == "coop"}] if mode in ("solo", "coop") else [],
+        "difficulty": rng.choice(("nuisance", "menace")) if mode in ("solo", "coop") else None,
         "map": random_map(rng),
         "first_player": rng.randint(1, players),
         "provenance": Provenance(
@@ -61,27 +64,38 @@ def game_header(players: int, rng: random.Random, seat_bots: list[str], *, seed:
     })
 
 
-def simulate_one(seed: object, index: int, players: int, bots: str = "mixed") -> VestigeLog:
+def simulate_one(seed: object, index: int, players: int, bots: str = "mixed",
+                 mode: str | None = None) -> VestigeLog:
+    """Game ``index`` of seed ``seed``: ``players`` 2-4; ``mode`` competitive (default),
+    ``team`` (4 players, seats 1+3 against 2+4) or ``coop`` (2-4 players against Bone as a
+    team). Solo games are not simulated: a lone bot rarely reaches the three endgame
+    conditions solo needs (they are revealed at leverage triggers), so deals stall."""
+    mode = mode or "competitive"
+    if mode not in MODES:
+        raise ValueError(f"the simulator plays {', '.join(MODES)} games, not {mode!r}")
+    if mode == "team" and players != 4:
+        raise ValueError(f"team mode is simulated with 4 players, not {players}")
     if bots not in BOT_CHOICES:
         raise ValueError(f"unknown bot choice {bots!r}; choose one of {', '.join(BOT_CHOICES)}")
     if not 2 <= players <= 4:
         raise ValueError(f"the Vestige simulator plays 2, 3 or 4 players, not {players}")
     for attempt in range(5):
         try:
-            return _play(seed, index, players, bots, attempt)
+            return _play(seed, index, players, bots, attempt, mode)
         except SimulationError as e:
             if "did not end" not in str(e):
                 raise
     raise SimulationError(f"game {index} of seed {seed} stalled five times", [], [])
 
 
-def _play(seed: object, index: int, players: int, bots: str, attempt: int) -> VestigeLog:
+def _play(seed: object, index: int, players: int, bots: str, attempt: int,
+          mode: str) -> VestigeLog:
     """One deal; ``attempt`` > 0 re-deals a game whose bots stalled (no leverage, no end)."""
     tag = f"vestige:{seed}:{index}" + (f":retry{attempt}" if attempt else "")
     rng = random.Random(tag)
     seat_bots = ([rng.choice(("random", "heuristic")) for _ in range(players)]
                  if bots == "mixed" else [bots] * players)
-    header = game_header(players, rng, seat_bots, seed=seed, index=index)
+    header = game_header(players, rng, seat_bots, seed=seed, index=index, mode=mode)
     seat_objs = {i + 1: make_bot(b, random.Random(f"{tag}:bot{i + 1}"))
                  for i, b in enumerate(seat_bots)}
     log = simulate_game(RULESET, header, seat_objs, rng, max_events=MAX_EVENTS)
@@ -90,7 +104,11 @@ def _play(seed: object, index: int, players: int, bots: str, attempt: int) -> Ve
 
 
 def simulate(n_games: int, players: int | Sequence[int], seed: object, bots: str = "mixed", *,
-             start: int = 0) -> Iterator[VestigeLog]:
+             start: int = 0, mode: str | None = None) -> Iterator[VestigeLog]:
     counts = [players] if isinstance(players, int) else list(players)
     for i in range(start, start + n_games):
-        yield simulate_one(seed, i, counts[i % len(counts)], bots)
+        yield simulate_one(seed, i, counts[i % len(counts)], bots, mode)
+
+
+MODES = ("competitive", "team", "coop")
+PLAYER_COUNTS = (2, 3, 4)

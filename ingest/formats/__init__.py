@@ -29,8 +29,8 @@ from ingest.formats.sheet import read_sheet
 from ingest.formats.tokens import _SURROGATE
 from schemas.canonical import dumps_log
 
-__all__ = ["FORMATS", "SUFFIXES", "LoadedLog", "read_bytes", "read_path", "write_log",
-           "writers"]
+__all__ = ["FORMATS", "MAX_ZIP_BYTES", "MAX_ZIP_MEMBERS", "SUFFIXES", "LoadedLog", "ZipTooLarge",
+           "read_bytes", "read_path", "unpack_zip", "write_log", "writers"]
 
 #: suffix -> format of the files read_path understands (plus directories with receipt.json)
 SUFFIXES: dict[str, str] = {
@@ -39,9 +39,64 @@ SUFFIXES: dict[str, str] = {
     ".txt": "notation",
     ".csv": "csv",
     ".zip": "session-folder",
+    ".vst": "notation",  # Vestige notation (ingest/formats/vestige_notation.py)
 }
 FORMATS = ("json", "notation", "csv", "session-folder")
 MAX_BYTES = 64 * 1024 * 1024  # one log or one zip member; larger input is reported unreadable
+#: a zip (a session folder, or logs zipped together) may hold at most this many files and
+#: unpack to at most this many bytes, counted on the bytes actually decompressed (the sizes a
+#: zip declares can lie); beyond either it is reported unreadable, before it can fill memory
+MAX_ZIP_MEMBERS = 2000
+MAX_ZIP_BYTES = 128 * 1024 * 1024
+_CHUNK = 1024 * 1024
+
+
+class ZipTooLarge(Exception):
+    """A zip beyond :data:`MAX_ZIP_MEMBERS` files or :data:`MAX_ZIP_BYTES` unpacked."""
+
+
+def unpack_zip(zf: zipfile.ZipFile, *, keep: bool = True, max_member: int = MAX_BYTES,
+               max_total: int = MAX_ZIP_BYTES, max_members: int = MAX_ZIP_MEMBERS,
+               ) -> tuple[dict[str, bytes], list[str]]:
+    """The files of a zip (``{name: bytes}``, empty when ``keep`` is false) and the problems of
+    the members that could not be read (``"name: why"``).
+
+    Sizes are counted on the bytes actually decompressed, never on the sizes the zip declares;
+    a member over ``max_member`` bytes is left out (a problem). Raises :class:`ZipTooLarge` when
+    the zip holds more than ``max_members`` files or unpacks to more than ``max_total`` bytes.
+    Memory stays within what is kept plus one chunk."""
+    infos = [i for i in zf.infolist() if not i.is_dir()]
+    if len(infos) > max_members:
+        raise ZipTooLarge(f"it holds {len(infos):,} files, more than {max_members:,}")
+    members: dict[str, bytes] = {}
+    problems: list[str] = []
+    total = 0
+    for info in infos:
+        parts: list[bytes] = []
+        size = 0
+        try:
+            with zf.open(info) as f:
+                while chunk := f.read(_CHUNK):
+                    size += len(chunk)
+                    total += len(chunk)
+                    if total > max_total:
+                        raise ZipTooLarge(f"it unpacks to more than {max_total // 2**20} MB")
+                    if size > max_member:
+                        break
+                    if keep:
+                        parts.append(chunk)
+        except ZipTooLarge:
+            raise
+        except Exception as err:  # noqa: BLE001 - zipfile raises many kinds on bad members
+            problems.append(f"{info.filename}: {type(err).__name__}: {err}")
+            continue
+        if size > max_member:
+            problems.append(f"{info.filename}: larger than {max_member} bytes")
+            continue
+        if keep:
+            members[info.filename] = b"".join(parts)
+    return members, problems
+
 
 
 # Each game's writers besides canonical JSON: game -> format -> "module:function" (imported when
@@ -111,27 +166,35 @@ def read_bytes(data: bytes, name: str) -> list[LoadedLog]:
         return _read_zip(data, name)
     if fmt == "json":
         return [read_json(data, name)]
+    if _is_vestige(data, suffix):
+        from ingest.formats.vestige_notation import read_vestige_notation
+        from ingest.formats.vestige_sheet import read_vestige_sheet
+
+        if fmt == "csv":
+            return [read_vestige_sheet(data, name)]
+        return [read_vestige_notation(data, name)]
     if fmt == "csv":
         return [read_sheet(data, name)]
     return [read_notation(data, name)]
 
 
+_VESTIGE_MARK = re.compile(rb"(?im)^\s*(\[\s*game\s+vestige\s*\]|\"?game\"?\s*[,;\t]\s*\"?vestige\b)")
+
+
+def _is_vestige(data: bytes, suffix: str) -> bool:
+    """A Vestige notation (``.vst``, or ``[game vestige]``) or sheet (a ``game,vestige`` row)."""
+    return suffix == ".vst" or bool(_VESTIGE_MARK.search(data[:20000]))
+
+
 def _read_zip(data: bytes, name: str) -> list[LoadedLog]:
     try:
-        zf = zipfile.ZipFile(io.BytesIO(data))
-        infos = [i for i in zf.infolist() if not i.is_dir()]
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as err:
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            unpack_zip(zf, keep=False)  # count first, keeping nothing: a bomb stops here
+            members, problems = unpack_zip(zf)
+    except ZipTooLarge as err:
+        return [unreadable(name, "session-folder", data, f"the zip is too large to read: {err}")]
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError) as err:
         return [unreadable(name, "session-folder", data, f"not a readable zip file: {err}")]
-    members: dict[str, bytes] = {}
-    problems: list[str] = []
-    for info in infos:
-        if info.file_size > MAX_BYTES:
-            problems.append(f"{info.filename}: larger than {MAX_BYTES} bytes")
-            continue
-        try:
-            members[info.filename] = zf.read(info)
-        except Exception as err:  # noqa: BLE001 - zipfile raises many kinds on bad members
-            problems.append(f"{info.filename}: {type(err).__name__}: {err}")
     out: list[LoadedLog] = []
     folders = sorted({str(PurePosixPath(m).parent) for m in members
                       if PurePosixPath(m).name == SESSION_MARKER and "__MACOSX" not in m})
@@ -156,13 +219,23 @@ def _read_zip(data: bytes, name: str) -> list[LoadedLog]:
     return out
 
 
+def source_name(path: Path) -> str:
+    """``path`` as text for messages and records: a file name that is not UTF-8 (Python hands
+    its bytes over as lone surrogates) shows those bytes as ``\\xff`` escapes, so the name
+    can be stored and printed (it is a label; the bytes are read through ``path``)."""
+    name = str(path)
+    if name.isascii():
+        return name
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def read_path(path: Path) -> list[LoadedLog]:
     """Read a log file, a session folder (a directory with receipt.json) or a zip of one.
 
     A directory without receipt.json is not handled here (callers walk folders): it yields an
     unreadable LoadedLog saying so. Never raises on bad content or unreadable files."""
     path = Path(path)
-    name = str(path)
+    name = source_name(path)
     if path.is_dir():
         if not (path / SESSION_MARKER).is_file():
             return [unreadable(name, "session-folder", b"",

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import bisect
 import json
+import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -76,6 +78,100 @@ def unreadable(source: str, fmt: str, raw: bytes, reason: str, line: int | None 
     return LoadedLog(source=source, format=fmt, parsed=parsed, raw=raw, unreadable=reason)
 
 
+#: whole numbers a log may hold: the warehouse stores them as INTEGER (32 bits)
+INT_MIN, INT_MAX = -(2**31), 2**31 - 1
+#: raw bytes that may hold a value :func:`bad_value` rejects (a 10+ digit number, NaN,
+#: Infinity, a 3-digit exponent, a surrogate escape); other inputs skip the walk
+_SUSPECT = re.compile(rb"[0-9]{10}|NaN|Infinity|[0-9][eE][+-]?[0-9]{3}|\\u[dD][89a-fA-F]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+MAX_SHOWN = 80  # characters of an offending value quoted in a message
+
+
+class Oversized(str):
+    """A JSON number too long to convert (Python refuses more than 4,300 digits); the reader
+    keeps its digits as this marker so that :func:`bad_value` reports it with its line."""
+
+
+def shown(value: str, limit: int = MAX_SHOWN) -> str:
+    """``value`` cut to ``limit`` characters for a message (its full length said)."""
+    if len(value) <= limit:
+        return value
+    return f"{value[:limit]}... ({len(value):,} characters)"
+
+
+def value_problem(err: ValueError) -> str:
+    """The message for a ValueError a reader got converting a number (Python refuses to convert
+    more than 4,300 digits)."""
+    if "digits" in str(err):
+        return "a number with more than 4,300 digits is too large to store"
+    return f"a value could not be read ({shown(str(err))})"
+
+
+def bad_value(value: Any, path: str = "") -> str | None:
+    """Why a decoded value cannot be stored, or None: a whole number outside the 32-bit range
+    the warehouse holds, a number too long to read, NaN or an infinity (not JSON), or a string
+    with a lone UTF-16 surrogate (not a character; it cannot be written as UTF-8)."""
+    stack: list[tuple[str, Any]] = [(path, value)]
+    while stack:
+        where, v = stack.pop()
+        at = f"{where}: " if where else ""
+        if isinstance(v, Oversized):
+            return f"{at}a number with {len(v.lstrip('-')):,} digits is too large to store"
+        if isinstance(v, str):
+            m = _SURROGATE.search(v)
+            if m:
+                return (f"{at}the text holds a lone surrogate \\u{ord(m.group()):04x} "
+                        "(not a Unicode character)")
+        elif isinstance(v, bool):
+            continue
+        elif isinstance(v, int):
+            if not INT_MIN <= v <= INT_MAX:
+                return f"{at}{shown(str(v), 20)} is outside the range a log may hold ({INT_MIN} to {INT_MAX})"
+        elif isinstance(v, float):
+            if not math.isfinite(v):
+                return f"{at}{v} is not a number JSON can hold (NaN and infinities are not allowed)"
+        elif isinstance(v, dict):
+            stack.extend((f"{where}.{k}" if where else str(k), x) for k, x in reversed(v.items()))
+            stack.extend((f"{where}: key" if where else "key", k) for k in v if isinstance(k, str))
+        elif isinstance(v, list):
+            stack.extend((f"{where}.{i}" if where else str(i), x) for i, x in reversed(list(enumerate(v))))
+    return None
+
+
+def _checked(parsed: ParsedLog, obj: Any, source: str, fmt: str, raw: bytes,
+             header_line: int | None, problems: list[Finding] | None) -> LoadedLog | None:
+    """Apply :func:`bad_value` to a validated log: a bad header makes the input unreadable (the
+    returned LoadedLog); a bad event is skipped with a ``log/invalid-event`` finding at its line
+    (``parsed`` is changed in place; None is returned)."""
+    header_obj = obj.get("header") if isinstance(obj, dict) else None
+    why = bad_value(header_obj)
+    if why is not None:
+        out = unreadable(source, fmt, raw, f"the header is not valid ({why})", header_line)
+        out.parsed.findings[:0] = parsed.findings
+        return out
+    events = obj.get("events") if isinstance(obj, dict) else None
+    if not isinstance(events, list):
+        return None
+    keep: list[int] = []
+    for k, i in enumerate(parsed.indices):
+        why = bad_value(events[i])
+        if why is None:
+            keep.append(k)
+            continue
+        kind = events[i].get("type") if isinstance(events[i], dict) else None
+        sink = FindingSink(_CORE)
+        sink.event, sink.line = i, parsed.lines[k]
+        loc = source if parsed.lines[k] is None else f"{source}:{parsed.lines[k]}"
+        parsed.findings.append(sink.report(
+            "log/invalid-event",
+            f"{loc}: {shown(str(kind), 40)!r} event is not valid ({why}); it was skipped"))
+    if len(keep) != len(parsed.indices):
+        parsed.events = [parsed.events[k] for k in keep]
+        parsed.lines = [parsed.lines[k] for k in keep]
+        parsed.indices = [parsed.indices[k] for k in keep]
+    return None
+
+
 def validate(
     obj: Any,
     *,
@@ -107,6 +203,10 @@ def validate(
         return out
     located = [_prefix(f, source) for f in parsed.findings]
     parsed.findings = list(problems or []) + located
+    if fmt == "session-folder" or _SUSPECT.search(raw):
+        bad = _checked(parsed, obj, source, fmt, raw, header_line, problems)
+        if bad is not None:
+            return bad
     return LoadedLog(source=source, format=fmt, parsed=parsed, raw=raw, unreadable=None)
 
 

@@ -10,10 +10,27 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ingest.formats._common import LineIndex, LoadedLog, decode_text, unreadable, validate
+from ingest.formats._common import (
+    LineIndex,
+    LoadedLog,
+    Oversized,
+    decode_text,
+    unreadable,
+    validate,
+)
 
 _WS = " \t\n\r"
 _DECODER = json.JSONDecoder()
+
+
+def _parse_int(digits: str) -> int:
+    # Python refuses to convert more than 4,300 digits (ValueError); keep them as a marker
+    # that the validator reports with the line (ingest.formats._common.bad_value)
+    return int(digits) if len(digits) <= 4300 else Oversized(digits)  # type: ignore[return-value]
+
+
+#: used only after the default decoder raised ValueError for an over-long number
+_BIG_INT_DECODER = json.JSONDecoder(parse_int=_parse_int)
 MAX_DEPTH = 200  # deeper values are decoded whole, without recording positions
 
 
@@ -24,7 +41,8 @@ def _skip(text: str, i: int) -> int:
     return i
 
 
-def scan_positions(text: str, start: int = 0, max_depth: int = MAX_DEPTH) -> tuple[Any, int, dict[tuple[Any, ...], int]]:
+def scan_positions(text: str, start: int = 0, max_depth: int = MAX_DEPTH,
+                   decoder: json.JSONDecoder = _DECODER) -> tuple[Any, int, dict[tuple[Any, ...], int]]:
     """Decode one JSON value at ``start`` and return (value, end, positions).
 
     ``positions`` maps the path of every object member / array element (paths up to
@@ -37,7 +55,7 @@ def scan_positions(text: str, start: int = 0, max_depth: int = MAX_DEPTH) -> tup
         i = _skip(text, i)
         positions[path] = i
         if len(path) >= max_depth or i >= len(text) or text[i] not in "{[":
-            return _DECODER.raw_decode(text, i)
+            return decoder.raw_decode(text, i)
         if text[i] == "[":
             out: list[Any] = []
             i = _skip(text, i + 1)
@@ -61,7 +79,7 @@ def scan_positions(text: str, start: int = 0, max_depth: int = MAX_DEPTH) -> tup
             i = _skip(text, i)
             if i >= len(text) or text[i] != '"':
                 raise json.JSONDecodeError("Expecting property name enclosed in double quotes", text, i)
-            key, i = _DECODER.raw_decode(text, i)
+            key, i = decoder.raw_decode(text, i)
             i = _skip(text, i)
             if i >= len(text) or text[i] != ":":
                 raise json.JSONDecodeError("Expecting ':' delimiter", text, i)
@@ -81,8 +99,14 @@ def scan_positions(text: str, start: int = 0, max_depth: int = MAX_DEPTH) -> tup
 
 def decode_json(text: str, max_depth: int = MAX_DEPTH) -> tuple[Any, dict[tuple[Any, ...], int]]:
     """The whole text as one JSON document with positions; raises like :func:`scan_positions`
-    (plus ``json.JSONDecodeError`` for trailing data)."""
-    v, end, positions = scan_positions(text, 0, max_depth)
+    (plus ``json.JSONDecodeError`` for trailing data). A number too long for Python to convert
+    is kept as an :class:`~ingest.formats._common.Oversized` marker."""
+    try:
+        v, end, positions = scan_positions(text, 0, max_depth)
+    except json.JSONDecodeError:
+        raise
+    except ValueError:  # more than 4,300 digits: decode again, keeping such numbers as text
+        v, end, positions = scan_positions(text, 0, max_depth, _BIG_INT_DECODER)
     end = _skip(text, end)
     if end != len(text):
         raise json.JSONDecodeError("Extra data", text, end)
@@ -150,7 +174,7 @@ def _canonical_layout(data: bytes) -> tuple[dict[str, Any], list[int | None]] | 
             if end != len(ln):
                 return None
             events.append(ev)
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # bad JSON, or a number too long to convert
         return None
     obj = {"format": "playtest-log", "format_version": 1, "header": header, "events": events}
     return obj, list(range(4, 4 + len(events)))

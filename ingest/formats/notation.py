@@ -17,7 +17,7 @@ import datetime as dt
 import re
 from typing import Any
 
-from ingest.formats._common import LoadedLog, Problems, read_text_log
+from ingest.formats._common import LoadedLog, Problems, read_text_log, value_problem
 from ingest.formats.events import (
     PHASES,
     ROMAN_OF,
@@ -140,6 +140,8 @@ class _Reader:
             fn(n, line.rstrip("\r"))
         except ParseError as err:
             self.problems.error(n, err.col, err.message)
+        except ValueError as err:  # int()/float() of an absurd number (over 4,300 digits)
+            self.problems.error(n, None, value_problem(err))
 
     # [Tag value ...]
     def _tag(self, n: int, line: str) -> None:

@@ -13,7 +13,9 @@ Layout (docs/formats.md; the template is data/templates/mandate2038-sheet.csv):
 
 Cells are read verbatim (surrounding blanks dropped) unless the whole cell is a JSON string
 literal (``"..."``), which is decoded: the writer quotes a value only when it would otherwise
-read back differently. Errors name the line and the column of the cell.
+read back differently. Errors name the line and the column of the cell. A cell a spreadsheet
+could run as a formula (``=``, ``+``, ``-``, ``@`` ...) is written with a leading apostrophe and
+read back without it (:mod:`ingest.formats.cells`); plain numbers such as ``-3`` are left alone.
 """
 
 from __future__ import annotations
@@ -22,9 +24,11 @@ import csv
 import datetime as dt
 import io
 import json
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ingest.formats._common import LoadedLog, Problems, read_text_log
+from ingest.formats._common import LoadedLog, Problems, read_text_log, value_problem
+from ingest.formats.cells import neutralise, restore
 from ingest.formats.events import (
     ROMAN,
     ROMAN_OF,
@@ -109,7 +113,7 @@ class _SheetReader:
                     break
                 last = reader.line_num
                 continue
-            out.append((last + 1, row))
+            out.append((last + 1, [restore(c) for c in row]))
             last = reader.line_num
         return out
 
@@ -135,6 +139,8 @@ class _SheetReader:
                     self._tag(n, row)
                 except ParseError as err:
                     self.problems.error(n, err.col, err.message)
+                except ValueError as err:  # int() of an absurd number (over 4,300 digits)
+                    self.problems.error(n, None, value_problem(err))
         date = self.header.get("date")
         self.date = date if isinstance(date, dt.date) else None
         self.columns = None
@@ -151,6 +157,8 @@ class _SheetReader:
             except ParseError as err:
                 name = self._column_name(err.col)
                 self.problems.error(n, err.col, f"column {name}: {err.message}" if name else err.message)
+            except ValueError as err:  # int()/float() of an absurd number (over 4,300 digits)
+                self.problems.error(n, None, value_problem(err))
 
     def _column_name(self, col: int | None) -> str | None:
         if self.columns is None or col is None:
@@ -376,10 +384,24 @@ def _header_rows(log: MandateLog) -> list[list[str]]:
     return rows
 
 
+class _SafeWriter:
+    """A csv writer whose cells are neutralised against formula injection."""
+
+    def __init__(self, writer: Any) -> None:
+        self._w = writer
+
+    def writerow(self, row: Sequence[str]) -> None:
+        self._w.writerow([neutralise(c) for c in row])
+
+    def writerows(self, rows: Iterable[Sequence[str]]) -> None:
+        for row in rows:
+            self.writerow(row)
+
+
 def write_sheet(log: MandateLog, instructions: list[str] | None = None) -> str:
     """The CSV text of a valid log (exact inverse of :func:`read_sheet`)."""
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\r\n")
+    w = _SafeWriter(csv.writer(buf, lineterminator="\r\n"))
     for line in instructions if instructions is not None else INSTRUCTIONS:
         w.writerow([line])
     w.writerows(_header_rows(log))

@@ -1,0 +1,158 @@
+"""The Import page's upload handling (dashboards/importing.py) and the write password's rate
+limit (dashboards/write_lock.py): hostile uploads and a busy database become messages, never a
+traceback, and nothing is lost."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+import tracemalloc
+import zipfile
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from dashboards import importing
+from dashboards.write_lock import Throttle
+
+ROOT = Path(__file__).resolve().parent.parent
+SIM = ROOT / "data" / "samples" / "simulated" / "sim-samples-heuristic-00002.json"
+
+
+def _games(db: Path) -> int:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return int(con.execute("SELECT count(*) FROM games").fetchone()[0])  # type: ignore[index]
+    finally:
+        con.close()
+
+
+def test_an_upload_name_with_a_nul_byte_is_loaded_with_a_note(tmp_path: Path) -> None:
+    assert importing.safe_name("g\x00me.json") == "g_me.json"
+    assert importing.safe_name("../../etc/\x00") == "_"
+    assert importing.safe_name("a/" + "x" * 5000 + ".json").endswith(".json")
+    work = tmp_path / "work"
+    work.mkdir()
+    db = tmp_path / "w" / "playtest.duckdb"
+    out = importing.run_import([("sim\x00game.json", SIM.read_bytes())], db, work)
+    assert out.problems == []
+    assert out.notes and "NUL" in out.notes[0]
+    assert [r["status"] for r in out.rows] == ["loaded"]
+    assert _games(db) == 1
+
+
+def _bomb() -> bytes:
+    zeros = bytes(50 * 2**20)
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name in ("session/receipt.json", "session/a.bin", "session/b.bin"):
+            zf.writestr(name, zeros)
+    return buf.getvalue()
+
+
+def test_the_import_page_counts_the_bytes_a_zip_really_unpacks_to(tmp_path: Path) -> None:
+    bomb = tmp_path / "bomb.zip"
+    bomb.write_bytes(_bomb())
+    tracemalloc.start()
+    try:
+        with pytest.raises(importing.UploadProblem, match="unpacks to more than"):
+            importing.check_zip(bomb)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 16 * 2**20, f"peak {peak / 2**20:.0f} MB"
+    # the sizes the zip declares are not what is counted: claim 100 bytes per member
+    lying = bytearray(bomb.read_bytes())
+    i = 0
+    while (i := lying.find(b"PK\x01\x02", i)) >= 0:
+        lying[i + 24:i + 28] = (100).to_bytes(4, "little")
+        i += 4
+    liar = tmp_path / "liar.zip"
+    liar.write_bytes(bytes(lying))
+    importing.check_zip(liar)  # Python stops at the declared size: nothing big is read
+    db = tmp_path / "w" / "playtest.duckdb"
+    work = tmp_path / "work"
+    work.mkdir()
+    out = importing.run_import([("liar.zip", bytes(lying))], db, work)
+    assert out.problems == [] and [r["status"] for r in out.rows] == ["unreadable"]
+    assert list((db.parent / "archive" / "quarantine").glob("*.zip"))  # kept, with its reason
+
+
+def _hold(db: Path) -> subprocess.Popen[str]:
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import duckdb, sys, time; c = duckdb.connect(sys.argv[1]); print('held', flush=True); "
+         "time.sleep(60)", str(db)],
+        stdout=subprocess.PIPE, text=True)
+    assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+    return holder
+
+
+def test_import_while_the_database_is_busy_is_a_message_and_loses_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from streamlit.testing.v1 import AppTest
+
+    db = tmp_path / "w" / "playtest.duckdb"
+    db.parent.mkdir()
+    duckdb.connect(str(db)).close()
+    monkeypatch.setenv("PLAYTEST_DB", str(db))
+    monkeypatch.setenv("PLAYTEST_DB_WAIT", "0.3")
+    monkeypatch.delenv("PLAYTEST_WRITE_PASSWORD", raising=False)
+    holder = _hold(db)
+    try:
+        at = AppTest.from_file(str(ROOT / "dashboards" / "app.py"), default_timeout=60).run()
+        at.switch_page("views/import_games.py").run()
+        at.file_uploader[0].upload("g\x00.json", SIM.read_bytes(), "application/json").run()
+        at.button(key="import_go").click().run()
+        assert not at.exception, [e.value for e in at.exception]
+        assert any("busy" in e.value and "Nothing is lost" in e.value for e in at.error), \
+            [e.value for e in at.error]
+    finally:
+        holder.kill()
+        holder.wait()
+    work = tmp_path / "again"
+    work.mkdir()
+    out = importing.run_import([("g.json", SIM.read_bytes())], db, work)
+    assert out.problems == []
+    assert [r["status"] for r in out.rows] in (["loaded"], ["recovered"])
+    assert _games(db) == 1
+
+
+def test_wrong_passwords_are_rate_limited() -> None:
+    now = [1000.0]
+    t = Throttle(free=3, base=1.0, cap=60.0, clock=lambda: now[0])
+    for _ in range(3):
+        assert t.attempt("guess", "s3cret") == (False, "That password is not right.")
+    ok, msg = t.attempt("guess", "s3cret")  # the 4th wrong one starts the wait
+    assert not ok and msg and "checked in 1 s" in msg
+    ok, msg = t.attempt("s3cret", "s3cret")  # even the right one waits: not compared now
+    assert not ok and msg and msg.startswith("Too many wrong passwords")
+    now[0] += 1.0
+    assert t.attempt("s3cret", "s3cret") == (True, None)
+    assert t.failures == 0 and t.wait_left() == 0.0
+    for _ in range(20):  # the wait doubles and stops at the cap
+        now[0] += 1000.0
+        t.attempt("guess", "s3cret")
+    assert t.wait_left() == 60.0
+
+
+def test_the_write_login_uses_the_rate_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from streamlit.testing.v1 import AppTest
+
+    from dashboards import write_lock
+
+    monkeypatch.setattr(write_lock, "THROTTLE", Throttle(free=2, base=60.0))
+    monkeypatch.setenv("PLAYTEST_DB", str(tmp_path / "playtest.duckdb"))
+    monkeypatch.setenv("PLAYTEST_WRITE_PASSWORD", "s3cret")
+    at = AppTest.from_file(str(ROOT / "dashboards" / "app.py"), default_timeout=60).run()
+    at.switch_page("views/import_games.py").run()
+    for _ in range(3):
+        at.text_input[0].input("wrong")
+        at.form_submit_button[0].click().run()
+    at.text_input[0].input("s3cret")
+    at.form_submit_button[0].click().run()
+    assert not at.exception
+    assert any("Too many wrong passwords" in e.value for e in at.error), [e.value for e in at.error]
+    assert not at.file_uploader
