@@ -111,6 +111,7 @@ def test_vestige_pages_count_only_vestige_games(sample_db: Path,
     at = _app(sample_db, monkeypatch, "vestige_modes")
     table = next(d.value for d in at.dataframe)
     assert int(table["games"].sum()) == games["vestige"]
+    assert len(at.get("vega_lite_chart")) >= 3, "rounds, margins and the nemesis win rate"
 
 
 @pytest.mark.parametrize("page", sorted(OTHERS))
