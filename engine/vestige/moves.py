@@ -14,9 +14,8 @@ a chance that a card is met).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from engine.core.ruleset import Decision
+from engine.core.ruleset import Decision, Pass
 from engine.vestige.board import NEIGHBOURS, adjacent_tiles, reachable
 from engine.vestige.cards import CHARACTERS, CONTACTS, capable
 from engine.vestige.content import CONTENT
@@ -63,11 +62,8 @@ WHEEL = {"lawmaker": "ambition", "mercenary": "might", "smuggler": "cunning"}
 JOB_COST = {"artifact": "intrigue", "augmentation": "ingenuity", "bounty": "guile"}
 
 
-@dataclass(frozen=True, slots=True)
-class Intent:
-    """An option that records no event (see the module docstring)."""
-
-    key: str
+# An option that records no event (see the module docstring): the core's Pass.
+Intent = Pass
 
 
 Option = VestigeEvent | Intent
