@@ -172,6 +172,18 @@ def game_list(db: Path) -> pl.DataFrame:
     )
 
 
+def seat_factions(db: Path, game_ids: list[str]) -> dict[str, list[str]]:
+    """game_id -> its seats' faction ids in seat order (for game pickers)."""
+    df = query(
+        db,
+        "SELECT game_id, list(faction ORDER BY seat) AS factions FROM seats "
+        "WHERE list_contains(?::VARCHAR[], game_id) GROUP BY game_id",
+        [list(game_ids)],
+    )
+    return {r["game_id"]: [f for f in (r["factions"] or []) if f]
+            for r in df.iter_rows(named=True)}
+
+
 def game_row(db: Path, game_id: str) -> dict[str, Any] | None:
     """One game's ``games`` row as a dict, or None."""
     df = query(db, "SELECT * FROM games WHERE game_id = ?", [game_id])
@@ -213,12 +225,15 @@ def findings_by_code(db: Path, f: Filters) -> pl.DataFrame:
 
 
 def game_findings(db: Path, game_id: str) -> pl.DataFrame:
-    """One game's findings in log order."""
+    """One game's findings in log order; what a reader needs first (message, expected and
+    recorded values) comes first, the locating columns after."""
+    # a warehouse made before migration 5 has no rulings column: the page still reads it
+    rulings = "rulings" if has_column(db, "findings", "rulings") else "NULL AS rulings"
     return query(
         db,
-        "SELECT n, code, severity, rule, message, event, line, era, cycle, seat, "
-        "CAST(expected AS VARCHAR) AS expected, CAST(recorded AS VARCHAR) AS recorded, "
-        "rulings FROM findings WHERE game_id = ? ORDER BY event NULLS LAST, n",
+        "SELECT event, severity, message, CAST(expected AS VARCHAR) AS expected, "
+        f"CAST(recorded AS VARCHAR) AS recorded, rule, code, line, era, cycle, seat, n, "
+        f"{rulings} FROM findings WHERE game_id = ? ORDER BY event NULLS LAST, n",
         [game_id],
     )
 

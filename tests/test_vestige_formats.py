@@ -210,7 +210,8 @@ SAMPLES = sorted((Path(__file__).resolve().parent.parent / "data" / "samples" / 
 
 
 def test_samples_exist_for_two_three_and_four_players() -> None:
-    assert [p.name.split("-")[1][0] for p in SAMPLES] == ["2", "3", "4"]
+    assert {p.name.split("-")[1][0] for p in SAMPLES} == {"2", "3", "4"}
+    assert any(p.name == "walkthrough-2p-bone.vst" for p in SAMPLES)
 
 
 @pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)

@@ -82,6 +82,11 @@ def setup_form() -> None:
     st.subheader("New session")
     n = st.number_input("Players", min_value=2, max_value=6, value=4, key="new_n",
                         help="3-5 suggested; 4 is the balance authority.")
+    if not 3 <= int(n) <= 5:
+        st.warning(f"The rulebook suggests 3-5 players (core rules, front page); a "
+                   f"{int(n)}-player game is outside it. It can be recorded, but the audit "
+                   "flags the player count and it is not Default Game evidence.",
+                   icon=":material/group:")
     seats: list[tuple[str, str | None]] = []
     cols = st.columns(int(n))
     fids = list(names)

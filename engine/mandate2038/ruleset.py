@@ -9,14 +9,14 @@ rules modules, named after the rulebook sections they implement:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pydantic import BaseModel
 
 from engine.core.findings import FindingSink
 from engine.core.replay import LedgerEntry, Outcome
-from engine.core.ruleset import Decision
+from engine.core.ruleset import Decision, TableColumns
 from engine.mandate2038 import codes, warehouse
 from engine.mandate2038.central_loop import (
     close_cycle,
@@ -190,6 +190,11 @@ class MandateRuleset:
     event_adapter = EVENT_ADAPTER
     events_adapter = EVENTS_ADAPTER  # one-call validation of a whole event list (fast path)
     event_types = EVENT_TYPES
+    location_parts: tuple[str, ...] = ("era", "cycle")
+    # Mandate 2038's warehouse tables and its columns of the shared seats and outcomes tables
+    tables: Mapping[str, TableColumns] = warehouse.TABLES
+    player_counts: tuple[int, ...] = (3, 4, 5)
+    bot_names: tuple[str, ...] = ("random", "heuristic", "mixed")
 
     def content(self, rules_version: str = RULES_VERSION) -> Content:
         """The indexed content pack (raises RuntimeError when the pack is not installed)."""
@@ -247,12 +252,20 @@ class MandateRuleset:
         sink.report("log/partial", f"the log ends in {where}, before final scoring; only what "
                     "was recorded was checked")
 
-    def legal_moves(self, state: GameState, passed: frozenset[str] = frozenset()) -> Decision:
+    def legal_moves(self, state: GameState, passed: frozenset[str] = frozenset(), *,
+                    lazy: bool = False) -> Decision:
         """Who decides next and what they may do (engine.mandate2038.moves); ``passed`` holds
-        the optional windows the caller declined (see moves.Pass)."""
+        the optional windows the caller declined (engine.core.ruleset.Pass); ``lazy`` options
+        build their event on ``materialize()``."""
         from engine.mandate2038 import moves
 
-        return moves.legal_moves(state, state.pack, passed)
+        return moves.legal_moves(state, state.pack, passed, lazy=lazy)
+
+    def simulate_one(self, seed: Any, index: int, players: int, bots: str = "mixed") -> Any:
+        """Simulated game ``index`` of a run with ``seed`` (engine.mandate2038.simulation)."""
+        from engine.mandate2038.simulation import simulate_one
+
+        return simulate_one(seed, index, players, bots)
 
     def outcome(self, state: GameState) -> Outcome | None:
         """The outcome once final scoring ran; otherwise an incomplete outcome."""
