@@ -231,11 +231,13 @@ def findings_by_code(db: Path, f: Filters) -> pl.DataFrame:
 def game_findings(db: Path, game_id: str) -> pl.DataFrame:
     """One game's findings in log order; what a reader needs first (message, expected and
     recorded values) comes first, the locating columns after."""
+    # a warehouse made before migration 5 has no rulings column: the page still reads it
+    rulings = "rulings" if has_column(db, "findings", "rulings") else "NULL AS rulings"
     return query(
         db,
         "SELECT event, severity, message, CAST(expected AS VARCHAR) AS expected, "
-        "CAST(recorded AS VARCHAR) AS recorded, rule, code, line, era, cycle, seat, n, "
-        "rulings FROM findings WHERE game_id = ? ORDER BY event NULLS LAST, n",
+        f"CAST(recorded AS VARCHAR) AS recorded, rule, code, line, era, cycle, seat, n, "
+        f"{rulings} FROM findings WHERE game_id = ? ORDER BY event NULLS LAST, n",
         [game_id],
     )
 
