@@ -157,3 +157,19 @@ def test_record_a_game_undo_and_resume(tmp_path: Path, monkeypatch: pytest.Monke
     _clean(again)
     assert again.metric[0].value == "3"
     assert drafts.load(db.parent / "drafts", draft_id).header["game"] == "vestige"
+
+
+def test_import_takes_vestige_notation_and_sheets(tmp_path: Path) -> None:
+    from dashboards.importing import run_import
+
+    files = [(p.name, p.read_bytes()) for p in sorted((SAMPLES / "vestige").glob("walkthrough-*"))]
+    (tmp_path / "stage").mkdir()
+    out = run_import(files, tmp_path / "w" / "playtest.duckdb", tmp_path / "stage")
+    assert not out.problems, out.problems
+    con = duckdb.connect(str(tmp_path / "w" / "playtest.duckdb"), read_only=True)
+    rows = con.execute("SELECT game, source_format, illustrative, status FROM games "
+                       "ORDER BY source_format").fetchall()
+    con.close()
+    assert len(rows) == len(files) == 4
+    assert {r[0] for r in rows} == {"vestige"} and all(r[2] for r in rows)
+    assert {r[1] for r in rows} == {"notation", "csv"} and {r[3] for r in rows} == {"clean"}
