@@ -41,6 +41,10 @@ PAGES = {
                 url_path="balance"),
     ],
     "Vestige": [
+        st.Page("views/vestige_record.py", title="Record a Vestige game",
+                icon=":material/edit_note:", url_path="vestige-record"),
+        st.Page("views/vestige_replay.py", title="Vestige replay", icon=":material/hexagon:",
+                url_path="vestige-replay"),
         st.Page("views/vestige_duration.py", title="Vestige: duration",
                 icon=":material/timer:", url_path="vestige-duration"),
         st.Page("views/vestige_leverage.py", title="Vestige: leverage sources",

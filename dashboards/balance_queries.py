@@ -39,7 +39,7 @@ import polars as pl
 
 from dashboards import stats
 from dashboards.queries import KIND_SQL, Filters
-from dashboards.store import StoreError, query_many
+from dashboards.store import _CACHE, StoreError, _version, query_many
 from ingest.warehouse import balance as wb
 
 #: tables a study folder may hold that the balance queries read
@@ -183,17 +183,31 @@ def run(src: Source, sql: str, params: list[Any] | None = None) -> pl.DataFrame:
     return run_many(src, [(sql, list(params or []))])[0]
 
 
+#: while set, :func:`all_columns` answers with the usual shape of a current warehouse instead
+#: of asking (see :func:`prefetch`)
+_ASSUME: contextvars.ContextVar[bool] = contextvars.ContextVar("balance_assume", default=False)
+_USUAL = {"games": frozenset({"game_id"}), "seats": frozenset({"turn_order"}),
+          "seat_balance": frozenset({"game_id"})}
+
+
 def prefetch(src: Source, f: Filters) -> None:
-    """Run every query the metrics need together (one connection), filling the caches the
-    individual functions then read."""
-    all_columns(src)
+    """Run every query the metrics need together on one connection (a connection costs about
+    as much as the queries on 10,000 games), filling the caches the individual functions then
+    read. When the table list is not cached yet, the statements are built for a current
+    warehouse and the list is fetched with them; if it turns out different, the functions
+    build their own statements later (and run them then)."""
     statements: list[tuple[str, list[Any]]] = []
+    known = _cached_columns(src)
+    if known is None:
+        statements.append((_COLUMNS_SQL, []))
     token = _COLLECT.set(statements)
+    assume = _ASSUME.set(known is None)
     try:
         _grouped(src, f)
         matchup_counts(src, f)
     finally:
         _COLLECT.reset(token)
+        _ASSUME.reset(assume)
     run_many(src, statements)
 
 
@@ -201,8 +215,24 @@ _COLUMNS_SQL = ("SELECT table_name, list(column_name) AS cols FROM information_s
                 "GROUP BY table_name")
 
 
+def _cached_columns(src: Source) -> dict[str, frozenset[str]] | None:
+    """:func:`all_columns` if its answer is cached, else None."""
+    if src.study is not None:
+        tables = study_tables(src.study)
+        key = (str(src.study.resolve()), _study_version(tables), _COLUMNS_SQL, repr([]))
+        hit = _STUDY_CACHE.get(key)
+    else:
+        assert src.db is not None
+        hit = _CACHE.get((str(src.db), _version(src.db), _COLUMNS_SQL, ()))
+    if hit is None:
+        return None
+    return {} if hit.is_empty() else {str(t): frozenset(c) for t, c in hit.iter_rows()}
+
+
 def all_columns(src: Source) -> dict[str, frozenset[str]]:
     """Every table of the source with its columns (one query, cached with the data)."""
+    if _ASSUME.get():
+        return dict(_USUAL)
     df = run_many(src, [(_COLUMNS_SQL, [])])[0]  # never only recorded by prefetch
     if df.is_empty():
         return {}
@@ -244,12 +274,14 @@ def _ctes(src: Source, f: Filters) -> tuple[str, list[Any]]:
 
 
 #: the grouping sets of :func:`_grouped`, by the GROUPING() id DuckDB gives each
-_SEATS, _OPENINGS, _PATHS, _TOTALS = "seats", "openings", "paths", "totals"
+_ORDER, _FACTION, _PROFILE, _FS = "turn_order", "faction", "profile", "faction_profile"
+_OPENINGS, _PATHS, _TOTALS = "openings", "paths", "totals"
 
 
 def _grouped(src: Source, f: Filters) -> dict[str, pl.DataFrame]:
-    """One scan of ``seat_balance`` joined to the selected games, grouped four ways per kind,
-    player count and block: by turn order, faction and profile (appearances, win credit); by
+    """One scan of ``seat_balance`` joined to the selected games, grouped seven ways per kind,
+    player count and block: by turn order, faction, profile, faction and profile (appearances,
+    win credit); by
     opening; by winning path (win credit: only winners have any); and in total (resolved
     actions by id, blocked actions, seats, policy fallbacks, games, Era II conversion, tied
     leads)."""
@@ -271,7 +303,10 @@ def _grouped(src: Source, f: Filters) -> dict[str, pl.DataFrame]:
                sum(lead_won_share)::DOUBLE AS converted,
                count(*) FILTER (WHERE seat = 1 AND era2_leaders > 1) AS tied
         FROM j
-        GROUP BY GROUPING SETS ((kind, player_count, blk, turn_order, faction, profile),
+        GROUP BY GROUPING SETS ((kind, player_count, blk, turn_order),
+                                (kind, player_count, blk, faction),
+                                (kind, player_count, blk, profile),
+                                (kind, player_count, blk, faction, profile),
                                 (kind, player_count, blk, opening),
                                 (kind, player_count, blk, path),
                                 (kind, player_count, blk))
@@ -279,7 +314,8 @@ def _grouped(src: Source, f: Filters) -> dict[str, pl.DataFrame]:
     if df.is_empty():
         return {}
     # GROUPING() sets a bit for each column NOT grouped (turn_order is the highest bit)
-    sets = {_SEATS: 0b00011, _OPENINGS: 0b11101, _PATHS: 0b11110, _TOTALS: 0b11111}
+    sets = {_ORDER: 0b01111, _FACTION: 0b10111, _PROFILE: 0b11011, _FS: 0b10011,
+            _OPENINGS: 0b11101, _PATHS: 0b11110, _TOTALS: 0b11111}
     return {name: df.filter(pl.col("gid") == gid).drop("gid") for name, gid in sets.items()}
 
 
@@ -290,10 +326,14 @@ def _part(src: Source, f: Filters, name: str, cols: list[str]) -> pl.DataFrame:
     return parts[name].select(["kind", "player_count", "blk", *cols])
 
 
-def seat_counts(src: Source, f: Filters) -> pl.DataFrame:
-    """Per kind, player count, block, turn order, faction and profile: seat appearances and win
-    credit (a joint win of k seats credits 1/k to each)."""
-    return _part(src, f, _SEATS, ["turn_order", "faction", "profile", "appearances", "credit"])
+def seat_counts(src: Source, f: Filters, by: str = "faction") -> pl.DataFrame:
+    """Per kind, player count, block and ``by`` (``turn_order``, ``faction``, ``profile`` or
+    ``faction_profile``): seat appearances and win credit (a joint win of k seats credits 1/k
+    to each)."""
+    if by not in (_ORDER, _FACTION, _PROFILE, _FS):
+        raise ValueError(f"unknown grouping {by!r}")
+    keys = ["faction", "profile"] if by == _FS else [by]
+    return _part(src, f, by, [*keys, "appearances", "credit"])
 
 
 def leader_counts(src: Source, f: Filters) -> pl.DataFrame:
@@ -394,8 +434,6 @@ def _blocks(df: pl.DataFrame, key: list[str], values: list[str]) -> dict[int, di
     out: dict[int, dict[Any, Any]] = {}
     if df.is_empty():
         return out
-    df = df.group_by(["blk", *key]).agg(pl.col(v).cast(pl.Float64).fill_null(0).sum()
-                                        for v in values)
     for row in df.select(["blk", *key, *values]).iter_rows():
         blk = int(row[0])
         k = row[1:1 + len(key)]
@@ -414,15 +452,18 @@ def _groups(df: pl.DataFrame) -> dict[tuple[str, int], pl.DataFrame]:
             for (k, n), part in df.group_by(["kind", "player_count"], maintain_order=True)}
 
 
-def metrics(src: Source, f: Filters) -> pl.DataFrame:
+def _metrics(src: Source, f: Filters) -> pl.DataFrame:
     """Every metric of :data:`METRICS` per kind and player count: value, 95% jackknife
     interval, games, threshold, verdict (:func:`dashboards.stats.verdict`) and a note where
     the source does not record what the metric needs."""
     th = stats.thresholds()
     prefetch(src, f)
-    seats = seat_counts(src, f)
+    seats = seat_counts(src, f, _FACTION)
     if seats.is_empty():
         return pl.DataFrame()
+    by_order = _groups(seat_counts(src, f, _ORDER).filter(pl.col("turn_order").is_not_null()))
+    by_profile = _groups(seat_counts(src, f, _PROFILE).filter(pl.col("profile").is_not_null()))
+    by_fs = _groups(seat_counts(src, f, _FS).filter(pl.col("profile").is_not_null()))
     lead = _groups(leader_counts(src, f))
     acts = _groups(action_counts(src, f))
     opens = _groups(opening_counts(src, f))
@@ -433,22 +474,22 @@ def metrics(src: Source, f: Filters) -> pl.DataFrame:
     for (kind, n), part in sorted(_groups(seats).items()):
         games = int(round(float(part["appearances"].sum()) / n))
         results: dict[str, tuple[dict[str, float] | None, str]] = {}
-        has_order = part["turn_order"].null_count() < part.height
+        order = by_order.get((kind, n))
         results["seat_win_share_range"] = (
-            stats.jackknife(_blocks(part.filter(pl.col("turn_order").is_not_null()),
-                                    ["turn_order"], ["appearances", "credit"]),
-                            stats.share_range) if has_order else None,
-            "" if has_order else NOT_RECORDED["turn_order"])
+            stats.jackknife(_blocks(order, ["turn_order"], ["appearances", "credit"]),
+                            stats.share_range) if order is not None else None,
+            "" if order is not None else NOT_RECORDED["turn_order"])
         results["faction_win_share_range"] = (
             stats.jackknife(_blocks(part, ["faction"], ["appearances", "credit"]),
                             stats.share_range), "")
-        bots = part.filter(pl.col("profile").is_not_null())
-        if bots.height:
+        bots = by_profile.get((kind, n))
+        if bots is not None:
             results["profile_win_share_range"] = (
                 stats.jackknife(_blocks(bots, ["profile"], ["appearances", "credit"]),
                                 stats.share_range), "")
+            fs = by_fs[(kind, n)]
             results["faction_strategy_interaction"] = (
-                stats.jackknife(_blocks(bots, ["faction", "profile"], ["appearances", "credit"]),
+                stats.jackknife(_blocks(fs, ["faction", "profile"], ["appearances", "credit"]),
                                 lambda d: stats.share_range(d, 4)), "")
             pp = pairs.get((kind, n))
             results["pairwise_dominance"] = (
@@ -523,12 +564,12 @@ def metrics(src: Source, f: Filters) -> pl.DataFrame:
         "bound": pl.String, "threshold": pl.Float64, "verdict": pl.String, "note": pl.String})
 
 
-def shares(src: Source, f: Filters, by: str) -> pl.DataFrame:
+def _shares(src: Source, f: Filters, by: str) -> pl.DataFrame:
     """Win share (1/k credit) per kind, player count and ``by`` (``turn_order``, ``faction``
     or ``profile``) with the 95% jackknife interval of each share and the even share 1/n."""
     if by not in ("turn_order", "faction", "profile"):
         raise ValueError(f"unknown grouping {by!r}")
-    seats = seat_counts(src, f)
+    seats = seat_counts(src, f, by)
     if seats.is_empty():
         return pl.DataFrame()
     seats = seats.filter(pl.col(by).is_not_null())
@@ -549,6 +590,47 @@ def shares(src: Source, f: Filters, by: str) -> pl.DataFrame:
                          "high": None if math.isnan(res["high"]) else min(1.0, res["high"]),
                          "expected": 1.0 / n})
     return pl.DataFrame(rows)
+
+
+_RESULTS: OrderedDict[tuple[Any, ...], pl.DataFrame] = OrderedDict()
+
+
+def _data_version(src: Source) -> tuple[Any, ...]:
+    """What changes when the source's data changes (file sizes and modification times)."""
+    if src.study is not None:
+        return (str(src.study), _study_version(study_tables(src.study)))
+    assert src.db is not None
+    return (str(src.db), _version(src.db))
+
+
+def _memo(key: tuple[Any, ...], make: Any) -> pl.DataFrame:
+    hit = _RESULTS.get(key)
+    if hit is None:
+        hit = _RESULTS[key] = make()
+        while len(_RESULTS) > 64:
+            _RESULTS.popitem(last=False)
+    return hit
+
+
+def metrics(src: Source, f: Filters) -> pl.DataFrame:
+    """Every metric of :data:`METRICS` per kind and player count: value, 95% jackknife
+    interval, games, threshold, verdict (:func:`dashboards.stats.verdict`) and a note where
+    the source does not record what the metric needs. Kept until the data changes."""
+    return _memo(("metrics", _data_version(src), f), lambda: _metrics(src, f))
+
+
+def shares(src: Source, f: Filters, by: str) -> pl.DataFrame:
+    """Win share (1/k credit) per kind, player count and ``by`` (``turn_order``, ``faction``
+    or ``profile``) with the 95% jackknife interval of each share and the even share 1/n.
+    Kept until the data changes."""
+    return _memo(("shares", _data_version(src), f, by), lambda: _shares(src, f, by))
+
+
+def clear_caches() -> None:
+    """Forget every cached result (the benchmark's "cold" runs)."""
+    _RESULTS.clear()
+    _STUDY_CACHE.clear()
+    _STUDY_BALANCE.clear()
 
 
 def study_path(text: str | None) -> Path | None:

@@ -113,7 +113,7 @@ def page_times(db_path: str | Path, repeat: int = 3, timeout: float = 120) -> li
 def _clear_balance_cache() -> None:
     from dashboards import balance_queries
 
-    balance_queries._STUDY_CACHE.clear()
+    balance_queries.clear_caches()
 
 
 def print_page_times(db_path: str | Path, repeat: int = 3, out: TextIO | None = None,

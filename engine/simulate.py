@@ -123,13 +123,14 @@ def simulate_game(
                 raise SimulationError(f"no legal option for seat {d.seat} ({d.label})", events, sink.findings)
             bot = seat_bots[d.seat] if d.seat is not None else None
             choice = bot.choose(state, d.seat, d.options, d.label) if bot else _chance(d, rng)
-        materialize = getattr(choice, "materialize", None)
-        if materialize is not None:  # a lazy option (e.g. moves.Spec): build the chosen event
-            choice = materialize()
-        key = getattr(choice, "key", None)
-        if isinstance(key, str) and not hasattr(choice, "type"):  # a Pass: record nothing
-            passed.add(key)
-            continue
+        cls = type(choice)  # class lookups: an event's own __getattr__ is slow when it misses
+        if getattr(cls, "materialize", None) is not None:  # a lazy option (e.g. moves.Spec)
+            choice = choice.materialize()  # build the chosen event
+        elif getattr(cls, "model_fields", None) is None:  # not an event: maybe a Pass
+            key = getattr(choice, "key", None)
+            if isinstance(key, str) and not hasattr(choice, "type"):  # a Pass: record nothing
+                passed.add(key)
+                continue
         passed.clear()
         apply(choice)
         if after_event is not None:

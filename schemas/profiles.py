@@ -91,7 +91,7 @@ class Profile(_Model):
         default_factory=lambda: {"runway": 1.0, "compute": 1.0, "protection": 1.0})
     negotiation: dict[str, float] = Field(
         default_factory=lambda: {"promise": 1.0, "fulfill": 1.0, "betray": 1.0, "reciprocity": 0.5})
-    training: Training = Field(default_factory=Training)
+    training: Training | None = None  # None: the lab's stopping points (research_stop_k)
     rules: list[Rule] = Field(default_factory=list)
 
     @field_validator("consequence_weights", "resource_values", "negotiation")

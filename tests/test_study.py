@@ -97,6 +97,20 @@ def test_study_resumes_where_it_stopped_and_never_plays_a_batch_twice(tmp_path):
     assert "| AGI emergence |" in text and "| 15.5% |" in text
 
 
+def test_without_ray_the_batches_run_in_local_processes_and_it_says_so(tmp_path, monkeypatch):
+    import ingest.study as study
+
+    monkeypatch.setattr(study, "ray_available", lambda: False)
+    said: list[str] = []
+    summary = run_study(StudySpec(games=1, players=(3,), seed="noray", batch_size=1),
+                        tmp_path / "s", workers=1, say=said.append)
+    assert summary["backend"] == "local" and summary["games"] == 1
+    assert any("Ray is not installed" in m for m in said)
+    with pytest.raises(StudyError, match="Ray is not installed"):
+        run_study(StudySpec(games=1, players=(3,), seed="noray2"), tmp_path / "t",
+                  backend="ray", say=said.append)
+
+
 def test_a_folder_holds_one_study(tmp_path):
     out = tmp_path / "s"
     run_study(StudySpec(games=1, players=(3,), seed="a", batch_size=1), out, backend="local",
@@ -182,3 +196,23 @@ def test_the_dossier_policy_hedges_a_claim_it_cannot_support_or_pay():
     s.capability, s.compute = 3, 0  # supported but cannot pay: Hedge
     assert dossier_assessment(st, s) == (True, False)
     assert bot.choose(st, seat, d.options).orientation == "hedge"
+
+
+def test_the_study_and_calibrate_commands(tmp_path, capsys):
+    from cli.main import main
+
+    out = tmp_path / "cli-study"
+    args = ["study", "--games", "1", "--players", "3", "--seed", "cli", "--out", str(out),
+            "--backend", "local", "--workers", "1", "--batch", "1", "--policy", "greedy,weighted"]
+    assert main(args) == 0
+    text = capsys.readouterr().out
+    assert "2 game(s) written as Parquet tables (simulation)" in text and "games per worker CPU-second" in text
+    assert main(args) == 0  # run again: nothing left to play
+    assert "0 batch(es) played, 2 already done" in capsys.readouterr().out
+    assert main([*args[:-2], "--policy", "greedy"]) == 2  # the folder holds another study
+    assert "different study" in capsys.readouterr().err
+    assert main(["calibrate", str(out)]) == 0
+    report = capsys.readouterr().out
+    assert "**greedy** line-ups" in report and "**pooled (every policy)** line-ups" in report
+    assert main(["calibrate", str(tmp_path)]) == 2
+    assert main(["study", "--games", "1", "--players", "6", "--out", str(tmp_path / "x")]) == 2

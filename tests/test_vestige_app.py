@@ -24,6 +24,7 @@ PAGES = {
     "vestige_endgame": "Vestige: endgame and mastery",
     "vestige_modes": "Vestige: modes and nemeses",
 }
+OTHERS = {"vestige_record": "Record a Vestige game", "vestige_replay": "Vestige replay"}
 N = 6
 
 
@@ -109,3 +110,47 @@ def test_vestige_pages_count_only_vestige_games(sample_db: Path,
     at = _app(sample_db, monkeypatch, "vestige_modes")
     table = next(d.value for d in at.dataframe)
     assert int(table["games"].sum()) == games["vestige"]
+
+
+@pytest.mark.parametrize("page", sorted(OTHERS))
+def test_other_pages_on_empty_database(page: str, tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    at = _app(tmp_path / "none" / "playtest.duckdb", monkeypatch, page)
+    _clean(at)
+    assert [t.value for t in at.title] == [OTHERS[page]]
+    assert at.info
+
+
+def test_replay_draws_the_map_of_a_sample_game(sample_db: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    at = _app(sample_db, monkeypatch, "vestige_replay")
+    _clean(at)
+    assert at.get("imgs") or at.get("image"), ([i.value for i in at.info], [w.value for w in at.warning], [m.value for m in at.markdown][:5])
+    at.slider[0].set_value(5).run()
+    _clean(at)
+    assert any("Event 5" in m.value for m in at.markdown)
+
+
+def test_record_a_game_undo_and_resume(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "w" / "playtest.duckdb"
+    at = _app(db, monkeypatch, "vestige_record")
+    at.number_input[0].set_value(2)
+    at.button[-1].click().run()  # "Start recording" (the form's submit button)
+    _clean(at)
+    draft = at.query_params["vdraft"]
+    draft_id = draft[0] if isinstance(draft, list) else draft
+    assert draft_id
+    for _ in range(4):
+        next(b for b in at.button if b.label == "Record").click().run()
+        _clean(at)
+    assert at.metric[0].value == "4"
+    next(b for b in at.button if b.label == "Undo last event").click().run()
+    assert at.metric[0].value == "3"
+    # a fresh session (a reload) with the draft in the address finds it intact
+    monkeypatch.setenv("PLAYTEST_DB", str(db))
+    again = AppTest.from_file(str(APP), default_timeout=60)
+    again.query_params["vdraft"] = draft_id
+    again.run()
+    again.switch_page("views/vestige_record.py").run()
+    _clean(again)
+    assert again.metric[0].value == "3"

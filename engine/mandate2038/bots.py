@@ -101,8 +101,8 @@ class HeuristicBot:
         t = getattr(o, "type", "")
         if s is None:
             return 0.0
-        method = getattr(self, f"_t_{t}", None)
-        return method(st, s, o) if method is not None else 0.0
+        method = _SCORERS.get(t)
+        return method(self, st, s, o) if method is not None else 0.0
 
     def _pick(self, st: GameState, s: SeatState, pick: str) -> float:
         sc = _PICK_BASE.get(pick, 1.0)
@@ -218,6 +218,12 @@ class HeuristicBot:
 
     def _t_emergency_pause(self, st: GameState, s: SeatState, o: Any) -> float:
         return 1.0 if s.trust <= 4 else 0.0
+
+
+#: option type -> HeuristicBot._t_<type> (looked up once, not per option)
+_SCORERS: dict[str, Any] = {
+    name[3:]: fn for name, fn in vars(HeuristicBot).items() if name.startswith("_t_")
+}
 
 
 def _adj(h: str) -> frozenset[str]:

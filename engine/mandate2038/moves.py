@@ -253,7 +253,7 @@ def _era_start(st: GameState, era: int) -> Decision:
     cards = [m.id for m in st.pack.era_mandates if m.era == era]
     return Decision(
         kind="chance",
-        options=[ev.EraStart(era=era, mandate=c) for c in cards],
+        options=[_new(ev.EraStart, era=era, mandate=c) for c in cards],
         weights=[1.0 / len(cards)] * len(cards),
         label=f"reveal Era {era}'s Mandate",
     )
@@ -275,25 +275,25 @@ def _headline_reveal(st: GameState, cycle: int) -> Decision:
     options: list[Any] = []
     weights: list[float] = []
     if not cards:  # the Era's deck is exhausted: the cycle begins without a Headline
-        return _forced(ev.HeadlineReveal(cycle=cycle), f"cycle {cycle} begins")
+        return _forced(_new(ev.HeadlineReveal, cycle=cycle), f"cycle {cycle} begins")
     share = 1.0 / len(cards)
     for h in cards:
         if h == "ai_written_law":
             for a in CORE_ACTIONS:
-                options.append(ev.HeadlineReveal(cycle=cycle, headline=h, action=cast(Any, a)))
+                options.append(_new(ev.HeadlineReveal, cycle=cycle, headline=h, action=cast(Any, a)))
                 weights.append(share / len(CORE_ACTIONS))
         elif h == "weights_on_internet":
             low = st.seat(_lowest_capability_seat(st, cycle))
             powered = sorted(n for n, f in low.facilities.items() if f.powered)
             if powered:
                 for n in powered:
-                    options.append(ev.HeadlineReveal(cycle=cycle, headline=h, facility=n))
+                    options.append(_new(ev.HeadlineReveal, cycle=cycle, headline=h, facility=n))
                     weights.append(share / len(powered))
             else:
-                options.append(ev.HeadlineReveal(cycle=cycle, headline=h))
+                options.append(_new(ev.HeadlineReveal, cycle=cycle, headline=h))
                 weights.append(share)
         else:
-            options.append(ev.HeadlineReveal(cycle=cycle, headline=h))
+            options.append(_new(ev.HeadlineReveal, cycle=cycle, headline=h))
             weights.append(share)
     return Decision(kind="chance", options=options, weights=weights,
                     label=f"reveal cycle {cycle}'s Headline")
@@ -449,8 +449,22 @@ def _quick_resolution(st: GameState, s: SeatState, pick: str) -> bool | None:
         if fus is None or st.fusion_owner is not None or s.runway < fus.runway:
             return False
         return None
-    if pick == "build" and len(s.facilities) >= 4 and (st.era < 2 or s.generator is not None):
-        return False
+    if pick == "build":
+        if len(s.facilities) >= 4 and (st.era < 2 or s.generator is not None):
+            return False
+        if len(s.facilities) < 4 and s.runway >= 2:  # a Facility fits on any free space
+            for _piece, start in _pieces(s):
+                for dest in PATHS[start]:
+                    if dest != FRONTIER and hb.has_free_space(st, dest):
+                        return True
+        return None
+    if pick == "influence" and (s.trust < st.c.cap_trust or s.bag >= 1):
+        political = st.c.political
+        for _piece, start in _pieces(s):  # Trust or Scrutiny on a political hex in reach
+            for dest in PATHS[start]:
+                if st.board.tile(dest) in political:
+                    return True
+        return None
     return None
 
 
@@ -857,21 +871,21 @@ def _training_decision(st: GameState, passed: frozenset[str]) -> Decision:
     assert run is not None
     s = st.seat(run.seat)
     if run.duplicate is not None:
-        options: list[Any] = [ev.RunEnd(seat=s.seat, outcome="crash", banked=0)]
+        options: list[Any] = [_new(ev.RunEnd, seat=s.seat, outcome="crash", banked=0)]
         if s.protection + run.protection_bonus >= 1:
-            options.append(ev.RunEnd(seat=s.seat, outcome="protect", banked=banked_value(st)))
+            options.append(_new(ev.RunEnd, seat=s.seat, outcome="protect", banked=banked_value(st)))
         if s.runway >= 1 and has_active(st, s, "scientific_method"):
-            options.append(ev.RunEnd(seat=s.seat, outcome="method", banked=banked_value(st)))
+            options.append(_new(ev.RunEnd, seat=s.seat, outcome="method", banked=banked_value(st)))
         return Decision(kind="player", seat=s.seat, options=options,
                         label="a duplicate: crash, protect or Scientific Method")
     if run.ended_by_card:
-        return _forced(ev.RunEnd(seat=s.seat, outcome="bank", banked=banked_value(st)),
+        return _forced(_new(ev.RunEnd, seat=s.seat, outcome="bank", banked=banked_value(st)),
                        "Human Evaluation banks the run")
     if not run.cards or "continue" in passed:
         return _draw(st, s)
     return Decision(
         kind="player", seat=s.seat,
-        options=[ev.RunEnd(seat=s.seat, outcome="bank", banked=banked_value(st)),
+        options=[_new(ev.RunEnd, seat=s.seat, outcome="bank", banked=banked_value(st)),
                  Pass("continue", "draw another Training card")],
         label="bank or continue the Training Run",
     )
@@ -895,10 +909,10 @@ def _draw(st: GameState, s: SeatState) -> Decision:
             free = [d for d in domains if d not in run.domains]
             if free:
                 for d in free:
-                    options.append(ev.Draw(seat=s.seat, card=card, domain=d))
+                    options.append(_new(ev.Draw, seat=s.seat, card=card, domain=d))
                     weights.append(w / len(free))
                 continue
-        options.append(ev.Draw(seat=s.seat, card=card))
+        options.append(_new(ev.Draw, seat=s.seat, card=card))
         weights.append(w)
     return Decision(kind="chance", options=options, weights=weights, label="draw a Training card")
 
@@ -946,7 +960,7 @@ def allocation_options(st: GameState, s: SeatState) -> list[ev.Allocate]:
                 continue  # emergency Power that powers nothing more is not worth offering
             if key not in seen:
                 seen.add(key)
-                out.append(ev.Allocate(seat=s.seat, facilities=chosen_f, mega_clusters=chosen_m,
+                out.append(_new(ev.Allocate, seat=s.seat, facilities=chosen_f, mega_clusters=chosen_m,
                                        emergency=emergency))
     return out
 
@@ -956,7 +970,7 @@ def _production(st: GameState) -> Decision:
         s = st.seat(seat)
         if not s.allocated:
             if not s.facilities:
-                return _forced(ev.Allocate(seat=seat), f"seat {seat} has no Facility to power")
+                return _forced(_new(ev.Allocate, seat=seat), f"seat {seat} has no Facility to power")
             return Decision(kind="player", seat=seat, options=allocation_options(st, s),
                             label=f"seat {seat} allocates Power")
     return Decision(kind="end", label="Production is waiting for its allocations")
@@ -977,7 +991,7 @@ def _workforce(st: GameState, passed: frozenset[str]) -> Decision | None:
         opts: list[Any] = []
         for h in sorted(set(s.teams), key=POSITIONS.index)[:2]:
             for to in _ADJ_SORTED[h][:2]:
-                opts.append(ev.WorkforceMove(seat=seat, facility=fac, path=[h, to]))
+                opts.append(_new(ev.WorkforceMove, seat=seat, facility=fac, path=[h, to]))
         return Decision(kind="player", seat=seat, options=[*opts, Pass(key, "no Workforce move")],
                         label=f"seat {seat} may move a Team (Workforce Transition District)")
     return None
@@ -986,8 +1000,8 @@ def _workforce(st: GameState, passed: frozenset[str]) -> Decision | None:
 def _dossier(st: GameState, seat: int) -> Decision:
     return Decision(
         kind="player", seat=seat,
-        options=[ev.DossierFile(seat=seat, orientation="commit"),
-                 ev.DossierFile(seat=seat, orientation="hedge")],
+        options=[_new(ev.DossierFile, seat=seat, orientation="commit"),
+                 _new(ev.DossierFile, seat=seat, orientation="hedge")],
         label=f"seat {seat} files the {DOSSIER_CARDS.get(st.era, '')} Dossier",
     )
 
@@ -1035,7 +1049,7 @@ def _audit(st: GameState) -> Decision:
             draws: list[int | str] = []
             for c, p in zip(colours, picked, strict=True):
                 draws.extend([c] * p)
-            options.append(ev.Audit(draws=cast(Any, draws)))
+            options.append(_new(ev.Audit, draws=cast(Any, draws)))
             weights.append(w / denom)
             return
         for p in range(min(left, counts[i]) + 1):

@@ -14,8 +14,10 @@ same over our legal moves, with our option ids (``docs/simulator.md`` lists them
   ``build_facility_<tile category>``, ``build_generator_<generator>``, ``deploy_<category>``,
   ``influence_gain_trust``, ``influence_remove_scrutiny``, ``influence_jv``, ... each scored by
   decision weights, rules and consequences (powered Facilities, Power demand).
-* Training Run: ``research_stop_<k>`` banks k Capability, ``research_continue`` draws again
-  (preferred below the profile's ``stop_at`` while the duplicate risk is under ``max_risk``).
+* Training Run: as in the lab, a stopping point k (1..5) is chosen when the run starts, weighted
+  by ``research_stop_<k>``; the bot draws until the run's provisional Capability reaches k, then
+  banks (a profile may instead give ``training``: bank at ``stop_at`` or when a duplicate is at
+  least ``max_risk`` likely).
 * Dossier (the hedging policy): Commit only a claim that is supported now (Benchmark: Capability
   >= 3; Deployment: 2 powered Facilities; Authority: Trust >= 4; Publication: at least two
   supported committed claims) and payable (Compute for every Commit so far and this one);
@@ -40,7 +42,8 @@ from engine.mandate2038.content import DOSSIER_CARDS
 from engine.mandate2038.moves import Pass
 from engine.mandate2038.state import GameState, SeatState
 
-PROFILE_BOT_VERSION = "1"
+PROFILE_BOT_VERSION = "2"
+STOP_TARGETS = (1, 2, 3, 4, 5)  # a Training Run's stopping points (provisional Capability)
 NO_TRADE_WEIGHT = 2.0
 NO_TRADE_BLOCKED_WEIGHT = 0.01
 TRADE_OFFER_WEIGHT = 1.2
@@ -96,6 +99,7 @@ class ProfileBot:
         self.rng = rng
         self.name = f"{profile.id}:{policy}"
         self.table: dict[int, Any] = {}  # seat -> bot, for the rivals' answers
+        self._target: tuple[Any, int] | None = None  # the current Training Run's stopping point
         self.fallbacks = 0  # decisions where every option scored nothing (uniform fallback)
         self.decisions = 0
         aw = profile.action_weights
@@ -178,19 +182,34 @@ class ProfileBot:
         scores = [aw.get(p, 1.0) * self._mult(p, "select_" + p, rules) for p in picks]
         return self._pick(picks, scores)
 
+    def _stop_target(self, st: GameState) -> int:
+        """The run's stopping point, chosen once per run as the lab does (``research_stop_k``
+        for k = 1..5, each weighted by its decision weight: greedy takes the heaviest, ties by
+        the seeded generator; weighted draws in proportion)."""
+        run = st.run
+        key = (st.era, st.cycle, id(run))
+        if self._target is None or self._target[0] != key:
+            ks = list(STOP_TARGETS)
+            k = self._pick(ks, [self._mult("research", f"research_stop_{k}", []) for k in ks])
+            self._target = (key, k)
+        return self._target[1]
+
     def _training(self, st: GameState, s: SeatState, options: Sequence[Any]) -> Any:
         run = st.run
-        risk = _crash_risk(st)
         prov = run.provisional if run is not None else 0
         tr = self.profile.training
+        if tr is not None:  # a profile's own risk rule (optional)
+            risk = _crash_risk(st)
+            keep_going = prov < tr.stop_at and risk < tr.max_risk
+        else:
+            keep_going = prov < self._stop_target(st)
         scores = []
         for o in options:
             if isinstance(o, Pass):  # continue drawing
-                keep_going = prov < tr.stop_at and risk < tr.max_risk
-                scores.append(2.0 if keep_going else 0.25)
+                scores.append(1.0 if keep_going else 0.0)
                 continue
             if o.outcome == "bank":
-                scores.append(self._mult("research", f"research_stop_{o.banked}", []))
+                scores.append(0.0 if keep_going else 1.0)
             elif o.outcome == "crash":
                 scores.append(0.05)
             else:  # protect or Scientific Method: keep the run
