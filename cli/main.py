@@ -171,7 +171,8 @@ def validate_one(item: Loaded, rulings: str | None = None) -> dict[str, Any]:
                 "code": "log/unreadable", "severity": "error",
                 "rule": "canonical log format (DESIGN.md §4)",
                 "message": f"{item.source}: {item.reason}",
-                "where": {"event": None, "line": None, "era": None, "cycle": None, "seat": None},
+                "where": {"event": None, "line": None, "era": None, "cycle": None, "round": None,
+                          "seat": None},
             }]
         header = getattr(item.parsed, "header", None)
         return {"path": item.source, "game_id": getattr(header, "game_id", None),
@@ -190,7 +191,7 @@ def validate_one(item: Loaded, rulings: str | None = None) -> dict[str, Any]:
 def _where_text(w: dict[str, Any]) -> str:
     parts = []
     for key, name in (("event", "event"), ("line", "line"), ("era", "Era"), ("cycle", "cycle"),
-                      ("seat", "seat")):
+                      ("round", "round"), ("seat", "seat")):
         if w.get(key) is not None:
             parts.append(f"{name} {w[key]}")
     return ", ".join(parts) or "whole game"
@@ -346,13 +347,27 @@ def cmd_reaudit(args: argparse.Namespace) -> int:
 # --- simulate -------------------------------------------------------------------------------
 
 
-def _player_counts(text: str) -> list[int]:
+def _simulation_ruleset(game: str) -> Any:
+    from engine.simulate import ruleset_for
+
+    try:
+        return ruleset_for(game)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+
+
+def _player_counts(text: str, allowed: Sequence[int] = (3, 4, 5)) -> list[int]:
+    """``--players`` as a list of counts, each one the game's simulator plays."""
+    options = [str(c) for c in sorted(allowed)]
+    words = options[0] if len(options) == 1 else ", ".join(options[:-1]) + " or " + options[-1]
+    example = ",".join(options[:3])
+    problem = f"--players must be {words} (or a list like {example}), not {text!r}"
     try:
         counts = [int(x) for x in str(text).split(",") if x.strip()]
     except ValueError:
-        raise CliError(f"--players must be 3, 4 or 5 (or a list like 3,4,5), not {text!r}") from None
-    if not counts or any(not 3 <= c <= 5 for c in counts):
-        raise CliError(f"--players must be 3, 4 or 5 (or a list like 3,4,5), not {text!r}")
+        raise CliError(problem) from None
+    if not counts or any(c not in allowed for c in counts):
+        raise CliError(problem)
     return counts
 
 
@@ -362,7 +377,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
     if args.games < 1:
         raise CliError("--games must be at least 1")
-    counts = _player_counts(args.players)
+    rs = _simulation_ruleset(args.game)
+    counts = _player_counts(args.players, tuple(getattr(rs, "player_counts", ())) or (3, 4, 5))
+    bots = tuple(getattr(rs, "bot_names", ()))
+    if bots and args.bot not in bots:
+        raise CliError(f"--bot {args.bot}: the {args.game} simulator has bots {', '.join(bots)}")
     out = Path(args.out)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -380,9 +399,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         for i in range(args.games):
             t0 = time.process_time()
             try:
-                log = simulate_one(args.seed, i, counts[i % len(counts)], args.bot)
+                log = simulate_one(args.seed, i, counts[i % len(counts)], args.bot, game=args.game)
             except SimulationError as exc:
                 raise CliError(f"game {i} of seed {args.seed} could not be simulated: {exc}", 1) from None
+            except ValueError as exc:
+                raise CliError(str(exc)) from None
             play_cpu += time.process_time() - t0
             safe = re.sub(r"[^A-Za-z0-9._-]+", "_", str(log.header.game_id))
             path = out / f"{safe}.json"
@@ -390,7 +411,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             written += 1
             bar.advance(task)
     all_cpu = time.process_time() - t_all
-    print(f"wrote {written} simulated game(s) to {out}")
+    print(f"wrote {written} simulated {args.game} game(s) to {out}")
     print(f"speed: {written / max(play_cpu, 1e-9):.1f} games per CPU-second playing "
           f"({play_cpu:.2f} CPU s), {written / max(all_cpu, 1e-9):.1f} with writing the logs "
           f"({all_cpu:.2f} CPU s); start-up excluded")
@@ -474,31 +495,39 @@ def _one_game(path: str) -> Loaded:
 
 
 def _position(parsed: Any, text: str) -> int:
-    """The index (into ``parsed.events``) of the last event to apply for POSITION."""
+    """The index (into ``parsed.events``) of the last event to apply for POSITION: an event
+    index, ``end``, or ``PART:N`` for a part of the game's locations (``era:N`` for Mandate
+    2038, ``round:N`` for Vestige): the last event of Era (round) N."""
     events = parsed.events
     if not events:
         raise CliError("the log has no events")
     t = text.strip().lower()
     if t == "end":
         return len(events) - 1
-    if t.startswith("era:"):
+    parts = tuple(getattr(parsed.ruleset, "location_parts", ("era", "cycle")))
+    name, sep, value = t.partition(":")
+    if sep:
+        if name not in parts:
+            raise CliError(f"--at {text!r}: a {parsed.header.game} game is located by "
+                           f"{', '.join(parts)}; write {parts[0]}:N, an event index or end")
         try:
-            era = int(t[4:])
+            n = int(value)
         except ValueError:
-            raise CliError(f"--at {text!r}: write era:N with N in 1..4") from None
-        if not 1 <= era <= 4:
+            raise CliError(f"--at {text!r}: write {name}:N with N a number") from None
+        if name == "era" and not 1 <= n <= 4:
             raise CliError(f"--at {text!r}: write era:N with N in 1..4")
-        starts = [i for i, e in enumerate(events) if getattr(e, "type", None) == "era_start"
-                  and getattr(e, "era", None) == era + 1]
-        if starts:
-            return starts[0] - 1
-        if not any(getattr(e, "type", None) == "era_start" and e.era == era for e in events):
-            raise CliError(f"--at {text!r}: the log has no Era {era}")
-        return len(events) - 1
+        k = parts.index(name)
+        here = [loc[k] if isinstance(loc, tuple | list) and k < len(loc) else None
+                for loc in _replay(parsed).locations]
+        label = "Era" if name == "era" else name
+        if n not in here:
+            raise CliError(f"--at {text!r}: the log has no {label} {n}")
+        later = [i for i, v in enumerate(here) if isinstance(v, int) and v > n]
+        return later[0] - 1 if later else len(events) - 1
     try:
         raw = int(t)
     except ValueError:
-        raise CliError(f"--at {text!r}: give an event index, era:N or end") from None
+        raise CliError(f"--at {text!r}: give an event index, {parts[0]}:N or end") from None
     n_raw = max(parsed.raw_event_count, len(events))
     if not 0 <= raw < n_raw:
         raise CliError(f"--at {raw}: the log has events 0..{n_raw - 1}")
@@ -557,9 +586,13 @@ def format_snapshot_text(snap: dict[str, Any], ledger: list[dict[str, Any]], at:
     lines.append("")
     lines.append("score ledger:")
     if not ledger:
-        lines.append("  (no Mandate changes yet)")
+        lines.append("  (no score changes yet)")
     for e in ledger:
-        where = f"Era {e['era'] or '-'} cycle {e['cycle'] or '-'} event {e['event'] if e['event'] is not None else '-'}"
+        if e.get("round") is not None:
+            place = f"round {e['round']}"
+        else:
+            place = f"Era {e['era'] or '-'} cycle {e['cycle'] or '-'}"
+        where = f"{place} event {e['event'] if e['event'] is not None else '-'}"
         lines.append(f"  seat {e['seat']}: {e['amount']:+d} -> {e['total']}  {e['source']}"
                      + (f" ({e['detail']})" if e.get("detail") else "") + f"  [{where}]")
     return "\n".join(lines)
@@ -693,15 +726,30 @@ def cmd_export(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _serve(db: Path, port: int | None, open_browser: bool) -> Any:
+def _serve(db: Path, port: int | None, open_browser: bool, address: str | None = None) -> Any:
     import dashboards
 
-    return dashboards.serve(db, port=port, open_browser=open_browser)
+    try:
+        return dashboards.serve(db, port=port, open_browser=open_browser, address=address)
+    except dashboards.ServeError as err:
+        raise CliError(str(err)) from None
+
+
+def _serve_options(p: argparse.ArgumentParser) -> None:
+    """--port, --address, --open of ``dashboard`` and ``demo`` (Streamlit's conventions)."""
+    p.add_argument("--port", type=int, default=None,
+                   help="port to serve on (default: STREAMLIT_SERVER_PORT, else server.port in "
+                   ".streamlit/config.toml, else 8501)")
+    p.add_argument("--address", default=None,
+                   help="address to listen on (default: STREAMLIT_SERVER_ADDRESS, else "
+                   "127.0.0.1, this computer only; 0.0.0.0 lets a tablet on the same network "
+                   "connect)")
+    p.add_argument("--open", action="store_true", help="open a browser")
 
 
 def cmd_dashboard(args: argparse.Namespace) -> int:
     db = _db_path(args)
-    return _serve_status(_serve(db, args.port, args.open))
+    return _serve_status(_serve(db, args.port, args.open, args.address))
 
 
 def _serve_status(result: Any) -> int:
@@ -740,10 +788,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
         summary = pipeline.ingest_paths([SAMPLES_DIR], db, progress=True)
         print(_summary_text(summary))
         n = _db_game_count(db)
-    print(f"database {db}: {n} game(s)")
+    print(f"database {db}: {n} game{'' if n == 1 else 's'}")
     if args.no_serve:
         return EXIT_OK
-    return _serve_status(_serve(db, args.port, args.open))
+    return _serve_status(_serve(db, args.port, args.open, args.address))
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -760,7 +808,7 @@ def build_parser() -> argparse.ArgumentParser:
     db_parent = argparse.ArgumentParser(add_help=False)
     db_parent.add_argument("--db", default=argparse.SUPPRESS,
                            help="the DuckDB database (default: $PLAYTEST_DB or data/warehouse/playtest.duckdb)")
-    p = argparse.ArgumentParser(prog="playtest", description="Record, audit and analyse Mandate 2038 playtests.")
+    p = argparse.ArgumentParser(prog="playtest", description="Record, audit and analyse board-game playtests (Mandate 2038, Vestige).")
     p.add_argument("--db", default=None, help=argparse.SUPPRESS)
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -790,11 +838,15 @@ def build_parser() -> argparse.ArgumentParser:
     rl.set_defaults(func=cmd_rulings)
 
     s = sub.add_parser("simulate", help="write games played by bots through the engine")
+    s.add_argument("--game", default="mandate2038", metavar="GAME",
+                   help="the ruleset to simulate: mandate2038 (default) or vestige")
     s.add_argument("--games", type=int, default=10)
-    s.add_argument("--players", default="4", help="3, 4 or 5 (or a list such as 3,4,5 used in turn)")
+    s.add_argument("--players", default="4",
+                   help="a player count the game allows (Mandate 2038: 3, 4 or 5; Vestige: 1-4), "
+                        "or a list such as 3,4,5 used in turn")
     s.add_argument("--seed", default="0")
     s.add_argument("--out", required=True, metavar="DIR")
-    s.add_argument("--bot", choices=("random", "heuristic", "mixed"), default="mixed")
+    s.add_argument("--bot", default="mixed", help="random, heuristic or mixed (the game's bots)")
     s.set_defaults(func=cmd_simulate)
 
     st = sub.add_parser("study", help="play strategy-profile line-ups at scale (Ray) into Parquet tables")
@@ -824,7 +876,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("replay", help="the state and score ledger at a position of a game")
     r.add_argument("file", metavar="FILE")
-    r.add_argument("--at", default="end", metavar="POSITION", help="event index, era:N or end")
+    r.add_argument("--at", default="end", metavar="POSITION",
+                   help="event index, end, or the last event of a part of the game: era:N "
+                        "(Mandate 2038), round:N (Vestige)")
     r.add_argument("--format", choices=("text", "json"), default="text")
     r.set_defaults(func=cmd_replay)
 
@@ -851,14 +905,12 @@ def build_parser() -> argparse.ArgumentParser:
     e.set_defaults(func=cmd_export)
 
     d = sub.add_parser("dashboard", parents=[db_parent], help="serve the dashboard")
-    d.add_argument("--port", type=int, default=None)
-    d.add_argument("--open", action="store_true", help="open a browser")
+    _serve_options(d)
     d.set_defaults(func=cmd_dashboard)
 
     dm = sub.add_parser("demo", parents=[db_parent], help="load the sample games if empty, then serve")
     dm.add_argument("--no-serve", action="store_true", help="only prepare the database")
-    dm.add_argument("--port", type=int, default=None)
-    dm.add_argument("--open", action="store_true", help="open a browser")
+    _serve_options(dm)
     dm.set_defaults(func=cmd_demo)
 
     b = sub.add_parser("bench", parents=[db_parent], help="measure replay-validate throughput")

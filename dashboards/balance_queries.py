@@ -313,10 +313,23 @@ def _grouped(src: Source, f: Filters) -> dict[str, pl.DataFrame]:
         """, params)
     if df.is_empty():
         return {}
+    key = ("grouped", id(df))
+    hit = _SPLIT.get(key)
+    if hit is not None and hit[0] is df:
+        return hit[1]
     # GROUPING() sets a bit for each column NOT grouped (turn_order is the highest bit)
     sets = {_ORDER: 0b01111, _FACTION: 0b10111, _PROFILE: 0b11011, _FS: 0b10011,
             _OPENINGS: 0b11101, _PATHS: 0b11110, _TOTALS: 0b11111}
-    return {name: df.filter(pl.col("gid") == gid).drop("gid") for name, gid in sets.items()}
+    parts = {name: part.drop("gid")
+             for (gid,), part in df.group_by(["gid"]) for name, g in sets.items() if g == gid}
+    _SPLIT[key] = (df, parts)
+    while len(_SPLIT) > 16:
+        _SPLIT.pop(next(iter(_SPLIT)))
+    return parts
+
+
+#: the split of :func:`_grouped`'s cached result frames (the frame is kept to check identity)
+_SPLIT: dict[tuple[Any, ...], tuple[pl.DataFrame, dict[str, pl.DataFrame]]] = {}
 
 
 def _part(src: Source, f: Filters, name: str, cols: list[str]) -> pl.DataFrame:
@@ -452,7 +465,7 @@ def _groups(df: pl.DataFrame) -> dict[tuple[str, int], pl.DataFrame]:
             for (k, n), part in df.group_by(["kind", "player_count"], maintain_order=True)}
 
 
-def _metrics(src: Source, f: Filters) -> pl.DataFrame:
+def _metrics(src: Source, f: Filters, only: int | None = None) -> pl.DataFrame:
     """Every metric of :data:`METRICS` per kind and player count: value, 95% jackknife
     interval, games, threshold, verdict (:func:`dashboards.stats.verdict`) and a note where
     the source does not record what the metric needs."""
@@ -472,6 +485,8 @@ def _metrics(src: Source, f: Filters) -> pl.DataFrame:
     forced = _groups(forced_counts(src, f))
     rows: list[dict[str, Any]] = []
     for (kind, n), part in sorted(_groups(seats).items()):
+        if only is not None and n != only:
+            continue
         games = int(round(float(part["appearances"].sum()) / n))
         results: dict[str, tuple[dict[str, float] | None, str]] = {}
         order = by_order.get((kind, n))
@@ -564,7 +579,7 @@ def _metrics(src: Source, f: Filters) -> pl.DataFrame:
         "bound": pl.String, "threshold": pl.Float64, "verdict": pl.String, "note": pl.String})
 
 
-def _shares(src: Source, f: Filters, by: str) -> pl.DataFrame:
+def _shares(src: Source, f: Filters, by: str, only: int | None = None) -> pl.DataFrame:
     """Win share (1/k credit) per kind, player count and ``by`` (``turn_order``, ``faction``
     or ``profile``) with the 95% jackknife interval of each share and the even share 1/n."""
     if by not in ("turn_order", "faction", "profile"):
@@ -575,6 +590,8 @@ def _shares(src: Source, f: Filters, by: str) -> pl.DataFrame:
     seats = seats.filter(pl.col(by).is_not_null())
     rows = []
     for (kind, n), part in sorted(_groups(seats).items()):
+        if only is not None and n != only:
+            continue
         blocks = _blocks(part, [by], ["appearances", "credit"])
         keys = sorted({k for b in blocks.values() for k in b}, key=str)
         for key in keys:
@@ -612,23 +629,37 @@ def _memo(key: tuple[Any, ...], make: Any) -> pl.DataFrame:
     return hit
 
 
-def metrics(src: Source, f: Filters) -> pl.DataFrame:
-    """Every metric of :data:`METRICS` per kind and player count: value, 95% jackknife
-    interval, games, threshold, verdict (:func:`dashboards.stats.verdict`) and a note where
-    the source does not record what the metric needs. Kept until the data changes."""
-    return _memo(("metrics", _data_version(src), f), lambda: _metrics(src, f))
+def metrics(src: Source, f: Filters, player_count: int | None = None) -> pl.DataFrame:
+    """Every metric of :data:`METRICS` per kind and player count (only ``player_count`` when
+    given): value, 95% jackknife interval, games, threshold, verdict
+    (:func:`dashboards.stats.verdict`) and a note where the source does not record what the
+    metric needs. Kept until the data changes."""
+    return _memo(("metrics", _data_version(src), f, player_count),
+                 lambda: _metrics(src, f, player_count))
 
 
-def shares(src: Source, f: Filters, by: str) -> pl.DataFrame:
-    """Win share (1/k credit) per kind, player count and ``by`` (``turn_order``, ``faction``
-    or ``profile``) with the 95% jackknife interval of each share and the even share 1/n.
-    Kept until the data changes."""
-    return _memo(("shares", _data_version(src), f, by), lambda: _shares(src, f, by))
+def shares(src: Source, f: Filters, by: str, player_count: int | None = None) -> pl.DataFrame:
+    """Win share (1/k credit) per kind, player count (only ``player_count`` when given) and
+    ``by`` (``turn_order``, ``faction`` or ``profile``) with the 95% jackknife interval of each
+    share and the even share 1/n. Kept until the data changes."""
+    return _memo(("shares", _data_version(src), f, by, player_count),
+                 lambda: _shares(src, f, by, player_count))
+
+
+def games_by_count(src: Source, f: Filters) -> dict[tuple[str, int], int]:
+    """Complete games per (kind, player count) in the source."""
+    prefetch(src, f)
+    tot = leader_counts(src, f)
+    if tot.is_empty():
+        return {}
+    agg = tot.group_by(["kind", "player_count"]).agg(pl.col("games").sum())
+    return {(str(k), int(n)): int(g) for k, n, g in agg.iter_rows()}
 
 
 def clear_caches() -> None:
     """Forget every cached result (the benchmark's "cold" runs)."""
     _RESULTS.clear()
+    _SPLIT.clear()
     _STUDY_CACHE.clear()
     _STUDY_BALANCE.clear()
 

@@ -270,11 +270,29 @@ def variant_label(option: Any) -> str:
 
     body = event_dict(option)
     action = ACTION_WORDS.get(body.get("type", ""), body.get("type", "?"))
-    rest = [str(v) if k == "mode" else
-            f"{k.replace('_', ' ')} {v}" if not isinstance(v, bool) else k.replace("_", " ")
+    rest = [words(v) if k == "mode" else
+            f"{k.replace('_', ' ')} {words(v)}" if not isinstance(v, bool) else k.replace("_", " ")
             for k, v in body.items()
             if k not in ("type", "seat", "piece", "path", "t", "comment") and v not in (None, False)]
     return action + (": " + ", ".join(rest) if rest else "")
+
+
+def words(value: Any) -> str:
+    """A value of an event for a button or a table, never a Python repr: content ids by their
+    printed names, lists joined, mappings as "key value" pairs."""
+    from dashboards.replay_view import content_names
+
+    if isinstance(value, dict):
+        return "; ".join(f"{str(k).replace('_', ' ')} {words(v)}" for k, v in value.items()
+                         if v not in (None, False, [], {}))
+    if isinstance(value, list | tuple | set | frozenset):
+        return " ".join(words(v) for v in value) if all(
+            isinstance(v, str) and len(v) <= 3 for v in value) else ", ".join(words(v) for v in value)
+    if isinstance(value, BaseModel):
+        return words(value.model_dump(exclude_none=True))
+    if isinstance(value, str):
+        return content_names().get(value, value.replace("_", " "))
+    return str(value)
 
 
 # --- plain forms for any event type -----------------------------------------------------------

@@ -6,6 +6,7 @@ resources, the score ledger so far, and a readable label for any event.
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from typing import Any
 
@@ -170,14 +171,28 @@ def ledger_table(result: Any) -> pl.DataFrame:
                                       "event": pl.Int64, "detail": pl.Utf8})
 
 
+def _value(v: Any) -> str | None:
+    if v is None:
+        return None
+    if isinstance(v, str):
+        return v
+    try:
+        return json.dumps(v, ensure_ascii=False, default=str)
+    except (TypeError, ValueError):
+        return str(v)
+
+
 def findings_table(findings: list[Any]) -> pl.DataFrame:
-    """Findings as a table in log order."""
+    """Findings as a table in log order: message, expected and recorded first (they are what a
+    reader needs; a wide table must not hide them off-screen), the location after."""
     rows = [
-        {"severity": f.severity, "code": f.code, "event": f.where.event, "line": f.where.line,
-         "era": f.where.era, "cycle": f.where.cycle, "seat": f.where.seat, "message": f.message,
-         "rule": f.rule}
+        {"event": f.where.event, "severity": f.severity, "message": f.message,
+         "expected": _value(getattr(f, "expected", None)),
+         "recorded": _value(getattr(f, "recorded", None)), "rule": f.rule, "code": f.code,
+         "line": f.where.line, "era": f.where.era, "cycle": f.where.cycle, "seat": f.where.seat}
         for f in findings
     ]
-    return pl.DataFrame(rows, schema={"severity": pl.Utf8, "code": pl.Utf8, "event": pl.Int64,
-                                      "line": pl.Int64, "era": pl.Int64, "cycle": pl.Int64,
-                                      "seat": pl.Int64, "message": pl.Utf8, "rule": pl.Utf8})
+    return pl.DataFrame(rows, schema={"event": pl.Int64, "severity": pl.Utf8, "message": pl.Utf8,
+                                      "expected": pl.Utf8, "recorded": pl.Utf8, "rule": pl.Utf8,
+                                      "code": pl.Utf8, "line": pl.Int64, "era": pl.Int64,
+                                      "cycle": pl.Int64, "seat": pl.Int64})

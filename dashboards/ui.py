@@ -183,6 +183,30 @@ def pick_kind(sizes: dict[str, str], key: str) -> str:
     return kind
 
 
+def game_labels(games: pl.DataFrame, factions: dict[str, list[str]]) -> dict[str, str]:
+    """Picker lines a person can tell apart: source, date, seats, kind, errors (the id last)."""
+    from dashboards.filters import SESSION_TYPE_LABELS
+    from dashboards.replay_view import content_names
+
+    names = content_names()
+    out = {}
+    for r in games.iter_rows(named=True):
+        seats = factions.get(r["game_id"], [])
+        who = ", ".join(names.get(f, f) for f in seats) if seats else "seats not recorded"
+        kind = SESSION_TYPE_LABELS.get(r.get("session_type") or "", r.get("session_type") or "")
+        if r.get("illustrative"):
+            kind += " (illustrative)"
+        source = str(r.get("source_name") or "no source name").replace("\\", "/")
+        source = source.rstrip("/").rsplit("/", 1)[-1] or source  # the file, not its folders
+        if len(source) > 40:
+            source = source[:39] + "…"
+        errors = plural(int(r.get("n_errors") or 0), "error")
+        out[r["game_id"]] = (f"{source} · {r.get('date') or 'undated'} · "
+                             f"{plural(len(seats), 'seat')}: {who} · {kind} · {errors} · "
+                             f"{str(r['game_id'])[:8]}")
+    return out
+
+
 def empty_state(message: str) -> None:
     """A friendly note that there is nothing to show yet, and what to do about it."""
     st.info(message, icon=":material/inbox:")

@@ -45,7 +45,9 @@ def new_header(players: list[tuple[str, str]], *, mode: str = "competitive",
     if nemesis:
         header["nemeses"] = [{"name": nemesis}]
         header["difficulty"] = difficulty or "nuisance"
-    return VestigeHeader.model_validate(header).model_dump(mode="json", exclude_defaults=True)
+    # "game" is kept although it is the model's default: readers dispatch on it
+    return {"game": "vestige",
+            **VestigeHeader.model_validate(header).model_dump(mode="json", exclude_defaults=True)}
 
 
 @dataclass

@@ -2,9 +2,11 @@
 
 :func:`simulate_game` is game-agnostic: it loops ``legal_moves -> choose -> apply`` over any
 registered ruleset, resolving chance nodes with the given seeded ``random.Random`` and asking
-each seat's bot otherwise. :func:`simulate` deals Mandate 2038 games (random factions, seats, map
-and first Initiative, all from the seed) and yields their canonical logs, labelled
-``session_type: "simulation"`` with the bots, version and seed in ``provenance.generator``.
+each seat's bot (or a non-seat actor's bot, e.g. a nemesis) otherwise. :func:`simulate_one` and
+:func:`simulate` deal games of any ruleset through its ``simulate_one`` (Mandate 2038's in
+``engine/mandate2038/simulation.py``: random factions, seats, map and first Initiative, all from
+the seed), labelled ``session_type: "simulation"`` with the bots, version and seed in
+``provenance.generator``.
 
 Game ``index`` of a run with seed ``S`` uses ``random.Random(f"{S}:{index}")`` only, so every game
 is reproducible on its own from (seed, index). Nothing here reads a clock or does I/O.
@@ -12,13 +14,13 @@ is reproducible on its own from (seed, index). Nothing here reads a clock or doe
 
 from __future__ import annotations
 
-import inspect
 import random
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from engine.core.findings import FindingSink
-from engine.core.ruleset import Decision, Ruleset
+from engine.core.registry import DEFAULT_GAME, get_ruleset
+from engine.core.ruleset import Decision, Pass, Ruleset
 from schemas.findings import Finding
 
 SIMULATOR_VERSION = "0.1.0"
@@ -38,19 +40,10 @@ class SimulationError(RuntimeError):
 
 
 def _moves_function(ruleset: Ruleset) -> Callable[[Any, frozenset[str]], Decision]:
-    """``(state, passed) -> Decision`` for the ruleset (``passed`` when it accepts it)."""
-    if ruleset.game == "mandate2038":  # lazy options: only the chosen one is built
-        from engine.mandate2038.moves import legal_moves as mandate_moves
-
-        return lambda st, passed: mandate_moves(st, None, passed, lazy=True)
+    """``(state, passed) -> Decision``: the ruleset's legal moves, lazy options allowed (only
+    the chosen one is built)."""
     fn = ruleset.legal_moves
-    try:
-        params = inspect.signature(fn).parameters
-    except (TypeError, ValueError):  # pragma: no cover - builtins
-        params = {}  # type: ignore[assignment]
-    if "passed" in params:
-        return lambda st, passed: fn(st, passed=passed)  # type: ignore[call-arg]
-    return lambda st, passed: fn(st)
+    return lambda st, passed: fn(st, passed, lazy=True)
 
 
 def _chance(decision: Decision, rng: random.Random) -> Any:
@@ -75,12 +68,16 @@ def simulate_game(
 ) -> Any:
     """Play one game from ``header`` and return its log (``ruleset.log_model``).
 
-    ``bots`` maps seat number (1-based) to a bot, or is a sequence in seat order. Chance nodes
-    draw from ``rng``. ``after_event(state, event)`` may return extra events to record (e.g.
+    ``bots`` maps seat number (1-based) to a bot, or is a sequence in seat order; a non-seat
+    actor's decisions (``Decision.actor``, e.g. ``"nemesis"``) go to ``bots[actor]`` when given,
+    else are drawn from ``rng`` like chance nodes. ``after_event(state, event)`` may return extra events to record (e.g.
     checkpoints), which are applied too. With ``strict`` a finding on a legal move raises
     :class:`SimulationError` naming it (it means the move generator and the rules disagree).
     """
-    seat_bots = dict(bots) if isinstance(bots, dict) else {i + 1: b for i, b in enumerate(bots)}
+    seat_bots: dict[Any, Any] = (
+        dict(bots) if isinstance(bots, dict) else {i + 1: b for i, b in enumerate(bots)}
+    )
+    parts = tuple(getattr(ruleset, "location_parts", ("era", "cycle")))
     moves = _moves_function(ruleset)
     sink = FindingSink(ruleset.catalogue)
     state = ruleset.setup(header, sink)
@@ -91,7 +88,7 @@ def simulate_game(
 
     def apply(e: Any) -> None:
         sink.event = len(events)
-        sink.era, sink.cycle = ruleset.location(state)
+        sink.locate(parts, ruleset.location(state))
         before = len(sink.findings)
         ruleset.apply(state, e, sink)
         events.append(e)
@@ -119,18 +116,17 @@ def simulate_game(
             assert d.combine is not None
             choice = d.combine(picks)
         else:
+            who = d.seat if d.seat is not None else d.actor
             if not d.options:
-                raise SimulationError(f"no legal option for seat {d.seat} ({d.label})", events, sink.findings)
-            bot = seat_bots[d.seat] if d.seat is not None else None
+                raise SimulationError(f"no legal option for {who} ({d.label})", events, sink.findings)
+            bot = seat_bots.get(who) if who is not None else None
             choice = bot.choose(state, d.seat, d.options, d.label) if bot else _chance(d, rng)
         cls = type(choice)  # class lookups: an event's own __getattr__ is slow when it misses
         if getattr(cls, "materialize", None) is not None:  # a lazy option (e.g. moves.Spec)
             choice = choice.materialize()  # build the chosen event
-        elif getattr(cls, "model_fields", None) is None:  # not an event: maybe a Pass
-            key = getattr(choice, "key", None)
-            if isinstance(key, str) and not hasattr(choice, "type"):  # a Pass: record nothing
-                passed.add(key)
-                continue
+        elif isinstance(choice, Pass):  # declining an optional window: record nothing
+            passed.add(choice.key)
+            continue
         passed.clear()
         apply(choice)
         if after_event is not None:
@@ -143,92 +139,51 @@ def simulate_game(
     return ruleset.log_model(header=header, events=events)
 
 
-# --- Mandate 2038 games ---------------------------------------------------------------------
-
-BOT_CHOICES = ("random", "heuristic", "mixed")
+# --- any ruleset ----------------------------------------------------------------------------
 
 
-def random_map(pack: Any, rng: random.Random) -> dict[str, str]:
-    """Frontier at the centre; each ring pool shuffled independently (core rules §1 step 1)."""
-    from engine.mandate2038.board import INNER, OUTER
-
-    inner = [t.id for t in pack.tiles for _ in range(t.pool.inner)]
-    outer = [t.id for t in pack.tiles for _ in range(t.pool.outer)]
-    rng.shuffle(inner)
-    rng.shuffle(outer)
-    layout = {"F": next(t.id for t in pack.tiles if t.pool.center)}
-    layout.update(zip(INNER, inner, strict=True))
-    layout.update(zip(OUTER, outer, strict=True))
-    return layout
+def ruleset_for(game: str) -> Ruleset:
+    """The registered ruleset of ``game`` that can simulate (ValueError otherwise)."""
+    rs = get_ruleset(game)
+    if rs is None:
+        raise ValueError(f"no ruleset is registered for game {game!r}")
+    if not callable(getattr(rs, "simulate_one", None)):
+        raise ValueError(f"the {game} ruleset has no simulator")
+    return rs
 
 
-def game_header(pack: Any, players: int, rng: random.Random, seat_bots: list[str], *, seed: Any,
-                index: int) -> Any:
-    """The header of simulated game ``index``: random factions, map and first Initiative."""
-    from schemas.log import Provenance, SeatInfo
-    from schemas.mandate2038 import MandateHeader
-
-    factions = rng.sample([f.id for f in pack.factions], players)
-    layout = random_map(pack, rng)
-    first = rng.randint(1, players)
-    bots_txt = ",".join(f"{i + 1}:{b}" for i, b in enumerate(seat_bots))
-    return MandateHeader(
-        session_type="simulation",
-        game_id=f"sim-{seed}-{index:05d}",
-        seats=[SeatInfo(seat=i + 1, faction=f, player=f"bot:{seat_bots[i]}") for i, f in enumerate(factions)],
-        map=layout,
-        first_initiative=first,
-        provenance=Provenance(
-            source_format="simulator",
-            generator=(f"playtest simulate {SIMULATOR_VERSION} bots={bots_txt} "
-                       f"seed={seed} game={index}"),
-            description=f"simulated game {index} of seed {seed}; bots by seat: {bots_txt}",
-        ),
-        notes="Simulated by bots through the engine; not a human playtest.",
-    )
+def simulate_one(seed: Any, index: int, players: int, bots: str = "mixed", *,
+                 game: str = DEFAULT_GAME) -> Any:
+    """Game ``index`` of a run with ``seed`` of ``game``: reproducible on its own from (seed,
+    index). ValueError for a player count or bot name the ruleset does not simulate."""
+    rs = ruleset_for(game)
+    names = tuple(getattr(rs, "bot_names", ()))
+    if names and bots not in names:
+        raise ValueError(f"unknown bot choice {bots!r}; choose one of {', '.join(names)}")
+    counts = tuple(getattr(rs, "player_counts", ()))
+    if counts and players not in counts:
+        raise ValueError(f"the {game} simulator plays {_counts_text(counts)} players, not {players}")
+    return rs.simulate_one(seed, index, players, bots)
 
 
-def _mandate_checkpoints(state: Any, event: Any) -> list[Any]:
-    from engine.mandate2038.moves import checkpoint_event
-
-    if getattr(event, "type", None) == "era_mandate":
-        return [checkpoint_event(state, f"end of Era {state.era}")]
-    return []
-
-
-def simulate_one(seed: Any, index: int, players: int, bots: str = "mixed") -> Any:
-    """Game ``index`` of a run with ``seed``: reproducible on its own from (seed, index)."""
-    from engine.core.registry import get_ruleset
-    from engine.mandate2038.bots import make_bot
-    from schemas.packs import load_pack
-
-    if bots not in BOT_CHOICES:
-        raise ValueError(f"unknown bot choice {bots!r}; choose one of {', '.join(BOT_CHOICES)}")
-    if not 3 <= players <= 5:
-        raise ValueError(f"the simulator plays 3, 4 or 5 players, not {players}")
-    ruleset = get_ruleset("mandate2038")
-    if ruleset is None:
-        raise RuntimeError("the mandate2038 ruleset is not registered")
-    pack = load_pack("mandate2038", "0.8.0-rc.17-test")
-    rng = random.Random(f"{seed}:{index}")
-    if bots == "mixed":
-        seat_bots = [rng.choice(("random", "heuristic")) for _ in range(players)]
-    else:
-        seat_bots = [bots] * players
-    header = game_header(pack, players, rng, seat_bots, seed=seed, index=index)
-    seat_objs = {i + 1: make_bot(b, random.Random(f"{seed}:{index}:bot{i + 1}"))
-                 for i, b in enumerate(seat_bots)}
-    return simulate_game(ruleset, header, seat_objs, rng, after_event=_mandate_checkpoints)
+def _counts_text(counts: Sequence[int]) -> str:
+    c = [str(x) for x in sorted(counts)]
+    return c[0] if len(c) == 1 else ", ".join(c[:-1]) + " or " + c[-1]
 
 
 def simulate(
-    n_games: int, players: int | Sequence[int], seed: Any, bots: str = "mixed", *, start: int = 0
+    n_games: int, players: int | Sequence[int], seed: Any, bots: str = "mixed", *, start: int = 0,
+    game: str = DEFAULT_GAME,
 ) -> Iterator[Any]:
-    """Yield ``n_games`` complete simulated Mandate 2038 logs (game indices ``start..``).
+    """Yield ``n_games`` complete simulated logs of ``game`` (game indices ``start..``).
 
     ``players`` is a count or a sequence of counts used in turn (game i plays
     ``players[i % len(players)]``).
     """
     counts = [players] if isinstance(players, int) else list(players)
     for i in range(start, start + n_games):
-        yield simulate_one(seed, i, counts[i % len(counts)], bots)
+        yield simulate_one(seed, i, counts[i % len(counts)], bots, game=game)
+
+
+# Mandate 2038's dealing lives with its ruleset; kept importable from here.
+BOT_CHOICES = ("random", "heuristic", "mixed")

@@ -28,7 +28,7 @@ from ingest.warehouse.schema import RECORD_TABLES, TABLES
 _OWN_COLUMNS = {
     "seats": frozenset({"game_id", "seat", "faction", "player", "provisional_winner", "winner"}),
     "outcomes": frozenset({"game_id", "complete", "provisional_winners", "winners", "ending",
-                           "details"}),
+                           "details", "mode", "winning_team", "result"}),
 }
 
 
@@ -211,7 +211,8 @@ def game_columns(
         finding_rows.append(
             {"n": i, "code": f.get("code"), "severity": f.get("severity"), "rule": f.get("rule"),
              "message": f.get("message"), "event": where.get("event"), "line": where.get("line"),
-             "era": where.get("era"), "cycle": where.get("cycle"), "seat": where.get("seat"),
+             "era": where.get("era"), "cycle": where.get("cycle"), "round": where.get("round"),
+             "seat": where.get("seat"),
              "expected": _json(f.get("expected")), "recorded": _json(f.get("recorded")),
              "rulings": ", ".join(f.get("rulings") or ()) or None}
         )
@@ -225,6 +226,7 @@ def game_columns(
     seats: list[int | None] = []
     eras: list[int | None] = []
     cycles: list[int | None] = []
+    rounds: list[int | None] = []
     times: list[dt.datetime | None] = []
     obs_rows: list[dict[str, Any]] = []
     survey_rows: list[dict[str, Any]] = []
@@ -235,7 +237,7 @@ def game_columns(
     for i, ev in enumerate(events):
         kind = ev.type
         here = locs[i]
-        era, cycle = here.get("era"), here.get("cycle")
+        era, cycle, rnd = here.get("era"), here.get("cycle"), here.get("round")
         seat = getattr(ev, "seat", None)
         raw_t = getattr(ev, "t", None)
         t = None if raw_t is None else naive_utc(raw_t)
@@ -243,11 +245,13 @@ def game_columns(
         seats.append(seat if isinstance(seat, int) else None)
         eras.append(era)
         cycles.append(cycle)
+        rounds.append(rnd)
         times.append(t)
         if kind == "observation":
             obs_rows.append(
                 {"idx": indices[i], "category": ev.category, "rule": ev.rule, "seat": ev.seat,
-                 "era": era, "cycle": cycle, "text": ev.text, "minutes": ev.minutes, "t": t}
+                 "era": era, "cycle": cycle, "round": rnd, "text": ev.text,
+                 "minutes": ev.minutes, "t": t}
             )
         elif kind == "survey":
             value = ev.value
@@ -258,7 +262,8 @@ def game_columns(
                  "value_num": num}
             )
     out["events"] = (n, {"idx": list(indices), "type": kinds, "seat": seats, "era": eras,
-                         "cycle": cycles, "t": times, "line": list(lines), "payload": payloads})
+                         "cycle": cycles, "t": times, "line": list(lines), "payload": payloads,
+                         "round": rounds})
     out["observations"] = _from_rows("observations", obs_rows)
     out["survey"] = _from_rows("survey", survey_rows)
     out["capture"] = _from_rows("capture", _capture_rows(header, events, notes))
@@ -269,17 +274,14 @@ def game_columns(
     out["turn_times"] = _from_rows("turn_times", timing.turn_times)
 
     # Ledger.
-    last_total: dict[int, int] = {}
     ledger = result.ledger
     out["ledger"] = (len(ledger), {
         "n": list(range(len(ledger))), "seat": [e.seat for e in ledger],
         "era": [e.era for e in ledger], "cycle": [e.cycle for e in ledger],
         "event": [e.event for e in ledger], "source": [e.source for e in ledger],
         "amount": [e.amount for e in ledger], "total": [e.total for e in ledger],
-        "detail": [e.detail for e in ledger],
+        "detail": [e.detail for e in ledger], "round": [getattr(e, "round", None) for e in ledger],
     })
-    for e in ledger:
-        last_total[e.seat] = e.total
 
     # The ruleset's own tables; its "seats" and "outcomes" rows add its columns to those
     # shared tables (e.g. Mandate 2038's final resources and AGI claim).
@@ -313,7 +315,8 @@ def game_columns(
             {**_extra("outcomes", outcome_extra, notes),
              "complete": outcome.complete, "provisional_winners": list(outcome.provisional_winners),
              "winners": list(outcome.winners), "ending": outcome.ending,
-             "details": _json(outcome.details or {})}
+             "details": _json(outcome.details or {}), "mode": outcome.mode,
+             "winning_team": outcome.winning_team, "result": outcome.result}
         )
     out["outcomes"] = _from_rows("outcomes", outcome_rows)
 

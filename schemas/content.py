@@ -7,7 +7,7 @@ Build") and/or a reference key ("FACTS.md §2"). Texts are the toolkit's own wor
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -418,7 +418,10 @@ class ContentPack(_Model):
         return sum(self.faction(f).starts.trust for f in faction_ids)
 
 
-def _find(entries: list[Any], entry_id: str, kind: str) -> Any:
+_E = TypeVar("_E", Tile, Headline, EraMandateCard, PowerContract, TrainingCard)
+
+
+def _find(entries: list[_E], entry_id: str, kind: str) -> _E:
     for e in entries:
         if e.id == entry_id:
             return e

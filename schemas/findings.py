@@ -18,6 +18,8 @@ class Where(BaseModel):
 
     ``event`` is the 0-based index of the event in the log's ``events`` list;
     ``line`` is the 1-based line of the source file the event came from, when known.
+    ``era`` and ``cycle`` locate a Mandate 2038 finding, ``round`` a Vestige one: each game fills
+    the parts its locations have (``Ruleset.location_parts``); the others stay null.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -26,6 +28,7 @@ class Where(BaseModel):
     line: int | None = None
     era: int | None = None
     cycle: int | None = None
+    round: int | None = None
     seat: int | None = None
 
 

@@ -34,10 +34,12 @@ class Strict(BaseModel):
 
 
 class SeatInfo(Strict):
-    """One seat at the table. Seats are numbered 1..N clockwise."""
+    """One seat at the table. Seats are numbered 1..N clockwise. ``faction`` is what the seat
+    plays when the game has factions (Mandate 2038; Vestige: the player's colour); a game
+    without them leaves it out, and a ruleset that needs one reports it missing."""
 
     seat: int = Field(ge=1, le=6)
-    faction: str
+    faction: str | None = None
     player: str | None = None
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Literal
 
-from pydantic import Field, TypeAdapter
+from pydantic import Field, TypeAdapter, model_validator
 
 from schemas.log import LOG_FORMAT, LOG_FORMAT_VERSION, BaseHeader, Strict
 
@@ -58,6 +58,15 @@ class MandateHeader(BaseHeader):
     #: the ruling set this table played by (docs/engine.md "Rulings"): a set name, ID=OPTION
     #: pairs, or both, comma-separated; None: the defaults
     rulings: str | None = None
+
+    @model_validator(mode="after")
+    def _every_seat_plays_a_faction(self) -> MandateHeader:
+        # core rules §1 Setup: each player takes a faction (the shared SeatInfo leaves it optional
+        # for games without factions)
+        missing = [s.seat for s in self.seats if s.faction is None]
+        if missing:
+            raise ValueError(f"seat(s) {missing} have no faction; every Mandate 2038 seat plays one")
+        return self
 
 
 class _Event(Strict):
@@ -166,6 +175,7 @@ class OrbitalMove(Strict):
 
 
 class _Turn(_Event):
+    type: str  # each turn event narrows it to its own Literal
     seat: SeatNo
     piece: Piece = "ceo"
     # [] = not recorded. Longer than 3 entries (2 steps) is illegal but recordable, so that the
@@ -448,6 +458,9 @@ class SurveyAnswer(_Event):
     value: str | int | float | bool
     seat: SeatNo | None = None
 
+
+#: the class every turn event (a resolved Core Action or Program) derives from
+TurnEvent = _Turn
 
 TURN_TYPES: frozenset[str] = frozenset(
     {

@@ -447,3 +447,76 @@ def test_observations_page_reads_capture_from_the_warehouse(sample_db: Path,
     with duckdb.connect(str(sample_db), read_only=True) as con:
         n = con.execute("SELECT count(DISTINCT game_id) FROM capture").fetchone()
     assert n is not None and n[0] > 0
+
+
+def test_game_pickers_tell_games_apart(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Audit's and the Replay viewer's pickers show source, date and seats, not bare hashes."""
+    for page in ("audit", "replay"):
+        at = _app(sample_db, monkeypatch, page)
+        _no_exception(at)
+        picker = next(sb for sb in at.selectbox if sb.label == "Game")
+        labels = list(picker.options)
+        assert len(set(labels)) == len(labels), labels
+        for label in labels:
+            assert " seats: " in label and "·" in label, label
+            assert not label.startswith(picker.value[:8]), "the id is not the first thing"
+        assert any("Mirevanta" in x or "Kestralyn" in x or "Corthaven" in x for x in labels)
+        assert not any(" errors" in x and x.split(" errors")[0].endswith(" 1") for x in labels)
+
+
+def test_replay_shows_the_finding_at_its_event(sample_db: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    con = duckdb.connect(str(sample_db), read_only=True)
+    row = con.sql("SELECT game_id, event, message, CAST(expected AS VARCHAR) FROM findings "
+                  "WHERE event IS NOT NULL AND expected IS NOT NULL ORDER BY game_id, event "
+                  "LIMIT 1").fetchall()
+    con.close()
+    if not row:
+        pytest.skip("no finding with an expected value in the sample")
+    gid, event, message, _ = row[0]
+    at = _app(sample_db, monkeypatch, "replay", {"game": gid, "event": str(event)})
+    _no_exception(at)
+    if not at.slider:
+        pytest.skip("this game cannot be replayed here")
+    boxes = [b.value for b in [*at.error, *at.warning]]
+    assert any(message[:40] in b and "**Expected**" in b for b in boxes), boxes
+
+
+def test_move_labels_are_words_not_reprs() -> None:
+    from dashboards import live
+
+    label = live.variant_label({"type": "fund", "seat": 1, "mode": "venture", "path": ["F", "I1"],
+                                "trade": {"give": "runway", "take": "compute", "to_seat": 2}})
+    assert "{" not in label and "'" not in label and "to seat 2" in label, label
+
+
+def test_two_players_are_not_accepted_silently(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    at = _app(tmp_path / "playtest.duckdb", monkeypatch, "record")
+    assert not any("3-5 players" in w.value for w in at.warning)
+    at.number_input(key="new_n").set_value(2).run()
+    _no_exception(at)
+    assert any("3-5 players" in w.value for w in at.warning)
+
+
+def test_game_filter_holds_on_every_page_and_a_game_page_fixes_its_game(
+        sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Game filter is kept across pages like the player count; a page about one game shows
+    that game fixed and leaves the kept choice alone (dashboards/filters.py)."""
+    from dashboards import filters
+    from dashboards.queries import Filters
+
+    at = _app(sample_db, monkeypatch, "overview")
+    (game,) = [m for m in at.sidebar.multiselect if m.label == "Game"]
+    assert "mandate2038" in game.options or "Mandate 2038" in game.options
+    game.set_value(["mandate2038"]).run()
+    for page in [*ANALYTICS, "record", "overview"]:
+        at.switch_page(f"views/{page}.py").run()
+        _no_exception(at)
+        if page in ANALYTICS:
+            games = [m.value for m in at.sidebar.multiselect if m.label == "Game"]
+            assert games == [["mandate2038"]], f"{page}: game is {games}"
+    f = Filters(player_counts=(4,), games=("vestige",))
+    assert filters.for_game(f, "mandate2038").games == ("mandate2038",)
+    sql, params = f.where("g")
+    assert "g.game" in sql and ["vestige"] in params

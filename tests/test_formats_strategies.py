@@ -112,7 +112,17 @@ EVENT_MODELS: list[type[BaseModel]] = list(
     typing.get_args(typing.get_args(typing.get_type_hints(MandateLog, include_extras=True)["events"])[0])[0].__args__
 )
 EVENTS = st.one_of([model_dicts(m).map(m.model_validate) for m in EVENT_MODELS])
-HEADERS = model_dicts(MandateHeader).map(MandateHeader.model_validate)
+
+
+def _with_factions(d: dict[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
+    """Every Mandate 2038 seat plays a faction (the shared SeatInfo leaves it optional)."""
+    seats = d["seats"]
+    return st.tuples(*[TEXT for _ in seats]).map(lambda fs: {**d, "seats": [
+        s if s.faction is not None else s.model_copy(update={"faction": f})
+        for s, f in zip(seats, fs, strict=True)]})
+
+
+HEADERS = model_dicts(MandateHeader).flatmap(_with_factions).map(MandateHeader.model_validate)
 
 
 @st.composite

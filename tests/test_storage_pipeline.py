@@ -211,7 +211,7 @@ def test_busy_database_retries_then_raises_clearly(tmp_path, capfd):
 def test_missing_input_and_unknown_game_are_reported(tmp_path):
     db = tmp_path / "w.duckdb"
     other = {"format": "playtest-log", "format_version": 1,
-             "header": {"game": "vestige", "rules_version": "1", "session_type": "simulation",
+             "header": {"game": "no-such-game", "rules_version": "1", "session_type": "simulation",
                         "seats": [{"seat": 1, "faction": "x"}]}, "events": []}
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "other.json").write_text(json.dumps(other))
@@ -224,7 +224,7 @@ def test_missing_input_and_unknown_game_are_reported(tmp_path):
     assert again.counts() == {"loaded": 0, "skipped": 1, "recovered": 0, "unreadable": 0, "failed": 0}
     reasons = {Path(r.file).name: r.reason for r in summary.unreadable}
     assert "no such file" in reasons["nope"]
-    assert "vestige" in reasons["other.json"]
+    assert "no-such-game" in reasons["other.json"]
 
 
 def test_a_game_whose_rows_do_not_fit_fails_alone(tmp_path):

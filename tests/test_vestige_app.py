@@ -11,6 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import engine.vestige  # noqa: F401 - registers the ruleset (until the registry loads it itself)
+from dashboards import drafts
 from engine.vestige.simulate import simulate_one
 from ingest.pipeline import ingest_paths
 from ingest.warehouse import migrate
@@ -110,6 +111,7 @@ def test_vestige_pages_count_only_vestige_games(sample_db: Path,
     at = _app(sample_db, monkeypatch, "vestige_modes")
     table = next(d.value for d in at.dataframe)
     assert int(table["games"].sum()) == games["vestige"]
+    assert len(at.get("vega_lite_chart")) >= 3, "rounds, margins and the nemesis win rate"
 
 
 @pytest.mark.parametrize("page", sorted(OTHERS))
@@ -154,3 +156,20 @@ def test_record_a_game_undo_and_resume(tmp_path: Path, monkeypatch: pytest.Monke
     again.switch_page("views/vestige_record.py").run()
     _clean(again)
     assert again.metric[0].value == "3"
+    assert drafts.load(db.parent / "drafts", draft_id).header["game"] == "vestige"
+
+
+def test_import_takes_vestige_notation_and_sheets(tmp_path: Path) -> None:
+    from dashboards.importing import run_import
+
+    files = [(p.name, p.read_bytes()) for p in sorted((SAMPLES / "vestige").glob("walkthrough-*"))]
+    (tmp_path / "stage").mkdir()
+    out = run_import(files, tmp_path / "w" / "playtest.duckdb", tmp_path / "stage")
+    assert not out.problems, out.problems
+    con = duckdb.connect(str(tmp_path / "w" / "playtest.duckdb"), read_only=True)
+    rows = con.execute("SELECT game, source_format, illustrative, status FROM games "
+                       "ORDER BY source_format").fetchall()
+    con.close()
+    assert len(rows) == len(files) == 4
+    assert {r[0] for r in rows} == {"vestige"} and all(r[2] for r in rows)
+    assert {r[1] for r in rows} == {"notation", "csv"} and {r[3] for r in rows} == {"clean"}

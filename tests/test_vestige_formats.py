@@ -210,7 +210,8 @@ SAMPLES = sorted((Path(__file__).resolve().parent.parent / "data" / "samples" / 
 
 
 def test_samples_exist_for_two_three_and_four_players() -> None:
-    assert [p.name.split("-")[1][0] for p in SAMPLES] == ["2", "3", "4"]
+    assert {p.name.split("-")[1][0] for p in SAMPLES} == {"2", "3", "4"}
+    assert any(p.name == "walkthrough-2p-bone.vst" for p in SAMPLES)
 
 
 @pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
@@ -228,3 +229,11 @@ def test_sample_replays_clean_and_round_trips(path: Path) -> None:
     assert result.outcome is not None and result.outcome.complete
     assert loads_vestige_notation(write_log(log, "notation")) == log
     assert loads_vestige_sheet(write_log(log, "csv")) == log
+
+
+def test_simulated_games_round_trip_through_notation_and_sheet() -> None:
+    from engine.vestige.simulate import simulate
+
+    for log in simulate(12, [2, 3, 4], "formats"):
+        assert loads_vestige_notation(write_vestige_notation(log)) == log
+        assert loads_vestige_sheet(write_vestige_sheet(log)) == log

@@ -273,6 +273,11 @@ def recover_potential(ev: Events, i: int, st: GameState) -> Events | None:
 # --- triggers and endgame ---------------------------------------------------------------
 
 
+@_of("draw")
+def draw_deleted(ev: Events, i: int, st: GameState) -> Events | None:
+    return _delete(ev, i)
+
+
 @_of("trigger")
 def trigger_deleted(ev: Events, i: int, st: GameState) -> Events | None:
     return _delete(ev, i)
@@ -369,6 +374,7 @@ KINDS: dict[str, tuple[Mutation, set[str]]] = {
     "boost-twice": (_repeat("speed_boost"), {"vestige-move/boost-twice"}),
     "convert-same": (convert_same, {"vestige-convert/invalid"}),
     "recover-potential": (recover_potential, {"vestige-recover/from-potential"}),
+    "draw-deleted": (draw_deleted, {"vestige-card/draw-missing"}),
     "trigger-deleted": (trigger_deleted, {"vestige-trigger/missing"}),
     "trigger-twice": (_repeat("trigger"), {"vestige-trigger/repeated"}),
     "covert-draw-twice": (covert_again, {"vestige-covert/draw-invalid"}),

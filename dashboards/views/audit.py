@@ -38,9 +38,7 @@ def render() -> None:
     ids = games["game_id"].to_list()  # games with the most errors first
     wanted = st.query_params.get("game")
     index = ids.index(wanted) if wanted in ids else 0
-    labels = {r["game_id"]: f"{r['game_id']}  ·  {r['date'] or 'undated'}  ·  {r['session_type']}"
-              f"{' (illustrative)' if r['illustrative'] else ''}"
-              f"  ·  {r['n_errors'] or 0} errors" for r in games.iter_rows(named=True)}
+    labels = ui.game_labels(games, queries.seat_factions(db, ids))
     gid = st.selectbox("Game", ids, index=index, format_func=lambda g: labels.get(g, g),
                        key="audit_game")
     found = queries.game_findings(db, gid)

@@ -126,14 +126,12 @@ def _show_spec(spec: dict[str, Any], name: str) -> None:
                        key=f"svg-{name}", on_click="ignore", icon=":material/download:")
 
 
-def _shares(sources: dict[str, tuple[bq.Source, pl.DataFrame | None]], f: Filters,
-            by: str, n: int) -> pl.DataFrame:
+def _shares(sources: dict[str, bq.Source], f: Filters, by: str, n: int) -> pl.DataFrame:
     parts = []
-    for label, (src, _) in sources.items():
-        df = bq.shares(src, f, by)
+    for label, src in sources.items():
+        df = bq.shares(src, f, by, n)
         if df.is_empty():
             continue
-        df = df.filter(pl.col("player_count") == n)
         for (kind,), part in df.group_by(["kind"], maintain_order=True):
             name = label if src.study is not None else KIND_LABELS.get(str(kind), str(kind))
             parts.append(part.with_columns(pl.lit(name).alias("source"),
@@ -163,22 +161,17 @@ def render() -> None:
         st.warning(f"{study_text!r} is not a study folder (it needs games/ and seats/ Parquet "
                    "tables); showing the warehouse only.", icon=":material/warning:")
 
-    sources: dict[str, tuple[bq.Source, pl.DataFrame | None]] = {}
-    frames: dict[str, pl.DataFrame] = {}
     wh = bq.Source(db=db)
-    m = bq.metrics(wh, f)
-    sources["warehouse"] = (wh, m)
-    if not m.is_empty():
-        for (kind,), part in m.group_by(["kind"], maintain_order=True):
-            frames[KIND_LABELS.get(str(kind), str(kind))] = part
+    sources: dict[str, bq.Source] = {"warehouse": wh}
     if study is not None:
-        ss = bq.Source(study=study)
-        sm = bq.metrics(ss, f)
         label = f"Study {study.name} (simulated)"
-        sources[label] = (ss, sm)
-        if not sm.is_empty():
-            frames[label] = sm
-    if not frames:
+        sources[label] = bq.Source(study=study)
+    counted: dict[str, dict[int, int]] = {}
+    for name, src in sources.items():
+        for (kind, n), games in bq.games_by_count(src, f).items():
+            label = name if src.study is not None else KIND_LABELS.get(kind, kind)
+            counted.setdefault(label, {})[n] = games
+    if not counted:
         ui.empty_state("No complete games match. " + ui.NO_GAMES + " A study folder written by "
                        "`playtest study` can be named in the sidebar.")
         filters.show_exclusions(db, f)
@@ -192,14 +185,21 @@ def render() -> None:
         "get no verdict. Intervals are delete-one-block jackknife intervals over "
         f"{stats.BLOCKS} blocks of games."
     )
-    counts = sorted({int(n) for df in frames.values() for n in df["player_count"].to_list()})
+    counts = sorted({n for per in counted.values() for n in per})
     n = int(st.radio("Player count", counts, index=counts.index(4) if 4 in counts else 0,
                      horizontal=True, key="balance_player_count",
                      format_func=lambda k: f"{k} players"))
-    games = {label: int(df.filter(pl.col("player_count") == n)["games"].sum()
-                        // len(bq.METRICS))
-             for label, df in frames.items()}
-    st.caption("Games: " + "; ".join(f"{k}: {v}" for k, v in games.items() if v))
+    st.caption("Games: " + "; ".join(f"{k}: {v[n]}" for k, v in counted.items() if v.get(n)))
+    frames: dict[str, pl.DataFrame] = {}
+    for name, src in sources.items():
+        m = bq.metrics(src, f, n)
+        if m.is_empty():
+            continue
+        if src.study is not None:
+            frames[name] = m
+            continue
+        for (kind,), part in m.group_by(["kind"], maintain_order=True):
+            frames[KIND_LABELS.get(str(kind), str(kind))] = part
     ui.show_table(_checks_table(frames, n), f"balance-checks-{n}p")
     for note in _notes(frames, n):
         st.caption(note)

@@ -46,9 +46,7 @@ def render() -> None:
         st.session_state["_rv_synced"] = (qp_game, qp_event)
     elif qp_game is not None and qp_game not in ids:
         st.warning(f"Game {qp_game!r} is not in the warehouse; showing the newest game instead.")
-    labels = {r["game_id"]: f"{r['game_id']} · {r['date'] or 'undated'} · {r['kind']}"
-              f"{' (illustrative)' if r['illustrative'] else ''} · {r['player_count']}p · "
-              f"{r['n_events']} events" for r in games.iter_rows(named=True)}
+    labels = ui.game_labels(games, queries.seat_factions(db, ids))
     if st.session_state.get("rv_game") not in ids:
         st.session_state["rv_game"] = ids[0]
     gid = st.selectbox("Game", ids, format_func=lambda g: labels.get(g, g), key="rv_game")
@@ -98,6 +96,14 @@ def render() -> None:
         st.error(f"The engine could not replay this game to event {pos}: {err}")
         _event_list(log, pos)
         return
+    here = [f for f in result.findings if f.where.event == pos] if pos >= 0 else []
+    for f in here:  # the finding at this event, in full: message, expected and recorded
+        box = st.error if f.severity == "error" else st.warning
+        values = replay_view.findings_table([f]).row(0, named=True)
+        extra = "".join(f"  \n**{k.capitalize()}**: `{values[k]}`" for k in ("expected", "recorded")
+                        if values[k] is not None)
+        box(f"**{f.code}** ({f.rule}) at event {pos}: {f.message}{extra}",
+            icon=":material/report:")
     state = result.state
     left, right = st.columns([3, 2])
     with left:
@@ -115,20 +121,26 @@ def render() -> None:
         st.markdown(f"**Era** {replay_view.ROMAN.get(era or 0, str(era or '-'))} · **cycle** {cycle or '-'}"
                     f" · **phase** {getattr(state, 'phase', '?')} · **Initiative** seat "
                     f"{getattr(state, 'initiative', '?')}")
-        st.dataframe(replay_view.seat_table(state), hide_index=True, width="stretch")
+        seats = replay_view.seat_table(state)
+        st.dataframe(seats, hide_index=True, width="stretch", column_config=ui.column_config(seats))
         ledger = replay_view.ledger_table(result)
         st.markdown("**Score ledger so far**")
         if ledger.is_empty():
             st.caption("No Mandate changes yet.")
         else:
             totals = ledger.group_by("seat").agg(pl.col("amount").sum().alias("mandate")).sort("seat")
-            st.dataframe(totals, hide_index=True)
+            st.dataframe(totals, hide_index=True, column_config=ui.column_config(totals))
             with st.expander(f"{ledger.height} ledger entries"):
-                st.dataframe(ledger, hide_index=True, width="stretch")
+                ledger = ui.readable(ledger)
+                st.dataframe(ledger, hide_index=True, width="stretch",
+                             column_config=ui.column_config(ledger))
         found = [f for f in result.findings]
         st.markdown(f"**Findings so far**: {len(found)}")
         if found:
-            st.dataframe(replay_view.findings_table(found), hide_index=True, width="stretch")
+            table = replay_view.findings_table(found)
+            st.dataframe(table, hide_index=True, width="stretch",
+                         column_config=ui.column_config(table, {"message": st.column_config
+                                                                .TextColumn("Message", width="large")}))
     snap = getattr(rs, "snapshot", None)
     if callable(snap):
         with st.expander("Engine snapshot (JSON)"):

@@ -9,6 +9,7 @@ catalogue is the complete, documented list.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -89,6 +90,14 @@ class FindingSink:
     line: int | None = None
     era: int | None = None
     cycle: int | None = None
+    round: int | None = None
+
+    def locate(self, parts: Sequence[str], location: Sequence[Any]) -> None:
+        """Set the current location from a ruleset's ``location(state)`` named by its
+        ``location_parts`` (parts that ``where`` does not carry are ignored)."""
+        for name, value in zip(parts, location, strict=False):
+            if name in ("era", "cycle", "round"):
+                setattr(self, name, value)
 
     def report(
         self,
@@ -115,7 +124,8 @@ class FindingSink:
             severity=severity or entry.severity,
             rule=rule or entry.rule,
             message=message,
-            where=Where(event=self.event, line=self.line, era=self.era, cycle=self.cycle, seat=seat),
+            where=Where(event=self.event, line=self.line, era=self.era, cycle=self.cycle,
+                        round=self.round, seat=seat),
             expected=expected,
             recorded=recorded,
             rulings=rulings,

@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from engine.core.findings import CORE_RULES, Catalogue, FindingSink
-from engine.core.registry import get_ruleset
+from engine.core.registry import DEFAULT_GAME, get_ruleset
 from engine.core.ruleset import Ruleset
 from schemas.findings import Finding
 
@@ -84,7 +84,7 @@ def parse_log(
         sink.report("log/invalid-header", "the log has no 'header' object")
         out.findings = sink.findings
         return out
-    game = header_obj.get("game", "mandate2038")
+    game = header_obj.get("game", DEFAULT_GAME)
     rs = get_ruleset(game) if isinstance(game, str) else None
     if rs is None:
         sink.report("log/unknown-game", f"no ruleset is registered for game {game!r}", recorded=game)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -31,16 +31,28 @@ class LedgerEntry:
     cycle: int | None
     event: int | None
     detail: str = ""
+    round: int | None = None  # games located by rounds (Vestige) instead of Era and cycle
 
 
 class Outcome(BaseModel):
-    """How a game ended, as far as the log allows."""
+    """How a game ended, as far as the log allows.
+
+    * competitive: ``winners`` are the winning seats; a tie where everybody loses is
+      ``winners == []`` with ``ending == "tie"``;
+    * team: ``winners`` are the seats of ``winning_team``;
+    * coop and solo (the players against the game): ``result`` is ``"won"`` or
+      ``"lost"``; when won, ``winners`` are every seat.
+    ``details`` holds what is particular to the game (its own warehouse columns).
+    """
 
     complete: bool = False  # the log reaches final scoring
     provisional_winners: list[int] = Field(default_factory=list)
     winners: list[int] = Field(default_factory=list)
     ending: str | None = None
     details: dict[str, Any] = Field(default_factory=dict)
+    mode: Literal["competitive", "team", "coop", "solo"] = "competitive"
+    winning_team: str | None = None
+    result: Literal["won", "lost"] | None = None  # coop and solo: against the game
 
 
 @dataclass(slots=True)
@@ -110,6 +122,8 @@ def replay(
     stop = len(events) if upto is None else min(len(events), upto + 1)
     # Hot loop: bind what is called per event to locals (measured in docs/engine.md).
     apply, location, ended = rs.apply, rs.location, rs.ended
+    parts = tuple(getattr(rs, "location_parts", ("era", "cycle")))
+    era_cycle = parts == ("era", "cycle")
     idx = list(indices[:stop]) if indices is not None else range(stop)
     src = list(lines[:stop]) if lines is not None else []
     if len(src) < stop:
@@ -124,7 +138,10 @@ def replay(
     for ev, ix, ln in zip(events, idx, src, strict=False):
         sink.event = ix
         sink.line = ln
-        sink.era, sink.cycle = here
+        if era_cycle:
+            sink.era, sink.cycle = here
+        else:
+            sink.locate(parts, here)
         if ended(state) and ev.type not in after_end_ok:
             if not ended_reported:
                 sink.report(
@@ -154,7 +171,7 @@ def replay(
     if upto is None:
         sink.event = None
         sink.line = None
-        sink.era, sink.cycle = rs.location(state)
+        sink.locate(parts, rs.location(state))
         rs.finish(state, sink)
     return ReplayResult(
         game=rs.game,

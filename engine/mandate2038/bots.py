@@ -19,7 +19,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from engine.mandate2038.moves import Pass
+from engine.core.ruleset import Pass
 from engine.mandate2038.state import GameState, SeatState
 
 BOT_VERSION = "1"
@@ -142,7 +142,7 @@ class HeuristicBot:
         if t is None:
             return 0.0
         p = t.production
-        return p.compute * 1.2 + p.runway + p.trust * 1.5 + p.remove_scrutiny * 0.5
+        return float(p.compute * 1.2 + p.runway + p.trust * 1.5 + p.remove_scrutiny * 0.5)
 
     def _t_fund(self, st: GameState, s: SeatState, o: Any) -> float:
         return (2.0 if o.mode == "venture" and s.bag <= 4 else 1.0) - 0.1 * len(o.path) + (
@@ -184,8 +184,8 @@ class HeuristicBot:
         return {"recruit": 1.0, "redistribute": 0.5, "relocate": 0.2}[o.mode]
 
     def _t_allocate(self, st: GameState, s: SeatState, o: Any) -> float:
-        return len(o.facilities) + 2 * len(o.mega_clusters) - 0.6 * o.emergency - (
-            1.5 if o.emergency >= 2 else 0.0)
+        return float(len(o.facilities) + 2 * len(o.mega_clusters) - 0.6 * o.emergency - (
+            1.5 if o.emergency >= 2 else 0.0))
 
     def _t_dossier(self, st: GameState, s: SeatState, o: Any) -> float:
         commit = o.orientation == "commit"
@@ -238,6 +238,7 @@ BOTS: dict[str, type] = {"random": RandomBot, "heuristic": HeuristicBot}
 def make_bot(name: str, rng: random.Random) -> RandomBot | HeuristicBot:
     """A bot by name (``random`` or ``heuristic``)."""
     try:
-        return BOTS[name](rng)
+        bot: RandomBot | HeuristicBot = BOTS[name](rng)
+        return bot
     except KeyError:
         raise ValueError(f"unknown bot {name!r}; choose one of {', '.join(sorted(BOTS))}") from None

@@ -10,9 +10,6 @@ that a table that resolved something other than its revealed selection is report
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-from typing import Any
-
 from engine.core.findings import FindingSink
 from engine.mandate2038 import factions
 from engine.mandate2038.board import FRONTIER, WITHIN_TWO
@@ -22,7 +19,17 @@ from engine.mandate2038.programs import PROGRAMS
 from engine.mandate2038.resources import add_scrutiny, gain, pay
 from engine.mandate2038.rulings import used
 from engine.mandate2038.state import CORE_ACTIONS, GameState, SeatState, Turn
-from schemas.mandate2038 import AllocationWindow, HeadlineReveal, Reveal
+from engine.mandate2038.trace import step
+from schemas.mandate2038 import (
+    AllocationWindow,
+    Build,
+    EmergencyPause,
+    HeadlineReveal,
+    Reveal,
+    RunEnd,
+    Trade,
+    TurnEvent,
+)
 
 CORE_SET = frozenset(CORE_ACTIONS)
 
@@ -128,12 +135,14 @@ def expire_temporary_compute(st: GameState) -> None:
     is left of them is ``min(temporary, Compute)``."""
     for s in st.seats:
         if s.temp_compute:
-            s.compute -= min(s.temp_compute, s.compute)
+            gone = min(s.temp_compute, s.compute)
+            s.compute -= gone
+            step(s, "compute", -gone, "temporary_compute")
             s.temp_compute = 0
     st.temp_compute_live = False
 
 
-def on_headline(st: GameState, ev: Any, sink: FindingSink) -> None:
+def on_headline(st: GameState, ev: HeadlineReveal, sink: FindingSink) -> None:
     """§6B.1: a cycle begins with a Headline (immediate Headlines resolve now)."""
     if st.production_started and not st.production_done:
         _close_production(st, sink)
@@ -257,7 +266,7 @@ def _tie_target(st: GameState, ev: HeadlineReveal, values: dict[int, int], name:
     return rec if 1 <= rec <= st.n else rule_seat
 
 
-def on_emergency_pause(st: GameState, ev: Any, sink: FindingSink) -> None:
+def on_emergency_pause(st: GameState, ev: EmergencyPause, sink: FindingSink) -> None:
     """Orisonix, Emergency Pause: before selection, pay 1 Runway, name an unlocked Program that
     nobody may select this cycle, gain 2 Trust (Era IV, once per game)."""
     s = st.seats[ev.seat - 1]
@@ -471,7 +480,7 @@ def _reachable(st: GameState, s: SeatState, tiles: set[str], *, remote: bool = F
     return False
 
 
-def on_reveal(st: GameState, ev: Any, sink: FindingSink) -> None:
+def on_reveal(st: GameState, ev: Reveal, sink: FindingSink) -> None:
     """§2 steps 2-3: every selection revealed together; resolution order from Initiative."""
     if st.production_started and not st.production_done:
         _close_production(st, sink)
@@ -594,7 +603,7 @@ def commit(st: GameState, s: SeatState, pick: str) -> None:
 # --- trade ----------------------------------------------------------------------------------
 
 
-def on_trade(st: GameState, ev: Any, sink: FindingSink) -> None:
+def on_trade(st: GameState, ev: Trade, sink: FindingSink) -> None:
     """§6B Immediate resource trade: before resolving, the active player may offer one rival
     one Runway for one Compute (or the reverse); the rival accepts or rejects."""
     if st.production_started and not st.production_done:
@@ -674,8 +683,8 @@ def force_close_run(st: GameState, sink: FindingSink) -> None:
                 f"seat {run.seat}'s Training Run ({', '.join(run.cards) or 'no cards'}) has no "
                 "recorded ending; closed as the cards imply", seat=run.seat)
 
-    end = SimpleNamespace(seat=run.seat, banked=None,
-                          outcome="crash" if run.duplicate is not None else "bank")
+    end = RunEnd(seat=run.seat, banked=None,
+                 outcome="crash" if run.duplicate is not None else "bank")
     do_run_end(st, end, sink)
     if st.turn is not None and not st.turn.swarm_left:
         st.turn = None
@@ -706,7 +715,7 @@ def _dest_of(s: SeatState, piece: str) -> str | None:
     return None
 
 
-def on_turn(st: GameState, ev: Any, sink: FindingSink) -> None:
+def on_turn(st: GameState, ev: TurnEvent, sink: FindingSink) -> None:
     """One resolved selection: checks order and selection, moves, acts, commits."""
     late = st.production_started  # the action cycles are over
     if st.production_started and not st.production_done:
@@ -848,7 +857,7 @@ def on_turn(st: GameState, ev: Any, sink: FindingSink) -> None:
         settle_after_resolve(st, seat)
 
 
-def _check_blocked(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSink) -> None:
+def _check_blocked(st: GameState, s: SeatState, ev: TurnEvent, t: Turn, sink: FindingSink) -> None:
     """A turn resolved as blocked although an evident legal resolution existed (warning).
     Only the clear cases are checked: Fund is never blocked; Build and Fusion are blocked only
     when their space, slot or marker is gone."""
@@ -860,11 +869,11 @@ def _check_blocked(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingS
     why = None
     if kind == "fund":
         why = "Fund always has a legal resolution"
-    elif kind == "build" and ev.mode == "facility" and dest is not None:
+    elif isinstance(ev, Build) and ev.mode == "facility" and dest is not None:
         if len(s.facilities) < 4 and dest != FRONTIER and has_free_space(st, dest) and (
                 s.runway >= 2):
             why = f"{dest} had a free Facility space and seat {s.seat} could pay"
-    elif kind == "build" and ev.mode == "generator" and tile in st.c.generator_at:
+    elif isinstance(ev, Build) and ev.mode == "generator" and tile in st.c.generator_at:
         tobj = st.c.tiles.get(tile)
         con = st.c.generator_at[tile]
         free = tobj is not None and len(st.gen_slots.get(dest or "", [])) < tobj.generator_slots
@@ -881,7 +890,7 @@ def _check_blocked(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingS
                     f"seat {s.seat}'s {kind} was resolved as blocked, but {why}", seat=s.seat)
 
 
-def _frontier_bonus(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSink) -> None:
+def _frontier_bonus(st: GameState, s: SeatState, ev: TurnEvent, t: Turn, sink: FindingSink) -> None:
     if not ev.frontier_bonus:
         return
     if t.frontier_bonus or (t.dest is not None and t.dest != FRONTIER):
@@ -894,7 +903,7 @@ def _frontier_bonus(st: GameState, s: SeatState, ev: Any, t: Turn, sink: Finding
     add_scrutiny(st, s, 1)
 
 
-def _swarm_action(st: GameState, s: SeatState, ev: Any, sink: FindingSink) -> None:
+def _swarm_action(st: GameState, s: SeatState, ev: TurnEvent, sink: FindingSink) -> None:
     kind = ev.type
     t = st.turn
     reported = False
@@ -931,7 +940,7 @@ def _swarm_action(st: GameState, s: SeatState, ev: Any, sink: FindingSink) -> No
         st.turn = None
 
 
-def on_run_end(st: GameState, ev: Any, sink: FindingSink) -> None:
+def on_run_end(st: GameState, ev: RunEnd, sink: FindingSink) -> None:
     """Close the Training Run; close the turn unless Agent Swarm has an action left."""
     if do_run_end(st, ev, sink):
         t = st.turn
@@ -941,7 +950,7 @@ def on_run_end(st: GameState, ev: Any, sink: FindingSink) -> None:
                 settle_after_resolve(st, ev.seat)
 
 
-def _orbital(st: GameState, s: SeatState, ev: Any, sink: FindingSink) -> None:
+def _orbital(st: GameState, s: SeatState, ev: TurnEvent, sink: FindingSink) -> None:
     """Kestralyn, Orbital Compute (Era IV, once per game): instead of moving, move one Facility
     to any legal open Facility space; if it can be powered, it produces once; +2 Scrutiny."""
     from engine.mandate2038.era_sequence import produce_one_facility
@@ -949,6 +958,8 @@ def _orbital(st: GameState, s: SeatState, ev: Any, sink: FindingSink) -> None:
 
     factions.check_use(st, s, "orbital_compute", sink)
     o = ev.orbital
+    if o is None:
+        return
     f = s.facilities.get(o.facility)
     if f is None:
         sink.report("ability/invalid", f"Orbital Compute moved Facility {o.facility}, not built",

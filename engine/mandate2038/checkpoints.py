@@ -21,6 +21,7 @@ from engine.core.replay import LedgerEntry
 from engine.mandate2038.resources import capability_award
 from engine.mandate2038.state import GameState, SeatState
 from engine.mandate2038.trace import explain
+from schemas.mandate2038 import Checkpoint
 
 NOT_BELOW_ZERO = ("core rules §11 Final scoring (Offline penalties cannot reduce a player below "
                   "zero Mandate)")
@@ -37,7 +38,7 @@ def _cap(st: GameState, field: str) -> int | None:
     return st.c.caps.get(field)
 
 
-def on_checkpoint(st: GameState, ev: Any, sink: FindingSink) -> None:
+def on_checkpoint(st: GameState, ev: Checkpoint, sink: FindingSink) -> None:
     """Compare (full) or adopt (partial) the table's values; check partial-log invariants."""
     if st.production_started and not st.production_done:
         from engine.mandate2038.era_sequence import resolve_production

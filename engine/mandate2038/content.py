@@ -90,11 +90,11 @@ class Content:
         """round(base x players / base_players) with halves upward, minimum one (§6E)."""
         base = self.audit.base_draws
         if not 1 <= era <= len(base):
-            return self.audit.minimum
+            return int(self.audit.minimum)
         num = base[era - 1] * players
         den = self.audit.base_players
         # round half up in integers: floor(num/den + 1/2) (never Python's banker's round())
-        return max(self.audit.minimum, (2 * num + den) // (2 * den))
+        return max(int(self.audit.minimum), int((2 * num + den) // (2 * den)))
 
     def customer_requirement(self, ordinal: int) -> int | None:
         """Capability required for Customer #``ordinal`` (1-based); None past the last."""

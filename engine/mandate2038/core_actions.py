@@ -9,6 +9,7 @@ follow §3: replacements and waivers first, then surcharges, then discounts; nev
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine.core.findings import FindingSink
@@ -34,6 +35,16 @@ from engine.mandate2038.resources import (
 )
 from engine.mandate2038.rulings import used
 from engine.mandate2038.state import GameState, JointVenture, SeatState, TrainingRun, Turn
+from schemas.mandate2038 import (
+    Build,
+    Deploy,
+    Draw,
+    Fund,
+    Influence,
+    Organize,
+    Research,
+    RunEnd,
+)
 
 CURATED = "curated_corpus"
 LEAK = "benchmark_leak"
@@ -91,7 +102,7 @@ def shovels(st: GameState, spender: SeatState, compute_paid: int) -> None:
 # --- Fund -------------------------------------------------------------------------------------
 
 
-def do_fund(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSink) -> None:
+def do_fund(st: GameState, s: SeatState, ev: Fund, t: Turn, sink: FindingSink) -> None:
     """Conservative: +2 Runway. Venture: +4 Runway and 2 Scrutiny. Allocation Exchange: +1."""
     amount = 4 if ev.mode == "venture" else 2
     if bonus_tile(st, t, "fund") == "capital":
@@ -105,7 +116,7 @@ def do_fund(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSink) ->
 # --- Research and the Training Run --------------------------------------------------------
 
 
-def do_research(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSink) -> None:
+def do_research(st: GameState, s: SeatState, ev: Research, t: Turn, sink: FindingSink) -> None:
     """Spend 1 Compute and open a Training Run (closed by ``run_end``)."""
     token_price = st.headline == "ten_dollar_intelligence"
     cost = compute_cost(st, t, "research", 1, token_price)
@@ -144,7 +155,7 @@ def _take_card(st: GameState, card: str, sink: FindingSink, seat: int) -> None:
     st.deck_left -= 1
 
 
-def do_draw(st: GameState, ev: Any, sink: FindingSink) -> None:
+def do_draw(st: GameState, ev: Draw, sink: FindingSink) -> None:
     """One Training card, fully resolved (§7 Research and its special cards)."""
     run = st.run
     card = ev.card
@@ -195,6 +206,7 @@ def do_draw(st: GameState, ev: Any, sink: FindingSink) -> None:
                         f"({', '.join(sorted(free))}); the log names {dom!r}",
                         seat=ev.seat, expected=sorted(free), recorded=dom)
             dom = sorted(free)[0]
+        assert dom is not None  # a name in ``free``
         run.domains.add(dom)
         run.provisional += per_domain
     elif card == LEAK:
@@ -205,7 +217,7 @@ def do_draw(st: GameState, ev: Any, sink: FindingSink) -> None:
         run.ended_by_card = True
 
 
-def do_run_end(st: GameState, ev: Any, sink: FindingSink) -> bool:
+def do_run_end(st: GameState, ev: RunEnd, sink: FindingSink) -> bool:
     """Close the Training Run (bank, crash, protect, method). Returns True when a run closed."""
     run = st.run
     if run is None or run.seat != ev.seat:
@@ -290,7 +302,7 @@ def do_run_end(st: GameState, ev: Any, sink: FindingSink) -> bool:
 # --- Build ----------------------------------------------------------------------------------
 
 
-def do_build(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSink) -> None:
+def do_build(st: GameState, s: SeatState, ev: Build, t: Turn, sink: FindingSink) -> None:
     """Construct a Facility (2 Runway, lowest-numbered, non-Frontier, two spaces per hex) or
     the ordinary Generator (Era II+, on an Energy hex, three shared slots)."""
     dest = t.dest
@@ -379,7 +391,7 @@ def do_build(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSink) -
 # --- Organize -------------------------------------------------------------------------------
 
 
-def do_organize(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSink) -> None:
+def do_organize(st: GameState, s: SeatState, ev: Organize, t: Turn, sink: FindingSink) -> None:
     """Recruit (2 Runway, then one piece up to two more steps), redistribute (5 combined
     steps), or relocate a Facility at the destination to an adjacent legal space (1 Runway)."""
     dest = t.dest
@@ -462,7 +474,7 @@ def do_organize(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSink
 # --- Deploy ---------------------------------------------------------------------------------
 
 
-def do_deploy(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSink) -> None:
+def do_deploy(st: GameState, s: SeatState, ev: Deploy, t: Turn, sink: FindingSink) -> None:
     """Spend 1 Compute and gain the next Customer if Capability allows; add 1 Scrutiny."""
     if ev.remote is not None:
         why = factions.unavailable(st, s, "social_graph")
@@ -520,7 +532,7 @@ def do_deploy(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSink) 
 # --- Influence ------------------------------------------------------------------------------
 
 
-def do_influence(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSink) -> None:
+def do_influence(st: GameState, s: SeatState, ev: Influence, t: Turn, sink: FindingSink) -> None:
     """Political effect on a political hex, or create / terminate a Joint Venture."""
     dest = t.dest
     tile = st.board.tile_at.get(dest) if dest else None
@@ -645,7 +657,7 @@ def _remove_jv(st: GameState, jv: JointVenture) -> None:
     st.jvs.pop(jv.number, None)
 
 
-ACTIONS = {
+ACTIONS: dict[str, Callable[..., None]] = {
     "fund": do_fund,
     "research": do_research,
     "build": do_build,

@@ -11,6 +11,7 @@ seat with Facilities and no allocation; a partial log does not (the engine does 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from engine.core.findings import FindingSink
@@ -32,11 +33,20 @@ from engine.mandate2038.resources import (
 from engine.mandate2038.rulings import used
 from engine.mandate2038.state import EraCounters, Facility, GameState, SeatState
 from engine.mandate2038.trace import CUR
+from schemas.mandate2038 import (
+    Allocate,
+    Audit,
+    DossierFile,
+    DossierReveal,
+    EraMandate,
+    EraStart,
+    WorkforceMove,
+)
 
 # --- A. Begin the quarter ------------------------------------------------------------------
 
 
-def on_era_start(st: GameState, ev: Any, sink: FindingSink) -> None:
+def on_era_start(st: GameState, ev: EraStart, sink: FindingSink) -> None:
     """§6A: advance the Era, reveal its Mandate, ready all Core Actions, make the Era's Program
     markers available, refresh Research Protection, zero the this-Era values."""
     if st.era >= 1:
@@ -154,7 +164,7 @@ def start_production(st: GameState, sink: FindingSink, *, quiet: bool = False) -
         s.emergency_power = 0
 
 
-def on_allocate(st: GameState, ev: Any, sink: FindingSink) -> None:
+def on_allocate(st: GameState, ev: Allocate, sink: FindingSink) -> None:
     """§6C.3 Allocate: the seat's complete allocation, checked against its local sources."""
     if st.production_done:
         if ev.seat in st.allocations:
@@ -333,7 +343,7 @@ def resolve_production(st: GameState, sink: FindingSink) -> None:
         })
 
 
-def on_workforce_move(st: GameState, ev: Any, sink: FindingSink) -> None:
+def on_workforce_move(st: GameState, ev: WorkforceMove, sink: FindingSink) -> None:
     """Workforce Transition District production: move one Team one hex."""
     ensure_production_closed(st, sink)
     s = st.seats[ev.seat - 1]
@@ -360,7 +370,7 @@ def on_workforce_move(st: GameState, ev: Any, sink: FindingSink) -> None:
 # --- D. Dossier -----------------------------------------------------------------------------
 
 
-def on_dossier(st: GameState, ev: Any, sink: FindingSink) -> None:
+def on_dossier(st: GameState, ev: DossierFile, sink: FindingSink) -> None:
     """§6D: the seat files this Era's Dossier card (orientation may be sealed: None)."""
     ensure_production(st, sink)
     ensure_production_closed(st, sink)
@@ -373,7 +383,7 @@ def on_dossier(st: GameState, ev: Any, sink: FindingSink) -> None:
     s.dossier[st.era] = ev.orientation
 
 
-def on_dossier_reveal(st: GameState, ev: Any, sink: FindingSink) -> None:
+def on_dossier_reveal(st: GameState, ev: DossierReveal, sink: FindingSink) -> None:
     """§5 Era IV: reveal every Dossier; pay 1 Compute and add 1 Scrutiny per Commit."""
     ensure_production(st, sink)
     ensure_production_closed(st, sink)
@@ -411,8 +421,8 @@ def on_dossier_reveal(st: GameState, ev: Any, sink: FindingSink) -> None:
     st.dossier_revealed = True
 
 
-def _reveal_hand(st: GameState, s: SeatState, got: dict[str, str]) -> None:
-    s.revealed_hand = got
+def _reveal_hand(st: GameState, s: SeatState, got: Mapping[str, str]) -> None:
+    s.revealed_hand = dict(got)
     commits = sum(1 for v in got.values() if v == "commit")
     cost = commits * st.dossier_compute
     if s.compute >= cost:
@@ -427,7 +437,7 @@ def _reveal_hand(st: GameState, s: SeatState, got: dict[str, str]) -> None:
 # --- E. Public Audit --------------------------------------------------------------------------
 
 
-def on_audit(st: GameState, ev: Any, sink: FindingSink) -> None:
+def on_audit(st: GameState, ev: Audit, sink: FindingSink) -> None:
     """§6E: draw the Era's number of cubes (or until the bag is empty); each coloured cube
     costs its owner 1 Runway, else 1 Trust; a black cube gives that penalty to every player
     with >= 3 Customers. Drawn cubes leave the bag."""
@@ -599,7 +609,7 @@ def _award(st: GameState, seats: list[int], name: str) -> None:
         score(st, st.seats[seat - 1], pts, "era_mandate", name)
 
 
-def on_era_mandate(st: GameState, ev: Any, sink: FindingSink) -> None:
+def on_era_mandate(st: GameState, ev: EraMandate, sink: FindingSink) -> None:
     """§6F: the table's scoring of the Era Mandate (None: the engine scores)."""
     ensure_production(st, sink)
     ensure_production_closed(st, sink)

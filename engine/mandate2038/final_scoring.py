@@ -19,6 +19,7 @@ from engine.core.replay import Outcome
 from engine.mandate2038.resources import score
 from engine.mandate2038.rulings import used
 from engine.mandate2038.state import GameState, SeatState
+from schemas.mandate2038 import FinalRecord
 
 
 def _rank_key(s: SeatState) -> tuple[int, int, int, int]:
@@ -67,7 +68,7 @@ def claim_of(st: GameState, s: SeatState, blog_post: bool) -> dict[str, Any] | N
             "explain": explain}
 
 
-def compute_final(st: GameState, sink: FindingSink, rec: Any = None) -> None:
+def compute_final(st: GameState, sink: FindingSink, rec: FinalRecord | None = None) -> None:
     """Run final scoring once (offline penalty into the ledger) and build the outcome."""
     if st.final_done:
         return
@@ -150,7 +151,7 @@ def compute_final(st: GameState, sink: FindingSink, rec: Any = None) -> None:
     )
 
 
-def compare_record(st: GameState, rec: Any, sink: FindingSink) -> None:
+def compare_record(st: GameState, rec: FinalRecord, sink: FindingSink) -> None:
     """Compare the table's final public record with the engine's result, field by field."""
     f = st.final
     agi_wrong = rec.agi is not None and rec.agi != f["agi"]

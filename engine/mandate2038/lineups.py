@@ -64,7 +64,8 @@ def play_lineup_game(seed: Any, index: int, players: int, profile_ids: Sequence[
                      profiles: dict[str, Any], pack: Any) -> tuple[Any, list[SeatPlan], dict[int, Any]]:
     """Play game ``index`` of a line-up study: (log, seat plans, bots by seat)."""
     from engine.core.registry import get_ruleset
-    from engine.simulate import _mandate_checkpoints, game_header, simulate_game
+    from engine.mandate2038.simulation import _mandate_checkpoints, game_header
+    from engine.simulate import simulate_game
 
     if policy not in ("greedy", "weighted", "default"):
         raise ValueError(f"unknown policy {policy!r}; choose greedy, weighted or default")

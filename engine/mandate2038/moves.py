@@ -33,24 +33,15 @@ import copy
 import itertools
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any, cast
 
-from engine.core.ruleset import Decision
+from engine.core.ruleset import Decision, Pass
 from engine.mandate2038 import hex_board as hb
 from engine.mandate2038.board import ADJACENT, DISTANCE, FRONTIER, POSITIONS, WITHIN_TWO
 from engine.mandate2038.content import DEPLOY_DISTRICTS, DOSSIER_CARDS
 from engine.mandate2038.factions import has_active
 from engine.mandate2038.state import CORE_ACTIONS, GameState, SeatState
 from schemas import mandate2038 as ev
-
-
-@dataclass(frozen=True, slots=True)
-class Pass:
-    """A decline option that records no event (see the module docstring)."""
-
-    key: str
-    label: str
 
 
 def _path(a: str, b: str) -> list[str]:

@@ -33,13 +33,13 @@ No I/O: profiles arrive validated (``schemas.profiles``).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from engine.core.ruleset import Pass
 from engine.mandate2038.board import DISTANCE
 from engine.mandate2038.bots import _crash_risk
 from engine.mandate2038.content import DOSSIER_CARDS
-from engine.mandate2038.moves import Pass
 from engine.mandate2038.state import GameState, SeatState
 
 PROFILE_BOT_VERSION = "2"
@@ -48,7 +48,7 @@ NO_TRADE_WEIGHT = 2.0
 NO_TRADE_BLOCKED_WEIGHT = 0.01
 TRADE_OFFER_WEIGHT = 1.2
 ENABLING_TRADE_MULTIPLIER = 8.0
-_OPS = {
+_OPS: dict[str, Callable[[Any, Any], bool]] = {
     "eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "lt": lambda a, b: a < b,
     "lte": lambda a, b: a <= b, "gt": lambda a, b: a > b, "gte": lambda a, b: a >= b,
 }
@@ -253,11 +253,11 @@ class ProfileBot:
 
     def accepts_trade(self, gives: str, gets: str) -> bool:
         """As the responder: accept when what it gets is worth at least what it gives."""
-        return self._rv.get(gets, 1.0) >= self._rv.get(gives, 1.0)
+        return bool(self._rv.get(gets, 1.0) >= self._rv.get(gives, 1.0))
 
     def accepts_jv(self) -> bool:
         promise = self._neg.get("promise", 1.0)
-        return self.rng.random() < promise / (1.0 + promise)
+        return bool(self.rng.random() < promise / (1.0 + promise))
 
     def _rival(self, seat: int) -> Any:
         return self.table.get(seat)
@@ -269,7 +269,7 @@ class ProfileBot:
             if not isinstance(rival, ProfileBot):
                 return True
             get = "compute" if o.give == "runway" else "runway"
-            return rival.accepts_trade(gives=get, gets=o.give) == o.accepted
+            return bool(rival.accepts_trade(gives=get, gets=o.give) == o.accepted)
         return True
 
     # --- turns ----------------------------------------------------------------------------------

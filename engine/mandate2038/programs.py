@@ -7,7 +7,7 @@ Selection legality (Era unlock, markers, once per player per game) is checked in
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 from engine.core.findings import FindingSink
 from engine.mandate2038.board import ADJACENT
@@ -22,9 +22,17 @@ from engine.mandate2038.resources import (
     score,
 )
 from engine.mandate2038.state import CORE_ACTIONS, GameState, MegaClusterContract, SeatState, Turn
+from schemas.mandate2038 import (
+    AgentSwarm,
+    Covenant,
+    Fusion,
+    MegaCluster,
+    NarrativeCapture,
+    Reorganization,
+)
 
 
-def do_mega_cluster(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSink) -> None:
+def do_mega_cluster(st: GameState, s: SeatState, ev: MegaCluster, t: Turn, sink: FindingSink) -> None:
     """3 Runway + 2 Compute; two adjacent own Facilities, each locally eligible for Power and
     not already a host; the acting piece ends on one host's hex; +2 Scrutiny."""
     a, b = ev.hosts
@@ -64,7 +72,7 @@ def do_mega_cluster(st: GameState, s: SeatState, ev: Any, t: Turn, sink: Finding
     fb.mega = num
 
 
-def do_reorganization(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSink) -> None:
+def do_reorganization(st: GameState, s: SeatState, ev: Reorganization, t: Turn, sink: FindingSink) -> None:
     """Every Team up to one hex; optionally return one Team for 3 Runway and 1 Scrutiny."""
     if len(ev.team_moves) > len(s.teams):
         sink.report("program/reorganization-invalid",
@@ -86,7 +94,7 @@ def do_reorganization(st: GameState, s: SeatState, ev: Any, t: Turn, sink: Findi
                         "there", seat=s.seat, recorded=ev.return_team)
 
 
-def do_covenant(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSink) -> None:
+def do_covenant(st: GameState, s: SeatState, ev: Covenant, t: Turn, sink: FindingSink) -> None:
     """Every player +1 Capability; the selecting player +2 Trust and removes 1 Scrutiny."""
     for other in st.seats:
         gain_capability(st, other, 1)
@@ -95,7 +103,7 @@ def do_covenant(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSink
 
 
 def do_narrative_capture(
-    st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSink
+    st: GameState, s: SeatState, ev: NarrativeCapture, t: Turn, sink: FindingSink
 ) -> None:
     """Remove two own Scrutiny, gain two Runway, or give one Scrutiny to a player with more
     Customers."""
@@ -114,7 +122,7 @@ def do_narrative_capture(
             add_scrutiny(st, target, 1)
 
 
-def do_agent_swarm(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSink) -> None:
+def do_agent_swarm(st: GameState, s: SeatState, ev: AgentSwarm, t: Turn, sink: FindingSink) -> None:
     """Move once; two different unused Core Actions follow (``swarm: true``); +3 Scrutiny
     (+4 under The Dead Remain on Shift)."""
     a, b = ev.actions
@@ -137,7 +145,7 @@ def do_agent_swarm(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingS
     t.swarm_bonus = ev.bonus_to
 
 
-def do_fusion(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSink) -> None:
+def do_fusion(st: GameState, s: SeatState, ev: Fusion, t: Turn, sink: FindingSink) -> None:
     """The acting piece ends on the Power Corridor; 5 Runway; a free Generator slot there; one
     Fusion per game; 6 Power, 2 Mandate, 3 Scrutiny."""
     con = st.c.fusion
@@ -167,7 +175,7 @@ def do_fusion(st: GameState, s: SeatState, ev: Any, t: Turn, sink: FindingSink) 
     add_scrutiny(st, s, con.scrutiny_on_build if con is not None else 3)
 
 
-PROGRAMS = {
+PROGRAMS: dict[str, Callable[..., None]] = {
     "mega_cluster": do_mega_cluster,
     "reorganization": do_reorganization,
     "covenant": do_covenant,

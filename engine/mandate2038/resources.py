@@ -12,7 +12,7 @@ from engine.core.findings import FindingSink
 from engine.core.replay import LedgerEntry
 from engine.mandate2038.rulings import used
 from engine.mandate2038.state import GameState, SeatState
-from engine.mandate2038.trace import step
+from engine.mandate2038.trace import CUR, step
 
 
 def gain(st: GameState, s: SeatState, res: str, amount: int) -> int:
@@ -24,11 +24,11 @@ def gain(st: GameState, s: SeatState, res: str, amount: int) -> int:
     before = getattr(s, res)
     after = min(cap, before + amount)
     setattr(s, res, after)
-    if after != before:
-        step(s, res, after - before)
+    if after != before:  # trace.step, inlined on this hot path
+        s.steps.append((res, after - before, CUR[0], CUR[2] or CUR[1]))
     if res == "trust" and after > before:
         check_trust(st, s)
-    return after - before
+    return int(after - before)
 
 
 def gain_capability(st: GameState, s: SeatState, amount: int) -> int:
@@ -68,9 +68,9 @@ def pay(
             )
         setattr(s, res, 0)
         step(s, res, -have)
-        return have
+        return int(have)
     setattr(s, res, have - amount)
-    step(s, res, -amount)
+    s.steps.append((res, -amount, CUR[0], CUR[2] or CUR[1]))  # trace.step, inlined
     return amount
 
 
@@ -143,9 +143,9 @@ def capability_award(st: GameState, s: SeatState, threshold: int, base: int) -> 
             # ruling peer-validation-six: the full award above five players too, or not
             used(st, "peer-validation-six", s.seat)
             if st.rulings.get("peer-validation-six", "five-or-more") == "five-only":
-                return rule.capability_mandate.get(threshold, base)
-        return full[1]
-    return rule.capability_mandate.get(threshold, base)
+                return int(rule.capability_mandate.get(threshold, base))
+        return int(full[1])
+    return int(rule.capability_mandate.get(threshold, base))
 
 
 def check_capability(st: GameState, s: SeatState) -> None:

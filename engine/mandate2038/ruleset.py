@@ -9,14 +9,14 @@ rules modules, named after the rulebook sections they implement:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pydantic import BaseModel
 
 from engine.core.findings import FindingSink
 from engine.core.replay import LedgerEntry, Outcome
-from engine.core.ruleset import Decision
+from engine.core.ruleset import Decision, TableColumns
 from engine.mandate2038 import codes, warehouse
 from engine.mandate2038.central_loop import (
     close_cycle,
@@ -60,8 +60,13 @@ from schemas.mandate2038 import (
     EVENTS_ADAPTER,
     RULES_VERSION,
     TURN_TYPES,
+    Checkpoint,
+    Draw,
+    FinalRecord,
+    MandateEvent,
     MandateHeader,
     MandateLog,
+    Phase,
 )
 
 ADVANCED_UNCHECKED = [
@@ -74,11 +79,12 @@ ADVANCED_UNCHECKED = [
 ]
 
 
-def _noop(st: GameState, ev: Any, sink: FindingSink) -> None:
+def _noop(st: GameState, ev: MandateEvent, sink: FindingSink) -> None:
     return None
 
 
-def _cite_rulings(st: GameState, ev: Any, sink: FindingSink, start: int) -> None:
+def _cite_rulings(st: GameState, ev: MandateEvent | None, sink: FindingSink,
+                  start: int) -> None:
     """Name the rulings the findings of this event rest on: the rulings the event itself used,
     and for a checkpoint mismatch of a seat every ruling that decided something for that seat
     since its previous checkpoint (engine/mandate2038/rulings.py)."""
@@ -91,12 +97,12 @@ def _cite_rulings(st: GameState, ev: Any, sink: FindingSink, start: int) -> None
         if mine:
             sink.findings[i] = f.model_copy(update={"rulings": tuple(sorted(mine | set(f.rulings)))})
     st.event_rulings = set()
-    if ev is not None and getattr(ev, "type", None) == "checkpoint":
+    if isinstance(ev, Checkpoint):
         for sv in ev.seats:
             st.seat_rulings.pop(sv.seat, None)
 
 
-def _end_of_game(st: GameState, sink: FindingSink, rec: Any = None) -> None:
+def _end_of_game(st: GameState, sink: FindingSink, rec: FinalRecord | None = None) -> None:
     ensure_production(st, sink)
     ensure_production_closed(st, sink)
     close_cycle(st, sink)
@@ -108,7 +114,7 @@ def _end_of_game(st: GameState, sink: FindingSink, rec: Any = None) -> None:
     compute_final(st, sink, rec)
 
 
-def on_phase(st: GameState, ev: Any, sink: FindingSink) -> None:
+def on_phase(st: GameState, ev: Phase, sink: FindingSink) -> None:
     """Timing markers; ``production`` opens Production, ``final_scoring``/``game_end`` score."""
     name = ev.name
     if name == "production":
@@ -136,13 +142,13 @@ def on_phase(st: GameState, ev: Any, sink: FindingSink) -> None:
         st.phase = "ended"
 
 
-def on_final_record(st: GameState, ev: Any, sink: FindingSink) -> None:
+def on_final_record(st: GameState, ev: FinalRecord, sink: FindingSink) -> None:
     """The table's final public record: score (if not yet) and compare."""
     _end_of_game(st, sink, ev)
     compare_record(st, ev, sink)
 
 
-def _draw(st: GameState, ev: Any, sink: FindingSink) -> None:
+def _draw(st: GameState, ev: Draw, sink: FindingSink) -> None:
     do_draw(st, ev, sink)
 
 
@@ -184,6 +190,11 @@ class MandateRuleset:
     event_adapter = EVENT_ADAPTER
     events_adapter = EVENTS_ADAPTER  # one-call validation of a whole event list (fast path)
     event_types = EVENT_TYPES
+    location_parts: tuple[str, ...] = ("era", "cycle")
+    # Mandate 2038's warehouse tables and its columns of the shared seats and outcomes tables
+    tables: Mapping[str, TableColumns] = warehouse.TABLES
+    player_counts: tuple[int, ...] = (3, 4, 5)
+    bot_names: tuple[str, ...] = ("random", "heuristic", "mixed")
 
     def content(self, rules_version: str = RULES_VERSION) -> Content:
         """The indexed content pack (raises RuntimeError when the pack is not installed)."""
@@ -203,7 +214,7 @@ class MandateRuleset:
             c = self.content(RULES_VERSION)
         return build_state(header, c.pack, c, sink)
 
-    def apply(self, state: GameState, event: Any, sink: FindingSink,
+    def apply(self, state: GameState, event: MandateEvent, sink: FindingSink,
               _handler: Callable[..., Any] = HANDLERS.get) -> None:
         """Fold one event into the state (mutates it), reporting findings on ``sink``.
         (``_handler`` binds the dispatch table's lookup once; callers never pass it.)"""
@@ -241,12 +252,20 @@ class MandateRuleset:
         sink.report("log/partial", f"the log ends in {where}, before final scoring; only what "
                     "was recorded was checked")
 
-    def legal_moves(self, state: GameState, passed: frozenset[str] = frozenset()) -> Decision:
+    def legal_moves(self, state: GameState, passed: frozenset[str] = frozenset(), *,
+                    lazy: bool = False) -> Decision:
         """Who decides next and what they may do (engine.mandate2038.moves); ``passed`` holds
-        the optional windows the caller declined (see moves.Pass)."""
+        the optional windows the caller declined (engine.core.ruleset.Pass); ``lazy`` options
+        build their event on ``materialize()``."""
         from engine.mandate2038 import moves
 
-        return moves.legal_moves(state, state.pack, passed)
+        return moves.legal_moves(state, state.pack, passed, lazy=lazy)
+
+    def simulate_one(self, seed: Any, index: int, players: int, bots: str = "mixed") -> Any:
+        """Simulated game ``index`` of a run with ``seed`` (engine.mandate2038.simulation)."""
+        from engine.mandate2038.simulation import simulate_one
+
+        return simulate_one(seed, index, players, bots)
 
     def outcome(self, state: GameState) -> Outcome | None:
         """The outcome once final scoring ran; otherwise an incomplete outcome."""

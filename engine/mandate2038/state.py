@@ -18,7 +18,13 @@ Conventions:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.core.replay import Outcome
+    from engine.mandate2038.content import Content
+    from schemas.content import ContentPack
+    from schemas.mandate2038 import MandateHeader
 
 from engine.core.replay import LedgerEntry
 from engine.mandate2038.board import Board
@@ -183,9 +189,9 @@ class Turn:
 class GameState:
     """The whole table. See the module docstring for conventions."""
 
-    header: Any
-    pack: Any  # the ContentPack (schemas.content)
-    c: Any  # engine.mandate2038.content.Content: the pack indexed by id
+    header: MandateHeader
+    pack: ContentPack
+    c: Content  # the pack indexed by id
     board: Board
     seats: list[SeatState]
     n: int  # player count
@@ -252,7 +258,7 @@ class GameState:
     ledger: list[LedgerEntry] = field(default_factory=list)
     # analytics records: dicts, or tuples for the hot tables (records.TUPLE_COLUMNS)
     rows: dict[str, list[Any]] = field(default_factory=dict)
-    outcome: Any = None  # engine.core.replay.Outcome once final scoring ran
+    outcome: Outcome | None = None  # once final scoring ran
     final: dict[str, Any] = field(default_factory=dict)  # final scoring details
     event_index: int | None = None  # index of the event being applied (ledger)
     last_checkpoint: dict[int, dict[str, int]] = field(default_factory=dict)  # table values

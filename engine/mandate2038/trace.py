@@ -44,6 +44,7 @@ RULES: dict[str, str] = {
     "faction_ability": f"{S}9 Printed card authorities (Faction ability)",
     "offline_penalty": f"{S}11 Final scoring, step 2 (lose one Mandate for each offline Facility)",
     "final_record": f"{S}11 Final scoring",
+    "temporary_compute": f"{S}9 Printed card authorities (Allocation Window: temporary Compute left anywhere at cycle end is gone)",
     "starting": f"{S}1 Setup, step 7 (each Faction's already-earned public Mandate)",
     "workforce_move": f"{S}10 Map and component reference (Workforce Transition District)",
 }

@@ -9,7 +9,71 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core.replay import Outcome
+from engine.core.ruleset import TableColumns
 from engine.mandate2038.state import GameState
+
+# Mandate 2038's warehouse tables (docs/warehouse.md): (column, DuckDB type), without game_id.
+TABLES: dict[str, TableColumns] = {
+    "selections": (
+        ("era", "INTEGER"), ("cycle", "INTEGER"), ("seat", "INTEGER"), ("pick", "VARCHAR"),
+        ("kind", "VARCHAR"),
+    ),
+    "turns": (
+        ("era", "INTEGER"), ("cycle", "INTEGER"), ("seat", "INTEGER"), ("action", "VARCHAR"),
+        ("piece", "VARCHAR"), ("from_hex", "VARCHAR"), ("to_hex", "VARCHAR"),
+        ("distance", "INTEGER"), ("tile", "VARCHAR"), ("blocked", "BOOLEAN"),
+        ("event", "INTEGER"),
+    ),
+    "training_runs": (
+        ("era", "INTEGER"), ("cycle", "INTEGER"), ("seat", "INTEGER"), ("event", "INTEGER"),
+        ("cards", "VARCHAR[]"), ("outcome", "VARCHAR"), ("banked", "INTEGER"),
+        ("unique_domains", "INTEGER"),
+    ),
+    "audits": (
+        ("era", "INTEGER"), ("seat", "INTEGER"), ("cubes_drawn", "INTEGER"),
+        ("runway_lost", "INTEGER"), ("trust_lost", "INTEGER"),
+    ),
+    "audit_draws": (
+        ("era", "INTEGER"), ("expected", "INTEGER"), ("drawn", "INTEGER"), ("black", "INTEGER"),
+        ("bag_before", "INTEGER"),
+    ),
+    "dossiers": (
+        ("seat", "INTEGER"), ("era", "INTEGER"), ("card", "VARCHAR"), ("orientation", "VARCHAR"),
+    ),
+    "production": (
+        ("era", "INTEGER"), ("seat", "INTEGER"), ("facilities_built", "INTEGER"),
+        ("facilities_powered", "INTEGER"), ("demand_satisfied", "INTEGER"),
+        ("compute_produced", "INTEGER"), ("runway_produced", "INTEGER"),
+    ),
+    "era_states": (
+        ("era", "INTEGER"), ("seat", "INTEGER"), ("mandate", "INTEGER"), ("runway", "INTEGER"),
+        ("compute", "INTEGER"), ("capability", "INTEGER"), ("customers", "INTEGER"),
+        ("trust", "INTEGER"), ("scrutiny", "INTEGER"),
+    ),
+    "era_mandates": (
+        ("era", "INTEGER"), ("mandate", "VARCHAR"), ("seat", "INTEGER"), ("value", "DOUBLE"),
+        ("qualifies", "BOOLEAN"), ("scored", "INTEGER"),
+    ),
+    "headlines": (
+        ("era", "INTEGER"), ("cycle", "INTEGER"), ("headline", "VARCHAR"),
+    ),
+    "claims": (
+        ("seat", "INTEGER"), ("publication", "BOOLEAN"), ("paid", "BOOLEAN"),
+        ("modules_supported", "INTEGER"), ("eligible", "BOOLEAN"), ("strength", "INTEGER"),
+    ),
+    # Mandate 2038's columns of the shared tables
+    "seats": (
+        ("final_mandate", "INTEGER"), ("final_runway", "INTEGER"), ("final_compute", "INTEGER"),
+        ("final_capability", "INTEGER"), ("final_customers", "INTEGER"), ("final_trust", "INTEGER"),
+        ("turn_order", "INTEGER"),
+    ),
+    "outcomes": (
+        ("agi", "BOOLEAN"), ("claimant", "INTEGER"), ("open", "BOOLEAN"),
+        ("collective_trust", "INTEGER"), ("setup_collective_trust", "INTEGER"),
+        ("open_threshold", "INTEGER"), ("trust_margin", "INTEGER"), ("systemic_risk", "INTEGER"),
+        ("systemic_risk_limit", "INTEGER"),
+    ),
+}
 
 SEAT_RESOURCES = ("runway", "compute", "capability", "customers", "trust")
 OUTCOME_DETAILS = ("agi", "claimant", "open", "collective_trust", "setup_collective_trust",

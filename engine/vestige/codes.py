@@ -49,6 +49,7 @@ VESTIGE_RULES: list[Rule] = [
     Rule("vestige-card/contradicts", f"{V} p. 18, Network & Tableau (a card's printed values do not change)", "a record or event contradicts the card's printed values"),
     Rule("vestige-card/not-owned", f"{V} p. 18, Network & Tableau (your tableau)", "the card is not in the seat's tableau"),
     Rule("vestige-card/surveil", f"{BONUS}, Surveil (each conviction draws 2 more cards)", "the cards drawn do not match the surveil paid"),
+    Rule("vestige-card/draw-missing", f"{REGIONS} (Chop Shop, Lawmaker Ridge, Mercenary Camp, Smugglers' Lair, the Underground: the effect adds a card)", "a visit that adds a card to the network was not followed by the card drawn"),
     Rule("vestige-card/wrong-kind", f"{V} p. 18, Network & Tableau (card types)", "the card is not of a type this action uses"),
     # rounds and turns
     Rule("vestige-round/out-of-order", f"{SUMMARY} (rounds of turns)", "a round is out of sequence"),

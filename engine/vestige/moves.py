@@ -14,15 +14,15 @@ a chance that a card is met).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from engine.core.ruleset import Decision
+from engine.core.ruleset import Decision, Pass
 from engine.vestige.board import NEIGHBOURS, adjacent_tiles, reachable
 from engine.vestige.cards import CHARACTERS, CONTACTS, capable
 from engine.vestige.content import CONTENT
 from engine.vestige.state import GameState, SeatState
 from schemas.vestige import (
     Activate,
+    Attach,
     CardBlocks,
     CardRecord,
     Complete,
@@ -41,6 +41,7 @@ from schemas.vestige import (
     Pickup,
     Printed,
     Recover,
+    Reset,
     Rest,
     Roll,
     RoundStart,
@@ -61,11 +62,8 @@ WHEEL = {"lawmaker": "ambition", "mercenary": "might", "smuggler": "cunning"}
 JOB_COST = {"artifact": "intrigue", "augmentation": "ingenuity", "bounty": "guile"}
 
 
-@dataclass(frozen=True, slots=True)
-class Intent:
-    """An option that records no event (see the module docstring)."""
-
-    key: str
+# An option that records no event (see the module docstring): the core's Pass.
+Intent = Pass
 
 
 Option = VestigeEvent | Intent
@@ -294,7 +292,7 @@ def _turn(st: GameState, s: SeatState, passed: frozenset[str]) -> Decision:
     if not used.get("activate"):
         for c in s.cards.values():
             if c.kind not in CHARACTERS or (c.blocks >= 3 and _inf(s) < 6):
-                continue
+                continue  # (simulation policy: do not pile influence on a loaded card)
             p = st.printed.get(c.name)
             if c.kind == "chop_bot":
                 choices = [[a] for a in (p.attributes if p else ["ambition", "cunning", "might"])]
@@ -314,18 +312,17 @@ def _turn(st: GameState, s: SeatState, passed: frozenset[str]) -> Decision:
             down = sorted(p for p in near if p not in st.face_up)
             opts.append(Move(seat=seat, path=path, reveals=[
                 TileReveal.model_validate(dict(position=p, region=st.map[p])) for p in down]))
-        if not s.boosted and _inf(s) >= 1 and s.speed <= 3:
-            opts.append(SpeedBoost(seat=seat, downgrade="influence"))
+        if not s.boosted:
+            for frm in ("influence", "conviction"):
+                if _b(s, frm):
+                    opts.append(SpeedBoost.model_validate(dict(seat=seat, downgrade=frm)))
     if not used.get("visit"):
         for pos in sorted(adjacent_tiles(s.space or 0)):
             if pos in st.face_up:
-                v = _visit(st, s, pos)
-                if v is not None:
-                    opts.append(v)
-        if _b(s, "potential"):
-            opts.append(Rest(seat=seat, upgrade="potential"))
-        elif _inf(s) and _b(s, "conviction") < 4:
-            opts.append(Rest(seat=seat, upgrade="influence"))
+                opts += _visits(st, s, pos)
+        for frm in ("potential", "influence"):
+            if _b(s, frm):
+                opts.append(Rest.model_validate(dict(seat=seat, upgrade=frm)))
     for pos in sorted(s.visited_now - s.controlled_now - s.regions):
         if st.map.get(pos) == "jump_point":
             continue
@@ -341,12 +338,26 @@ def _turn(st: GameState, s: SeatState, passed: frozenset[str]) -> Decision:
     for i, a in enumerate(prim):
         for b in prim[i + 1:]:
             if _needs(st, s, CONTENT.secondary_of(a, b) or ""):
-                opts.append(Convert.model_validate(dict(seat=seat, spend=(a, b))))
-    if _inf(s) < 2:
+                opts.append(Convert.model_validate(dict(seat=seat, spend=(a, b),
+                                                        into=CONTENT.secondary_of(a, b))))
+    if _inf(s) < 2:  # recovering is a last resort (p. 16): offered when influence runs out
         for loc in ("conviction", "ambition", "cunning", "might", "guile", "intrigue",
                     "ingenuity"):
             if _b(s, loc):
                 opts.append(Recover(seat=seat, source=loc))
+    if _b(s, "conviction"):
+        for action, n in sorted(used.items()):
+            if n and action not in s.resets:
+                opts.append(Reset.model_validate(dict(seat=seat, action=action)))
+    contacts = [c.name for c in s.cards.values() if c.kind in CONTACTS]
+    near_shop = "chop_shop" in {st.map.get(p) for p in adjacent_tiles(s.space or 0)}
+    for c in s.cards.values():
+        if c.kind == "augmentation":
+            for host in contacts:
+                if host != c.attached_to:
+                    opts.append(Attach(seat=seat, card=c.name, to=host))
+            if c.attached_to is not None and near_shop:
+                opts.append(Attach(seat=seat, card=c.name, to=None))
     for c in s.cards.values():
         if c.kind == "artifact" and c.blocks and c.name not in s.artifacts_used:
             opts.append(Effect(seat=seat, card=c.name, via="artifact"))
@@ -361,6 +372,32 @@ def _needs(st: GameState, s: SeatState, attr: str) -> bool:
         if owner == s.seat and p is not None and p.cost and {str(k): v for k, v in p.cost.items()}.get(attr, 0) > _b(s, attr):
             return True
     return False
+
+
+def _visits(st: GameState, s: SeatState, pos: str) -> list[Option]:
+    """The resolutions of a visit to ``pos`` offered (choices enumerated: the Underground's
+    contact type, the Chop Shop's market or stack, how often the Observatory repeats; the
+    Obelisk offers one resolution; the Black Dove is not offered: its downgrade only serves a
+    pickup the simulator never makes)."""
+    region = st.map.get(pos)
+    seat = s.seat
+    out: list[Option] = []
+    base = {"seat": seat, "position": pos, "region": region}
+    if region == "underground" and _b(s, "conviction") >= 1:
+        return [Visit.model_validate({**base, "contact": k}) for k in sorted(CONTACTS)]
+    if region == "chop_shop" and _b(s, "conviction") >= 1:
+        out = [Visit.model_validate({**base, "source": "stack"})]
+        if st.market:
+            out.append(Visit.model_validate({**base, "source": "market"}))
+        return out
+    if region == "observatory":
+        for times in range(1, min(_b(s, "cunning"), 3) + 1):
+            ups = ["potential"] * min(times, _b(s, "potential"))
+            ups += ["influence"] * (times - len(ups))
+            out.append(Visit.model_validate({**base, "times": times, "upgrades": ups}))
+        return out
+    v = _visit(st, s, pos)
+    return [v] if v is not None else []
 
 
 def _visit(st: GameState, s: SeatState, pos: str) -> Visit | None:

@@ -14,14 +14,14 @@ one per rulebook chapter:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pydantic import BaseModel
 
 from engine.core.findings import FindingSink
 from engine.core.replay import LedgerEntry, Outcome
-from engine.core.ruleset import Decision
+from engine.core.ruleset import Decision, TableColumns
 from engine.vestige import codes
 from engine.vestige.actions import on_activate, on_move, on_speed_boost
 from engine.vestige.blocks import on_convert, on_recover
@@ -42,6 +42,7 @@ from engine.vestige.regions import on_control, on_rest, on_visit
 from engine.vestige.setup import build_state, on_reveal, on_seat_setup
 from engine.vestige.state import GameState
 from engine.vestige.turns import on_reset, on_round_start, on_turn_end, on_turn_start
+from engine.vestige.warehouse import TABLES as VESTIGE_TABLES
 from schemas.log import BaseHeader
 from schemas.vestige import (
     EVENT_ADAPTER,
@@ -125,6 +126,8 @@ class VestigeRuleset:
     event_adapter = EVENT_ADAPTER
     events_adapter = EVENTS_ADAPTER
     event_types = EVENT_TYPES
+    # Vestige's warehouse tables (engine.core.ruleset protocol), filled by records()
+    tables: Mapping[str, TableColumns] = VESTIGE_TABLES
 
     player_counts: tuple[int, ...] = (2, 3, 4)
     bot_names: tuple[str, ...] = ("random", "heuristic", "mixed")
@@ -159,10 +162,11 @@ class VestigeRuleset:
         sink.report("log/partial", f"the log ends in {where}, before final scoring; only what "
                     "was recorded was checked")
 
-    def legal_moves(self, state: GameState, passed: frozenset[str] = frozenset()) -> Decision:
+    def legal_moves(self, state: GameState, passed: frozenset[str] = frozenset(), *,
+                    lazy: bool = False) -> Decision:
         from engine.vestige.moves import legal_moves
 
-        return legal_moves(state, passed)
+        return legal_moves(state, passed)  # options are always whole events (lazy is ignored)
 
     def outcome(self, state: GameState) -> Outcome | None:
         if state.outcome is not None:

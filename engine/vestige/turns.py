@@ -118,6 +118,12 @@ def end_turn(st: GameState, sink: FindingSink, seat: int | None) -> None:
                 sink.report("vestige-trigger/missing", f"seat {sn}'s leverage {s.leverage} "
                             f"passed trigger {point}, which was not recorded", seat=sn,
                             expected=f"trigger {point}", recorded="none")
+        if st.pending_draw is not None and st.pending_draw[0] == sn:
+            if not st.partial:
+                sink.report("vestige-card/draw-missing", f"seat {sn}'s visit adds a "
+                            f"{st.pending_draw[1]} but no card was drawn", seat=sn,
+                            expected=f"a {st.pending_draw[1]} drawn", recorded="none")
+            st.pending_draw = None
         s.pending_triggers.clear()
         s.turns += 1
         st.took_turn.add(sn)

@@ -7,27 +7,30 @@ with its line and column, and the rest of the input is still read.
 * :func:`read_path` - a file (``.json``, ``.m38``/``.txt`` notation, ``.csv`` sheet), a
   designers' session folder (a directory holding ``receipt.json``) or a ``.zip`` of one.
 * :func:`read_bytes` - the same for uploaded bytes with a file name.
-* :func:`write_log` - ``json`` (canonical), ``notation`` or ``csv`` text of a valid log.
+* :func:`write_log` - ``json`` (canonical), ``notation`` or ``csv`` text of a valid log, with
+  the writers of its game (:func:`writers`, dispatched on the header's ``game``).
 """
 
 from __future__ import annotations
 
+import importlib
 import io
 import re
 import zipfile
+from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ingest.formats._common import LoadedLog, unreadable
 from ingest.formats.jsonlog import read_json
-from ingest.formats.notation import read_notation, write_notation
+from ingest.formats.notation import read_notation
 from ingest.formats.session import SESSION_MARKER, read_session_files, session_zip_bytes
-from ingest.formats.sheet import read_sheet, write_sheet
+from ingest.formats.sheet import read_sheet
 from ingest.formats.tokens import _SURROGATE
 from schemas.canonical import dumps_log
 
 __all__ = ["FORMATS", "MAX_ZIP_BYTES", "MAX_ZIP_MEMBERS", "SUFFIXES", "LoadedLog", "ZipTooLarge",
-           "read_bytes", "read_path", "unpack_zip", "write_log"]
+           "read_bytes", "read_path", "unpack_zip", "write_log", "writers"]
 
 #: suffix -> format of the files read_path understands (plus directories with receipt.json)
 SUFFIXES: dict[str, str] = {
@@ -95,23 +98,45 @@ def unpack_zip(zf: zipfile.ZipFile, *, keep: bool = True, max_member: int = MAX_
     return members, problems
 
 
-def write_log(log: Any, fmt: str) -> str:
-    """The text of ``log`` in ``fmt``: ``json`` (canonical), ``notation`` or ``csv``."""
-    if getattr(log.header, "game", None) == "vestige" and fmt in ("notation", "csv"):
-        from ingest.formats.vestige_notation import write_vestige_notation
-        from ingest.formats.vestige_sheet import write_vestige_sheet
 
-        vlog: Any = log
-        return write_vestige_notation(vlog) if fmt == "notation" else write_vestige_sheet(vlog)
-    if fmt == "json":
-        # a lone surrogate (possible from a "\ud800" escape in JSON input) cannot be encoded
-        # as UTF-8; inside the canonical text it can only sit in a string, so escape it there
-        return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", dumps_log(log))
-    if fmt == "notation":
-        return write_notation(log)
-    if fmt == "csv":
-        return write_sheet(log)
-    raise ValueError(f"unknown format {fmt!r}; expected json, notation or csv")
+# Each game's writers besides canonical JSON: game -> format -> "module:function" (imported when
+# first used, so a game's formats load only when needed; a module not installed yet is skipped).
+GAME_WRITERS: dict[str, dict[str, str]] = {
+    "mandate2038": {"notation": "ingest.formats.notation:write_notation",
+                    "csv": "ingest.formats.sheet:write_sheet"},
+    "vestige": {"notation": "ingest.formats.vestige_notation:write_vestige_notation",
+                "csv": "ingest.formats.vestige_sheet:write_vestige_sheet"},
+}
+
+
+def writers(game: str) -> dict[str, Callable[[Any], str]]:
+    """The formats a log of ``game`` can be written in: format -> writer (``json`` first)."""
+    out: dict[str, Callable[[Any], str]] = {"json": _write_json}
+    for fmt, ref in GAME_WRITERS.get(game, {}).items():
+        module, _, name = ref.partition(":")
+        try:
+            out[fmt] = getattr(importlib.import_module(module), name)
+        except ModuleNotFoundError as err:
+            if err.name != module:
+                raise
+    return out
+
+
+def _write_json(log: Any) -> str:
+    # a lone surrogate (possible from a "\ud800" escape in JSON input) cannot be encoded
+    # as UTF-8; inside the canonical text it can only sit in a string, so escape it there
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", dumps_log(log))
+
+
+def write_log(log: Any, fmt: str) -> str:
+    """The text of ``log`` in ``fmt`` (``json``, canonical, for every game; ``notation`` or
+    ``csv`` with the writers of the log's game, named by its header's ``game``)."""
+    game = getattr(getattr(log, "header", None), "game", "mandate2038")
+    table = writers(game)
+    if fmt not in table:
+        known = ", ".join(table)
+        raise ValueError(f"unknown format {fmt!r} for a {game} log; expected {known}")
+    return table[fmt](log)
 
 
 _TAG_START = re.compile(rb"\[\s*[A-Za-z]")

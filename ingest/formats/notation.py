@@ -311,7 +311,7 @@ def _header_lines(log: MandateLog) -> list[str]:
         if f in present:
             put("", f, getattr(h, f))
     for s in h.seats:
-        parts = [str(s.seat), fmt_str(s.faction)] + ([quote(s.player)] if s.player is not None else [])
+        parts = [str(s.seat), fmt_str(s.faction or "")] + ([quote(s.player)] if s.player is not None else [])
         out.append(f"[Seat {' '.join(parts)}]")
     if h.map is not None:
         out.append("[Map" + "".join(f" {k}={fmt_str(v)}" for k, v in h.map.items()) + "]")

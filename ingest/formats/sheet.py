@@ -366,7 +366,7 @@ def _header_rows(log: MandateLog) -> list[list[str]]:
         if f in present:
             put("", f, getattr(h, f))
     for s in h.seats:
-        rows.append(["Seat", str(s.seat), cell_text(s.faction)]
+        rows.append(["Seat", str(s.seat), cell_text(s.faction or "")]
                     + ([cell_text(s.player)] if s.player is not None else []))
     if h.map is not None:
         rows.append(["Map"] + [f"{k}={cell_text(v)}" for k, v in h.map.items()])

@@ -397,6 +397,31 @@ _V6 = f"""
 INSERT INTO seat_balance BY NAME {_balance.select_sql("TRUE")};
 """
 
+# Game-agnostic shared tables (issue 8): the shared columns of seats and outcomes first, then the
+# columns a ruleset adds (Mandate 2038's, declared in engine/mandate2038/warehouse.py); a
+# generic result for team, co-op and solo games; a ``round`` location part (Vestige) beside era
+# and cycle. Existing Mandate 2038 outcomes are competitive.
+_V7 = """
+CREATE TABLE seats_v7 AS SELECT
+    game_id, seat, faction, player, provisional_winner, winner, final_mandate, final_runway,
+    final_compute, final_capability, final_customers, final_trust, turn_order
+FROM seats;
+DROP TABLE seats;
+ALTER TABLE seats_v7 RENAME TO seats;
+CREATE TABLE outcomes_v7 AS SELECT
+    game_id, complete, provisional_winners, winners, ending, details,
+    CAST('competitive' AS VARCHAR) AS mode, CAST(NULL AS VARCHAR) AS winning_team,
+    CAST(NULL AS VARCHAR) AS result, agi, claimant, open, collective_trust,
+    setup_collective_trust, open_threshold, trust_margin, systemic_risk, systemic_risk_limit
+FROM outcomes;
+DROP TABLE outcomes;
+ALTER TABLE outcomes_v7 RENAME TO outcomes;
+ALTER TABLE events ADD COLUMN round INTEGER;
+ALTER TABLE findings ADD COLUMN round INTEGER;
+ALTER TABLE ledger ADD COLUMN round INTEGER;
+ALTER TABLE observations ADD COLUMN round INTEGER;
+"""
+
 MIGRATIONS: list[tuple[int, str, str]] = [
     (1, "tables of docs/warehouse.md", _V1),
     (2, "capture: checklist items of the game's observation protocol", _V2),
@@ -405,6 +430,8 @@ MIGRATIONS: list[tuple[int, str, str]] = [
      _V4),
     (5, "findings.rulings: the rulings a finding rests on", _V5),
     (6, "seat_balance: per-seat inputs of the balance metrics", _V6),
+    (7, "shared tables for every game: ruleset columns after the shared ones, outcome mode and "
+        "result, round", _V7),
 ]
 
 _CREATE_LOG = """

@@ -145,6 +145,16 @@ def recover_from_rivals_card() -> Game:
 
 
 @case
+def contact_visit_without_draw() -> Game:
+    """p. 21 and p. 31: Lawmaker Ridge: use 2 ambition to add a lawmaker. Seat 1 (2 ambition
+    from its setup card) moves next to it (24), visits and ends its turn without drawing one."""
+    g = Game().opening(blocks={1: {"conviction": 2, "attributes": {"ambition": 2}}})
+    g.move(1, [19, 24]).e("visit", seat=1, position="I4", region="lawmaker_ridge")
+    g.end(1)
+    return g.expect("vestige-card/draw-missing")
+
+
+@case
 def draw_wrong_kind() -> Game:
     """Network & Tableau: a lawmaker stack holds lawmakers. A card drawn from it is recorded as a
     smuggler."""
