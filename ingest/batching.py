@@ -195,7 +195,7 @@ def process_batch(
                 parsed = loaded.parsed
                 if loaded.unreadable or parsed.header is None or get_ruleset(parsed.header.game) is None:
                     reason = _reason_text(loaded)
-                    if arch is not None and raw:
+                    if arch is not None and (raw or _empty_file(source)):
                         why = _finding_reasons(parsed.findings)
                         if loaded.unreadable and not why:
                             why = [{"message": str(loaded.unreadable), "line": None}]
@@ -276,6 +276,14 @@ def process_batch(
     return BatchResult(
         frames, reports, pending, time.perf_counter() - started, time.process_time() - cpu_started
     )
+
+
+def _empty_file(source: str) -> bool:
+    """True for an empty file: it is quarantined too (its reason says it was empty)."""
+    try:
+        return os.path.getsize(source) == 0
+    except (OSError, ValueError):
+        return False
 
 
 def _keep_failed(arch: Archive, path: Path | None, raw: bytes | None, fmt: str, source: str,
