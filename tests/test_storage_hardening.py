@@ -162,3 +162,23 @@ def test_validate_a_glob_skips_non_log_files_like_a_folder_walk(tmp_path: Path,
     out = capsys.readouterr()
     assert ": clean" not in out.out and "game(s):" in out.out and "README" not in out.out
     assert main(["validate", str(folder / "README.md")]) == 2  # named alone: read as given
+
+
+def test_a_file_too_large_to_read_is_still_kept_in_the_quarantine(tmp_path: Path) -> None:
+    from ingest.formats import MAX_BYTES
+
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    big = inputs / "huge.json"
+    with big.open("wb") as fh:
+        fh.write(b'{"x": "')
+        for _ in range(MAX_BYTES // 2**20 + 1):
+            fh.write(b"a" * 2**20)
+        fh.write(b'"}')
+    sha = hashlib.sha256(big.read_bytes()).hexdigest()
+    db = tmp_path / "w" / "playtest.duckdb"
+    assert main(["ingest", str(inputs), "--db", str(db)]) == 2
+    kept = db.parent / "archive" / "quarantine" / f"{sha}.json"
+    assert kept.is_file() and kept.stat().st_size == big.stat().st_size
+    reason = json.loads((kept.parent / f"{sha}.reason.json").read_text(encoding="utf-8"))
+    assert "larger than" in reason["reasons"][0]["message"]
