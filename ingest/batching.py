@@ -236,15 +236,20 @@ def process_batch(
                         arch.record_games_of_raw(raw_sha, [game_id])
                 else:
                     pending.append((game_id, text, meta, raw, ext))
-                if game_id in skip_ids or game_id in in_batch:
-                    reports.append(FileReport(source, "skipped", game_id, "already loaded"))
-                    continue
-                in_batch.add(game_id)
-                report = FileReport(source, "recovered" if recovered else "loaded", game_id)
-                report.unreadable_lines = [
+                bad_lines = [
                     f.message for f in parsed.findings
                     if f.code in ("log/parse-error", "log/invalid-event", "log/unknown-event")
                 ]
+                if game_id in skip_ids or game_id in in_batch:
+                    skipped = FileReport(source, "skipped", game_id, "already loaded")
+                    # this input's own unreadable lines (its bytes are in archive/raw) are said
+                    # too: once its bad events are skipped it may equal another input's game
+                    skipped.unreadable_lines = bad_lines
+                    reports.append(skipped)
+                    continue
+                in_batch.add(game_id)
+                report = FileReport(source, "recovered" if recovered else "loaded", game_id)
+                report.unreadable_lines = bad_lines
                 todo.append((report, text, parsed.header, parsed.events, meta, read_back))
                 reports.append(report)
             except Exception as err:  # noqa: BLE001 - one bad game must not stop the batch

@@ -85,9 +85,11 @@ class IngestSummary:
                 out.append(f"  {r.status}: {r.file}: {r.reason}")
             elif r.status == "recovered":
                 out.append(f"  recovered: {r.file} (game {r.game_id}, archived earlier)")
-            if r.unreadable_lines and r.status in ("loaded", "recovered"):
+            if r.unreadable_lines and r.status in ("loaded", "recovered", "skipped"):
                 more = len(r.unreadable_lines) - 1
-                out.append(f"  partly unreadable (loaded, kept as findings): {r.unreadable_lines[0]}"
+                what = "loaded, kept as findings" if r.status != "skipped" else \
+                    f"skipped: the same game {r.game_id} as an input already loaded"
+                out.append(f"  partly unreadable ({what}): {r.unreadable_lines[0]}"
                            + (f" (and {more} more)" if more > 0 else ""))
         return out
 
