@@ -90,6 +90,33 @@ def expand_inputs(path_text: str) -> list[Path] | Loaded:
     return inputs
 
 
+def select_inputs(paths: list[str]) -> tuple[list[str], list[str]]:
+    """The paths to validate and the files left out: when several paths are given (a shell
+    glob such as ``dir/*``), a file a folder walk would skip (not a log suffix, hidden, an
+    archive sidecar) is left out the same way; a single path is always taken as given."""
+    if len(paths) < 2:
+        return list(paths), []
+    from ingest.reading import _ARCHIVE_SIDECARS, SESSION_MARKER, suffixes
+
+    accepted = suffixes()
+    keep: list[str] = []
+    skipped: list[str] = []
+    for text in paths:
+        p = Path(text)
+        if p.is_file() and (p.parent / SESSION_MARKER).is_file():
+            folder = str(p.parent)  # a file of a session folder: the folder is the input
+            if folder not in keep:
+                keep.append(folder)
+            continue
+        log_file = (p.suffix.lower() in accepted and not p.name.startswith(".")
+                    and not p.name.endswith(_ARCHIVE_SIDECARS))
+        if p.is_file() and not log_file:
+            skipped.append(text)
+        else:
+            keep.append(text)
+    return keep, skipped
+
+
 def read_logs(path_text: str) -> list[Loaded]:
     """Every game in a file or folder (folders recursively). Never raises for bad input."""
     inputs = expand_inputs(path_text)
@@ -170,14 +197,15 @@ def _where_text(w: dict[str, Any]) -> str:
     return ", ".join(parts) or "whole game"
 
 
-def format_validate_text(files: list[dict[str, Any]]) -> str:
-    """Readable report, grouped per file."""
+def format_validate_text(files: list[dict[str, Any]], *, quiet: bool = False) -> str:
+    """Readable report, grouped per file (``quiet``: clean games are only counted)."""
     lines = []
     for f in files:
         title = f["path"] + (f" ({f['game_id']})" if f.get("game_id") else "")
         n = len(f["findings"])
         if f["status"] == "clean":
-            lines.append(f"{title}: clean")
+            if not quiet:
+                lines.append(f"{title}: clean")
             continue
         label = "UNREADABLE" if f["status"] == "unreadable" else f"{n} finding{'s' if n != 1 else ''}"
         lines.append(f"{title}: {label}")
@@ -211,10 +239,15 @@ def cmd_validate(args: argparse.Namespace) -> int:
     check_rulings_spec(rulings)
     files: list[dict[str, Any]] = []
     work: list[Path | Loaded] = []
-    for p in args.paths:
+    paths, skipped = select_inputs(args.paths)
+    for p in paths:
         found = expand_inputs(p)
         work.extend([found] if isinstance(found, Loaded) else found)
-    with Progress(transient=True, console=_stderr_console(), disable=len(work) < 20) as bar:
+    if skipped and not args.quiet:
+        print(f"skipped {len(skipped)} file(s) that are not game logs, as a folder walk does: "
+              + ", ".join(skipped[:5]) + (" ..." if len(skipped) > 5 else ""), file=sys.stderr)
+    quiet_bar = args.quiet or len(work) < 20
+    with Progress(transient=True, console=_stderr_console(), disable=quiet_bar) as bar:
         task = bar.add_task("validating", total=len(work))
         if args.jobs > 1 and len(work) > 1:
             import multiprocessing as mp
@@ -233,7 +266,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps({"files": files}, ensure_ascii=False, indent=2, default=str))
     else:
-        print(format_validate_text(files))
+        print(format_validate_text(files, quiet=args.quiet))
     if any(f["status"] == "unreadable" for f in files):
         return EXIT_UNREADABLE
     bad = {"error", "warning"} if args.strict else {"error"}
@@ -679,6 +712,8 @@ def cmd_rebuild(args: argparse.Namespace) -> int:
     summary = pipeline.rebuild(_db_path(args), **kwargs)
     if summary is not None:
         print(_summary_text(summary))
+        if summary.failed:  # games in the archive that did not load: not a clean rebuild
+            return EXIT_UNREADABLE
     return EXIT_OK
 
 
@@ -782,6 +817,9 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--format", choices=("text", "json"), default="text")
     v.add_argument("--strict", action="store_true", help="warnings also make the exit status 1")
     v.add_argument("--jobs", type=int, default=1, help="validate in this many processes")
+    v.add_argument("--quiet", "-q", action="store_true",
+                   help="for large runs: no progress bar, and the text report lists only games "
+                        "with findings or unreadable input, then the totals")
     v.add_argument("--rulings", metavar="NAME",
                    help="replay under this ruling set (a set name, ID=OPTION pairs, or both, "
                         "comma-separated) instead of the one each log names; docs/engine.md")

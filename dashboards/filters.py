@@ -1,13 +1,17 @@
 """The shared filter sidebar of every analytics page.
 
 Every analytics page draws it first; the choices are kept in session state, so a choice made
-on one page holds on the next. An empty multiselect means "all". The "Evidence only" switch applies
+on one page holds on the next. An empty multiselect means "all". The "Game" filter (Mandate 2038,
+Vestige) is kept like the others; a page about one game calls ``sidebar(db, game="vestige")``
+(or :func:`for_game`), which shows that game fixed on the page and leaves the choice kept for the
+other pages untouched. The "Evidence only" switch applies
 the evidence rules (DESIGN.md §6): a game counts only when ``games.evidence`` is true (for
 durations, ``games.duration_evidence``); every page lists the games it excluded and why.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from pathlib import Path
 
@@ -19,7 +23,7 @@ from dashboards.queries import Filters
 
 STATE_KEY = "playtest_filters"
 KEPT = "playtest_filter_values"
-WIDGET_KEYS = ("flt_versions", "flt_counts", "flt_types", "flt_profiles", "flt_dates",
+WIDGET_KEYS = ("flt_games", "flt_versions", "flt_counts", "flt_types", "flt_profiles", "flt_dates",
                "flt_evidence")
 
 SESSION_TYPE_LABELS = {
@@ -31,8 +35,24 @@ SESSION_TYPE_LABELS = {
 }
 
 
-def sidebar(db: Path) -> Filters:
-    """Draw the filters in the sidebar and return the choice (also kept in session state)."""
+def game_title(game: str) -> str:
+    """A game's name as the designers write it (its ruleset's title), else its id."""
+    from engine.core.registry import get_ruleset
+
+    rs = get_ruleset(game)
+    return str(getattr(rs, "title", game)) if rs is not None else game
+
+
+def for_game(f: Filters, game: str) -> Filters:
+    """``f`` restricted to one game (for a page about that game's own tables)."""
+    return dataclasses.replace(f, games=(game,))
+
+
+def sidebar(db: Path, game: str | None = None) -> Filters:
+    """Draw the filters in the sidebar and return the choice (also kept in session state).
+
+    ``game``: the page is about that game only; the Game filter shows it fixed and the result is
+    restricted to it, while the game choice kept for other pages stays as it was."""
     opts = queries.filter_options(db)
     kept = st.session_state.setdefault(KEPT, {})
     for key in WIDGET_KEYS:
@@ -58,6 +78,14 @@ def sidebar(db: Path) -> Filters:
     profiles = sb.multiselect("Profile", opts["profiles"], key="flt_profiles",
                               on_change=_remember, args=("flt_profiles",),
                               placeholder="Default and Advanced")
+    if game is None:
+        games = sb.multiselect("Game", opts["games"], key="flt_games", on_change=_remember,
+                               args=("flt_games",), placeholder="All games",
+                               format_func=game_title)
+    else:
+        sb.multiselect("Game", [game], default=[game], disabled=True, key=f"flt_game_{game}",
+                       format_func=game_title, help="This page is about one game.")
+        games = [game]
     date_from = date_to = None
     lo, hi = opts["date_min"], opts["date_max"]
     if isinstance(lo, dt.date) and isinstance(hi, dt.date):
@@ -84,7 +112,7 @@ def sidebar(db: Path) -> Filters:
         if key in st.session_state:
             kept[key] = st.session_state[key]
     f = Filters(tuple(versions), tuple(int(c) for c in counts), tuple(types), tuple(profiles),
-                date_from, date_to, bool(evidence))
+                date_from, date_to, bool(evidence), tuple(games))
     st.session_state[STATE_KEY] = f
     return f
 
@@ -96,7 +124,7 @@ def _remember(key: str) -> None:
 
 def _drop_unknown(opts: dict) -> None:
     """Forget remembered choices that are no longer offered (e.g. after a rebuild)."""
-    for key, field in (("flt_versions", "rules_versions"), ("flt_counts", "player_counts"),
+    for key, field in (("flt_games", "games"), ("flt_versions", "rules_versions"), ("flt_counts", "player_counts"),
                        ("flt_types", "session_types"), ("flt_profiles", "profiles")):
         chosen = st.session_state.get(key)
         if isinstance(chosen, list):

@@ -7,6 +7,7 @@ An empty or not-yet-created warehouse gives empty frames (see :func:`dashboards.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +39,7 @@ class Filters:
     date_from: dt.date | None = None
     date_to: dt.date | None = None
     evidence_only: bool = False
+    games: tuple[str, ...] = ()  # game ids (games.game): mandate2038, vestige
 
     def where(self, alias: str = "g", evidence: str = "evidence") -> tuple[str, list[Any]]:
         """``(sql, params)``: the WHERE condition on the games table aliased ``alias``.
@@ -50,6 +52,9 @@ class Filters:
         a = alias
         parts: list[str] = ["TRUE"]
         params: list[Any] = []
+        if self.games:
+            parts.append(f"list_contains(?::VARCHAR[], {a}.game)")
+            params.append(list(self.games))
         if self.rules_versions:
             parts.append(f"list_contains(?::VARCHAR[], {a}.rules_version)")
             params.append(list(self.rules_versions))
@@ -74,10 +79,7 @@ class Filters:
 
     def without_evidence(self) -> Filters:
         """The same filters with the evidence switch off (to list what it excludes)."""
-        return Filters(
-            self.rules_versions, self.player_counts, self.session_types, self.profiles,
-            self.date_from, self.date_to, False,
-        )
+        return dataclasses.replace(self, evidence_only=False)
 
 
 # --- the games table and the filters ---------------------------------------------------------
@@ -87,17 +89,19 @@ def filter_options(db: Path) -> dict[str, Any]:
     """Distinct values offered by the sidebar: versions, player counts, types, profiles, dates."""
     df = query(
         db,
-        "SELECT list(DISTINCT rules_version ORDER BY rules_version) AS rules_versions, "
+        "SELECT list(DISTINCT game ORDER BY game) AS games, "
+        "list(DISTINCT rules_version ORDER BY rules_version) AS rules_versions, "
         "list(DISTINCT player_count ORDER BY player_count) AS player_counts, "
         "list(DISTINCT session_type ORDER BY session_type) AS session_types, "
         "list(DISTINCT profile ORDER BY profile) AS profiles, "
         "min(date) AS date_min, max(date) AS date_max, count(*) AS n_games FROM games",
     )
     if df.is_empty():
-        return {"rules_versions": [], "player_counts": [], "session_types": [], "profiles": [],
-                "date_min": None, "date_max": None, "n_games": 0}
+        return {"games": [], "rules_versions": [], "player_counts": [], "session_types": [],
+                "profiles": [], "date_min": None, "date_max": None, "n_games": 0}
     row = df.row(0, named=True)
     return {
+        "games": [v for v in row["games"] or [] if v is not None],
         "rules_versions": [v for v in row["rules_versions"] or [] if v is not None],
         "player_counts": [v for v in row["player_counts"] or [] if v is not None],
         "session_types": [v for v in row["session_types"] or [] if v is not None],
@@ -227,11 +231,13 @@ def findings_by_code(db: Path, f: Filters) -> pl.DataFrame:
 def game_findings(db: Path, game_id: str) -> pl.DataFrame:
     """One game's findings in log order; what a reader needs first (message, expected and
     recorded values) comes first, the locating columns after."""
+    # a warehouse made before migration 5 has no rulings column: the page still reads it
+    rulings = "rulings" if has_column(db, "findings", "rulings") else "NULL AS rulings"
     return query(
         db,
         "SELECT event, severity, message, CAST(expected AS VARCHAR) AS expected, "
-        "CAST(recorded AS VARCHAR) AS recorded, rule, code, line, era, cycle, seat, n, "
-        "rulings FROM findings WHERE game_id = ? ORDER BY event NULLS LAST, n",
+        f"CAST(recorded AS VARCHAR) AS recorded, rule, code, line, era, cycle, seat, n, "
+        f"{rulings} FROM findings WHERE game_id = ? ORDER BY event NULLS LAST, n",
         [game_id],
     )
 

@@ -196,9 +196,10 @@ def game_labels(games: pl.DataFrame, factions: dict[str, list[str]]) -> dict[str
         kind = SESSION_TYPE_LABELS.get(r.get("session_type") or "", r.get("session_type") or "")
         if r.get("illustrative"):
             kind += " (illustrative)"
-        source = str(r.get("source_name") or "no source name")
-        if len(source) > 48:
-            source = "…" + source[-47:]
+        source = str(r.get("source_name") or "no source name").replace("\\", "/")
+        source = source.rstrip("/").rsplit("/", 1)[-1] or source  # the file, not its folders
+        if len(source) > 40:
+            source = source[:39] + "…"
         errors = plural(int(r.get("n_errors") or 0), "error")
         out[r["game_id"]] = (f"{source} · {r.get('date') or 'undated'} · "
                              f"{plural(len(seats), 'seat')}: {who} · {kind} · {errors} · "

@@ -532,6 +532,42 @@ class Archive:
         created = write_once(path, data)
         return PutResult(sha, path, created)
 
+    def quarantine_file(self, source: Path, ext: str, *, file: str,
+                        reasons: list[dict[str, Any]]) -> PutResult:
+        """Keep a file too large to read into memory: copied in chunks (hashed on the way) to
+        ``quarantine/<sha>.<ext>``, with its ``reason.json`` written first. Write-once like
+        :meth:`quarantine`."""
+        self.quarantine_dir.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(prefix=".tmp-", suffix=".part", dir=self.quarantine_dir)
+        tmp = Path(tmp_name)
+        digest = hashlib.sha256()
+        try:
+            with os.fdopen(fd, "wb") as out, open(source, "rb") as inp:
+                while chunk := inp.read(1024 * 1024):
+                    digest.update(chunk)
+                    out.write(chunk)
+                out.flush()
+                os.fsync(out.fileno())
+                os.fchmod(out.fileno(), 0o444)
+            sha = digest.hexdigest()
+            path = self.quarantine_dir / f"{sha}.{_clean_ext(ext)}"
+            reason_path = self.quarantine_dir / f"{sha}.reason.json"
+            if not reason_path.exists():
+                with contextlib.suppress(ArchiveError):
+                    write_once(reason_path, _json_bytes(
+                        {"file": file, "sha256": sha, "reasons": reasons, "time": now_utc()}))
+            try:
+                os.link(tmp, path)
+                created = True
+            except FileExistsError:
+                created = False
+            if created:
+                _fsync_dir(path.parent, None)
+            return PutResult(sha, path, created)
+        finally:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+
     def quarantined(self) -> list[dict[str, Any]]:
         """Every quarantine reason record, sorted by file name."""
         out: list[dict[str, Any]] = []

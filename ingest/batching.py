@@ -33,6 +33,7 @@ from ingest.archive import (
     sha256_hex,
 )
 from ingest.db import StorageError
+from ingest.formats import source_name as formats_source_name
 from ingest.frames import FrameBuilder
 from ingest.reading import read_input
 from ingest.reports import FileReport
@@ -195,7 +196,7 @@ def process_batch(
                 parsed = loaded.parsed
                 if loaded.unreadable or parsed.header is None or get_ruleset(parsed.header.game) is None:
                     reason = _reason_text(loaded)
-                    if arch is not None and raw:
+                    if arch is not None and (raw or _empty_file(source)):
                         why = _finding_reasons(parsed.findings)
                         if loaded.unreadable and not why:
                             why = [{"message": str(loaded.unreadable), "line": None}]
@@ -203,6 +204,10 @@ def process_batch(
                             why = [{"message": f"no ruleset is registered for game "
                                                f"{parsed.header.game!r}", "line": None}]
                         arch.quarantine(raw, ext, file=source, reasons=why)
+                    elif arch is not None and _large_file(item.path, source):
+                        # too large to read (ingest.formats.MAX_BYTES): kept, copied in chunks
+                        arch.quarantine_file(Path(item.path), ext, file=source,
+                                             reasons=_finding_reasons(parsed.findings))
                     reports.append(FileReport(source, "unreadable", reason=reason))
                     continue
                 rs = parsed.ruleset or get_ruleset(parsed.header.game)
@@ -276,6 +281,24 @@ def process_batch(
     return BatchResult(
         frames, reports, pending, time.perf_counter() - started, time.process_time() - cpu_started
     )
+
+
+def _large_file(path: str, source: str) -> bool:
+    """True when ``source`` is the file ``path`` itself and larger than the readers take."""
+    from ingest.formats import MAX_BYTES
+
+    try:
+        return source == formats_source_name(Path(path)) and os.path.getsize(path) > MAX_BYTES
+    except (OSError, ValueError):
+        return False
+
+
+def _empty_file(source: str) -> bool:
+    """True for an empty file: it is quarantined too (its reason says it was empty)."""
+    try:
+        return os.path.getsize(source) == 0
+    except (OSError, ValueError):
+        return False
 
 
 def _keep_failed(arch: Archive, path: Path | None, raw: bytes | None, fmt: str, source: str,

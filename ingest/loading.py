@@ -10,6 +10,7 @@ import os
 import sys
 import time
 from collections.abc import Iterable
+from glob import escape as glob_escape
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ import polars as pl
 from ingest.archive import Archive, canonical_text, game_id_of_text, now_utc
 from ingest.batching import BatchResult, Item, _analyse, _describe, run_batches
 from ingest.db import StorageError, archive_root, connect, resolve_db
+from ingest.formats.cells import neutralise_sql
 from ingest.frames import FrameBuilder
 from ingest.reading import walk_inputs
 from ingest.reports import FileReport, IngestSummary
@@ -213,6 +215,7 @@ def rebuild(
     db.parent.mkdir(parents=True, exist_ok=True)
     hold = connect(db) if db.exists() else contextlib.nullcontext()
     with hold as old_con:
+        _remove_leftovers(db, holding=old_con is not None)
         try:
             ids = arch.game_ids()
             summary.files = len(ids)
@@ -245,6 +248,33 @@ def rebuild(
     return summary
 
 
+def _remove_leftovers(db: Path, *, holding: bool) -> None:
+    """Delete the ``<db>.rebuild-<pid>`` files (and their WAL) of rebuilds that were killed.
+
+    While this process holds the old database no other rebuild of it can run, so every such
+    file is a leftover; otherwise only those of processes that no longer exist are."""
+    prefix = f"{db.name}.rebuild-"
+    for path in db.parent.glob(f"{glob_escape(prefix)}*"):
+        pid_text = path.name[len(prefix):].removesuffix(".wal")
+        if not pid_text.isdigit() or int(pid_text) == os.getpid():
+            continue
+        if not holding and _alive(int(pid_text)):
+            continue
+        with contextlib.suppress(OSError):
+            path.unlink()
+            print(f"removed {path.name}, left by a rebuild that was stopped", file=sys.stderr)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # exists, owned by someone else
+        return True
+    return True
+
+
 def _refuse_to_drop(con: Any, archived: set[str], root: Path) -> None:
     try:
         migrate(con)
@@ -261,6 +291,10 @@ def _refuse_to_drop(con: Any, archived: set[str], root: Path) -> None:
             f"(e.g. {sorted(lost)[0]}); rebuilding would drop them. Check that the archive "
             "beside the database is the right one (rebuild with allow_drop to drop them)."
         )
+
+
+def _ident(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
 
 
 def export(db_path: str | Path | None, out_dir: str | Path, fmt: str = "parquet") -> list[Path]:
@@ -282,6 +316,10 @@ def export(db_path: str | Path | None, out_dir: str | Path, fmt: str = "parquet"
             if fmt == "parquet":
                 rel.write_parquet(str(path))
             else:
-                rel.write_csv(str(path))
+                # no text cell may run as a formula in a spreadsheet (ingest/formats/cells.py)
+                cols = [(c, str(t)) for c, t in zip(rel.columns, rel.types, strict=True)]
+                rel.select(", ".join(
+                    f"{neutralise_sql(_ident(c))} AS {_ident(c)}" if t == "VARCHAR" else _ident(c)
+                    for c, t in cols)).write_csv(str(path))
             written.append(path)
     return written

@@ -497,3 +497,26 @@ def test_two_players_are_not_accepted_silently(tmp_path: Path,
     at.number_input(key="new_n").set_value(2).run()
     _no_exception(at)
     assert any("3-5 players" in w.value for w in at.warning)
+
+
+def test_game_filter_holds_on_every_page_and_a_game_page_fixes_its_game(
+        sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Game filter is kept across pages like the player count; a page about one game shows
+    that game fixed and leaves the kept choice alone (dashboards/filters.py)."""
+    from dashboards import filters
+    from dashboards.queries import Filters
+
+    at = _app(sample_db, monkeypatch, "overview")
+    (game,) = [m for m in at.sidebar.multiselect if m.label == "Game"]
+    assert "mandate2038" in game.options or "Mandate 2038" in game.options
+    game.set_value(["mandate2038"]).run()
+    for page in [*ANALYTICS, "record", "overview"]:
+        at.switch_page(f"views/{page}.py").run()
+        _no_exception(at)
+        if page in ANALYTICS:
+            games = [m.value for m in at.sidebar.multiselect if m.label == "Game"]
+            assert games == [["mandate2038"]], f"{page}: game is {games}"
+    f = Filters(player_counts=(4,), games=("vestige",))
+    assert filters.for_game(f, "mandate2038").games == ("mandate2038",)
+    sql, params = f.where("g")
+    assert "g.game" in sql and ["vestige"] in params

@@ -57,6 +57,7 @@ def test_short_session_survives_a_reload(tmp_path: Path, monkeypatch: pytest.Mon
     recs = _lines(path)
     assert recs[0]["kind"] == "header" and len(recs[0]["header"]["seats"]) == 4
     assert recs[1]["event"]["type"] == "phase" and recs[1]["event"]["t"]
+    assert any("**1 event**" in m.value for m in at.markdown), "plural agreement: 1 event"
 
     if _engine_guides():
         # guided: the Era I Mandate reveal, the first Headline, the secret selection
@@ -100,7 +101,8 @@ def test_short_session_survives_a_reload(tmp_path: Path, monkeypatch: pytest.Mon
 
     # a browser refresh (a new session) with the draft in the address finds it intact
     again = _record_page(db, monkeypatch, draft_id)
-    assert any(f"**{n_before} events**" in m.value for m in again.markdown), \
+    assert any(f"**{n_before} event{'' if n_before == 1 else 's'}**" in m.value
+               for m in again.markdown), \
         [m.value for m in again.markdown][:3]
     # and leaving lists it for resuming
     again.button(key="leave").click().run()

@@ -155,7 +155,7 @@ def test_every_page_and_a_recorded_game(server: tuple[str, Path]) -> None:
         page.goto(f"{base}/record")
         _settled(page, "Record a game")
         page.get_by_role("button", name="Start recording").click()
-        expect(page.get_by_text("1 events")).to_be_visible()
+        expect(page.get_by_text("1 event", exact=True)).to_be_visible()
         page.get_by_role("button", name="Era I begins").first.click()
         expect(page.get_by_text("2 events")).to_be_visible()
         page.get_by_role("button", name="Cycle 1: Headline").first.click()

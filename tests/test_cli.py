@@ -246,3 +246,24 @@ def test_busy_database_is_a_message_not_a_traceback(sim_dir, tmp_path, capsys, m
     finally:
         holder.kill()
         holder.wait()
+
+
+def test_simulate_takes_the_game_and_every_log_command_reads_it_from_the_header(tmp_path, capsys):
+    out = tmp_path / "vestige"
+    assert main(["simulate", "--game", "vestige", "--games", "2", "--players", "2,3",
+                 "--seed", "4", "--out", str(out)]) == 0
+    logs = sorted(out.glob("*.json"))
+    assert len(logs) == 2 and all('"game":"vestige"' in p.read_text().replace(" ", "") for p in logs)
+    capsys.readouterr()
+    assert main(["validate", "--format", "json", str(out)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [f["status"] for f in doc["files"]] == ["clean", "clean"]
+    assert main(["replay", str(logs[0]), "--at", "round:1", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["snapshot"]
+    assert main(["replay", str(logs[0]), "--at", "era:1"]) == 2  # Vestige has rounds, not Eras
+    assert "round" in capsys.readouterr().err
+    assert main(["convert", str(logs[0]), "--to", "notation"]) == 0
+    assert "[game vestige]" in capsys.readouterr().out
+    assert main(["simulate", "--game", "vestige", "--players", "5", "--out", str(tmp_path / "x")]) == 2
+    assert "2, 3 or 4" in capsys.readouterr().err
+    assert main(["simulate", "--game", "no-such-game", "--out", str(tmp_path / "y")]) == 2

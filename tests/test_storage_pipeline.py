@@ -286,7 +286,7 @@ def test_bundled_samples_in_every_format_ingest_and_rebuild_identically(tmp_path
         rows = con.execute(
             "SELECT s.seat, s.final_mandate, s.final_runway, o.details, g.detail FROM seats s "
             "JOIN outcomes o USING (game_id) JOIN games g USING (game_id) "
-            "WHERE o.complete").fetchall()
+            "WHERE o.complete AND g.game = 'mandate2038'").fetchall()
     assert rows
     for seat, mandate, runway, details, detail in rows:  # agrees with the engine's result
         assert json.loads(details)["final_mandate"][str(seat)] == mandate

@@ -84,10 +84,17 @@ def test_simulated_modes_replay_clean(mode: str, players: int) -> None:
         assert r.findings == [], [f.message for f in r.findings[:5]]
         assert r.outcome is not None and r.outcome.complete
         labels = r.outcome.details["winners"]
+        o = r.outcome
+        assert o.mode == mode
         if mode == "coop":
             assert labels in ([], ["bone"], [str(s) for s in range(1, players + 1)])
+            assert o.result == ("won" if labels not in ([], ["bone"]) else "lost")
+            assert o.winners == (list(range(1, players + 1)) if o.result == "won" else [])
         else:
             assert labels in ([], ["1", "3"], ["2", "4"])
+            assert o.winning_team in (None, "team:1", "team:2")
+            assert o.winners == [int(x) for x in labels]
+        assert all(e.round is not None and e.era is None for e in r.ledger)
 
 
 def test_ruleset_simulation_hooks() -> None:

@@ -18,7 +18,6 @@ from typing import Any
 
 import pytest
 
-import engine.vestige  # noqa: F401  (registers the ruleset until the registry loads every builtin)
 from engine.core.parse import parse_log
 from engine.core.replay import ReplayResult, replay
 from schemas.findings import Finding

@@ -165,8 +165,9 @@ def visit_arrow_twice(ev: Events, i: int, st: GameState) -> Events | None:
 
 @_of("visit")
 def visit_wrong_gain(ev: Events, i: int, st: GameState) -> Events | None:
-    gain = list(ev[i].gain)  # type: ignore[union-attr]
-    if ev[i].region not in ("archives", "black_market", "scrapyard"):  # type: ignore[union-attr]
+    d = dump_event(ev[i])
+    gain = list(d.get("gain", []))
+    if d.get("region") not in ("archives", "black_market", "scrapyard"):
         return None
     return _set(ev, i, gain=["guile"] + gain[1:])
 
@@ -300,7 +301,7 @@ def endgame_met_deleted(ev: Events, i: int, st: GameState) -> Events | None:
 
 @_of("round_start")
 def round_renumbered(ev: Events, i: int, st: GameState) -> Events | None:
-    return _set(ev, i, round=ev[i].round + 1)  # type: ignore[union-attr]
+    return _set(ev, i, round=int(dump_event(ev[i])["round"]) + 1)
 
 
 @_of("turn_start")

@@ -35,7 +35,7 @@ def render() -> None:
     if too_big:
         st.error(f"Too large (over {ui.MAX_UPLOAD_MB} MB): {', '.join(too_big)}")
         return
-    st.write(f"{len(uploads)} file(s) ready: " + ", ".join(f"`{u.name}`" for u in uploads))
+    st.write(f"{ui.plural(len(uploads), 'file')} ready: " + ", ".join(f"`{u.name}`" for u in uploads))
     if not st.button("Load into the archive and warehouse", type="primary", key="import_go"):
         return
     with (tempfile.TemporaryDirectory(prefix="playtest-upload-") as tmp,

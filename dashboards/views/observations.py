@@ -95,7 +95,8 @@ def render() -> None:
             with st.expander("Which checklist items are missed most"):
                 ui.show_table(missed, "capture-items")
         if not misfits.is_empty():
-            st.warning(f"{misfits.height} observation or survey event(s) do not fit the "
+            st.warning(f"{ui.plural(misfits.height, 'observation or survey event')} "
+                       f"{'does' if misfits.height == 1 else 'do'} not fit the "
                        "protocol (unknown category or item, invalid answer, wrong seat).",
                        icon=":material/warning:")
             with st.expander("Events that do not fit the protocol"):

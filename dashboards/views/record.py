@@ -181,9 +181,11 @@ def draft_list() -> None:
         ui.empty_state("No open drafts. Start a new session above.")
         return
     for d in rows[:30]:
-        seats = ", ".join(s.get("faction", "?") for s in d.header.get("seats", []))
+        names = live.factions(live.pack())
+        seats = ", ".join(names.get(s.get("faction", "?"), s.get("faction", "?"))
+                          for s in d.header.get("seats", []))
         c1, c2 = st.columns([5, 1])
-        c1.markdown(f"`{d.id}` · {d.status} · {len(d.events)} events · {seats}"
+        c1.markdown(f"`{d.id}` · {d.status} · {plural(len(d.events), 'event')} · {seats}"
                     + (f" · game {d.game_id}" if d.game_id else ""))
         c2.button("Resume" if d.status == "open" else "Open", key=f"resume_{d.id}",
                   on_click=_open, args=(d.id,))
@@ -443,9 +445,9 @@ def recording(draft_id: str) -> None:
             st.markdown(f"**Era** {replay_view.ROMAN.get(era or 0, str(era or '-'))} · **cycle** "
                         f"{cycle or '-'} · **phase** {getattr(state, 'phase', '?')} · "
                         f"**Initiative** seat {getattr(state, 'initiative', '?')} · "
-                        f"**{len(d.events)} events**")
+                        f"**{plural(len(d.events), 'event')}**")
         else:
-            st.markdown(f"**{len(d.events)} events** recorded")
+            st.markdown(f"**{plural(len(d.events), 'event')}** recorded")
             if rep.engine_problem:
                 st.caption(f"Engine: {rep.engine_problem}")
     with status[1]:

@@ -129,7 +129,7 @@ def render() -> None:
             st.caption("No Mandate changes yet.")
         else:
             totals = ledger.group_by("seat").agg(pl.col("amount").sum().alias("mandate")).sort("seat")
-            st.dataframe(totals, hide_index=True)
+            st.dataframe(totals, hide_index=True, column_config=ui.column_config(totals))
             with st.expander(f"{ledger.height} ledger entries"):
                 ledger = ui.readable(ledger)
                 st.dataframe(ledger, hide_index=True, width="stretch",

@@ -19,7 +19,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from engine.mandate2038.moves import Pass
+from engine.core.ruleset import Pass
 from engine.mandate2038.state import GameState, SeatState
 
 BOT_VERSION = "1"

@@ -36,10 +36,10 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from engine.core.ruleset import Pass
 from engine.mandate2038.board import DISTANCE
 from engine.mandate2038.bots import _crash_risk
 from engine.mandate2038.content import DOSSIER_CARDS
-from engine.mandate2038.moves import Pass
 from engine.mandate2038.state import GameState, SeatState
 
 PROFILE_BOT_VERSION = "2"

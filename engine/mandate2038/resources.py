@@ -12,7 +12,7 @@ from engine.core.findings import FindingSink
 from engine.core.replay import LedgerEntry
 from engine.mandate2038.rulings import used
 from engine.mandate2038.state import GameState, SeatState
-from engine.mandate2038.trace import step
+from engine.mandate2038.trace import CUR, step
 
 
 def gain(st: GameState, s: SeatState, res: str, amount: int) -> int:
@@ -24,8 +24,8 @@ def gain(st: GameState, s: SeatState, res: str, amount: int) -> int:
     before = getattr(s, res)
     after = min(cap, before + amount)
     setattr(s, res, after)
-    if after != before:
-        step(s, res, after - before)
+    if after != before:  # trace.step, inlined on this hot path
+        s.steps.append((res, after - before, CUR[0], CUR[2] or CUR[1]))
     if res == "trust" and after > before:
         check_trust(st, s)
     return int(after - before)
@@ -70,7 +70,7 @@ def pay(
         step(s, res, -have)
         return int(have)
     setattr(s, res, have - amount)
-    step(s, res, -amount)
+    s.steps.append((res, -amount, CUR[0], CUR[2] or CUR[1]))  # trace.step, inlined
     return amount
 
 

@@ -1,9 +1,9 @@
-"""Vestige: the replay engine. Importing registers the ruleset."""
+"""Vestige: the replay engine. Importing registers the ruleset (the registry imports every
+built-in ruleset package, engine.core.registry.BUILTIN)."""
 
-from engine.core.registry import register, rulesets
+from engine.core.registry import register
 from engine.vestige.ruleset import RULESET, VestigeRuleset
 
-rulesets()  # make sure the built-in rulesets are loaded before this one registers
 register(RULESET)
 
 __all__ = ["RULESET", "VestigeRuleset"]

@@ -114,7 +114,7 @@ def gain(st: GameState, seat: int, amount: int, source: str, detail: str = "") -
     before = s.leverage
     s.leverage += amount
     st.ledger.append(LedgerEntry(seat=seat, amount=amount, total=s.leverage, source=source,
-                                 era=st.round or None, cycle=st.turn_no or None,
+                                 era=None, cycle=None, round=st.round or None,
                                  event=st.event_index, detail=detail))
     if amount > 0 and st.phase in ("setup", "play"):
         for i, point in enumerate(CONTENT.trigger_points, start=1):

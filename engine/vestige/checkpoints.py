@@ -38,8 +38,8 @@ def on_checkpoint(st: GameState, ev: Checkpoint, sink: FindingSink) -> None:
                 f"seat {v.seat}'s leverage", s.leverage, v.leverage, seat=v.seat)
             if new != s.leverage:
                 st.ledger.append(LedgerEntry(seat=v.seat, amount=new - s.leverage, total=new,
-                                             source="checkpoint", era=st.round or None,
-                                             cycle=st.turn_no or None, event=st.event_index))
+                                             source="checkpoint", era=None, cycle=None,
+                                             round=st.round or None, event=st.event_index))
                 s.leverage = new
         dash = {"potential": v.potential, "influence": v.influence, "conviction": v.conviction}
         for k, val in list(dash.items()) + list((v.attributes or {}).items()):

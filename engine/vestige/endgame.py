@@ -7,6 +7,7 @@ loses; a nemesis's met unique goal wins outright)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 from engine.core.findings import FindingSink
 from engine.core.replay import Outcome
@@ -200,6 +201,7 @@ def decide(st: GameState, ents: list[Entity], totals: dict[str, int],
     bone = st.nemeses.get("bone")
     if bone is not None and len(bone.regions) >= CONTENT.stated["bone_goal_regions"]:
         goal = "bone"
+    winner: Entity | None = None
     if goal is not None:
         winner = next(e for e in ents if goal in e.nemeses)
         labels = sorted(winner.nemeses)
@@ -209,13 +211,21 @@ def decide(st: GameState, ents: list[Entity], totals: dict[str, int],
         best = max(totals.values(), default=0)
         top = [e for e in ents if totals[e.label] == best]
         if len(top) == 1:
+            winner = top[0]
             labels = sorted([str(x) for x in top[0].seats] + top[0].nemeses)
             win_seats = sorted(top[0].seats)
             ending = "most_leverage"
         else:
             labels, win_seats, ending = [], [], "tie"
+    mode = st.header.mode
+    result: Literal["won", "lost"] | None = None
+    if mode in ("coop", "solo"):
+        result = "won" if win_seats else "lost"
+        win_seats = sorted(st.seats) if win_seats else []
+    team = winner.label if winner is not None and mode in ("team", "coop") else None
     st.outcome = Outcome(
         complete=True, provisional_winners=win_seats, winners=win_seats, ending=ending,
+        mode=mode, winning_team=team, result=result,
         details={
             "final_leverage": {s.seat: s.leverage for s in st.seats.values()},
             "nemesis_leverage": {n.name: n.leverage for n in st.nemeses.values()},

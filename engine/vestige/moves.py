@@ -160,8 +160,10 @@ def _nemesis_turn(st: GameState, name: str) -> Decision:
         lev = bone_turn(level, len(n.regions), st.header.difficulty == "menace")
         if level == 1 or (level >= 1 and st.header.difficulty == "menace"):
             cards = [f"Sim mercenary {_count(st, 'mercenary') + len(n.cards) + 1} (Bone)"]
-    return _chance([NemesisTurn(nemesis=name, threat=level, leverage=lev, cards=cards)],
-                   "nemesis turn")
+    # a non-seat actor's decision (engine.core.ruleset.Decision.actor): the nemesis's turn
+    return Decision(kind="player", seat=None, actor="nemesis",
+                    options=[NemesisTurn(nemesis=name, threat=level, leverage=lev, cards=cards)],
+                    label=f"{name}'s turn")
 
 
 def _team_turn(st: GameState, passed: frozenset[str]) -> Decision:

@@ -35,7 +35,7 @@ from ingest.formats.tokens import (
     tokenize,
 )
 from ingest.formats.vestige_codec import fmt_value, is_key, model_items, read_value
-from schemas.log import Provenance, ReceiptIdentity
+from schemas.log import Provenance, ReceiptIdentity, SeatInfo
 from schemas.vestige import EVENT_MODELS, VestigeHeader, VestigeLog
 
 FORMAT = "vestige-notation"
@@ -115,15 +115,44 @@ def write_event_line(ev: BaseModel, date: dt.date | None) -> str:
     return " ".join(parts)
 
 
+def seat_tokens(s: SeatInfo) -> list[str]:
+    """A seat as tokens: number, colour (``~`` when none), player (when recorded), then any
+    other field as ``key=value``."""
+    out = [str(s.seat), fmt_value(str | None, s.faction)]
+    if s.player is not None:
+        out.append(fmt_value(str, s.player))
+    out += [f"{k}={fmt_value(tp, v, top=True)}" for k, tp, v in model_items(s)
+            if k not in ("seat", "faction", "player")]
+    return out
+
+
+def read_seat(toks: list[Token], col: int) -> dict[str, Any]:
+    """A seat from its tokens (see :func:`seat_tokens`); raises ParseError."""
+    usage = 'a seat is NUMBER COLOUR ["player"] [key=value ...]'
+    if len(toks) < 2 or not INT_RE.fullmatch(toks[0].text) or is_key(toks[1].text):
+        raise ParseError(toks[0].col if toks else col, usage)
+    seat: dict[str, Any] = {"seat": int(toks[0].text),
+                            "faction": read_value(str | None, toks[1].text, toks[1].col)}
+    fields = SeatInfo.model_fields
+    for tok in toks[2:]:
+        if is_key(tok.text):
+            name, _, text = tok.text.partition("=")
+            if name not in fields or name in seat:
+                raise ParseError(tok.col, f"a seat has no field {name!r} (or it is given twice)")
+            seat[name] = read_value(fields[name].annotation, text, tok.col + len(name) + 1)
+        elif "player" not in seat:
+            seat["player"] = read_value(str, tok.text, tok.col)
+        else:
+            raise ParseError(tok.col, usage)
+    return seat
+
+
 def header_lines(h: VestigeHeader) -> list[str]:
     out = []
     for name, tp, v in model_items(h):
         if name == "seats":
             for s in v:
-                line = f"[seat {s.seat} {fmt_value(str, s.faction)}"
-                if s.player is not None:
-                    line += " " + fmt_value(str, s.player)
-                out.append(line + "]")
+                out.append("[seat " + " ".join(seat_tokens(s)) + "]")
         elif name in _SECTIONS:
             for sub, stp, sv in model_items(v):
                 out.append(f"[{name}.{sub} {fmt_value(stp, sv, top=True)}]")
@@ -213,14 +242,7 @@ def parse_header_line(line: str, header: dict[str, Any]) -> None:
     vcol = lead + 2 + (inner.index(value, len(name)) if value else len(inner))
     key = name.lower()
     if key == "seat":
-        toks = tokenize(value, vcol)
-        if len(toks) not in (2, 3) or not INT_RE.fullmatch(toks[0].text):
-            raise ParseError(vcol, "a seat line is [seat NUMBER COLOUR \"player\"]")
-        seat: dict[str, Any] = {"seat": int(toks[0].text),
-                                "faction": read_value(str, toks[1].text, toks[1].col)}
-        if len(toks) == 3:
-            seat["player"] = read_value(str, toks[2].text, toks[2].col)
-        header.setdefault("seats", []).append(seat)
+        header.setdefault("seats", []).append(read_seat(tokenize(value, vcol), vcol))
         return
     if not value:
         raise ParseError(col, f"header field {name!r} has no value")

@@ -27,7 +27,7 @@ from typing import Any
 
 from ingest.formats._common import LoadedLog, Problems
 from ingest.formats.tokens import INT_RE, ParseError, fmt_time, parse_time, quote, tokenize
-from ingest.formats.vestige_codec import fmt_value, model_items, strip
+from ingest.formats.vestige_codec import fmt_value, model_items, read_value, strip
 from ingest.formats.vestige_notation import (
     _SECTIONS,
     MODEL_BY_TYPE,
@@ -36,6 +36,7 @@ from ingest.formats.vestige_notation import (
     read_text,
     write_event_line,
 )
+from schemas.log import SeatInfo
 from schemas.vestige import VestigeHeader, VestigeLog
 
 COLUMNS = ("time", "round", "seat", "event", "args", "comment")
@@ -71,10 +72,11 @@ def _header_rows(h: VestigeHeader) -> list[list[str]]:
             continue
         if name == "seats":
             for s in v:
-                row = ["seat", str(s.seat), _verbatim(s.faction)]
-                if s.player is not None:
-                    row.append(_verbatim(s.player))
-                rows.append(row)
+                rows.append(["seat", str(s.seat),
+                             "" if s.faction is None else _verbatim(s.faction),
+                             "" if s.player is None else _verbatim(s.player),
+                             *[f"{k}={fmt_value(tp, x, top=True)}" for k, tp, x in model_items(s)
+                               if k not in ("seat", "faction", "player")]])
         elif name in _SECTIONS:
             subs = model_items(v)
             for sub, stp, sv in subs:
@@ -184,11 +186,21 @@ def _header_row(row: list[str], header: dict[str, Any]) -> None:
     while cells and cells[-1] == "" and not row[len(cells)].strip():
         cells.pop()
     if name.lower() == "seat":
-        if len(cells) not in (2, 3) or not INT_RE.fullmatch(cells[0]):
-            raise ParseError(2, "a seat row is seat,NUMBER,COLOUR[,player]")
-        seat: dict[str, Any] = {"seat": int(cells[0]), "faction": cells[1]}
-        if len(cells) == 3:
-            seat["player"] = cells[2]
+        raw = [c.strip() for c in row[1:]]
+        while raw and raw[-1] == "":
+            raw.pop()
+        if len(raw) < 1 or not INT_RE.fullmatch(raw[0]):
+            raise ParseError(2, "a seat row is seat,NUMBER,COLOUR,player[,key=value ...]")
+        seat: dict[str, Any] = {"seat": int(raw[0])}
+        for i, key in ((1, "faction"), (2, "player")):
+            if i < len(raw) and raw[i] != "":
+                seat[key] = _cell(raw[i], i + 2)
+        for i, cell in enumerate(raw[3:], start=5):
+            k, eq, text = cell.partition("=")
+            field = SeatInfo.model_fields.get(k)
+            if not eq or field is None or k in seat:
+                raise ParseError(i, f"unexpected seat cell {cell!r} (expected key=value)")
+            seat[k] = read_value(field.annotation, text, i)
         header.setdefault("seats", []).append(seat)
         return
     if len(cells) != 1:

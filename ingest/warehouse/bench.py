@@ -4,7 +4,8 @@
 
 Writes the synthetic logs once (``<dir>/logs``, reused when already there), then ingests them
 into a fresh database ``<dir>/db/playtest.duckdb``, ingests again (everything must be skipped),
-and rebuilds. Prints one line per step with the elapsed seconds. The logs come from
+and rebuilds. Prints one line per step with the elapsed seconds and the peak resident memory
+(this process, and the largest worker process). The logs come from
 :mod:`ingest.warehouse.synthetic` (well-formed, not legal games); with ``--from DIR`` any folder
 of logs (e.g. ``playtest simulate`` output) is used instead. ``--stages N`` instead prints the
 CPU time per game of each stage (read, canonical text, archive, replay, rows, frames) over the
@@ -14,7 +15,9 @@ first N logs in this process.
 from __future__ import annotations
 
 import argparse
+import resource
 import shutil
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -59,7 +62,15 @@ def main(argv: list[str] | None = None) -> int:
             f"{step}: {s.counts()} in {s.seconds:.1f} s wall; batch CPU {s.batch_cpu_seconds:.1f} s "
             f"({1000 * s.batch_cpu_seconds / n:.1f} ms per game), DuckDB load {s.load_seconds:.1f} s"
         )
+        print(f"  peak RSS so far: this process {_max_rss_mb(resource.RUSAGE_SELF):.0f} MB, "
+              f"largest worker {_max_rss_mb(resource.RUSAGE_CHILDREN):.0f} MB")
     return 0
+
+
+def _max_rss_mb(who: int) -> float:
+    """Peak resident memory (MB) of this process or of its largest finished child (workers)."""
+    rss = resource.getrusage(who).ru_maxrss
+    return rss / 1e6 if sys.platform == "darwin" else rss / 1024
 
 
 def stages(files: list[Path]) -> int:

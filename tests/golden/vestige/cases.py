@@ -1059,3 +1059,32 @@ def seat_out_of_range() -> Game:
     g = Game().opening()
     g.e("move", seat=3, path=[30, 24])
     return g.expect("log/seat-out-of-range")
+
+
+@case
+def coop_transfer_loaded_card() -> Game:
+    """p. 29 Card Transfers: only cards with no blocks on them. In a co-op game against Bone,
+    seat 1 activates Bartholomew (1 block on him) in the team turn and gives him to seat 2
+    (the pawns on 19 and 25 are adjacent)."""
+    g = Game(mode="coop", nemeses=["bone"]).setup(reveal_all=True, endgame=False).round(1)
+    g.e("turn_start").e("activate", seat=1, card="Bartholomew", gain=["might"])
+    g.e("transfer", seat=1, to=2, card="Bartholomew")
+    return g.expect("vestige-transfer/invalid")
+
+
+@case
+def bone_menace_resolves_lower_levels() -> Game:
+    """p. 26 Menace: resolve the current threat level and all below. Seat 1 reaches trigger 1
+    (10 leverage: Dispatch 1 + her recorded effect 9), which puts the threat Syndicate Lord in
+    Bone's column: level 1. Menace resolves level 0 (2 leverage) and level 1 (2 leverage and a
+    mercenary): 4. The turn records 2."""
+    g = Game(seats=1, mode="solo", nemeses=["bone"], difficulty="menace")
+    g.setup(reveal_all=True, endgame=False).round(1).turn(1).move(1, [19, 24])
+    g.e("draw", seat=1, stack="lawmaker", card="Dispatch", printed={
+        "kind": "lawmaker", "colour": "ambition", "leverage": 1,
+        "attributes": ["ambition", "ambition"], "jobs": ["bounty", "artifact"]})
+    g.e("activate", seat=1, card="Dispatch", gain=["ambition", "ambition"])
+    g.e("effect", seat=1, card="Dispatch", via="contact", leverage=9)
+    g.e("trigger", seat=1, point=1, endgame="Scorched Earth", threats=["Syndicate Lord"]).end(1)
+    g.e("nemesis_turn", nemesis="bone", threat=1, leverage=2, cards=["Hired Gun"])
+    return g.expect("vestige-nemesis/leverage")
