@@ -156,3 +156,20 @@ def test_the_write_login_uses_the_rate_limit(tmp_path: Path, monkeypatch: pytest
     assert not at.exception
     assert any("Too many wrong passwords" in e.value for e in at.error), [e.value for e in at.error]
     assert not at.file_uploader
+
+
+def test_the_apps_csv_downloads_cannot_run_a_formula() -> None:
+    import polars as pl
+
+    from dashboards.ui import table_csv
+
+    df = pl.DataFrame({"player": ["=HYPERLINK(\"http://x\")", "@SUM(1)", "Ana"],
+                       "delta": ["-3", "-2+cmd", "+1"], "n": [-3, 4, 5],
+                       "seen": [["=x", "y"], ["z"], []]})
+    text = table_csv(df).decode("utf-8")
+    assert text.splitlines() == [
+        "player,delta,n,seen",
+        "\"'=HYPERLINK(\"\"http://x\"\")\",-3,-3,'=x; y",
+        "'@SUM(1),'-2+cmd,4,z",
+        "Ana,+1,5,\"\"",
+    ]
