@@ -205,6 +205,9 @@ class MandateRuleset:
 
     def setup(self, header: Any, sink: FindingSink) -> GameState:
         """The table after §1 Setup (findings for setup problems)."""
+        # the step trace's cursor is module state: start every game from a clean one, so that
+        # steps recorded during setup never carry the previous game's last event
+        CUR[0], CUR[1], CUR[2] = None, "setup", None
         version = header.rules_version
         c, _why = load_content(version)
         if c is None:
