@@ -7,17 +7,14 @@ Playwright package is missing. Bounded: the server must answer within 30 s.
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from dashboards import drafts, free_port, streamlit_command
+from dashboards import drafts
+from tests.served_app import served_app
 
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,33 +36,8 @@ except ImportError as err:  # pragma: no cover
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     db = tmp_path_factory.mktemp("vbrowser") / "playtest.duckdb"
-    port = free_port()
-    env = {**os.environ, "PLAYTEST_DB": str(db)}
-    env.pop("PLAYTEST_WRITE_PASSWORD", None)
-    proc = subprocess.Popen(streamlit_command(port), env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as r:
-                if r.status == 200:
-                    break
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            err = proc.stderr.read().decode(errors="replace")[-2000:] if proc.stderr else ""
-            pytest.fail(f"the dashboard did not start: {err}")
-        time.sleep(0.3)
-    try:
+    with served_app(db) as base:
         yield base, db
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
 
 
 def _settled(page: Page) -> None:
