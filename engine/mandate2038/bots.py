@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.core.ruleset import Pass
+from engine.mandate2038.moves import Options, bind
 from engine.mandate2038.state import GameState, SeatState
 
 BOT_VERSION = "1"
@@ -76,6 +77,8 @@ class HeuristicBot:
 
     def choose(self, state: GameState, seat: int | None, options: Sequence[Any], label: str = "") -> Any:
         """The best-scoring option (random tie-break)."""
+        if type(options) is Options:
+            return self._choose_grouped(state, seat, options)
         best: list[Any] = []
         best_score = float("-inf")
         for o in options:
@@ -85,6 +88,47 @@ class HeuristicBot:
             elif abs(sc - best_score) <= 1e-9:
                 best.append(o)
         return best[0] if len(best) == 1 else self.rng.choice(best)
+
+    def _choose_grouped(self, st: GameState, seat: int | None, options: Options) -> Any:
+        """:meth:`choose` over lazy turn options, option by option in the same order with the
+        same random draws (so the same choice), binding an option only to score it: a turn
+        option's score depends on its path only through the destination and the path's length,
+        so it is computed once per (variant, destination, length) and reused."""
+        rnd = self.rng.random
+        best: list[int] = []
+        best_score = float("-inf")
+        i = 0
+        scored: list[tuple[Any, dict[str, Any] | None]] = [(o, None) for o in options.head]
+        for o, _ in scored:
+            sc = self.score(st, seat, o) + rnd() * 0.25
+            if sc > best_score + 1e-9:
+                best, best_score = [i], sc
+            elif abs(sc - best_score) <= 1e-9:
+                best.append(i)
+            i += 1
+        cache: dict[tuple[int, int, str], float] = {}
+        for kw, vs in options.groups:
+            path = kw["path"]
+            plen, dest = len(path), path[-1]
+            for v in vs:
+                key = (id(v), plen, dest)
+                base = cache.get(key)
+                if base is None:
+                    base = cache[key] = self.score(st, seat, bind(v, kw))
+                sc = base + rnd() * 0.25
+                if sc > best_score + 1e-9:
+                    best, best_score = [i], sc
+                elif abs(sc - best_score) <= 1e-9:
+                    best.append(i)
+                i += 1
+        for o in options.tail:
+            sc = self.score(st, seat, o) + rnd() * 0.25
+            if sc > best_score + 1e-9:
+                best, best_score = [i], sc
+            elif abs(sc - best_score) <= 1e-9:
+                best.append(i)
+            i += 1
+        return options[best[0] if len(best) == 1 else self.rng.choice(best)]
 
     # one number per option: higher is better
     def score(self, st: GameState, seat: int | None, o: Any) -> float:
