@@ -92,8 +92,8 @@ class HeuristicBot:
     def _choose_grouped(self, st: GameState, seat: int | None, options: Options) -> Any:
         """:meth:`choose` over lazy turn options, option by option in the same order with the
         same random draws (so the same choice), binding an option only to score it: a turn
-        option's score depends on its path only through the destination and the path's length,
-        so it is computed once per (variant, destination, length) and reused."""
+        option's score depends on its path at most through the path's length and destination
+        (``_PATH_READS``), so it is computed once per variant and what its scorer reads."""
         rnd = self.rng.random
         best: list[int] = []
         best_score = float("-inf")
@@ -111,7 +111,8 @@ class HeuristicBot:
             path = kw["path"]
             plen, dest = len(path), path[-1]
             for v in vs:
-                key = (id(v), plen, dest)
+                reads = _PATH_READS.get(v.type, 3)  # what of the path the score reads
+                key = (id(v), plen if reads & 1 else 0, dest if reads & 2 else "")
                 base = cache.get(key)
                 if base is None:
                     base = cache[key] = self.score(st, seat, bind(v, kw))
@@ -263,6 +264,14 @@ class HeuristicBot:
     def _t_emergency_pause(self, st: GameState, s: SeatState, o: Any) -> float:
         return 1.0 if s.trust <= 4 else 0.0
 
+
+#: what a turn option's score reads of its path: 1 = its length, 2 = its destination, 0 =
+#: nothing (every other type: both). Keep in step with the ``_t_<type>`` scorers above.
+_PATH_READS: dict[str, int] = {
+    "fund": 1, "deploy": 1, "research": 2, "build": 2, "mega_cluster": 0, "influence": 0,
+    "organize": 0, "narrative_capture": 0, "agent_swarm": 0, "reorganization": 0,
+    "covenant": 0, "fusion": 0,
+}
 
 #: option type -> HeuristicBot._t_<type> (looked up once, not per option)
 _SCORERS: dict[str, Any] = {

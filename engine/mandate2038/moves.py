@@ -478,7 +478,30 @@ def _has_resolution(st: GameState, s: SeatState, pick: str) -> bool:
     quick = _quick_resolution(st, s, pick)
     if quick is not None:
         return quick
-    return next(iter(_turn_events(st, s, pick)), None) is not None
+    if pick in _PIECE_DEPENDENT:
+        return next(iter(_turn_events(st, s, pick)), None) is not None
+    # the options at a destination do not depend on the moving piece: each destination once
+    tiles = _tiles(st)
+    seen: set[str] = set()
+    for piece, start in _pieces(s):
+        for dest, path in PATHS[start].items():
+            if dest in seen:
+                continue
+            seen.add(dest)
+            kw = {"seat": s.seat, "piece": piece, "path": path}
+            if next(iter(_action_at(st, s, pick, dest, kw, bonus=True, piece_moved=None,
+                                    tiles=tiles)), None) is not None:
+                return True
+    if pick in ORBITAL_PICKS and s.facilities and has_active(st, s, "orbital_compute"):
+        if next(iter(_orbital_options(st, s, pick)), None) is not None:
+            return True
+    if pick == "deploy" and has_active(st, s, "social_graph"):
+        return next(iter(_social_graph_options(st, s)), None) is not None
+    return False
+
+
+#: picks whose options depend on which piece moved (where the CEO and Teams stand after it)
+_PIECE_DEPENDENT = frozenset({"organize", "reorganization"})
 
 
 #: picks that :func:`_action_at` resolves from every destination without a condition
@@ -522,6 +545,11 @@ def _quick_resolution(st: GameState, s: SeatState, pick: str) -> bool | None:
                     if dest != FRONTIER and hb.has_free_space(st, dest):
                         return True
         return None
+    if pick == "agent_swarm":  # two unused Core Actions that resolve anywhere suffice
+        ex = s.exhausted
+        anywhere = (("fund" not in ex) + ("organize" not in ex)
+                    + ("research" not in ex and (s.compute >= 1 or st.headline == "ten_dollar_intelligence")))
+        return True if anywhere >= 2 else None
     if pick == "influence" and (s.trust < st.c.cap_trust or s.bag >= 1):
         political = st.c.political
         for _piece, start in _pieces(s):  # Trust or Scrutiny on a political hex in reach
@@ -1280,9 +1308,61 @@ def _apply_copy(st: GameState, event: Any) -> GameState:
     memo[id(st.ledger)] = list(st.ledger)
     memo[id(st.rows)] = {k: [dict(r) if isinstance(r, dict) else r for r in v]
                          for k, v in st.rows.items()}
-    cp = copy.deepcopy(st, memo)
+    cp = _copy(st, memo)
     apply_event(cp, event, FindingSink(CATALOGUE))
     return cp
+
+
+_ATOMIC = frozenset({int, str, float, bool, type(None), bytes})
+
+
+def _copy(o: Any, memo: dict[int, Any]) -> Any:
+    """``copy.deepcopy(o, memo)``, faster for what a game state is made of: lists, dicts,
+    sets and tuples of plain values and slotted dataclasses are copied here structurally;
+    anything else (or a class with its own ``__deepcopy__``) goes to :func:`copy.deepcopy`."""
+    t = type(o)
+    if t in _ATOMIC:
+        return o
+    hit = memo.get(id(o), _MISSING)
+    if hit is not _MISSING:
+        return hit
+    r: Any
+    if t is list:
+        r = memo[id(o)] = []
+        r.extend([x if type(x) in _ATOMIC else _copy(x, memo) for x in o])
+    elif t is dict:
+        r = memo[id(o)] = {}
+        for k, v in o.items():
+            r[k if type(k) in _ATOMIC else _copy(k, memo)] = v if type(v) in _ATOMIC else _copy(v, memo)
+    elif t is set or t is frozenset:
+        r = t(x if type(x) in _ATOMIC else _copy(x, memo) for x in o)
+        memo[id(o)] = r
+    elif t is tuple:
+        r = tuple([x if type(x) in _ATOMIC else _copy(x, memo) for x in o])
+        memo[id(o)] = r
+    elif (getattr(t, "__dataclass_fields__", None) is not None and "__slots__" in t.__dict__
+          and getattr(t, "__deepcopy__", None) is None and not hasattr(o, "__dict__")):
+        r = memo[id(o)] = object.__new__(t)
+        for name in _slot_names(t):
+            if hasattr(o, name):
+                object.__setattr__(r, name, _copy(getattr(o, name), memo))
+    else:
+        r = copy.deepcopy(o, memo)
+    return r
+
+
+_SLOTS: dict[type, tuple[str, ...]] = {}
+
+
+def _slot_names(t: type) -> tuple[str, ...]:
+    names = _SLOTS.get(t)
+    if names is None:
+        out: list[str] = []
+        for k in reversed(t.__mro__):
+            sl = k.__dict__.get("__slots__", ())
+            out.extend([sl] if isinstance(sl, str) else sl)
+        names = _SLOTS[t] = tuple(n for n in dict.fromkeys(out) if n not in ("__dict__", "__weakref__"))
+    return names
 
 
 def era_mandate_event(st: GameState) -> ev.EraMandate:
