@@ -492,9 +492,9 @@ def _has_resolution(st: GameState, s: SeatState, pick: str) -> bool:
             if next(iter(_action_at(st, s, pick, dest, kw, bonus=True, piece_moved=None,
                                     tiles=tiles)), None) is not None:
                 return True
-    if pick in ORBITAL_PICKS and s.facilities and has_active(st, s, "orbital_compute"):
-        if next(iter(_orbital_options(st, s, pick)), None) is not None:
-            return True
+    if (pick in ORBITAL_PICKS and s.facilities and has_active(st, s, "orbital_compute")
+            and next(iter(_orbital_options(st, s, pick)), None) is not None):
+        return True
     if pick == "deploy" and has_active(st, s, "social_graph"):
         return next(iter(_social_graph_options(st, s)), None) is not None
     return False
@@ -693,8 +693,10 @@ def _turn_groups(
                     key = (dest == FRONTIER, here.id if here is not None else None)
                 else:
                     key = dest
-                vs = cache.get(key)
-                if vs is None:
+                hit = cache.get(key)
+                if hit is not None:
+                    vs = hit
+                else:
                     vs = list(_action_at(st, s, pick, dest, {}, bonus=True, piece_moved=(piece, path),
                                          tiles=tiles))
                     if dest == FRONTIER and vs:  # and each Frontier visit with its bonus
@@ -1308,7 +1310,7 @@ def _apply_copy(st: GameState, event: Any) -> GameState:
     memo[id(st.ledger)] = list(st.ledger)
     memo[id(st.rows)] = {k: [dict(r) if isinstance(r, dict) else r for r in v]
                          for k, v in st.rows.items()}
-    cp = _copy(st, memo)
+    cp: GameState = _copy(st, memo)
     apply_event(cp, event, FindingSink(CATALOGUE))
     return cp
 
