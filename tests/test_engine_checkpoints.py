@@ -142,7 +142,7 @@ def test_constructed_final_scoring() -> None:
     ("provisional_winners", [1], "final/provisional-winner"),
     ("winners", [1], "final/winner"),
     ("claims", [{"seat": 2, "strength": 5}], "final/claim-strength"),
-    ("claimant", 1, "final/agi"),
+    ("claimant", 1, "final/claimant"),
 ])
 def test_final_record_mismatches(field: str, value: Any, code: str) -> None:
     rec = dict(RECORD)

@@ -645,6 +645,7 @@ def moved_facility_power(st: GameState, s: SeatState, f: Any) -> None:
     if not f.powered or locally_eligible(st, s, f.number):
         return
     used(st, "moved-facility-power", s.seat)
+    st.ruled_power.add((s.seat, f.number))
     if st.rulings.get("moved-facility-power", "recheck") == "recheck":
         f.powered = False
 

@@ -267,6 +267,7 @@ def resolve_production(st: GameState, sink: FindingSink) -> None:
                 add_scrutiny(st, s, con.scrutiny_per_production)
     # 3. Allocate (remove the previous snapshot, place the new one)
     CUR[2] = "production"
+    st.ruled_power.clear()
     for seat in order:
         s = st.seats[seat - 1]
         alloc = st.allocations.get(seat)

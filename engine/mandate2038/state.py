@@ -268,6 +268,9 @@ class GameState:
     rulings: dict[str, str] = field(default_factory=dict)  # ruling id -> option in force
     event_rulings: set[str] = field(default_factory=set)  # ID=OPTION used by this event
     seat_rulings: dict[int, set[str]] = field(default_factory=dict)  # since the last checkpoint
+    # (seat, Facility) whose Power cube after a move was decided by ruling moved-facility-power
+    # (until the next Allocate), so a later finding about that cube names the ruling
+    ruled_power: set[tuple[int, int]] = field(default_factory=set)
     _order: list[int] = field(default_factory=list)  # cache of initiative_order()
     _order_for: int = 0
 
