@@ -100,8 +100,7 @@ class HeuristicBot:
         best: list[int] = []
         best_score = float("-inf")
         i = 0
-        scored: list[tuple[Any, dict[str, Any] | None]] = [(o, None) for o in options.head]
-        for o, _ in scored:
+        for o in options.head:
             sc = self.score(st, seat, o) + rnd() * 0.25
             if sc > best_score + 1e-9:
                 best, best_score = [i], sc
@@ -132,12 +131,15 @@ class HeuristicBot:
                         fn = _SCORERS.get(v.type) if s is not None else None
                         base = cache[key] = float(fn(self, st, s, v, path)) if fn is not None else 0.0
                     bases.append(base)
+            lo = best_score - 2e-9  # below it an option neither beats nor ties the best
             for base in bases:
                 sc = base + rnd() * 0.25
-                if sc > best_score + 1e-9:
-                    best, best_score = [i], sc
-                elif abs(sc - best_score) <= 1e-9:
-                    best.append(i)
+                if sc >= lo:
+                    if sc > best_score + 1e-9:
+                        best, best_score = [i], sc
+                        lo = sc - 2e-9
+                    elif abs(sc - best_score) <= 1e-9:
+                        best.append(i)
                 i += 1
         for o in options.tail:
             sc = self.score(st, seat, o) + rnd() * 0.25

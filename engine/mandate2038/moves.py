@@ -636,12 +636,26 @@ def _trade_options(st: GameState, s: SeatState, pick: str, resolvable: bool | No
                 if ok_accepted is None:
                     ok_accepted = _resolvable_after(st, s, pick, give, 1)
                 if ok_accepted:
-                    out.append(_new(ev.Trade, seat=seat, rival=rs.seat, give=cast(Any, give), accepted=True))
+                    out.append(_trade(seat, rs.seat, give, True))
             if ok_rejected is None:
                 ok_rejected = _has_resolution(st, s, pick)
             if ok_rejected:
-                out.append(_new(ev.Trade, seat=seat, rival=rs.seat, give=cast(Any, give), accepted=False))
+                out.append(_trade(seat, rs.seat, give, False))
     return out
+
+
+_TRADES: dict[tuple[int, int, str, bool], Any] = {}
+
+
+def _trade(seat: int, rival: int, give: str, accepted: bool) -> Any:
+    """A trade offer; as a lazy option, one shared :class:`Spec` per offer (read-only)."""
+    if not _LAZY[0]:
+        return ev.Trade(seat=seat, rival=rival, give=cast(Any, give), accepted=accepted)
+    key = (seat, rival, give, accepted)
+    o = _TRADES.get(key)
+    if o is None:
+        o = _TRADES[key] = _new(ev.Trade, seat=seat, rival=rival, give=cast(Any, give), accepted=accepted)
+    return o
 
 
 def _resolvable_after(st: GameState, s: SeatState, pick: str, give: str, n: int) -> bool:
@@ -718,46 +732,66 @@ def _turn_groups(
     cache: dict[Any, Any] = {}
     groups: list[tuple[dict[str, Any], list[Any]]] = []
     seat = s.seat
-    organize = pick == "organize"
-    reorg = pick == "reorganization"
-    swarm = pick == "agent_swarm"
-    by_pairs: dict[Any, list[Any]] = {}
-    for piece, start in _pieces(s):
-        for dest, path, kw in _moves_kw(seat, piece, start):
-            if organize:
+    pieces = _pieces(s)
+    if pick == "organize":
+        for piece, start in pieces:
+            for dest, path, kw in _moves_kw(seat, piece, start):
                 here = tiles.get(dest)
                 vs = _organize_variants(st, s, dest, here.visit_key if here is not None else None,
                                         (piece, path), cache)
-            else:
-                if reorg:
-                    key: Any = (dest == FRONTIER, *_after_move(s, (piece, path))[1])
-                elif pick in _SAME_EVERYWHERE:
-                    key = dest == FRONTIER
-                elif pick in _BY_TILE:
+                if vs:
+                    groups.append((kw, vs))
+    elif pick == "reorganization":  # the options depend on where the Teams stand after the move
+        for piece, start in pieces:
+            for dest, path, kw in _moves_kw(seat, piece, start):
+                key = (dest == FRONTIER, *_after_move(s, (piece, path))[1])
+                vs = cache.get(key)
+                if vs is None:
+                    vs = cache[key] = _dest_variants(st, s, pick, dest, (piece, path), tiles, {})
+                if vs:
+                    groups.append((kw, vs))
+    else:  # the options depend on the destination only: each destination once
+        same = pick in _SAME_EVERYWHERE
+        by_tile = pick in _BY_TILE
+        by_pairs: dict[Any, list[Any]] = {}
+        by_dest: dict[str, list[Any]] = {}
+        for piece, start in pieces:
+            for dest, path, _kw in _moves_kw(seat, piece, start):
+                if dest in by_dest:
+                    continue
+                if same:
+                    key: Any = dest == FRONTIER
+                elif by_tile:
                     here = tiles.get(dest)
                     key = (dest == FRONTIER, here.id if here is not None else None)
                 else:
                     key = dest
-                hit = cache.get(key)
-                if hit is not None:
-                    vs = hit
-                else:
-                    if swarm:  # the same pairs wherever the same Core Actions resolve
-                        vs = list(_agent_swarm(st, s, dest, {}, by_pairs))
-                    else:
-                        vs = list(_action_at(st, s, pick, dest, {}, bonus=True,
-                                             piece_moved=(piece, path), tiles=tiles))
-                    if dest == FRONTIER and vs:  # and each Frontier visit with its bonus
-                        vs = _with_bonus(vs)
-                    cache[key] = vs
-            if vs:
-                groups.append((kw, vs))
+                vs = cache.get(key)
+                if vs is None:
+                    vs = cache[key] = _dest_variants(st, s, pick, dest, (piece, path), tiles, by_pairs)
+                by_dest[dest] = vs
+        groups = [(kw, vs) for piece, start in pieces for dest, _path, kw in _moves_kw(seat, piece, start)
+                  if (vs := by_dest[dest])]
     tail: list[Any] = []
     if pick in ORBITAL_PICKS and s.facilities and has_active(st, s, "orbital_compute"):
         tail.extend(_orbital_options(st, s, pick))
     if pick == "deploy" and has_active(st, s, "social_graph"):
         tail.extend(_social_graph_options(st, s))
     return groups, tail
+
+
+def _dest_variants(st: GameState, s: SeatState, pick: str, dest: str,
+                   piece_moved: tuple[str, list[str]], tiles: dict[str, Any],
+                   by_pairs: dict[Any, list[Any]]) -> list[Any]:
+    """The lazy variants of resolving ``pick`` from ``dest`` (without seat, piece and path),
+    each Frontier visit followed by its bonus twin, as :func:`_turn_events` yields them."""
+    if pick == "agent_swarm":  # the same pairs wherever the same Core Actions resolve
+        vs = list(_agent_swarm(st, s, dest, {}, by_pairs))
+    else:
+        vs = list(_action_at(st, s, pick, dest, {}, bonus=True, piece_moved=piece_moved, tiles=tiles))
+    if dest == FRONTIER and vs:
+        vs = _with_bonus(vs)
+    return vs
 
 
 _MISSING = object()
@@ -1358,6 +1392,24 @@ def _audit(st: GameState) -> Decision:
         colours.append("black")
         counts.append(st.black)
     k = audit_draw_count(st)
+    if not _LAZY[0]:  # events: built afresh
+        opts, weights = _audit_options(colours, counts, k)
+        return Decision(kind="chance", options=opts, weights=weights, label="draw the Audit")
+    key = (tuple(colours), tuple(counts), k)
+    hit = _AUDITS.get(key)
+    if hit is None:
+        if len(_AUDITS) > 4096:
+            _AUDITS.clear()
+        hit = _AUDITS[key] = _audit_options(colours, counts, k)
+    return Decision(kind="chance", options=hit[0], weights=hit[1], label="draw the Audit")
+
+
+#: the Audit's lazy options and probabilities by (colours in the bag, their counts, cubes
+#: drawn): pure combinatorics, shared by every game (treat as read-only)
+_AUDITS: dict[tuple[Any, ...], tuple[list[Any], list[float]]] = {}
+
+
+def _audit_options(colours: list[int | str], counts: list[int], k: int) -> tuple[list[Any], list[float]]:
     total = sum(counts)
     options: list[Any] = []
     weights: list[float] = []
@@ -1384,7 +1436,7 @@ def _audit(st: GameState) -> Decision:
             rec(i + 1, left - p, [*picked, p])
 
     rec(0, k, [])
-    return Decision(kind="chance", options=options, weights=weights, label="draw the Audit")
+    return options, weights
 
 
 # --- values the table writes from the state -------------------------------------------------
