@@ -744,12 +744,12 @@ def _turn_groups(
     elif pick == "reorganization":  # the options depend on where the Teams stand after the move
         for piece, start in pieces:
             for dest, path, kw in _moves_kw(seat, piece, start):
-                key = (dest == FRONTIER, *_after_move(s, (piece, path))[1])
-                vs = cache.get(key)
-                if vs is None:
-                    vs = cache[key] = _dest_variants(st, s, pick, dest, (piece, path), tiles, {})
-                if vs:
-                    groups.append((kw, vs))
+                rkey = (dest == FRONTIER, *_after_move(s, (piece, path))[1])
+                rvs: list[Any] | None = cache.get(rkey)
+                if rvs is None:
+                    rvs = cache[rkey] = _dest_variants(st, s, pick, dest, (piece, path), tiles, {})
+                if rvs:
+                    groups.append((kw, rvs))
     else:  # the options depend on the destination only: each destination once
         same = pick in _SAME_EVERYWHERE
         by_tile = pick in _BY_TILE
@@ -766,10 +766,10 @@ def _turn_groups(
                     key = (dest == FRONTIER, here.id if here is not None else None)
                 else:
                     key = dest
-                vs = cache.get(key)
-                if vs is None:
-                    vs = cache[key] = _dest_variants(st, s, pick, dest, (piece, path), tiles, by_pairs)
-                by_dest[dest] = vs
+                dvs: list[Any] | None = cache.get(key)
+                if dvs is None:
+                    dvs = cache[key] = _dest_variants(st, s, pick, dest, (piece, path), tiles, by_pairs)
+                by_dest[dest] = dvs
         groups = [(kw, vs) for piece, start in pieces for dest, _path, kw in _moves_kw(seat, piece, start)
                   if (vs := by_dest[dest])]
     tail: list[Any] = []
