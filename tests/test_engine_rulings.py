@@ -1,7 +1,8 @@
 """Rulings as data (engine/mandate2038/rulings.py, docs/engine.md "Rulings"): the ruling book
 loads and validates, specs resolve, a header switches a ruling, findings name the rulings they
-rest on, and the four rulings without a golden pair (tests/golden/cases/s14_rulings.py) change
-what the engine decides on a constructed state."""
+rest on, every ruling's golden pair (tests/golden/cases/s14_rulings.py) switches through
+``playtest validate --rulings`` both ways, and each ruling changes what the engine decides on a
+constructed state too; ``mega-cluster-demand`` provably changes nothing for a legal allocation."""
 
 from __future__ import annotations
 
@@ -165,3 +166,115 @@ def test_reaudit_shows_what_changes_under_another_ruling_set(tmp_path, capsys):
     by_code = {x["code"]: sign for e in out["changed"]
                for sign in ("added", "removed") for x in e[sign]}
     assert by_code == {"checkpoint/mismatch": "added", "influence/jv-invalid": "removed"}
+
+
+#: every ruling's golden pair: (file A, file B, spec that turns A into B, spec that turns B into A)
+PAIRS = [
+    ("ruling_partnership_range_proposer", "ruling_partnership_range_either_partner",
+     "partnership-range=either-partner", "default"),
+    ("ruling_partnership_runway_proposer", "ruling_partnership_runway_either_side",
+     "partnership-runway=either-side", "default"),
+    ("ruling_partnership_same_hex_allowed", "ruling_partnership_same_hex_not_allowed",
+     "partnership-same-hex=not-allowed", "default"),
+    ("ruling_cpa_controller_each_copy", "ruling_cpa_controller_most_copies",
+     "cpa-controller=most-copies", "default"),
+    ("ruling_emergency_power_scrutiny_every_production",
+     "ruling_emergency_power_scrutiny_while_operating",
+     "emergency-power-scrutiny=while-operating", "default"),
+    ("ruling_compute_estate_discount_first_compute_cost",
+     "ruling_compute_estate_discount_research_only",
+     "compute-estate-discount=research-only", "default"),
+    ("ruling_final_claim_initiative_after_last_pass",
+     "ruling_final_claim_initiative_last_cycle_holder",
+     "final-claim-initiative=last-cycle-holder", "default"),
+    ("ruling_moved_facility_power_keep_until_allocate", "ruling_moved_facility_power_recheck",
+     "default", "moved-facility-power=keep-until-allocate"),
+    ("ruling_mega_cluster_demand_starting_grid_allowed",
+     "ruling_mega_cluster_demand_not_starting_grid",
+     "default", "mega-cluster-demand=starting-grid-allowed"),
+    ("ruling_peer_validation_six_five_only", "ruling_peer_validation_six_five_or_more",
+     "default", "peer-validation-six=five-only"),
+]
+
+
+def test_every_ruling_has_a_golden_pair():
+    book = load_rulings()
+    named = {spec.split("=")[0] for _a, _b, ab, ba in PAIRS for spec in (ab, ba) if "=" in spec}
+    assert named == set(book.rulings)
+    for a, b, _ab, _ba in PAIRS:
+        assert (GOLDEN / f"{a}.json").is_file() and (GOLDEN / f"{b}.json").is_file()
+
+
+def _validate(capsys, name: str, rulings: str | None) -> tuple[int, list[tuple[str, int | None]]]:
+    from cli.main import main
+
+    args = ["validate", str(GOLDEN / f"{name}.json"), "--format", "json"]
+    rc = main(args + (["--rulings", rulings] if rulings else []))
+    report = json.loads(capsys.readouterr().out)
+    got = sorted((x["code"], x["where"]["event"]) for x in report["files"][0]["findings"]
+                 if x["severity"] in ("error", "warning"))
+    return rc, got
+
+
+def _expected(name: str) -> list[tuple[str, int | None]]:
+    exp = json.loads((GOLDEN / f"{name}.expected.json").read_text(encoding="utf-8"))
+    return sorted((f["code"], f["event"]) for f in exp["findings"])
+
+
+@pytest.mark.parametrize(("a", "b", "a_to_b", "b_to_a"), PAIRS, ids=[p[0][7:] for p in PAIRS])
+def test_validate_rulings_switches_each_golden_pair(capsys, a, b, a_to_b, b_to_a):
+    """The two files of a pair hold the same events; `playtest validate` gives each its own
+    expectation under its header, and `--rulings` with the other option gives the other's.
+    One file of each pair has no error (exit 0), the other has (exit 1), except
+    mega-cluster-demand, where both have one (see s14_rulings.py)."""
+    exp_a, exp_b = _expected(a), _expected(b)
+    assert exp_a != exp_b
+    for name, spec, want in ((a, None, exp_a), (b, None, exp_b), (a, a_to_b, exp_b),
+                             (b, b_to_a, exp_a)):
+        rc, got = _validate(capsys, name, spec)
+        assert got == want, (name, spec)
+        errors = [c for c, _e in want if CATALOGUE[c].severity == "error"]
+        assert rc == (1 if errors else 0), (name, spec)
+    clean = [e for e in (exp_a, exp_b)
+             if not any(CATALOGUE[c].severity == "error" for c, _e in e)]
+    assert len(clean) == (0 if "mega_cluster" in a else 1)
+
+
+def test_mega_cluster_demand_never_changes_a_legal_allocation():
+    """Exhaustively on small boards: whenever an allocation powers both hosts of the seat's
+    Mega-Cluster (Facility 1 among them), letting the starting grid feed its extra demand does
+    not change whether the allocation is feasible (the grid can feed Facility 1 instead)."""
+    from itertools import product
+
+    from engine.mandate2038.hex_board import allocation_problem
+    from engine.mandate2038.state import Facility, MegaClusterContract
+
+    states = {o: _state(f"mega-cluster-demand={o}")
+              for o in ("not-starting-grid", "starting-grid-allowed")}
+    hexes = ("I1", "I2", "O2", "O12")
+    checked = 0
+    for gen, h2, h3, emergency, with3 in product(
+            ((None, None), ("O12", "civic_heat_battery"), ("I6", "emergency_power_complex")),
+            hexes, hexes, (0, 1, 2), (False, True)):
+        answers = set()
+        for st in states.values():
+            s = st.seats[0]
+            s.generator, s.generator_kind = gen
+            s.facilities = {1: Facility(number=1, hex="I1"), 2: Facility(number=2, hex=h2),
+                            3: Facility(number=3, hex=h3)}
+            st.megas.clear()
+            st.megas[1] = MegaClusterContract(number=1, owner=1, hosts=(1, 2))
+            facs = [1, 2, 3] if with3 else [1, 2]
+            answers.add(allocation_problem(st, s, facs, [1], emergency) is None)
+        assert len(answers) == 1, (gen, h2, h3, emergency, with3)
+        checked += 1
+    assert checked == 3 * 4 * 4 * 3 * 2
+    # and it does change an allocation that leaves host Facility 1 unpowered (the golden pair)
+    got = {}
+    for o, st in states.items():
+        s = st.seats[0]
+        s.generator, s.generator_kind = "O12", "civic_heat_battery"
+        s.facilities = {1: Facility(number=1, hex="I1"), 2: Facility(number=2, hex="O12"),
+                        3: Facility(number=3, hex="I1")}
+        got[o] = allocation_problem(st, s, [2, 3], [1], 0)
+    assert got["not-starting-grid"] is not None and got["starting-grid-allowed"] is None

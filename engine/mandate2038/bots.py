@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.core.ruleset import Pass
+from engine.mandate2038.moves import Options, bind
 from engine.mandate2038.state import GameState, SeatState
 
 BOT_VERSION = "1"
@@ -76,6 +77,8 @@ class HeuristicBot:
 
     def choose(self, state: GameState, seat: int | None, options: Sequence[Any], label: str = "") -> Any:
         """The best-scoring option (random tie-break)."""
+        if type(options) is Options:
+            return self._choose_grouped(state, seat, options)
         best: list[Any] = []
         best_score = float("-inf")
         for o in options:
@@ -85,6 +88,48 @@ class HeuristicBot:
             elif abs(sc - best_score) <= 1e-9:
                 best.append(o)
         return best[0] if len(best) == 1 else self.rng.choice(best)
+
+    def _choose_grouped(self, st: GameState, seat: int | None, options: Options) -> Any:
+        """:meth:`choose` over lazy turn options, option by option in the same order with the
+        same random draws (so the same choice), binding an option only to score it: a turn
+        option's score depends on its path at most through the path's length and destination
+        (``_PATH_READS``), so it is computed once per variant and what its scorer reads."""
+        rnd = self.rng.random
+        best: list[int] = []
+        best_score = float("-inf")
+        i = 0
+        scored: list[tuple[Any, dict[str, Any] | None]] = [(o, None) for o in options.head]
+        for o, _ in scored:
+            sc = self.score(st, seat, o) + rnd() * 0.25
+            if sc > best_score + 1e-9:
+                best, best_score = [i], sc
+            elif abs(sc - best_score) <= 1e-9:
+                best.append(i)
+            i += 1
+        cache: dict[tuple[int, int, str], float] = {}
+        for kw, vs in options.groups:
+            path = kw["path"]
+            plen, dest = len(path), path[-1]
+            for v in vs:
+                reads = _PATH_READS.get(v.type, 3)  # what of the path the score reads
+                key = (id(v), plen if reads & 1 else 0, dest if reads & 2 else "")
+                base = cache.get(key)
+                if base is None:
+                    base = cache[key] = self.score(st, seat, bind(v, kw))
+                sc = base + rnd() * 0.25
+                if sc > best_score + 1e-9:
+                    best, best_score = [i], sc
+                elif abs(sc - best_score) <= 1e-9:
+                    best.append(i)
+                i += 1
+        for o in options.tail:
+            sc = self.score(st, seat, o) + rnd() * 0.25
+            if sc > best_score + 1e-9:
+                best, best_score = [i], sc
+            elif abs(sc - best_score) <= 1e-9:
+                best.append(i)
+            i += 1
+        return options[best[0] if len(best) == 1 else self.rng.choice(best)]
 
     # one number per option: higher is better
     def score(self, st: GameState, seat: int | None, o: Any) -> float:
@@ -219,6 +264,14 @@ class HeuristicBot:
     def _t_emergency_pause(self, st: GameState, s: SeatState, o: Any) -> float:
         return 1.0 if s.trust <= 4 else 0.0
 
+
+#: what a turn option's score reads of its path: 1 = its length, 2 = its destination, 0 =
+#: nothing (every other type: both). Keep in step with the ``_t_<type>`` scorers above.
+_PATH_READS: dict[str, int] = {
+    "fund": 1, "deploy": 1, "research": 2, "build": 2, "mega_cluster": 0, "influence": 0,
+    "organize": 0, "narrative_capture": 0, "agent_swarm": 0, "reorganization": 0,
+    "covenant": 0, "fusion": 0,
+}
 
 #: option type -> HeuristicBot._t_<type> (looked up once, not per option)
 _SCORERS: dict[str, Any] = {

@@ -137,7 +137,7 @@ def expire_temporary_compute(st: GameState) -> None:
         if s.temp_compute:
             gone = min(s.temp_compute, s.compute)
             s.compute -= gone
-            step(s, "compute", -gone, "temporary_compute")
+            step(st, s, "compute", -gone, "temporary_compute")
             s.temp_compute = 0
     st.temp_compute_live = False
 
@@ -216,6 +216,8 @@ def on_headline(st: GameState, ev: HeadlineReveal, sink: FindingSink) -> None:
         if low is not None:
             s = st.seats[low - 1]
             powered = [f.number for f in s.facilities.values() if f.powered]
+            if (low, ev.facility) in st.ruled_power:
+                used(st, "moved-facility-power", low)  # whether it still has its cube
             if ev.facility is None:
                 if powered and not st.partial:
                     sink.report(

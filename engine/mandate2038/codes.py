@@ -172,6 +172,7 @@ MANDATE_RULES: list[Rule] = [
     Rule("final/claim-strength", f"{S5} Era IV, Claim strength", "a claim's strength differs from the rules"),
     Rule("final/agi-unsupported", f"{S5} Era IV, Claim strength (a claim needs at least two supported evidence modules)", "AGI was recorded for a claim that is not eligible"),
     Rule("final/agi", f"{S11}, The shared World Ending (AGI emerges only when ...)", "whether AGI emerged differs from the rules"),
+    Rule("final/claimant", f"{S5} Era IV, Claim strength (the strongest eligible claim forms AGI; ties by final Mandate, Trust, Customers, Compute, then Initiative-clockwise order)", "the recorded claimant is not the strongest eligible claim"),
     Rule("final/winner", f"{S11}, step 4 (the strongest eligible claim replaces the result)", "the wrong final institutional winner"),
     Rule("final/collective-trust", f"{S11}, The shared World Ending (total every player's final Trust)", "Collective Trust or the Open threshold differs from the rules"),
     Rule("final/systemic-risk", f"{S11}, The shared World Ending (unresolved Systemic Risk after the final Audit)", "the unresolved Systemic Risk differs from the rules"),

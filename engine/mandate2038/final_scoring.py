@@ -99,6 +99,8 @@ def compute_final(st: GameState, sink: FindingSink, rec: FinalRecord | None = No
             st.rows["claims"].append({k: v for k, v in cl.items() if k != "explain"})
     eligible = [cl for cl in claims if cl["eligible"]]
     claimant = None
+    ranked: list[dict[str, Any]] = []
+    tie_order: list[int] | None = None
     # a partial log may lack the reveal, or the final Production that decides the Deployment
     # module: then the table's claimant is taken and only its consequences are checked
     deployment_unknown = not power_known and any(
@@ -120,6 +122,7 @@ def compute_final(st: GameState, sink: FindingSink, rec: FinalRecord | None = No
         ranked = sorted(eligible, key=key, reverse=True)
         if len(ranked) > 1 and key(ranked[0])[:5] == key(ranked[1])[:5]:
             used(st, "final-claim-initiative")  # the tie reached Initiative-clockwise order
+            tie_order = order
         claimant = ranked[0]["seat"]
     elif not claims_known and rec is not None and rec.claimant is not None:
         claimant = rec.claimant
@@ -135,6 +138,7 @@ def compute_final(st: GameState, sink: FindingSink, rec: FinalRecord | None = No
         "claimant": claimant, "agi": agi, "winners": winners, "collective_trust": ct,
         "open_threshold": threshold, "systemic_risk": sr, "open": is_open,
         "ending": ending.id if ending is not None else None, "claims_known": claims_known,
+        "ranked": ranked, "tie_order": tie_order,
     }
     st.outcome = Outcome(
         complete=True, provisional_winners=provisional, winners=winners,
@@ -149,6 +153,23 @@ def compute_final(st: GameState, sink: FindingSink, rec: FinalRecord | None = No
             "final_mandate": {s.seat: s.mandate for s in st.seats},
         },
     )
+
+
+def _claim_order(st: GameState) -> str:
+    """How the eligible claims compare (strength, then the tie breakers), for a message."""
+    f = st.final
+    parts = []
+    for cl in f.get("ranked", []):
+        s = st.seats[cl["seat"] - 1]
+        parts.append(f"seat {s.seat} strength {cl['strength']}, Mandate {s.mandate}, Trust "
+                     f"{s.trust}, Customers {s.customers}, Compute {s.compute}")
+    if not parts:
+        return ""
+    text = " (" + "; ".join(parts) + ")"
+    if f.get("tie_order"):
+        text += (f"; a full tie goes to Initiative-clockwise order {f['tie_order']} "
+                 f"(ruling final-claim-initiative={st.rulings.get('final-claim-initiative')})")
+    return text
 
 
 def compare_record(st: GameState, rec: FinalRecord, sink: FindingSink) -> None:
@@ -208,9 +229,9 @@ def compare_record(st: GameState, rec: FinalRecord, sink: FindingSink) -> None:
                         f" the claims give {'emergence' if f['agi'] else 'no emergence'}",
                         expected=f["agi"], recorded=rec.agi)
     if claimant_wrong and not agi_wrong:
-        sink.report("final/agi", f"the strongest claimant recorded is seat {rec.claimant}; the "
-                    f"claim comparison gives {f['claimant']}", expected=f["claimant"],
-                    recorded=rec.claimant)
+        sink.report("final/claimant", f"the strongest claimant recorded is seat {rec.claimant}; "
+                    f"the claim comparison gives {f['claimant']}" + _claim_order(st),
+                    expected=f["claimant"], recorded=rec.claimant)
     # a winner or ending that follows from an already reported AGI / Open error is no new error
     follows = claimant_wrong and rec.claimant is not None and rec.winners == [rec.claimant]
     if rec.winners is not None and sorted(rec.winners) != sorted(f["winners"]) and not follows:

@@ -29,11 +29,12 @@ every option is legal; a choice is offered only when it has a legal resolution n
 
 from __future__ import annotations
 
+import bisect
 import copy
 import itertools
 import math
-from collections.abc import Iterator
-from typing import Any, cast
+from collections.abc import Iterator, Sequence
+from typing import Any, cast, overload
 
 from engine.core.ruleset import Decision, Pass
 from engine.mandate2038 import hex_board as hb
@@ -122,8 +123,80 @@ def _new(model: type, **fields: Any) -> Any:
     return o
 
 
+class Options(Sequence[Any]):
+    """A turn's lazy option list (``legal_moves(..., lazy=True)``), without one object per option.
+
+    ``head`` (ready options: trade offers, or the blocked resolutions), then ``groups`` of
+    ``(fields, variants)``: the acting piece and path (``{"seat", "piece", "path"}``) and the
+    :class:`Spec` variants that resolve the action from that destination (each without those
+    three fields; variants are shared by every path that reaches the same destination when
+    the action does not depend on the moving piece), then ``tail`` (Orbital Compute and Social
+    Graph options). Indexing or iterating binds a variant to its fields: the :class:`Spec` equals
+    what the eager walk (:func:`_turn_events`) yields at that position. Bots that score by what
+    an option does may read ``groups`` directly (``engine.mandate2038.bots``) and bind only the
+    option they choose.
+    """
+
+    __slots__ = ("head", "groups", "tail", "_ends", "_len")
+
+    def __init__(self, head: list[Any], groups: list[tuple[dict[str, Any], list[Any]]],
+                 tail: list[Any]) -> None:
+        self.head = head
+        self.groups = groups
+        self.tail = tail
+        ends: list[int] = []
+        n = len(head)
+        for _kw, vs in groups:
+            n += len(vs)
+            ends.append(n)
+        self._ends = ends
+        self._len = n + len(tail)
+
+    def __len__(self) -> int:
+        return self._len
+
+    @overload
+    def __getitem__(self, i: int) -> Any: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Any]: ...
+
+    def __getitem__(self, i: int | slice) -> Any:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(self._len))]
+        n = self._len
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("option index out of range")
+        h = len(self.head)
+        if i < h:
+            return self.head[i]
+        ends = self._ends
+        if not ends or i >= ends[-1]:
+            return self.tail[i - (ends[-1] if ends else h)]
+        g = bisect.bisect_right(ends, i)
+        kw, vs = self.groups[g]
+        return bind(vs[i - ends[g] + len(vs)], kw)
+
+    def __iter__(self) -> Iterator[Any]:
+        yield from self.head
+        for kw, vs in self.groups:
+            for v in vs:
+                yield bind(v, kw)
+        yield from self.tail
+
+
+def bind(variant: Any, kw: dict[str, Any]) -> Any:
+    """The option ``variant`` (a :class:`Spec` without seat, piece and path) with ``kw``."""
+    o: Any = object.__new__(type(variant))
+    o.__dict__ = {**variant.__dict__, **kw}
+    return o
+
+
 #: neighbours of every position in board order, and the two-step paths from it (geometry only)
 _ADJ_SORTED: dict[str, list[str]] = {a: sorted(ADJACENT[a], key=POSITIONS.index) for a in POSITIONS}
+_POS_INDEX: dict[str, int] = {p: i for i, p in enumerate(POSITIONS)}
 _FAR: dict[str, list[list[str]]] = {a: [p for p in PATHS[a].values() if len(p) == 3] for a in POSITIONS}
 
 
@@ -405,7 +478,30 @@ def _has_resolution(st: GameState, s: SeatState, pick: str) -> bool:
     quick = _quick_resolution(st, s, pick)
     if quick is not None:
         return quick
-    return next(iter(_turn_events(st, s, pick)), None) is not None
+    if pick in _PIECE_DEPENDENT:
+        return next(iter(_turn_events(st, s, pick)), None) is not None
+    # the options at a destination do not depend on the moving piece: each destination once
+    tiles = _tiles(st)
+    seen: set[str] = set()
+    for piece, start in _pieces(s):
+        for dest, path in PATHS[start].items():
+            if dest in seen:
+                continue
+            seen.add(dest)
+            kw = {"seat": s.seat, "piece": piece, "path": path}
+            if next(iter(_action_at(st, s, pick, dest, kw, bonus=True, piece_moved=None,
+                                    tiles=tiles)), None) is not None:
+                return True
+    if (pick in ORBITAL_PICKS and s.facilities and has_active(st, s, "orbital_compute")
+            and next(iter(_orbital_options(st, s, pick)), None) is not None):
+        return True
+    if pick == "deploy" and has_active(st, s, "social_graph"):
+        return next(iter(_social_graph_options(st, s)), None) is not None
+    return False
+
+
+#: picks whose options depend on which piece moved (where the CEO and Teams stand after it)
+_PIECE_DEPENDENT = frozenset({"organize", "reorganization"})
 
 
 #: picks that :func:`_action_at` resolves from every destination without a condition
@@ -449,6 +545,11 @@ def _quick_resolution(st: GameState, s: SeatState, pick: str) -> bool | None:
                     if dest != FRONTIER and hb.has_free_space(st, dest):
                         return True
         return None
+    if pick == "agent_swarm":  # two unused Core Actions that resolve anywhere suffice
+        ex = s.exhausted
+        anywhere = (("fund" not in ex) + ("organize" not in ex)
+                    + ("research" not in ex and (s.compute >= 1 or st.headline == "ten_dollar_intelligence")))
+        return True if anywhere >= 2 else None
     if pick == "influence" and (s.trust < st.c.cap_trust or s.bag >= 1):
         political = st.c.political
         for _piece, start in _pieces(s):  # Trust or Scrutiny on a political hex in reach
@@ -467,11 +568,20 @@ def _turn_decision(st: GameState, seat: int) -> Decision:
     pick = st.selections.get(seat)
     if pick is None:
         return Decision(kind="end", label=f"seat {seat} has no revealed selection")
+    t = st.turn
+    trades_open = not (t is not None and t.seat == seat and (t.traded or t.started))
+    if _LAZY[0]:  # grouped options: no object per option (see Options)
+        groups, tail = _turn_groups(st, s, pick)
+        resolvable = bool(groups or tail)
+        head = [] if resolvable else _blocked_events(st, s, pick)
+        if trades_open:
+            head = _trade_options(st, s, pick, resolvable=resolvable) + head
+        return Decision(kind="player", seat=seat, options=Options(head, groups, tail),
+                        label=f"seat {seat} resolves {pick}")
     options: list[Any] = list(_turn_events(st, s, pick))
     if not options:
         options = _blocked_events(st, s, pick)
-    t = st.turn
-    if not (t is not None and t.seat == seat and (t.traded or t.started)):
+    if trades_open:
         options = _trade_options(st, s, pick, resolvable=bool(options) and not getattr(
             options[0], "blocked", False)) + options
     return Decision(kind="player", seat=seat, options=options,
@@ -543,6 +653,140 @@ def _turn_events(st: GameState, s: SeatState, pick: str) -> Iterator[Any]:
         yield from _orbital_options(st, s, pick)
     if pick == "deploy" and has_active(st, s, "social_graph"):
         yield from _social_graph_options(st, s)
+
+
+#: picks whose options are the same at every destination but the Frontier (its bonus twin)
+_SAME_EVERYWHERE = frozenset({"fund", "covenant", "narrative_capture"})
+#: picks whose options depend on the destination only through its tile (visit bonus, district)
+_BY_TILE = frozenset({"research", "deploy"})
+
+
+def _turn_groups(
+    st: GameState, s: SeatState, pick: str
+) -> tuple[list[tuple[dict[str, Any], list[Any]]], list[Any]]:
+    """The options of :func:`_turn_events`, in the same order, as :class:`Options` groups: one
+    ``(seat/piece/path fields, variants)`` per move. The variants are computed once per
+    destination (once per tile for Research and Deploy, once for Fund, Covenant and Narrative
+    Capture), and Organize and Reorganization assemble theirs from parts computed once per
+    decision (:func:`_organize_variants`), plus the Orbital Compute and Social Graph options.
+    Only for lazy options (the variants are :class:`Spec` objects)."""
+    tiles = _tiles(st)
+    cache: dict[Any, Any] = {}
+    groups: list[tuple[dict[str, Any], list[Any]]] = []
+    seat = s.seat
+    organize = pick == "organize"
+    reorg = pick == "reorganization"
+    for piece, start in _pieces(s):
+        for path in PATHS[start].values():
+            dest = path[-1]
+            if organize:
+                here = tiles.get(dest)
+                vs = _organize_variants(st, s, dest, here.visit_key if here is not None else None,
+                                        (piece, path), cache)
+            else:
+                if reorg:
+                    key: Any = (dest == FRONTIER, *_after_move(s, (piece, path))[1])
+                elif pick in _SAME_EVERYWHERE:
+                    key = dest == FRONTIER
+                elif pick in _BY_TILE:
+                    here = tiles.get(dest)
+                    key = (dest == FRONTIER, here.id if here is not None else None)
+                else:
+                    key = dest
+                hit = cache.get(key)
+                if hit is not None:
+                    vs = hit
+                else:
+                    vs = list(_action_at(st, s, pick, dest, {}, bonus=True, piece_moved=(piece, path),
+                                         tiles=tiles))
+                    if dest == FRONTIER and vs:  # and each Frontier visit with its bonus
+                        vs = [x for e in vs for x in (
+                            (e, e.model_copy(update={"frontier_bonus": True}))
+                            if not e.swarm and not e.blocked else (e,))]
+                    cache[key] = vs
+            if vs:
+                groups.append(({"seat": seat, "piece": piece, "path": path}, vs))
+    tail: list[Any] = []
+    if pick in ORBITAL_PICKS and s.facilities and has_active(st, s, "orbital_compute"):
+        tail.extend(_orbital_options(st, s, pick))
+    if pick == "deploy" and has_active(st, s, "social_graph"):
+        tail.extend(_social_graph_options(st, s))
+    return groups, tail
+
+
+_MISSING = object()
+
+
+def _organize_variants(
+    st: GameState, s: SeatState, dest: str, visit: str | None,
+    piece_moved: tuple[str, list[str]], cache: dict[Any, Any],
+) -> list[Any]:
+    """``list(_organize(st, s, dest, {}, visit, piece_moved))`` for lazy options (the Frontier
+    bonus twins included), assembled from parts shared within the decision: the CEO's plans
+    (by the CEO's hex after the move), each Team's plan (by its hex) and the recruit and
+    relocate options (by destination)."""
+    ceo, teams = _after_move(s, piece_moved)
+    cp = cache.get(("ceo", ceo))
+    if cp is None:
+        plans: list[list[Any]] = [[_new(ev.Step, piece="ceo", path=[ceo, target])]
+                                  for target in _ADJ_SORTED[ceo][:2]]
+        far = _FAR[ceo]
+        if far:
+            plans.append([_new(ev.Step, piece="ceo", path=far[len(far) // 2])])
+        cp = cache[("ceo", ceo)] = (plans, [_new(ev.Organize, mode="redistribute", moves=p) for p in plans])
+    out = list(cp[1])
+    first_team_plan = None
+    for h in sorted(set(teams), key=_POS_INDEX.__getitem__)[:2]:
+        tp = cache.get(("team", h), _MISSING)
+        if tp is _MISSING:
+            path = PATHS[h].get(FRONTIER, [h]) if h != FRONTIER else [h, _ADJ_SORTED[h][s.seat % 6]]
+            plan = [_new(ev.Step, piece="team", path=path)]
+            tp = cache[("team", h)] = (plan, _new(ev.Organize, mode="redistribute", moves=plan)
+                                       if len(path) > 1 else None)
+        if first_team_plan is None:
+            first_team_plan = tp[0]
+        if tp[1] is not None:
+            out.append(tp[1])
+    dp = cache.get(("dest", dest))
+    if dp is None:
+        gate_opts: list[Any] = []
+        rest: list[Any] = []
+        cost = 2 - (1 if visit == "recruit_discount" else 0)
+        if st.headline == "humanoid_factory_gate":  # The Last Hazard Shift Is Retired
+            cost = 1 - (1 if visit == "recruit_discount" else 0)
+            if s.teams_supply >= 2 and s.runway >= cost:
+                gate_opts.append(_new(ev.Organize, mode="recruit", recruits=2))
+        if s.teams_supply >= 1 and s.runway >= cost:
+            rest.append(_new(ev.Organize, mode="recruit"))
+            step = _ADJ_SORTED[dest][(s.seat + st.cycle) % len(ADJACENT[dest])]
+            rest.append(_new(ev.Organize, mode="recruit", then=_new(ev.Step, piece="team", path=[dest, step])))
+        if s.runway >= 1 and dest != FRONTIER:
+            for no, f in sorted(s.facilities.items()):
+                if f.hex != dest:
+                    continue
+                for to in _ADJ_SORTED[dest]:
+                    if to != FRONTIER and hb.has_free_space(st, to):
+                        rest.append(_new(ev.Organize, mode="relocate", facility=no, to=to))
+                break
+        if dest == FRONTIER:  # each Frontier visit with its bonus (as _turn_events)
+            gate_opts, rest = _with_bonus(gate_opts), _with_bonus(rest)
+        dp = cache[("dest", dest)] = (gate_opts, rest)
+    if dest == FRONTIER:
+        out = _with_bonus(out)
+    out.extend(dp[0])
+    plan0 = cp[0][0] if cp[0] else first_team_plan
+    if st.headline == "employee_free_unicorn" and teams and plan0 is not None:
+        # The Company Brain Survives Bankruptcy: return deployed Teams for Runway
+        u = _new(ev.Organize, mode="redistribute", moves=plan0, return_teams=[teams[-1]])
+        out.extend(_with_bonus([u]) if dest == FRONTIER else [u])
+    out.extend(dp[1])
+    return out
+
+
+def _with_bonus(vs: list[Any]) -> list[Any]:
+    """Each option followed by its Frontier-bonus twin (for an option resolved at the Frontier)."""
+    return [x for e in vs for x in ((e, e.model_copy(update={"frontier_bonus": True}))
+                                    if not e.swarm and not e.blocked else (e,))]
 
 
 #: Core Actions whose resolution does not depend on where a Facility stands (Orbital Compute)
@@ -1066,9 +1310,61 @@ def _apply_copy(st: GameState, event: Any) -> GameState:
     memo[id(st.ledger)] = list(st.ledger)
     memo[id(st.rows)] = {k: [dict(r) if isinstance(r, dict) else r for r in v]
                          for k, v in st.rows.items()}
-    cp = copy.deepcopy(st, memo)
+    cp: GameState = _copy(st, memo)
     apply_event(cp, event, FindingSink(CATALOGUE))
     return cp
+
+
+_ATOMIC = frozenset({int, str, float, bool, type(None), bytes})
+
+
+def _copy(o: Any, memo: dict[int, Any]) -> Any:
+    """``copy.deepcopy(o, memo)``, faster for what a game state is made of: lists, dicts,
+    sets and tuples of plain values and slotted dataclasses are copied here structurally;
+    anything else (or a class with its own ``__deepcopy__``) goes to :func:`copy.deepcopy`."""
+    t = type(o)
+    if t in _ATOMIC:
+        return o
+    hit = memo.get(id(o), _MISSING)
+    if hit is not _MISSING:
+        return hit
+    r: Any
+    if t is list:
+        r = memo[id(o)] = []
+        r.extend([x if type(x) in _ATOMIC else _copy(x, memo) for x in o])
+    elif t is dict:
+        r = memo[id(o)] = {}
+        for k, v in o.items():
+            r[k if type(k) in _ATOMIC else _copy(k, memo)] = v if type(v) in _ATOMIC else _copy(v, memo)
+    elif t is set or t is frozenset:
+        r = t(x if type(x) in _ATOMIC else _copy(x, memo) for x in o)
+        memo[id(o)] = r
+    elif t is tuple:
+        r = tuple([x if type(x) in _ATOMIC else _copy(x, memo) for x in o])
+        memo[id(o)] = r
+    elif (getattr(t, "__dataclass_fields__", None) is not None and "__slots__" in t.__dict__
+          and getattr(t, "__deepcopy__", None) is None and not hasattr(o, "__dict__")):
+        r = memo[id(o)] = object.__new__(t)
+        for name in _slot_names(t):
+            if hasattr(o, name):
+                object.__setattr__(r, name, _copy(getattr(o, name), memo))
+    else:
+        r = copy.deepcopy(o, memo)
+    return r
+
+
+_SLOTS: dict[type, tuple[str, ...]] = {}
+
+
+def _slot_names(t: type) -> tuple[str, ...]:
+    names = _SLOTS.get(t)
+    if names is None:
+        out: list[str] = []
+        for k in reversed(t.__mro__):
+            sl = k.__dict__.get("__slots__", ())
+            out.extend([sl] if isinstance(sl, str) else sl)
+        names = _SLOTS[t] = tuple(n for n in dict.fromkeys(out) if n not in ("__dict__", "__weakref__"))
+    return names
 
 
 def era_mandate_event(st: GameState) -> ev.EraMandate:

@@ -1,9 +1,14 @@
 """Rulings as data (issue 9; docs/engine.md "Rulings"): for each ruling, one game that is clean
 under one option and gives a finding under the other. The pair shares its events; the second
 file's header names the other option (``header.rulings``), which is how a log (or ``playtest
-validate --rulings``) switches it. The rulings with no cheap whole-game witness (final claim
-Initiative, a moved Facility's cube, Mega-Cluster demand, Peer Validation at six players) are
-covered by tests/test_engine_rulings.py."""
+validate --rulings``) switches it (tests/test_engine_rulings.py runs every pair through
+``playtest validate`` both ways).
+
+Two rulings cannot make a legal game clean under one option and wrong under the other, and
+their pairs say so: ``mega-cluster-demand`` changes nothing for an allocation that powers both
+hosts (the pair shows the one thing it changes: a second finding on an allocation that leaves a
+host unpowered), and ``peer-validation-six`` matters only at six players, outside the suggested
+3-5 (both files carry the ``setup/player-count`` warning; only one has the error)."""
 
 from tests.golden.build import Game, case
 
@@ -225,4 +230,202 @@ def ruling_compute_estate_discount_research_only():
     g = _cloud_deploy("compute-estate-discount=research-only")
     _cp(g, "after the Deploy", {1: {"compute": 2, "customers": 1}})
     g.expect("checkpoint/mismatch", rule="core rules §7 Core Actions, Deploy")
+    return g
+
+
+def _claim_tie(rulings: str | None) -> Game:
+    """A partial log (a designers' session that recorded only the end of the game): Era IV,
+    cycle 3 (Initiative: seat 3; the Headline is The Universe Receives a Continuity Plan, so
+    Publication counts 2). The checkpoint gives Kestralyn (seat 1) and Mirevanta (seat 3) the
+    same values: Mandate 10, Trust 4, Customers 1, Compute 4, Capability 6; Loopfold (seat 2)
+    Mandate 4, Trust 2, Capability 2. Both reveal Benchmark, Authority and Publication
+    committed (3 Compute each: Compute 1 both) and Deployment hedged: strength 2 (Publication)
+    + 2 (Benchmark: Capability 6 >= 3; Authority: Trust 4 >= 4) + 2 (thresholds 3 and 6) = 6
+    each. Everything the claim comparison looks at is tied, so Initiative-clockwise order
+    decides (§5 Claim strength). The table records seat 1 as the claimant and winner."""
+    g = Game(detail="partial", header=_hdr(rulings))
+    g.setup()
+    g.era_start(4)
+    g.cycles_done = 11  # Era IV cycle 3 is the twelfth cycle
+    g.headline(cycle=3)
+    tied = {"mandate": 10, "trust": 4, "customers": 1, "compute": 4, "capability": 6,
+            "runway": 5}
+    _cp(g, "Era IV cycle 3", {1: tied, 2: {**tied, "mandate": 4, "trust": 2, "capability": 2},
+                              3: tied})
+    g.add("phase", name="dossier")
+    claim = {"benchmark": "commit", "deployment": "hedge", "authority": "commit",
+             "publication": "commit"}
+    g.add("dossier_reveal", hands=[{"seat": 1, **claim}, {"seat": 2, **dict.fromkeys(claim, "hedge")},
+                                   {"seat": 3, **claim}])
+    g.add("final_record", agi=True, claimant=1, winners=[1])
+    return g
+
+
+@case
+def ruling_final_claim_initiative_after_last_pass():
+    """Ruling final-claim-initiative = after-last-pass (default: §6B ends every cycle with 'Pass
+    Initiative clockwise', and the executable passes after the last cycle too): Initiative
+    passes from seat 3 to seat 1 before the claims are compared, so the order is 1, 2, 3 and
+    Kestralyn's claim forms AGI, as recorded. Clean."""
+    return _claim_tie(None)
+
+
+@case
+def ruling_final_claim_initiative_last_cycle_holder():
+    """The same game under final-claim-initiative = last-cycle-holder: the Era IV cycle 3
+    holder (seat 3) leads the order 3, 1, 2, so Mirevanta's claim forms AGI and the table's
+    claimant (seat 1) -> final/claimant (§5 Claim strength; the winner that follows from it is
+    not reported again)."""
+    g = _claim_tie("final-claim-initiative=last-cycle-holder")
+    g.expect("final/claimant")
+    return g
+
+
+def _moved_facility(rulings: str | None) -> Game:
+    """Mirevanta (seat 3) builds Facility 1 on I1 in Era I and Facility 2 on I1 in Era II. Era
+    II's third Headline is The Emergency Power Authority ('each player may allocate up to 2
+    Power it does not have, adding 1 Scrutiny per such Power'): Mirevanta powers Facility 1 on
+    its starting grid and Facility 2 with one emergency Power (+1 cube, which the Audit draws).
+    Era III cycle 1: its CEO (on I1) relocates Facility 2 to the adjacent Compute Estate I2,
+    where no local source of Mirevanta's reaches. Cycle 3: The Passive Citizen Dividend
+    Activates; everyone is at Capability 0, the tie goes to the Initiative holder (seat 3), who
+    names Facility 2 to resolve its production once. (With one Build per Era, a Facility other
+    than Facility 1 cannot stand by a Generator before Era III's Production; this Headline is
+    the only rule that reads a Power cube between Productions, so the witness's cube is
+    emergency Power.)"""
+    seat = 3
+    g = Game(header=_hdr(rulings))
+    g.setup()
+    g.filler_era(1, turns={seat: [("build", {"to": "I1"}), "organize", "fund"]})
+    g.era_start(2)
+    plan = {s: ["fund", "organize", "influence"] for s in g.seats}
+    plan[seat] = [("build", {"to": "I1"}), "organize", "fund"]
+    for c in range(3):
+        g.cycle_of({s: plan[s][c] for s in g.seats})
+    g.production({seat: [1, 2]}, extra={seat: {"emergency": 1}})
+    g.dossiers()
+    g.audit([seat])
+    g.scoring()
+    g.era_start(3)
+    g.cycle_of({**dict.fromkeys(g.seats, "fund"),
+                seat: ("organize", {"mode": "relocate", "facility": 2, "relocate_to": "I2"})})
+    g.cycle_of({**dict.fromkeys(g.seats, "organize"), seat: "fund"})
+    g.headline_at = g.headline(facility=2)  # type: ignore[attr-defined]
+    g.reveal(dict.fromkeys(g.seats, "influence"))
+    for s in g.order():
+        g.play(s, "influence")
+    return g
+
+
+@case
+def ruling_moved_facility_power_keep_until_allocate():
+    """Ruling moved-facility-power = keep-until-allocate ('The retained Power cubes remain the
+    authority' until the next Allocate, §6C): Facility 2 keeps the cube it had in Era II's
+    Production snapshot after the move, so naming it for The Passive Citizen Dividend is legal.
+    Clean."""
+    return _moved_facility("moved-facility-power=keep-until-allocate")
+
+
+@case
+def ruling_moved_facility_power_recheck():
+    """The same game under moved-facility-power = recheck (default: 'do not preserve a
+    connection the visible board no longer supports', §4): on I2 Facility 2 is not locally
+    eligible, so the move takes its cube and the Headline names a Facility that is not powered
+    -> headline/choice-invalid."""
+    g = _moved_facility(None)
+    g.expect("headline/choice-invalid", g.headline_at)  # type: ignore[attr-defined]
+    return g
+
+
+def _mega_unpowered_host(rulings: str | None) -> Game:
+    """Kestralyn: Facility 1 on I1 (Era I), a Civic Heat Battery on O12 (Era II: 3 Power,
+    reaching O12 and I1), Facility 2 on O12 and a Mega-Cluster on hosts 1 and 2 (Era III
+    cycles 1-2; Era III's Production powers all three legally), Facility 3 on I1 (Era IV cycle
+    1). Its Era IV allocation powers Facilities 2 and 3 and the Mega-Cluster's two extra demand
+    but not host Facility 1 -> production/mega-cluster-demand under either option. Sources: the grid (1, idle: Facility 1 is not allocated) and the
+    battery (3) for 1 + 1 + 2 = 4 demand. If the starting grid may feed the extra demand, the
+    grid's 1 and the battery's 3 cover it; if not, the battery alone cannot.
+
+    Why no clean pair exists: an allocation that powers both hosts includes Facility 1 when it is
+    a host (the only case the ruling is asked), and the grid (capacity 1) can always give its
+    Power to Facility 1 instead of the extra demand, the source that fed Facility 1 then feeding
+    the extra demand (it is on or next to a host, or emergency Power). So the ruling never
+    changes whether a legal allocation is feasible; tests/test_engine_rulings.py checks that
+    exhaustively on small boards."""
+    g = Game(header=_hdr(rulings))
+    g.setup()
+    g.filler_era(1, turns={1: [("build", {"to": "I1"}), "organize", "fund"]})
+    g.filler_era(2, turns={1: [("build", {"to": "O12", "mode": "generator"}), "organize",
+                               "fund"]})
+    g.era_start(3)
+    g.cycle_of({1: ("build", {"to": "O12"}), 2: "fund", 3: "fund"})
+    g.cycle_of({1: ("mega_cluster", {"to": "I1", "hosts": [1, 2]}), 2: "organize",
+                3: "organize"})
+    g.cycle_of({1: "fund", 2: "influence", 3: "influence"})
+    g.production({1: [1, 2]}, extra={1: {"mega_clusters": [1]}})
+    g.dossiers()
+    g.audit([1])
+    g.scoring()
+    g.era_start(4)
+    g.cycle_of({1: ("build", {"to": "I1"}), 2: "fund", 3: "fund"})
+    g.cycle_of({1: "organize", 2: "organize", 3: "organize"})
+    g.cycle_of({1: "fund", 2: "influence", 3: "influence"})
+    g.production({1: [2, 3]}, extra={1: {"mega_clusters": [1]}})
+    i = next(k for k in range(len(g.events) - 1, -1, -1)
+             if g.events[k]["type"] == "allocate" and g.events[k]["seat"] == 1)
+    g.expect("production/mega-cluster-demand", i)
+    return g
+
+
+@case
+def ruling_mega_cluster_demand_not_starting_grid():
+    """Ruling mega-cluster-demand = not-starting-grid (default: the seed, 'the starting grid
+    cannot supply the additional demand of Mega-Cluster', §4): besides the unpowered host, the
+    battery's 3 Power cannot meet 4 demand -> production/over-capacity too (both at the
+    allocation; both findings rest on the ruling)."""
+    g = _mega_unpowered_host(None)
+    g.expect("production/over-capacity", g.findings[-1]["event"])
+    return g
+
+
+@case
+def ruling_mega_cluster_demand_starting_grid_allowed():
+    """The same game under mega-cluster-demand = starting-grid-allowed (the executable's older
+    data): the idle grid feeds one of the extra demand, so only the unpowered host is wrong."""
+    return _mega_unpowered_host("mega-cluster-demand=starting-grid-allowed")
+
+
+SIX = ("mirevanta", "kestralyn", "loopfold", "dovetalis", "orisonix", "corthaven")
+
+
+def _peer_validation(rulings: str | None) -> Game:
+    """Six players (outside the suggested 3-5 -> setup/player-count, a warning, under either
+    option). A partial log: Mirevanta (seat 1) is at Capability 11 and Mandate 20 at one
+    checkpoint and at Capability 12 and Mandate 21 at the next: it scored 1 for reaching 12.
+    Peer Validation (Mirevanta's printed scoring rule) gives 9 and 12 one Mandate, and 12 the
+    full two with at least four rivals."""
+    g = Game(SIX, detail="partial", header=_hdr(rulings))
+    g.setup()
+    g.expect("setup/player-count", None)
+    g.era_start(3)
+    _cp(g, "Era III start", {1: {"capability": 11, "mandate": 20}})
+    g.headline()
+    _cp(g, "after the Headline", {1: {"capability": 12, "mandate": 21}})
+    return g
+
+
+@case
+def ruling_peer_validation_six_five_only():
+    """Ruling peer-validation-six = five-only (the full award exactly at five players): at six,
+    reaching 12 scores 1; the table's +1 is right. Only the player-count warning."""
+    return _peer_validation("peer-validation-six=five-only")
+
+
+@case
+def ruling_peer_validation_six_five_or_more():
+    """The same log under peer-validation-six = five-or-more (default: the designers' data,
+    'at least four rivals'): reaching 12 is worth 2, the Mandate rose 1
+    -> mandate/threshold-not-scored at the second checkpoint."""
+    g = _peer_validation(None)
+    g.expect("mandate/threshold-not-scored")
     return g
