@@ -111,9 +111,16 @@ def page_times(db_path: str | Path, repeat: int = 3, timeout: float = 120) -> li
 
 
 def _clear_balance_cache() -> None:
+    """Empty every cache of derived results, as a change of the warehouse does (each is keyed
+    on the database's version): the balance metrics' and Streamlit's ``st.cache_data`` /
+    ``st.cache_resource`` (capture completeness, an archived game read for replay, ...)."""
+    import streamlit as st
+
     from dashboards import balance_queries
 
     balance_queries.clear_caches()
+    st.cache_data.clear()
+    st.cache_resource.clear()
 
 
 def print_page_times(db_path: str | Path, repeat: int = 3, out: TextIO | None = None,

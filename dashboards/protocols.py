@@ -71,17 +71,21 @@ def completeness_from_warehouse(
     ``seats``); no archived log is read. A game with no ``capture`` rows gets a problem: its
     protocol could not be loaded, or it was loaded before the table existed (rebuild)."""
     ids = [str(g) for g in games["game_id"].to_list()] if "game_id" in games.columns else []
-    items = queries.capture(db, ids)
+    read = queries.protocol_check_rows(db, ids)  # one connection for the four reads
     by_game: dict[str, list[dict[str, Any]]] = {}
-    for r in items.iter_rows(named=True):
+    for r in read["capture"].iter_rows(named=True):
         by_game.setdefault(r["game_id"], []).append(r)
-    events: dict[str, list[tuple[int, dict[str, Any]]]] = {}
+    # the events that may not fit: one stand-in per observation category of a game (whether an
+    # observation fits depends on its category alone), then the survey events one by one
+    events: dict[str, list[tuple[list[int], dict[str, Any]]]] = {}
+    for r in read["categories"].iter_rows(named=True):
+        events.setdefault(r["game_id"], []).append(
+            (list(r["idxs"]), {"type": "observation", "category": r["category"]}))
+    for r in read["survey"].iter_rows(named=True):
+        events.setdefault(r["game_id"], []).append(([r["idx"]], json.loads(r["payload"])))
     seats: dict[str, set[int]] = {}
-    if ids:
-        for r in queries.protocol_events(db, ids).iter_rows(named=True):
-            events.setdefault(r["game_id"], []).append((r["idx"], json.loads(r["payload"])))
-        for r in queries.seat_numbers(db, ids).iter_rows(named=True):
-            seats.setdefault(r["game_id"], set()).add(r["seat"])
+    for r in read["seats"].iter_rows(named=True):
+        seats.setdefault(r["game_id"], set()).add(r["seat"])
     per_game: list[dict[str, Any]] = []
     per_item: list[dict[str, Any]] = []
     misfits: list[dict[str, Any]] = []
@@ -105,14 +109,15 @@ def completeness_from_warehouse(
         per_item.extend({"game_id": gid, "item": r["item"], "group": r["group"],
                          "captured": r["captured"], "reason": r["reason"]} for r in rows)
         if protocol is not None and gid in events:
-            idx = [i for i, _ in events[gid]]
+            stand_ins = events[gid]
             log = SimpleNamespace(
                 header=SimpleNamespace(seats=[SimpleNamespace(seat=s) for s in seats.get(gid, ())]),
                 events=[SimpleNamespace(**{"category": None, "item": None, "value": None,
-                                           "seat": None, **p}) for _, p in events[gid]],
+                                           "seat": None, **p}) for _, p in stand_ins],
             )
-            misfits.extend({"game_id": gid, "event": idx[p.event], "reason": p.reason}
-                           for p in protocol_problems(protocol, log))
+            found = [{"game_id": gid, "event": i, "reason": p.reason}
+                     for p in protocol_problems(protocol, log) for i in stand_ins[p.event][0]]
+            misfits.extend(sorted(found, key=lambda m: m["event"]))  # in log order
     return pl.DataFrame(per_game), pl.DataFrame(per_item), pl.DataFrame(misfits)
 
 

@@ -112,14 +112,47 @@ def mean_interval(values: list[float]) -> dict[str, Any]:
 
 
 def summarise(df: pl.DataFrame, by: list[str], value: str) -> pl.DataFrame:
-    """Per group: n, mean, median and the 95% interval of the mean of ``value``."""
+    """Per group: n, mean, median and the 95% interval of the mean of ``value``.
+
+    The same figures as :func:`mean_interval` on each group's values, computed by polars in one
+    pass (a Python loop over a million turn times took seconds)."""
     if df.is_empty():
         return pl.DataFrame()
+    x = pl.col(value).cast(pl.Float64)
+    moments = (
+        df.with_columns(x.fill_nan(None).alias(value))
+        .group_by(by, maintain_order=True)
+        .agg(x.count().alias("n"), x.mean().alias("mean"), x.median().alias("median"),
+             x.std(ddof=1).alias("sd"), x.min().alias("minimum"))
+    )
+    return summary_from_moments(moments, by)
+
+
+def summary_from_moments(moments: pl.DataFrame, by: list[str]) -> pl.DataFrame:
+    """:func:`summarise`'s table from per-group moments (``n``, ``mean``, ``median``, ``sd``
+    (sample, n-1) and ``minimum``), e.g. aggregated by DuckDB: the t-interval of the mean, clipped
+    at zero for a non-negative quantity, None where undefined (no value, or a single one)."""
+    if moments.is_empty():
+        return pl.DataFrame()
     rows = []
-    for key, part in df.group_by(by, maintain_order=True):
-        stats = mean_interval(part[value].to_list())
-        rows.append({**dict(zip(by, key, strict=True)), **stats})
-    return pl.DataFrame(rows).sort(by)
+    for r in moments.iter_rows(named=True):
+        n = int(r["n"] or 0)
+        out = {**{k: r[k] for k in by}, "n": n, "mean": None, "median": None, "low": None,
+               "high": None}
+        if n:
+            mean = float(r["mean"])
+            out.update(mean=mean, median=float(r["median"]))
+            if n >= 2:
+                half = t975(n - 1) * float(r["sd"] or 0.0) / math.sqrt(n)
+                low = mean - half
+                if float(r["minimum"]) >= 0:
+                    low = max(low, 0.0)
+                out.update(low=low, high=mean + half)
+        rows.append(out)
+    schema = {k: moments.schema[k] for k in by} | {
+        "n": pl.Int64, "mean": pl.Float64, "median": pl.Float64, "low": pl.Float64,
+        "high": pl.Float64}
+    return pl.DataFrame(rows, schema=schema).sort(by)
 
 
 def normalised_entropy(counts: Mapping[str, int], k: int) -> float:

@@ -111,17 +111,30 @@ def column_config(df: pl.DataFrame, given: dict[str, Any] | None = None) -> dict
     return out
 
 
-def show_table(df: pl.DataFrame, name: str, **kwargs: Any) -> None:
+#: the most rows a page puts in one table: a browser cannot page through a million rows, and
+#: sending them cost seconds; the CSV download holds every row
+TABLE_ROWS = 1000
+
+
+def show_table(df: pl.DataFrame, name: str, total: int | None = None,
+               full: Callable[[], pl.DataFrame] | None = None, **kwargs: Any) -> None:
     """Show a frame in words (see :func:`readable`, :func:`column_config`) and offer it as CSV
-    (list columns are joined with "; " for the CSV; floats rounded to 4 places)."""
+    (list columns are joined with "; " for the CSV; floats rounded to 4 places).
+
+    ``df`` may be the first rows of a longer table: ``total`` says how many rows there are and
+    ``full`` reads them all, only when the CSV is downloaded."""
     df = readable(df)
     kwargs["column_config"] = column_config(df, kwargs.get("column_config"))
     st.dataframe(df, width="stretch", hide_index=True, **kwargs)
-    df = df.with_columns(pl.col(c).round(4) for c, t in df.schema.items() if t.is_float())
+    if total is not None and total > df.height:
+        st.caption(f"The first {df.height:,} of {total:,} rows; the CSV holds all of them.")
     slug = _slug(name)
 
     def csv() -> bytes:
-        return table_csv(df)
+        whole = readable(full()) if full is not None and total is not None \
+            and total > df.height else df
+        return table_csv(whole.with_columns(pl.col(c).round(4) for c, t in whole.schema.items()
+                                            if t.is_float()))
 
     st.download_button(
         "CSV", data=csv, file_name=f"{slug}.csv", mime="text/csv", key=f"csv-{slug}",
@@ -218,13 +231,20 @@ NO_GAMES = (
 )
 
 
-def guarded(render: Callable[[], None]) -> None:
-    """Run a page body; a data problem becomes a readable message instead of a traceback."""
+def guarded(render: Callable[[], None], reads_only: bool = False) -> None:
+    """Run a page body; a data problem becomes a readable message instead of a traceback.
+
+    ``reads_only``: the page never writes, so its queries share one short-lived connection
+    (:func:`dashboards.store.page`)."""
+    import contextlib
+
+    from dashboards import store
     from dashboards.drafts import DraftError
     from dashboards.store import StoreError
 
     try:
-        render()
+        with store.page(store.db_path()) if reads_only else contextlib.nullcontext():
+            render()
     except StoreError as err:
         st.error(f"The warehouse could not be read: {err}", icon=":material/error:")
     except DraftError as err:

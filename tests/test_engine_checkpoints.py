@@ -200,3 +200,47 @@ def test_partial_final_scoring_phase_waits_for_the_record() -> None:
     r = run(evs, detail="partial", factions=FACTIONS3)
     assert [f.code for f in r.findings] == []
     assert r.outcome is not None and r.outcome.details["final_mandate"] == {1: 10, 2: 12, 3: 8}
+
+
+def test_two_interleaved_replays_never_share_the_step_trace() -> None:
+    """The step trace's cursor lives in each game's state (trace.py has no module state): two
+    games folded event by event in turn give the same checkpoint explanations as each alone."""
+    import json
+    from pathlib import Path
+
+    import engine.mandate2038.trace as trace
+    from engine.core.findings import FindingSink
+    from engine.core.parse import parse_log
+    from engine.core.replay import replay
+
+    assert not hasattr(trace, "CUR")
+    golden = Path(__file__).parent / "golden" / "mandate2038"
+    logs = [parse_log(json.loads((golden / f"{n}.json").read_text(encoding="utf-8")))
+            for n in ("checkpoint_mismatch_cites_the_customer_rule",
+                      "checkpoint_wrong_mandate_no_cascade")]
+
+    def messages(findings: list[Any]) -> list[str]:
+        return [f.message for f in findings if f.code == "checkpoint/mismatch"]
+
+    alone = [messages(replay(p.header, p.events, ruleset=p.ruleset).findings) for p in logs]
+    assert all(alone) and all("+2 at setup (§1 Setup" in ms[0] for ms in alone)
+    rs = logs[0].ruleset
+    sinks = [FindingSink(rs.catalogue), FindingSink(rs.catalogue)]
+    # the second game is set up after the first has applied 10 events (its Setup steps must
+    # not carry the first game's event), then both advance one event at a time
+    states: list[Any] = [rs.setup(logs[0].header, sinks[0])]
+    done = [0, 0]
+
+    def advance(g: int) -> None:
+        if done[g] < len(logs[g].events):
+            sinks[g].event = done[g]
+            rs.apply(states[g], logs[g].events[done[g]], sinks[g])
+            done[g] += 1
+
+    for _ in range(10):
+        advance(0)
+    states.append(rs.setup(logs[1].header, sinks[1]))
+    while done[0] < len(logs[0].events) or done[1] < len(logs[1].events):
+        advance(1)
+        advance(0)
+    assert [messages(k.findings) for k in sinks] == alone

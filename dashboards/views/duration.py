@@ -84,4 +84,4 @@ def render() -> None:
     filters.show_exclusions(db, f, "duration_evidence")
 
 
-ui.guarded(render)
+ui.guarded(render, reads_only=True)

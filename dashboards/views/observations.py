@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import polars as pl
@@ -13,7 +14,7 @@ st.title("Observation protocols")
 
 
 @st.cache_data(show_spinner="Reading capture completeness...", max_entries=8)
-def _completeness(db: str, stamp: float,
+def _completeness(db: str, stamp: tuple[object, ...],
                   games: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
     """Capture completeness per game, from the warehouse table ``capture`` (scored at ingest;
     re-scoring the archived logs only for a warehouse without it). Cached per database file
@@ -27,33 +28,46 @@ st.caption(
 )
 
 
+def _named(obs: pl.DataFrame, names: dict[str, str]) -> pl.DataFrame:
+    """Observation rows with the protocol's category names and Eras as words."""
+    return obs.with_columns(
+        pl.col("category").replace_strict(names, default=pl.col("category")).alias("category"),
+        pl.col("era").cast(pl.Utf8).fill_null("(no Era)").alias("era"),
+    )
+
+
 def render() -> None:
     db = store.db_path()
     f = filters.sidebar(db)
     protocol, problem = protocols.load(None)
     names = {c.id: c.name for c in protocol.categories} if protocol is not None else {}
-    obs = queries.observations(db, f)
-    if obs.is_empty():
+    rows = ui.TABLE_ROWS
+    data = queries.observation_page(db, f, rows)  # counted in SQL, on one connection
+    counts = data["counts"]
+    if counts.is_empty():
         ui.empty_state("No observations in the matching games. " + ui.NO_GAMES)
     else:
-        obs = obs.with_columns(
-            pl.col("category").replace_strict(names, default=pl.col("category"))
-            .alias("category"),
-            pl.col("era").cast(pl.Utf8).fill_null("(no Era)").alias("era"),
-        )
+        total = int(counts["observations"].sum())
         by = st.radio("Split by", ["era", "rule"], horizontal=True, key="obs_split")
-        ui.show_chart(charts.observations_chart(obs, by), f"observations-by-{by}")
+        bars = (_named(counts, names).group_by(["category", by])
+                .agg(pl.col("observations").sum()).sort(["category", by]))
+        ui.show_chart(charts.observations_chart(bars, by), f"observations-by-{by}")
         st.subheader("Rules lookups and interventions")
-        lookups = obs.filter(pl.col("category").str.to_lowercase().str.contains(
-            "lookup|intervention|deviation"))
-        if lookups.is_empty():
+        wanted = [c for c in counts["category"].drop_nulls().unique().sort().to_list()
+                  if re.search("lookup|intervention|deviation", names.get(c, c).lower())]
+        n_lookups = int(counts.filter(pl.col("category").is_in(wanted))["observations"].sum())
+        if not n_lookups:
             st.write("No rules lookups or interventions were observed in the matching games.")
         else:
-            ui.show_table(lookups.select("game_id", "category", "rule", "era", "cycle", "seat",
-                                         "text", "minutes"), "rules-lookups")
-        with st.expander(f"All {obs.height} observations"):
-            ui.show_table(obs, "observations")
-    recorded = queries.interventions(db, f)
+            cols = ("game_id", "category", "rule", "era", "cycle", "seat", "text", "minutes")
+            first = _named(queries.observations(db, f, wanted, rows), names).select(cols)
+            ui.show_table(first, "rules-lookups", total=n_lookups,
+                          full=lambda: _named(queries.observations(db, f, wanted),
+                                              names).select(cols))
+        with st.expander(f"All {total} observations"):
+            ui.show_table(_named(data["first"], names), "observations", total=total,
+                          full=lambda: _named(queries.observations(db, f), names))
+    recorded = data["interventions"]
     if not recorded.is_empty():
         st.subheader("Interventions and deviations in the receipts")
         ui.show_table(recorded, "receipt-interventions")
@@ -66,14 +80,15 @@ def render() -> None:
                    f"{len(protocol.checklist)} checklist items.")
     others = st.checkbox("Score simulations and walkthroughs too", key="obs_nonhuman",
                          help="The protocol is for physical sessions; off by default.")
-    games = queries.protocol_games(db, f, others)
+    limit = 100
+    games = queries.protocol_games(db, f, others, limit)
     if games.is_empty():
         ui.empty_state("No human sessions match; tick the box above to score the others. "
                        + ui.NO_GAMES)
     else:
-        limit = 100
-        stamp = db.stat().st_mtime if db.exists() else 0.0
-        per_game, per_item, misfits = _completeness(str(db), stamp, games.head(limit))
+        n_games = int(games["total"][0])
+        per_game, per_item, misfits = _completeness(str(db), store.version(db),
+                                                    games.drop("total"))
         if not store.table_exists(db, "capture"):
             st.caption("This warehouse predates the `capture` table: the archived logs were "
                        "re-scored. Run `playtest rebuild` to score them at ingest.")
@@ -100,33 +115,37 @@ def render() -> None:
                        "protocol (unknown category or item, invalid answer, wrong seat).",
                        icon=":material/warning:")
             with st.expander("Events that do not fit the protocol"):
-                ui.show_table(misfits, "protocol-misfits")
-        if games.height > limit:
-            st.caption(f"Scored the newest {limit} of {games.height} sessions "
+                ui.show_table(misfits.head(ui.TABLE_ROWS), "protocol-misfits",
+                              total=misfits.height, full=lambda: misfits)
+        if n_games > limit:
+            st.caption(f"Scored the newest {limit} of {n_games} sessions "
                        "(narrow the filters to see others).")
 
     st.subheader("Survey")
-    sv = queries.survey(db, f)
-    if sv.is_empty():
+    numeric, text = data["survey_numeric"], data["survey_text"]
+    if numeric.is_empty() and text.is_empty():
         ui.empty_state("No survey answers in the matching games.")
     else:
         questions = {s.id: s.question for s in protocol.survey} if protocol is not None else {}
-        numeric = sv.filter(pl.col("value_num").is_not_null() & pl.col("value_text").is_null())
         if not numeric.is_empty():
             ui.show_chart(charts.survey_chart(numeric), "survey-scales")
-            summary = (numeric.group_by("item").agg(pl.len().alias("answers"),
-                                                    pl.col("value_num").mean().round(2).alias("mean"))
-                       .with_columns(pl.col("item").replace_strict(questions, default="")
-                                     .alias("question")).sort("item"))
+            summary = numeric.select(
+                "item", "answers", pl.col("mean").round(2),
+                pl.col("item").replace_strict(questions, default="").alias("question"))
             ui.show_table(summary, "survey-summary")
-        text = sv.filter(pl.col("value_text").is_not_null()).with_columns(
-            pl.col("item").replace_strict(questions, default="").alias("question"))
         if not text.is_empty():
             st.caption("Answers in words: could every player explain why the winner won; each "
                        "institution's signature moment.")
-            ui.show_table(text.select("game_id", "seat", "faction", "item", "question",
-                                      "value_text"), "survey-text")
+            words_cols = ("game_id", "seat", "faction", "item", "question", "value_text")
+
+            def words(frame: pl.DataFrame) -> pl.DataFrame:
+                return frame.with_columns(pl.col("item").replace_strict(questions, default="")
+                                          .alias("question")).select(words_cols)
+
+            ui.show_table(words(text), "survey-text", total=int(text["total"][0]),
+                          full=lambda: words(queries.survey(db, f).filter(
+                              pl.col("value_text").is_not_null())))
     filters.show_exclusions(db, f)
 
 
-ui.guarded(render)
+ui.guarded(render, reads_only=True)

@@ -160,4 +160,4 @@ def _event_list(log: gamelog.GameLog, pos: int) -> None:
         st.dataframe(pl.DataFrame(rows), hide_index=True, width="stretch")
 
 
-ui.guarded(render)
+ui.guarded(render, reads_only=True)

@@ -53,4 +53,4 @@ def render() -> None:
     filters.show_exclusions(db, f)
 
 
-ui.guarded(render)
+ui.guarded(render, reads_only=True)

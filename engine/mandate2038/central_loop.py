@@ -137,7 +137,7 @@ def expire_temporary_compute(st: GameState) -> None:
         if s.temp_compute:
             gone = min(s.temp_compute, s.compute)
             s.compute -= gone
-            step(s, "compute", -gone, "temporary_compute")
+            step(st, s, "compute", -gone, "temporary_compute")
             s.temp_compute = 0
     st.temp_compute_live = False
 

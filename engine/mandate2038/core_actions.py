@@ -285,7 +285,7 @@ def do_run_end(st: GameState, ev: RunEnd, sink: FindingSink) -> bool:
         if st.headline == "professional_exam_sweep" and banked >= 3:
             gain(st, s, "trust", 1)
             if banked >= 5:
-                remove_scrutiny(s, 1)
+                remove_scrutiny(st, s, 1)
         if st.headline == "benchmark_is_economy" and banked >= 3:
             score(st, s, 1, "headline", "The Billionth Instance Enters the Record")
     for card in run.cards:
@@ -552,7 +552,7 @@ def do_influence(st: GameState, s: SeatState, ev: Influence, t: Turn, sink: Find
             extra = 1 if bt == "media" else 0
             if extra:
                 _use_bonus(t, "influence")
-            remove_scrutiny(s, 1 + extra)
+            remove_scrutiny(st, s, 1 + extra)
         return
     if ev.mode == "terminate":
         jv = st.jvs.get(ev.contract) if ev.contract is not None else None

@@ -32,7 +32,7 @@ from engine.mandate2038.resources import (
 )
 from engine.mandate2038.rulings import used
 from engine.mandate2038.state import EraCounters, Facility, GameState, SeatState
-from engine.mandate2038.trace import CUR
+from engine.mandate2038.trace import set_cause
 from schemas.mandate2038 import (
     Allocate,
     Audit,
@@ -224,7 +224,7 @@ def _produce(st: GameState, s: SeatState, f: Facility, counted: bool) -> None:
     gain(st, s, "runway", runway)
     gain(st, s, "compute", compute)
     gain(st, s, "trust", trust)
-    remove_scrutiny(s, removed)
+    remove_scrutiny(st, s, removed)
     if counted:
         s.era.compute_produced += compute
         if team_move:
@@ -247,7 +247,7 @@ def resolve_production(st: GameState, sink: FindingSink) -> None:
     order = st.initiative_order()
     st.workforce_left = {}
     # 1. Generate
-    CUR[2] = "generate"
+    set_cause(st, "generate")
     for seat in order:
         s = st.seats[seat - 1]
         if s.generator_kind is not None:
@@ -266,7 +266,7 @@ def resolve_production(st: GameState, sink: FindingSink) -> None:
                         continue
                 add_scrutiny(st, s, con.scrutiny_per_production)
     # 3. Allocate (remove the previous snapshot, place the new one)
-    CUR[2] = "production"
+    set_cause(st, "production")
     st.ruled_power.clear()
     for seat in order:
         s = st.seats[seat - 1]
@@ -299,7 +299,7 @@ def resolve_production(st: GameState, sink: FindingSink) -> None:
         s.era.demand_satisfied = powered + 2 * sum(
             1 for m in st.megas.values() if m.owner == seat and m.demand_met)
     # 4. Produce: powered Facilities, Customers, active Mega-Clusters
-    CUR[2] = "produce"
+    set_cause(st, "produce")
     rows = st.rows["production"]
     before = {s.seat: (s.runway, s.compute) for s in st.seats}
     for seat in order:
@@ -316,7 +316,7 @@ def resolve_production(st: GameState, sink: FindingSink) -> None:
                     gain(st, s, "compute", 3)
                     s.era.compute_produced += 3
     # 5. Partner: active Joint Ventures in ascending contract order
-    CUR[2] = "partner"
+    set_cause(st, "partner")
     for num in sorted(st.jvs):
         jv = st.jvs[num]
         a, b = st.seats[jv.a_seat - 1], st.seats[jv.b_seat - 1]
@@ -333,7 +333,7 @@ def resolve_production(st: GameState, sink: FindingSink) -> None:
                 gain(st, side, tile.contract_icon, 1)
                 if tile.contract_icon == "compute":
                     side.era.compute_produced += 1
-    CUR[2] = None
+    set_cause(st, None)
     for seat in order:
         s = st.seats[seat - 1]
         r0, c0 = before[seat]

@@ -99,7 +99,7 @@ def do_covenant(st: GameState, s: SeatState, ev: Covenant, t: Turn, sink: Findin
     for other in st.seats:
         gain_capability(st, other, 1)
     gain(st, s, "trust", 2)
-    remove_scrutiny(s, 1)
+    remove_scrutiny(st, s, 1)
 
 
 def do_narrative_capture(
@@ -108,7 +108,7 @@ def do_narrative_capture(
     """Remove two own Scrutiny, gain two Runway, or give one Scrutiny to a player with more
     Customers."""
     if ev.mode == "remove_scrutiny":
-        remove_scrutiny(s, 2)
+        remove_scrutiny(st, s, 2)
     elif ev.mode == "runway":
         gain(st, s, "runway", 2)
     else:

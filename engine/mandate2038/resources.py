@@ -12,7 +12,7 @@ from engine.core.findings import FindingSink
 from engine.core.replay import LedgerEntry
 from engine.mandate2038.rulings import used
 from engine.mandate2038.state import GameState, SeatState
-from engine.mandate2038.trace import CUR, step
+from engine.mandate2038.trace import step
 
 
 def gain(st: GameState, s: SeatState, res: str, amount: int) -> int:
@@ -25,7 +25,7 @@ def gain(st: GameState, s: SeatState, res: str, amount: int) -> int:
     after = min(cap, before + amount)
     setattr(s, res, after)
     if after != before:  # trace.step, inlined on this hot path
-        s.steps.append((res, after - before, CUR[0], CUR[2] or CUR[1]))
+        s.steps.append((res, after - before, st.cause))
     if res == "trust" and after > before:
         check_trust(st, s)
     return int(after - before)
@@ -38,7 +38,7 @@ def gain_capability(st: GameState, s: SeatState, amount: int) -> int:
     before = s.capability
     s.capability = min(st.c.cap_capability, before + amount)
     got = s.capability - before
-    step(s, "capability", got)
+    step(st, s, "capability", got)
     s.era.capability_gained += got
     if got:
         check_capability(st, s)
@@ -67,10 +67,10 @@ def pay(
                 seat=s.seat, expected=f">= {amount} {res}", recorded=have,
             )
         setattr(s, res, 0)
-        step(s, res, -have)
+        step(st, s, res, -have)
         return int(have)
     setattr(s, res, have - amount)
-    s.steps.append((res, -amount, CUR[0], CUR[2] or CUR[1]))  # trace.step, inlined
+    s.steps.append((res, -amount, st.cause))  # trace.step, inlined
     return amount
 
 
@@ -79,11 +79,11 @@ def lose_runway_else_trust(st: GameState, s: SeatState) -> str | None:
     neither, nothing. Returns which was lost."""
     if s.runway > 0:
         s.runway -= 1
-        step(s, "runway", -1)
+        step(st, s, "runway", -1)
         return "runway"
     if s.trust > 0:
         s.trust -= 1
-        step(s, "trust", -1)
+        step(st, s, "trust", -1)
         return "trust"
     return None
 
@@ -98,19 +98,19 @@ def add_scrutiny(st: GameState, s: SeatState, k: int) -> None:
     for _ in range(k):
         if s.bag < cubes:
             s.bag += 1
-            step(s, "scrutiny", 1)
+            step(st, s, "scrutiny", 1)
         else:
             lost = lose_runway_else_trust(st, s)
             if lost is not None:  # the step above recorded the event's cause; name overflow
-                f, d, e, _k = s.steps[-1]
-                s.steps[-1] = (f, d, e, "overflow")
+                f, d, cause = s.steps[-1]
+                s.steps[-1] = (f, d, (cause[0], "overflow"))
 
 
-def remove_scrutiny(s: SeatState, k: int) -> int:
+def remove_scrutiny(st: GameState, s: SeatState, k: int) -> int:
     """Return up to ``k`` of the seat's own cubes from the bag; returns how many."""
     n = min(k, s.bag)
     s.bag -= n
-    step(s, "scrutiny", -n)
+    step(st, s, "scrutiny", -n)
     return n
 
 
@@ -121,7 +121,7 @@ def score(
     if amount == 0:
         return
     s.mandate += amount
-    step(s, "mandate", amount, source)
+    step(st, s, "mandate", amount, source)
     st.ledger.append(
         LedgerEntry(
             seat=s.seat, amount=amount, total=s.mandate, source=source,
@@ -170,7 +170,7 @@ def gain_customer(st: GameState, s: SeatState) -> None:
     if s.customers >= st.c.cap_customers:
         return
     s.customers += 1
-    step(s, "customers", 1)
+    step(st, s, "customers", 1)
     s.era.customers_gained += 1
     if s.customers > s.customers_scored:
         s.customers_scored = s.customers

@@ -52,7 +52,6 @@ from engine.mandate2038.records import records as _records
 from engine.mandate2038.records import snapshot as _snapshot
 from engine.mandate2038.setup import build_state
 from engine.mandate2038.state import GameState
-from engine.mandate2038.trace import CUR
 from schemas.log import BaseHeader
 from schemas.mandate2038 import (
     EVENT_ADAPTER,
@@ -205,9 +204,6 @@ class MandateRuleset:
 
     def setup(self, header: Any, sink: FindingSink) -> GameState:
         """The table after §1 Setup (findings for setup problems)."""
-        # the step trace's cursor is module state: start every game from a clean one, so that
-        # steps recorded during setup never carry the previous game's last event
-        CUR[0], CUR[1], CUR[2] = None, "setup", None
         version = header.rules_version
         c, _why = load_content(version)
         if c is None:
@@ -221,8 +217,8 @@ class MandateRuleset:
               _handler: Callable[..., Any] = HANDLERS.get) -> None:
         """Fold one event into the state (mutates it), reporting findings on ``sink``.
         (``_handler`` binds the dispatch table's lookup once; callers never pass it.)"""
-        state.event_index = CUR[0] = sink.event
-        CUR[1], CUR[2] = event.type, None
+        state.event_index = i = sink.event
+        state.cause = state.event_cause = (i, event.type)  # the step trace's cause (trace.py)
         n = len(sink.findings)
         _handler(event.type, _noop)(state, event, sink)
         if state.event_rulings or (event.type == "checkpoint" and state.seat_rulings):

@@ -104,7 +104,8 @@ class SeatState:
     era: EraCounters = field(default_factory=EraCounters)
     allocated: bool = False  # allocated in the current Production
     emergency_power: int = 0  # emergency Power taken this Production (Headline)
-    steps: list[tuple[str, int, int | None, str]] = field(default_factory=list)  # trace.py
+    # trace.py: (field, delta, (event index, cause)) since the last checkpoint
+    steps: list[tuple[str, int, tuple[int | None, str]]] = field(default_factory=list)
     temp_compute: int = 0  # Allocation Window: temporary Compute held this cycle (gone at its end)
     offline_penalty: int = 0  # Mandate lost at final scoring
 
@@ -271,6 +272,10 @@ class GameState:
     # (seat, Facility) whose Power cube after a move was decided by ruling moved-facility-power
     # (until the next Allocate), so a later finding about that cube names the ruling
     ruled_power: set[tuple[int, int]] = field(default_factory=set)
+    # the step trace's cause (trace.py): the event being applied (index, type), and the cause
+    # in force (the event, or a specific effect within it such as Production's "generate")
+    event_cause: tuple[int | None, str] = (None, "setup")
+    cause: tuple[int | None, str] = (None, "setup")
     _order: list[int] = field(default_factory=list)  # cache of initiative_order()
     _order_for: int = 0
 

@@ -4,7 +4,9 @@ number (the Customer's score, a threshold, an overflow cube's Runway, a Producti
 Scrutiny...) and says which step or effect produced it, not only "checkpoints".
 
 The resource helpers (``resources.py``) call :func:`step`; ``ruleset.apply`` sets the event
-being applied (:data:`CUR`); Production, the Audit and overflow set a more specific cause.
+being applied in the game state (``GameState.cause``: event index and type, one tuple per
+event, shared by every step it records); Production and overflow set a more specific cause.
+Nothing here is module state: two replays never share a cursor.
 """
 
 from __future__ import annotations
@@ -49,14 +51,17 @@ RULES: dict[str, str] = {
     "workforce_move": f"{S}10 Map and component reference (Workforce Transition District)",
 }
 
-#: [event index, event type, cause override or None]: set by ``ruleset.apply``
-CUR: list[Any] = [None, "", None]
-
-
-def step(s: Any, field: str, delta: int, why: str | None = None) -> None:
-    """Record that ``field`` of seat ``s`` changed by ``delta`` (``why``: a specific cause)."""
+def step(st: Any, s: Any, field: str, delta: int, why: str | None = None) -> None:
+    """Record that ``field`` of seat ``s`` changed by ``delta``, caused by the game's current
+    cause (``st.cause``) or by ``why`` (a specific effect) at the same event."""
     if delta:
-        s.steps.append((field, delta, CUR[0], why or CUR[2] or CUR[1]))
+        s.steps.append((field, delta, st.cause if why is None else (st.cause[0], why)))
+
+
+def set_cause(st: Any, why: str | None) -> None:
+    """Name a specific effect (``generate``, ``produce``...) as the cause of the steps that
+    follow within the current event; None goes back to the event itself."""
+    st.cause = st.event_cause if why is None else (st.event_cause[0], why)
 
 
 def explain(s: Any, field: str, engine_value: int, table_value: int) -> tuple[str | None, str]:
@@ -69,12 +74,14 @@ def explain(s: Any, field: str, engine_value: int, table_value: int) -> tuple[st
     # a step the table evidently did not make: same size and direction as the difference
     same = [x for x in steps if x[1] == diff]
     blamed = same[-1] if same else None
-    parts = [f"{d:+d} at event {e} ({RULES.get(k, k).removeprefix('core rules ')})"
-             for (_f, d, e, k) in steps[-6:]]
+    parts = [f"{d:+d} {'at setup' if e is None else f'at event {e}'} "
+             f"({RULES.get(k, k).removeprefix('core rules ')})"
+             for (_f, d, (e, k)) in steps[-6:]]
     more = f"{len(steps) - 6} earlier step(s), then " if len(steps) > 6 else ""
     text = f"; the engine's {field} since the last checkpoint: {more}{', '.join(parts)}"
     if blamed is None:
         return None, text + "; no single step accounts for the difference"
-    rule = RULES.get(blamed[3])
-    return rule, (text + f"; the step at issue: {blamed[1]:+d} at event {blamed[2]}"
+    rule = RULES.get(blamed[2][1])
+    at = "at setup" if blamed[2][0] is None else f"at event {blamed[2][0]}"
+    return rule, (text + f"; the step at issue: {blamed[1]:+d} {at}"
                   + (f" ({rule})" if rule else ""))
