@@ -33,6 +33,7 @@ import bisect
 import copy
 import itertools
 import math
+import operator
 from collections.abc import Iterator, Sequence
 from typing import Any, cast, overload
 
@@ -137,20 +138,24 @@ class Options(Sequence[Any]):
     option they choose.
     """
 
-    __slots__ = ("head", "groups", "tail", "_ends", "_len")
+    __slots__ = ("head", "groups", "tail", "_ends_cache", "_len")
 
     def __init__(self, head: list[Any], groups: list[tuple[dict[str, Any], list[Any]]],
                  tail: list[Any]) -> None:
         self.head = head
         self.groups = groups
         self.tail = tail
-        ends: list[int] = []
-        n = len(head)
-        for _kw, vs in groups:
-            n += len(vs)
-            ends.append(n)
-        self._ends = ends
-        self._len = n + len(tail)
+        self._ends_cache: list[int] | None = None
+        self._len = len(head) + sum(map(len, map(_SECOND, groups))) + len(tail)
+
+    @property
+    def _ends(self) -> list[int]:
+        """The index after each group's last option."""
+        ends = self._ends_cache
+        if ends is None:
+            ends = self._ends_cache = list(itertools.accumulate(map(len, map(_SECOND, self.groups)),
+                                                                initial=len(self.head)))[1:]
+        return ends
 
     def __len__(self) -> int:
         return self._len
@@ -185,6 +190,9 @@ class Options(Sequence[Any]):
             for v in vs:
                 yield bind(v, kw)
         yield from self.tail
+
+
+_SECOND = operator.itemgetter(1)
 
 
 def bind(variant: Any, kw: dict[str, Any]) -> Any:
@@ -732,9 +740,8 @@ def _turn_groups(
     cache: dict[Any, Any] = {}
     groups: list[tuple[dict[str, Any], list[Any]]] = []
     seat = s.seat
-    pieces = _pieces(s)
     if pick == "organize":
-        for piece, start in pieces:
+        for piece, start in _pieces(s):
             for dest, path, kw in _moves_kw(seat, piece, start):
                 here = tiles.get(dest)
                 vs = _organize_variants(st, s, dest, here.visit_key if here is not None else None,
@@ -742,7 +749,7 @@ def _turn_groups(
                 if vs:
                     groups.append((kw, vs))
     elif pick == "reorganization":  # the options depend on where the Teams stand after the move
-        for piece, start in pieces:
+        for piece, start in _pieces(s):
             for dest, path, kw in _moves_kw(seat, piece, start):
                 rkey = (dest == FRONTIER, *_after_move(s, (piece, path))[1])
                 rvs: list[Any] | None = cache.get(rkey)
@@ -752,26 +759,35 @@ def _turn_groups(
                     groups.append((kw, rvs))
     else:  # the options depend on the destination only: each destination once
         same = pick in _SAME_EVERYWHERE
-        by_tile = pick in _BY_TILE
+        # Influence before Era III reads only the destination's tile (no Joint Ventures yet)
+        by_tile = pick in _BY_TILE or (pick == "influence" and st.era < 3)
+        build = pick == "build"
+        occupied: dict[str | None, int] = {}
+        if build:  # Facilities per hex, as hb.facilities_on counts them
+            for x in st.seats:
+                for f in x.facilities.values():
+                    occupied[f.hex] = occupied.get(f.hex, 0) + 1
         by_pairs: dict[Any, list[Any]] = {}
         by_dest: dict[str, list[Any]] = {}
-        for piece, start in pieces:
-            for dest, path, _kw in _moves_kw(seat, piece, start):
-                if dest in by_dest:
-                    continue
-                if same:
-                    key: Any = dest == FRONTIER
-                elif by_tile:
-                    here = tiles.get(dest)
-                    key = (dest == FRONTIER, here.id if here is not None else None)
-                else:
-                    key = dest
-                dvs: list[Any] | None = cache.get(key)
-                if dvs is None:
-                    dvs = cache[key] = _dest_variants(st, s, pick, dest, (piece, path), tiles, by_pairs)
-                by_dest[dest] = dvs
-        groups = [(kw, vs) for piece, start in pieces for dest, _path, kw in _moves_kw(seat, piece, start)
-                  if (vs := by_dest[dest])]
+        firsts, flat = _move_table(s)
+        for dest, piece, path in firsts:
+            if same:
+                key: Any = dest == FRONTIER
+            elif by_tile:
+                here = tiles.get(dest)
+                key = (dest == FRONTIER, here.id if here is not None else None)
+            elif build:  # what _action_at reads of the destination for a Build
+                here = tiles.get(dest)
+                key = (dest == FRONTIER, here.id if here is not None else None,
+                       occupied.get(dest, 0) < hb.facility_spaces(st, dest),
+                       len(st.gen_slots.get(dest, ())))
+            else:
+                key = dest
+            dvs: list[Any] | None = cache.get(key)
+            if dvs is None:
+                dvs = cache[key] = _dest_variants(st, s, pick, dest, (piece, path), tiles, by_pairs)
+            by_dest[dest] = dvs
+        groups = [(kw, vs) for kw, dest in flat if (vs := by_dest[dest])]
     tail: list[Any] = []
     if pick in ORBITAL_PICKS and s.facilities and has_active(st, s, "orbital_compute"):
         tail.extend(_orbital_options(st, s, pick))
@@ -796,6 +812,31 @@ def _dest_variants(st: GameState, s: SeatState, pick: str, dest: str,
 
 _MISSING = object()
 _MOVES_KW: dict[tuple[int, str, str], list[tuple[str, list[str], dict[str, Any]]]] = {}
+
+
+_MOVE_TABLES: dict[tuple[Any, ...], tuple[list[tuple[str, str, list[str]]], list[tuple[dict[str, Any], str]]]] = {}
+
+
+def _move_table(s: SeatState) -> tuple[list[tuple[str, str, list[str]]], list[tuple[dict[str, Any], str]]]:
+    """The seat's moves (geometry only, shared): every destination once with the first
+    (piece, path) reaching it, and every move as (its seat/piece/path fields, destination) in
+    the order of :func:`_turn_events`."""
+    key = (s.seat, s.ceo, *s.teams)
+    hit = _MOVE_TABLES.get(key)
+    if hit is None:
+        if len(_MOVE_TABLES) > 20000:
+            _MOVE_TABLES.clear()
+        firsts: list[tuple[str, str, list[str]]] = []
+        flat: list[tuple[dict[str, Any], str]] = []
+        seen: set[str] = set()
+        for piece, start in _pieces(s):
+            for dest, path, kw in _moves_kw(s.seat, piece, start):
+                if dest not in seen:
+                    seen.add(dest)
+                    firsts.append((dest, piece, path))
+                flat.append((kw, dest))
+        hit = _MOVE_TABLES[key] = (firsts, flat)
+    return hit
 
 
 def _moves_kw(seat: int, piece: str, start: str) -> list[tuple[str, list[str], dict[str, Any]]]:
@@ -1124,7 +1165,7 @@ def _reorganization(
     st: GameState, s: SeatState, kw: dict[str, Any], piece_moved: tuple[str, list[str]] | None
 ) -> Iterator[Any]:
     _ceo, teams = _after_move(s, piece_moved)
-    toward = [ev.TeamMove(path=[h] if h == FRONTIER else [h, _path(h, FRONTIER)[1]]) for h in teams]
+    toward = [_new(ev.TeamMove, path=[h] if h == FRONTIER else [h, _path(h, FRONTIER)[1]]) for h in teams]
     yield _new(ev.Reorganization, **kw)
     if teams:
         yield _new(ev.Reorganization, team_moves=toward, **kw)
