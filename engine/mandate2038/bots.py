@@ -108,21 +108,22 @@ class HeuristicBot:
                 best.append(i)
             i += 1
         cache: dict[tuple[int, int, str], float] = {}  # variant's score
-        lists: dict[tuple[int, int, str], list[float]] = {}  # a variant list's scores
-        reads_of: dict[int, int] = {}  # variant list -> what its scores read of the path
+        # a variant list's scores: by list, then by what its scores read of the path
+        lists: dict[int, tuple[int, dict[Any, list[float]]]] = {}
         for kw, vs in options.groups:
             path = kw["path"]
-            plen, dest = len(path), path[-1]
-            m = reads_of.get(id(vs))
-            if m is None:
+            entry = lists.get(id(vs))
+            if entry is None:
                 m = 0
                 for v in vs:
                     m |= _PATH_READS.get(v.type, 3)
-                reads_of[id(vs)] = m
-            lkey = (id(vs), plen if m & 1 else 0, dest if m & 2 else "")
-            bases = lists.get(lkey)
+                entry = lists[id(vs)] = (m, {})
+            m, by_read = entry
+            rkey: Any = (len(path) if m & 1 else 0, path[-1] if m & 2 else "") if m else 0
+            bases = by_read.get(rkey)
             if bases is None:
-                bases = lists[lkey] = []
+                plen, dest = len(path), path[-1]
+                bases = by_read[rkey] = []
                 for v in vs:
                     reads = _PATH_READS.get(v.type, 3)  # what of the path the score reads
                     key = (id(v), plen if reads & 1 else 0, dest if reads & 2 else "")

@@ -84,7 +84,8 @@ class Spec:
     def materialize(self) -> Any:
         """The event (validated); nested specs (e.g. an Organize's steps) are built too."""
         fields = {k: _built(v) for k, v in self.__dict__.items()}
-        return self._model(**fields)
+        # what the model's __init__ does (the same validation), without its wrapper
+        return self._model.__pydantic_validator__.validate_python(fields)
 
     def __repr__(self) -> str:
         return f"Spec({self._model.__name__}, {self.__dict__!r})"
