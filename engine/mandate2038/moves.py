@@ -1506,37 +1506,44 @@ _ATOMIC = frozenset({int, str, float, bool, type(None), bytes})
 
 
 def _copy(o: Any, memo: dict[int, Any]) -> Any:
-    """``copy.deepcopy(o, memo)``, faster for what a game state is made of: lists, dicts,
-    sets and tuples of plain values and slotted dataclasses are copied here structurally;
-    anything else (or a class with its own ``__deepcopy__``) goes to :func:`copy.deepcopy`."""
+    """``copy.deepcopy(o, memo)``, faster for what a game state is made of: lists, dicts and
+    tuples of plain values and slotted dataclasses are copied here structurally, sets and
+    frozensets (whose members are hashable, so immutable values) by value; anything else (or
+    a class with its own ``__deepcopy__``) goes to :func:`copy.deepcopy`."""
     t = type(o)
     if t in _ATOMIC:
         return o
-    hit = memo.get(id(o), _MISSING)
+    i = id(o)
+    hit = memo.get(i, _MISSING)
     if hit is not _MISSING:
         return hit
     r: Any
     if t is list:
-        r = memo[id(o)] = []
+        r = memo[i] = []
         r.extend([x if type(x) in _ATOMIC else _copy(x, memo) for x in o])
     elif t is dict:
-        r = memo[id(o)] = {}
+        r = memo[i] = {}
         for k, v in o.items():
             r[k if type(k) in _ATOMIC else _copy(k, memo)] = v if type(v) in _ATOMIC else _copy(v, memo)
-    elif t is set or t is frozenset:
-        r = t(x if type(x) in _ATOMIC else _copy(x, memo) for x in o)
-        memo[id(o)] = r
+    elif t is set:
+        r = memo[i] = set(o)
+    elif t is frozenset:
+        r = memo[i] = o
     elif t is tuple:
         r = tuple([x if type(x) in _ATOMIC else _copy(x, memo) for x in o])
-        memo[id(o)] = r
-    elif (getattr(t, "__dataclass_fields__", None) is not None and "__slots__" in t.__dict__
-          and getattr(t, "__deepcopy__", None) is None and not hasattr(o, "__dict__")):
-        r = memo[id(o)] = object.__new__(t)
-        for name in _slot_names(t):
-            if hasattr(o, name):
-                object.__setattr__(r, name, _copy(getattr(o, name), memo))
+        memo[i] = r
     else:
-        r = copy.deepcopy(o, memo)
+        names = _SLOTS.get(t)
+        if names is None:
+            names = _slot_names(t)
+        if names:
+            r = memo[i] = object.__new__(t)
+            for name in names:
+                v = getattr(o, name, _MISSING)
+                if v is not _MISSING:
+                    object.__setattr__(r, name, v if type(v) in _ATOMIC else _copy(v, memo))
+        else:
+            r = copy.deepcopy(o, memo)
     return r
 
 
@@ -1544,13 +1551,20 @@ _SLOTS: dict[type, tuple[str, ...]] = {}
 
 
 def _slot_names(t: type) -> tuple[str, ...]:
+    """The slots of a slotted dataclass that :func:`_copy` may copy field by field; empty for
+    any other class (left to :func:`copy.deepcopy`)."""
     names = _SLOTS.get(t)
     if names is None:
-        out: list[str] = []
-        for k in reversed(t.__mro__):
-            sl = k.__dict__.get("__slots__", ())
-            out.extend([sl] if isinstance(sl, str) else sl)
-        names = _SLOTS[t] = tuple(n for n in dict.fromkeys(out) if n not in ("__dict__", "__weakref__"))
+        if (getattr(t, "__dataclass_fields__", None) is not None and "__slots__" in t.__dict__
+                and getattr(t, "__deepcopy__", None) is None and "__dict__" not in dir(t)):
+            out: list[str] = []
+            for k in reversed(t.__mro__):
+                sl = k.__dict__.get("__slots__", ())
+                out.extend([sl] if isinstance(sl, str) else sl)
+            names = tuple(n for n in dict.fromkeys(out) if n not in ("__dict__", "__weakref__"))
+        else:
+            names = ()
+        _SLOTS[t] = names
     return names
 
 
