@@ -213,17 +213,11 @@ def phase_chart(summary: pl.DataFrame) -> ChartLike:
     return alt.layer(bars, err, title="Minutes per phase by player count")
 
 
-def turn_time_chart(df: pl.DataFrame) -> alt.Chart:
-    """Box plot of recorded per-turn seconds by action."""
-    return (
-        _chart(df, title="Recorded turn times by action")
-        .mark_boxplot(extent="min-max")
-        .encode(
-            x=alt.X("action:N", title="Action", axis=alt.Axis(labelAngle=0)),
-            y=alt.Y("seconds:Q", title="Seconds"),
-            color=alt.Color("player_count:N", title="Players"),
-        )
-    )
+def turn_time_chart(df: pl.DataFrame) -> ChartLike:
+    """Box plot (min to max) of recorded per-turn seconds by action and player count, from the
+    statistics :func:`dashboards.queries.turn_time_stats` computed."""
+    return box_chart(df, "action", "Action", "Seconds", colour="player_count",
+                     title="Recorded turn times by action")
 
 
 def ledger_by_faction(df: pl.DataFrame) -> alt.Chart:
