@@ -100,8 +100,10 @@ def _load(path: str) -> RulingBook:
                       rulings=rulings, sets=sets)
 
 
+@lru_cache(maxsize=16)
 def load_rulings(rules_version: str = "0.8.0-rc.17-test") -> RulingBook:
-    """The ruling book of ``rules_version`` (falls back to rc.17's when the version has none)."""
+    """The ruling book of ``rules_version`` (falls back to rc.17's when the version has none).
+    Cached: every replay's setup asks, and finding the file costs file-system calls."""
     path = rulings_path(rules_version)
     if not path.is_file():
         path = rulings_path("0.8.0-rc.17-test")
