@@ -9,6 +9,7 @@ import contextlib
 import json
 import multiprocessing
 import os
+import resource
 import sys
 import time
 import traceback
@@ -39,7 +40,12 @@ from ingest.reading import read_input
 from ingest.reports import FileReport
 from ingest.rows import game_columns
 
-BATCH_MAX = 1000  # games per process batch (DESIGN.md §8)
+# A batch is what one process holds at a time (DESIGN.md §8): its inputs read, validated and
+# turned into rows and frames. It is capped in games and in input bytes, so that memory follows
+# the batch, never the corpus: ~0.5 MB of memory per game of 160 events (~15 KB of JSON), i.e.
+# a few tens of times the input's size (docs/storage.md "Measured memory").
+BATCH_MAX = 100  # games (inputs) per batch
+BATCH_BYTES = 2 * 1024 * 1024  # input bytes per batch (a larger input is a batch of its own)
 INLINE_BELOW = 64  # fewer inputs than this are processed in this process (no pool start-up)
 
 
@@ -64,6 +70,7 @@ class BatchResult:
     pending: list[tuple[str, str, dict[str, Any], bytes, str]] = field(default_factory=list)
     seconds: float = 0.0
     cpu_seconds: float = 0.0  # CPU time of the process that ran the batch
+    max_rss_kb: int = 0  # peak resident memory so far of the process that ran the batch
 
 
 def _raw_ext(source: str, fmt: str) -> str:
@@ -284,8 +291,14 @@ def process_batch(
         if rep is not None:
             rep.status, rep.reason = "failed", f"game {gid}: {reason}"
     return BatchResult(
-        frames, reports, pending, time.perf_counter() - started, time.process_time() - cpu_started
+        frames, reports, pending, time.perf_counter() - started, time.process_time() - cpu_started,
+        _max_rss_kb(),
     )
+
+
+def _max_rss_kb() -> int:
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return rss // 1024 if sys.platform == "darwin" else rss
 
 
 def _large_file(path: str, source: str) -> bool:
@@ -346,13 +359,50 @@ def _describe(err: BaseException) -> str:
 # Running batches
 
 
-def _chunks(items: Sequence[Item], workers: int) -> list[list[Item]]:
+def _chunks(items: Sequence[Item], workers: int, sizes: Sequence[int] | None = None,
+            ) -> list[list[Item]]:
+    """Split ``items`` into batches, in order: enough batches to keep every worker busy and the
+    progress bar moving (``workers`` 0: in this process, as few batches as the caps allow), each
+    at most :data:`BATCH_MAX` items and :data:`BATCH_BYTES` bytes of input (``sizes``, one per
+    item; an item larger than that is a batch of its own)."""
     n = len(items)
     if n == 0:
         return []
-    # Enough batches to keep every worker busy and the progress bar moving; at most BATCH_MAX.
-    size = max(1, min(BATCH_MAX, -(-n // (workers * 8))))
-    return [list(items[i : i + size]) for i in range(0, n, size)]
+    per = BATCH_MAX if workers < 1 else max(1, min(BATCH_MAX, -(-n // (workers * 8))))
+    if sizes is None:
+        sizes = [0] * n
+    out: list[list[Item]] = []
+    batch: list[Item] = []
+    held = 0
+    for item, size in zip(items, sizes, strict=True):
+        if batch and (len(batch) >= per or held + size > BATCH_BYTES):
+            out.append(batch)
+            batch, held = [], 0
+        batch.append(item)
+        held += size
+    if batch:
+        out.append(batch)
+    return out
+
+
+def _input_sizes(items: Sequence[Item], archive: Path) -> list[int]:
+    """Bytes each item will read: the file (a session folder: its files), or the archived game."""
+    arch = Archive(archive)
+    sizes = []
+    for item in items:
+        try:
+            if item.game_id is not None:
+                sizes.append(arch.game_path(item.game_id).stat().st_size)
+                continue
+            assert item.path is not None
+            p = Path(item.path)
+            if p.is_dir():
+                sizes.append(sum(f.stat().st_size for f in p.rglob("*") if f.is_file()))
+            else:
+                sizes.append(p.stat().st_size)
+        except (OSError, ArchiveError, ValueError):
+            sizes.append(0)
+    return sizes
 
 
 def _workers() -> int:
@@ -373,15 +423,16 @@ def run_batches(
 ) -> Iterator[BatchResult]:
     """Yield each batch's result as it completes (pool for many items, inline for few)."""
     workers = _workers()
+    sizes = _input_sizes(items, archive)
     if len(items) < INLINE_BELOW or workers == 1:
-        batches = _chunks(items, 1) if len(items) >= INLINE_BELOW else ([list(items)] if items else [])
+        batches = _chunks(items, 0, sizes)
         with _progress(progress, label, len(items)) as advance:
             for batch in batches:
                 res = process_batch(batch, archive=archive, skip_ids=skip_ids, run_started=run_started)
                 advance(len(batch))
                 yield res
         return
-    batches = _chunks(items, workers)
+    batches = _chunks(items, workers, sizes)
     ctx = multiprocessing.get_context("spawn")
     with _progress(progress, label, len(items)) as advance, ProcessPoolExecutor(
         max_workers=workers, mp_context=ctx

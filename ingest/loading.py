@@ -27,12 +27,20 @@ from ingest.warehouse.load import existing_game_ids, load_frames
 from ingest.warehouse.migrations import migrate
 from ingest.warehouse.schema import TABLES
 
+#: DuckDB settings of the connection that loads frames: its buffer pool may not grow with the
+#: warehouse (DuckDB's default is 80% of the machine's memory, kept as cache), and one thread
+#: per load keeps its working memory small (the workers use the other cores meanwhile).
+LOAD_SETTINGS = {"memory_limit": "256MB", "threads": "1"}
+
 
 def _load(db_path: Path, res: BatchResult) -> None:
     """Load one batch's frames; games found already loaded become "skipped"."""
     if not res.frames["games"].height:
         return
     with connect(db_path) as con:
+        for name, value in LOAD_SETTINGS.items():
+            # names and values are this module's constants (SET takes no parameters)
+            con.execute(f"SET {name} = '{value}'")
         out = load_frames(con, res.frames)
     skipped = set(out.skipped)
     for r in res.reports:
@@ -44,11 +52,14 @@ class _Loader:
     """Loads finished batches into the database, merging those that arrive close together.
 
     Opening, loading and closing (which checkpoints) costs about 0.3 s whatever the size, so
-    batch results are buffered and loaded together once ``FLUSH_GAMES`` games or
-    ``FLUSH_SECONDS`` have accumulated (and at the end). Each load is one transaction.
+    batch results are buffered and loaded together once ``FLUSH_GAMES`` games,
+    ``FLUSH_BYTES`` bytes of frames or ``FLUSH_SECONDS`` have accumulated (and at the end). Each
+    load is one transaction. The buffer is what the ingest process holds besides the batches in
+    flight, so both caps bound its memory whatever the corpus.
     """
 
-    FLUSH_GAMES = 1000
+    FLUSH_GAMES = 300
+    FLUSH_BYTES = 32 * 1024 * 1024
     FLUSH_SECONDS = 2.0
 
     def __init__(self, summary: IngestSummary, db_path: Path) -> None:
@@ -60,10 +71,12 @@ class _Loader:
         self.frames: list[dict[str, pl.DataFrame]] = []
         self.reports: list[FileReport] = []
         self.ids: set[str] = set()
+        self.held = 0  # bytes of the buffered frames
         self.last = time.monotonic()
 
     def add(self, res: BatchResult) -> None:
         self.summary.batch_cpu_seconds += res.cpu_seconds
+        self.summary.batch_max_rss_kb = max(self.summary.batch_max_rss_kb, res.max_rss_kb)
         self.summary.reports.extend(res.reports)
         frames = res.frames
         new_ids = frames["games"]["game_id"].to_list()
@@ -78,7 +91,9 @@ class _Loader:
         if frames["games"].height:
             self.frames.append(frames)
             self.reports.extend(res.reports)
+            self.held += int(sum(f.estimated_size() for f in frames.values()))
         if (sum(f["games"].height for f in self.frames) >= self.FLUSH_GAMES
+                or self.held >= self.FLUSH_BYTES
                 or time.monotonic() - self.last >= self.FLUSH_SECONDS):
             self.flush()
 
@@ -86,14 +101,15 @@ class _Loader:
         self.last = time.monotonic()
         if not self.frames:
             return
-        merged = (
+        merged = (  # chunks side by side, not copied (rechunk=False)
             self.frames[0] if len(self.frames) == 1
-            else {t: pl.concat([f[t] for f in self.frames]) for t in self.frames[0]}
+            else {t: pl.concat([f[t] for f in self.frames], rechunk=False) for t in self.frames[0]}
         )
+        self.frames, self.held = [], 0
         t0 = time.perf_counter()
         _load(self.db_path, BatchResult(merged, self.reports))
         self.summary.load_seconds += time.perf_counter() - t0
-        self.frames, self.reports = [], []
+        self.reports = []
 
 
 def _ensure_schema(db_path: Path) -> frozenset[str]:

@@ -34,6 +34,7 @@ class IngestSummary:
     files: int = 0
     batch_cpu_seconds: float = 0.0  # CPU time spent in process_batch, summed over workers
     load_seconds: float = 0.0  # wall time spent loading frames into DuckDB
+    batch_max_rss_kb: int = 0  # peak resident memory of the processes that ran the batches
 
     def _with(self, status: Status) -> list[FileReport]:
         return [r for r in self.reports if r.status == status]

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def _general(data: bytes, source: str, monkeypatch: pytest.MonkeyPatch):
     with monkeypatch.context() as m:
-        m.setattr(jsonlog, "_canonical_layout", lambda _data: None)
+        m.setattr(jsonlog, "_read_canonical", lambda _data, _source: None)
         return read_json(data, source)
 
 
@@ -29,6 +29,7 @@ def _same(a, b) -> None:
     assert pa.events == pb.events
     assert pa.lines == pb.lines
     assert pa.indices == pb.indices
+    assert pa.raw_event_count == pb.raw_event_count
     assert [(f.code, f.message, f.where.line, f.where.event) for f in pa.findings] == [
         (f.code, f.message, f.where.line, f.where.event) for f in pb.findings
     ]
@@ -72,10 +73,13 @@ def _cases() -> list[tuple[str, bytes]]:
     return cases
 
 
-def test_fast_path_agrees_with_the_general_reader(monkeypatch):
+@pytest.mark.parametrize("chunk", [jsonlog.CHUNK_EVENTS, 7])
+def test_fast_path_agrees_with_the_general_reader(monkeypatch, chunk):
+    # chunk 7: every log is validated in several chunks (decoded JSON of one chunk at a time)
+    monkeypatch.setattr(jsonlog, "CHUNK_EVENTS", chunk)
     fast_used = 0
     for source, data in _cases():
-        if jsonlog._canonical_layout(data) is not None:
+        if jsonlog._read_canonical(data, source) is not None:
             fast_used += 1
         _same(read_json(data, source), _general(data, source, monkeypatch))
     assert fast_used >= 40  # the samples and synthetic logs take the fast path

@@ -10,7 +10,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from engine.core.parse import ParsedLog, parse_log
 from ingest.formats._common import (
+    _SUSPECT,
     LineIndex,
     LoadedLog,
     Oversized,
@@ -133,59 +135,102 @@ _HEADER_PREFIX = '"header": '
 _EVENTS_OPEN = '"events": ['
 
 
-def _canonical_layout(data: bytes) -> tuple[dict[str, Any], list[int | None]] | None:
-    """Decode the canonical one-event-per-line layout (``schemas.canonical.dumps_log``) fast.
+#: events decoded and validated together on the canonical fast path: the decoded JSON of one
+#: chunk is alive at a time, never the whole log's (docs/storage.md "Measured memory")
+CHUNK_EVENTS = 4096
 
-    Returns ``(log object, event lines)`` when ``data`` has exactly that layout: line 1 the
-    format line, line 2 ``"header": {...},``, line 3 ``"events": [``, then one complete JSON
-    value per line (all but the last followed by a comma), then ``]}``. Each line is decoded
-    on its own by the C decoder, so an event's line is its line number by construction. Returns
-    None for anything else (other layouts, bad UTF-8, bad JSON); the caller then runs the
-    position-recording scanner, which reports problems with their line and column.
+
+def _lines_of(data: bytes) -> list[tuple[int, int]]:
+    """(start, end) byte offsets of each line of ``data`` (without the newline)."""
+    spans: list[tuple[int, int]] = []
+    find = data.find
+    pos, n = 0, len(data)
+    while pos < n:
+        nl = find(b"\n", pos)
+        if nl < 0:
+            spans.append((pos, n))
+            break
+        spans.append((pos, nl))
+        pos = nl + 1
+    return spans
+
+
+def _read_canonical(data: bytes, source: str) -> LoadedLog | None:
+    """Read the canonical one-event-per-line layout (``schemas.canonical.dumps_log``) fast,
+    in chunks of :data:`CHUNK_EVENTS` events.
+
+    Applies when ``data`` has exactly that layout: line 1 the format line, line 2
+    ``"header": {...},``, line 3 ``"events": [``, then one complete JSON value per line (all but
+    the last followed by a comma), then ``]}``; and when it is clean: every line decodes, no
+    value the validator must look at closely (``_SUSPECT``), every event valid. Each line is
+    decoded on its own by the C decoder (so an event's line is its line number by
+    construction) and each chunk of events is validated, then its decoded JSON dropped. Returns
+    None for anything else; the caller then reads the whole document the general way, which
+    reports every problem with its line and column (identical results for clean input: the
+    validator looks at each event on its own).
     """
     if not data.startswith(b'{"format": "playtest-log", "format_version": 1,\n'):
         return None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
+    if _SUSPECT.search(data):
         return None
-    lines = text.split("\n")
-    if lines[-1] == "":
-        lines.pop()
-    if (len(lines) < 4 or lines[0] != _CANONICAL_HEAD or lines[2] != _EVENTS_OPEN
-            or lines[-1] != "]}" or not lines[1].startswith(_HEADER_PREFIX)
-            or not lines[1].endswith(",")):
+    spans = _lines_of(data)
+    if len(spans) < 4:
         return None
-    decode = _DECODER.raw_decode
+
+    def line(k: int) -> str:  # UTF-8 never splits a character at a newline byte
+        a, b = spans[k]
+        return data[a:b].decode("utf-8")
+
     try:
-        header_text = lines[1][len(_HEADER_PREFIX):-1]
-        header, end = decode(header_text)
-        if end != len(header_text):
+        if (line(0) != _CANONICAL_HEAD or line(2) != _EVENTS_OPEN or line(len(spans) - 1) != "]}"):
             return None
-        body = lines[3:-1]
-        events: list[Any] = []
-        last = len(body) - 1
-        for i, ln in enumerate(body):
-            if i < last:
-                if not ln.endswith(","):
+        head = line(1)
+        if not head.startswith(_HEADER_PREFIX) or not head.endswith(","):
+            return None
+        decode = _DECODER.raw_decode
+        header_text = head[len(_HEADER_PREFIX):-1]
+        header, end = decode(header_text)
+        if end != len(header_text) or not isinstance(header, dict):
+            return None
+        body = range(3, len(spans) - 1)
+        last = len(spans) - 2
+        out = ParsedLog()
+        for first in range(0, max(len(body), 1), CHUNK_EVENTS):
+            events: list[Any] = []
+            for k in body[first:first + CHUNK_EVENTS]:
+                ln = line(k)
+                if k < last:
+                    if not ln.endswith(","):
+                        return None
+                    ln = ln[:-1]
+                ev, end = decode(ln)
+                if end != len(ln) or (isinstance(ev, dict)
+                                      and isinstance(ev.get("type"), list | dict)):
                     return None
-                ln = ln[:-1]
-            ev, end = decode(ln)
-            if end != len(ln):
+                events.append(ev)
+            lines: list[int | None] = list(range(4 + first, 4 + first + len(events)))
+            part = parse_log({"format": "playtest-log", "format_version": 1, "header": header,
+                              "events": events}, header_line=2, event_lines=lines)
+            del events
+            if part.findings or part.header is None or len(part.indices) != len(lines):
                 return None
-            events.append(ev)
-    except (ValueError, RecursionError):  # bad JSON, or a number too long to convert
+            if out.header is None:
+                out.header, out.ruleset = part.header, part.ruleset
+            out.events += part.events
+            out.lines += part.lines
+            out.indices += [first + i for i in part.indices]
+            out.raw_event_count += part.raw_event_count
+    except (ValueError, RecursionError, UnicodeDecodeError):
+        # bad JSON or UTF-8, or a number too long to convert: the general path says where
         return None
-    obj = {"format": "playtest-log", "format_version": 1, "header": header, "events": events}
-    return obj, list(range(4, 4 + len(events)))
+    return LoadedLog(source=source, format="json", parsed=out, raw=data, unreadable=None)
 
 
 def read_json(data: bytes, source: str) -> LoadedLog:
     """Read a canonical (or any pretty-printed) JSON game log. Never raises."""
-    fast = _canonical_layout(data)
+    fast = _read_canonical(data, source)
     if fast is not None:
-        return validate(fast[0], source=source, fmt="json", raw=data, header_line=2,
-                        event_lines=fast[1])
+        return fast
     # positions of the top-level members and of each event suffice; events decode in C
     obj, positions, index, reason, line, col = load_json_document(data, max_depth=2)
     if reason is not None or index is None:

@@ -62,8 +62,10 @@ def main(argv: list[str] | None = None) -> int:
             f"{step}: {s.counts()} in {s.seconds:.1f} s wall; batch CPU {s.batch_cpu_seconds:.1f} s "
             f"({1000 * s.batch_cpu_seconds / n:.1f} ms per game), DuckDB load {s.load_seconds:.1f} s"
         )
+        # A worker's own figure (ru_maxrss at the end of each batch): RUSAGE_CHILDREN would count
+        # what the worker inherited from this process before it started its program.
         print(f"  peak RSS so far: this process {_max_rss_mb(resource.RUSAGE_SELF):.0f} MB, "
-              f"largest worker {_max_rss_mb(resource.RUSAGE_CHILDREN):.0f} MB")
+              f"largest batch process {s.batch_max_rss_kb / 1024:.0f} MB")
     return 0
 
 

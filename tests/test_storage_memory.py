@@ -1,0 +1,79 @@
+"""Memory is bounded by the batch, not by the corpus (issue 10, docs/storage.md "Measured memory").
+
+Measured with ``tracemalloc`` (Python objects: decoded JSON, validated events, rows), so the
+figures do not depend on the machine, its load or its allocator; the bench measures resident
+memory (``python -m ingest.warehouse.bench``). Comparisons are between two runs of the same
+code in the same process, never against an absolute figure.
+"""
+
+from __future__ import annotations
+
+import tracemalloc
+from pathlib import Path
+
+import pytest
+from test_storage_support import child_env, ensure_ruleset
+
+from ingest import batching
+from ingest.batching import Item, _chunks
+from ingest.loading import ingest_paths
+from ingest.warehouse.synthetic import synthetic_log
+from schemas.canonical import dumps_log
+
+
+@pytest.fixture(autouse=True)
+def _ruleset(monkeypatch):
+    for k, v in child_env().items():
+        if k.startswith("PLAYTEST_") or k == "PYTHONPATH":
+            monkeypatch.setenv(k, v)
+    monkeypatch.setenv("PLAYTEST_WORKERS", "1")  # in this process, where tracemalloc sees it
+    ensure_ruleset()
+
+
+def _corpus(folder: Path, first: int, n: int, events: int = 160) -> Path:
+    folder.mkdir(parents=True)
+    for i in range(first, first + n):
+        text = dumps_log(synthetic_log(i, events_target=events))
+        (folder / f"game_{i:05d}.json").write_text(text, encoding="utf-8")
+    return folder
+
+
+def _ingest_peak(folder: Path, db: Path) -> int:
+    """Peak bytes of Python objects allocated while ingesting ``folder`` into a new ``db``."""
+    tracemalloc.start()
+    try:
+        summary = ingest_paths([folder], db, progress=False)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert summary.counts()["loaded"] == len(list(folder.glob("*.json")))
+    return peak
+
+
+def test_ingest_memory_follows_the_batch_not_the_corpus(tmp_path, monkeypatch):
+    # ~15 KB per game: batches of 4 games, so 12 and 36 games are 3 and 9 batches
+    monkeypatch.setattr(batching, "BATCH_BYTES", 64 * 1024, raising=False)
+    warm = _corpus(tmp_path / "warm", 0, 4)
+    small = _corpus(tmp_path / "small", 100, 12)
+    large = _corpus(tmp_path / "large", 200, 36)
+    _ingest_peak(warm, tmp_path / "w0" / "p.duckdb")  # imports, caches, first connection
+    peak_small = _ingest_peak(small, tmp_path / "w1" / "p.duckdb")
+    peak_large = _ingest_peak(large, tmp_path / "w2" / "p.duckdb")
+    # three times the games, about the same peak (the reports of the extra games remain)
+    assert peak_large < 1.25 * peak_small, (peak_small, peak_large)
+
+
+def test_batches_are_capped_in_games_and_in_input_bytes(monkeypatch):
+    monkeypatch.setattr(batching, "BATCH_MAX", 5)
+    monkeypatch.setattr(batching, "BATCH_BYTES", 1000)
+    items = [Item(path=f"f{i}") for i in range(12)]
+    # in this process: as few batches as the caps allow
+    assert [len(b) for b in _chunks(items, 0, [10] * 12)] == [5, 5, 2]
+    assert [len(b) for b in _chunks(items, 0, [400] * 12)] == [2] * 6
+    # an input larger than the cap is a batch of its own; the order is kept
+    sizes = [100, 5000, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100]
+    batches = _chunks(items, 0, sizes)
+    assert [len(b) for b in batches] == [1, 1, 5, 5]
+    assert [it for b in batches for it in b] == items
+    # with workers: smaller batches so that every worker has several
+    assert max(len(b) for b in _chunks(items, 2, [10] * 12)) == 1
