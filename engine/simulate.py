@@ -85,29 +85,37 @@ def simulate_game(
         raise SimulationError(f"setup reported findings: {sink.findings[0].message}", [], sink.findings)
     events: list[Any] = []
     passed: set[str] = set()
+    no_pass: frozenset[str] = frozenset()
+    located = parts == ("era", "cycle")
+    rs_apply, rs_location, findings = ruleset.apply, ruleset.location, sink.findings
 
     def apply(e: Any) -> None:
         sink.event = len(events)
-        sink.locate(parts, ruleset.location(state))
-        before = len(sink.findings)
-        ruleset.apply(state, e, sink)
+        loc = rs_location(state)
+        if located and len(loc) == 2:  # as sink.locate(parts, loc), without its loop
+            sink.era, sink.cycle = loc
+        else:
+            sink.locate(parts, loc)
+        before = len(findings)
+        rs_apply(state, e, sink)
         events.append(e)
-        if strict and len(sink.findings) > before:
-            f = sink.findings[before]
+        if strict and len(findings) > before:
+            f = findings[before]
             raise SimulationError(
                 f"event {len(events) - 1} ({e.type}) produced finding {f.code}: {f.message}",
-                events, sink.findings,
+                events, findings,
             )
 
     while True:
         if len(events) > max_events:
             raise SimulationError(f"the game did not end within {max_events} events", events, sink.findings)
-        d = moves(state, frozenset(passed))
-        if d.kind == "end":
+        d = moves(state, frozenset(passed) if passed else no_pass)
+        kind = d.kind
+        if kind == "end":
             break
-        if d.kind == "chance":
+        if kind == "chance":
             choice = _chance(d, rng)
-        elif d.kind == "simultaneous":
+        elif kind == "simultaneous":
             picks = {}
             for seat, opts in sorted(d.per_seat.items()):
                 if not opts:
@@ -124,7 +132,7 @@ def simulate_game(
         cls = type(choice)  # class lookups: an event's own __getattr__ is slow when it misses
         if getattr(cls, "materialize", None) is not None:  # a lazy option (e.g. moves.Spec)
             choice = choice.materialize()  # build the chosen event
-        elif isinstance(choice, Pass):  # declining an optional window: record nothing
+        elif cls is Pass or isinstance(choice, Pass):  # declining an optional window: record nothing
             passed.add(choice.key)
             continue
         passed.clear()

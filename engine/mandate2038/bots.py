@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.core.ruleset import Pass
-from engine.mandate2038.moves import Options, bind
+from engine.mandate2038.moves import Options
 from engine.mandate2038.state import GameState, SeatState
 
 BOT_VERSION = "1"
@@ -91,36 +91,55 @@ class HeuristicBot:
 
     def _choose_grouped(self, st: GameState, seat: int | None, options: Options) -> Any:
         """:meth:`choose` over lazy turn options, option by option in the same order with the
-        same random draws (so the same choice), binding an option only to score it: a turn
-        option's score depends on its path at most through the path's length and destination
-        (``_PATH_READS``), so it is computed once per variant and what its scorer reads."""
+        same random draws (so the same choice), without binding the options: a variant is
+        scored with its move's path passed to the scorer, and as a turn option's score depends
+        on its path at most through the path's length and destination (``_PATH_READS``), it is
+        computed once per variant and what its scorer reads."""
         rnd = self.rng.random
+        s = st.seat(seat) if seat is not None else None
         best: list[int] = []
         best_score = float("-inf")
         i = 0
-        scored: list[tuple[Any, dict[str, Any] | None]] = [(o, None) for o in options.head]
-        for o, _ in scored:
+        for o in options.head:
             sc = self.score(st, seat, o) + rnd() * 0.25
             if sc > best_score + 1e-9:
                 best, best_score = [i], sc
             elif abs(sc - best_score) <= 1e-9:
                 best.append(i)
             i += 1
-        cache: dict[tuple[int, int, str], float] = {}
+        cache: dict[tuple[int, int, str], float] = {}  # variant's score
+        lists: dict[tuple[int, int, str], list[float]] = {}  # a variant list's scores
+        reads_of: dict[int, int] = {}  # variant list -> what its scores read of the path
         for kw, vs in options.groups:
             path = kw["path"]
             plen, dest = len(path), path[-1]
-            for v in vs:
-                reads = _PATH_READS.get(v.type, 3)  # what of the path the score reads
-                key = (id(v), plen if reads & 1 else 0, dest if reads & 2 else "")
-                base = cache.get(key)
-                if base is None:
-                    base = cache[key] = self.score(st, seat, bind(v, kw))
+            m = reads_of.get(id(vs))
+            if m is None:
+                m = 0
+                for v in vs:
+                    m |= _PATH_READS.get(v.type, 3)
+                reads_of[id(vs)] = m
+            lkey = (id(vs), plen if m & 1 else 0, dest if m & 2 else "")
+            bases = lists.get(lkey)
+            if bases is None:
+                bases = lists[lkey] = []
+                for v in vs:
+                    reads = _PATH_READS.get(v.type, 3)  # what of the path the score reads
+                    key = (id(v), plen if reads & 1 else 0, dest if reads & 2 else "")
+                    base = cache.get(key)
+                    if base is None:  # as score(), without binding the option
+                        fn = _SCORERS.get(v.type) if s is not None else None
+                        base = cache[key] = float(fn(self, st, s, v, path)) if fn is not None else 0.0
+                    bases.append(base)
+            lo = best_score - 2e-9  # below it an option neither beats nor ties the best
+            for base in bases:
                 sc = base + rnd() * 0.25
-                if sc > best_score + 1e-9:
-                    best, best_score = [i], sc
-                elif abs(sc - best_score) <= 1e-9:
-                    best.append(i)
+                if sc >= lo:
+                    if sc > best_score + 1e-9:
+                        best, best_score = [i], sc
+                        lo = sc - 2e-9
+                    elif abs(sc - best_score) <= 1e-9:
+                        best.append(i)
                 i += 1
         for o in options.tail:
             sc = self.score(st, seat, o) + rnd() * 0.25
@@ -170,7 +189,7 @@ class HeuristicBot:
             sc += 0.5
         return sc
 
-    def _t_trade(self, st: GameState, s: SeatState, o: Any) -> float:
+    def _t_trade(self, st: GameState, s: SeatState, o: Any, path: Any = None) -> float:
         if not o.accepted:
             return -3
         if o.give == "runway" and s.compute == 0 and s.runway >= 3:
@@ -189,17 +208,20 @@ class HeuristicBot:
         p = t.production
         return float(p.compute * 1.2 + p.runway + p.trust * 1.5 + p.remove_scrutiny * 0.5)
 
-    def _t_fund(self, st: GameState, s: SeatState, o: Any) -> float:
-        return (2.0 if o.mode == "venture" and s.bag <= 4 else 1.0) - 0.1 * len(o.path) + (
+    def _t_fund(self, st: GameState, s: SeatState, o: Any, path: Any = None) -> float:
+        return (2.0 if o.mode == "venture" and s.bag <= 4 else 1.0) - 0.1 * len(
+            o.path if path is None else path) + (
             0.3 if o.frontier_bonus and s.bag <= 4 else 0.0)
 
-    def _t_research(self, st: GameState, s: SeatState, o: Any) -> float:
-        dest = o.path[-1] if o.path else None
+    def _t_research(self, st: GameState, s: SeatState, o: Any, path: Any = None) -> float:
+        p = o.path if path is None else path
+        dest = p[-1] if p else None
         tid = st.board.tile(dest) if dest else None
         return 1.0 + (0.8 if tid == "research" else 0.0) + (0.5 if o.breakthrough else 0.0)
 
-    def _t_build(self, st: GameState, s: SeatState, o: Any) -> float:
-        dest = o.path[-1] if o.path else None
+    def _t_build(self, st: GameState, s: SeatState, o: Any, path: Any = None) -> float:
+        p = o.path if path is None else path
+        dest = p[-1] if p else None
         if o.blocked:
             return -5
         if o.mode == "generator":
@@ -209,13 +231,13 @@ class HeuristicBot:
         near_gen = 1.0 if s.generator and dest and (dest == s.generator or dest in _adj(s.generator)) else 0.0
         return 2.0 + self._dest_value(st, dest) + (1.5 if not s.facilities else near_gen)
 
-    def _t_deploy(self, st: GameState, s: SeatState, o: Any) -> float:
-        return 3.0 - 0.1 * len(o.path) + (0.5 if o.remote else 0.0)
+    def _t_deploy(self, st: GameState, s: SeatState, o: Any, path: Any = None) -> float:
+        return 3.0 - 0.1 * len(o.path if path is None else path) + (0.5 if o.remote else 0.0)
 
-    def _t_mega_cluster(self, st: GameState, s: SeatState, o: Any) -> float:
+    def _t_mega_cluster(self, st: GameState, s: SeatState, o: Any, path: Any = None) -> float:
         return 3.0
 
-    def _t_influence(self, st: GameState, s: SeatState, o: Any) -> float:
+    def _t_influence(self, st: GameState, s: SeatState, o: Any, path: Any = None) -> float:
         if o.mode == "trust":
             nxt = min((t for t in (2, 4, 6) if t > s.trust), default=None)
             return 2.0 + (1.0 if nxt is not None and nxt - s.trust <= 2 else 0)
@@ -225,14 +247,14 @@ class HeuristicBot:
             return 1.5 if o.accepted else -1
         return -1.0
 
-    def _t_organize(self, st: GameState, s: SeatState, o: Any) -> float:
+    def _t_organize(self, st: GameState, s: SeatState, o: Any, path: Any = None) -> float:
         return {"recruit": 1.0, "redistribute": 0.5, "relocate": 0.2}[o.mode]
 
-    def _t_allocate(self, st: GameState, s: SeatState, o: Any) -> float:
+    def _t_allocate(self, st: GameState, s: SeatState, o: Any, path: Any = None) -> float:
         return float(len(o.facilities) + 2 * len(o.mega_clusters) - 0.6 * o.emergency - (
             1.5 if o.emergency >= 2 else 0.0))
 
-    def _t_dossier(self, st: GameState, s: SeatState, o: Any) -> float:
+    def _t_dossier(self, st: GameState, s: SeatState, o: Any, path: Any = None) -> float:
         commit = o.orientation == "commit"
         era = st.era
         if era == 1:
@@ -246,22 +268,22 @@ class HeuristicBot:
             good = filed >= 2 and s.compute >= filed + 1
         return 1.0 if commit == good else 0.0
 
-    def _t_run_end(self, st: GameState, s: SeatState, o: Any) -> float:
+    def _t_run_end(self, st: GameState, s: SeatState, o: Any, path: Any = None) -> float:
         return {"bank": 2.0, "protect": 3.0, "method": 2.5, "crash": 0.0}[o.outcome]
 
-    def _t_narrative_capture(self, st: GameState, s: SeatState, o: Any) -> float:
+    def _t_narrative_capture(self, st: GameState, s: SeatState, o: Any, path: Any = None) -> float:
         return {"remove_scrutiny": 0.4 * s.bag, "runway": 1.5, "give_scrutiny": 0.8}[o.mode]
 
-    def _t_agent_swarm(self, st: GameState, s: SeatState, o: Any) -> float:
+    def _t_agent_swarm(self, st: GameState, s: SeatState, o: Any, path: Any = None) -> float:
         return sum(_PICK_BASE.get(a, 1.0) for a in o.actions) / 2
 
-    def _t_reorganization(self, st: GameState, s: SeatState, o: Any) -> float:
+    def _t_reorganization(self, st: GameState, s: SeatState, o: Any, path: Any = None) -> float:
         return 1.0 if o.return_team and s.runway <= 4 else 0.5
 
-    def _t_allocation_window(self, st: GameState, s: SeatState, o: Any) -> float:
+    def _t_allocation_window(self, st: GameState, s: SeatState, o: Any, path: Any = None) -> float:
         return sum(1 for w in o.offers if w.answer == "accept")
 
-    def _t_emergency_pause(self, st: GameState, s: SeatState, o: Any) -> float:
+    def _t_emergency_pause(self, st: GameState, s: SeatState, o: Any, path: Any = None) -> float:
         return 1.0 if s.trust <= 4 else 0.0
 
 

@@ -530,12 +530,26 @@ def _quick_resolution(st: GameState, s: SeatState, pick: str) -> bool | None:
     if pick == "mega_cluster":
         if s.runway < 3 or s.compute < 2 or len(st.megas) >= st.c.mega_pairs or len(s.facilities) < 2:
             return False
-        return None
+        # as _mega_cluster: a pair of adjacent, locally eligible own Facilities outside any
+        # Mega-Cluster, one of them at a destination in reach
+        reach = _reach(s)
+        for (a, fa), (b, fb) in itertools.combinations(sorted(s.facilities.items()), 2):
+            if (fa.mega is None and fb.mega is None and (fa.hex in reach or fb.hex in reach)
+                    and hb.adjacent_hexes(fa.hex, fb.hex) and hb.locally_eligible(st, s, a)
+                    and hb.locally_eligible(st, s, b)):
+                return True
+        return False
     if pick == "fusion":
         fus = st.c.fusion
         if fus is None or st.fusion_owner is not None or s.runway < fus.runway:
             return False
-        return None
+        tiles = _tiles(st)
+        for dest in _reach(s):  # as _action_at: the Fusion tile with a free Generator slot
+            tile = tiles.get(dest)
+            if (tile is not None and tile.id == fus.tile
+                    and len(st.gen_slots.get(dest, [])) < tile.generator_slots):
+                return True
+        return False
     if pick == "build":
         if len(s.facilities) >= 4 and (st.era < 2 or s.generator is not None):
             return False
@@ -598,28 +612,70 @@ def _trade_options(st: GameState, s: SeatState, pick: str, resolvable: bool | No
     if st.headline == "export_controls":  # Compute Borders Harden: Compute cannot be traded
         return []
     out: list[Any] = []
-    checked: dict[tuple[str, bool], bool] = {}
-    if resolvable is not None:
-        checked[("runway", False)] = checked[("compute", False)] = resolvable
-    caps = {"runway": st.c.cap_runway, "compute": st.c.cap_compute}
-    for give, get in (("runway", "compute"), ("compute", "runway")):
-        if getattr(s, give) < 1:
-            continue
-        for r in st.order_from(s.seat)[1:]:
-            rs = st.seat(r)
-            can_accept = (getattr(rs, get) >= 1 and getattr(s, get) < caps[get]
-                          and getattr(rs, give) < caps[give])
-            for accepted in ((True, False) if can_accept else (False,)):
-                # the action must keep a legal resolution after the trade
-                ok = checked.get((give, accepted))
-                if ok is None:
-                    setattr(s, give, getattr(s, give) - (1 if accepted else 0))
-                    setattr(s, get, getattr(s, get) + (1 if accepted else 0))
-                    ok = checked[(give, accepted)] = _has_resolution(st, s, pick)
-                    setattr(s, give, getattr(s, give) + (1 if accepted else 0))
-                    setattr(s, get, getattr(s, get) - (1 if accepted else 0))
-                if ok:
-                    out.append(_new(ev.Trade, seat=s.seat, rival=r, give=cast(Any, give), accepted=accepted))
+    rivals = [st.seats[r - 1] for r in st.order_from(s.seat)[1:]]
+    cap_runway, cap_compute = st.c.cap_runway, st.c.cap_compute
+    seat = s.seat
+    for give in ("runway", "compute"):
+        if give == "runway":  # give 1 Runway for 1 Compute
+            if s.runway < 1:
+                continue
+            mine_ok = s.compute < cap_compute
+        else:  # give 1 Compute for 1 Runway
+            if s.compute < 1:
+                continue
+            mine_ok = s.runway < cap_runway
+        # the action must keep a legal resolution after the trade: one check per outcome
+        ok_rejected = resolvable
+        ok_accepted: bool | None = None
+        for rs in rivals:
+            if give == "runway":
+                can_accept = mine_ok and rs.compute >= 1 and rs.runway < cap_runway
+            else:
+                can_accept = mine_ok and rs.runway >= 1 and rs.compute < cap_compute
+            if can_accept:
+                if ok_accepted is None:
+                    ok_accepted = _resolvable_after(st, s, pick, give, 1)
+                if ok_accepted:
+                    out.append(_trade(seat, rs.seat, give, True))
+            if ok_rejected is None:
+                ok_rejected = _has_resolution(st, s, pick)
+            if ok_rejected:
+                out.append(_trade(seat, rs.seat, give, False))
+    return out
+
+
+_TRADES: dict[tuple[int, int, str, bool], Any] = {}
+
+
+def _trade(seat: int, rival: int, give: str, accepted: bool) -> Any:
+    """A trade offer; as a lazy option, one shared :class:`Spec` per offer (read-only)."""
+    if not _LAZY[0]:
+        return ev.Trade(seat=seat, rival=rival, give=cast(Any, give), accepted=accepted)
+    key = (seat, rival, give, accepted)
+    o = _TRADES.get(key)
+    if o is None:
+        o = _TRADES[key] = _new(ev.Trade, seat=seat, rival=rival, give=cast(Any, give), accepted=accepted)
+    return o
+
+
+def _resolvable_after(st: GameState, s: SeatState, pick: str, give: str, n: int) -> bool:
+    """Whether ``pick`` has a resolution once ``n`` of ``give`` is traded for the other (the
+    seat's values are changed for the check and restored)."""
+    d = -n if give == "compute" else n  # the Compute change; Runway changes the other way
+    s.compute += d
+    s.runway -= d
+    try:
+        return _has_resolution(st, s, pick)
+    finally:
+        s.compute -= d
+        s.runway += d
+
+
+def _reach(s: SeatState) -> set[str]:
+    """Every destination within two steps of one of the seat's pieces."""
+    out = set(PATHS[s.ceo])
+    for h in s.teams:
+        out.update(PATHS[h])
     return out
 
 
@@ -670,42 +726,52 @@ def _turn_groups(
     Capture), and Organize and Reorganization assemble theirs from parts computed once per
     decision (:func:`_organize_variants`), plus the Orbital Compute and Social Graph options.
     Only for lazy options (the variants are :class:`Spec` objects)."""
+    if not _LAZY[0]:
+        raise RuntimeError("_turn_groups builds lazy options only (legal_moves(..., lazy=True))")
     tiles = _tiles(st)
     cache: dict[Any, Any] = {}
     groups: list[tuple[dict[str, Any], list[Any]]] = []
     seat = s.seat
-    organize = pick == "organize"
-    reorg = pick == "reorganization"
-    for piece, start in _pieces(s):
-        for path in PATHS[start].values():
-            dest = path[-1]
-            if organize:
+    pieces = _pieces(s)
+    if pick == "organize":
+        for piece, start in pieces:
+            for dest, path, kw in _moves_kw(seat, piece, start):
                 here = tiles.get(dest)
                 vs = _organize_variants(st, s, dest, here.visit_key if here is not None else None,
                                         (piece, path), cache)
-            else:
-                if reorg:
-                    key: Any = (dest == FRONTIER, *_after_move(s, (piece, path))[1])
-                elif pick in _SAME_EVERYWHERE:
-                    key = dest == FRONTIER
-                elif pick in _BY_TILE:
+                if vs:
+                    groups.append((kw, vs))
+    elif pick == "reorganization":  # the options depend on where the Teams stand after the move
+        for piece, start in pieces:
+            for dest, path, kw in _moves_kw(seat, piece, start):
+                rkey = (dest == FRONTIER, *_after_move(s, (piece, path))[1])
+                rvs: list[Any] | None = cache.get(rkey)
+                if rvs is None:
+                    rvs = cache[rkey] = _dest_variants(st, s, pick, dest, (piece, path), tiles, {})
+                if rvs:
+                    groups.append((kw, rvs))
+    else:  # the options depend on the destination only: each destination once
+        same = pick in _SAME_EVERYWHERE
+        by_tile = pick in _BY_TILE
+        by_pairs: dict[Any, list[Any]] = {}
+        by_dest: dict[str, list[Any]] = {}
+        for piece, start in pieces:
+            for dest, path, _kw in _moves_kw(seat, piece, start):
+                if dest in by_dest:
+                    continue
+                if same:
+                    key: Any = dest == FRONTIER
+                elif by_tile:
                     here = tiles.get(dest)
                     key = (dest == FRONTIER, here.id if here is not None else None)
                 else:
                     key = dest
-                hit = cache.get(key)
-                if hit is not None:
-                    vs = hit
-                else:
-                    vs = list(_action_at(st, s, pick, dest, {}, bonus=True, piece_moved=(piece, path),
-                                         tiles=tiles))
-                    if dest == FRONTIER and vs:  # and each Frontier visit with its bonus
-                        vs = [x for e in vs for x in (
-                            (e, e.model_copy(update={"frontier_bonus": True}))
-                            if not e.swarm and not e.blocked else (e,))]
-                    cache[key] = vs
-            if vs:
-                groups.append(({"seat": seat, "piece": piece, "path": path}, vs))
+                dvs: list[Any] | None = cache.get(key)
+                if dvs is None:
+                    dvs = cache[key] = _dest_variants(st, s, pick, dest, (piece, path), tiles, by_pairs)
+                by_dest[dest] = dvs
+        groups = [(kw, vs) for piece, start in pieces for dest, _path, kw in _moves_kw(seat, piece, start)
+                  if (vs := by_dest[dest])]
     tail: list[Any] = []
     if pick in ORBITAL_PICKS and s.facilities and has_active(st, s, "orbital_compute"):
         tail.extend(_orbital_options(st, s, pick))
@@ -714,7 +780,39 @@ def _turn_groups(
     return groups, tail
 
 
+def _dest_variants(st: GameState, s: SeatState, pick: str, dest: str,
+                   piece_moved: tuple[str, list[str]], tiles: dict[str, Any],
+                   by_pairs: dict[Any, list[Any]]) -> list[Any]:
+    """The lazy variants of resolving ``pick`` from ``dest`` (without seat, piece and path),
+    each Frontier visit followed by its bonus twin, as :func:`_turn_events` yields them."""
+    if pick == "agent_swarm":  # the same pairs wherever the same Core Actions resolve
+        vs = list(_agent_swarm(st, s, dest, {}, by_pairs))
+    else:
+        vs = list(_action_at(st, s, pick, dest, {}, bonus=True, piece_moved=piece_moved, tiles=tiles))
+    if dest == FRONTIER and vs:
+        vs = _with_bonus(vs)
+    return vs
+
+
 _MISSING = object()
+_MOVES_KW: dict[tuple[int, str, str], list[tuple[str, list[str], dict[str, Any]]]] = {}
+
+
+def _moves_kw(seat: int, piece: str, start: str) -> list[tuple[str, list[str], dict[str, Any]]]:
+    """(destination, path, the option's seat/piece/path fields) of every move of ``piece`` from
+    ``start``: geometry only, so built once and shared (the fields are never mutated: binding an
+    option copies them)."""
+    out = _MOVES_KW.get((seat, piece, start))
+    if out is None:
+        out = _MOVES_KW[(seat, piece, start)] = [
+            (dest, path, {"seat": seat, "piece": piece, "path": path})
+            for dest, path in PATHS[start].items()]
+    return out
+
+
+#: Organize's movement plans and their redistribute options (lazy specs) by the CEO's hex, and
+#: by a Team's hex and seat: board geometry only, so shared by every decision (treat as read-only)
+_PLANS: dict[tuple[Any, ...], Any] = {}
 
 
 def _organize_variants(
@@ -722,26 +820,26 @@ def _organize_variants(
     piece_moved: tuple[str, list[str]], cache: dict[Any, Any],
 ) -> list[Any]:
     """``list(_organize(st, s, dest, {}, visit, piece_moved))`` for lazy options (the Frontier
-    bonus twins included), assembled from parts shared within the decision: the CEO's plans
-    (by the CEO's hex after the move), each Team's plan (by its hex) and the recruit and
-    relocate options (by destination)."""
+    bonus twins included), assembled from shared parts: the CEO's plans (by the CEO's hex
+    after the move) and each Team's plan (by its hex), which are geometry only (``_PLANS``),
+    and the recruit and relocate options (by destination, within the decision)."""
     ceo, teams = _after_move(s, piece_moved)
-    cp = cache.get(("ceo", ceo))
-    if cp is None:
+    cp = _PLANS.get(("ceo", ceo))
+    if cp is None:  # geometry only: built once per hex
         plans: list[list[Any]] = [[_new(ev.Step, piece="ceo", path=[ceo, target])]
                                   for target in _ADJ_SORTED[ceo][:2]]
         far = _FAR[ceo]
         if far:
             plans.append([_new(ev.Step, piece="ceo", path=far[len(far) // 2])])
-        cp = cache[("ceo", ceo)] = (plans, [_new(ev.Organize, mode="redistribute", moves=p) for p in plans])
+        cp = _PLANS[("ceo", ceo)] = (plans, [_new(ev.Organize, mode="redistribute", moves=p) for p in plans])
     out = list(cp[1])
     first_team_plan = None
     for h in sorted(set(teams), key=_POS_INDEX.__getitem__)[:2]:
-        tp = cache.get(("team", h), _MISSING)
-        if tp is _MISSING:
+        tp = _PLANS.get(("team", h, s.seat), _MISSING)
+        if tp is _MISSING:  # geometry (and the seat) only: built once
             path = PATHS[h].get(FRONTIER, [h]) if h != FRONTIER else [h, _ADJ_SORTED[h][s.seat % 6]]
             plan = [_new(ev.Step, piece="team", path=path)]
-            tp = cache[("team", h)] = (plan, _new(ev.Organize, mode="redistribute", moves=plan)
+            tp = _PLANS[("team", h, s.seat)] = (plan, _new(ev.Organize, mode="redistribute", moves=plan)
                                        if len(path) > 1 else None)
         if first_team_plan is None:
             first_team_plan = tp[0]
@@ -1033,16 +1131,45 @@ def _reorganization(
         yield _new(ev.Reorganization, return_team=teams[0], **kw)
 
 
-def _agent_swarm(st: GameState, s: SeatState, dest: str, kw: dict[str, Any]) -> Iterator[Any]:
-    unused = [a for a in CORE_ACTIONS if a not in s.exhausted]
-    ok = []
-    for a in unused:
-        sw = {"seat": s.seat, "swarm": True}
-        if next(iter(_action_at(st, s, a, dest, sw, bonus=False, piece_moved=None)), None) is not None:
-            ok.append(a)
+def _agent_swarm(st: GameState, s: SeatState, dest: str, kw: dict[str, Any],
+                 by_pairs: dict[Any, list[Any]] | None = None) -> Iterator[Any]:
+    """Agent Swarm from ``dest``: every pair of unused Core Actions that resolve there (without
+    the visit bonus), the bonus to either. ``by_pairs`` (lazy options without ``kw`` only):
+    the decision's variant lists by the resolvable actions, shared between destinations."""
+    ok = _swarm_ok(st, s, dest)
+    if by_pairs is not None:
+        key = tuple(ok)
+        hit = by_pairs.get(key)
+        if hit is None:
+            hit = by_pairs[key] = list(_swarm_pairs(ok, kw))
+        yield from hit
+        return
+    yield from _swarm_pairs(ok, kw)
+
+
+def _swarm_pairs(ok: list[str], kw: dict[str, Any]) -> Iterator[Any]:
     for a, b in itertools.combinations(ok, 2):
         yield _new(ev.AgentSwarm, actions=cast(Any, (a, b)), bonus_to=cast(Any, a), **kw)
         yield _new(ev.AgentSwarm, actions=cast(Any, (a, b)), bonus_to=cast(Any, b), **kw)
+
+
+def _swarm_ok(st: GameState, s: SeatState, dest: str) -> list[str]:
+    """The unused Core Actions that resolve from ``dest`` without the visit bonus."""
+    unused = [a for a in CORE_ACTIONS if a not in s.exhausted]
+    ok = []
+    for a in unused:
+        # without a visit bonus Fund and Organize resolve anywhere, Research with its Compute
+        if a == "fund" or a == "organize":
+            ok.append(a)
+            continue
+        if a == "research":
+            if s.compute >= (0 if st.headline == "ten_dollar_intelligence" else 1):
+                ok.append(a)
+            continue
+        sw = {"seat": s.seat, "swarm": True}
+        if next(iter(_action_at(st, s, a, dest, sw, bonus=False, piece_moved=None)), None) is not None:
+            ok.append(a)
+    return ok
 
 
 def _swarm_decision(st: GameState, t: Any) -> Decision:
@@ -1265,6 +1392,24 @@ def _audit(st: GameState) -> Decision:
         colours.append("black")
         counts.append(st.black)
     k = audit_draw_count(st)
+    if not _LAZY[0]:  # events: built afresh
+        opts, weights = _audit_options(colours, counts, k)
+        return Decision(kind="chance", options=opts, weights=weights, label="draw the Audit")
+    key = (tuple(colours), tuple(counts), k)
+    hit = _AUDITS.get(key)
+    if hit is None:
+        if len(_AUDITS) > 4096:
+            _AUDITS.clear()
+        hit = _AUDITS[key] = _audit_options(colours, counts, k)
+    return Decision(kind="chance", options=hit[0], weights=hit[1], label="draw the Audit")
+
+
+#: the Audit's lazy options and probabilities by (colours in the bag, their counts, cubes
+#: drawn): pure combinatorics, shared by every game (treat as read-only)
+_AUDITS: dict[tuple[Any, ...], tuple[list[Any], list[float]]] = {}
+
+
+def _audit_options(colours: list[int | str], counts: list[int], k: int) -> tuple[list[Any], list[float]]:
     total = sum(counts)
     options: list[Any] = []
     weights: list[float] = []
@@ -1291,7 +1436,7 @@ def _audit(st: GameState) -> Decision:
             rec(i + 1, left - p, [*picked, p])
 
     rec(0, k, [])
-    return Decision(kind="chance", options=options, weights=weights, label="draw the Audit")
+    return options, weights
 
 
 # --- values the table writes from the state -------------------------------------------------
