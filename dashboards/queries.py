@@ -462,17 +462,43 @@ def endings(db: Path, f: Filters) -> pl.DataFrame:
     )
 
 
-def claims(db: Path, f: Filters) -> pl.DataFrame:
-    """Dossier claims of the filtered games with their strengths."""
+CLAIM_COLUMNS = ("c.game_id, c.seat, s.faction, c.publication, c.paid, c.modules_supported, "
+                 f"c.eligible, c.strength, g.player_count, {KIND_SQL} AS kind")
+
+
+def claims(db: Path, f: Filters, kind: str | None = None, limit: int | None = None) -> pl.DataFrame:
+    """Dossier claims of the filtered games with their strengths (of one ``kind`` of game and
+    the first ``limit`` in game and seat order when given)."""
+    where, params = f.where()
+    if kind is not None:
+        where += f" AND {KIND_SQL} = ?"
+        params = [*params, kind]
+    cap = ""
+    if limit is not None:
+        cap = " ORDER BY c.game_id, c.seat LIMIT ?"
+        params = [*params, int(limit)]
+    return query(
+        db,
+        f"""
+        SELECT {CLAIM_COLUMNS}
+        FROM claims c JOIN games g USING (game_id)
+        LEFT JOIN seats s ON s.game_id = c.game_id AND s.seat = c.seat
+        WHERE {where}{cap}
+        """,
+        params,
+    )
+
+
+def claim_strengths(db: Path, f: Filters) -> pl.DataFrame:
+    """Claims of the filtered games counted per kind, strength and eligibility (``claims``)."""
     where, params = f.where()
     return query(
         db,
         f"""
-        SELECT c.game_id, c.seat, s.faction, c.publication, c.paid, c.modules_supported,
-               c.eligible, c.strength, g.player_count, {KIND_SQL} AS kind
+        SELECT {KIND_SQL} AS kind, c.strength, c.eligible, count(*) AS claims
         FROM claims c JOIN games g USING (game_id)
-        LEFT JOIN seats s ON s.game_id = c.game_id AND s.seat = c.seat
         WHERE {where}
+        GROUP BY ALL ORDER BY ALL
         """,
         params,
     )
