@@ -176,12 +176,45 @@ def game_list(db: Path) -> pl.DataFrame:
     )
 
 
+#: the orders a game picker lists games in
+PICKER_ORDERS = {
+    "newest": "g.date DESC NULLS LAST, g.game_id",
+    "most_errors": ("g.n_errors DESC NULLS LAST, g.n_warnings DESC NULLS LAST, "
+                    "g.date NULLS LAST, g.game_id"),
+}
+
+
+def game_choices(db: Path, f: Filters | None, order: str, limit: int,
+                 wanted: list[str] | tuple[str, ...] = ()) -> pl.DataFrame:
+    """The first ``limit`` games passing ``f`` (all games when None) in a picker's ``order``
+    (:data:`PICKER_ORDERS`), and any of ``wanted`` that pass too, with what a picker line says
+    of them; ``total`` is the number of games passing.
+
+    A picker of 100,000 games took seconds to label and to send; nobody scrolls that far."""
+    where, params = f.where() if f is not None else ("TRUE", [])
+    by = PICKER_ORDERS[order]
+    cols = (f"g.game_id, g.date, g.session_type, {KIND_SQL} AS kind, g.player_count, g.status, "
+            "g.n_errors, g.n_warnings, g.n_events, g.source_name, g.illustrative")
+    return query(
+        db,
+        f"""
+        SELECT g.*, (SELECT count(*) FROM games g WHERE {where}) AS total FROM (
+            (SELECT {cols} FROM games g WHERE {where} ORDER BY {by} LIMIT ?)
+            UNION
+            (SELECT {cols} FROM games g
+             WHERE {where} AND list_contains(?::VARCHAR[], g.game_id))
+        ) g ORDER BY {by}
+        """,
+        [*params, *params, int(limit), *params, [str(w) for w in wanted]],
+    )
+
+
 def seat_factions(db: Path, game_ids: list[str]) -> dict[str, list[str]]:
     """game_id -> its seats' faction ids in seat order (for game pickers)."""
     df = query(
         db,
         "SELECT game_id, list(faction ORDER BY seat) AS factions FROM seats "
-        "WHERE list_contains(?::VARCHAR[], game_id) GROUP BY game_id",
+        "WHERE game_id IN (SELECT unnest(?::VARCHAR[])) GROUP BY game_id",
         [list(game_ids)],
     )
     return {r["game_id"]: [f for f in (r["factions"] or []) if f]
@@ -213,16 +246,18 @@ def game_events(db: Path, game_id: str) -> pl.DataFrame:
 
 
 def findings_by_code(db: Path, f: Filters) -> pl.DataFrame:
-    """Findings across the filtered games, counted by code, rule section and severity."""
+    """Findings across the filtered games, counted by code, rule section and severity (games:
+    how many games have such a finding; counted per game first, which is cheaper than a
+    distinct count over millions of findings)."""
     where, params = f.where()
     return query(
         db,
         f"""
-        SELECT fi.code, fi.rule, fi.severity, count(*) AS findings,
-               count(DISTINCT fi.game_id) AS games
-        FROM findings fi JOIN games g USING (game_id)
-        WHERE {where}
-        GROUP BY ALL ORDER BY findings DESC, fi.code
+        SELECT code, rule, severity, CAST(sum(n) AS BIGINT) AS findings, count(*) AS games
+        FROM (SELECT fi.game_id, fi.code, fi.rule, fi.severity, count(*) AS n
+              FROM findings fi JOIN games g USING (game_id)
+              WHERE {where} GROUP BY ALL)
+        GROUP BY ALL ORDER BY findings DESC, code
         """,
         params,
     )
@@ -293,18 +328,63 @@ def turn_seconds(db: Path, f: Filters, include_non_human: bool = False) -> pl.Da
     )
 
 
+#: per-group moments :func:`dashboards.stats.summary_from_moments` turns into means and
+#: t-intervals (the same figures as ``stats.summarise`` on every value)
+def _moments(x: str) -> str:
+    return (f"count({x}) AS n, avg({x}) AS mean, median({x}) AS median, "
+            f"stddev_samp({x}) AS sd, min({x}) AS minimum")
+
+
+def phase_moments(db: Path, f: Filters, include_non_human: bool = False) -> pl.DataFrame:
+    """Minutes of each timed phase summed per game, then per phase and player count: n, mean,
+    median, sd, minimum (computed in SQL; the per-phase rows of 100,000 games are millions)."""
+    where, params = f.where("g", "duration_evidence")
+    human = "TRUE" if include_non_human else HUMAN_SQL
+    return query(
+        db,
+        f"""
+        SELECT phase, player_count, {_moments("minutes")}
+        FROM (SELECT p.game_id, g.player_count, p.phase, sum(p.minutes) AS minutes
+              FROM phases p JOIN games g USING (game_id)
+              WHERE {where} AND {human} AND p.minutes IS NOT NULL
+              GROUP BY ALL)
+        GROUP BY ALL ORDER BY ALL
+        """,
+        params,
+    )
+
+
+def turn_time_stats(db: Path, f: Filters, include_non_human: bool = False) -> dict[str, pl.DataFrame]:
+    """Recorded turn times counted in SQL: ``boxes`` (lo, q1, median, q3, hi per action and
+    player count, for the box plot) and ``moments`` (per action, for the interval table)."""
+    where, params = f.where("g", "duration_evidence")
+    human = "TRUE" if include_non_human else HUMAN_SQL
+    source = (f"FROM turn_times t JOIN games g USING (game_id) "
+              f"WHERE {where} AND {human} AND t.seconds IS NOT NULL")
+    boxes, moments = query_many(db, [
+        (f"""SELECT t.action, g.player_count, min(t.seconds) AS lo,
+                    quantile_cont(t.seconds, 0.25) AS q1, median(t.seconds) AS median,
+                    quantile_cont(t.seconds, 0.75) AS q3, max(t.seconds) AS hi
+             {source} GROUP BY ALL ORDER BY ALL""", params),
+        (f"SELECT t.action, {_moments('t.seconds')} {source} GROUP BY ALL ORDER BY ALL",
+         params),
+    ])
+    return {"boxes": boxes, "moments": moments}
+
+
 # --- Scoring sources -------------------------------------------------------------------------
 
 
 def ledger_by_source(db: Path, f: Filters) -> pl.DataFrame:
-    """Mandate by ledger source, faction, Era and whether the seat won (checkpoint resyncs out)."""
+    """Mandate by ledger source, faction, Era and whether the seat won (checkpoint resyncs out).
+
+    (It counted distinct games per group too, unused and a third of its time at 100,000 games.)"""
     where, params = f.where()
     return query(
         db,
         f"""
         SELECT l.source, s.faction, l.era, coalesce(s.winner, FALSE) AS winner,
-               {KIND_SQL} AS kind, CAST(sum(l.amount) AS BIGINT) AS mandate, count(*) AS entries,
-               count(DISTINCT l.game_id) AS games
+               {KIND_SQL} AS kind, CAST(sum(l.amount) AS BIGINT) AS mandate, count(*) AS entries
         FROM ledger l
         JOIN games g USING (game_id)
         JOIN seats s ON s.game_id = l.game_id AND s.seat = l.seat
@@ -330,6 +410,38 @@ def seats_in_games(db: Path, f: Filters) -> pl.DataFrame:
     )
 
 
+def seat_counts(db: Path, f: Filters) -> pl.DataFrame:
+    """Seat-games of the filtered games per kind, faction and winner flag (``seat_games``):
+    what the Scoring sources page divides by, counted in SQL instead of reading every seat."""
+    where, params = f.where()
+    return query(
+        db,
+        f"""
+        SELECT {KIND_SQL} AS kind, s.faction, coalesce(s.winner, FALSE) AS winner,
+               count(*) AS seat_games
+        FROM seats s JOIN games g USING (game_id)
+        WHERE {where}
+        GROUP BY ALL ORDER BY ALL
+        """,
+        params,
+    )
+
+
+def kind_sizes(db: Path, f: Filters) -> pl.DataFrame:
+    """Games with seats and seat-games of the filtered games, per kind (kind, games, seats)."""
+    where, params = f.where()
+    return query(
+        db,
+        f"""
+        SELECT {KIND_SQL} AS kind, count(DISTINCT s.game_id) AS games, count(*) AS seats
+        FROM seats s JOIN games g USING (game_id)
+        WHERE {where}
+        GROUP BY ALL ORDER BY ALL
+        """,
+        params,
+    )
+
+
 # --- World Endings ---------------------------------------------------------------------------
 
 
@@ -350,17 +462,43 @@ def endings(db: Path, f: Filters) -> pl.DataFrame:
     )
 
 
-def claims(db: Path, f: Filters) -> pl.DataFrame:
-    """Dossier claims of the filtered games with their strengths."""
+CLAIM_COLUMNS = ("c.game_id, c.seat, s.faction, c.publication, c.paid, c.modules_supported, "
+                 f"c.eligible, c.strength, g.player_count, {KIND_SQL} AS kind")
+
+
+def claims(db: Path, f: Filters, kind: str | None = None, limit: int | None = None) -> pl.DataFrame:
+    """Dossier claims of the filtered games with their strengths (of one ``kind`` of game and
+    the first ``limit`` in game and seat order when given)."""
+    where, params = f.where()
+    if kind is not None:
+        where += f" AND {KIND_SQL} = ?"
+        params = [*params, kind]
+    cap = ""
+    if limit is not None:
+        cap = " ORDER BY c.game_id, c.seat LIMIT ?"
+        params = [*params, int(limit)]
+    return query(
+        db,
+        f"""
+        SELECT {CLAIM_COLUMNS}
+        FROM claims c JOIN games g USING (game_id)
+        LEFT JOIN seats s ON s.game_id = c.game_id AND s.seat = c.seat
+        WHERE {where}{cap}
+        """,
+        params,
+    )
+
+
+def claim_strengths(db: Path, f: Filters) -> pl.DataFrame:
+    """Claims of the filtered games counted per kind, strength and eligibility (``claims``)."""
     where, params = f.where()
     return query(
         db,
         f"""
-        SELECT c.game_id, c.seat, s.faction, c.publication, c.paid, c.modules_supported,
-               c.eligible, c.strength, g.player_count, {KIND_SQL} AS kind
+        SELECT {KIND_SQL} AS kind, c.strength, c.eligible, count(*) AS claims
         FROM claims c JOIN games g USING (game_id)
-        LEFT JOIN seats s ON s.game_id = c.game_id AND s.seat = c.seat
         WHERE {where}
+        GROUP BY ALL ORDER BY ALL
         """,
         params,
     )
@@ -526,10 +664,14 @@ def protocol_check_rows(db: Path, game_ids: list[str]) -> dict[str, pl.DataFrame
     """What :func:`dashboards.protocols.completeness_from_warehouse` reads for ``game_ids``, on
     one connection: ``capture`` (as :func:`capture`), ``categories`` (each game's observation
     categories with the events that use them: game_id, category, idxs), ``survey`` (the survey
-    events' payloads: game_id, idx, payload) and ``seats`` (as :func:`seat_numbers`).
+    answers: game_id, idx, item, seat, value_text, value_num) and ``seats`` (as
+    :func:`seat_numbers`).
 
     An observation's fit to the protocol depends on its category alone, so the observation
-    events are not read one by one (100 sessions of a large warehouse hold tens of thousands)."""
+    events are not read one by one (100 sessions of a large warehouse hold tens of thousands).
+    No event payload is read: finding a few hundred payloads among millions of events cost
+    0.07 s at 10,000 games and 0.2 s at 100,000; the ``survey`` table holds each answer
+    exactly enough to rebuild it (:func:`dashboards.protocols.survey_value`)."""
     ids = [list(game_ids)]
     frames = query_many(db, [
         ('SELECT c.game_id, c.item_id AS item, c.grp AS "group", c.captured, c.reason '
@@ -538,10 +680,9 @@ def protocol_check_rows(db: Path, game_ids: list[str]) -> dict[str, pl.DataFrame
         ("SELECT o.game_id, o.category, list(o.idx ORDER BY o.idx) AS idxs FROM observations o "
          "WHERE o.game_id IN (SELECT unnest(?::VARCHAR[])) GROUP BY ALL "
          "ORDER BY o.game_id, min(o.idx)", ids),
-        ("SELECT e.game_id, e.idx, CAST(e.payload AS VARCHAR) AS payload FROM events e "
-         "WHERE e.rowid IN (SELECT k.rowid FROM events k "
-         "WHERE k.game_id IN (SELECT unnest(?::VARCHAR[])) AND k.type = 'survey') "
-         "ORDER BY e.game_id, e.idx", ids),
+        ("SELECT sv.game_id, sv.idx, sv.item, sv.seat, sv.value_text, sv.value_num "
+         "FROM survey sv WHERE sv.game_id IN (SELECT unnest(?::VARCHAR[])) "
+         "ORDER BY sv.game_id, sv.idx", ids),
         ("SELECT s.game_id, s.seat FROM seats s WHERE s.game_id IN (SELECT unnest(?::VARCHAR[])) "
          "ORDER BY s.game_id, s.seat", ids),
     ])

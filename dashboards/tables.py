@@ -21,7 +21,10 @@ def source_names(ledger: pl.DataFrame) -> pl.DataFrame:
 
 
 def _mean_per_seat(ledger: pl.DataFrame, seats: pl.DataFrame, by: list[str]) -> pl.DataFrame:
-    seat_games = seats.group_by(by).agg(pl.len().alias("seat_games"))
+    # ``seats``: one row per seat-game, or seat-games already counted (``seat_games``)
+    seat_games = seats.group_by(by).agg(
+        pl.col("seat_games").sum() if "seat_games" in seats.columns
+        else pl.len().alias("seat_games"))
     return (
         ledger.group_by([*by, "source_name"])
         .agg(pl.col("mandate").cast(pl.Int64).sum().alias("mandate"))
@@ -33,7 +36,8 @@ def _mean_per_seat(ledger: pl.DataFrame, seats: pl.DataFrame, by: list[str]) -> 
 
 def mandate_by_faction(ledger: pl.DataFrame, seats: pl.DataFrame) -> pl.DataFrame:
     """Mean Mandate per seat-game by faction and source (``per_seat``, two decimals), with the
-    sum and the number of seat-games it is divided by."""
+    sum and the number of seat-games it is divided by. ``seats``: one row per seat-game
+    (:func:`dashboards.queries.seats_in_games`) or counts (:func:`~dashboards.queries.seat_counts`)."""
     out = _mean_per_seat(source_names(ledger), seats, ["faction"])
     return out.select("faction", "source_name", "per_seat", "mandate", "seat_games").sort(
         ["faction", "source_name"])

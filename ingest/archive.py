@@ -210,6 +210,25 @@ def _check_same(path: Path, data: bytes) -> None:
         )
 
 
+def _file_sha256(path: Path) -> str:
+    """sha256 of a file's bytes, read in chunks."""
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while chunk := fh.read(1 << 20):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _check_same_sha(path: Path, sha: str) -> None:
+    """Like :func:`_check_same` for content known by its sha256 (read in chunks)."""
+    existing = _file_sha256(path)
+    if existing != sha:
+        raise ArchiveError(
+            f"{path} already exists with different content (sha256 {existing[:16]} "
+            f"vs {sha[:16]}); the archive never overwrites a file"
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class PutResult:
     """What a put did: ``created`` False means "already archived" (nothing was written)."""
@@ -229,10 +248,11 @@ class _Staged:
 
     kind: str  # "raw" | "meta" | "game" | "hint"
     final: Path
-    data: bytes
+    sha: str  # sha256 of the content (the bytes themselves are in ``tmp``, not kept in memory)
     group: str | None  # the game this put belongs to (errors and lost races are per game)
-    tmp: Path | None = None  # the temporary file holding ``data`` (None for hints)
+    tmp: Path | None = None  # the temporary file holding the content (None for hints)
     source: _Staged | None = None  # "game": link from this staged raw's file instead
+    data: bytes = b""  # a hint's content (written in sync); empty for the others
 
 
 @dataclass(slots=True)
@@ -313,7 +333,7 @@ class Archive:
                 try:
                     if st.kind == "raw":
                         assert st.tmp is not None
-                        self._link_new(st.tmp, st.final, st.data)
+                        self._link_new(st.tmp, st.final, st.sha)
                     elif st.kind == "meta":
                         # The meta belongs to the record only if this process commits the game.
                         if self.game_path(group).exists():
@@ -328,7 +348,7 @@ class Archive:
                         if src is None or not src.exists():  # the raw name was there before
                             src = st.source.final if st.source is not None else None
                         assert src is not None
-                        if not self._link_new(src, st.final, st.data):
+                        if not self._link_new(src, st.final, st.sha):
                             result.existing.add(group)
                     elif st.kind == "hint" and not st.final.exists():
                         with contextlib.suppress(ArchiveError, OSError):
@@ -341,12 +361,12 @@ class Archive:
                     with contextlib.suppress(OSError):
                         os.unlink(st.tmp)
 
-    def _link_new(self, src: Path, final: Path, data: bytes) -> bool:
-        """Link ``src`` to ``final`` unless it exists (then it must hold ``data``)."""
+    def _link_new(self, src: Path, final: Path, sha: str) -> bool:
+        """Link ``src`` to ``final`` unless it exists (then it must hold the content ``sha``)."""
         try:
             os.link(src, final)
         except FileExistsError:
-            _check_same(final, data)
+            _check_same_sha(final, sha)
             return False
         self._note_dir(final.parent)
         return True
@@ -358,12 +378,15 @@ class Archive:
             _fsync_dir(path)
 
     def _stage(self, kind: str, final: Path, data: bytes, group: str | None,
-               source: _Staged | None = None) -> _Staged:
+               source: _Staged | None = None, sha: str | None = None) -> _Staged:
+        """Stage a put: its content goes to a temporary file now (a hint's is kept until sync);
+        only its sha256 stays in memory, so a batch holds no archived bytes."""
         assert self._staged is not None
         tmp = None
         if source is None and kind != "hint":
             tmp = _write_temp(final.parent, data, durable=not self._fs_sync)
-        st = _Staged(kind, final, data, group, tmp, source)
+        st = _Staged(kind, final, sha or sha256_hex(data), group, tmp, source,
+                     data if kind == "hint" else b"")
         self._staged.append(st)
         return st
 
@@ -383,31 +406,35 @@ class Archive:
         return self.game_path(game_id).exists()
 
     def put_game_text(
-        self, text: str, meta: dict[str, Any] | None = None, *, same_as: Path | None = None
+        self, text: str, meta: dict[str, Any] | None = None, *, same_as: Path | None = None,
+        data: bytes | None = None,
     ) -> PutResult:
         """Archive a canonical log text (and its meta, first time only); returns its id.
 
         ``same_as``: an archived raw file holding exactly these bytes; the game file is then a
-        hard link to it instead of a second copy.
+        hard link to it instead of a second copy. ``data``: the text's UTF-8 bytes when the
+        caller has them already (a large log is then not encoded again).
         """
-        game_id = game_id_of_text(text)
+        if data is None:
+            data = text.encode("utf-8")
+        sha = sha256_hex(data)
+        game_id = sha[:GAME_ID_LENGTH]  # = game_id_of_text(text)
         path = self.game_path(game_id)
-        data = text.encode("utf-8")
         if path.exists():
-            _check_same(path, data)
+            _check_same_sha(path, sha)
             return PutResult(game_id, path, False)
         if self._staged is not None:
             if meta is not None:
                 self._stage("meta", self.meta_path(game_id), _json_bytes(meta), game_id)
             raw = self._staged_raw.get(same_as) if same_as is not None else None
-            if raw is not None and raw.data == data:
-                self._stage("game", path, data, game_id, source=raw)
+            if raw is not None and raw.sha == sha:
+                self._stage("game", path, data, game_id, source=raw, sha=sha)
             elif (same_as is not None and same_as.exists()
-                    and same_as.stat().st_size == len(data) and same_as.read_bytes() == data):
+                    and same_as.stat().st_size == len(data) and _file_sha256(same_as) == sha):
                 self._stage("game", path, data, game_id,
-                            source=_Staged("raw", same_as, data, game_id))
+                            source=_Staged("raw", same_as, sha, game_id), sha=sha)
             else:
-                self._stage("game", path, data, game_id)
+                self._stage("game", path, data, game_id, sha=sha)
             return PutResult(game_id, path, True)
         if meta is not None:
             # The meta becomes part of the record only once the game file exists (commit point).
@@ -483,7 +510,7 @@ class Archive:
                 _check_same(path, data)
                 return PutResult(sha, path, False)
             if path not in self._staged_raw:
-                self._staged_raw[path] = self._stage("raw", path, data, group)
+                self._staged_raw[path] = self._stage("raw", path, data, group, sha=sha)
             return PutResult(sha, path, True)
         return PutResult(sha, path, write_once(path, data, later=self._later))
 

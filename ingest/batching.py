@@ -22,7 +22,7 @@ from typing import Any
 
 import polars as pl
 
-from engine.core.parse import parse_log
+from engine.core.parse import ParsedLog, parse_log
 from engine.core.registry import get_ruleset
 from ingest.archive import (
     GAME_ID_LENGTH,
@@ -219,8 +219,8 @@ def process_batch(
                     continue
                 rs = parsed.ruleset or get_ruleset(parsed.header.game)
                 assert rs is not None  # checked above
-                log = rs.log_model.model_construct(header=parsed.header, events=list(parsed.events))
-                text = canonical_text(log)
+                text = canonical_text(
+                    rs.log_model.model_construct(header=parsed.header, events=parsed.events))
                 text_bytes = text.encode("utf-8")
                 text_sha = sha256_hex(text_bytes)
                 game_id = text_sha[:GAME_ID_LENGTH]  # = game_id_of_text(text)
@@ -238,11 +238,16 @@ def process_batch(
                         read_back = True
                         if run_started is None or existing.stat().st_mtime < run_started:
                             recovered = True
-                    arch.put_game_text(text, meta, same_as=raw_path if same_bytes else None)
+                    arch.put_game_text(text, meta, same_as=raw_path if same_bytes else None,
+                                       data=text_bytes)
                     if raw:
                         arch.record_games_of_raw(raw_sha, [game_id])
+                    # the archive holds the bytes now (staged files); memory keeps only what
+                    # the rows need: the text and the validated events
+                    raw = text_bytes = loaded.raw = b""
                 else:
                     pending.append((game_id, text, meta, raw, ext))
+                del text_bytes
                 bad_lines = [
                     f.message for f in parsed.findings
                     if f.code in ("log/parse-error", "log/invalid-event", "log/unknown-event")
@@ -259,10 +264,15 @@ def process_batch(
                 report.unreadable_lines = bad_lines
                 todo.append((report, text, parsed.header, parsed.events, meta, read_back))
                 reports.append(report)
+                loaded.parsed = ParsedLog()  # the events live on in ``todo`` only
             except Exception as err:  # noqa: BLE001 - one bad game must not stop the batch
                 reports.append(FileReport(source, "failed", reason=_describe(err)))
                 if arch is not None:
                     _keep_failed(arch, None, loaded.raw, loaded.format, source, _describe(err))
+    # Nothing read stays alive but ``todo``: each game's text and events are dropped as soon as
+    # its rows are built, before the frames are (one large log: never all at once).
+    loaded_logs = []
+    loaded = parsed = text = None  # type: ignore[assignment]
     if arch is not None:
         # Every new name is durable before the caller loads these games.
         try:
@@ -272,7 +282,9 @@ def process_batch(
                                         for r, *_ in todo if r.game_id})
     else:
         synced = SyncResult()
-    for report, text, header, events, meta, read_back in todo:
+    todo.reverse()
+    while todo:
+        report, text, header, events, meta, read_back = todo.pop()
         gid = report.game_id
         assert gid is not None
         try:
@@ -285,6 +297,7 @@ def process_batch(
             report_of[gid] = report
         except Exception as err:  # noqa: BLE001 - one bad game must not stop the batch
             report.status, report.reason = "failed", _describe(err)
+        del text, header, events, meta
     frames, bad = builder.build()
     for gid, reason in bad.items():
         rep = report_of.get(gid)

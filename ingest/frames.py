@@ -86,29 +86,47 @@ class FrameBuilder:
     def build(self) -> tuple[dict[str, pl.DataFrame], dict[str, str]]:
         """One polars frame per table, and the games left out because their rows do not fit
         (game id -> reason). Each table is converted once; per-game conversion only runs for a
-        table that failed, to name the culprits."""
-        arrows: dict[str, pa.Table] = {}
+        table that failed, to name the culprits.
+
+        Consumes the builder: each table's Python values are dropped as soon as its frame is
+        made, so that the values, the Arrow arrays and the frames of all tables are never
+        alive at once (only one table's)."""
+        out: dict[str, pl.DataFrame] = {}
         bad: dict[str, str] = {}
+        failed: list[str] = []
         for table in TABLES:
             try:
-                arrows[table] = self._arrow(table)
+                arrow = self._arrow(table)
             except _CONVERSION_ERRORS:
+                failed.append(table)
                 for gid, span in self.spans:
                     try:
                         self._arrow(table, slice(*span[table]))
                     except _CONVERSION_ERRORS as err:
                         bad.setdefault(gid, f"its {table!r} rows do not fit the table: {err}")
+                continue
+            out[table] = _frame(arrow)
+            del arrow
+            self.cols[table] = {c: [] for c in self.cols[table]}
         if bad:
-            for table in TABLES:
+            for table in failed:
                 keep = [i for gid, span in self.spans if gid not in bad
                         for i in range(*span[table])]
-                arrows[table] = self._arrow(table, keep)
-        out: dict[str, pl.DataFrame] = {}
-        for table, arrow in arrows.items():
-            frame = pl.from_arrow(arrow)
-            assert isinstance(frame, pl.DataFrame)
-            out[table] = frame
-        return out, bad
+                out[table] = _frame(self._arrow(table, keep))
+            gone = pl.Series(sorted(bad), dtype=pl.String).implode()
+            for table in TABLES:
+                if table not in failed:
+                    out[table] = out[table].filter(~pl.col("game_id").is_in(gone))
+        self.cols = {t: {c: [] for c in cols} for t, cols in self.cols.items()}
+        self.spans = []
+        self.sizes = dict.fromkeys(TABLES, 0)
+        return {t: out[t] for t in TABLES}, bad
+
+
+def _frame(arrow: pa.Table) -> pl.DataFrame:
+    frame = pl.from_arrow(arrow)
+    assert isinstance(frame, pl.DataFrame)
+    return frame
 
 
 _CONVERSION_ERRORS = (pa.ArrowException, TypeError, ValueError, OverflowError)

@@ -75,12 +75,22 @@ def _json(value: Any) -> str | None:
 
 def _event_payloads(text: str, n: int) -> list[str]:
     """The JSON text of each event, cut from the canonical text (one event per line)."""
-    lines = text.split("\n")
     # Canonical layout (schemas/canonical.py): 3 preamble lines, n event lines, "]}", "".
-    body = lines[3 : 3 + n]
-    if len(body) != n:
-        raise ValueError("the canonical text does not have one event per line")
-    return [ln[:-1] if ln.endswith(",") else ln for ln in body]
+    # Each payload is cut once from the text (no list of every line beside the payloads).
+    out: list[str] = []
+    find = text.find
+    pos = 0
+    for _ in range(3):
+        pos = find("\n", pos) + 1
+        if pos == 0:
+            raise ValueError("the canonical text does not have one event per line")
+    for _ in range(n):
+        end = find("\n", pos)
+        if end < 0:
+            raise ValueError("the canonical text does not have one event per line")
+        out.append(text[pos:end - 1] if text[end - 1] == "," else text[pos:end])
+        pos = end + 1
+    return out
 
 
 _COLUMNS: dict[str, tuple[str, ...]] = {t: tuple(c for c, _, _ in cols) for t, cols in TABLES.items()}
@@ -228,16 +238,26 @@ def game_columns(
     cycles: list[int | None] = []
     rounds: list[int | None] = []
     times: list[dt.datetime | None] = []
-    obs_rows: list[dict[str, Any]] = []
     survey_rows: list[dict[str, Any]] = []
     parts = _location_parts(rs)
-    locs = [_named(loc, parts) for loc in result.locations]
+    # an event's location parts by name; tuples are read in place (no dict per event)
+    where = {name: k for k, name in enumerate(parts)}
+    k_era, k_cycle, k_round = where.get("era"), where.get("cycle"), where.get("round")
+    locs = result.locations
     if len(locs) != n:  # replay saw every event; keep the columns aligned whatever happens
-        locs = (locs + [{}] * n)[:n]
+        locs = (list(locs) + [()] * n)[:n]
+    obs: dict[str, list[Any]] = {c: [] for c in _COLUMNS["observations"][1:]}
     for i, ev in enumerate(events):
         kind = ev.type
         here = locs[i]
-        era, cycle, rnd = here.get("era"), here.get("cycle"), here.get("round")
+        if isinstance(here, tuple | list):
+            size = len(here)
+            era = here[k_era] if k_era is not None and k_era < size else None
+            cycle = here[k_cycle] if k_cycle is not None and k_cycle < size else None
+            rnd = here[k_round] if k_round is not None and k_round < size else None
+        else:
+            named = _named(here, parts)
+            era, cycle, rnd = named.get("era"), named.get("cycle"), named.get("round")
         seat = getattr(ev, "seat", None)
         raw_t = getattr(ev, "t", None)
         t = None if raw_t is None else naive_utc(raw_t)
@@ -248,11 +268,10 @@ def game_columns(
         rounds.append(rnd)
         times.append(t)
         if kind == "observation":
-            obs_rows.append(
-                {"idx": indices[i], "category": ev.category, "rule": ev.rule, "seat": ev.seat,
-                 "era": era, "cycle": cycle, "round": rnd, "text": ev.text,
-                 "minutes": ev.minutes, "t": t}
-            )
+            for c, v in (("idx", indices[i]), ("category", ev.category), ("rule", ev.rule),
+                         ("seat", ev.seat), ("era", era), ("cycle", cycle), ("round", rnd),
+                         ("text", ev.text), ("minutes", ev.minutes), ("t", t)):
+                obs[c].append(v)
         elif kind == "survey":
             value = ev.value
             num = float(value) if isinstance(value, int | float) else None
@@ -264,7 +283,9 @@ def game_columns(
     out["events"] = (n, {"idx": list(indices), "type": kinds, "seat": seats, "era": eras,
                          "cycle": cycles, "t": times, "line": list(lines), "payload": payloads,
                          "round": rounds})
-    out["observations"] = _from_rows("observations", obs_rows)
+    n_obs = len(obs["idx"])
+    out["observations"] = (n_obs, {c: v if len(v) == n_obs else [None] * n_obs
+                                   for c, v in obs.items()})
     out["survey"] = _from_rows("survey", survey_rows)
     out["capture"] = _from_rows("capture", _capture_rows(header, events, notes))
 

@@ -93,3 +93,15 @@ def test_the_stacked_bar_keeps_the_small_segment(corpus: Path) -> None:
     values = [v for d in spec["datasets"].values() for v in d]
     fusion = [v["per_seat"] for v in values if v.get("source_name") == "Fusion"]
     assert fusion == [pytest.approx(0.49)]
+
+
+def test_seat_games_counted_in_sql_give_the_same_tables(corpus: Path) -> None:
+    """The page divides by seat-games counted in SQL (``queries.seat_counts``); the tables are
+    the ones one row per seat-game gives, and the kind sizes are the games and seats."""
+    ledger = queries.ledger_by_source(corpus, Filters())
+    rows, counts = queries.seats_in_games(corpus, Filters()), queries.seat_counts(corpus, Filters())
+    assert int(counts["seat_games"].sum()) == rows.height == 111
+    assert tables.mandate_by_faction(ledger, counts).equals(tables.mandate_by_faction(ledger, rows))
+    assert tables.mandate_winners(ledger, counts).equals(tables.mandate_winners(ledger, rows))
+    sizes = queries.kind_sizes(corpus, Filters()).row(0, named=True)
+    assert (sizes["kind"], sizes["games"], sizes["seats"]) == ("human", 37, 111)

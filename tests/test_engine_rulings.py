@@ -278,3 +278,16 @@ def test_mega_cluster_demand_never_changes_a_legal_allocation():
                         3: Facility(number=3, hex="I1")}
         got[o] = allocation_problem(st, s, [2, 3], [1], 0)
     assert got["not-starting-grid"] is not None and got["starting-grid-allowed"] is None
+
+
+def test_only_the_finding_a_ruling_decided_names_it(capsys):
+    """Ruling mega-cluster-demand decides the over-capacity finding, not the unpowered host
+    found at the same allocation: only the first names it (validate's JSON report)."""
+    from cli.main import main
+
+    path = str(GOLDEN / "ruling_mega_cluster_demand_not_starting_grid.json")
+    assert main(["validate", path, "--format", "json"]) == 1
+    found = {x["code"]: x.get("rulings") for x in
+             json.loads(capsys.readouterr().out)["files"][0]["findings"]}
+    assert found["production/over-capacity"] == ["mega-cluster-demand=not-starting-grid"]
+    assert found["production/mega-cluster-demand"] is None

@@ -17,8 +17,10 @@ from test_storage_support import child_env, ensure_ruleset
 from ingest import batching
 from ingest.batching import Item, _chunks
 from ingest.loading import ingest_paths
+from ingest.reading import read_input
 from ingest.warehouse.synthetic import synthetic_log
 from schemas.canonical import dumps_log
+from schemas.mandate2038 import MandateLog
 
 
 @pytest.fixture(autouse=True)
@@ -38,16 +40,21 @@ def _corpus(folder: Path, first: int, n: int, events: int = 160) -> Path:
     return folder
 
 
-def _ingest_peak(folder: Path, db: Path) -> int:
-    """Peak bytes of Python objects allocated while ingesting ``folder`` into a new ``db``."""
+def _ingest_peak_of(paths: list[Path], db: Path) -> int:
+    """Peak bytes of Python objects allocated while ingesting ``paths`` into a new ``db``."""
     tracemalloc.start()
     try:
-        summary = ingest_paths([folder], db, progress=False)
+        summary = ingest_paths(paths, db, progress=False)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert summary.counts()["loaded"] == len(list(folder.glob("*.json")))
+    c = summary.counts()
+    assert c["loaded"] >= 1 and c["failed"] == 0 and c["unreadable"] == 0, c
     return peak
+
+
+def _ingest_peak(folder: Path, db: Path) -> int:
+    return _ingest_peak_of([folder], db)
 
 
 def test_ingest_memory_follows_the_batch_not_the_corpus(tmp_path, monkeypatch):
@@ -59,6 +66,7 @@ def test_ingest_memory_follows_the_batch_not_the_corpus(tmp_path, monkeypatch):
     _ingest_peak(warm, tmp_path / "w0" / "p.duckdb")  # imports, caches, first connection
     peak_small = _ingest_peak(small, tmp_path / "w1" / "p.duckdb")
     peak_large = _ingest_peak(large, tmp_path / "w2" / "p.duckdb")
+    assert len(list((tmp_path / "w2" / "archive" / "games").rglob("*.meta.json"))) == 36
     # three times the games, about the same peak (the reports of the extra games remain)
     assert peak_large < 1.25 * peak_small, (peak_small, peak_large)
 
@@ -77,3 +85,34 @@ def test_batches_are_capped_in_games_and_in_input_bytes(monkeypatch):
     assert [it for b in batches for it in b] == items
     # with workers: smaller batches so that every worker has several
     assert max(len(b) for b in _chunks(items, 2, [10] * 12)) == 1
+
+
+def _large_log(observations: int) -> str:
+    """A synthetic game followed by ``observations`` observation events (a long session)."""
+    log = synthetic_log(7, events_target=160)
+    data = log.model_dump(mode="json", exclude_none=True)
+    data["events"] += [
+        {"type": "observation", "category": "moment", "minutes": 0.5,
+         "text": f"the table laughed at headline {i}; nobody checked the rulebook"}
+        for i in range(observations)
+    ]
+    return dumps_log(MandateLog.model_validate(data))
+
+
+def test_a_large_log_costs_a_bounded_multiple_of_its_validated_events(tmp_path):
+    # The validated events must all be alive (the engine replays the whole game); the file's
+    # bytes, its decoded JSON, the canonical text and the rows may not pile up beside them:
+    # decoded in chunks, bytes dropped once archived, text and events dropped once the rows
+    # are built, each table's values dropped once its frame is made.
+    big = tmp_path / "big.json"
+    big.write_text(_large_log(15_000), encoding="utf-8")
+    _ingest_peak(_corpus(tmp_path / "warm", 0, 2), tmp_path / "w0" / "p.duckdb")
+    tracemalloc.start()
+    try:
+        loaded = read_input(big)
+        events_bytes, _ = tracemalloc.get_traced_memory()  # the events, and the file's bytes
+        del loaded
+    finally:
+        tracemalloc.stop()
+    peak = _ingest_peak_of([big], tmp_path / "w1" / "p.duckdb")
+    assert peak < 1.8 * events_bytes, (events_bytes, peak)

@@ -6,6 +6,9 @@ import streamlit as st
 
 from dashboards import charts, filters, queries, store, ui
 
+#: games offered by the picker (the rest are reached through the filters or ``?game=``)
+PICKER_GAMES = 1000
+
 st.title("Audit")
 st.caption("Every finding the engine reported, located by event and source line, with the rule "
            "section it enforces and (column rulings) the rulings it rests on (docs/engine.md). "
@@ -29,16 +32,22 @@ def render() -> None:
         ui.show_table(by_code, "findings-by-code")
 
     st.subheader("One game's findings")
-    games = queries.games(db, f)
+    wanted = st.query_params.get("game")
+    games = queries.game_choices(db, f, "most_errors", PICKER_GAMES,
+                                 [str(g) for g in (wanted, st.session_state.get("audit_game"))
+                                  if g])
     if games.is_empty():
         ui.empty_state(ui.NO_GAMES)
         filters.show_exclusions(db, f)
         return
-    games = games.sort(["n_errors", "n_warnings"], descending=True, nulls_last=True)
     ids = games["game_id"].to_list()  # games with the most errors first
-    wanted = st.query_params.get("game")
     index = ids.index(wanted) if wanted in ids else 0
     labels = ui.game_labels(games, queries.seat_factions(db, ids))
+    total = int(games["total"][0])
+    if total > PICKER_GAMES:
+        st.caption(f"The list holds the {PICKER_GAMES:,} games with the most errors of "
+                   f"{total:,}; narrow the filters to reach the others, or open a game's "
+                   "address with `?game=<id>`.")
     gid = st.selectbox("Game", ids, index=index, format_func=lambda g: labels.get(g, g),
                        key="audit_game")
     found = queries.game_findings(db, gid)

@@ -64,22 +64,21 @@ def render() -> None:
     st.subheader("Per phase")
     st.caption("Setup, each Era, and the Production, Audit and scoring steps (summed over the "
                "game's four Eras), per game.")
-    phases = queries.phase_minutes(db, f, include)
+    phases = queries.phase_moments(db, f, include)  # summed per game, summarised in SQL
     if phases.is_empty():
         ui.empty_state("No phase times recorded in the matching games.")
     else:
-        per_game = phases.group_by(["game_id", "player_count", "phase"]).agg(pl.col("minutes").sum())
-        psum = tables.in_phase_order(stats.summarise(per_game, ["phase", "player_count"], "minutes"))
+        psum = tables.in_phase_order(stats.summary_from_moments(phases, ["phase", "player_count"]))
         ui.show_chart(charts.phase_chart(psum), "duration-phases")
         ui.show_table(psum, "duration-phases", column_config=minutes_columns("minutes"))
 
     st.subheader("Per turn")
-    turns = queries.turn_seconds(db, f, include)
-    if turns.is_empty():
+    turns = queries.turn_time_stats(db, f, include)
+    if turns["boxes"].is_empty():
         ui.empty_state("No per-turn times recorded in the matching games.")
     else:
-        ui.show_chart(charts.turn_time_chart(turns), "duration-turns")
-        ui.show_table(stats.summarise(turns, ["action"], "seconds"), "turn-times",
+        ui.show_chart(charts.turn_time_chart(turns["boxes"]), "duration-turns")
+        ui.show_table(stats.summary_from_moments(turns["moments"], ["action"]), "turn-times",
                       column_config=minutes_columns("seconds"))
     filters.show_exclusions(db, f, "duration_evidence")
 

@@ -13,13 +13,17 @@ from dashboards import charts, filters, protocols, queries, store, ui
 st.title("Observation protocols")
 
 
-@st.cache_data(show_spinner="Reading capture completeness...", max_entries=8)
-def _completeness(db: str, stamp: tuple[object, ...],
-                  games: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
-    """Capture completeness per game, from the warehouse table ``capture`` (scored at ingest;
-    re-scoring the archived logs only for a warehouse without it). Cached per database file
-    version and game list."""
-    return protocols.completeness(Path(db), games)
+@st.cache_resource(show_spinner="Reading capture completeness...", max_entries=8)
+def _completeness(db: str, stamp: tuple[object, ...], games: tuple[tuple[str, str | None], ...]
+                  ) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """Capture completeness per game (``games``: game id and protocol), from the warehouse
+    table ``capture`` (scored at ingest; re-scoring the archived logs only for a warehouse
+    without it). Cached per database version (``stamp``, :func:`store.version`) and game list;
+    kept as objects (the frames are never modified), not pickled as ``st.cache_data`` would."""
+    frame = pl.DataFrame(list(games), schema={"game_id": pl.Utf8, "protocol": pl.Utf8},
+                         orient="row")
+    return protocols.completeness(Path(db), frame)
+
 
 st.caption(
     "What the facilitators captured (FACTS.md §11.2-11.4): observations by category, Era and "
@@ -87,8 +91,9 @@ def render() -> None:
                        + ui.NO_GAMES)
     else:
         n_games = int(games["total"][0])
-        per_game, per_item, misfits = _completeness(str(db), store.version(db),
-                                                    games.drop("total"))
+        per_game, per_item, misfits = _completeness(
+            str(db), store.version(db),
+            tuple(games.select("game_id", "protocol").iter_rows()))
         if not store.table_exists(db, "capture"):
             st.caption("This warehouse predates the `capture` table: the archived logs were "
                        "re-scored. Run `playtest rebuild` to score them at ingest.")

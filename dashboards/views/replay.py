@@ -10,6 +10,9 @@ import streamlit as st
 
 from dashboards import gamelog, hexmap, queries, replay_view, store, ui
 
+#: games offered by the picker (any other opens by its id)
+PICKER_GAMES = 1000
+
 st.title("Replay viewer")
 st.caption("The state comes from replaying the archived log up to the chosen event with the "
            "rules engine. Links from the Audit page open here at the finding's event "
@@ -28,12 +31,19 @@ def _step(delta: int, last: int) -> None:
 
 def render() -> None:
     db = store.db_path()
-    games = queries.game_list(db)
+    qp_game, qp_event = st.query_params.get("game"), st.query_params.get("event")
+    typed = st.session_state.get("rv_find")
+    wanted = [str(g) for g in (qp_game, st.session_state.get("rv_game"), typed) if g]
+    games = queries.game_choices(db, None, "newest", PICKER_GAMES, wanted)
     if games.is_empty():
         ui.empty_state(ui.NO_GAMES)
         return
     ids = games["game_id"].to_list()
-    qp_game, qp_event = st.query_params.get("game"), st.query_params.get("event")
+    total = int(games["total"][0])
+    if typed and typed in ids and st.session_state.get("_rv_typed") != typed:
+        st.session_state["rv_game"] = typed  # a game opened by its id
+        st.session_state.pop("rv_event", None)
+    st.session_state["_rv_typed"] = typed
     # follow the address when it changed (a link from Audit) or when the widgets' state was
     # dropped on a page change; otherwise the widgets lead and the address follows them
     stale = st.session_state.get("rv_game") not in ids
@@ -50,6 +60,12 @@ def render() -> None:
     if st.session_state.get("rv_game") not in ids:
         st.session_state["rv_game"] = ids[0]
     gid = st.selectbox("Game", ids, format_func=lambda g: labels.get(g, g), key="rv_game")
+    if total > PICKER_GAMES:
+        st.text_input("Open a game by its id",
+                      key="rv_find", help=f"The list holds the newest {PICKER_GAMES:,} of "
+                      f"{total:,} games; any other opens by its id (or `?game=<id>`).")
+        if typed and typed not in ids:
+            st.warning(f"No game {typed!r} in the warehouse.")
     stamp = db.stat().st_mtime if db.exists() else 0.0
     log = _load(str(db), gid, stamp)
     for p in log.problems[:5]:

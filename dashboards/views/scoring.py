@@ -26,15 +26,15 @@ def render() -> None:
     db = store.db_path()
     f = filters.sidebar(db)
     ledger = queries.ledger_by_source(db, f)
-    seats = queries.seats_in_games(db, f)
+    seats = queries.seat_counts(db, f)  # seat-games per kind, faction and winner flag
     if ledger.is_empty() or seats.is_empty():
         ui.empty_state("No score ledger for the matching games. " + ui.NO_GAMES)
         filters.show_exclusions(db, f)
         return
     # one kind of game at a time: bot, human and illustrative games are never pooled
-    counts = seats.group_by("kind").agg(pl.col("game_id").n_unique().alias("g"), pl.len().alias("s"))
-    kind = ui.pick_kind({r["kind"]: f"{ui.plural(r['g'], 'game')}, "
-                         f"{ui.plural(r['s'], 'seat-game')}" for r in counts.iter_rows(named=True)},
+    counts = queries.kind_sizes(db, f)
+    kind = ui.pick_kind({r["kind"]: f"{ui.plural(r['games'], 'game')}, "
+                         f"{ui.plural(r['seats'], 'seat-game')}" for r in counts.iter_rows(named=True)},
                         "score_kind")
     ledger = ledger.filter(pl.col("kind") == kind)
     seats = seats.filter(pl.col("kind") == kind)

@@ -21,6 +21,7 @@ from engine.mandate2038.hex_board import (
     adjacent_hexes,
     allocation_problem,
     categories_by_seat,
+    mega_grid_decides,
     near,
 )
 from engine.mandate2038.resources import (
@@ -206,9 +207,10 @@ def on_allocate(st: GameState, ev: Allocate, sink: FindingSink) -> None:
     megas = [n for n in ev.mega_clusters if n in st.megas and st.megas[n].owner == s.seat]
     problem = allocation_problem(st, s, facs, megas, ev.emergency)
     if problem is not None:
+        tag = mega_grid_decides(st, s, facs, megas, ev.emergency, problem)
         sink.report(problem[0], f"seat {ev.seat}'s allocation: {problem[1]}", seat=ev.seat,
                     recorded={"facilities": facs, "mega_clusters": megas,
-                              "emergency": ev.emergency})
+                              "emergency": ev.emergency}, rulings=(tag,) if tag else ())
     st.allocations[ev.seat] = (facs, megas, ev.emergency)
     s.allocated = True
     if len(st.allocations) == st.n:

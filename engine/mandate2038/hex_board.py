@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from engine.core.findings import FindingSink
 from engine.mandate2038.board import ADJACENT, DISTANCE, FRONTIER, path_problem
-from engine.mandate2038.rulings import used
 from engine.mandate2038.state import GameState, SeatState
 
 
@@ -225,8 +224,8 @@ def allocation_problem(
         allowed = []
         grid_ok = False
         if 1 in m.hosts:
-            # ruling mega-cluster-demand: may the starting grid feed it (never, in the seed)
-            used(st, "mega-cluster-demand", s.seat)
+            # ruling mega-cluster-demand: may the starting grid feed it (never, in the seed);
+            # whether it decided anything: mega_grid_decides
             grid_ok = st.rulings.get("mega-cluster-demand",
                                      "not-starting-grid") == "starting-grid-allowed"
         for i, (kind, _cap, h) in enumerate(sources):
@@ -256,6 +255,25 @@ def allocation_problem(
                 + (f", emergency {emergency}" if emergency else "")
                 + ") cannot deliver it to those recipients")
     return None
+
+
+def mega_grid_decides(
+    st: GameState, s: SeatState, facilities: list[int], megas: list[int], emergency: int,
+    problem: tuple[str, str] | None,
+) -> str | None:
+    """The ruling tag (``mega-cluster-demand=OPTION``) when ruling mega-cluster-demand decided
+    whether this allocation is feasible (the other option gives the other answer), else None.
+    Only an allocation with a Mega-Cluster hosted by Facility 1 can depend on it."""
+    if not any(num in st.megas and 1 in st.megas[num].hosts for num in megas):
+        return None
+    rid = "mega-cluster-demand"
+    cur = st.rulings.get(rid, "not-starting-grid")
+    st.rulings[rid] = "starting-grid-allowed" if cur == "not-starting-grid" else "not-starting-grid"
+    try:
+        other = allocation_problem(st, s, facilities, megas, emergency)
+    finally:
+        st.rulings[rid] = cur
+    return f"{rid}={cur}" if (other is None) != (problem is None) else None
 
 
 def _feasible(demands: list[tuple[int, list[int]]], caps: list[int]) -> bool:

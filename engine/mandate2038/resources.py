@@ -38,7 +38,8 @@ def gain_capability(st: GameState, s: SeatState, amount: int) -> int:
     before = s.capability
     s.capability = min(st.c.cap_capability, before + amount)
     got = s.capability - before
-    step(st, s, "capability", got)
+    if got:  # trace.step, inlined on this hot path (as below)
+        s.steps.append(("capability", got, st.cause))
     s.era.capability_gained += got
     if got:
         check_capability(st, s)
@@ -98,7 +99,7 @@ def add_scrutiny(st: GameState, s: SeatState, k: int) -> None:
     for _ in range(k):
         if s.bag < cubes:
             s.bag += 1
-            step(st, s, "scrutiny", 1)
+            s.steps.append(("scrutiny", 1, st.cause))
         else:
             lost = lose_runway_else_trust(st, s)
             if lost is not None:  # the step above recorded the event's cause; name overflow
@@ -109,8 +110,9 @@ def add_scrutiny(st: GameState, s: SeatState, k: int) -> None:
 def remove_scrutiny(st: GameState, s: SeatState, k: int) -> int:
     """Return up to ``k`` of the seat's own cubes from the bag; returns how many."""
     n = min(k, s.bag)
-    s.bag -= n
-    step(st, s, "scrutiny", -n)
+    if n:
+        s.bag -= n
+        s.steps.append(("scrutiny", -n, st.cause))
     return n
 
 
@@ -121,7 +123,7 @@ def score(
     if amount == 0:
         return
     s.mandate += amount
-    step(st, s, "mandate", amount, source)
+    s.steps.append(("mandate", amount, (st.cause[0], source or st.cause[1])))
     st.ledger.append(
         LedgerEntry(
             seat=s.seat, amount=amount, total=s.mandate, source=source,

@@ -381,8 +381,8 @@ def _mega_unpowered_host(rulings: str | None) -> Game:
 def ruling_mega_cluster_demand_not_starting_grid():
     """Ruling mega-cluster-demand = not-starting-grid (default: the seed, 'the starting grid
     cannot supply the additional demand of Mega-Cluster', §4): besides the unpowered host, the
-    battery's 3 Power cannot meet 4 demand -> production/over-capacity too (both at the
-    allocation; both findings rest on the ruling)."""
+    battery's 3 Power cannot meet 4 demand -> production/over-capacity too, at the same
+    allocation; only that finding rests on the ruling."""
     g = _mega_unpowered_host(None)
     g.expect("production/over-capacity", g.findings[-1]["event"])
     return g
