@@ -563,10 +563,9 @@ def _quick_resolution(st: GameState, s: SeatState, pick: str) -> bool | None:
         if len(s.facilities) >= 4 and (st.era < 2 or s.generator is not None):
             return False
         if len(s.facilities) < 4 and s.runway >= 2:  # a Facility fits on any free space
-            for _piece, start in _pieces(s):
-                for dest in PATHS[start]:
-                    if dest != FRONTIER and hb.has_free_space(st, dest):
-                        return True
+            for dest, _piece, _path in _move_table(s)[0]:
+                if dest != FRONTIER and hb.has_free_space(st, dest):
+                    return True
         return None
     if pick == "agent_swarm":  # two unused Core Actions that resolve anywhere suffice
         ex = s.exhausted
@@ -575,10 +574,10 @@ def _quick_resolution(st: GameState, s: SeatState, pick: str) -> bool | None:
         return True if anywhere >= 2 else None
     if pick == "influence" and (s.trust < st.c.cap_trust or s.bag >= 1):
         political = st.c.political
-        for _piece, start in _pieces(s):  # Trust or Scrutiny on a political hex in reach
-            for dest in PATHS[start]:
-                if st.board.tile(dest) in political:
-                    return True
+        tile = st.board.tile
+        for dest, _piece, _path in _move_table(s)[0]:  # Trust or Scrutiny on a political hex in reach
+            if tile(dest) in political:
+                return True
         return None
     return None
 
@@ -1303,11 +1302,19 @@ def _draw(st: GameState, s: SeatState) -> Decision:
         for k, v in st.discard.items():
             pool[k] = pool.get(k, 0) + v
         pool = {k: v for k, v in pool.items() if v > 0}
+    items = sorted(pool.items())
+    key = None
+    if _LAZY[0]:  # lazy options: shared by every draw from the same pool (read-only)
+        key = (id(st.c), s.seat, tuple(items),
+               "curated_corpus" in pool and tuple(sorted(run.domains)))
+        hit = _DRAWS.get(key)
+        if hit is not None:
+            return Decision(kind="chance", options=hit[0], weights=hit[1], label="draw a Training card")
     total = sum(pool.values())
     options: list[Any] = []
     weights: list[float] = []
     domains = sorted(st.c.domains)
-    for card, copies in sorted(pool.items()):
+    for card, copies in items:
         w = copies / total
         if card == "curated_corpus":
             free = [d for d in domains if d not in run.domains]
@@ -1318,7 +1325,16 @@ def _draw(st: GameState, s: SeatState) -> Decision:
                 continue
         options.append(_new(ev.Draw, seat=s.seat, card=card))
         weights.append(w)
+    if key is not None:
+        if len(_DRAWS) > 20000:
+            _DRAWS.clear()
+        _DRAWS[key] = (options, weights)
     return Decision(kind="chance", options=options, weights=weights, label="draw a Training card")
+
+
+#: a Training draw's lazy options and weights by (content, seat, the pool, the run's domains
+#: when Curated Corpus is in the pool): shared (treat as read-only)
+_DRAWS: dict[Any, tuple[list[Any], list[float]]] = {}
 
 
 # --- Production, Dossier, Audit -------------------------------------------------------------
