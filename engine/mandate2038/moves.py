@@ -721,8 +721,6 @@ def _turn_events(st: GameState, s: SeatState, pick: str) -> Iterator[Any]:
 
 #: picks whose options are the same at every destination but the Frontier (its bonus twin)
 _SAME_EVERYWHERE = frozenset({"fund", "covenant", "narrative_capture"})
-#: picks whose options depend on the destination only through its tile (visit bonus, district)
-_BY_TILE = frozenset({"research", "deploy"})
 
 
 def _turn_groups(
@@ -730,9 +728,13 @@ def _turn_groups(
 ) -> tuple[list[tuple[dict[str, Any], list[Any]]], list[Any]]:
     """The options of :func:`_turn_events`, in the same order, as :class:`Options` groups: one
     ``(seat/piece/path fields, variants)`` per move. The variants are computed once per
-    destination (once per tile for Research and Deploy, once for Fund, Covenant and Narrative
-    Capture), and Organize and Reorganization assemble theirs from parts computed once per
-    decision (:func:`_organize_variants`), plus the Orbital Compute and Social Graph options.
+    destination, or once per what :func:`_action_at` reads of a destination for that pick (Fund,
+    Covenant, Narrative Capture: only whether it is the Frontier; Research: and whether its visit
+    discounts Compute; Deploy: and its district and visit; Build: its tile, free space and
+    Generator slots; Influence before Era III: its tile) -- keep these keys in step with
+    :func:`_action_at` (``tests/test_simulate.py`` compares the options with the eager walk).
+    Organize and Reorganization assemble theirs from shared parts
+    (:func:`_organize_variants`); then the Orbital Compute and Social Graph options.
     Only for lazy options (the variants are :class:`Spec` objects)."""
     if not _LAZY[0]:
         raise RuntimeError("_turn_groups builds lazy options only (legal_moves(..., lazy=True))")
@@ -760,7 +762,8 @@ def _turn_groups(
     else:  # the options depend on the destination only: each destination once
         same = pick in _SAME_EVERYWHERE
         # Influence before Era III reads only the destination's tile (no Joint Ventures yet)
-        by_tile = pick in _BY_TILE or (pick == "influence" and st.era < 3)
+        by_tile = pick == "influence" and st.era < 3
+        research, deploy = pick == "research", pick == "deploy"
         build = pick == "build"
         occupied: dict[str | None, int] = {}
         if build:  # Facilities per hex, as hb.facilities_on counts them
@@ -773,6 +776,13 @@ def _turn_groups(
         for dest, piece, path in firsts:
             if same:
                 key: Any = dest == FRONTIER
+            elif research:  # what _action_at reads of the destination for Research
+                here = tiles.get(dest)
+                key = (dest == FRONTIER, here is not None and here.visit_key == "compute_discount")
+            elif deploy:  # ... and for a Deploy
+                here = tiles.get(dest)
+                key = (dest == FRONTIER, st.board.tile(dest) in DEPLOY_DISTRICTS,
+                       here.visit_key if here is not None else None)
             elif by_tile:
                 here = tiles.get(dest)
                 key = (dest == FRONTIER, here.id if here is not None else None)
@@ -985,7 +995,9 @@ def _action_at(
     piece_moved: tuple[str, list[str]] | None, tiles: dict[str, Any] | None = None,
 ) -> Iterator[Any]:
     """Options of resolving ``pick`` from ``dest``; ``bonus``: the visit bonus applies.
-    ``tiles``: the map's position -> tile table, when the caller has it (:func:`_tiles`)."""
+    ``tiles``: the map's position -> tile table, when the caller has it (:func:`_tiles`).
+    :func:`_turn_groups` shares the result between destinations that read alike here (its
+    keys name what each pick reads of ``dest``): update them with any new read of ``dest``."""
     here = (tiles if tiles is not None else _tiles(st)).get(dest)
     visit = here.visit_key if (bonus and here is not None) else None
     cat = here.category if here is not None else None
