@@ -1317,6 +1317,7 @@ def _draw(st: GameState, s: SeatState) -> Decision:
     items = sorted(pool.items())
     key = None
     if _LAZY[0]:  # lazy options: shared by every draw from the same pool (read-only)
+        _game_tables(st)
         key = (id(st.c), s.seat, tuple(items),
                "curated_corpus" in pool and tuple(sorted(run.domains)))
         hit = _DRAWS.get(key)
@@ -1338,14 +1339,12 @@ def _draw(st: GameState, s: SeatState) -> Decision:
         options.append(_new(ev.Draw, seat=s.seat, card=card))
         weights.append(w)
     if key is not None:
-        if len(_DRAWS) > 20000:
-            _DRAWS.clear()
         _DRAWS[key] = (options, weights)
     return Decision(kind="chance", options=options, weights=weights, label="draw a Training card")
 
 
 #: a Training draw's lazy options and weights by (content, seat, the pool, the run's domains
-#: when Curated Corpus is in the pool): shared (treat as read-only)
+#: when Curated Corpus is in the pool): shared within a game (treat as read-only)
 _DRAWS: dict[Any, tuple[list[Any], list[float]]] = {}
 
 
@@ -1465,18 +1464,27 @@ def _audit(st: GameState) -> Decision:
     if not _LAZY[0]:  # events: built afresh
         opts, weights = _audit_options(colours, counts, k)
         return Decision(kind="chance", options=opts, weights=weights, label="draw the Audit")
+    _game_tables(st)
     key = (tuple(colours), tuple(counts), k)
     hit = _AUDITS.get(key)
     if hit is None:
-        if len(_AUDITS) > 4096:
-            _AUDITS.clear()
         hit = _AUDITS[key] = _audit_options(colours, counts, k)
     return Decision(kind="chance", options=hit[0], weights=hit[1], label="draw the Audit")
 
 
 #: the Audit's lazy options and probabilities by (colours in the bag, their counts, cubes
-#: drawn): pure combinatorics, shared by every game (treat as read-only)
+#: drawn): pure combinatorics, shared within a game (treat as read-only)
 _AUDITS: dict[tuple[Any, ...], tuple[list[Any], list[float]]] = {}
+_TABLES_OF: list[Any] = [None]  # the game (its header) whose Audit and Training tables are kept
+
+
+def _game_tables(st: GameState) -> None:
+    """Keep the Audit and Training-draw tables of one game only: a new game starts empty (no
+    work carries over from one simulated game to the next)."""
+    if _TABLES_OF[0] is not st.header:
+        _AUDITS.clear()
+        _DRAWS.clear()
+        _TABLES_OF[0] = st.header
 
 
 def _audit_options(colours: list[int | str], counts: list[int], k: int) -> tuple[list[Any], list[float]]:
