@@ -563,10 +563,9 @@ def _quick_resolution(st: GameState, s: SeatState, pick: str) -> bool | None:
         if len(s.facilities) >= 4 and (st.era < 2 or s.generator is not None):
             return False
         if len(s.facilities) < 4 and s.runway >= 2:  # a Facility fits on any free space
-            for _piece, start in _pieces(s):
-                for dest in PATHS[start]:
-                    if dest != FRONTIER and hb.has_free_space(st, dest):
-                        return True
+            for dest, _piece, _path in _move_table(s)[0]:
+                if dest != FRONTIER and hb.has_free_space(st, dest):
+                    return True
         return None
     if pick == "agent_swarm":  # two unused Core Actions that resolve anywhere suffice
         ex = s.exhausted
@@ -575,10 +574,10 @@ def _quick_resolution(st: GameState, s: SeatState, pick: str) -> bool | None:
         return True if anywhere >= 2 else None
     if pick == "influence" and (s.trust < st.c.cap_trust or s.bag >= 1):
         political = st.c.political
-        for _piece, start in _pieces(s):  # Trust or Scrutiny on a political hex in reach
-            for dest in PATHS[start]:
-                if st.board.tile(dest) in political:
-                    return True
+        tile = st.board.tile
+        for dest, _piece, _path in _move_table(s)[0]:  # Trust or Scrutiny on a political hex in reach
+            if tile(dest) in political:
+                return True
         return None
     return None
 
@@ -722,8 +721,6 @@ def _turn_events(st: GameState, s: SeatState, pick: str) -> Iterator[Any]:
 
 #: picks whose options are the same at every destination but the Frontier (its bonus twin)
 _SAME_EVERYWHERE = frozenset({"fund", "covenant", "narrative_capture"})
-#: picks whose options depend on the destination only through its tile (visit bonus, district)
-_BY_TILE = frozenset({"research", "deploy"})
 
 
 def _turn_groups(
@@ -731,9 +728,13 @@ def _turn_groups(
 ) -> tuple[list[tuple[dict[str, Any], list[Any]]], list[Any]]:
     """The options of :func:`_turn_events`, in the same order, as :class:`Options` groups: one
     ``(seat/piece/path fields, variants)`` per move. The variants are computed once per
-    destination (once per tile for Research and Deploy, once for Fund, Covenant and Narrative
-    Capture), and Organize and Reorganization assemble theirs from parts computed once per
-    decision (:func:`_organize_variants`), plus the Orbital Compute and Social Graph options.
+    destination, or once per what :func:`_action_at` reads of a destination for that pick (Fund,
+    Covenant, Narrative Capture: only whether it is the Frontier; Research: and whether its visit
+    discounts Compute; Deploy: and its district and visit; Build: its tile, free space and
+    Generator slots; Influence before Era III: its tile) -- keep these keys in step with
+    :func:`_action_at` (``tests/test_simulate.py`` compares the options with the eager walk).
+    Organize and Reorganization assemble theirs from shared parts
+    (:func:`_organize_variants`); then the Orbital Compute and Social Graph options.
     Only for lazy options (the variants are :class:`Spec` objects)."""
     if not _LAZY[0]:
         raise RuntimeError("_turn_groups builds lazy options only (legal_moves(..., lazy=True))")
@@ -761,7 +762,8 @@ def _turn_groups(
     else:  # the options depend on the destination only: each destination once
         same = pick in _SAME_EVERYWHERE
         # Influence before Era III reads only the destination's tile (no Joint Ventures yet)
-        by_tile = pick in _BY_TILE or (pick == "influence" and st.era < 3)
+        by_tile = pick == "influence" and st.era < 3
+        research, deploy = pick == "research", pick == "deploy"
         build = pick == "build"
         occupied: dict[str | None, int] = {}
         if build:  # Facilities per hex, as hb.facilities_on counts them
@@ -774,6 +776,13 @@ def _turn_groups(
         for dest, piece, path in firsts:
             if same:
                 key: Any = dest == FRONTIER
+            elif research:  # what _action_at reads of the destination for Research
+                here = tiles.get(dest)
+                key = (dest == FRONTIER, here is not None and here.visit_key == "compute_discount")
+            elif deploy:  # ... and for a Deploy
+                here = tiles.get(dest)
+                key = (dest == FRONTIER, st.board.tile(dest) in DEPLOY_DISTRICTS,
+                       here.visit_key if here is not None else None)
             elif by_tile:
                 here = tiles.get(dest)
                 key = (dest == FRONTIER, here.id if here is not None else None)
@@ -986,7 +995,9 @@ def _action_at(
     piece_moved: tuple[str, list[str]] | None, tiles: dict[str, Any] | None = None,
 ) -> Iterator[Any]:
     """Options of resolving ``pick`` from ``dest``; ``bonus``: the visit bonus applies.
-    ``tiles``: the map's position -> tile table, when the caller has it (:func:`_tiles`)."""
+    ``tiles``: the map's position -> tile table, when the caller has it (:func:`_tiles`).
+    :func:`_turn_groups` shares the result between destinations that read alike here (its
+    keys name what each pick reads of ``dest``): update them with any new read of ``dest``."""
     here = (tiles if tiles is not None else _tiles(st)).get(dest)
     visit = here.visit_key if (bonus and here is not None) else None
     cat = here.category if here is not None else None
@@ -1303,11 +1314,20 @@ def _draw(st: GameState, s: SeatState) -> Decision:
         for k, v in st.discard.items():
             pool[k] = pool.get(k, 0) + v
         pool = {k: v for k, v in pool.items() if v > 0}
+    items = sorted(pool.items())
+    key = None
+    if _LAZY[0]:  # lazy options: shared by every draw from the same pool (read-only)
+        _game_tables(st)
+        key = (id(st.c), s.seat, tuple(items),
+               "curated_corpus" in pool and tuple(sorted(run.domains)))
+        hit = _DRAWS.get(key)
+        if hit is not None:
+            return Decision(kind="chance", options=hit[0], weights=hit[1], label="draw a Training card")
     total = sum(pool.values())
     options: list[Any] = []
     weights: list[float] = []
     domains = sorted(st.c.domains)
-    for card, copies in sorted(pool.items()):
+    for card, copies in items:
         w = copies / total
         if card == "curated_corpus":
             free = [d for d in domains if d not in run.domains]
@@ -1318,7 +1338,14 @@ def _draw(st: GameState, s: SeatState) -> Decision:
                 continue
         options.append(_new(ev.Draw, seat=s.seat, card=card))
         weights.append(w)
+    if key is not None:
+        _DRAWS[key] = (options, weights)
     return Decision(kind="chance", options=options, weights=weights, label="draw a Training card")
+
+
+#: a Training draw's lazy options and weights by (content, seat, the pool, the run's domains
+#: when Curated Corpus is in the pool): shared within a game (treat as read-only)
+_DRAWS: dict[Any, tuple[list[Any], list[float]]] = {}
 
 
 # --- Production, Dossier, Audit -------------------------------------------------------------
@@ -1437,18 +1464,27 @@ def _audit(st: GameState) -> Decision:
     if not _LAZY[0]:  # events: built afresh
         opts, weights = _audit_options(colours, counts, k)
         return Decision(kind="chance", options=opts, weights=weights, label="draw the Audit")
+    _game_tables(st)
     key = (tuple(colours), tuple(counts), k)
     hit = _AUDITS.get(key)
     if hit is None:
-        if len(_AUDITS) > 4096:
-            _AUDITS.clear()
         hit = _AUDITS[key] = _audit_options(colours, counts, k)
     return Decision(kind="chance", options=hit[0], weights=hit[1], label="draw the Audit")
 
 
 #: the Audit's lazy options and probabilities by (colours in the bag, their counts, cubes
-#: drawn): pure combinatorics, shared by every game (treat as read-only)
+#: drawn): pure combinatorics, shared within a game (treat as read-only)
 _AUDITS: dict[tuple[Any, ...], tuple[list[Any], list[float]]] = {}
+_TABLES_OF: list[Any] = [None]  # the game (its header) whose Audit and Training tables are kept
+
+
+def _game_tables(st: GameState) -> None:
+    """Keep the Audit and Training-draw tables of one game only: a new game starts empty (no
+    work carries over from one simulated game to the next)."""
+    if _TABLES_OF[0] is not st.header:
+        _AUDITS.clear()
+        _DRAWS.clear()
+        _TABLES_OF[0] = st.header
 
 
 def _audit_options(colours: list[int | str], counts: list[int], k: int) -> tuple[list[Any], list[float]]:
