@@ -100,14 +100,15 @@ class HeuristicBot:
         best: list[int] = []
         best_score = float("-inf")
         i = 0
-        for o in options.head:
-            sc = self.score(st, seat, o) + rnd() * 0.25
+        for o in options.head:  # trade offers (or blocked resolutions): as score()
+            fn = _SCORERS.get(o.type) if s is not None else None
+            sc = (fn(self, st, s, o) if fn is not None else 0.0) + rnd() * 0.25
             if sc > best_score + 1e-9:
                 best, best_score = [i], sc
             elif abs(sc - best_score) <= 1e-9:
                 best.append(i)
             i += 1
-        cache: dict[tuple[int, int, str], float] = {}  # variant's score
+        cache: dict[Any, float] = {}  # a variant's score (by what its scorer reads)
         # a variant list's scores: by list, then by what its scores read of the path
         # (0: nothing, 1: the length, 2: the destination, 3: both)
         lists: dict[int, tuple[int, dict[Any, list[float]]]] = {}
@@ -132,11 +133,13 @@ class HeuristicBot:
                 plen, dest = len(path), path[-1]
                 bases = []
                 for v in vs:
-                    reads = _PATH_READS.get(v.type, 3)  # what of the path the score reads
-                    key = (id(v), plen if reads & 1 else 0, dest if reads & 2 else "")
+                    t = v.type
+                    reads = _PATH_READS.get(t, 3)  # what of the path the score reads
+                    key: Any = id(v) if not reads else (id(v), plen if reads & 1 else 0,
+                                                         dest if reads & 2 else "")
                     base = cache.get(key)
                     if base is None:  # as score(), without binding the option
-                        fn = _SCORERS.get(v.type) if s is not None else None
+                        fn = _SCORERS.get(t) if s is not None else None
                         base = cache[key] = float(fn(self, st, s, v, path)) if fn is not None else 0.0
                     bases.append(base)
                 by_read[(0, plen, dest, (plen, dest))[m]] = bases

@@ -1383,7 +1383,7 @@ def allocation_options(st: GameState, s: SeatState) -> list[ev.Allocate]:
     if st.production_headline == "emergency_power_authority":
         emergencies += [1, 2]
     for emergency in emergencies:
-        for use_megas in (True, False):
+        for use_megas in ((True, False) if megas else (False,)):  # without megas: the same twice
             chosen_f, chosen_m = _greedy_allocation(st, s, facs, megas if use_megas else [], emergency)
             key = (tuple(chosen_f), tuple(chosen_m), emergency)
             if emergency and len(chosen_f) + 2 * len(chosen_m) <= len(out[0].facilities) + 2 * len(
