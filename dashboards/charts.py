@@ -333,13 +333,14 @@ def open_margins_chart(df: pl.DataFrame) -> ChartLike:
 
 
 def claim_strength_chart(df: pl.DataFrame) -> alt.Chart:
-    """Histogram of Dossier claim strengths, eligible claims apart."""
+    """Histogram of Dossier claim strengths, eligible claims apart (``df``: claims counted per
+    strength and eligibility in SQL, :func:`dashboards.queries.claim_strengths`)."""
     return (
         _chart(df, title="Dossier claim strengths")
         .mark_bar()
         .encode(
             x=alt.X("strength:O", title="Claim strength", axis=alt.Axis(labelAngle=0)),
-            y=alt.Y("count():Q", axis=_count_axis("Claims")),
+            y=alt.Y("sum(claims):Q", axis=_count_axis("Claims")),
             color=alt.Color("eligible:N", title="Eligible claim"),
         )
     )

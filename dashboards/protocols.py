@@ -9,7 +9,6 @@ before migration 2) falls back to re-reading and scoring the archived logs.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -64,12 +63,34 @@ def _base(row: dict[str, Any]) -> dict[str, Any]:
             "protocol": ref or f"(none; scored against {DEFAULT_PROTOCOL})"}
 
 
+def survey_value(text: str | None, num: float | None) -> str | int | float | bool | None:
+    """The answer of a survey event (``str | int | float | bool``) from its ``survey`` row.
+
+    Ingest (``ingest/rows.py``) writes ``value_text`` = ``json.dumps(value)`` for a bool, else
+    ``str(value)``, and ``value_num`` = ``float(value)`` for an int, float or bool, else NULL.
+    So: no number means a string (the text itself); ``true``/``false`` with a number is a bool;
+    a text that reads as a whole number is an int (``str`` of a float always has a point, an
+    exponent, ``inf`` or ``nan``); anything else is a float. Exact for every answer the log
+    schema admits."""
+    if num is None:
+        return text
+    if text in ("true", "false"):
+        return text == "true"
+    if text is None:
+        return num
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
 def completeness_from_warehouse(
     db: Path, games: pl.DataFrame
 ) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
-    """:func:`completeness` from the warehouse alone (tables ``capture``, ``events`` and
-    ``seats``); no archived log is read. A game with no ``capture`` rows gets a problem: its
-    protocol could not be loaded, or it was loaded before the table existed (rebuild)."""
+    """:func:`completeness` from the warehouse alone (tables ``capture``, ``observations``,
+    ``survey`` and ``seats``); no archived log and no event payload is read. A game with no
+    ``capture`` rows gets a problem: its protocol could not be loaded, or it was loaded before
+    the table existed (rebuild)."""
     ids = [str(g) for g in games["game_id"].to_list()] if "game_id" in games.columns else []
     read = queries.protocol_check_rows(db, ids)  # one connection for the four reads
     by_game: dict[str, list[dict[str, Any]]] = {}
@@ -82,7 +103,9 @@ def completeness_from_warehouse(
         events.setdefault(r["game_id"], []).append(
             (list(r["idxs"]), {"type": "observation", "category": r["category"]}))
     for r in read["survey"].iter_rows(named=True):
-        events.setdefault(r["game_id"], []).append(([r["idx"]], json.loads(r["payload"])))
+        events.setdefault(r["game_id"], []).append(
+            ([r["idx"]], {"type": "survey", "item": r["item"], "seat": r["seat"],
+                          "value": survey_value(r["value_text"], r["value_num"])}))
     seats: dict[str, set[int]] = {}
     for r in read["seats"].iter_rows(named=True):
         seats.setdefault(r["game_id"], set()).add(r["seat"])

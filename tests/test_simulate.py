@@ -196,7 +196,8 @@ if given is not None:
 def test_fast_paths_agree_with_the_full_search(players, bot, index):
     """The simulator's speed-ups change nothing: at every state of a game, each quick
     resolvability answer equals the full walk of destinations, and the lazy options
-    (moves.Spec) materialise to exactly the eager events, in the same order."""
+    (moves.Spec, and a turn's grouped moves.Options, by iteration and by index) materialise to
+    exactly the eager events, in the same order."""
     from engine.mandate2038 import moves as mv
     from engine.mandate2038.state import CORE_ACTIONS
 
@@ -220,7 +221,40 @@ def test_fast_paths_agree_with_the_full_search(players, bot, index):
         if eager.kind in ("player", "chance"):
             built = [o.materialize() if isinstance(o, mv.Spec) else o for o in lazy.options]
             assert built == list(eager.options)
+            assert len(lazy.options) == len(built)
+            for i in range(0, len(built), 3):  # indexing (what a bot does) agrees with iteration
+                o = lazy.options[i]
+                assert (o.materialize() if isinstance(o, mv.Spec) else o) == built[i]
             lazy_checked += len(built)
         rs.apply(st, ev, sink)
     assert sink.findings == []
     assert quick_checked > 500 and lazy_checked > 500
+
+
+def test_heuristic_bot_chooses_alike_from_grouped_options():
+    """The heuristic bot's fast path over a turn's grouped options (moves.Options, scored per
+    variant and destination without building each option) makes the same choice, with the same
+    random draws, as its plain scan of the materialised option list."""
+    import random as _random
+
+    from engine.mandate2038 import moves as mv
+    from engine.mandate2038.bots import HeuristicBot
+
+    rs = get_ruleset("mandate2038")
+    compared = 0
+    for index, players in ((20, 4), (21, 5)):
+        log = simulate_one("grouped", index, players, "mixed")
+        sink = FindingSink(rs.catalogue)
+        st = rs.setup(log.header, sink)
+        for n, ev in enumerate(log.events):
+            d = legal_moves(st, None, frozenset(), lazy=True)
+            if isinstance(d.options, mv.Options):
+                fast = HeuristicBot(_random.Random(n))
+                plain = HeuristicBot(_random.Random(n))
+                a = fast.choose(st, d.seat, d.options, d.label)
+                b = plain.choose(st, d.seat, list(d.options), d.label)
+                assert a.materialize() == b.materialize(), d.label
+                assert fast.rng.random() == plain.rng.random()  # the same draws were used
+                compared += 1
+            rs.apply(st, ev, sink)
+    assert compared > 60

@@ -59,16 +59,23 @@ def render() -> None:
 
     st.subheader("The Open test's margins")
     ui.show_chart(charts.open_margins_chart(ends), "open-test-margins")
-    ui.show_table(ends.drop("kind"), "outcomes")
+    outcomes = ends.drop("kind")
+    ui.show_table(outcomes.head(ui.TABLE_ROWS), "outcomes", total=outcomes.height,
+                  full=lambda: outcomes)
 
     st.subheader("Claim strengths")
-    cl = queries.claims(db, f)
-    cl = cl.filter(pl.col("kind") == kind).drop("kind") if not cl.is_empty() else cl
-    if cl.is_empty():
+    strengths = queries.claim_strengths(db, f)  # counted in SQL
+    strengths = (strengths.filter(pl.col("kind") == kind).drop("kind")
+                 if not strengths.is_empty() else strengths)
+    if strengths.is_empty():
         ui.empty_state("No Dossier claims recorded in the matching games.")
     else:
-        ui.show_chart(charts.claim_strength_chart(cl), "claim-strengths")
-        ui.show_table(ui.with_names(cl, "faction"), "claims")
+        ui.show_chart(charts.claim_strength_chart(strengths), "claim-strengths")
+        first = queries.claims(db, f, kind, ui.TABLE_ROWS).drop("kind")
+        ui.show_table(ui.with_names(first, "faction"), "claims",
+                      total=int(strengths["claims"].sum()),
+                      full=lambda: ui.with_names(queries.claims(db, f, kind).drop("kind"),
+                                                 "faction"))
     filters.show_exclusions(db, f)
 
 

@@ -28,7 +28,7 @@ def render() -> None:
     show = games.with_columns(
         pl.col("evidence_reasons").list.join("; ").alias("why not evidence")
     ).drop("evidence_reasons")
-    ui.show_table(show, "games")
+    ui.show_table(show.head(ui.TABLE_ROWS), "games", total=show.height, full=lambda: show)
     filters.show_exclusions(db, f)
 
 

@@ -100,37 +100,49 @@ class HeuristicBot:
         best: list[int] = []
         best_score = float("-inf")
         i = 0
-        for o in options.head:
-            sc = self.score(st, seat, o) + rnd() * 0.25
+        for o in options.head:  # trade offers (or blocked resolutions): as score()
+            fn = _SCORERS.get(o.type) if s is not None else None
+            sc = (fn(self, st, s, o) if fn is not None else 0.0) + rnd() * 0.25
             if sc > best_score + 1e-9:
                 best, best_score = [i], sc
             elif abs(sc - best_score) <= 1e-9:
                 best.append(i)
             i += 1
-        cache: dict[tuple[int, int, str], float] = {}  # variant's score
-        lists: dict[tuple[int, int, str], list[float]] = {}  # a variant list's scores
-        reads_of: dict[int, int] = {}  # variant list -> what its scores read of the path
+        cache: dict[Any, float] = {}  # a variant's score (by what its scorer reads)
+        # a variant list's scores: by list, then by what its scores read of the path
+        # (0: nothing, 1: the length, 2: the destination, 3: both)
+        lists: dict[int, tuple[int, dict[Any, list[float]]]] = {}
         for kw, vs in options.groups:
-            path = kw["path"]
-            plen, dest = len(path), path[-1]
-            m = reads_of.get(id(vs))
-            if m is None:
+            entry = lists.get(id(vs))
+            if entry is None:
                 m = 0
                 for v in vs:
                     m |= _PATH_READS.get(v.type, 3)
-                reads_of[id(vs)] = m
-            lkey = (id(vs), plen if m & 1 else 0, dest if m & 2 else "")
-            bases = lists.get(lkey)
+                entry = lists[id(vs)] = (m, {})
+            m, by_read = entry
+            if m == 0:
+                bases = by_read.get(0)
+            elif m == 1:
+                bases = by_read.get(len(kw["path"]))
+            elif m == 2:
+                bases = by_read.get(kw["path"][-1])
+            else:
+                bases = by_read.get((len(kw["path"]), kw["path"][-1]))
             if bases is None:
-                bases = lists[lkey] = []
+                path = kw["path"]
+                plen, dest = len(path), path[-1]
+                bases = []
                 for v in vs:
-                    reads = _PATH_READS.get(v.type, 3)  # what of the path the score reads
-                    key = (id(v), plen if reads & 1 else 0, dest if reads & 2 else "")
+                    t = v.type
+                    reads = _PATH_READS.get(t, 3)  # what of the path the score reads
+                    key: Any = id(v) if not reads else (id(v), plen if reads & 1 else 0,
+                                                         dest if reads & 2 else "")
                     base = cache.get(key)
                     if base is None:  # as score(), without binding the option
-                        fn = _SCORERS.get(v.type) if s is not None else None
+                        fn = _SCORERS.get(t) if s is not None else None
                         base = cache[key] = float(fn(self, st, s, v, path)) if fn is not None else 0.0
                     bases.append(base)
+                by_read[(0, plen, dest, (plen, dest))[m]] = bases
             lo = best_score - 2e-9  # below it an option neither beats nor ties the best
             for base in bases:
                 sc = base + rnd() * 0.25

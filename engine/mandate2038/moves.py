@@ -33,6 +33,7 @@ import bisect
 import copy
 import itertools
 import math
+import operator
 from collections.abc import Iterator, Sequence
 from typing import Any, cast, overload
 
@@ -83,7 +84,8 @@ class Spec:
     def materialize(self) -> Any:
         """The event (validated); nested specs (e.g. an Organize's steps) are built too."""
         fields = {k: _built(v) for k, v in self.__dict__.items()}
-        return self._model(**fields)
+        # what the model's __init__ does (the same validation), without its wrapper
+        return self._model.__pydantic_validator__.validate_python(fields)
 
     def __repr__(self) -> str:
         return f"Spec({self._model.__name__}, {self.__dict__!r})"
@@ -137,20 +139,24 @@ class Options(Sequence[Any]):
     option they choose.
     """
 
-    __slots__ = ("head", "groups", "tail", "_ends", "_len")
+    __slots__ = ("head", "groups", "tail", "_ends_cache", "_len")
 
     def __init__(self, head: list[Any], groups: list[tuple[dict[str, Any], list[Any]]],
                  tail: list[Any]) -> None:
         self.head = head
         self.groups = groups
         self.tail = tail
-        ends: list[int] = []
-        n = len(head)
-        for _kw, vs in groups:
-            n += len(vs)
-            ends.append(n)
-        self._ends = ends
-        self._len = n + len(tail)
+        self._ends_cache: list[int] | None = None
+        self._len = len(head) + sum(map(len, map(_SECOND, groups))) + len(tail)
+
+    @property
+    def _ends(self) -> list[int]:
+        """The index after each group's last option."""
+        ends = self._ends_cache
+        if ends is None:
+            ends = self._ends_cache = list(itertools.accumulate(map(len, map(_SECOND, self.groups)),
+                                                                initial=len(self.head)))[1:]
+        return ends
 
     def __len__(self) -> int:
         return self._len
@@ -185,6 +191,9 @@ class Options(Sequence[Any]):
             for v in vs:
                 yield bind(v, kw)
         yield from self.tail
+
+
+_SECOND = operator.itemgetter(1)
 
 
 def bind(variant: Any, kw: dict[str, Any]) -> Any:
@@ -554,10 +563,9 @@ def _quick_resolution(st: GameState, s: SeatState, pick: str) -> bool | None:
         if len(s.facilities) >= 4 and (st.era < 2 or s.generator is not None):
             return False
         if len(s.facilities) < 4 and s.runway >= 2:  # a Facility fits on any free space
-            for _piece, start in _pieces(s):
-                for dest in PATHS[start]:
-                    if dest != FRONTIER and hb.has_free_space(st, dest):
-                        return True
+            for dest, _piece, _path in _move_table(s)[0]:
+                if dest != FRONTIER and hb.has_free_space(st, dest):
+                    return True
         return None
     if pick == "agent_swarm":  # two unused Core Actions that resolve anywhere suffice
         ex = s.exhausted
@@ -566,10 +574,10 @@ def _quick_resolution(st: GameState, s: SeatState, pick: str) -> bool | None:
         return True if anywhere >= 2 else None
     if pick == "influence" and (s.trust < st.c.cap_trust or s.bag >= 1):
         political = st.c.political
-        for _piece, start in _pieces(s):  # Trust or Scrutiny on a political hex in reach
-            for dest in PATHS[start]:
-                if st.board.tile(dest) in political:
-                    return True
+        tile = st.board.tile
+        for dest, _piece, _path in _move_table(s)[0]:  # Trust or Scrutiny on a political hex in reach
+            if tile(dest) in political:
+                return True
         return None
     return None
 
@@ -713,8 +721,6 @@ def _turn_events(st: GameState, s: SeatState, pick: str) -> Iterator[Any]:
 
 #: picks whose options are the same at every destination but the Frontier (its bonus twin)
 _SAME_EVERYWHERE = frozenset({"fund", "covenant", "narrative_capture"})
-#: picks whose options depend on the destination only through its tile (visit bonus, district)
-_BY_TILE = frozenset({"research", "deploy"})
 
 
 def _turn_groups(
@@ -722,9 +728,13 @@ def _turn_groups(
 ) -> tuple[list[tuple[dict[str, Any], list[Any]]], list[Any]]:
     """The options of :func:`_turn_events`, in the same order, as :class:`Options` groups: one
     ``(seat/piece/path fields, variants)`` per move. The variants are computed once per
-    destination (once per tile for Research and Deploy, once for Fund, Covenant and Narrative
-    Capture), and Organize and Reorganization assemble theirs from parts computed once per
-    decision (:func:`_organize_variants`), plus the Orbital Compute and Social Graph options.
+    destination, or once per what :func:`_action_at` reads of a destination for that pick (Fund,
+    Covenant, Narrative Capture: only whether it is the Frontier; Research: and whether its visit
+    discounts Compute; Deploy: and its district and visit; Build: its tile, free space and
+    Generator slots; Influence before Era III: its tile) -- keep these keys in step with
+    :func:`_action_at` (``tests/test_simulate.py`` compares the options with the eager walk).
+    Organize and Reorganization assemble theirs from shared parts
+    (:func:`_organize_variants`); then the Orbital Compute and Social Graph options.
     Only for lazy options (the variants are :class:`Spec` objects)."""
     if not _LAZY[0]:
         raise RuntimeError("_turn_groups builds lazy options only (legal_moves(..., lazy=True))")
@@ -732,9 +742,8 @@ def _turn_groups(
     cache: dict[Any, Any] = {}
     groups: list[tuple[dict[str, Any], list[Any]]] = []
     seat = s.seat
-    pieces = _pieces(s)
     if pick == "organize":
-        for piece, start in pieces:
+        for piece, start in _pieces(s):
             for dest, path, kw in _moves_kw(seat, piece, start):
                 here = tiles.get(dest)
                 vs = _organize_variants(st, s, dest, here.visit_key if here is not None else None,
@@ -742,7 +751,7 @@ def _turn_groups(
                 if vs:
                     groups.append((kw, vs))
     elif pick == "reorganization":  # the options depend on where the Teams stand after the move
-        for piece, start in pieces:
+        for piece, start in _pieces(s):
             for dest, path, kw in _moves_kw(seat, piece, start):
                 rkey = (dest == FRONTIER, *_after_move(s, (piece, path))[1])
                 rvs: list[Any] | None = cache.get(rkey)
@@ -752,26 +761,43 @@ def _turn_groups(
                     groups.append((kw, rvs))
     else:  # the options depend on the destination only: each destination once
         same = pick in _SAME_EVERYWHERE
-        by_tile = pick in _BY_TILE
+        # Influence before Era III reads only the destination's tile (no Joint Ventures yet)
+        by_tile = pick == "influence" and st.era < 3
+        research, deploy = pick == "research", pick == "deploy"
+        build = pick == "build"
+        occupied: dict[str | None, int] = {}
+        if build:  # Facilities per hex, as hb.facilities_on counts them
+            for x in st.seats:
+                for f in x.facilities.values():
+                    occupied[f.hex] = occupied.get(f.hex, 0) + 1
         by_pairs: dict[Any, list[Any]] = {}
         by_dest: dict[str, list[Any]] = {}
-        for piece, start in pieces:
-            for dest, path, _kw in _moves_kw(seat, piece, start):
-                if dest in by_dest:
-                    continue
-                if same:
-                    key: Any = dest == FRONTIER
-                elif by_tile:
-                    here = tiles.get(dest)
-                    key = (dest == FRONTIER, here.id if here is not None else None)
-                else:
-                    key = dest
-                dvs: list[Any] | None = cache.get(key)
-                if dvs is None:
-                    dvs = cache[key] = _dest_variants(st, s, pick, dest, (piece, path), tiles, by_pairs)
-                by_dest[dest] = dvs
-        groups = [(kw, vs) for piece, start in pieces for dest, _path, kw in _moves_kw(seat, piece, start)
-                  if (vs := by_dest[dest])]
+        firsts, flat = _move_table(s)
+        for dest, piece, path in firsts:
+            if same:
+                key: Any = dest == FRONTIER
+            elif research:  # what _action_at reads of the destination for Research
+                here = tiles.get(dest)
+                key = (dest == FRONTIER, here is not None and here.visit_key == "compute_discount")
+            elif deploy:  # ... and for a Deploy
+                here = tiles.get(dest)
+                key = (dest == FRONTIER, st.board.tile(dest) in DEPLOY_DISTRICTS,
+                       here.visit_key if here is not None else None)
+            elif by_tile:
+                here = tiles.get(dest)
+                key = (dest == FRONTIER, here.id if here is not None else None)
+            elif build:  # what _action_at reads of the destination for a Build
+                here = tiles.get(dest)
+                key = (dest == FRONTIER, here.id if here is not None else None,
+                       occupied.get(dest, 0) < hb.facility_spaces(st, dest),
+                       len(st.gen_slots.get(dest, ())))
+            else:
+                key = dest
+            dvs: list[Any] | None = cache.get(key)
+            if dvs is None:
+                dvs = cache[key] = _dest_variants(st, s, pick, dest, (piece, path), tiles, by_pairs)
+            by_dest[dest] = dvs
+        groups = [(kw, vs) for kw, dest in flat if (vs := by_dest[dest])]
     tail: list[Any] = []
     if pick in ORBITAL_PICKS and s.facilities and has_active(st, s, "orbital_compute"):
         tail.extend(_orbital_options(st, s, pick))
@@ -796,6 +822,31 @@ def _dest_variants(st: GameState, s: SeatState, pick: str, dest: str,
 
 _MISSING = object()
 _MOVES_KW: dict[tuple[int, str, str], list[tuple[str, list[str], dict[str, Any]]]] = {}
+
+
+_MOVE_TABLES: dict[tuple[Any, ...], tuple[list[tuple[str, str, list[str]]], list[tuple[dict[str, Any], str]]]] = {}
+
+
+def _move_table(s: SeatState) -> tuple[list[tuple[str, str, list[str]]], list[tuple[dict[str, Any], str]]]:
+    """The seat's moves (geometry only, shared): every destination once with the first
+    (piece, path) reaching it, and every move as (its seat/piece/path fields, destination) in
+    the order of :func:`_turn_events`."""
+    key = (s.seat, s.ceo, *s.teams)
+    hit = _MOVE_TABLES.get(key)
+    if hit is None:
+        if len(_MOVE_TABLES) > 20000:
+            _MOVE_TABLES.clear()
+        firsts: list[tuple[str, str, list[str]]] = []
+        flat: list[tuple[dict[str, Any], str]] = []
+        seen: set[str] = set()
+        for piece, start in _pieces(s):
+            for dest, path, kw in _moves_kw(s.seat, piece, start):
+                if dest not in seen:
+                    seen.add(dest)
+                    firsts.append((dest, piece, path))
+                flat.append((kw, dest))
+        hit = _MOVE_TABLES[key] = (firsts, flat)
+    return hit
 
 
 def _moves_kw(seat: int, piece: str, start: str) -> list[tuple[str, list[str], dict[str, Any]]]:
@@ -944,7 +995,9 @@ def _action_at(
     piece_moved: tuple[str, list[str]] | None, tiles: dict[str, Any] | None = None,
 ) -> Iterator[Any]:
     """Options of resolving ``pick`` from ``dest``; ``bonus``: the visit bonus applies.
-    ``tiles``: the map's position -> tile table, when the caller has it (:func:`_tiles`)."""
+    ``tiles``: the map's position -> tile table, when the caller has it (:func:`_tiles`).
+    :func:`_turn_groups` shares the result between destinations that read alike here (its
+    keys name what each pick reads of ``dest``): update them with any new read of ``dest``."""
     here = (tiles if tiles is not None else _tiles(st)).get(dest)
     visit = here.visit_key if (bonus and here is not None) else None
     cat = here.category if here is not None else None
@@ -1124,7 +1177,7 @@ def _reorganization(
     st: GameState, s: SeatState, kw: dict[str, Any], piece_moved: tuple[str, list[str]] | None
 ) -> Iterator[Any]:
     _ceo, teams = _after_move(s, piece_moved)
-    toward = [ev.TeamMove(path=[h] if h == FRONTIER else [h, _path(h, FRONTIER)[1]]) for h in teams]
+    toward = [_new(ev.TeamMove, path=[h] if h == FRONTIER else [h, _path(h, FRONTIER)[1]]) for h in teams]
     yield _new(ev.Reorganization, **kw)
     if teams:
         yield _new(ev.Reorganization, team_moves=toward, **kw)
@@ -1261,11 +1314,20 @@ def _draw(st: GameState, s: SeatState) -> Decision:
         for k, v in st.discard.items():
             pool[k] = pool.get(k, 0) + v
         pool = {k: v for k, v in pool.items() if v > 0}
+    items = sorted(pool.items())
+    key = None
+    if _LAZY[0]:  # lazy options: shared by every draw from the same pool (read-only)
+        _game_tables(st)
+        key = (id(st.c), s.seat, tuple(items),
+               "curated_corpus" in pool and tuple(sorted(run.domains)))
+        hit = _DRAWS.get(key)
+        if hit is not None:
+            return Decision(kind="chance", options=hit[0], weights=hit[1], label="draw a Training card")
     total = sum(pool.values())
     options: list[Any] = []
     weights: list[float] = []
     domains = sorted(st.c.domains)
-    for card, copies in sorted(pool.items()):
+    for card, copies in items:
         w = copies / total
         if card == "curated_corpus":
             free = [d for d in domains if d not in run.domains]
@@ -1276,7 +1338,14 @@ def _draw(st: GameState, s: SeatState) -> Decision:
                 continue
         options.append(_new(ev.Draw, seat=s.seat, card=card))
         weights.append(w)
+    if key is not None:
+        _DRAWS[key] = (options, weights)
     return Decision(kind="chance", options=options, weights=weights, label="draw a Training card")
+
+
+#: a Training draw's lazy options and weights by (content, seat, the pool, the run's domains
+#: when Curated Corpus is in the pool): shared within a game (treat as read-only)
+_DRAWS: dict[Any, tuple[list[Any], list[float]]] = {}
 
 
 # --- Production, Dossier, Audit -------------------------------------------------------------
@@ -1314,7 +1383,7 @@ def allocation_options(st: GameState, s: SeatState) -> list[ev.Allocate]:
     if st.production_headline == "emergency_power_authority":
         emergencies += [1, 2]
     for emergency in emergencies:
-        for use_megas in (True, False):
+        for use_megas in ((True, False) if megas else (False,)):  # without megas: the same twice
             chosen_f, chosen_m = _greedy_allocation(st, s, facs, megas if use_megas else [], emergency)
             key = (tuple(chosen_f), tuple(chosen_m), emergency)
             if emergency and len(chosen_f) + 2 * len(chosen_m) <= len(out[0].facilities) + 2 * len(
@@ -1395,18 +1464,27 @@ def _audit(st: GameState) -> Decision:
     if not _LAZY[0]:  # events: built afresh
         opts, weights = _audit_options(colours, counts, k)
         return Decision(kind="chance", options=opts, weights=weights, label="draw the Audit")
+    _game_tables(st)
     key = (tuple(colours), tuple(counts), k)
     hit = _AUDITS.get(key)
     if hit is None:
-        if len(_AUDITS) > 4096:
-            _AUDITS.clear()
         hit = _AUDITS[key] = _audit_options(colours, counts, k)
     return Decision(kind="chance", options=hit[0], weights=hit[1], label="draw the Audit")
 
 
 #: the Audit's lazy options and probabilities by (colours in the bag, their counts, cubes
-#: drawn): pure combinatorics, shared by every game (treat as read-only)
+#: drawn): pure combinatorics, shared within a game (treat as read-only)
 _AUDITS: dict[tuple[Any, ...], tuple[list[Any], list[float]]] = {}
+_TABLES_OF: list[Any] = [None]  # the game (its header) whose Audit and Training tables are kept
+
+
+def _game_tables(st: GameState) -> None:
+    """Keep the Audit and Training-draw tables of one game only: a new game starts empty (no
+    work carries over from one simulated game to the next)."""
+    if _TABLES_OF[0] is not st.header:
+        _AUDITS.clear()
+        _DRAWS.clear()
+        _TABLES_OF[0] = st.header
 
 
 def _audit_options(colours: list[int | str], counts: list[int], k: int) -> tuple[list[Any], list[float]]:
@@ -1464,37 +1542,44 @@ _ATOMIC = frozenset({int, str, float, bool, type(None), bytes})
 
 
 def _copy(o: Any, memo: dict[int, Any]) -> Any:
-    """``copy.deepcopy(o, memo)``, faster for what a game state is made of: lists, dicts,
-    sets and tuples of plain values and slotted dataclasses are copied here structurally;
-    anything else (or a class with its own ``__deepcopy__``) goes to :func:`copy.deepcopy`."""
+    """``copy.deepcopy(o, memo)``, faster for what a game state is made of: lists, dicts and
+    tuples of plain values and slotted dataclasses are copied here structurally, sets and
+    frozensets (whose members are hashable, so immutable values) by value; anything else (or
+    a class with its own ``__deepcopy__``) goes to :func:`copy.deepcopy`."""
     t = type(o)
     if t in _ATOMIC:
         return o
-    hit = memo.get(id(o), _MISSING)
+    i = id(o)
+    hit = memo.get(i, _MISSING)
     if hit is not _MISSING:
         return hit
     r: Any
     if t is list:
-        r = memo[id(o)] = []
+        r = memo[i] = []
         r.extend([x if type(x) in _ATOMIC else _copy(x, memo) for x in o])
     elif t is dict:
-        r = memo[id(o)] = {}
+        r = memo[i] = {}
         for k, v in o.items():
             r[k if type(k) in _ATOMIC else _copy(k, memo)] = v if type(v) in _ATOMIC else _copy(v, memo)
-    elif t is set or t is frozenset:
-        r = t(x if type(x) in _ATOMIC else _copy(x, memo) for x in o)
-        memo[id(o)] = r
+    elif t is set:
+        r = memo[i] = set(o)
+    elif t is frozenset:
+        r = memo[i] = o
     elif t is tuple:
         r = tuple([x if type(x) in _ATOMIC else _copy(x, memo) for x in o])
-        memo[id(o)] = r
-    elif (getattr(t, "__dataclass_fields__", None) is not None and "__slots__" in t.__dict__
-          and getattr(t, "__deepcopy__", None) is None and not hasattr(o, "__dict__")):
-        r = memo[id(o)] = object.__new__(t)
-        for name in _slot_names(t):
-            if hasattr(o, name):
-                object.__setattr__(r, name, _copy(getattr(o, name), memo))
+        memo[i] = r
     else:
-        r = copy.deepcopy(o, memo)
+        names = _SLOTS.get(t)
+        if names is None:
+            names = _slot_names(t)
+        if names:
+            r = memo[i] = object.__new__(t)
+            for name in names:
+                v = getattr(o, name, _MISSING)
+                if v is not _MISSING:
+                    object.__setattr__(r, name, v if type(v) in _ATOMIC else _copy(v, memo))
+        else:
+            r = copy.deepcopy(o, memo)
     return r
 
 
@@ -1502,13 +1587,20 @@ _SLOTS: dict[type, tuple[str, ...]] = {}
 
 
 def _slot_names(t: type) -> tuple[str, ...]:
+    """The slots of a slotted dataclass that :func:`_copy` may copy field by field; empty for
+    any other class (left to :func:`copy.deepcopy`)."""
     names = _SLOTS.get(t)
     if names is None:
-        out: list[str] = []
-        for k in reversed(t.__mro__):
-            sl = k.__dict__.get("__slots__", ())
-            out.extend([sl] if isinstance(sl, str) else sl)
-        names = _SLOTS[t] = tuple(n for n in dict.fromkeys(out) if n not in ("__dict__", "__weakref__"))
+        if (getattr(t, "__dataclass_fields__", None) is not None and "__slots__" in t.__dict__
+                and getattr(t, "__deepcopy__", None) is None and "__dict__" not in dir(t)):
+            out: list[str] = []
+            for k in reversed(t.__mro__):
+                sl = k.__dict__.get("__slots__", ())
+                out.extend([sl] if isinstance(sl, str) else sl)
+            names = tuple(n for n in dict.fromkeys(out) if n not in ("__dict__", "__weakref__"))
+        else:
+            names = ()
+        _SLOTS[t] = names
     return names
 
 

@@ -1,0 +1,71 @@
+"""Capture misfits read from the warehouse equal the ones found in the log itself, for every
+kind of survey answer the log schema admits (the page rebuilds answers from the ``survey``
+table instead of reading event payloads, and judges observations by category)."""
+
+from __future__ import annotations
+
+import duckdb
+import pytest
+from test_storage_support import child_env, ensure_ruleset
+
+from dashboards import protocols
+from ingest.pipeline import ingest_log
+from ingest.warehouse.synthetic import synthetic_log
+
+
+@pytest.fixture(autouse=True)
+def _ruleset(monkeypatch: pytest.MonkeyPatch) -> None:
+    for k, v in child_env().items():
+        if k.startswith("PLAYTEST_") or k == "PYTHONPATH":
+            monkeypatch.setenv(k, v)
+    monkeypatch.setenv("PLAYTEST_DB_WAIT", "5")
+    ensure_ruleset()
+
+
+#: answers of every type to a scale item, a yes/no item, a text item and unknown ones
+ANSWERS: list[tuple[str, object, int | None]] = [
+    ("fun", 4, 1), ("fun", 4.0, 2), ("fun", 4.5, 3), ("fun", True, 4),  # int, float, bool
+    ("fun", "4", 1), ("fun", 9, 2), ("fun", -0.0, None), ("fun", 1e20, 3),
+    ("fun", "true", 4), ("fun", False, 1),
+    ("not_an_item", 3, 1), ("not_an_item", "x", None),
+    ("fun", 3, 6),  # a seat that is not at the table (the log has fewer)
+]
+
+
+def test_misfits_from_the_warehouse_equal_the_logs(tmp_path) -> None:
+    db = tmp_path / "w.duckdb"
+    base = synthetic_log(11, events_target=80, session_type="facilitated_playtest")
+    data = base.model_dump(mode="json")
+    items = {s.get("item") for s in data["events"] if s.get("type") == "survey"}
+    extra = [{"type": "observation", "category": "not_a_category", "text": "x"},
+             {"type": "observation", "category": "not_a_category", "text": "y"}]
+    for item, value, seat in ANSWERS:
+        extra.append({"type": "survey", "item": item, "value": value, "seat": seat})
+    for item in sorted(i for i in items if i):  # every protocol item answered in words too
+        extra.append({"type": "survey", "item": item, "value": "yes", "seat": 2})
+        extra.append({"type": "survey", "item": item, "value": "", "seat": 3})
+    n = len(data["events"])
+    data["events"][n - 1:n - 1] = extra
+    log = type(base).model_validate(data)
+    kinds = {type(e.value) for e in log.events if e.type == "survey"}
+    assert {int, float, bool, str} <= kinds, kinds  # the schema kept every type
+    gid = ingest_log(log, db).reports[0].game_id
+    with duckdb.connect(str(db), read_only=True) as con:
+        games = con.sql("SELECT game_id, protocol FROM games").pl()
+    from_logs = protocols.completeness_from_logs(db, games)[2]
+    from_warehouse = protocols.completeness_from_warehouse(db, games)[2]
+    assert from_logs.height >= len(ANSWERS), from_logs  # many answers do not fit
+    assert from_warehouse.equals(from_logs), (from_warehouse, from_logs)
+    assert set(from_warehouse["game_id"]) == {gid}
+
+
+@pytest.mark.parametrize("value", [4, 4.0, 4.5, -0.0, 1e20, True, False, "true", "4", "", "x y"])
+def test_survey_values_rebuild_exactly(value: object) -> None:
+    """As ``ingest/rows.py`` writes them: text ``json.dumps`` for a bool, else ``str``; the
+    number for int, float and bool."""
+    import json
+
+    text = json.dumps(value) if isinstance(value, bool) else str(value)
+    num = float(value) if isinstance(value, int | float) else None
+    got = protocols.survey_value(text, num)
+    assert type(got) is type(value) and got == value
