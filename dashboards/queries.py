@@ -134,8 +134,7 @@ def has_column(db: Path, table: str, column: str) -> bool:
     """True when ``table`` has ``column`` (the warehouse may be older or newer than the docs)."""
     df = query(
         db,
-        "SELECT count(*) AS n FROM information_schema.columns "
-        "WHERE table_name = ? AND column_name = ?",
+        "SELECT count(*) AS n FROM duckdb_columns() WHERE table_name = ? AND column_name = ?",
         [table, column],
     )
     return not df.is_empty() and int(df["n"][0]) > 0

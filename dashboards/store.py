@@ -221,7 +221,8 @@ def table_exists(db: Path, table: str) -> bool:
     """True when ``table`` exists in the warehouse."""
     df = query(
         db,
-        "SELECT count(*) AS n FROM information_schema.tables WHERE table_name = ?",
+        "SELECT count(*) AS n FROM duckdb_tables() WHERE table_name = ?",  # the warehouse has
+        # no views; information_schema.tables costs half as much again (catalog views)
         [table],
     )
     return not df.is_empty() and int(df["n"][0]) > 0

@@ -310,6 +310,12 @@ def process_batch(
 
 
 def _max_rss_kb() -> int:
+    """Peak resident memory (KB) of this process. On Linux from ``VmHWM``: ``ru_maxrss`` survives
+    ``exec``, so a spawned worker would report the parent's size at the time it was started."""
+    with contextlib.suppress(OSError, ValueError), open("/proc/self/status", encoding="ascii") as fh:
+        for line in fh:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return rss // 1024 if sys.platform == "darwin" else rss
 
@@ -448,7 +454,7 @@ def run_batches(
     batches = _chunks(items, workers, sizes)
     ctx = multiprocessing.get_context("spawn")
     with _progress(progress, label, len(items)) as advance, ProcessPoolExecutor(
-        max_workers=workers, mp_context=ctx
+        max_workers=workers, mp_context=ctx, initializer=_init_worker, initargs=(skip_ids,)
     ) as pool:
         futures: dict[Future[BatchResult], int] = {}
         queue = list(batches)
@@ -456,9 +462,7 @@ def run_batches(
         while queue or futures:
             while queue and len(futures) < workers * 2:
                 batch = queue.pop(0)
-                fut = pool.submit(
-                    process_batch, batch, archive=archive, skip_ids=skip_ids, run_started=run_started
-                )
+                fut = pool.submit(_worker_batch, batch, archive, run_started)
                 futures[fut] = len(batch)
             done, _ = wait(list(futures), return_when=FIRST_COMPLETED)
             for fut in done:
@@ -473,6 +477,20 @@ def run_batches(
                         "PLAYTEST_WORKERS=1 to run in one process)."
                     ) from None
                 yield result
+
+
+# The games already loaded, given to each worker once when it starts (not pickled again with
+# every batch: with small batches and a large warehouse that would cost more than the batch).
+_WORKER_SKIP_IDS: frozenset[str] = frozenset()
+
+
+def _init_worker(skip_ids: frozenset[str]) -> None:
+    global _WORKER_SKIP_IDS
+    _WORKER_SKIP_IDS = skip_ids
+
+
+def _worker_batch(items: Sequence[Item], archive: Path, run_started: float) -> BatchResult:
+    return process_batch(items, archive=archive, skip_ids=_WORKER_SKIP_IDS, run_started=run_started)
 
 
 @contextlib.contextmanager

@@ -30,7 +30,7 @@ from ingest.warehouse.schema import TABLES
 #: DuckDB settings of the connection that loads frames: its buffer pool may not grow with the
 #: warehouse (DuckDB's default is 80% of the machine's memory, kept as cache), and one thread
 #: per load keeps its working memory small (the workers use the other cores meanwhile).
-LOAD_SETTINGS = {"memory_limit": "256MB", "threads": "1"}
+LOAD_SETTINGS = {"memory_limit": "64MB", "threads": "1"}
 
 
 def _load(db_path: Path, res: BatchResult) -> None:
@@ -58,7 +58,7 @@ class _Loader:
     flight, so both caps bound its memory whatever the corpus.
     """
 
-    FLUSH_GAMES = 300
+    FLUSH_GAMES = 200
     FLUSH_BYTES = 32 * 1024 * 1024
     FLUSH_SECONDS = 2.0
 

@@ -9,7 +9,10 @@ and rebuilds. Prints one line per step with the elapsed seconds and the peak res
 :mod:`ingest.warehouse.synthetic` (well-formed, not legal games); with ``--from DIR`` any folder
 of logs (e.g. ``playtest simulate`` output) is used instead. ``--stages N`` instead prints the
 CPU time per game of each stage (read, canonical text, archive, replay, rows, frames) over the
-first N logs in this process.
+first N logs in this process. ``--big-log MB`` instead writes one long log of about MB
+megabytes (a synthetic game followed by observation events, canonical JSON) to
+``<dir>/big<MB>.json`` and exits; measure its ingest with
+``/usr/bin/time -v playtest ingest <dir>/big<MB>.json --db <dir>/big/playtest.duckdb``.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from ingest.batching import _meta_for
 from ingest.pipeline import FrameBuilder, game_columns, ingest_paths, read_input, rebuild
 from ingest.warehouse.synthetic import synthetic_log
 from schemas.canonical import dumps_log
+from schemas.mandate2038 import MandateLog
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -37,7 +41,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--from", dest="source", type=Path, default=None)
     ap.add_argument("--no-rebuild", action="store_true")
     ap.add_argument("--stages", type=int, default=0, metavar="N")
+    ap.add_argument("--big-log", type=int, default=0, metavar="MB")
     args = ap.parse_args(argv)
+    if args.big_log:
+        args.dir.mkdir(parents=True, exist_ok=True)
+        out = args.dir / f"big{args.big_log}.json"
+        out.write_text(big_log_text(args.big_log * 1_000_000), encoding="utf-8")
+        print(f"wrote {out} ({out.stat().st_size:,} bytes)")
+        return 0
     logs = args.source or args.dir / "logs"
     if args.source is None:
         logs.mkdir(parents=True, exist_ok=True)
@@ -67,6 +78,22 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  peak RSS so far: this process {_max_rss_mb(resource.RUSAGE_SELF):.0f} MB, "
               f"largest batch process {s.batch_max_rss_kb / 1024:.0f} MB")
     return 0
+
+
+def big_log_text(size: int) -> str:
+    """Canonical JSON of a synthetic game followed by observation events, about ``size`` bytes
+    (a long recorded session: the worst case for one file's memory)."""
+    log = synthetic_log(0, events_target=160)
+    data = log.model_dump(mode="json", exclude_none=True)
+    base = len(dumps_log(log))
+    one = len('{"type": "observation", "category": "moment", "minutes": 0.5, "text": '
+              '"the table laughed at headline 000000; nobody checked the rulebook"},\n')
+    data["events"] += [
+        {"type": "observation", "category": "moment", "minutes": 0.5,
+         "text": f"the table laughed at headline {i:06d}; nobody checked the rulebook"}
+        for i in range(max(0, (size - base) // one))
+    ]
+    return dumps_log(MandateLog.model_validate(data))
 
 
 def _max_rss_mb(who: int) -> float:
