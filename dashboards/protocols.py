@@ -111,7 +111,9 @@ def completeness_from_warehouse(
         seats.setdefault(r["game_id"], set()).add(r["seat"])
     per_game: list[dict[str, Any]] = []
     per_item: list[dict[str, Any]] = []
-    misfits: list[dict[str, Any]] = []
+    misfit_games: list[str] = []
+    misfit_events: list[int] = []
+    misfit_reasons: list[str] = []
     protocols = _Protocols()
     for row in games.iter_rows(named=True):
         protocol, problem = protocols(row.get("protocol"))
@@ -138,10 +140,16 @@ def completeness_from_warehouse(
                 events=[SimpleNamespace(**{"category": None, "item": None, "value": None,
                                            "seat": None, **p}) for _, p in stand_ins],
             )
-            found = [{"game_id": gid, "event": i, "reason": p.reason}
-                     for p in protocol_problems(protocol, log) for i in stand_ins[p.event][0]]
-            misfits.extend(sorted(found, key=lambda m: m["event"]))  # in log order
-    return pl.DataFrame(per_game), pl.DataFrame(per_item), pl.DataFrame(misfits)
+            found = sorted(((i, p.reason) for p in protocol_problems(protocol, log)
+                            for i in stand_ins[p.event][0]), key=lambda m: m[0])  # log order
+            misfit_games.extend([gid] * len(found))
+            misfit_events.extend(i for i, _ in found)
+            misfit_reasons.extend(r for _, r in found)
+    misfits = (pl.DataFrame({"game_id": misfit_games, "event": misfit_events,
+                             "reason": misfit_reasons},
+                            schema={"game_id": pl.Utf8, "event": pl.Int64, "reason": pl.Utf8})
+               if misfit_games else pl.DataFrame())  # built by columns: may be 10,000s of rows
+    return pl.DataFrame(per_game), pl.DataFrame(per_item), misfits
 
 
 def completeness_from_logs(

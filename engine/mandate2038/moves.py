@@ -1488,32 +1488,34 @@ def _game_tables(st: GameState) -> None:
 
 
 def _audit_options(colours: list[int | str], counts: list[int], k: int) -> tuple[list[Any], list[float]]:
+    """Every multiset of ``k`` cubes drawn from the bag (``counts[i]`` cubes of ``colours[i]``),
+    in lexicographic order of the counts drawn per colour, with its multivariate hypergeometric
+    probability (the product of C(count, drawn) over C(total, k))."""
     total = sum(counts)
     options: list[Any] = []
     weights: list[float] = []
     denom = math.comb(total, k) if total else 1
+    if not colours:
+        if k == 0:
+            options.append(_new(ev.Audit, draws=cast(Any, [])))
+            weights.append(1 / denom)
+        return options, weights
+    last = len(colours) - 1
+    combs = [[math.comb(c, p) for p in range(min(k, c) + 1)] for c in counts]
+    runs = [[[col] * p for p in range(min(k, c) + 1)] for col, c in zip(colours, counts, strict=True)]
 
-    def rec(i: int, left: int, picked: list[int]) -> None:
-        if i == len(colours) - 1 or not colours:
-            if colours:
-                if left > counts[i]:
-                    return
-                picked = [*picked, left]
-            elif left:
+    def rec(i: int, left: int, w: int, draws: list[int | str]) -> None:
+        if i == last:
+            if left > counts[i]:
                 return
-            w = 1
-            for cnt, p in zip(counts, picked, strict=True):
-                w *= math.comb(cnt, p)
-            draws: list[int | str] = []
-            for c, p in zip(colours, picked, strict=True):
-                draws.extend([c] * p)
-            options.append(_new(ev.Audit, draws=cast(Any, draws)))
-            weights.append(w / denom)
+            options.append(_new(ev.Audit, draws=cast(Any, draws + runs[i][left])))
+            weights.append(w * combs[i][left] / denom)
             return
+        ci, ri = combs[i], runs[i]
         for p in range(min(left, counts[i]) + 1):
-            rec(i + 1, left - p, [*picked, p])
+            rec(i + 1, left - p, w * ci[p], draws + ri[p])
 
-    rec(0, k, [])
+    rec(0, k, 1, [])
     return options, weights
 
 
