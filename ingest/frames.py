@@ -22,6 +22,12 @@ _ARROW_SCHEMAS: dict[str, pa.Schema] = {
 }
 
 
+#: Arrow buffers of a batch live only until polars has copied them into its frames: allocate them
+#: with the system allocator, which gives large blocks back when they are freed (pyarrow's default
+#: mimalloc pool kept them: one 47 MB log peaked ~60 MB higher, docs/storage.md).
+_POOL = pa.system_memory_pool()
+
+
 class FrameBuilder:
     """Collects the rows of many games by table, column by column, and turns them into polars
     frames via Arrow.
@@ -80,7 +86,7 @@ class FrameBuilder:
                 values = values[keep]
             elif keep is not None:
                 values = [values[i] for i in keep]
-            arrays.append(pa.array(values, type=f.type))
+            arrays.append(pa.array(values, type=f.type, memory_pool=_POOL))
         return pa.Table.from_arrays(arrays, schema=schema)
 
     def build(self) -> tuple[dict[str, pl.DataFrame], dict[str, str]]:
