@@ -30,7 +30,9 @@ from ingest.warehouse.schema import TABLES
 #: DuckDB settings of the connection that loads frames: its buffer pool may not grow with the
 #: warehouse (DuckDB's default is 80% of the machine's memory, kept as cache), and one thread
 #: per load keeps its working memory small (the workers use the other cores meanwhile).
-LOAD_SETTINGS = {"memory_limit": "64MB", "threads": "1"}
+#: 64MB was too small: the seat_balance refresh of a rebuild ran out of memory (DuckDB
+#: OutOfMemoryException in tests/test_storage_pipeline.py's identity test, intermittently).
+LOAD_SETTINGS = {"memory_limit": "512MB", "threads": "1"}
 
 
 def _load(db_path: Path, res: BatchResult) -> None:
