@@ -34,7 +34,7 @@ import copy
 import itertools
 import math
 import operator
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, cast, overload
 
 from engine.core.ruleset import Decision, Pass
@@ -1617,9 +1617,71 @@ def era_mandate_event(st: GameState) -> ev.EraMandate:
     return ev.EraMandate(scorers=scorers)
 
 
-def final_record_event(st: GameState) -> ev.FinalRecord:
-    """The Governance Board's final public record, filled from the engine's final scoring."""
-    cp = _apply_copy(st, ev.FinalRecord())
+def _shallow(o: Any) -> Any:
+    """A new instance of ``o``'s slotted dataclass sharing every field value with ``o``."""
+    t = type(o)
+    fn = _SHALLOW.get(t)
+    if fn is None:
+        fn = _SHALLOW[t] = _shallow_copier(t)
+    return fn(o)
+
+
+_SHALLOW: dict[type, Callable[[Any], Any]] = {}
+
+
+def _shallow_copier(t: type) -> Callable[[Any], Any]:
+    """``def shallow(o): r = new(t); r.a = o.a; ...; return r`` for the slots of ``t``, compiled
+    once (as :mod:`dataclasses` builds an ``__init__``): a loop over the slot names with
+    ``getattr``/``setattr`` takes about 15 times as long."""
+    names = _slot_names(t)
+    if not names:
+        raise TypeError(f"{t.__name__} is not a slotted dataclass")
+    body = "".join(f"    r.{n} = o.{n}\n" for n in names)
+    namespace: dict[str, Any] = {"new": object.__new__, "t": t}
+    exec(f"def shallow(o):\n    r = new(t)\n{body}    return r\n", namespace)  # noqa: S102
+    return cast(Callable[[Any], Any], namespace["shallow"])
+
+
+def _final_scoring_copy(st: GameState) -> GameState | None:
+    """A copy of ``st`` that final scoring may write to, or None unless the game is where a
+    complete log records its final record: no turn, Training Run or unresolved selection open,
+    nothing left to settle or expire, and Production, the Audit and the Era Mandate recorded.
+
+    Recording the final record then only (core rules §11, via ``compute_final``, and the Era's
+    end) moves Mandate markers (the seats, their steps and the ledger), appends warehouse rows,
+    notes the rulings used and sets the final result: those are copied, everything else (the
+    board, Facilities, decks, ...) is shared with ``st``, read only.
+    ``tests/test_simulate_phases.py`` checks, over whole games, that the record equals the one
+    from a full copy and that ``st`` is left unchanged."""
+    if (st.turn is not None or st.run is not None or st.to_resolve or st.after_resolve
+            or st.temp_compute_live or not st.production_done or not st.audit_done
+            or not st.era_mandate_done):
+        return None
+    cp: GameState = _shallow(st)
+    seats = cp.seats = [_shallow(s) for s in st.seats]
+    for s in seats:
+        s.steps = list(s.steps)
+    cp.ledger = list(st.ledger)
+    cp.rows = {k: list(v) for k, v in st.rows.items()}
+    cp.event_rulings = set(st.event_rulings)
+    cp.seat_rulings = {k: set(v) for k, v in st.seat_rulings.items()}
+    cp.final = dict(st.final)
+    return cp
+
+
+def final_record_event(st: GameState, full_copy: bool = False) -> ev.FinalRecord:
+    """The Governance Board's final public record, filled from the engine's final scoring
+    (applied to a copy of the state: :func:`_final_scoring_copy` when it applies, else a full
+    copy, or always with ``full_copy``)."""
+    cp = None if full_copy else _final_scoring_copy(st)
+    if cp is None:
+        cp = _apply_copy(st, ev.FinalRecord())
+    else:
+        from engine.core.findings import FindingSink
+        from engine.mandate2038.codes import CATALOGUE
+        from engine.mandate2038.rules import apply as apply_event
+
+        apply_event(cp, ev.FinalRecord(), FindingSink(CATALOGUE))
     f = cp.final
     claims = f.get("claims")
     return ev.FinalRecord(
