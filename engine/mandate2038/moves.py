@@ -34,8 +34,11 @@ import copy
 import itertools
 import math
 import operator
+import types
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, cast, overload
+from typing import Any, Union, cast, get_args, get_origin, overload
+
+from pydantic import BaseModel as _BaseModel
 
 from engine.core.ruleset import Decision, Pass
 from engine.mandate2038 import hex_board as hb
@@ -82,10 +85,39 @@ class Spec:
         return o
 
     def materialize(self) -> Any:
-        """The event (validated); nested specs (e.g. an Organize's steps) are built too."""
-        fields = {k: _built(v) for k, v in self.__dict__.items()}
-        # what the model's __init__ does (the same validation), without its wrapper
-        return self._model.__pydantic_validator__.validate_python(fields)
+        """The event; nested specs (e.g. an Organize's steps) are built too.
+
+        Built as pydantic's validation builds it (the same ``__dict__`` in field order, the
+        same fields set, lists copied, tuples and nested models in place) but without
+        re-validating values the move generator already produces in the model's types:
+        tests/test_engine_sim_build.py checks over whole games that every built event equals
+        the validated one, value types included. A spec whose fields do not fit the model
+        (a required field missing, an unknown one) is validated, so it raises as before."""
+        model = self._model
+        plan = _BUILD_PLANS.get(model) or _plan(model)
+        given = self.__dict__
+        if plan is _BY_VALIDATION or not plan[1] <= given.keys() <= plan[2]:
+            fields = {k: _built(v) for k, v in given.items()}
+            return model.__pydantic_validator__.validate_python(fields)
+        template, required, known, fresh, shaped = plan
+        d = template.copy()
+        d.update(given)
+        for name, make in fresh:
+            if name not in given:
+                d[name] = make()
+        for name, as_type in shaped:
+            v = d[name]
+            if v is not None:
+                v = d[name] = _shaped(v, as_type)
+                if v is _MISFIT:  # e.g. a dict for a nested model: validation builds it
+                    fields = {k: _built(x) for k, x in given.items()}
+                    return model.__pydantic_validator__.validate_python(fields)
+        o = _new_model(model)
+        _set(o, "__dict__", d)
+        _set(o, "__pydantic_fields_set__", set(given))
+        _set(o, "__pydantic_extra__", None)
+        _set(o, "__pydantic_private__", None)
+        return o
 
     def __repr__(self) -> str:
         return f"Spec({self._model.__name__}, {self.__dict__!r})"
@@ -97,6 +129,79 @@ def _built(v: Any) -> Any:
     if isinstance(v, list) and v and isinstance(v[0], Spec):
         return [x.materialize() for x in v]
     return v
+
+
+def _shaped(v: Any, as_type: type) -> Any:
+    """A field value as validation gives it: a spec built, a list copied (list or tuple as the
+    annotation says) with its specs built, a built model as is; ``_MISFIT`` for anything that
+    validation would have to convert (a dict for a model, a scalar for a list, ...)."""
+    if isinstance(v, Spec):
+        return v.materialize()
+    if as_type is _BaseModel:
+        return v if isinstance(v, _BaseModel) else _MISFIT
+    if isinstance(v, (list, tuple)):
+        items = [x.materialize() if isinstance(x, Spec) else x for x in v]
+        if any(isinstance(x, (dict, list, tuple)) for x in items):
+            return _MISFIT
+        return tuple(items) if as_type is tuple else items
+    return _MISFIT
+
+
+_new_model = object.__new__
+_set = object.__setattr__
+_BY_VALIDATION: Any = "validate"
+_MISFIT: Any = object()
+#: per event model: (template of every field in order, required names, known names, fields
+#: with a default factory, fields whose values need shaping and their container type)
+_BUILD_PLANS: dict[type, Any] = {}
+
+
+def _plan(model: Any) -> Any:
+    """How :meth:`Spec.materialize` builds ``model``; ``_BY_VALIDATION`` for a model with its own
+    validators, extra fields, private attributes, a dict field or a mutable default (those
+    always go through validation)."""
+    d = model.__pydantic_decorators__
+    custom = (d.validators or d.field_validators or d.root_validators or d.model_validators
+              or model.__pydantic_post_init__ or model.__private_attributes__
+              or model.model_config.get("extra") != "forbid"
+              or any(_container(f.annotation) is dict or isinstance(f.default, (list, dict, set))
+                     for f in model.model_fields.values()))
+    if custom:
+        _BUILD_PLANS[model] = _BY_VALIDATION
+        return _BY_VALIDATION
+    template: dict[str, Any] = {}
+    required, fresh, shaped = set(), [], []
+    for name, f in model.model_fields.items():
+        if f.is_required():
+            template[name] = None
+            required.add(name)
+        elif f.default_factory is not None:
+            template[name] = None
+            fresh.append((name, f.default_factory))
+        else:
+            template[name] = f.default
+        as_type = _container(f.annotation)
+        if as_type is not None:
+            shaped.append((name, as_type))
+    plan = (template, frozenset(required), frozenset(template), tuple(fresh), tuple(shaped))
+    _BUILD_PLANS[model] = plan
+    return plan
+
+
+def _container(annotation: Any) -> type | None:
+    """``list``, ``tuple`` or ``dict`` for a field holding one (``X | None`` too), ``_BaseModel``
+    for a nested model, None for a scalar (str, int, bool, Literal, constrained)."""
+    origin = get_origin(annotation)
+    if origin in (list, tuple, dict):
+        return cast(type, origin)
+    if origin is Union or isinstance(annotation, types.UnionType):
+        kinds = {_container(a) for a in get_args(annotation)} - {None}
+        if len(kinds) > 1:
+            raise TypeError(f"no single container type in {annotation!r}")
+        return kinds.pop() if kinds else None
+    if isinstance(annotation, type) and issubclass(annotation, _BaseModel):
+        return _BaseModel
+    return None
 
 
 _SPECS: dict[type, type] = {}
