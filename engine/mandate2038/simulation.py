@@ -5,6 +5,7 @@ loop itself is the game-agnostic :func:`engine.simulate.simulate_game`."""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from engine.simulate import SIMULATOR_VERSION
@@ -55,12 +56,17 @@ def game_header(pack: Any, players: int, rng: random.Random, seat_bots: list[str
     )
 
 
-def _mandate_checkpoints(state: Any, event: Any) -> list[Any]:
+_NONE: tuple[Any, ...] = ()
+
+
+def _mandate_checkpoints(state: Any, event: Any) -> Sequence[Any]:
+    """The simulator's ``after_event`` hook: the table's checkpoint after each Era Mandate
+    (called for every event, so the common case returns at once)."""
+    if event.type != "era_mandate":
+        return _NONE
     from engine.mandate2038.moves import checkpoint_event
 
-    if getattr(event, "type", None) == "era_mandate":
-        return [checkpoint_event(state, f"end of Era {state.era}")]
-    return []
+    return [checkpoint_event(state, f"end of Era {state.era}")]
 
 
 def simulate_one(seed: Any, index: int, players: int, bots: str = "mixed") -> Any:
