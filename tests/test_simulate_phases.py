@@ -39,3 +39,28 @@ def test_final_record_from_the_light_copy_equals_the_full_copy(players, bot, ind
             assert st == before
         rs.apply(st, ev, sink)
     assert st.final_done and sink.findings == []
+
+
+@pytest.mark.parametrize("players,bot,index", GAMES)
+def test_shared_lazy_options_and_weights_equal_fresh_ones(players, bot, index):
+    """At every decision of whole games (played after others, so the process-wide tables of
+    draws, reveals, Audits and built options are warm), the lazy decision offers the same
+    options as the plain one, in the same order, with exactly the same weights and label."""
+    rs = get_ruleset("mandate2038")
+    simulate_one("phases-warm", index, players, bot)
+    log = simulate_one("phases", index, players, bot)
+    sink = FindingSink(rs.catalogue)
+    st = rs.setup(log.header, sink)
+    kinds: set[str] = set()
+    for ev in log.events:
+        eager = mv.legal_moves(st, None, frozenset())
+        lazy = mv.legal_moves(st, None, frozenset(), lazy=True)
+        assert (lazy.kind, lazy.seat, lazy.label) == (eager.kind, eager.seat, eager.label)
+        if eager.kind == "chance" or (eager.kind == "player" and not isinstance(lazy.options, mv.Options)):
+            built = [o.materialize() if isinstance(o, mv.Spec) else o for o in lazy.options]
+            assert built == list(eager.options), eager.label
+            assert lazy.weights == eager.weights, eager.label
+            kinds.add(eager.label.split(" ")[0] if eager.label.startswith("seat") else eager.label[:12])
+        rs.apply(st, ev, sink)
+    assert sink.findings == []
+    assert {"draw a Trai", "draw the Au", "reveal cycl", "reveal Era ", "seat"} <= {k[:11] for k in kinds}

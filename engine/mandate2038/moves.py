@@ -428,13 +428,44 @@ def _legal_moves(state: GameState, passed: frozenset[str]) -> Decision:
 
 
 def _era_start(st: GameState, era: int) -> Decision:
-    cards = [m.id for m in st.pack.era_mandates if m.era == era]
-    return Decision(
-        kind="chance",
-        options=[_option((ev.EraStart, era, c), ev.EraStart, era=era, mandate=c) for c in cards],
-        weights=[1.0 / len(cards)] * len(cards),
-        label=f"reveal Era {era}'s Mandate",
-    )
+    cards = _decks(st)[0].get(era, ())
+    key = ("era_start", era, cards)
+    hit = _REVEALS.get(key) if _LAZY[0] else None
+    if hit is None:
+        hit = ([_option((ev.EraStart, era, c), ev.EraStart, era=era, mandate=c) for c in cards],
+               [1.0 / len(cards)] * len(cards))
+        if _LAZY[0]:
+            _keep_reveal(key, hit)
+    return Decision(kind="chance", options=hit[0], weights=hit[1], label=f"reveal Era {era}'s Mandate")
+
+
+def _decks(st: GameState) -> tuple[dict[int, tuple[str, ...]], dict[int, tuple[str, ...]]]:
+    """The pack's Era Mandate cards and default Headlines by Era, in pack order (kept for the
+    last pack seen: one per process in practice)."""
+    if _DECKS[0] is not st.pack:
+        mandates: dict[int, tuple[str, ...]] = {}
+        for m in st.pack.era_mandates:
+            mandates[m.era] = (*mandates.get(m.era, ()), m.id)
+        headlines: dict[int, tuple[str, ...]] = {}
+        for h in st.pack.headlines:
+            if h.default:
+                headlines[h.era] = (*headlines.get(h.era, ()), h.id)
+        _DECKS[0], _DECKS[1] = st.pack, (mandates, headlines)
+    return cast(tuple[dict[int, tuple[str, ...]], dict[int, tuple[str, ...]]], _DECKS[1])
+
+
+_DECKS: list[Any] = [None, None]
+
+#: lazy options and weights of the Era Mandate and Headline reveals, by what they depend on
+#: (the Era or cycle, the cards left, the Facility numbers a Headline may name): shared by
+#: every game of the process (treat as read-only); bounded like _OPTIONS
+_REVEALS: dict[tuple[Any, ...], tuple[list[Any], list[float]]] = {}
+
+
+def _keep_reveal(key: tuple[Any, ...], hit: tuple[list[Any], list[float]]) -> None:
+    if len(_REVEALS) >= 2_000:
+        _REVEALS.clear()
+    _REVEALS[key] = hit
 
 
 def _lowest_capability_seat(st: GameState, cycle: int) -> int:
@@ -449,12 +480,20 @@ def _lowest_capability_seat(st: GameState, cycle: int) -> int:
 def _headline_reveal(st: GameState, cycle: int) -> Decision:
     seen = {h for (_e, _c, h) in st.headlines_seen}
     seen.update(st.era_headlines.get(st.era, []))
-    cards = [h.id for h in st.pack.headlines if h.era == st.era and h.default and h.id not in seen]
-    options: list[Any] = []
-    weights: list[float] = []
+    cards = tuple(h for h in _decks(st)[1].get(st.era, ()) if h not in seen)
     if not cards:  # the Era's deck is exhausted: the cycle begins without a Headline
         return _forced(_option((ev.HeadlineReveal, cycle), ev.HeadlineReveal, cycle=cycle),
                        f"cycle {cycle} begins")
+    powered: list[int] = []  # the Facilities The Passive Citizen Dividend may name
+    if "weights_on_internet" in cards:
+        low = st.seat(_lowest_capability_seat(st, cycle))
+        powered = sorted(n for n, f in low.facilities.items() if f.powered)
+    key = ("headline", cycle, cards, *powered)
+    hit = _REVEALS.get(key) if _LAZY[0] else None
+    if hit is not None:
+        return Decision(kind="chance", options=hit[0], weights=hit[1], label=f"reveal cycle {cycle}'s Headline")
+    options: list[Any] = []
+    weights: list[float] = []
     share = 1.0 / len(cards)
     for h in cards:
         if h == "ai_written_law":
@@ -462,21 +501,16 @@ def _headline_reveal(st: GameState, cycle: int) -> Decision:
                 options.append(_option((ev.HeadlineReveal, cycle, h, a), ev.HeadlineReveal, cycle=cycle,
                                        headline=h, action=cast(Any, a)))
                 weights.append(share / len(CORE_ACTIONS))
-        elif h == "weights_on_internet":
-            low = st.seat(_lowest_capability_seat(st, cycle))
-            powered = sorted(n for n, f in low.facilities.items() if f.powered)
-            if powered:
-                for n in powered:
-                    options.append(_option((ev.HeadlineReveal, cycle, h, None, n), ev.HeadlineReveal,
-                                           cycle=cycle, headline=h, facility=n))
-                    weights.append(share / len(powered))
-            else:
-                options.append(_option((ev.HeadlineReveal, cycle, h), ev.HeadlineReveal, cycle=cycle,
-                                       headline=h))
-                weights.append(share)
+        elif h == "weights_on_internet" and powered:
+            for n in powered:
+                options.append(_option((ev.HeadlineReveal, cycle, h, None, n), ev.HeadlineReveal,
+                                       cycle=cycle, headline=h, facility=n))
+                weights.append(share / len(powered))
         else:
             options.append(_option((ev.HeadlineReveal, cycle, h), ev.HeadlineReveal, cycle=cycle, headline=h))
             weights.append(share)
+    if _LAZY[0]:
+        _keep_reveal(key, (options, weights))
     return Decision(kind="chance", options=options, weights=weights,
                     label=f"reveal cycle {cycle}'s Headline")
 
@@ -1451,21 +1485,38 @@ def _draw(st: GameState, s: SeatState) -> Decision:
             pool[k] = pool.get(k, 0) + v
         pool = {k: v for k, v in pool.items() if v > 0}
     total = sum(pool.values())
-    options: list[Any] = []
+    items = sorted(pool.items())
+    # Curated Corpus names a Domain the run has not drawn (one option per free Domain)
+    free = (tuple(d for d in sorted(st.c.domains) if d not in run.domains)
+            if "curated_corpus" in pool else ())
     weights: list[float] = []
-    seat = s.seat
-    for card, copies in sorted(pool.items()):
+    for card, copies in items:
         w = copies / total
-        if card == "curated_corpus":
-            free = [d for d in sorted(st.c.domains) if d not in run.domains]
-            if free:
+        if card == "curated_corpus" and free:
+            weights.extend([w / len(free)] * len(free))
+        else:
+            weights.append(w)
+    seat = s.seat
+    key = (seat, free, *[card for card, _copies in items])  # what the options depend on
+    options = _DRAWS.get(key) if _LAZY[0] else None
+    if options is None:
+        options = []
+        for card, _copies in items:
+            if card == "curated_corpus" and free:
                 for d in free:
                     options.append(_option((ev.Draw, seat, card, d), ev.Draw, seat=seat, card=card, domain=d))
-                    weights.append(w / len(free))
-                continue
-        options.append(_option((ev.Draw, seat, card), ev.Draw, seat=seat, card=card))
-        weights.append(w)
+            else:
+                options.append(_option((ev.Draw, seat, card), ev.Draw, seat=seat, card=card))
+        if _LAZY[0]:
+            if len(_DRAWS) >= 2_000:
+                _DRAWS.clear()
+            _DRAWS[key] = options
     return Decision(kind="chance", options=options, weights=weights, label="draw a Training card")
+
+
+#: a Training draw's lazy options by (seat, the cards in the pool, the Domains Curated Corpus
+#: may name): shared by every game of the process (treat as read-only); bounded
+_DRAWS: dict[tuple[Any, ...], list[Any]] = {}
 
 
 # --- Production, Dossier, Audit -------------------------------------------------------------
