@@ -64,3 +64,30 @@ def test_shared_lazy_options_and_weights_equal_fresh_ones(players, bot, index):
         rs.apply(st, ev, sink)
     assert sink.findings == []
     assert {"draw a Trai", "draw the Au", "reveal cycl", "reveal Era ", "seat"} <= {k[:11] for k in kinds}
+
+
+def test_shared_allocation_options_equal_the_plain_search():
+    """Every Production allocation of 18 whole games (warm table: games repeat their keys):
+    the options shared by ``_allocation_key`` equal the plain greedy search on that state, and
+    the games include Mega-Cluster demand and several Facilities per seat."""
+    rs = get_ruleset("mandate2038")
+    checked = with_megas = several = 0
+    for index in range(18):
+        log = simulate_one("alloc", index, (3, 4, 5)[index % 3], ("random", "heuristic", "mixed")[index % 3])
+        sink = FindingSink(rs.catalogue)
+        st = rs.setup(log.header, sink)
+        for ev in log.events:
+            if ev.type == "allocate" and st.seat(ev.seat).facilities:
+                s = st.seat(ev.seat)
+                mv._LAZY[0] = True
+                try:
+                    shared = mv.allocation_options(st, s)
+                finally:
+                    mv._LAZY[0] = False
+                assert shared == mv._allocation_options(st, s)
+                assert ev in shared
+                checked += 1
+                with_megas += any(m.owner == s.seat for m in st.megas.values())
+                several += len(s.facilities) >= 3
+            rs.apply(st, ev, sink)
+    assert checked > 150 and with_megas > 0 and several > 20

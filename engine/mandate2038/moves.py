@@ -1545,7 +1545,51 @@ def _greedy_allocation(
 
 def allocation_options(st: GameState, s: SeatState) -> list[ev.Allocate]:
     """Maximal feasible allocations for the seat: with and without Mega-Cluster demand, and
-    with emergency Power while The Counterfactual Casino Clears Priority Load is in force."""
+    with emergency Power while The Counterfactual Casino Clears Priority Load is in force.
+
+    In lazy mode (the simulator) the list is shared by every allocation with the same
+    :func:`_allocation_key` (treat as read-only)."""
+    if not _LAZY[0]:
+        return _allocation_options(st, s)
+    key = _allocation_key(st, s)
+    hit = _ALLOCATIONS.get(key)
+    if hit is None:
+        if len(_ALLOCATIONS) >= 5_000:
+            _ALLOCATIONS.clear()
+        hit = _ALLOCATIONS[key] = _allocation_options(st, s)
+    return hit
+
+
+#: a seat's allocation options by :func:`_allocation_key`, shared by every game of the process
+_ALLOCATIONS: dict[tuple[Any, ...], list[ev.Allocate]] = {}
+
+
+def _allocation_key(st: GameState, s: SeatState) -> tuple[Any, ...]:
+    """Everything the seat's allocation options depend on, hexes replaced by what
+    ``hex_board.allocation_problem`` and :func:`_greedy_allocation` read of them (§6C: which
+    Power source each Facility and Mega-Cluster host is on or next to, and whether the two
+    hosts of each Mega-Cluster are adjacent): the seat, whether emergency Power is on offer,
+    the sources (kind, capacity), each Facility's number and sources in reach, and each owned
+    Mega-Cluster's number, hosts, adjacency and its hosts' sources in reach (with the ruling
+    that may let the starting grid feed it)."""
+    sources = hb.power_sources(st, s)
+    far = [h for kind, _cap, h in sources if kind != "grid"]
+    facs = s.facilities
+    key: list[Any] = [s.seat, st.production_headline == "emergency_power_authority",
+                      *[(kind, cap) for kind, cap, _h in sources]]
+    for no in sorted(facs):
+        fh = facs[no].hex
+        key.append((no, *[hb.near(h, fh) for h in far]))
+    for num, m in sorted(st.megas.items()):
+        if m.owner == s.seat:
+            fa, fb = (facs.get(h) for h in m.hosts)
+            key.append(("mega", num, tuple(m.hosts), st.rulings.get("mega-cluster-demand"),
+                        fa is not None and fb is not None and hb.adjacent_hexes(fa.hex, fb.hex),
+                        *[f is not None and hb.near(h, f.hex) for f in (fa, fb) for h in far]))
+    return tuple(key)
+
+
+def _allocation_options(st: GameState, s: SeatState) -> list[ev.Allocate]:
     facs = sorted(s.facilities)
     megas = sorted(num for num, m in st.megas.items() if m.owner == s.seat)
     out: list[ev.Allocate] = []
