@@ -35,7 +35,7 @@ import itertools
 import math
 import operator
 import types
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Union, cast, get_args, get_origin, overload
 
 from pydantic import BaseModel as _BaseModel
@@ -465,7 +465,7 @@ def _era_start(st: GameState, era: int) -> Decision:
     cards = [m.id for m in st.pack.era_mandates if m.era == era]
     return Decision(
         kind="chance",
-        options=[_new(ev.EraStart, era=era, mandate=c) for c in cards],
+        options=[_option((ev.EraStart, era, c), ev.EraStart, era=era, mandate=c) for c in cards],
         weights=[1.0 / len(cards)] * len(cards),
         label=f"reveal Era {era}'s Mandate",
     )
@@ -487,25 +487,29 @@ def _headline_reveal(st: GameState, cycle: int) -> Decision:
     options: list[Any] = []
     weights: list[float] = []
     if not cards:  # the Era's deck is exhausted: the cycle begins without a Headline
-        return _forced(_new(ev.HeadlineReveal, cycle=cycle), f"cycle {cycle} begins")
+        return _forced(_option((ev.HeadlineReveal, cycle), ev.HeadlineReveal, cycle=cycle),
+                       f"cycle {cycle} begins")
     share = 1.0 / len(cards)
     for h in cards:
         if h == "ai_written_law":
             for a in CORE_ACTIONS:
-                options.append(_new(ev.HeadlineReveal, cycle=cycle, headline=h, action=cast(Any, a)))
+                options.append(_option((ev.HeadlineReveal, cycle, h, a), ev.HeadlineReveal, cycle=cycle,
+                                       headline=h, action=cast(Any, a)))
                 weights.append(share / len(CORE_ACTIONS))
         elif h == "weights_on_internet":
             low = st.seat(_lowest_capability_seat(st, cycle))
             powered = sorted(n for n, f in low.facilities.items() if f.powered)
             if powered:
                 for n in powered:
-                    options.append(_new(ev.HeadlineReveal, cycle=cycle, headline=h, facility=n))
+                    options.append(_option((ev.HeadlineReveal, cycle, h, None, n), ev.HeadlineReveal,
+                                           cycle=cycle, headline=h, facility=n))
                     weights.append(share / len(powered))
             else:
-                options.append(_new(ev.HeadlineReveal, cycle=cycle, headline=h))
+                options.append(_option((ev.HeadlineReveal, cycle, h), ev.HeadlineReveal, cycle=cycle,
+                                       headline=h))
                 weights.append(share)
         else:
-            options.append(_new(ev.HeadlineReveal, cycle=cycle, headline=h))
+            options.append(_option((ev.HeadlineReveal, cycle, h), ev.HeadlineReveal, cycle=cycle, headline=h))
             weights.append(share)
     return Decision(kind="chance", options=options, weights=weights,
                     label=f"reveal cycle {cycle}'s Headline")
@@ -1412,6 +1416,31 @@ def _blocked_events(st: GameState, s: SeatState, pick: str) -> list[Any]:
 # --- Training Runs --------------------------------------------------------------------------
 
 
+#: the options below the turns that are whole events (draws, allocations, Dossier filings,
+#: Headline and Era reveals, Audits, ends of runs), built once per process in lazy mode and then
+#: shared by every decision and game that offers them: a key holds every field of its event
+#: (seats, numbers and content ids), so it never goes stale, and a simulated game never changes an
+#: event it records. The table is bounded: it is cleared when it grows past _OPTIONS_MAX.
+_OPTIONS: dict[tuple[Any, ...], Any] = {}
+_OPTIONS_MAX = 20_000
+
+
+def _option(key: tuple[Any, ...], model: type, **fields: Any) -> Any:
+    """The event ``model(**fields)`` (``key``: the model and the values of ``fields``): a fresh
+    one, or in lazy mode (the simulator) the shared built one, which needs no materialising."""
+    if not _LAZY[0]:
+        return model(**fields)
+    o = _OPTIONS.get(key)
+    if o is None:
+        if len(_OPTIONS) >= _OPTIONS_MAX:
+            _OPTIONS.clear()
+        o = _OPTIONS[key] = model(**fields)
+    return o
+
+
+_CONTINUE = Pass("continue", "draw another Training card")
+
+
 def banked_value(st: GameState) -> int:
     """The Capability a bank of the current run adds (what the table writes as ``banked``)."""
     run = st.run
@@ -1425,24 +1454,26 @@ def _training_decision(st: GameState, passed: frozenset[str]) -> Decision:
     assert run is not None
     s = st.seat(run.seat)
     if run.duplicate is not None:
-        options: list[Any] = [_new(ev.RunEnd, seat=s.seat, outcome="crash", banked=0)]
+        options: list[Any] = [_run_end(s.seat, "crash", 0)]
         if s.protection + run.protection_bonus >= 1:
-            options.append(_new(ev.RunEnd, seat=s.seat, outcome="protect", banked=banked_value(st)))
+            options.append(_run_end(s.seat, "protect", banked_value(st)))
         if s.runway >= 1 and has_active(st, s, "scientific_method"):
-            options.append(_new(ev.RunEnd, seat=s.seat, outcome="method", banked=banked_value(st)))
+            options.append(_run_end(s.seat, "method", banked_value(st)))
         return Decision(kind="player", seat=s.seat, options=options,
                         label="a duplicate: crash, protect or Scientific Method")
     if run.ended_by_card:
-        return _forced(_new(ev.RunEnd, seat=s.seat, outcome="bank", banked=banked_value(st)),
-                       "Human Evaluation banks the run")
+        return _forced(_run_end(s.seat, "bank", banked_value(st)), "Human Evaluation banks the run")
     if not run.cards or "continue" in passed:
         return _draw(st, s)
     return Decision(
         kind="player", seat=s.seat,
-        options=[_new(ev.RunEnd, seat=s.seat, outcome="bank", banked=banked_value(st)),
-                 Pass("continue", "draw another Training card")],
+        options=[_run_end(s.seat, "bank", banked_value(st)), _CONTINUE],
         label="bank or continue the Training Run",
     )
+
+
+def _run_end(seat: int, outcome: str, banked: int) -> Any:
+    return _option((ev.RunEnd, seat, outcome, banked), ev.RunEnd, seat=seat, outcome=outcome, banked=banked)
 
 
 def _draw(st: GameState, s: SeatState) -> Decision:
@@ -1453,38 +1484,22 @@ def _draw(st: GameState, s: SeatState) -> Decision:
         for k, v in st.discard.items():
             pool[k] = pool.get(k, 0) + v
         pool = {k: v for k, v in pool.items() if v > 0}
-    items = sorted(pool.items())
-    key = None
-    if _LAZY[0]:  # lazy options: shared by every draw from the same pool (read-only)
-        _game_tables(st)
-        key = (id(st.c), s.seat, tuple(items),
-               "curated_corpus" in pool and tuple(sorted(run.domains)))
-        hit = _DRAWS.get(key)
-        if hit is not None:
-            return Decision(kind="chance", options=hit[0], weights=hit[1], label="draw a Training card")
     total = sum(pool.values())
     options: list[Any] = []
     weights: list[float] = []
-    domains = sorted(st.c.domains)
-    for card, copies in items:
+    seat = s.seat
+    for card, copies in sorted(pool.items()):
         w = copies / total
         if card == "curated_corpus":
-            free = [d for d in domains if d not in run.domains]
+            free = [d for d in sorted(st.c.domains) if d not in run.domains]
             if free:
                 for d in free:
-                    options.append(_new(ev.Draw, seat=s.seat, card=card, domain=d))
+                    options.append(_option((ev.Draw, seat, card, d), ev.Draw, seat=seat, card=card, domain=d))
                     weights.append(w / len(free))
                 continue
-        options.append(_new(ev.Draw, seat=s.seat, card=card))
+        options.append(_option((ev.Draw, seat, card), ev.Draw, seat=seat, card=card))
         weights.append(w)
-    if key is not None:
-        _DRAWS[key] = (options, weights)
     return Decision(kind="chance", options=options, weights=weights, label="draw a Training card")
-
-
-#: a Training draw's lazy options and weights by (content, seat, the pool, the run's domains
-#: when Curated Corpus is in the pool): shared within a game (treat as read-only)
-_DRAWS: dict[Any, tuple[list[Any], list[float]]] = {}
 
 
 # --- Production, Dossier, Audit -------------------------------------------------------------
@@ -1530,8 +1545,8 @@ def allocation_options(st: GameState, s: SeatState) -> list[ev.Allocate]:
                 continue  # emergency Power that powers nothing more is not worth offering
             if key not in seen:
                 seen.add(key)
-                out.append(_new(ev.Allocate, seat=s.seat, facilities=chosen_f, mega_clusters=chosen_m,
-                                       emergency=emergency))
+                out.append(_option((ev.Allocate, s.seat, *key), ev.Allocate, seat=s.seat, facilities=chosen_f,
+                                   mega_clusters=chosen_m, emergency=emergency))
     return out
 
 
@@ -1540,7 +1555,8 @@ def _production(st: GameState) -> Decision:
         s = st.seat(seat)
         if not s.allocated:
             if not s.facilities:
-                return _forced(_new(ev.Allocate, seat=seat), f"seat {seat} has no Facility to power")
+                return _forced(_option((ev.Allocate, seat), ev.Allocate, seat=seat),
+                               f"seat {seat} has no Facility to power")
             return Decision(kind="player", seat=seat, options=allocation_options(st, s),
                             label=f"seat {seat} allocates Power")
     return Decision(kind="end", label="Production is waiting for its allocations")
@@ -1570,8 +1586,8 @@ def _workforce(st: GameState, passed: frozenset[str]) -> Decision | None:
 def _dossier(st: GameState, seat: int) -> Decision:
     return Decision(
         kind="player", seat=seat,
-        options=[_new(ev.DossierFile, seat=seat, orientation="commit"),
-                 _new(ev.DossierFile, seat=seat, orientation="hedge")],
+        options=[_option((ev.DossierFile, seat, "commit"), ev.DossierFile, seat=seat, orientation="commit"),
+                 _option((ev.DossierFile, seat, "hedge"), ev.DossierFile, seat=seat, orientation="hedge")],
         label=f"seat {seat} files the {DOSSIER_CARDS.get(st.era, '')} Dossier",
     )
 
@@ -1603,27 +1619,20 @@ def _audit(st: GameState) -> Decision:
     if not _LAZY[0]:  # events: built afresh
         opts, weights = _audit_options(colours, counts, k)
         return Decision(kind="chance", options=opts, weights=weights, label="draw the Audit")
-    _game_tables(st)
     key = (tuple(colours), tuple(counts), k)
     hit = _AUDITS.get(key)
     if hit is None:
+        if len(_AUDITS) >= _AUDITS_MAX:
+            _AUDITS.clear()
         hit = _AUDITS[key] = _audit_options(colours, counts, k)
     return Decision(kind="chance", options=hit[0], weights=hit[1], label="draw the Audit")
 
 
-#: the Audit's lazy options and probabilities by (colours in the bag, their counts, cubes
-#: drawn): pure combinatorics, shared within a game (treat as read-only)
+#: the Audit's lazy options (built events) and probabilities by (colours in the bag, their
+#: counts, cubes drawn): pure combinatorics, shared by every game of the process (treat as
+#: read-only); bounded, cleared when it grows past _AUDITS_MAX tables
 _AUDITS: dict[tuple[Any, ...], tuple[list[Any], list[float]]] = {}
-_TABLES_OF: list[Any] = [None]  # the game (its header) whose Audit and Training tables are kept
-
-
-def _game_tables(st: GameState) -> None:
-    """Keep the Audit and Training-draw tables of one game only: a new game starts empty (no
-    work carries over from one simulated game to the next)."""
-    if _TABLES_OF[0] is not st.header:
-        _AUDITS.clear()
-        _DRAWS.clear()
-        _TABLES_OF[0] = st.header
+_AUDITS_MAX = 2_000
 
 
 def _audit_options(colours: list[int | str], counts: list[int], k: int) -> tuple[list[Any], list[float]]:
@@ -1756,9 +1765,71 @@ def era_mandate_event(st: GameState) -> ev.EraMandate:
     return ev.EraMandate(scorers=scorers)
 
 
-def final_record_event(st: GameState) -> ev.FinalRecord:
-    """The Governance Board's final public record, filled from the engine's final scoring."""
-    cp = _apply_copy(st, ev.FinalRecord())
+def _shallow(o: Any) -> Any:
+    """A new instance of ``o``'s slotted dataclass sharing every field value with ``o``."""
+    t = type(o)
+    fn = _SHALLOW.get(t)
+    if fn is None:
+        fn = _SHALLOW[t] = _shallow_copier(t)
+    return fn(o)
+
+
+_SHALLOW: dict[type, Callable[[Any], Any]] = {}
+
+
+def _shallow_copier(t: type) -> Callable[[Any], Any]:
+    """``def shallow(o): r = new(t); r.a = o.a; ...; return r`` for the slots of ``t``, compiled
+    once (as :mod:`dataclasses` builds an ``__init__``): a loop over the slot names with
+    ``getattr``/``setattr`` takes about 15 times as long."""
+    names = _slot_names(t)
+    if not names:
+        raise TypeError(f"{t.__name__} is not a slotted dataclass")
+    body = "".join(f"    r.{n} = o.{n}\n" for n in names)
+    namespace: dict[str, Any] = {"new": object.__new__, "t": t}
+    exec(f"def shallow(o):\n    r = new(t)\n{body}    return r\n", namespace)  # noqa: S102
+    return cast(Callable[[Any], Any], namespace["shallow"])
+
+
+def _final_scoring_copy(st: GameState) -> GameState | None:
+    """A copy of ``st`` that final scoring may write to, or None unless the game is where a
+    complete log records its final record: no turn, Training Run or unresolved selection open,
+    nothing left to settle or expire, and Production, the Audit and the Era Mandate recorded.
+
+    Recording the final record then only (core rules §11, via ``compute_final``, and the Era's
+    end) moves Mandate markers (the seats, their steps and the ledger), appends warehouse rows,
+    notes the rulings used and sets the final result: those are copied, everything else (the
+    board, Facilities, decks, ...) is shared with ``st``, read only.
+    ``tests/test_simulate_phases.py`` checks, over whole games, that the record equals the one
+    from a full copy and that ``st`` is left unchanged."""
+    if (st.turn is not None or st.run is not None or st.to_resolve or st.after_resolve
+            or st.temp_compute_live or not st.production_done or not st.audit_done
+            or not st.era_mandate_done):
+        return None
+    cp: GameState = _shallow(st)
+    seats = cp.seats = [_shallow(s) for s in st.seats]
+    for s in seats:
+        s.steps = list(s.steps)
+    cp.ledger = list(st.ledger)
+    cp.rows = {k: list(v) for k, v in st.rows.items()}
+    cp.event_rulings = set(st.event_rulings)
+    cp.seat_rulings = {k: set(v) for k, v in st.seat_rulings.items()}
+    cp.final = dict(st.final)
+    return cp
+
+
+def final_record_event(st: GameState, full_copy: bool = False) -> ev.FinalRecord:
+    """The Governance Board's final public record, filled from the engine's final scoring
+    (applied to a copy of the state: :func:`_final_scoring_copy` when it applies, else a full
+    copy, or always with ``full_copy``)."""
+    cp = None if full_copy else _final_scoring_copy(st)
+    if cp is None:
+        cp = _apply_copy(st, ev.FinalRecord())
+    else:
+        from engine.core.findings import FindingSink
+        from engine.mandate2038.codes import CATALOGUE
+        from engine.mandate2038.rules import apply as apply_event
+
+        apply_event(cp, ev.FinalRecord(), FindingSink(CATALOGUE))
     f = cp.final
     claims = f.get("claims")
     return ev.FinalRecord(
