@@ -105,10 +105,10 @@ class Spec:
         for name, make in fresh:
             if name not in given:
                 d[name] = make()
-        for name, as_type in shaped:
-            v = d[name]
+        for name, shape in shaped:
+            v = given.get(name)  # (a default is None, immutable or a fresh factory value)
             if v is not None:
-                v = d[name] = _shaped(v, as_type)
+                v = d[name] = shape(v)
                 if v is _MISFIT:  # e.g. a dict for a nested model: validation builds it
                     fields = {k: _built(x) for k, x in given.items()}
                     return model.__pydantic_validator__.validate_python(fields)
@@ -131,20 +131,29 @@ def _built(v: Any) -> Any:
     return v
 
 
-def _shaped(v: Any, as_type: type) -> Any:
-    """A field value as validation gives it: a spec built, a list copied (list or tuple as the
-    annotation says) with its specs built, a built model as is; ``_MISFIT`` for anything that
-    validation would have to convert (a dict for a model, a scalar for a list, ...)."""
+def _one_model(v: Any) -> Any:
+    """A nested model field's value as validation gives it: a spec built, a model as is."""
     if isinstance(v, Spec):
         return v.materialize()
-    if as_type is _BaseModel:
-        return v if isinstance(v, _BaseModel) else _MISFIT
-    if isinstance(v, (list, tuple)):
-        items = [x.materialize() if isinstance(x, Spec) else x for x in v]
-        if any(isinstance(x, (dict, list, tuple)) for x in items):
-            return _MISFIT
-        return tuple(items) if as_type is tuple else items
-    return _MISFIT
+    return v if isinstance(v, _BaseModel) else _MISFIT
+
+
+def _model_list(v: Any) -> Any:
+    """A list (or tuple) of nested models: a new list, its specs built."""
+    if not isinstance(v, (list, tuple)):
+        return _MISFIT
+    out = [x.materialize() if isinstance(x, Spec) else x for x in v]
+    return out if all(isinstance(x, _BaseModel) for x in out) else _MISFIT
+
+
+def _scalar_list(v: Any) -> Any:
+    """A list of scalars (hexes, seats, Facility numbers): a new list, as validation copies."""
+    return list(v) if isinstance(v, (list, tuple)) else _MISFIT
+
+
+def _scalar_tuple(v: Any) -> Any:
+    """A fixed tuple of scalars (hosts, actions): a tuple, as validation gives."""
+    return tuple(v) if isinstance(v, (list, tuple)) else _MISFIT
 
 
 _new_model = object.__new__
@@ -180,17 +189,17 @@ def _plan(model: Any) -> Any:
             fresh.append((name, f.default_factory))
         else:
             template[name] = f.default
-        as_type = _container(f.annotation)
-        if as_type is not None:
-            shaped.append((name, as_type))
+        shape = _shape_of(f.annotation)
+        if shape is not None:
+            shaped.append((name, shape))
     plan = (template, frozenset(required), frozenset(template), tuple(fresh), tuple(shaped))
     _BUILD_PLANS[model] = plan
     return plan
 
 
 def _container(annotation: Any) -> type | None:
-    """``list``, ``tuple`` or ``dict`` for a field holding one (``X | None`` too), ``_BaseModel``
-    for a nested model, None for a scalar (str, int, bool, Literal, constrained)."""
+    """``list``, ``tuple`` or ``dict`` for a field holding one (``X | None`` too),
+    ``BaseModel`` for a nested model, None for a scalar (str, int, bool, Literal, constrained)."""
     origin = get_origin(annotation)
     if origin in (list, tuple, dict):
         return cast(type, origin)
@@ -202,6 +211,31 @@ def _container(annotation: Any) -> type | None:
     if isinstance(annotation, type) and issubclass(annotation, _BaseModel):
         return _BaseModel
     return None
+
+
+def _shape_of(annotation: Any) -> Any:
+    """The function that gives a field's value as validation would (None: a scalar, as is)."""
+    kind = _container(annotation)
+    if kind is None:
+        return None
+    if kind is _BaseModel:
+        return _one_model
+    if kind is dict:
+        raise TypeError("dict fields are built by validation")  # _plan sends those there
+    items = [a for a in get_args(_strip_none(annotation)) if a is not Ellipsis]
+    if any(_container(a) is not None for a in items):
+        if kind is not list:
+            raise TypeError(f"no tuple of models in the schemas: {annotation!r}")
+        return _model_list
+    return _scalar_list if kind is list else _scalar_tuple
+
+
+def _strip_none(annotation: Any) -> Any:
+    """``X`` of ``X | None``."""
+    if get_origin(annotation) is Union or isinstance(annotation, types.UnionType):
+        (inner,) = [a for a in get_args(annotation) if a is not type(None)]
+        return inner
+    return annotation
 
 
 _SPECS: dict[type, type] = {}
