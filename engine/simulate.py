@@ -175,7 +175,7 @@ def build_log(log_model: type[BaseModel], header: Any, events: list[Any]) -> Any
     keeps such instances unchanged (``revalidate_instances="never"``), so the log is the same
     object graph (tests/test_engine_sim_build.py compares both over whole games). Anything
     else (a dict, a foreign event) goes through validation."""
-    parts = _log_parts(log_model)
+    parts = _log_parts(log_model) if isinstance(log_model, type) else None  # (wrapped: as is)
     if parts is not None and type(header) is parts[0]:
         members = parts[1]
         if all(type(e) in members for e in events):
