@@ -91,3 +91,27 @@ def test_shared_allocation_options_equal_the_plain_search():
                 several += len(s.facilities) >= 3
             rs.apply(st, ev, sink)
     assert checked > 150 and with_megas > 0 and several > 20
+
+
+def test_audit_options_are_every_multiset_with_its_probability():
+    """The Audit's options against a plain enumeration: every vector of cubes drawn per colour
+    that sums to k, in lexicographic order, weighted C(count, drawn) products over C(total, k)."""
+    import itertools
+    import math
+    import random
+
+    rng = random.Random(7)
+    for _ in range(200):
+        n = rng.randint(0, 6)
+        colours = [*range(1, n), "black"][:n]
+        counts = [rng.randint(1, 6) for _ in colours]
+        k = rng.randint(0, min(12, sum(counts)))
+        options, weights = mv._audit_options(colours, counts, k)
+        want = [v for v in itertools.product(*[range(c + 1) for c in counts]) if sum(v) == k]
+        if not colours:
+            want = [()] if k == 0 else []
+        assert [o.draws for o in options] == [
+            [c for c, p in zip(colours, v, strict=True) for _ in range(p)] for v in want]
+        assert weights == [math.prod(math.comb(c, p) for c, p in zip(counts, v, strict=True))
+                           / math.comb(sum(counts), k) for v in want]
+        assert abs(sum(weights) - 1) < 1e-9

@@ -1743,22 +1743,18 @@ def _audit_options(colours: list[int | str], counts: list[int], k: int) -> tuple
             options.append(_new(ev.Audit, draws=cast(Any, [])))
             weights.append(1 / denom)
         return options, weights
-    last = len(colours) - 1
     combs = [[math.comb(c, p) for p in range(min(k, c) + 1)] for c in counts]
     runs = [[[col] * p for p in range(min(k, c) + 1)] for col, c in zip(colours, counts, strict=True)]
-
-    def rec(i: int, left: int, w: int, draws: list[int | str]) -> None:
-        if i == last:
-            if left > counts[i]:
-                return
-            options.append(_new(ev.Audit, draws=cast(Any, draws + runs[i][left])))
-            weights.append(w * combs[i][left] / denom)
-            return
-        ci, ri = combs[i], runs[i]
-        for p in range(min(left, counts[i]) + 1):
-            rec(i + 1, left - p, w * ci[p], draws + ri[p])
-
-    rec(0, k, 1, [])
+    rest = [sum(counts[i:]) for i in range(len(counts))] + [0]  # cubes in colours i and after
+    # the draws colour by colour, in order: (cubes left to draw, product of C(count, drawn), draws)
+    partial: list[tuple[int, int, list[int | str]]] = [(k, 1, [])]
+    for i in range(len(colours)):
+        ci, ri, after = combs[i], runs[i], rest[i + 1]
+        partial = [(left - p, w * ci[p], draws + ri[p]) for left, w, draws in partial
+                   for p in range(max(0, left - after), min(left, counts[i]) + 1)]
+    for _left, w, draws in partial:
+        options.append(_new(ev.Audit, draws=cast(Any, draws)))
+        weights.append(w / denom)
     return options, weights
 
 
