@@ -39,3 +39,55 @@ def test_final_record_from_the_light_copy_equals_the_full_copy(players, bot, ind
             assert st == before
         rs.apply(st, ev, sink)
     assert st.final_done and sink.findings == []
+
+
+@pytest.mark.parametrize("players,bot,index", GAMES)
+def test_shared_lazy_options_and_weights_equal_fresh_ones(players, bot, index):
+    """At every decision of whole games (played after others, so the process-wide tables of
+    draws, reveals, Audits and built options are warm), the lazy decision offers the same
+    options as the plain one, in the same order, with exactly the same weights and label."""
+    rs = get_ruleset("mandate2038")
+    simulate_one("phases-warm", index, players, bot)
+    log = simulate_one("phases", index, players, bot)
+    sink = FindingSink(rs.catalogue)
+    st = rs.setup(log.header, sink)
+    kinds: set[str] = set()
+    for ev in log.events:
+        eager = mv.legal_moves(st, None, frozenset())
+        lazy = mv.legal_moves(st, None, frozenset(), lazy=True)
+        assert (lazy.kind, lazy.seat, lazy.label) == (eager.kind, eager.seat, eager.label)
+        if eager.kind == "chance" or (eager.kind == "player" and not isinstance(lazy.options, mv.Options)):
+            built = [o.materialize() if isinstance(o, mv.Spec) else o for o in lazy.options]
+            assert built == list(eager.options), eager.label
+            assert lazy.weights == eager.weights, eager.label
+            kinds.add(eager.label.split(" ")[0] if eager.label.startswith("seat") else eager.label[:12])
+        rs.apply(st, ev, sink)
+    assert sink.findings == []
+    assert {"draw a Trai", "draw the Au", "reveal cycl", "reveal Era ", "seat"} <= {k[:11] for k in kinds}
+
+
+def test_shared_allocation_options_equal_the_plain_search():
+    """Every Production allocation of 18 whole games (warm table: games repeat their keys):
+    the options shared by ``_allocation_key`` equal the plain greedy search on that state, and
+    the games include Mega-Cluster demand and several Facilities per seat."""
+    rs = get_ruleset("mandate2038")
+    checked = with_megas = several = 0
+    for index in range(18):
+        log = simulate_one("alloc", index, (3, 4, 5)[index % 3], ("random", "heuristic", "mixed")[index % 3])
+        sink = FindingSink(rs.catalogue)
+        st = rs.setup(log.header, sink)
+        for ev in log.events:
+            if ev.type == "allocate" and st.seat(ev.seat).facilities:
+                s = st.seat(ev.seat)
+                mv._LAZY[0] = True
+                try:
+                    shared = mv.allocation_options(st, s)
+                finally:
+                    mv._LAZY[0] = False
+                assert shared == mv._allocation_options(st, s)
+                assert ev in shared
+                checked += 1
+                with_megas += any(m.owner == s.seat for m in st.megas.values())
+                several += len(s.facilities) >= 3
+            rs.apply(st, ev, sink)
+    assert checked > 150 and with_megas > 0 and several > 20

@@ -462,13 +462,44 @@ def _legal_moves(state: GameState, passed: frozenset[str]) -> Decision:
 
 
 def _era_start(st: GameState, era: int) -> Decision:
-    cards = [m.id for m in st.pack.era_mandates if m.era == era]
-    return Decision(
-        kind="chance",
-        options=[_option((ev.EraStart, era, c), ev.EraStart, era=era, mandate=c) for c in cards],
-        weights=[1.0 / len(cards)] * len(cards),
-        label=f"reveal Era {era}'s Mandate",
-    )
+    cards = _decks(st)[0].get(era, ())
+    key = ("era_start", era, cards)
+    hit = _REVEALS.get(key) if _LAZY[0] else None
+    if hit is None:
+        hit = ([_option((ev.EraStart, era, c), ev.EraStart, era=era, mandate=c) for c in cards],
+               [1.0 / len(cards)] * len(cards))
+        if _LAZY[0]:
+            _keep_reveal(key, hit)
+    return Decision(kind="chance", options=hit[0], weights=hit[1], label=f"reveal Era {era}'s Mandate")
+
+
+def _decks(st: GameState) -> tuple[dict[int, tuple[str, ...]], dict[int, tuple[str, ...]]]:
+    """The pack's Era Mandate cards and default Headlines by Era, in pack order (kept for the
+    last pack seen: one per process in practice)."""
+    if _DECKS[0] is not st.pack:
+        mandates: dict[int, tuple[str, ...]] = {}
+        for m in st.pack.era_mandates:
+            mandates[m.era] = (*mandates.get(m.era, ()), m.id)
+        headlines: dict[int, tuple[str, ...]] = {}
+        for h in st.pack.headlines:
+            if h.default:
+                headlines[h.era] = (*headlines.get(h.era, ()), h.id)
+        _DECKS[0], _DECKS[1] = st.pack, (mandates, headlines)
+    return cast(tuple[dict[int, tuple[str, ...]], dict[int, tuple[str, ...]]], _DECKS[1])
+
+
+_DECKS: list[Any] = [None, None]
+
+#: lazy options and weights of the Era Mandate and Headline reveals, by what they depend on
+#: (the Era or cycle, the cards left, the Facility numbers a Headline may name): shared by
+#: every game of the process (treat as read-only); bounded like _OPTIONS
+_REVEALS: dict[tuple[Any, ...], tuple[list[Any], list[float]]] = {}
+
+
+def _keep_reveal(key: tuple[Any, ...], hit: tuple[list[Any], list[float]]) -> None:
+    if len(_REVEALS) >= 2_000:
+        _REVEALS.clear()
+    _REVEALS[key] = hit
 
 
 def _lowest_capability_seat(st: GameState, cycle: int) -> int:
@@ -483,12 +514,20 @@ def _lowest_capability_seat(st: GameState, cycle: int) -> int:
 def _headline_reveal(st: GameState, cycle: int) -> Decision:
     seen = {h for (_e, _c, h) in st.headlines_seen}
     seen.update(st.era_headlines.get(st.era, []))
-    cards = [h.id for h in st.pack.headlines if h.era == st.era and h.default and h.id not in seen]
-    options: list[Any] = []
-    weights: list[float] = []
+    cards = tuple(h for h in _decks(st)[1].get(st.era, ()) if h not in seen)
     if not cards:  # the Era's deck is exhausted: the cycle begins without a Headline
         return _forced(_option((ev.HeadlineReveal, cycle), ev.HeadlineReveal, cycle=cycle),
                        f"cycle {cycle} begins")
+    powered: list[int] = []  # the Facilities The Passive Citizen Dividend may name
+    if "weights_on_internet" in cards:
+        low = st.seat(_lowest_capability_seat(st, cycle))
+        powered = sorted(n for n, f in low.facilities.items() if f.powered)
+    key = ("headline", cycle, cards, *powered)
+    hit = _REVEALS.get(key) if _LAZY[0] else None
+    if hit is not None:
+        return Decision(kind="chance", options=hit[0], weights=hit[1], label=f"reveal cycle {cycle}'s Headline")
+    options: list[Any] = []
+    weights: list[float] = []
     share = 1.0 / len(cards)
     for h in cards:
         if h == "ai_written_law":
@@ -496,21 +535,16 @@ def _headline_reveal(st: GameState, cycle: int) -> Decision:
                 options.append(_option((ev.HeadlineReveal, cycle, h, a), ev.HeadlineReveal, cycle=cycle,
                                        headline=h, action=cast(Any, a)))
                 weights.append(share / len(CORE_ACTIONS))
-        elif h == "weights_on_internet":
-            low = st.seat(_lowest_capability_seat(st, cycle))
-            powered = sorted(n for n, f in low.facilities.items() if f.powered)
-            if powered:
-                for n in powered:
-                    options.append(_option((ev.HeadlineReveal, cycle, h, None, n), ev.HeadlineReveal,
-                                           cycle=cycle, headline=h, facility=n))
-                    weights.append(share / len(powered))
-            else:
-                options.append(_option((ev.HeadlineReveal, cycle, h), ev.HeadlineReveal, cycle=cycle,
-                                       headline=h))
-                weights.append(share)
+        elif h == "weights_on_internet" and powered:
+            for n in powered:
+                options.append(_option((ev.HeadlineReveal, cycle, h, None, n), ev.HeadlineReveal,
+                                       cycle=cycle, headline=h, facility=n))
+                weights.append(share / len(powered))
         else:
             options.append(_option((ev.HeadlineReveal, cycle, h), ev.HeadlineReveal, cycle=cycle, headline=h))
             weights.append(share)
+    if _LAZY[0]:
+        _keep_reveal(key, (options, weights))
     return Decision(kind="chance", options=options, weights=weights,
                     label=f"reveal cycle {cycle}'s Headline")
 
@@ -1485,21 +1519,38 @@ def _draw(st: GameState, s: SeatState) -> Decision:
             pool[k] = pool.get(k, 0) + v
         pool = {k: v for k, v in pool.items() if v > 0}
     total = sum(pool.values())
-    options: list[Any] = []
+    items = sorted(pool.items())
+    # Curated Corpus names a Domain the run has not drawn (one option per free Domain)
+    free = (tuple(d for d in sorted(st.c.domains) if d not in run.domains)
+            if "curated_corpus" in pool else ())
     weights: list[float] = []
-    seat = s.seat
-    for card, copies in sorted(pool.items()):
+    for card, copies in items:
         w = copies / total
-        if card == "curated_corpus":
-            free = [d for d in sorted(st.c.domains) if d not in run.domains]
-            if free:
+        if card == "curated_corpus" and free:
+            weights.extend([w / len(free)] * len(free))
+        else:
+            weights.append(w)
+    seat = s.seat
+    key = (seat, free, *[card for card, _copies in items])  # what the options depend on
+    options = _DRAWS.get(key) if _LAZY[0] else None
+    if options is None:
+        options = []
+        for card, _copies in items:
+            if card == "curated_corpus" and free:
                 for d in free:
                     options.append(_option((ev.Draw, seat, card, d), ev.Draw, seat=seat, card=card, domain=d))
-                    weights.append(w / len(free))
-                continue
-        options.append(_option((ev.Draw, seat, card), ev.Draw, seat=seat, card=card))
-        weights.append(w)
+            else:
+                options.append(_option((ev.Draw, seat, card), ev.Draw, seat=seat, card=card))
+        if _LAZY[0]:
+            if len(_DRAWS) >= 2_000:
+                _DRAWS.clear()
+            _DRAWS[key] = options
     return Decision(kind="chance", options=options, weights=weights, label="draw a Training card")
+
+
+#: a Training draw's lazy options by (seat, the cards in the pool, the Domains Curated Corpus
+#: may name): shared by every game of the process (treat as read-only); bounded
+_DRAWS: dict[tuple[Any, ...], list[Any]] = {}
 
 
 # --- Production, Dossier, Audit -------------------------------------------------------------
@@ -1528,7 +1579,51 @@ def _greedy_allocation(
 
 def allocation_options(st: GameState, s: SeatState) -> list[ev.Allocate]:
     """Maximal feasible allocations for the seat: with and without Mega-Cluster demand, and
-    with emergency Power while The Counterfactual Casino Clears Priority Load is in force."""
+    with emergency Power while The Counterfactual Casino Clears Priority Load is in force.
+
+    In lazy mode (the simulator) the list is shared by every allocation with the same
+    :func:`_allocation_key` (treat as read-only)."""
+    if not _LAZY[0]:
+        return _allocation_options(st, s)
+    key = _allocation_key(st, s)
+    hit = _ALLOCATIONS.get(key)
+    if hit is None:
+        if len(_ALLOCATIONS) >= 5_000:
+            _ALLOCATIONS.clear()
+        hit = _ALLOCATIONS[key] = _allocation_options(st, s)
+    return hit
+
+
+#: a seat's allocation options by :func:`_allocation_key`, shared by every game of the process
+_ALLOCATIONS: dict[tuple[Any, ...], list[ev.Allocate]] = {}
+
+
+def _allocation_key(st: GameState, s: SeatState) -> tuple[Any, ...]:
+    """Everything the seat's allocation options depend on, hexes replaced by what
+    ``hex_board.allocation_problem`` and :func:`_greedy_allocation` read of them (§6C: which
+    Power source each Facility and Mega-Cluster host is on or next to, and whether the two
+    hosts of each Mega-Cluster are adjacent): the seat, whether emergency Power is on offer,
+    the sources (kind, capacity), each Facility's number and sources in reach, and each owned
+    Mega-Cluster's number, hosts, adjacency and its hosts' sources in reach (with the ruling
+    that may let the starting grid feed it)."""
+    sources = hb.power_sources(st, s)
+    far = [h for kind, _cap, h in sources if kind != "grid"]
+    facs = s.facilities
+    key: list[Any] = [s.seat, st.production_headline == "emergency_power_authority",
+                      *[(kind, cap) for kind, cap, _h in sources]]
+    for no in sorted(facs):
+        fh = facs[no].hex
+        key.append((no, *[hb.near(h, fh) for h in far]))
+    for num, m in sorted(st.megas.items()):
+        if m.owner == s.seat:
+            fa, fb = (facs.get(h) for h in m.hosts)
+            key.append(("mega", num, tuple(m.hosts), st.rulings.get("mega-cluster-demand"),
+                        fa is not None and fb is not None and hb.adjacent_hexes(fa.hex, fb.hex),
+                        *[f is not None and hb.near(h, f.hex) for f in (fa, fb) for h in far]))
+    return tuple(key)
+
+
+def _allocation_options(st: GameState, s: SeatState) -> list[ev.Allocate]:
     facs = sorted(s.facilities)
     megas = sorted(num for num, m in st.megas.items() if m.owner == s.seat)
     out: list[ev.Allocate] = []
