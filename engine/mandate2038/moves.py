@@ -555,17 +555,20 @@ def _headline_reveal(st: GameState, cycle: int) -> Decision:
 def _before_selection(st: GameState, passed: frozenset[str]) -> Decision:
     for seat in st.initiative_order():
         s = st.seat(seat)
-        key = f"allocation_window:{seat}"
-        if key not in passed and st.era == 2 and has_active(st, s, "allocation_window"):
-            opts = _allocation_window_options(st, s)
-            if opts:
-                return Decision(kind="player", seat=seat, options=[*opts, Pass(key, "keep the Allocation Window closed")],
-                                label="Corthaven may open the Allocation Window")
-        key = f"emergency_pause:{seat}"
-        if key not in passed and has_active(st, s, "emergency_pause") and s.runway >= 1:
-            progs = _unlocked_programs(st)
+        if st.era == 2 and has_active(st, s, "allocation_window"):
+            key = f"allocation_window:{seat}"
+            if key not in passed:
+                opts = _allocation_window_options(st, s)
+                if opts:
+                    return Decision(kind="player", seat=seat,
+                                    options=[*opts, Pass(key, "keep the Allocation Window closed")],
+                                    label="Corthaven may open the Allocation Window")
+        if s.runway >= 1 and has_active(st, s, "emergency_pause"):
+            key = f"emergency_pause:{seat}"
+            progs = _unlocked_programs(st) if key not in passed else None
             if progs:
-                opts = [ev.EmergencyPause(seat=seat, program=cast(Any, p)) for p in progs]
+                opts = [_option((ev.EmergencyPause, seat, p), ev.EmergencyPause, seat=seat, program=cast(Any, p))
+                        for p in progs]
                 return Decision(kind="player", seat=seat, options=[*opts, Pass(key, "no Emergency Pause")],
                                 label="Orisonix may call the Emergency Pause")
     return selection_decision(st)
@@ -573,27 +576,38 @@ def _before_selection(st: GameState, passed: frozenset[str]) -> Decision:
 
 def _allocation_window_options(st: GameState, s: SeatState) -> list[Any]:
     rivals = [r for r in st.order_from(s.seat) if r != s.seat]
-    out: list[Any] = []
+    offers: list[tuple[tuple[int, str], ...]] = []  # per option: (rival, answer) per offer
     cap = st.c.cap_compute
     for pair in itertools.combinations(rivals, 2) if len(rivals) >= 2 else [(rivals[0], rivals[0])]:
         for answers in (("accept", "accept"), ("accept", "reject"), ("reject", "reject")):
-            offers = []
             ok = True
             for r, ans in zip(pair, answers, strict=True):
                 rs = st.seat(r)
                 if rs.runway < 1 or (ans == "accept" and rs.compute >= cap):
                     ok = False
-                offers.append(ev.WindowOffer(to=r, price=1, answer=cast(Any, ans)))
             if ok and pair[0] != pair[1]:
-                out.append(ev.AllocationWindow(seat=s.seat, offers=offers))
+                offers.append(tuple(zip(pair, answers, strict=True)))
         rs0 = st.seat(pair[0])
         if rs0.runway >= 2 and rs0.compute < cap:  # a lower counter, accepted
-            out.append(ev.AllocationWindow(seat=s.seat, offers=[
-                ev.WindowOffer(to=pair[0], price=2, answer="counter", counter_price=1,
-                               counter_accepted=True)]))
-        if len(out) >= 6:
+            offers.append(((pair[0], "counter"),))
+        if len(offers) >= 6:
             break
-    return out
+    return [_allocation_window(s.seat, o) for o in offers]
+
+
+def _allocation_window(seat: int, offers: tuple[tuple[int, str], ...]) -> Any:
+    """The window's event: an offer of 1 Runway, accepted or rejected, to each rival named, or
+    of 2 to one rival who counters with 1, accepted (shared in lazy mode, like :func:`_option`)."""
+    key = (ev.AllocationWindow, seat, offers)
+    o = _OPTIONS.get(key) if _LAZY[0] else None
+    if o is None:
+        o = ev.AllocationWindow(seat=seat, offers=[
+            ev.WindowOffer(to=to, price=2, answer="counter", counter_price=1, counter_accepted=True)
+            if ans == "counter" else ev.WindowOffer(to=to, price=1, answer=cast(Any, ans))
+            for to, ans in offers])
+        if _LAZY[0]:
+            _keep_option(key, o)
+    return o
 
 
 def _unlocked_programs(st: GameState) -> list[str]:
@@ -1451,10 +1465,11 @@ def _blocked_events(st: GameState, s: SeatState, pick: str) -> list[Any]:
 
 
 #: the options below the turns that are whole events (draws, allocations, Dossier filings,
-#: Headline and Era reveals, Audits, ends of runs), built once per process in lazy mode and then
-#: shared by every decision and game that offers them: a key holds every field of its event
-#: (seats, numbers and content ids), so it never goes stale, and a simulated game never changes an
-#: event it records. The table is bounded: it is cleared when it grows past _OPTIONS_MAX.
+#: Headline and Era reveals, faction windows, ends of runs, the Era's scorers), built once per
+#: process in lazy mode and then shared by every decision and game that offers them: a key holds
+#: every field of its event (seats, numbers and content ids), so it never goes stale, and a
+#: simulated game never changes an event it records. A Dossier filing's options and label are kept
+#: here too. The table is bounded: it is cleared when it grows past _OPTIONS_MAX.
 _OPTIONS: dict[tuple[Any, ...], Any] = {}
 _OPTIONS_MAX = 20_000
 
@@ -1466,9 +1481,14 @@ def _option(key: tuple[Any, ...], model: type, **fields: Any) -> Any:
         return model(**fields)
     o = _OPTIONS.get(key)
     if o is None:
-        if len(_OPTIONS) >= _OPTIONS_MAX:
-            _OPTIONS.clear()
-        o = _OPTIONS[key] = model(**fields)
+        o = _keep_option(key, model(**fields))
+    return o
+
+
+def _keep_option(key: tuple[Any, ...], o: Any) -> Any:
+    if len(_OPTIONS) >= _OPTIONS_MAX:
+        _OPTIONS.clear()
+    _OPTIONS[key] = o
     return o
 
 
@@ -1660,10 +1680,15 @@ def _production(st: GameState) -> Decision:
 def _workforce(st: GameState, passed: frozenset[str]) -> Decision | None:
     """Workforce Transition District production: a powered Facility there may move one Team
     one hex (offered after Production, before the Dossiers)."""
+    left = st.workforce_left
+    if not left:
+        return None
     for seat in st.initiative_order():
         s = st.seat(seat)
+        if left.get(seat, 0) <= 0 or not s.teams:
+            continue
         key = f"workforce:{seat}"
-        if key in passed or st.workforce_left.get(seat, 0) <= 0 or not s.teams:
+        if key in passed:
             continue
         fac = next((no for no, f in sorted(s.facilities.items())
                     if f.powered and f.hex and st.board.tile(f.hex) == "talent"), None)
@@ -1679,22 +1704,31 @@ def _workforce(st: GameState, passed: frozenset[str]) -> Decision | None:
 
 
 def _dossier(st: GameState, seat: int) -> Decision:
-    return Decision(
-        kind="player", seat=seat,
-        options=[_option((ev.DossierFile, seat, "commit"), ev.DossierFile, seat=seat, orientation="commit"),
-                 _option((ev.DossierFile, seat, "hedge"), ev.DossierFile, seat=seat, orientation="hedge")],
-        label=f"seat {seat} files the {DOSSIER_CARDS.get(st.era, '')} Dossier",
-    )
+    key = ("dossier", seat, st.era)
+    hit = _OPTIONS.get(key) if _LAZY[0] else None
+    if hit is None:
+        hit = ([_option((ev.DossierFile, seat, "commit"), ev.DossierFile, seat=seat, orientation="commit"),
+                _option((ev.DossierFile, seat, "hedge"), ev.DossierFile, seat=seat, orientation="hedge")],
+               f"seat {seat} files the {DOSSIER_CARDS.get(st.era, '')} Dossier")
+        if _LAZY[0]:
+            _keep_option(key, hit)
+    return Decision(kind="player", seat=seat, options=hit[0], label=hit[1])
 
 
 def dossier_reveal_event(st: GameState) -> ev.DossierReveal:
     """The Era IV reveal: every seat's four filed orientations."""
-    hands = []
-    for s in st.seats:
-        o = {e: (s.dossier.get(e) or "hedge") for e in (1, 2, 3, 4)}
-        hands.append(ev.DossierHand(seat=s.seat, benchmark=cast(Any, o[1]), deployment=cast(Any, o[2]),
-                                    authority=cast(Any, o[3]), publication=cast(Any, o[4])))
-    return ev.DossierReveal(hands=hands)
+    filed: tuple[tuple[Any, ...], ...] = tuple(
+        (s.seat, *[s.dossier.get(e) or "hedge" for e in (1, 2, 3, 4)]) for s in st.seats)
+    key = (ev.DossierReveal, *filed)
+    hit = _OPTIONS.get(key) if _LAZY[0] else None
+    if hit is None:
+        hit = ev.DossierReveal(hands=[
+            ev.DossierHand(seat=seat, benchmark=cast(Any, o1), deployment=cast(Any, o2),
+                           authority=cast(Any, o3), publication=cast(Any, o4))
+            for seat, o1, o2, o3, o4 in filed])
+        if _LAZY[0]:
+            _keep_option(key, hit)
+    return cast(ev.DossierReveal, hit)
 
 
 def audit_draw_count(st: GameState) -> int:
@@ -1743,22 +1777,18 @@ def _audit_options(colours: list[int | str], counts: list[int], k: int) -> tuple
             options.append(_new(ev.Audit, draws=cast(Any, [])))
             weights.append(1 / denom)
         return options, weights
-    last = len(colours) - 1
     combs = [[math.comb(c, p) for p in range(min(k, c) + 1)] for c in counts]
     runs = [[[col] * p for p in range(min(k, c) + 1)] for col, c in zip(colours, counts, strict=True)]
-
-    def rec(i: int, left: int, w: int, draws: list[int | str]) -> None:
-        if i == last:
-            if left > counts[i]:
-                return
-            options.append(_new(ev.Audit, draws=cast(Any, draws + runs[i][left])))
-            weights.append(w * combs[i][left] / denom)
-            return
-        ci, ri = combs[i], runs[i]
-        for p in range(min(left, counts[i]) + 1):
-            rec(i + 1, left - p, w * ci[p], draws + ri[p])
-
-    rec(0, k, 1, [])
+    rest = [sum(counts[i:]) for i in range(len(counts))] + [0]  # cubes in colours i and after
+    # the draws colour by colour, in order: (cubes left to draw, product of C(count, drawn), draws)
+    partial: list[tuple[int, int, list[int | str]]] = [(k, 1, [])]
+    for i in range(len(colours)):
+        ci, ri, after = combs[i], runs[i], rest[i + 1]
+        partial = [(left - p, w * ci[p], draws + ri[p]) for left, w, draws in partial
+                   for p in range(max(0, left - after), min(left, counts[i]) + 1)]
+    for _left, w, draws in partial:
+        options.append(_new(ev.Audit, draws=cast(Any, draws)))
+        weights.append(w / denom)
     return options, weights
 
 
@@ -1857,7 +1887,7 @@ def era_mandate_event(st: GameState) -> ev.EraMandate:
     if card is None:  # the card was not recorded: the engine scores nothing to compare
         return ev.EraMandate()
     scorers, _values = compute_era_mandate(st, card)
-    return ev.EraMandate(scorers=scorers)
+    return cast(ev.EraMandate, _option((ev.EraMandate, *scorers), ev.EraMandate, scorers=scorers))
 
 
 def _shallow(o: Any) -> Any:
