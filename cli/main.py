@@ -394,7 +394,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     written = 0
     play_cpu = 0.0  # CPU seconds of playing the games (start-up and writing excluded)
     t_all = time.process_time()
-    with Progress(transient=True, console=_stderr_console()) as bar:
+    from ingest.gc_tuning import bulk_play
+
+    with Progress(transient=True, console=_stderr_console()) as bar, bulk_play():
         task = bar.add_task("simulating", total=args.games)
         for i in range(args.games):
             t0 = time.process_time()

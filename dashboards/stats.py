@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import polars as pl
 
 Z95 = 1.959963984540054
@@ -311,3 +312,109 @@ def jackknife(blocks: Mapping[int, Mapping[Any, Any]], stat: Any) -> dict[str, f
     var = (m - 1) / m * sum((x - mean) ** 2 for x in loo)
     half = t975(m - 1) * math.sqrt(var)
     return {"value": value, "low": value - half, "high": value + half}
+
+
+# --- the same statistics on arrays: every block left out at once ----------------------------
+#
+# :func:`jackknife` on dicts costs a Python loop per block, key and statistic; on the Balance
+# page (20 blocks, up to a few hundred keys, a dozen statistics) that was a fifth of a cold
+# view. :func:`jackknife_array` takes the block counts as one array ``(blocks, keys, values)``
+# and each ``*_rows`` statistic below computes, for every row of a ``(rows, keys, values)``
+# array, what its dict twin above computes on one dict: the same figures (to rounding; the
+# tests compare the two).
+
+
+def block_array(df: pl.DataFrame, key: list[str], values: list[str]
+                ) -> tuple[list[Any], np.ndarray]:
+    """The block counts of ``df`` (columns ``blk``, ``key`` and ``values``; rows of the same
+    block and key summed, NULL counting 0) as ``(keys, array)``: ``keys`` in order of first
+    appearance (a tuple per key when ``key`` has several columns), ``array[b, k, v]`` the
+    ``v``-th value of the ``k``-th key in the ``b``-th block present in ``df`` (blocks in
+    order; 0 where a block lacks a key)."""
+    if df.is_empty():
+        return [], np.zeros((0, 0, len(values)))
+    # numpy and a dict, not polars: a polars operation costs ~0.3 ms on these small frames
+    blocks, blk = np.unique(df["blk"].to_numpy(), return_inverse=True)
+    labels: list[Any] = (df[key[0]].to_list() if len(key) == 1
+                         else list(zip(*(df[k].to_list() for k in key), strict=True)))
+    index: dict[Any, int] = {}
+    idx = np.fromiter((index.setdefault(k, len(index)) for k in labels), dtype=np.int64,
+                      count=len(labels))
+    # NULL (a study's missing count) counts 0
+    vals = np.column_stack([(df[v].fill_null(0) if df[v].null_count() else df[v])
+                            .to_numpy().astype(np.float64) for v in values])
+    arr = np.zeros((len(blocks), len(index), len(values)))
+    np.add.at(arr, (blk.reshape(-1), idx), vals)
+    return list(index), arr
+
+
+def jackknife_array(blocks: np.ndarray, stat: Callable[[np.ndarray], np.ndarray]
+                    ) -> dict[str, float]:
+    """:func:`jackknife` with the block counts as an array ``(blocks, keys, values)`` (every
+    block non-empty, as :func:`block_array` gives them) and ``stat`` a row-wise statistic
+    (:func:`share_range_rows`, ...)."""
+    total = blocks.sum(axis=0)
+    value = float(stat(total[np.newaxis])[0])
+    m = blocks.shape[0]
+    if m < 2 or math.isnan(value):
+        return {"value": value, "low": math.nan, "high": math.nan}
+    loo = stat(total[np.newaxis] - blocks)
+    if np.isnan(loo).any():
+        return {"value": value, "low": math.nan, "high": math.nan}
+    mean = float(loo.sum()) / m
+    var = (m - 1) / m * float(((loo - mean) ** 2).sum())
+    half = t975(m - 1) * math.sqrt(var)
+    return {"value": value, "low": value - half, "high": value + half}
+
+
+def share_range_rows(a: np.ndarray, min_appearances: float = 1) -> np.ndarray:
+    """:func:`share_range` of each row of ``(rows, keys, 2)`` (appearances, win credit)."""
+    app, credit = a[..., 0], a[..., 1]
+    ok = app >= max(min_appearances, 1e-12)
+    share = np.divide(credit, app, out=np.zeros_like(credit), where=ok)
+    hi = np.where(ok, share, -np.inf).max(axis=1, initial=-np.inf)
+    lo = np.where(ok, share, np.inf).min(axis=1, initial=np.inf)
+    return np.where(ok.sum(axis=1) >= 2, hi - lo, np.nan)
+
+
+def entropy_rows(a: np.ndarray) -> np.ndarray:
+    """:func:`entropy` of each row of ``(rows, keys, 1)``."""
+    v = a[..., 0]
+    pos = v > 0
+    total = np.where(pos, v, 0.0).sum(axis=1)
+    safe = np.where(total > 0, total, 1.0)[:, np.newaxis]
+    p = np.where(pos, v, 1.0) / safe
+    h = -np.where(pos, p * np.log(p), 0.0).sum(axis=1)
+    n = pos.sum(axis=1)
+    norm = np.log(np.maximum(n, 2))
+    return np.where((n >= 2) & (total > 0), h / norm, 0.0)
+
+
+def top_share_rows(a: np.ndarray) -> np.ndarray:
+    """:func:`top_share` of each row of ``(rows, keys, 1)``."""
+    v = a[..., 0]
+    total = v.sum(axis=1)
+    top = v.max(axis=1, initial=-np.inf)
+    return np.where(total > 0, top / np.where(total > 0, total, 1.0), np.nan)
+
+
+def ratio_rows(a: np.ndarray) -> np.ndarray:
+    """:func:`ratio` of each row of ``(rows, keys, 2)`` (numerator, denominator)."""
+    num, den = a[..., 0].sum(axis=1), a[..., 1].sum(axis=1)
+    return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+
+
+def dominance_rows(a: np.ndarray, min_comparisons: float = 4) -> np.ndarray:
+    """:func:`dominance` of each row of ``(rows, keys, 2)`` (comparisons, points)."""
+    c, p = a[..., 0], a[..., 1]
+    ok = (c >= min_comparisons) & (c > 0)
+    rate = np.divide(p, c, out=np.zeros_like(p), where=ok)
+    best = np.where(ok, rate, -np.inf).max(axis=1, initial=-np.inf)
+    return np.where(ok.any(axis=1), best, np.nan)
+
+
+def share_rows(a: np.ndarray, key: int) -> np.ndarray:
+    """The win share of the ``key``-th key in each row of ``(rows, keys, 2)`` (appearances,
+    win credit; nan without appearances), as :func:`dashboards.balance_queries.shares`."""
+    app, credit = a[:, key, 0], a[:, key, 1]
+    return np.where(app > 0, credit / np.where(app > 0, app, 1.0), np.nan)

@@ -14,9 +14,15 @@ is reproducible on its own from (seed, index). Nothing here reads a clock or doe
 
 from __future__ import annotations
 
+import math
 import random
+from bisect import bisect
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from functools import cache, partial
+from itertools import accumulate
+from typing import Annotated, Any, get_args, get_origin
+
+from pydantic import BaseModel
 
 from engine.core.findings import FindingSink
 from engine.core.registry import DEFAULT_GAME, get_ruleset
@@ -42,18 +48,24 @@ class SimulationError(RuntimeError):
 def _moves_function(ruleset: Ruleset) -> Callable[[Any, frozenset[str]], Decision]:
     """``(state, passed) -> Decision``: the ruleset's legal moves, lazy options allowed (only
     the chosen one is built)."""
-    fn = ruleset.legal_moves
-    return lambda st, passed: fn(st, passed, lazy=True)
+    return partial(ruleset.legal_moves, lazy=True)
 
 
 def _chance(decision: Decision, rng: random.Random) -> Any:
     opts = decision.options
-    if len(opts) == 1:
+    n = len(opts)
+    if n == 1:
         return opts[0]
     weights = decision.weights
     if weights is None:
-        return opts[rng.randrange(len(opts))]
-    return rng.choices(opts, weights=weights, k=1)[0]
+        return opts[rng.randrange(n)]
+    # rng.choices(opts, weights=weights, k=1)[0], step for step (the same one random() draw),
+    # without its list of one; anything it would refuse goes to it and raises there
+    cum = list(accumulate(weights))
+    total = cum[-1] + 0.0 if cum else 0.0
+    if len(cum) != n or not 0.0 < total < math.inf:
+        return rng.choices(opts, weights=weights, k=1)[0]
+    return opts[bisect(cum, rng.random() * total, 0, n - 1)]
 
 
 def simulate_game(
@@ -62,7 +74,7 @@ def simulate_game(
     bots: dict[int, Any] | Sequence[Any],
     rng: random.Random,
     *,
-    after_event: Callable[[Any, Any], list[Any]] | None = None,
+    after_event: Callable[[Any, Any], Sequence[Any]] | None = None,
     strict: bool = True,
     max_events: int = MAX_EVENTS,
 ) -> Any:
@@ -144,7 +156,40 @@ def simulate_game(
     if strict and sink.findings:
         f = sink.findings[0]
         raise SimulationError(f"finishing the game produced finding {f.code}: {f.message}", events, sink.findings)
-    return ruleset.log_model(header=header, events=events)
+    return build_log(ruleset.log_model, header, events)
+
+
+@cache
+def _log_parts(log_model: type[BaseModel]) -> tuple[type, frozenset[type]] | None:
+    """The header class and the event classes of ``log_model`` (``header: H``,
+    ``events: list[Annotated[A | B | ..., discriminator]]``), or None for another shape."""
+    fields = log_model.model_fields
+    if set(fields) != {"format", "format_version", "header", "events"}:
+        return None
+    header, events = fields["header"].annotation, fields["events"].annotation
+    if get_origin(events) is not list or not isinstance(header, type):
+        return None
+    (item,) = get_args(events)
+    if get_origin(item) is Annotated:
+        item = get_args(item)[0]
+    members = get_args(item) or (item,)
+    if not all(isinstance(m, type) and issubclass(m, BaseModel) for m in members):
+        return None
+    return header, frozenset(members)
+
+
+def build_log(log_model: type[BaseModel], header: Any, events: list[Any]) -> Any:
+    """``log_model(header=header, events=events)``, without validating the events again when
+    they are all instances of the log's event models (as the simulator builds them): pydantic
+    keeps such instances unchanged (``revalidate_instances="never"``), so the log is the same
+    object graph (tests/test_engine_sim_build.py compares both over whole games). Anything
+    else (a dict, a foreign event) goes through validation."""
+    parts = _log_parts(log_model) if isinstance(log_model, type) else None  # (wrapped: as is)
+    if parts is not None and type(header) is parts[0]:
+        members = parts[1]
+        if all(type(e) in members for e in events):
+            return log_model.model_construct(header=header, events=events)
+    return log_model(header=header, events=events)
 
 
 # --- any ruleset ----------------------------------------------------------------------------

@@ -111,6 +111,7 @@ def run_batch(spec: StudySpec, batch: Batch) -> BatchResult:
     """Play and tabulate one batch (deterministic from the spec and the batch)."""
     from engine.mandate2038.lineups import play_lineup_game
     from ingest.frames import FrameBuilder
+    from ingest.gc_tuning import bulk_play
     from ingest.rows import game_columns
     from schemas.canonical import dumps_log
     from schemas.packs import load_pack
@@ -122,14 +123,15 @@ def run_batch(spec: StudySpec, batch: Batch) -> BatchResult:
     pack = load_pack("mandate2038", "0.8.0-rc.17-test")
     fb = FrameBuilder()
     extras: dict[str, dict[int, dict[str, Any]]] = {}
-    for i in range(batch.start, batch.start + batch.count):
-        log, plans, bots = play_lineup_game(spec.seed, i, batch.players, ids, batch.policy, profiles, pack)
-        text = dumps_log(log)
-        gid = str(log.header.game_id)
-        cols, _notes = game_columns(gid, text, log.header, log.events,
-                                    {"source_format": "simulator", "source_name": f"study:{spec.seed}"})
-        fb.add_columns(gid, cols)
-        extras[gid] = _seat_extras(log.header, plans, bots)
+    with bulk_play():
+        for i in range(batch.start, batch.start + batch.count):
+            log, plans, bots = play_lineup_game(spec.seed, i, batch.players, ids, batch.policy, profiles, pack)
+            text = dumps_log(log)
+            gid = str(log.header.game_id)
+            cols, _notes = game_columns(gid, text, log.header, log.events,
+                                        {"source_format": "simulator", "source_name": f"study:{spec.seed}"})
+            fb.add_columns(gid, cols)
+            extras[gid] = _seat_extras(log.header, plans, bots)
     frames, bad = fb.build()
     tables: dict[str, pa.Table] = {}
     for name, frame in frames.items():

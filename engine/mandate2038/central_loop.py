@@ -14,9 +14,15 @@ from engine.core.findings import FindingSink
 from engine.mandate2038 import factions
 from engine.mandate2038.board import FRONTIER, WITHIN_TWO
 from engine.mandate2038.core_actions import ACTIONS, do_run_end, moved_facility_power
-from engine.mandate2038.hex_board import check_path, controller, move_piece
+from engine.mandate2038.hex_board import (
+    check_path,
+    controller,
+    has_free_space,
+    locally_eligible,
+    move_piece,
+)
 from engine.mandate2038.programs import PROGRAMS
-from engine.mandate2038.resources import add_scrutiny, gain, pay
+from engine.mandate2038.resources import add_scrutiny, gain, gain_capability, pay
 from engine.mandate2038.rulings import used
 from engine.mandate2038.state import CORE_ACTIONS, GameState, SeatState, Turn
 from engine.mandate2038.trace import step
@@ -200,8 +206,6 @@ def on_headline(st: GameState, ev: HeadlineReveal, sink: FindingSink) -> None:
         return  # Advanced Headlines are not checked (see unchecked())
     if hid == "open_weights_drop":
         for s in st.seats:
-            from engine.mandate2038.resources import gain_capability
-
             gain_capability(st, s, 1)
         low = _tie_target(st, ev, {s.seat: s.customers for s in st.seats}, card.name,
                           "lowest Customers", sink)
@@ -863,8 +867,6 @@ def _check_blocked(st: GameState, s: SeatState, ev: TurnEvent, t: Turn, sink: Fi
     """A turn resolved as blocked although an evident legal resolution existed (warning).
     Only the clear cases are checked: Fund is never blocked; Build and Fusion are blocked only
     when their space, slot or marker is gone."""
-    from engine.mandate2038.hex_board import has_free_space
-
     kind = ev.type
     dest = t.dest
     tile = st.board.tile_at.get(dest) if dest else None
@@ -956,7 +958,6 @@ def _orbital(st: GameState, s: SeatState, ev: TurnEvent, sink: FindingSink) -> N
     """Kestralyn, Orbital Compute (Era IV, once per game): instead of moving, move one Facility
     to any legal open Facility space; if it can be powered, it produces once; +2 Scrutiny."""
     from engine.mandate2038.era_sequence import produce_one_facility
-    from engine.mandate2038.hex_board import has_free_space, locally_eligible
 
     factions.check_use(st, s, "orbital_compute", sink)
     o = ev.orbital

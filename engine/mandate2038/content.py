@@ -68,6 +68,8 @@ class Content:
             for a in f.abilities:
                 self.ability_of.setdefault((f.id, a.id), a)
         self.facility_spaces = {t.id: t.facility_spaces for t in pack.tiles}  # tile -> spaces
+        #: Capability required for Customer #1, #2, ... (customer_requirement)
+        self.customer_capability: tuple[int, ...] = tuple(pack.scoring.customer_capability)
         # tile -> (runway, compute, trust, remove_scrutiny, team_move) of a powered Facility
         self.production: dict[str, tuple[int, int, int, int, int]] = {
             t.id: (t.production.runway, t.production.compute, t.production.trust,
@@ -98,7 +100,7 @@ class Content:
 
     def customer_requirement(self, ordinal: int) -> int | None:
         """Capability required for Customer #``ordinal`` (1-based); None past the last."""
-        req = self.scoring.customer_capability
+        req = self.customer_capability
         return req[ordinal - 1] if 1 <= ordinal <= len(req) else None
 
     def customer_mandate(self, ordinal: int) -> int:

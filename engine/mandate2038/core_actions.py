@@ -21,6 +21,7 @@ from engine.mandate2038.hex_board import (
     check_path,
     controller,
     has_free_space,
+    locally_eligible,
     move_piece,
     near,
 )
@@ -34,7 +35,14 @@ from engine.mandate2038.resources import (
     score,
 )
 from engine.mandate2038.rulings import used
-from engine.mandate2038.state import GameState, JointVenture, SeatState, TrainingRun, Turn
+from engine.mandate2038.state import (
+    Facility,
+    GameState,
+    JointVenture,
+    SeatState,
+    TrainingRun,
+    Turn,
+)
 from schemas.mandate2038 import (
     Build,
     Deploy,
@@ -341,7 +349,6 @@ def do_build(st: GameState, s: SeatState, ev: Build, t: Turn, sink: FindingSink)
         pay(st, s, "runway", cost, sink, "build/cannot-pay", f"Facility {no}")
         if cost < before_iv:
             score(st, s, 1, "faction_ability", "Industrial Velocity")
-        from engine.mandate2038.state import Facility
 
         s.facilities[no] = Facility(number=no, hex=dest)
         s.era.facility_builds += 1
@@ -640,7 +647,6 @@ def moved_facility_power(st: GameState, s: SeatState, f: Any) -> None:
     """Ruling moved-facility-power: a moved Facility keeps its Power cube only while it is
     still locally eligible where it now stands (``recheck``), or until the next Allocate
     (``keep-until-allocate``)."""
-    from engine.mandate2038.hex_board import locally_eligible
 
     if not f.powered or locally_eligible(st, s, f.number):
         return

@@ -30,12 +30,23 @@ def facility_spaces(st: GameState, hexname: str) -> int:
     if hexname == FRONTIER:
         return 0
     tid = st.board.tile_at.get(hexname)
-    t = st.c.tiles.get(tid) if tid else None
-    return t.facility_spaces if t is not None else 2
+    return st.c.facility_spaces.get(tid, 2) if tid else 2
 
 
 def has_free_space(st: GameState, hexname: str) -> bool:
-    return facilities_on(st, hexname) < facility_spaces(st, hexname)
+    """``facilities_on(st, hexname) < facility_spaces(st, hexname)``, counting only until the
+    spaces are full (a hot check of the move generator)."""
+    if hexname == FRONTIER:
+        return False  # no Facility spaces
+    tid = st.board.tile_at.get(hexname)
+    left = st.c.facility_spaces.get(tid, 2) if tid else 2
+    for s in st.seats:
+        for f in s.facilities.values():
+            if f.hex == hexname:
+                left -= 1
+                if left <= 0:
+                    return False
+    return left > 0
 
 
 def presence(st: GameState, hexname: str) -> list[int]:

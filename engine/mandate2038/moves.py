@@ -34,8 +34,11 @@ import copy
 import itertools
 import math
 import operator
-from collections.abc import Iterator, Sequence
-from typing import Any, cast, overload
+import types
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Union, cast, get_args, get_origin, overload
+
+from pydantic import BaseModel as _BaseModel
 
 from engine.core.ruleset import Decision, Pass
 from engine.mandate2038 import hex_board as hb
@@ -82,10 +85,39 @@ class Spec:
         return o
 
     def materialize(self) -> Any:
-        """The event (validated); nested specs (e.g. an Organize's steps) are built too."""
-        fields = {k: _built(v) for k, v in self.__dict__.items()}
-        # what the model's __init__ does (the same validation), without its wrapper
-        return self._model.__pydantic_validator__.validate_python(fields)
+        """The event; nested specs (e.g. an Organize's steps) are built too.
+
+        Built as pydantic's validation builds it (the same ``__dict__`` in field order, the
+        same fields set, lists copied, tuples and nested models in place) but without
+        re-validating values the move generator already produces in the model's types:
+        tests/test_engine_sim_build.py checks over whole games that every built event equals
+        the validated one, value types included. A spec whose fields do not fit the model
+        (a required field missing, an unknown one) is validated, so it raises as before."""
+        model = self._model
+        plan = _BUILD_PLANS.get(model) or _plan(model)
+        given = self.__dict__
+        if plan is _BY_VALIDATION or not plan[1] <= given.keys() <= plan[2]:
+            fields = {k: _built(v) for k, v in given.items()}
+            return model.__pydantic_validator__.validate_python(fields)
+        template, required, known, fresh, shaped = plan
+        d = template.copy()
+        d.update(given)
+        for name, make in fresh:
+            if name not in given:
+                d[name] = make()
+        for name, shape in shaped:
+            v = given.get(name)  # (a default is None, immutable or a fresh factory value)
+            if v is not None:
+                v = d[name] = shape(v)
+                if v is _MISFIT:  # e.g. a dict for a nested model: validation builds it
+                    fields = {k: _built(x) for k, x in given.items()}
+                    return model.__pydantic_validator__.validate_python(fields)
+        o = _new_model(model)
+        _set(o, "__dict__", d)
+        _set(o, "__pydantic_fields_set__", set(given))
+        _set(o, "__pydantic_extra__", None)
+        _set(o, "__pydantic_private__", None)
+        return o
 
     def __repr__(self) -> str:
         return f"Spec({self._model.__name__}, {self.__dict__!r})"
@@ -97,6 +129,113 @@ def _built(v: Any) -> Any:
     if isinstance(v, list) and v and isinstance(v[0], Spec):
         return [x.materialize() for x in v]
     return v
+
+
+def _one_model(v: Any) -> Any:
+    """A nested model field's value as validation gives it: a spec built, a model as is."""
+    if isinstance(v, Spec):
+        return v.materialize()
+    return v if isinstance(v, _BaseModel) else _MISFIT
+
+
+def _model_list(v: Any) -> Any:
+    """A list (or tuple) of nested models: a new list, its specs built."""
+    if not isinstance(v, (list, tuple)):
+        return _MISFIT
+    out = [x.materialize() if isinstance(x, Spec) else x for x in v]
+    return out if all(isinstance(x, _BaseModel) for x in out) else _MISFIT
+
+
+def _scalar_list(v: Any) -> Any:
+    """A list of scalars (hexes, seats, Facility numbers): a new list, as validation copies."""
+    return list(v) if isinstance(v, (list, tuple)) else _MISFIT
+
+
+def _scalar_tuple(v: Any) -> Any:
+    """A fixed tuple of scalars (hosts, actions): a tuple, as validation gives."""
+    return tuple(v) if isinstance(v, (list, tuple)) else _MISFIT
+
+
+_new_model = object.__new__
+_set = object.__setattr__
+_BY_VALIDATION: Any = "validate"
+_MISFIT: Any = object()
+#: per event model: (template of every field in order, required names, known names, fields
+#: with a default factory, fields whose values need shaping and their container type)
+_BUILD_PLANS: dict[type, Any] = {}
+
+
+def _plan(model: Any) -> Any:
+    """How :meth:`Spec.materialize` builds ``model``; ``_BY_VALIDATION`` for a model with its own
+    validators, extra fields, private attributes, a dict field or a mutable default (those
+    always go through validation)."""
+    d = model.__pydantic_decorators__
+    custom = (d.validators or d.field_validators or d.root_validators or d.model_validators
+              or model.__pydantic_post_init__ or model.__private_attributes__
+              or model.model_config.get("extra") != "forbid"
+              or any(_container(f.annotation) is dict or isinstance(f.default, (list, dict, set))
+                     for f in model.model_fields.values()))
+    if custom:
+        _BUILD_PLANS[model] = _BY_VALIDATION
+        return _BY_VALIDATION
+    template: dict[str, Any] = {}
+    required, fresh, shaped = set(), [], []
+    for name, f in model.model_fields.items():
+        if f.is_required():
+            template[name] = None
+            required.add(name)
+        elif f.default_factory is not None:
+            template[name] = None
+            fresh.append((name, f.default_factory))
+        else:
+            template[name] = f.default
+        shape = _shape_of(f.annotation)
+        if shape is not None:
+            shaped.append((name, shape))
+    plan = (template, frozenset(required), frozenset(template), tuple(fresh), tuple(shaped))
+    _BUILD_PLANS[model] = plan
+    return plan
+
+
+def _container(annotation: Any) -> type | None:
+    """``list``, ``tuple`` or ``dict`` for a field holding one (``X | None`` too),
+    ``BaseModel`` for a nested model, None for a scalar (str, int, bool, Literal, constrained)."""
+    origin = get_origin(annotation)
+    if origin in (list, tuple, dict):
+        return cast(type, origin)
+    if origin is Union or isinstance(annotation, types.UnionType):
+        kinds = {_container(a) for a in get_args(annotation)} - {None}
+        if len(kinds) > 1:
+            raise TypeError(f"no single container type in {annotation!r}")
+        return kinds.pop() if kinds else None
+    if isinstance(annotation, type) and issubclass(annotation, _BaseModel):
+        return _BaseModel
+    return None
+
+
+def _shape_of(annotation: Any) -> Any:
+    """The function that gives a field's value as validation would (None: a scalar, as is)."""
+    kind = _container(annotation)
+    if kind is None:
+        return None
+    if kind is _BaseModel:
+        return _one_model
+    if kind is dict:
+        raise TypeError("dict fields are built by validation")  # _plan sends those there
+    items = [a for a in get_args(_strip_none(annotation)) if a is not Ellipsis]
+    if any(_container(a) is not None for a in items):
+        if kind is not list:
+            raise TypeError(f"no tuple of models in the schemas: {annotation!r}")
+        return _model_list
+    return _scalar_list if kind is list else _scalar_tuple
+
+
+def _strip_none(annotation: Any) -> Any:
+    """``X`` of ``X | None``."""
+    if get_origin(annotation) is Union or isinstance(annotation, types.UnionType):
+        (inner,) = [a for a in get_args(annotation) if a is not type(None)]
+        return inner
+    return annotation
 
 
 _SPECS: dict[type, type] = {}
@@ -326,13 +465,44 @@ def _legal_moves(state: GameState, passed: frozenset[str]) -> Decision:
 
 
 def _era_start(st: GameState, era: int) -> Decision:
-    cards = [m.id for m in st.pack.era_mandates if m.era == era]
-    return Decision(
-        kind="chance",
-        options=[_new(ev.EraStart, era=era, mandate=c) for c in cards],
-        weights=[1.0 / len(cards)] * len(cards),
-        label=f"reveal Era {era}'s Mandate",
-    )
+    cards = _decks(st)[0].get(era, ())
+    key = ("era_start", era, cards)
+    hit = _REVEALS.get(key) if _LAZY[0] else None
+    if hit is None:
+        hit = ([_option((ev.EraStart, era, c), ev.EraStart, era=era, mandate=c) for c in cards],
+               [1.0 / len(cards)] * len(cards))
+        if _LAZY[0]:
+            _keep_reveal(key, hit)
+    return Decision(kind="chance", options=hit[0], weights=hit[1], label=f"reveal Era {era}'s Mandate")
+
+
+def _decks(st: GameState) -> tuple[dict[int, tuple[str, ...]], dict[int, tuple[str, ...]]]:
+    """The pack's Era Mandate cards and default Headlines by Era, in pack order (kept for the
+    last pack seen: one per process in practice)."""
+    if _DECKS[0] is not st.pack:
+        mandates: dict[int, tuple[str, ...]] = {}
+        for m in st.pack.era_mandates:
+            mandates[m.era] = (*mandates.get(m.era, ()), m.id)
+        headlines: dict[int, tuple[str, ...]] = {}
+        for h in st.pack.headlines:
+            if h.default:
+                headlines[h.era] = (*headlines.get(h.era, ()), h.id)
+        _DECKS[0], _DECKS[1] = st.pack, (mandates, headlines)
+    return cast(tuple[dict[int, tuple[str, ...]], dict[int, tuple[str, ...]]], _DECKS[1])
+
+
+_DECKS: list[Any] = [None, None]
+
+#: lazy options and weights of the Era Mandate and Headline reveals, by what they depend on
+#: (the Era or cycle, the cards left, the Facility numbers a Headline may name): shared by
+#: every game of the process (treat as read-only); bounded like _OPTIONS
+_REVEALS: dict[tuple[Any, ...], tuple[list[Any], list[float]]] = {}
+
+
+def _keep_reveal(key: tuple[Any, ...], hit: tuple[list[Any], list[float]]) -> None:
+    if len(_REVEALS) >= 2_000:
+        _REVEALS.clear()
+    _REVEALS[key] = hit
 
 
 def _lowest_capability_seat(st: GameState, cycle: int) -> int:
@@ -347,30 +517,37 @@ def _lowest_capability_seat(st: GameState, cycle: int) -> int:
 def _headline_reveal(st: GameState, cycle: int) -> Decision:
     seen = {h for (_e, _c, h) in st.headlines_seen}
     seen.update(st.era_headlines.get(st.era, []))
-    cards = [h.id for h in st.pack.headlines if h.era == st.era and h.default and h.id not in seen]
+    cards = tuple(h for h in _decks(st)[1].get(st.era, ()) if h not in seen)
+    if not cards:  # the Era's deck is exhausted: the cycle begins without a Headline
+        return _forced(_option((ev.HeadlineReveal, cycle), ev.HeadlineReveal, cycle=cycle),
+                       f"cycle {cycle} begins")
+    powered: list[int] = []  # the Facilities The Passive Citizen Dividend may name
+    if "weights_on_internet" in cards:
+        low = st.seat(_lowest_capability_seat(st, cycle))
+        powered = sorted(n for n, f in low.facilities.items() if f.powered)
+    key = ("headline", cycle, cards, *powered)
+    hit = _REVEALS.get(key) if _LAZY[0] else None
+    if hit is not None:
+        return Decision(kind="chance", options=hit[0], weights=hit[1], label=f"reveal cycle {cycle}'s Headline")
     options: list[Any] = []
     weights: list[float] = []
-    if not cards:  # the Era's deck is exhausted: the cycle begins without a Headline
-        return _forced(_new(ev.HeadlineReveal, cycle=cycle), f"cycle {cycle} begins")
     share = 1.0 / len(cards)
     for h in cards:
         if h == "ai_written_law":
             for a in CORE_ACTIONS:
-                options.append(_new(ev.HeadlineReveal, cycle=cycle, headline=h, action=cast(Any, a)))
+                options.append(_option((ev.HeadlineReveal, cycle, h, a), ev.HeadlineReveal, cycle=cycle,
+                                       headline=h, action=cast(Any, a)))
                 weights.append(share / len(CORE_ACTIONS))
-        elif h == "weights_on_internet":
-            low = st.seat(_lowest_capability_seat(st, cycle))
-            powered = sorted(n for n, f in low.facilities.items() if f.powered)
-            if powered:
-                for n in powered:
-                    options.append(_new(ev.HeadlineReveal, cycle=cycle, headline=h, facility=n))
-                    weights.append(share / len(powered))
-            else:
-                options.append(_new(ev.HeadlineReveal, cycle=cycle, headline=h))
-                weights.append(share)
+        elif h == "weights_on_internet" and powered:
+            for n in powered:
+                options.append(_option((ev.HeadlineReveal, cycle, h, None, n), ev.HeadlineReveal,
+                                       cycle=cycle, headline=h, facility=n))
+                weights.append(share / len(powered))
         else:
-            options.append(_new(ev.HeadlineReveal, cycle=cycle, headline=h))
+            options.append(_option((ev.HeadlineReveal, cycle, h), ev.HeadlineReveal, cycle=cycle, headline=h))
             weights.append(share)
+    if _LAZY[0]:
+        _keep_reveal(key, (options, weights))
     return Decision(kind="chance", options=options, weights=weights,
                     label=f"reveal cycle {cycle}'s Headline")
 
@@ -381,17 +558,20 @@ def _headline_reveal(st: GameState, cycle: int) -> Decision:
 def _before_selection(st: GameState, passed: frozenset[str]) -> Decision:
     for seat in st.initiative_order():
         s = st.seat(seat)
-        key = f"allocation_window:{seat}"
-        if key not in passed and st.era == 2 and has_active(st, s, "allocation_window"):
-            opts = _allocation_window_options(st, s)
-            if opts:
-                return Decision(kind="player", seat=seat, options=[*opts, Pass(key, "keep the Allocation Window closed")],
-                                label="Corthaven may open the Allocation Window")
-        key = f"emergency_pause:{seat}"
-        if key not in passed and has_active(st, s, "emergency_pause") and s.runway >= 1:
-            progs = _unlocked_programs(st)
+        if st.era == 2 and has_active(st, s, "allocation_window"):
+            key = f"allocation_window:{seat}"
+            if key not in passed:
+                opts = _allocation_window_options(st, s)
+                if opts:
+                    return Decision(kind="player", seat=seat,
+                                    options=[*opts, Pass(key, "keep the Allocation Window closed")],
+                                    label="Corthaven may open the Allocation Window")
+        if s.runway >= 1 and has_active(st, s, "emergency_pause"):
+            key = f"emergency_pause:{seat}"
+            progs = _unlocked_programs(st) if key not in passed else None
             if progs:
-                opts = [ev.EmergencyPause(seat=seat, program=cast(Any, p)) for p in progs]
+                opts = [_option((ev.EmergencyPause, seat, p), ev.EmergencyPause, seat=seat, program=cast(Any, p))
+                        for p in progs]
                 return Decision(kind="player", seat=seat, options=[*opts, Pass(key, "no Emergency Pause")],
                                 label="Orisonix may call the Emergency Pause")
     return selection_decision(st)
@@ -399,27 +579,38 @@ def _before_selection(st: GameState, passed: frozenset[str]) -> Decision:
 
 def _allocation_window_options(st: GameState, s: SeatState) -> list[Any]:
     rivals = [r for r in st.order_from(s.seat) if r != s.seat]
-    out: list[Any] = []
+    offers: list[tuple[tuple[int, str], ...]] = []  # per option: (rival, answer) per offer
     cap = st.c.cap_compute
     for pair in itertools.combinations(rivals, 2) if len(rivals) >= 2 else [(rivals[0], rivals[0])]:
         for answers in (("accept", "accept"), ("accept", "reject"), ("reject", "reject")):
-            offers = []
             ok = True
             for r, ans in zip(pair, answers, strict=True):
                 rs = st.seat(r)
                 if rs.runway < 1 or (ans == "accept" and rs.compute >= cap):
                     ok = False
-                offers.append(ev.WindowOffer(to=r, price=1, answer=cast(Any, ans)))
             if ok and pair[0] != pair[1]:
-                out.append(ev.AllocationWindow(seat=s.seat, offers=offers))
+                offers.append(tuple(zip(pair, answers, strict=True)))
         rs0 = st.seat(pair[0])
         if rs0.runway >= 2 and rs0.compute < cap:  # a lower counter, accepted
-            out.append(ev.AllocationWindow(seat=s.seat, offers=[
-                ev.WindowOffer(to=pair[0], price=2, answer="counter", counter_price=1,
-                               counter_accepted=True)]))
-        if len(out) >= 6:
+            offers.append(((pair[0], "counter"),))
+        if len(offers) >= 6:
             break
-    return out
+    return [_allocation_window(s.seat, o) for o in offers]
+
+
+def _allocation_window(seat: int, offers: tuple[tuple[int, str], ...]) -> Any:
+    """The window's event: an offer of 1 Runway, accepted or rejected, to each rival named, or
+    of 2 to one rival who counters with 1, accepted (shared in lazy mode, like :func:`_option`)."""
+    key = (ev.AllocationWindow, seat, offers)
+    o = _OPTIONS.get(key) if _LAZY[0] else None
+    if o is None:
+        o = ev.AllocationWindow(seat=seat, offers=[
+            ev.WindowOffer(to=to, price=2, answer="counter", counter_price=1, counter_accepted=True)
+            if ans == "counter" else ev.WindowOffer(to=to, price=1, answer=cast(Any, ans))
+            for to, ans in offers])
+        if _LAZY[0]:
+            _keep_option(key, o)
+    return o
 
 
 def _unlocked_programs(st: GameState) -> list[str]:
@@ -1355,6 +1546,37 @@ def _blocked_events(st: GameState, s: SeatState, pick: str) -> list[Any]:
 # --- Training Runs --------------------------------------------------------------------------
 
 
+#: the options below the turns that are whole events (draws, allocations, Dossier filings,
+#: Headline and Era reveals, faction windows, ends of runs, the Era's scorers), built once per
+#: process in lazy mode and then shared by every decision and game that offers them: a key holds
+#: every field of its event (seats, numbers and content ids), so it never goes stale, and a
+#: simulated game never changes an event it records. A Dossier filing's options and label are kept
+#: here too. The table is bounded: it is cleared when it grows past _OPTIONS_MAX.
+_OPTIONS: dict[tuple[Any, ...], Any] = {}
+_OPTIONS_MAX = 20_000
+
+
+def _option(key: tuple[Any, ...], model: type, **fields: Any) -> Any:
+    """The event ``model(**fields)`` (``key``: the model and the values of ``fields``): a fresh
+    one, or in lazy mode (the simulator) the shared built one, which needs no materialising."""
+    if not _LAZY[0]:
+        return model(**fields)
+    o = _OPTIONS.get(key)
+    if o is None:
+        o = _keep_option(key, model(**fields))
+    return o
+
+
+def _keep_option(key: tuple[Any, ...], o: Any) -> Any:
+    if len(_OPTIONS) >= _OPTIONS_MAX:
+        _OPTIONS.clear()
+    _OPTIONS[key] = o
+    return o
+
+
+_CONTINUE = Pass("continue", "draw another Training card")
+
+
 def banked_value(st: GameState) -> int:
     """The Capability a bank of the current run adds (what the table writes as ``banked``)."""
     run = st.run
@@ -1368,24 +1590,26 @@ def _training_decision(st: GameState, passed: frozenset[str]) -> Decision:
     assert run is not None
     s = st.seat(run.seat)
     if run.duplicate is not None:
-        options: list[Any] = [_new(ev.RunEnd, seat=s.seat, outcome="crash", banked=0)]
+        options: list[Any] = [_run_end(s.seat, "crash", 0)]
         if s.protection + run.protection_bonus >= 1:
-            options.append(_new(ev.RunEnd, seat=s.seat, outcome="protect", banked=banked_value(st)))
+            options.append(_run_end(s.seat, "protect", banked_value(st)))
         if s.runway >= 1 and has_active(st, s, "scientific_method"):
-            options.append(_new(ev.RunEnd, seat=s.seat, outcome="method", banked=banked_value(st)))
+            options.append(_run_end(s.seat, "method", banked_value(st)))
         return Decision(kind="player", seat=s.seat, options=options,
                         label="a duplicate: crash, protect or Scientific Method")
     if run.ended_by_card:
-        return _forced(_new(ev.RunEnd, seat=s.seat, outcome="bank", banked=banked_value(st)),
-                       "Human Evaluation banks the run")
+        return _forced(_run_end(s.seat, "bank", banked_value(st)), "Human Evaluation banks the run")
     if not run.cards or "continue" in passed:
         return _draw(st, s)
     return Decision(
         kind="player", seat=s.seat,
-        options=[_new(ev.RunEnd, seat=s.seat, outcome="bank", banked=banked_value(st)),
-                 Pass("continue", "draw another Training card")],
+        options=[_run_end(s.seat, "bank", banked_value(st)), _CONTINUE],
         label="bank or continue the Training Run",
     )
+
+
+def _run_end(seat: int, outcome: str, banked: int) -> Any:
+    return _option((ev.RunEnd, seat, outcome, banked), ev.RunEnd, seat=seat, outcome=outcome, banked=banked)
 
 
 def _draw(st: GameState, s: SeatState) -> Decision:
@@ -1396,38 +1620,39 @@ def _draw(st: GameState, s: SeatState) -> Decision:
         for k, v in st.discard.items():
             pool[k] = pool.get(k, 0) + v
         pool = {k: v for k, v in pool.items() if v > 0}
-    items = sorted(pool.items())
-    key = None
-    if _LAZY[0]:  # lazy options: shared by every draw from the same pool (read-only)
-        _game_tables(st)
-        key = (id(st.c), s.seat, tuple(items),
-               "curated_corpus" in pool and tuple(sorted(run.domains)))
-        hit = _DRAWS.get(key)
-        if hit is not None:
-            return Decision(kind="chance", options=hit[0], weights=hit[1], label="draw a Training card")
     total = sum(pool.values())
-    options: list[Any] = []
+    items = sorted(pool.items())
+    # Curated Corpus names a Domain the run has not drawn (one option per free Domain)
+    free = (tuple(d for d in sorted(st.c.domains) if d not in run.domains)
+            if "curated_corpus" in pool else ())
     weights: list[float] = []
-    domains = sorted(st.c.domains)
     for card, copies in items:
         w = copies / total
-        if card == "curated_corpus":
-            free = [d for d in domains if d not in run.domains]
-            if free:
+        if card == "curated_corpus" and free:
+            weights.extend([w / len(free)] * len(free))
+        else:
+            weights.append(w)
+    seat = s.seat
+    key = (seat, free, *[card for card, _copies in items])  # what the options depend on
+    options = _DRAWS.get(key) if _LAZY[0] else None
+    if options is None:
+        options = []
+        for card, _copies in items:
+            if card == "curated_corpus" and free:
                 for d in free:
-                    options.append(_new(ev.Draw, seat=s.seat, card=card, domain=d))
-                    weights.append(w / len(free))
-                continue
-        options.append(_new(ev.Draw, seat=s.seat, card=card))
-        weights.append(w)
-    if key is not None:
-        _DRAWS[key] = (options, weights)
+                    options.append(_option((ev.Draw, seat, card, d), ev.Draw, seat=seat, card=card, domain=d))
+            else:
+                options.append(_option((ev.Draw, seat, card), ev.Draw, seat=seat, card=card))
+        if _LAZY[0]:
+            if len(_DRAWS) >= 2_000:
+                _DRAWS.clear()
+            _DRAWS[key] = options
     return Decision(kind="chance", options=options, weights=weights, label="draw a Training card")
 
 
-#: a Training draw's lazy options and weights by (content, seat, the pool, the run's domains
-#: when Curated Corpus is in the pool): shared within a game (treat as read-only)
-_DRAWS: dict[Any, tuple[list[Any], list[float]]] = {}
+#: a Training draw's lazy options by (seat, the cards in the pool, the Domains Curated Corpus
+#: may name): shared by every game of the process (treat as read-only); bounded
+_DRAWS: dict[tuple[Any, ...], list[Any]] = {}
 
 
 # --- Production, Dossier, Audit -------------------------------------------------------------
@@ -1456,7 +1681,51 @@ def _greedy_allocation(
 
 def allocation_options(st: GameState, s: SeatState) -> list[ev.Allocate]:
     """Maximal feasible allocations for the seat: with and without Mega-Cluster demand, and
-    with emergency Power while The Counterfactual Casino Clears Priority Load is in force."""
+    with emergency Power while The Counterfactual Casino Clears Priority Load is in force.
+
+    In lazy mode (the simulator) the list is shared by every allocation with the same
+    :func:`_allocation_key` (treat as read-only)."""
+    if not _LAZY[0]:
+        return _allocation_options(st, s)
+    key = _allocation_key(st, s)
+    hit = _ALLOCATIONS.get(key)
+    if hit is None:
+        if len(_ALLOCATIONS) >= 5_000:
+            _ALLOCATIONS.clear()
+        hit = _ALLOCATIONS[key] = _allocation_options(st, s)
+    return hit
+
+
+#: a seat's allocation options by :func:`_allocation_key`, shared by every game of the process
+_ALLOCATIONS: dict[tuple[Any, ...], list[ev.Allocate]] = {}
+
+
+def _allocation_key(st: GameState, s: SeatState) -> tuple[Any, ...]:
+    """Everything the seat's allocation options depend on, hexes replaced by what
+    ``hex_board.allocation_problem`` and :func:`_greedy_allocation` read of them (§6C: which
+    Power source each Facility and Mega-Cluster host is on or next to, and whether the two
+    hosts of each Mega-Cluster are adjacent): the seat, whether emergency Power is on offer,
+    the sources (kind, capacity), each Facility's number and sources in reach, and each owned
+    Mega-Cluster's number, hosts, adjacency and its hosts' sources in reach (with the ruling
+    that may let the starting grid feed it)."""
+    sources = hb.power_sources(st, s)
+    far = [h for kind, _cap, h in sources if kind != "grid"]
+    facs = s.facilities
+    key: list[Any] = [s.seat, st.production_headline == "emergency_power_authority",
+                      *[(kind, cap) for kind, cap, _h in sources]]
+    for no in sorted(facs):
+        fh = facs[no].hex
+        key.append((no, *[hb.near(h, fh) for h in far]))
+    for num, m in sorted(st.megas.items()):
+        if m.owner == s.seat:
+            fa, fb = (facs.get(h) for h in m.hosts)
+            key.append(("mega", num, tuple(m.hosts), st.rulings.get("mega-cluster-demand"),
+                        fa is not None and fb is not None and hb.adjacent_hexes(fa.hex, fb.hex),
+                        *[f is not None and hb.near(h, f.hex) for f in (fa, fb) for h in far]))
+    return tuple(key)
+
+
+def _allocation_options(st: GameState, s: SeatState) -> list[ev.Allocate]:
     facs = sorted(s.facilities)
     megas = sorted(num for num, m in st.megas.items() if m.owner == s.seat)
     out: list[ev.Allocate] = []
@@ -1473,8 +1742,8 @@ def allocation_options(st: GameState, s: SeatState) -> list[ev.Allocate]:
                 continue  # emergency Power that powers nothing more is not worth offering
             if key not in seen:
                 seen.add(key)
-                out.append(_new(ev.Allocate, seat=s.seat, facilities=chosen_f, mega_clusters=chosen_m,
-                                       emergency=emergency))
+                out.append(_option((ev.Allocate, s.seat, *key), ev.Allocate, seat=s.seat, facilities=chosen_f,
+                                   mega_clusters=chosen_m, emergency=emergency))
     return out
 
 
@@ -1483,7 +1752,8 @@ def _production(st: GameState) -> Decision:
         s = st.seat(seat)
         if not s.allocated:
             if not s.facilities:
-                return _forced(_new(ev.Allocate, seat=seat), f"seat {seat} has no Facility to power")
+                return _forced(_option((ev.Allocate, seat), ev.Allocate, seat=seat),
+                               f"seat {seat} has no Facility to power")
             return Decision(kind="player", seat=seat, options=allocation_options(st, s),
                             label=f"seat {seat} allocates Power")
     return Decision(kind="end", label="Production is waiting for its allocations")
@@ -1492,10 +1762,15 @@ def _production(st: GameState) -> Decision:
 def _workforce(st: GameState, passed: frozenset[str]) -> Decision | None:
     """Workforce Transition District production: a powered Facility there may move one Team
     one hex (offered after Production, before the Dossiers)."""
+    left = st.workforce_left
+    if not left:
+        return None
     for seat in st.initiative_order():
         s = st.seat(seat)
+        if left.get(seat, 0) <= 0 or not s.teams:
+            continue
         key = f"workforce:{seat}"
-        if key in passed or st.workforce_left.get(seat, 0) <= 0 or not s.teams:
+        if key in passed:
             continue
         fac = next((no for no, f in sorted(s.facilities.items())
                     if f.powered and f.hex and st.board.tile(f.hex) == "talent"), None)
@@ -1511,22 +1786,31 @@ def _workforce(st: GameState, passed: frozenset[str]) -> Decision | None:
 
 
 def _dossier(st: GameState, seat: int) -> Decision:
-    return Decision(
-        kind="player", seat=seat,
-        options=[_new(ev.DossierFile, seat=seat, orientation="commit"),
-                 _new(ev.DossierFile, seat=seat, orientation="hedge")],
-        label=f"seat {seat} files the {DOSSIER_CARDS.get(st.era, '')} Dossier",
-    )
+    key = ("dossier", seat, st.era)
+    hit = _OPTIONS.get(key) if _LAZY[0] else None
+    if hit is None:
+        hit = ([_option((ev.DossierFile, seat, "commit"), ev.DossierFile, seat=seat, orientation="commit"),
+                _option((ev.DossierFile, seat, "hedge"), ev.DossierFile, seat=seat, orientation="hedge")],
+               f"seat {seat} files the {DOSSIER_CARDS.get(st.era, '')} Dossier")
+        if _LAZY[0]:
+            _keep_option(key, hit)
+    return Decision(kind="player", seat=seat, options=hit[0], label=hit[1])
 
 
 def dossier_reveal_event(st: GameState) -> ev.DossierReveal:
     """The Era IV reveal: every seat's four filed orientations."""
-    hands = []
-    for s in st.seats:
-        o = {e: (s.dossier.get(e) or "hedge") for e in (1, 2, 3, 4)}
-        hands.append(ev.DossierHand(seat=s.seat, benchmark=cast(Any, o[1]), deployment=cast(Any, o[2]),
-                                    authority=cast(Any, o[3]), publication=cast(Any, o[4])))
-    return ev.DossierReveal(hands=hands)
+    filed: tuple[tuple[Any, ...], ...] = tuple(
+        (s.seat, *[s.dossier.get(e) or "hedge" for e in (1, 2, 3, 4)]) for s in st.seats)
+    key = (ev.DossierReveal, *filed)
+    hit = _OPTIONS.get(key) if _LAZY[0] else None
+    if hit is None:
+        hit = ev.DossierReveal(hands=[
+            ev.DossierHand(seat=seat, benchmark=cast(Any, o1), deployment=cast(Any, o2),
+                           authority=cast(Any, o3), publication=cast(Any, o4))
+            for seat, o1, o2, o3, o4 in filed])
+        if _LAZY[0]:
+            _keep_option(key, hit)
+    return cast(ev.DossierReveal, hit)
 
 
 def audit_draw_count(st: GameState) -> int:
@@ -1546,27 +1830,20 @@ def _audit(st: GameState) -> Decision:
     if not _LAZY[0]:  # events: built afresh
         opts, weights = _audit_options(colours, counts, k)
         return Decision(kind="chance", options=opts, weights=weights, label="draw the Audit")
-    _game_tables(st)
     key = (tuple(colours), tuple(counts), k)
     hit = _AUDITS.get(key)
     if hit is None:
+        if len(_AUDITS) >= _AUDITS_MAX:
+            _AUDITS.clear()
         hit = _AUDITS[key] = _audit_options(colours, counts, k)
     return Decision(kind="chance", options=hit[0], weights=hit[1], label="draw the Audit")
 
 
-#: the Audit's lazy options and probabilities by (colours in the bag, their counts, cubes
-#: drawn): pure combinatorics, shared within a game (treat as read-only)
+#: the Audit's lazy options (built events) and probabilities by (colours in the bag, their
+#: counts, cubes drawn): pure combinatorics, shared by every game of the process (treat as
+#: read-only); bounded, cleared when it grows past _AUDITS_MAX tables
 _AUDITS: dict[tuple[Any, ...], tuple[list[Any], list[float]]] = {}
-_TABLES_OF: list[Any] = [None]  # the game (its header) whose Audit and Training tables are kept
-
-
-def _game_tables(st: GameState) -> None:
-    """Keep the Audit and Training-draw tables of one game only: a new game starts empty (no
-    work carries over from one simulated game to the next)."""
-    if _TABLES_OF[0] is not st.header:
-        _AUDITS.clear()
-        _DRAWS.clear()
-        _TABLES_OF[0] = st.header
+_AUDITS_MAX = 2_000
 
 
 def _audit_options(colours: list[int | str], counts: list[int], k: int) -> tuple[list[Any], list[float]]:
@@ -1582,22 +1859,18 @@ def _audit_options(colours: list[int | str], counts: list[int], k: int) -> tuple
             options.append(_new(ev.Audit, draws=cast(Any, [])))
             weights.append(1 / denom)
         return options, weights
-    last = len(colours) - 1
     combs = [[math.comb(c, p) for p in range(min(k, c) + 1)] for c in counts]
     runs = [[[col] * p for p in range(min(k, c) + 1)] for col, c in zip(colours, counts, strict=True)]
-
-    def rec(i: int, left: int, w: int, draws: list[int | str]) -> None:
-        if i == last:
-            if left > counts[i]:
-                return
-            options.append(_new(ev.Audit, draws=cast(Any, draws + runs[i][left])))
-            weights.append(w * combs[i][left] / denom)
-            return
-        ci, ri = combs[i], runs[i]
-        for p in range(min(left, counts[i]) + 1):
-            rec(i + 1, left - p, w * ci[p], draws + ri[p])
-
-    rec(0, k, 1, [])
+    rest = [sum(counts[i:]) for i in range(len(counts))] + [0]  # cubes in colours i and after
+    # the draws colour by colour, in order: (cubes left to draw, product of C(count, drawn), draws)
+    partial: list[tuple[int, int, list[int | str]]] = [(k, 1, [])]
+    for i in range(len(colours)):
+        ci, ri, after = combs[i], runs[i], rest[i + 1]
+        partial = [(left - p, w * ci[p], draws + ri[p]) for left, w, draws in partial
+                   for p in range(max(0, left - after), min(left, counts[i]) + 1)]
+    for _left, w, draws in partial:
+        options.append(_new(ev.Audit, draws=cast(Any, draws)))
+        weights.append(w / denom)
     return options, weights
 
 
@@ -1696,12 +1969,74 @@ def era_mandate_event(st: GameState) -> ev.EraMandate:
     if card is None:  # the card was not recorded: the engine scores nothing to compare
         return ev.EraMandate()
     scorers, _values = compute_era_mandate(st, card)
-    return ev.EraMandate(scorers=scorers)
+    return cast(ev.EraMandate, _option((ev.EraMandate, *scorers), ev.EraMandate, scorers=scorers))
 
 
-def final_record_event(st: GameState) -> ev.FinalRecord:
-    """The Governance Board's final public record, filled from the engine's final scoring."""
-    cp = _apply_copy(st, ev.FinalRecord())
+def _shallow(o: Any) -> Any:
+    """A new instance of ``o``'s slotted dataclass sharing every field value with ``o``."""
+    t = type(o)
+    fn = _SHALLOW.get(t)
+    if fn is None:
+        fn = _SHALLOW[t] = _shallow_copier(t)
+    return fn(o)
+
+
+_SHALLOW: dict[type, Callable[[Any], Any]] = {}
+
+
+def _shallow_copier(t: type) -> Callable[[Any], Any]:
+    """``def shallow(o): r = new(t); r.a = o.a; ...; return r`` for the slots of ``t``, compiled
+    once (as :mod:`dataclasses` builds an ``__init__``): a loop over the slot names with
+    ``getattr``/``setattr`` takes about 15 times as long."""
+    names = _slot_names(t)
+    if not names:
+        raise TypeError(f"{t.__name__} is not a slotted dataclass")
+    body = "".join(f"    r.{n} = o.{n}\n" for n in names)
+    namespace: dict[str, Any] = {"new": object.__new__, "t": t}
+    exec(f"def shallow(o):\n    r = new(t)\n{body}    return r\n", namespace)  # noqa: S102
+    return cast(Callable[[Any], Any], namespace["shallow"])
+
+
+def _final_scoring_copy(st: GameState) -> GameState | None:
+    """A copy of ``st`` that final scoring may write to, or None unless the game is where a
+    complete log records its final record: no turn, Training Run or unresolved selection open,
+    nothing left to settle or expire, and Production, the Audit and the Era Mandate recorded.
+
+    Recording the final record then only (core rules §11, via ``compute_final``, and the Era's
+    end) moves Mandate markers (the seats, their steps and the ledger), appends warehouse rows,
+    notes the rulings used and sets the final result: those are copied, everything else (the
+    board, Facilities, decks, ...) is shared with ``st``, read only.
+    ``tests/test_simulate_phases.py`` checks, over whole games, that the record equals the one
+    from a full copy and that ``st`` is left unchanged."""
+    if (st.turn is not None or st.run is not None or st.to_resolve or st.after_resolve
+            or st.temp_compute_live or not st.production_done or not st.audit_done
+            or not st.era_mandate_done):
+        return None
+    cp: GameState = _shallow(st)
+    seats = cp.seats = [_shallow(s) for s in st.seats]
+    for s in seats:
+        s.steps = list(s.steps)
+    cp.ledger = list(st.ledger)
+    cp.rows = {k: list(v) for k, v in st.rows.items()}
+    cp.event_rulings = set(st.event_rulings)
+    cp.seat_rulings = {k: set(v) for k, v in st.seat_rulings.items()}
+    cp.final = dict(st.final)
+    return cp
+
+
+def final_record_event(st: GameState, full_copy: bool = False) -> ev.FinalRecord:
+    """The Governance Board's final public record, filled from the engine's final scoring
+    (applied to a copy of the state: :func:`_final_scoring_copy` when it applies, else a full
+    copy, or always with ``full_copy``)."""
+    cp = None if full_copy else _final_scoring_copy(st)
+    if cp is None:
+        cp = _apply_copy(st, ev.FinalRecord())
+    else:
+        from engine.core.findings import FindingSink
+        from engine.mandate2038.codes import CATALOGUE
+        from engine.mandate2038.rules import apply as apply_event
+
+        apply_event(cp, ev.FinalRecord(), FindingSink(CATALOGUE))
     f = cp.final
     claims = f.get("claims")
     return ev.FinalRecord(

@@ -176,6 +176,11 @@ for _t in TURN_TYPES:
     HANDLERS[_t] = on_turn
 
 
+#: engine.mandate2038.moves.legal_moves once imported (an import statement per call costs more
+#: than a simulated decision's bookkeeping)
+_MOVES: list[Callable[..., Decision] | None] = [None]
+
+
 class MandateRuleset:
     """Mandate 2038, rules 0.8.0-rc.17-test (Default Game; Advanced games replay what the
     Default Game shares)."""
@@ -256,9 +261,12 @@ class MandateRuleset:
         """Who decides next and what they may do (engine.mandate2038.moves); ``passed`` holds
         the optional windows the caller declined (engine.core.ruleset.Pass); ``lazy`` options
         build their event on ``materialize()``."""
-        from engine.mandate2038 import moves
+        fn = _MOVES[0]
+        if fn is None:  # imported on first use (replay alone never needs the move generator)
+            from engine.mandate2038.moves import legal_moves
 
-        return moves.legal_moves(state, state.pack, passed, lazy=lazy)
+            fn = _MOVES[0] = legal_moves
+        return fn(state, state.pack, passed, lazy=lazy)
 
     def simulate_one(self, seed: Any, index: int, players: int, bots: str = "mixed") -> Any:
         """Simulated game ``index`` of a run with ``seed`` (engine.mandate2038.simulation)."""

@@ -5,36 +5,54 @@ loop itself is the game-agnostic :func:`engine.simulate.simulate_game`."""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
-from engine.simulate import SIMULATOR_VERSION
+from engine.core.registry import get_ruleset
+from engine.mandate2038.board import INNER, OUTER
+from engine.mandate2038.bots import make_bot
+from engine.mandate2038.moves import checkpoint_event
+from engine.simulate import SIMULATOR_VERSION, simulate_game
+from schemas.log import Provenance, SeatInfo
+from schemas.mandate2038 import MandateHeader
+from schemas.packs import load_pack
 
 PLAYER_COUNTS = (3, 4, 5)
 BOT_CHOICES = ("random", "heuristic", "mixed")
 
 
-
-
 def random_map(pack: Any, rng: random.Random) -> dict[str, str]:
     """Frontier at the centre; each ring pool shuffled independently (core rules §1 step 1)."""
-    from engine.mandate2038.board import INNER, OUTER
-
-    inner = [t.id for t in pack.tiles for _ in range(t.pool.inner)]
-    outer = [t.id for t in pack.tiles for _ in range(t.pool.outer)]
+    centre, inner_pool, outer_pool = _ring_pools(pack)
+    inner, outer = list(inner_pool), list(outer_pool)
     rng.shuffle(inner)
     rng.shuffle(outer)
-    layout = {"F": next(t.id for t in pack.tiles if t.pool.center)}
+    layout = {"F": centre}
     layout.update(zip(INNER, inner, strict=True))
     layout.update(zip(OUTER, outer, strict=True))
     return layout
 
 
+#: id(pack) -> (pack, its Frontier tile, inner ring pool, outer ring pool): read once per pack
+_POOLS: dict[int, tuple[Any, str, tuple[str, ...], tuple[str, ...]]] = {}
+
+
+def _ring_pools(pack: Any) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+    """The pack's Frontier tile and its inner and outer ring pools (tile ids, pack order)."""
+    got = _POOLS.get(id(pack))
+    if got is None or got[0] is not pack:
+        got = _POOLS[id(pack)] = (
+            pack,
+            next(t.id for t in pack.tiles if t.pool.center),
+            tuple(t.id for t in pack.tiles for _ in range(t.pool.inner)),
+            tuple(t.id for t in pack.tiles for _ in range(t.pool.outer)),
+        )
+    return got[1], got[2], got[3]
+
+
 def game_header(pack: Any, players: int, rng: random.Random, seat_bots: list[str], *, seed: Any,
                 index: int) -> Any:
     """The header of simulated game ``index``: random factions, map and first Initiative."""
-    from schemas.log import Provenance, SeatInfo
-    from schemas.mandate2038 import MandateHeader
-
     factions = rng.sample([f.id for f in pack.factions], players)
     layout = random_map(pack, rng)
     first = rng.randint(1, players)
@@ -55,21 +73,19 @@ def game_header(pack: Any, players: int, rng: random.Random, seat_bots: list[str
     )
 
 
-def _mandate_checkpoints(state: Any, event: Any) -> list[Any]:
-    from engine.mandate2038.moves import checkpoint_event
+_NONE: tuple[Any, ...] = ()
 
-    if getattr(event, "type", None) == "era_mandate":
-        return [checkpoint_event(state, f"end of Era {state.era}")]
-    return []
+
+def _mandate_checkpoints(state: Any, event: Any) -> Sequence[Any]:
+    """The simulator's ``after_event`` hook: the table's checkpoint after each Era Mandate
+    (called for every event, so the common case returns at once)."""
+    if event.type != "era_mandate":
+        return _NONE
+    return [checkpoint_event(state, f"end of Era {state.era}")]
 
 
 def simulate_one(seed: Any, index: int, players: int, bots: str = "mixed") -> Any:
     """Game ``index`` of a run with ``seed``: reproducible on its own from (seed, index)."""
-    from engine.core.registry import get_ruleset
-    from engine.mandate2038.bots import make_bot
-    from engine.simulate import simulate_game
-    from schemas.packs import load_pack
-
     if bots not in BOT_CHOICES:
         raise ValueError(f"unknown bot choice {bots!r}; choose one of {', '.join(BOT_CHOICES)}")
     if not 3 <= players <= 5:
