@@ -328,8 +328,11 @@ def _grouped(src: Source, f: Filters) -> dict[str, pl.DataFrame]:
         pl.when(pl.col("fallback_seats").sum() > 0).then(pl.col("fallbacks").sum())
         .alias("fallbacks"),
         pl.col("games").sum(), pl.col("converted").sum(), pl.col("tied").sum()]
-    parts = {name: df.group_by([*base, *keys]).agg(totals if name == _TOTALS else seats)
-             for name, keys in _PART_KEYS.items()}
+    # together: one call into polars instead of seven (each costs about a millisecond)
+    frames = pl.collect_all([df.lazy().group_by([*base, *keys])
+                             .agg(totals if name == _TOTALS else seats)
+                             for name, keys in _PART_KEYS.items()])
+    parts = dict(zip(_PART_KEYS, frames, strict=True))
     _SPLIT[key] = (df, parts)
     while len(_SPLIT) > 16:
         _SPLIT.pop(next(iter(_SPLIT)))
