@@ -948,47 +948,59 @@ def _turn_groups(
     elif pick == "reorganization":  # the options depend on where the Teams stand after the move
         for piece, start in _pieces(s):
             for dest, path, kw in _moves_kw(seat, piece, start):
-                rkey = (dest == FRONTIER, *_after_move(s, (piece, path))[1])
-                rvs: list[Any] | None = cache.get(rkey)
-                if rvs is None:
-                    rvs = cache[rkey] = _dest_variants(st, s, pick, dest, (piece, path), tiles, {})
+                rvs = _reorganization_variants(s, dest, (piece, path))
                 if rvs:
                     groups.append((kw, rvs))
     elif (uniform := _uniform_variants(st, s, pick, tiles)) is not None:
         groups, size = _uniform_groups(s, uniform)
     else:  # the options depend on the destination only: each destination once
         same = pick in _SAME_EVERYWHERE
-        # Influence before Era III reads only the destination's tile (no Joint Ventures yet)
+        # Influence before Era III reads only whether the destination is political
         by_tile = pick == "influence" and st.era < 3
+        influence = pick == "influence"
         research, deploy = pick == "research", pick == "deploy"
-        build = pick == "build"
+        build, fusion = pick == "build", pick == "fusion"
         occupied: dict[str | None, int] = {}
+        own: set[str | None] = set()
         if build:  # Facilities per hex, as hb.facilities_on counts them
             for x in st.seats:
                 for f in x.facilities.values():
                     occupied[f.hex] = occupied.get(f.hex, 0) + 1
+            room = len(s.facilities) < 4  # a Facility may be built (where there is space)
+            generator = st.era >= 2 and s.generator is None  # a Generator may be built
+        elif influence:  # from Era III: Joint Ventures at the seat's own Facilities
+            own = {f.hex for f in s.facilities.values()}
+        political = st.c.political
+        tile_at = st.board.tile_at
         by_pairs: dict[Any, list[Any]] = {}
         by_dest: dict[str, list[Any]] = {}
         mt = _move_table(s)
         firsts, flat = mt.firsts, mt.flat
         for dest, piece, path in firsts:
+            frontier = dest == FRONTIER
             if same:
-                key: Any = dest == FRONTIER
+                key: Any = frontier
             elif research:  # what _action_at reads of the destination for Research
                 here = tiles.get(dest)
-                key = (dest == FRONTIER, here is not None and here.visit_key == "compute_discount")
+                key = (frontier, here is not None and here.visit_key == "compute_discount")
             elif deploy:  # ... and for a Deploy
                 here = tiles.get(dest)
-                key = (dest == FRONTIER, st.board.tile(dest) in DEPLOY_DISTRICTS,
+                key = (frontier, tile_at.get(dest) in DEPLOY_DISTRICTS,
                        here.visit_key if here is not None else None)
             elif by_tile:
+                key = (frontier, tile_at.get(dest) in political)
+            elif influence:  # ... and from Era III, whether the seat has a Facility there
+                key = (frontier, tile_at.get(dest) in political, dest if dest in own else None)
+            elif build:  # what _action_at reads of the destination for a Build: free space
+                here = tiles.get(dest)  # and the visit (a Facility), the tile and its Generator
+                spaces = 0 if frontier else (here.facility_spaces if here is not None else 2)
+                free = room and occupied.get(dest, 0) < spaces
+                key = (frontier, free, free and here is not None and here.visit_key == "build_discount",
+                       (here.id, len(st.gen_slots.get(dest, ()))) if (
+                           generator and here is not None and here.category == "energy") else None)
+            elif fusion:  # ... for Fusion: the tile and its Generator slots
                 here = tiles.get(dest)
-                key = (dest == FRONTIER, here.id if here is not None else None)
-            elif build:  # what _action_at reads of the destination for a Build
-                here = tiles.get(dest)
-                key = (dest == FRONTIER, here.id if here is not None else None,
-                       occupied.get(dest, 0) < hb.facility_spaces(st, dest),
-                       len(st.gen_slots.get(dest, ())))
+                key = (frontier, here.id if here is not None else None, len(st.gen_slots.get(dest, ())))
             else:
                 key = dest
             dvs: list[Any] | None = cache.get(key)
@@ -1007,6 +1019,24 @@ def _turn_groups(
 #: shared variant lists (read-only Specs) by what they depend on: (variants from any destination
 #: but the Frontier, the same from the Frontier with their bonus twins)
 _SHARED: dict[tuple[Any, ...], tuple[list[Any], list[Any]]] = {}
+
+
+#: Reorganization's variants by (Frontier destination, the Teams' hexes after the move):
+#: geometry only, shared by every decision (read-only)
+_REORGANIZATIONS: dict[tuple[Any, ...], list[Any]] = {}
+
+
+def _reorganization_variants(s: SeatState, dest: str, piece_moved: tuple[str, list[str]]) -> list[Any]:
+    """``_dest_variants`` of a Reorganization: it reads only where the Teams stand after the
+    move (and whether the destination is the Frontier, for the bonus twins)."""
+    key = (dest == FRONTIER, *_after_move(s, piece_moved)[1])
+    hit = _REORGANIZATIONS.get(key)
+    if hit is None:
+        if len(_REORGANIZATIONS) > 20000:
+            _REORGANIZATIONS.clear()
+        hit = list(_reorganization(s, {}, piece_moved))
+        hit = _REORGANIZATIONS[key] = _with_bonus(hit) if dest == FRONTIER else hit
+    return hit
 
 
 def _uniform_variants(st: GameState, s: SeatState, pick: str,
@@ -1330,7 +1360,7 @@ def _action_at(
     elif pick == "mega_cluster":
         yield from _mega_cluster(st, s, dest, kw)
     elif pick == "reorganization":
-        yield from _reorganization(st, s, kw, piece_moved)
+        yield from _reorganization(s, kw, piece_moved)
     elif pick == "covenant":
         yield _new(ev.Covenant, **kw)
     elif pick == "narrative_capture":
@@ -1447,7 +1477,7 @@ def _mega_cluster(st: GameState, s: SeatState, dest: str, kw: dict[str, Any]) ->
 
 
 def _reorganization(
-    st: GameState, s: SeatState, kw: dict[str, Any], piece_moved: tuple[str, list[str]] | None
+    s: SeatState, kw: dict[str, Any], piece_moved: tuple[str, list[str]] | None
 ) -> Iterator[Any]:
     _ceo, teams = _after_move(s, piece_moved)
     toward = [_new(ev.TeamMove, path=[h] if h == FRONTIER else [h, _path(h, FRONTIER)[1]]) for h in teams]
