@@ -383,6 +383,28 @@ def _tiles(st: GameState) -> dict[str, Any]:
     return table
 
 
+class _BoardSets:
+    """Per map (cached like :func:`_tiles`): the positions of political tiles, and every
+    position's Facility spaces (as ``hb.facility_spaces``)."""
+
+    __slots__ = ("board", "political", "spaces")
+
+    def __init__(self, st: GameState) -> None:
+        self.board = st.board
+        self.political = frozenset(p for p in POSITIONS if st.board.tile_at.get(p) in st.c.political)
+        self.spaces = {p: hb.facility_spaces(st, p) for p in POSITIONS}
+
+
+_LAST_SETS: list[_BoardSets | None] = [None]
+
+
+def _board_sets(st: GameState) -> _BoardSets:
+    hit = _LAST_SETS[0]
+    if hit is None or hit.board is not st.board:
+        hit = _LAST_SETS[0] = _BoardSets(st)
+    return hit
+
+
 def _tile(st: GameState, pos: str | None) -> Any:
     if pos is None:
         return None
@@ -757,8 +779,13 @@ def _quick_resolution(st: GameState, s: SeatState, pick: str) -> bool | None:
         if len(s.facilities) >= 4 and (st.era < 2 or s.generator is not None):
             return False
         if len(s.facilities) < 4 and s.runway >= 2:  # a Facility fits on any free space
-            for dest, _piece, _path in _move_table(s).firsts:
-                if dest != FRONTIER and hb.has_free_space(st, dest):
+            occupied: dict[str | None, int] = {}  # Facilities per hex (as hb.facilities_on)
+            for x in st.seats:
+                for f in x.facilities.values():
+                    occupied[f.hex] = occupied.get(f.hex, 0) + 1
+            spaces = _board_sets(st).spaces  # (the Frontier has none)
+            for dest in _move_table(s).reach:
+                if occupied.get(dest, 0) < spaces[dest]:
                     return True
         return None
     if pick == "agent_swarm":  # two unused Core Actions that resolve anywhere suffice
@@ -766,13 +793,11 @@ def _quick_resolution(st: GameState, s: SeatState, pick: str) -> bool | None:
         anywhere = (("fund" not in ex) + ("organize" not in ex)
                     + ("research" not in ex and (s.compute >= 1 or st.headline == "ten_dollar_intelligence")))
         return True if anywhere >= 2 else None
-    if pick == "influence" and (s.trust < st.c.cap_trust or s.bag >= 1):
-        political = st.c.political
-        tile = st.board.tile
-        for dest, _piece, _path in _move_table(s).firsts:  # Trust or Scrutiny on a political hex in reach
-            if tile(dest) in political:
-                return True
-        return None
+    if pick == "influence":  # Trust or Scrutiny on a political hex in reach
+        if (s.trust < st.c.cap_trust or s.bag >= 1) and not _move_table(s).reach.isdisjoint(
+                _board_sets(st).political):
+            return True
+        return False if st.era < 3 else None  # Joint Ventures from Era III (§7 Influence)
     return None
 
 
