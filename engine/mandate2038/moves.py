@@ -1199,11 +1199,31 @@ def _organize_variants(
     piece_moved: tuple[str, list[str]], cache: dict[Any, Any],
 ) -> list[Any]:
     """``list(_organize(st, s, dest, {}, visit, piece_moved))`` for lazy options (the Frontier
-    bonus twins included), assembled from shared parts: the redistribute options (by the
-    seat and its pieces' hexes after the move: geometry only, :func:`_redistributions`), and
-    the recruit and relocate options (by destination, within the decision)."""
+    bonus twins included), assembled from shared parts: the CEO's plans (by the CEO's hex
+    after the move) and each Team's plan (by its hex), which are geometry only (``_PLANS``),
+    and the recruit and relocate options (by destination, within the decision)."""
     ceo, teams = _after_move(s, piece_moved)
-    redistribute, plan0 = _redistributions(s.seat, ceo, teams)
+    cp = _PLANS.get(("ceo", ceo))
+    if cp is None:  # geometry only: built once per hex
+        plans: list[list[Any]] = [[_new(ev.Step, piece="ceo", path=[ceo, target])]
+                                  for target in _ADJ_SORTED[ceo][:2]]
+        far = _FAR[ceo]
+        if far:
+            plans.append([_new(ev.Step, piece="ceo", path=far[len(far) // 2])])
+        cp = _PLANS[("ceo", ceo)] = (plans, [_new(ev.Organize, mode="redistribute", moves=p) for p in plans])
+    out = list(cp[1])
+    first_team_plan = None
+    for h in sorted(set(teams), key=_POS_INDEX.__getitem__)[:2]:
+        tp = _PLANS.get(("team", h, s.seat), _MISSING)
+        if tp is _MISSING:  # geometry (and the seat) only: built once
+            path = PATHS[h].get(FRONTIER, [h]) if h != FRONTIER else [h, _ADJ_SORTED[h][s.seat % 6]]
+            plan = [_new(ev.Step, piece="team", path=path)]
+            tp = _PLANS[("team", h, s.seat)] = (plan, _new(ev.Organize, mode="redistribute", moves=plan)
+                                       if len(path) > 1 else None)
+        if first_team_plan is None:
+            first_team_plan = tp[0]
+        if tp[1] is not None:
+            out.append(tp[1])
     dp = cache.get(("dest", dest))
     if dp is None:
         gate_opts: list[Any] = []
@@ -1228,52 +1248,16 @@ def _organize_variants(
         if dest == FRONTIER:  # each Frontier visit with its bonus (as _turn_events)
             gate_opts, rest = _with_bonus(gate_opts), _with_bonus(rest)
         dp = cache[("dest", dest)] = (gate_opts, rest)
-    out = (_with_bonus(redistribute) if dest == FRONTIER else redistribute) + dp[0]
+    if dest == FRONTIER:
+        out = _with_bonus(out)
+    out.extend(dp[0])
+    plan0 = cp[0][0] if cp[0] else first_team_plan
     if st.headline == "employee_free_unicorn" and teams and plan0 is not None:
         # The Company Brain Survives Bankruptcy: return deployed Teams for Runway
         u = _new(ev.Organize, mode="redistribute", moves=plan0, return_teams=[teams[-1]])
         out.extend(_with_bonus([u]) if dest == FRONTIER else [u])
     out.extend(dp[1])
     return out
-
-
-#: Organize's redistribute options by (seat, CEO hex, Team hexes): geometry only (read-only)
-_REDISTRIBUTIONS: dict[tuple[Any, ...], tuple[list[Any], list[Any] | None]] = {}
-
-
-def _redistributions(seat: int, ceo: str, teams: list[str]) -> tuple[list[Any], list[Any] | None]:
-    """Organize's redistribute options (as :func:`_organize`: the CEO's plans, then each of the
-    first two Team hexes' plan) and the first plan (for The Company Brain Survives Bankruptcy),
-    for the pieces on ``ceo`` and ``teams`` (after the move): geometry only, built once."""
-    key = (seat, ceo, *teams)
-    hit = _REDISTRIBUTIONS.get(key)
-    if hit is None:
-        if len(_REDISTRIBUTIONS) > 20000:
-            _REDISTRIBUTIONS.clear()
-        cp = _PLANS.get(("ceo", ceo))
-        if cp is None:  # by the CEO's hex
-            plans: list[list[Any]] = [[_new(ev.Step, piece="ceo", path=[ceo, target])]
-                                      for target in _ADJ_SORTED[ceo][:2]]
-            far = _FAR[ceo]
-            if far:
-                plans.append([_new(ev.Step, piece="ceo", path=far[len(far) // 2])])
-            cp = _PLANS[("ceo", ceo)] = (plans, [_new(ev.Organize, mode="redistribute", moves=p)
-                                                 for p in plans])
-        out = list(cp[1])
-        first_team_plan = None
-        for h in sorted(set(teams), key=_POS_INDEX.__getitem__)[:2]:
-            tp = _PLANS.get(("team", h, seat), _MISSING)
-            if tp is _MISSING:  # by a Team's hex (and the seat)
-                path = PATHS[h].get(FRONTIER, [h]) if h != FRONTIER else [h, _ADJ_SORTED[h][seat % 6]]
-                plan = [_new(ev.Step, piece="team", path=path)]
-                tp = _PLANS[("team", h, seat)] = (plan, _new(ev.Organize, mode="redistribute", moves=plan)
-                                                  if len(path) > 1 else None)
-            if first_team_plan is None:
-                first_team_plan = tp[0]
-            if tp[1] is not None:
-                out.append(tp[1])
-        hit = _REDISTRIBUTIONS[key] = (out, cp[0][0] if cp[0] else first_team_plan)
-    return hit
 
 
 def _with_bonus(vs: list[Any]) -> list[Any]:
