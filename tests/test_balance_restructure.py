@@ -302,3 +302,32 @@ def test_shares_per_key_equal_the_dict_jackknife(replicated_db: Path) -> None:
                     assert r[k] is None
                 else:
                     assert r[k] == pytest.approx(clip(old[k]), abs=1e-12)
+
+
+def test_a_warehouse_without_seat_balance_is_read_as_before(known_db: Path,  # noqa: F811
+                                                            tmp_path: Path) -> None:
+    """The tables' shape comes from binding ``SELECT * FROM t LIMIT 0`` (no catalog look-up):
+    a warehouse older than the seat_balance migration derives the rows on the fly, one older
+    than the turn-order migration says turn order is not stored."""
+    import shutil
+
+    want = bq.metrics(bq.Source(db=known_db), Filters())
+    old = tmp_path / "old.duckdb"
+    shutil.copyfile(known_db, old)
+    con = duckdb.connect(str(old))
+    con.execute("DROP TABLE seat_balance")
+    con.close()
+    bq.clear_caches()
+    got = bq.metrics(bq.Source(db=old), Filters())
+    _same(_rows(got, list(got.columns)), _rows(want, list(want.columns)))
+    con = duckdb.connect(str(old))
+    con.execute("ALTER TABLE seats DROP COLUMN turn_order")
+    con.close()
+    bq.clear_caches()
+    got = bq.metrics(bq.Source(db=old), Filters())
+    seat = got.filter(pl.col("metric") == "seat_win_share_range").row(0, named=True)
+    assert seat["value"] is None and "rebuild" in seat["note"]
+    faction = got.filter(pl.col("metric") == "faction_win_share_range")["value"][0]
+    assert faction == pytest.approx(0.625 - 0.125)
+    assert bq.columns(bq.Source(db=old), "seat_balance") == frozenset()
+    assert "turn_order" not in bq.columns(bq.Source(db=old), "seats")

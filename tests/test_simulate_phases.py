@@ -8,6 +8,7 @@ import pytest
 
 from engine.core.findings import FindingSink
 from engine.core.registry import get_ruleset
+from engine.core.ruleset import Pass
 from engine.mandate2038 import moves as mv
 from engine.simulate import simulate_one
 
@@ -53,17 +54,27 @@ def test_shared_lazy_options_and_weights_equal_fresh_ones(players, bot, index):
     st = rs.setup(log.header, sink)
     kinds: set[str] = set()
     for ev in log.events:
-        eager = mv.legal_moves(st, None, frozenset())
-        lazy = mv.legal_moves(st, None, frozenset(), lazy=True)
-        assert (lazy.kind, lazy.seat, lazy.label) == (eager.kind, eager.seat, eager.label)
-        if eager.kind == "chance" or (eager.kind == "player" and not isinstance(lazy.options, mv.Options)):
-            built = [o.materialize() if isinstance(o, mv.Spec) else o for o in lazy.options]
-            assert built == list(eager.options), eager.label
-            assert lazy.weights == eager.weights, eager.label
-            kinds.add(eager.label.split(" ")[0] if eager.label.startswith("seat") else eager.label[:12])
+        passed: set[str] = set()
+        while True:  # the decision, then the ones after declining each optional window in turn
+            eager = mv.legal_moves(st, None, frozenset(passed))
+            lazy = mv.legal_moves(st, None, frozenset(passed), lazy=True)
+            assert (lazy.kind, lazy.seat, lazy.label) == (eager.kind, eager.seat, eager.label)
+            if eager.kind == "chance" or (eager.kind == "player" and not isinstance(lazy.options, mv.Options)):
+                built = [o.materialize() if isinstance(o, mv.Spec) else o for o in lazy.options]
+                assert built == list(eager.options), eager.label
+                assert lazy.weights == eager.weights, eager.label
+                kinds.add(eager.label[:11])
+            declines = [o.key for o in eager.options if isinstance(o, Pass)] if eager.kind == "player" else []
+            if not declines:
+                break
+            passed.add(declines[0])
         rs.apply(st, ev, sink)
     assert sink.findings == []
-    assert {"draw a Trai", "draw the Au", "reveal cycl", "reveal Era ", "seat"} <= {k[:11] for k in kinds}
+    assert {"draw a Trai", "draw the Au", "reveal cycl", "reveal Era ", "reveal ever", "score the E",
+            "bank or con", "Corthaven m"} <= kinds
+    assert any(k.startswith("seat") for k in kinds)
+    if "orisonix" in [s.faction for s in log.header.seats]:
+        assert "Orisonix ma" in kinds
 
 
 def test_shared_allocation_options_equal_the_plain_search():
@@ -91,3 +102,27 @@ def test_shared_allocation_options_equal_the_plain_search():
                 several += len(s.facilities) >= 3
             rs.apply(st, ev, sink)
     assert checked > 150 and with_megas > 0 and several > 20
+
+
+def test_audit_options_are_every_multiset_with_its_probability():
+    """The Audit's options against a plain enumeration: every vector of cubes drawn per colour
+    that sums to k, in lexicographic order, weighted C(count, drawn) products over C(total, k)."""
+    import itertools
+    import math
+    import random
+
+    rng = random.Random(7)
+    for _ in range(200):
+        n = rng.randint(0, 6)
+        colours = [*range(1, n), "black"][:n]
+        counts = [rng.randint(1, 6) for _ in colours]
+        k = rng.randint(0, min(12, sum(counts)))
+        options, weights = mv._audit_options(colours, counts, k)
+        want = [v for v in itertools.product(*[range(c + 1) for c in counts]) if sum(v) == k]
+        if not colours:
+            want = [()] if k == 0 else []
+        assert [o.draws for o in options] == [
+            [c for c, p in zip(colours, v, strict=True) for _ in range(p)] for v in want]
+        assert weights == [math.prod(math.comb(c, p) for c, p in zip(counts, v, strict=True))
+                           / math.comb(sum(counts), k) for v in want]
+        assert abs(sum(weights) - 1) < 1e-9

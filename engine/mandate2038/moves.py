@@ -281,12 +281,15 @@ class Options(Sequence[Any]):
     __slots__ = ("head", "groups", "tail", "_ends_cache", "_len")
 
     def __init__(self, head: list[Any], groups: list[tuple[dict[str, Any], list[Any]]],
-                 tail: list[Any]) -> None:
+                 tail: list[Any], size: int | None = None) -> None:
+        """``size``: the groups' number of options, when the caller knows it."""
         self.head = head
         self.groups = groups
         self.tail = tail
         self._ends_cache: list[int] | None = None
-        self._len = len(head) + sum(map(len, map(_SECOND, groups))) + len(tail)
+        if size is None:
+            size = sum(map(len, map(_SECOND, groups)))
+        self._len = len(head) + size + len(tail)
 
     @property
     def _ends(self) -> list[int]:
@@ -555,17 +558,20 @@ def _headline_reveal(st: GameState, cycle: int) -> Decision:
 def _before_selection(st: GameState, passed: frozenset[str]) -> Decision:
     for seat in st.initiative_order():
         s = st.seat(seat)
-        key = f"allocation_window:{seat}"
-        if key not in passed and st.era == 2 and has_active(st, s, "allocation_window"):
-            opts = _allocation_window_options(st, s)
-            if opts:
-                return Decision(kind="player", seat=seat, options=[*opts, Pass(key, "keep the Allocation Window closed")],
-                                label="Corthaven may open the Allocation Window")
-        key = f"emergency_pause:{seat}"
-        if key not in passed and has_active(st, s, "emergency_pause") and s.runway >= 1:
-            progs = _unlocked_programs(st)
+        if st.era == 2 and has_active(st, s, "allocation_window"):
+            key = f"allocation_window:{seat}"
+            if key not in passed:
+                opts = _allocation_window_options(st, s)
+                if opts:
+                    return Decision(kind="player", seat=seat,
+                                    options=[*opts, Pass(key, "keep the Allocation Window closed")],
+                                    label="Corthaven may open the Allocation Window")
+        if s.runway >= 1 and has_active(st, s, "emergency_pause"):
+            key = f"emergency_pause:{seat}"
+            progs = _unlocked_programs(st) if key not in passed else None
             if progs:
-                opts = [ev.EmergencyPause(seat=seat, program=cast(Any, p)) for p in progs]
+                opts = [_option((ev.EmergencyPause, seat, p), ev.EmergencyPause, seat=seat, program=cast(Any, p))
+                        for p in progs]
                 return Decision(kind="player", seat=seat, options=[*opts, Pass(key, "no Emergency Pause")],
                                 label="Orisonix may call the Emergency Pause")
     return selection_decision(st)
@@ -573,27 +579,38 @@ def _before_selection(st: GameState, passed: frozenset[str]) -> Decision:
 
 def _allocation_window_options(st: GameState, s: SeatState) -> list[Any]:
     rivals = [r for r in st.order_from(s.seat) if r != s.seat]
-    out: list[Any] = []
+    offers: list[tuple[tuple[int, str], ...]] = []  # per option: (rival, answer) per offer
     cap = st.c.cap_compute
     for pair in itertools.combinations(rivals, 2) if len(rivals) >= 2 else [(rivals[0], rivals[0])]:
         for answers in (("accept", "accept"), ("accept", "reject"), ("reject", "reject")):
-            offers = []
             ok = True
             for r, ans in zip(pair, answers, strict=True):
                 rs = st.seat(r)
                 if rs.runway < 1 or (ans == "accept" and rs.compute >= cap):
                     ok = False
-                offers.append(ev.WindowOffer(to=r, price=1, answer=cast(Any, ans)))
             if ok and pair[0] != pair[1]:
-                out.append(ev.AllocationWindow(seat=s.seat, offers=offers))
+                offers.append(tuple(zip(pair, answers, strict=True)))
         rs0 = st.seat(pair[0])
         if rs0.runway >= 2 and rs0.compute < cap:  # a lower counter, accepted
-            out.append(ev.AllocationWindow(seat=s.seat, offers=[
-                ev.WindowOffer(to=pair[0], price=2, answer="counter", counter_price=1,
-                               counter_accepted=True)]))
-        if len(out) >= 6:
+            offers.append(((pair[0], "counter"),))
+        if len(offers) >= 6:
             break
-    return out
+    return [_allocation_window(s.seat, o) for o in offers]
+
+
+def _allocation_window(seat: int, offers: tuple[tuple[int, str], ...]) -> Any:
+    """The window's event: an offer of 1 Runway, accepted or rejected, to each rival named, or
+    of 2 to one rival who counters with 1, accepted (shared in lazy mode, like :func:`_option`)."""
+    key = (ev.AllocationWindow, seat, offers)
+    o = _OPTIONS.get(key) if _LAZY[0] else None
+    if o is None:
+        o = ev.AllocationWindow(seat=seat, offers=[
+            ev.WindowOffer(to=to, price=2, answer="counter", counter_price=1, counter_accepted=True)
+            if ans == "counter" else ev.WindowOffer(to=to, price=1, answer=cast(Any, ans))
+            for to, ans in offers])
+        if _LAZY[0]:
+            _keep_option(key, o)
+    return o
 
 
 def _unlocked_programs(st: GameState) -> list[str]:
@@ -740,7 +757,7 @@ def _quick_resolution(st: GameState, s: SeatState, pick: str) -> bool | None:
         if len(s.facilities) >= 4 and (st.era < 2 or s.generator is not None):
             return False
         if len(s.facilities) < 4 and s.runway >= 2:  # a Facility fits on any free space
-            for dest, _piece, _path in _move_table(s)[0]:
+            for dest, _piece, _path in _move_table(s).firsts:
                 if dest != FRONTIER and hb.has_free_space(st, dest):
                     return True
         return None
@@ -752,7 +769,7 @@ def _quick_resolution(st: GameState, s: SeatState, pick: str) -> bool | None:
     if pick == "influence" and (s.trust < st.c.cap_trust or s.bag >= 1):
         political = st.c.political
         tile = st.board.tile
-        for dest, _piece, _path in _move_table(s)[0]:  # Trust or Scrutiny on a political hex in reach
+        for dest, _piece, _path in _move_table(s).firsts:  # Trust or Scrutiny on a political hex in reach
             if tile(dest) in political:
                 return True
         return None
@@ -770,12 +787,12 @@ def _turn_decision(st: GameState, seat: int) -> Decision:
     t = st.turn
     trades_open = not (t is not None and t.seat == seat and (t.traded or t.started))
     if _LAZY[0]:  # grouped options: no object per option (see Options)
-        groups, tail = _turn_groups(st, s, pick)
+        groups, tail, size = _turn_groups(st, s, pick)
         resolvable = bool(groups or tail)
         head = [] if resolvable else _blocked_events(st, s, pick)
         if trades_open:
             head = _trade_options(st, s, pick, resolvable=resolvable) + head
-        return Decision(kind="player", seat=seat, options=Options(head, groups, tail),
+        return Decision(kind="player", seat=seat, options=Options(head, groups, tail, size),
                         label=f"seat {seat} resolves {pick}")
     options: list[Any] = list(_turn_events(st, s, pick))
     if not options:
@@ -902,7 +919,7 @@ _SAME_EVERYWHERE = frozenset({"fund", "covenant", "narrative_capture"})
 
 def _turn_groups(
     st: GameState, s: SeatState, pick: str
-) -> tuple[list[tuple[dict[str, Any], list[Any]]], list[Any]]:
+) -> tuple[list[tuple[dict[str, Any], list[Any]]], list[Any], int | None]:
     """The options of :func:`_turn_events`, in the same order, as :class:`Options` groups: one
     ``(seat/piece/path fields, variants)`` per move. The variants are computed once per
     destination, or once per what :func:`_action_at` reads of a destination for that pick (Fund,
@@ -918,6 +935,7 @@ def _turn_groups(
     tiles = _tiles(st)
     cache: dict[Any, Any] = {}
     groups: list[tuple[dict[str, Any], list[Any]]] = []
+    size: int | None = None  # the groups' number of options, when known
     seat = s.seat
     if pick == "organize":
         for piece, start in _pieces(s):
@@ -936,6 +954,8 @@ def _turn_groups(
                     rvs = cache[rkey] = _dest_variants(st, s, pick, dest, (piece, path), tiles, {})
                 if rvs:
                     groups.append((kw, rvs))
+    elif (uniform := _uniform_variants(st, s, pick, tiles)) is not None:
+        groups, size = _uniform_groups(s, uniform)
     else:  # the options depend on the destination only: each destination once
         same = pick in _SAME_EVERYWHERE
         # Influence before Era III reads only the destination's tile (no Joint Ventures yet)
@@ -949,7 +969,8 @@ def _turn_groups(
                     occupied[f.hex] = occupied.get(f.hex, 0) + 1
         by_pairs: dict[Any, list[Any]] = {}
         by_dest: dict[str, list[Any]] = {}
-        firsts, flat = _move_table(s)
+        mt = _move_table(s)
+        firsts, flat = mt.firsts, mt.flat
         for dest, piece, path in firsts:
             if same:
                 key: Any = dest == FRONTIER
@@ -980,7 +1001,70 @@ def _turn_groups(
         tail.extend(_orbital_options(st, s, pick))
     if pick == "deploy" and has_active(st, s, "social_graph"):
         tail.extend(_social_graph_options(st, s))
-    return groups, tail
+    return groups, tail, size
+
+
+#: shared variant lists (read-only Specs) by what they depend on: (variants from any destination
+#: but the Frontier, the same from the Frontier with their bonus twins)
+_SHARED: dict[tuple[Any, ...], tuple[list[Any], list[Any]]] = {}
+
+
+def _uniform_variants(st: GameState, s: SeatState, pick: str,
+                      tiles: dict[str, Any]) -> tuple[list[Any], list[Any]] | None:
+    """The variants of resolving ``pick`` when they are the same from every destination but the
+    Frontier (where each comes with its bonus twin), as a shared pair (:data:`_SHARED`);
+    ``None`` when they depend on the destination. As :func:`_action_at` reads the destination
+    (keep in step): Fund and Covenant never; Narrative Capture only through the Frontier (its
+    options: whether the seat holds Scrutiny, and the rivals with more Customers); Research
+    not when the seat has the Compute without the visit's discount (then: whether Scaling Law
+    Breakthrough is active); Deploy not when no discount or district matters (the seat meets
+    the requirement and has the Compute, or misses even the lowered requirement)."""
+    if pick == "fund" or pick == "covenant":
+        key: tuple[Any, ...] = (pick,)
+    elif pick == "narrative_capture":
+        key = (pick, s.bag >= 1,
+               *(r for r in st.order_from(s.seat)[1:] if st.seats[r - 1].customers > s.customers))
+    elif pick == "research":
+        if s.compute < (0 if st.headline == "ten_dollar_intelligence" else 1):
+            return None  # a Compute Estate's discount decides
+        key = (pick, has_active(st, s, "scaling_law_breakthrough"))
+    elif pick == "deploy":
+        req = st.c.customer_requirement(s.customers + 1) if s.customers < st.c.cap_customers else None
+        if req is None:
+            key = (pick, False)
+        else:
+            robot = st.headline == "synthetic_celebrity" and not st.robot_used
+            if s.capability < (max(1, req - 1) if robot else req):
+                key = (pick, False)  # not even at a Human Access District with the Home Robot
+            elif s.capability >= req and (s.compute >= 1 or st.headline == "ten_dollar_intelligence"):
+                key = (pick, True)  # every destination: the requirement met, the cost paid
+            else:
+                return None
+    else:
+        return None
+    hit = _SHARED.get(key)
+    if hit is None:  # the variants from a destination that is not the Frontier
+        vs = list(_action_at(st, s, pick, _NOT_FRONTIER, {}, bonus=True, piece_moved=None, tiles=tiles))
+        hit = _SHARED[key] = (vs, _with_bonus(vs))
+    return hit
+
+
+_NOT_FRONTIER = next(p for p in POSITIONS if p != FRONTIER)
+
+
+def _uniform_groups(s: SeatState, shared: tuple[list[Any], list[Any]]
+                    ) -> tuple[list[tuple[dict[str, Any], list[Any]]], int]:
+    """The groups of every move when the variants do not depend on the destination (but for the
+    Frontier), and their number of options: built once per seat's positions and variant pair
+    (both shared), so kept with the moves."""
+    memo = _move_table(s)
+    hit = memo.uniform.get(id(shared))
+    if hit is None:
+        vs, at_frontier = shared
+        groups = [(kw, at_frontier if dest == FRONTIER else vs) for kw, dest in memo.flat]
+        groups = [g for g in groups if g[1]]
+        hit = memo.uniform[id(shared)] = (groups, sum(len(g[1]) for g in groups))
+    return hit
 
 
 def _dest_variants(st: GameState, s: SeatState, pick: str, dest: str,
@@ -1001,28 +1085,40 @@ _MISSING = object()
 _MOVES_KW: dict[tuple[int, str, str], list[tuple[str, list[str], dict[str, Any]]]] = {}
 
 
-_MOVE_TABLES: dict[tuple[Any, ...], tuple[list[tuple[str, str, list[str]]], list[tuple[dict[str, Any], str]]]] = {}
+class _Moves:
+    """A seat's moves by the positions of its pieces (geometry only: built once and shared by
+    every decision and game; treat as read-only). ``firsts``: every destination once, with the
+    first (piece, path) reaching it; ``flat``: every move as (its seat/piece/path fields,
+    destination), in the order of :func:`_turn_events`; ``reach``: the destinations;
+    ``uniform``: :func:`_uniform_groups`' groups by their variant lists."""
 
+    __slots__ = ("firsts", "flat", "reach", "uniform")
 
-def _move_table(s: SeatState) -> tuple[list[tuple[str, str, list[str]]], list[tuple[dict[str, Any], str]]]:
-    """The seat's moves (geometry only, shared): every destination once with the first
-    (piece, path) reaching it, and every move as (its seat/piece/path fields, destination) in
-    the order of :func:`_turn_events`."""
-    key = (s.seat, s.ceo, *s.teams)
-    hit = _MOVE_TABLES.get(key)
-    if hit is None:
-        if len(_MOVE_TABLES) > 20000:
-            _MOVE_TABLES.clear()
-        firsts: list[tuple[str, str, list[str]]] = []
-        flat: list[tuple[dict[str, Any], str]] = []
+    def __init__(self, s: SeatState) -> None:
+        self.firsts: list[tuple[str, str, list[str]]] = []
+        self.flat: list[tuple[dict[str, Any], str]] = []
         seen: set[str] = set()
         for piece, start in _pieces(s):
             for dest, path, kw in _moves_kw(s.seat, piece, start):
                 if dest not in seen:
                     seen.add(dest)
-                    firsts.append((dest, piece, path))
-                flat.append((kw, dest))
-        hit = _MOVE_TABLES[key] = (firsts, flat)
+                    self.firsts.append((dest, piece, path))
+                self.flat.append((kw, dest))
+        self.reach = frozenset(seen)
+        self.uniform: dict[int, tuple[list[tuple[dict[str, Any], list[Any]]], int]] = {}
+
+
+_MOVE_TABLES: dict[tuple[Any, ...], _Moves] = {}
+
+
+def _move_table(s: SeatState) -> _Moves:
+    """The seat's moves (:class:`_Moves`, shared)."""
+    key = (s.seat, s.ceo, *s.teams)
+    hit = _MOVE_TABLES.get(key)
+    if hit is None:
+        if len(_MOVE_TABLES) > 20000:
+            _MOVE_TABLES.clear()
+        hit = _MOVE_TABLES[key] = _Moves(s)
     return hit
 
 
@@ -1451,10 +1547,11 @@ def _blocked_events(st: GameState, s: SeatState, pick: str) -> list[Any]:
 
 
 #: the options below the turns that are whole events (draws, allocations, Dossier filings,
-#: Headline and Era reveals, Audits, ends of runs), built once per process in lazy mode and then
-#: shared by every decision and game that offers them: a key holds every field of its event
-#: (seats, numbers and content ids), so it never goes stale, and a simulated game never changes an
-#: event it records. The table is bounded: it is cleared when it grows past _OPTIONS_MAX.
+#: Headline and Era reveals, faction windows, ends of runs, the Era's scorers), built once per
+#: process in lazy mode and then shared by every decision and game that offers them: a key holds
+#: every field of its event (seats, numbers and content ids), so it never goes stale, and a
+#: simulated game never changes an event it records. A Dossier filing's options and label are kept
+#: here too. The table is bounded: it is cleared when it grows past _OPTIONS_MAX.
 _OPTIONS: dict[tuple[Any, ...], Any] = {}
 _OPTIONS_MAX = 20_000
 
@@ -1466,9 +1563,14 @@ def _option(key: tuple[Any, ...], model: type, **fields: Any) -> Any:
         return model(**fields)
     o = _OPTIONS.get(key)
     if o is None:
-        if len(_OPTIONS) >= _OPTIONS_MAX:
-            _OPTIONS.clear()
-        o = _OPTIONS[key] = model(**fields)
+        o = _keep_option(key, model(**fields))
+    return o
+
+
+def _keep_option(key: tuple[Any, ...], o: Any) -> Any:
+    if len(_OPTIONS) >= _OPTIONS_MAX:
+        _OPTIONS.clear()
+    _OPTIONS[key] = o
     return o
 
 
@@ -1660,10 +1762,15 @@ def _production(st: GameState) -> Decision:
 def _workforce(st: GameState, passed: frozenset[str]) -> Decision | None:
     """Workforce Transition District production: a powered Facility there may move one Team
     one hex (offered after Production, before the Dossiers)."""
+    left = st.workforce_left
+    if not left:
+        return None
     for seat in st.initiative_order():
         s = st.seat(seat)
+        if left.get(seat, 0) <= 0 or not s.teams:
+            continue
         key = f"workforce:{seat}"
-        if key in passed or st.workforce_left.get(seat, 0) <= 0 or not s.teams:
+        if key in passed:
             continue
         fac = next((no for no, f in sorted(s.facilities.items())
                     if f.powered and f.hex and st.board.tile(f.hex) == "talent"), None)
@@ -1679,22 +1786,31 @@ def _workforce(st: GameState, passed: frozenset[str]) -> Decision | None:
 
 
 def _dossier(st: GameState, seat: int) -> Decision:
-    return Decision(
-        kind="player", seat=seat,
-        options=[_option((ev.DossierFile, seat, "commit"), ev.DossierFile, seat=seat, orientation="commit"),
-                 _option((ev.DossierFile, seat, "hedge"), ev.DossierFile, seat=seat, orientation="hedge")],
-        label=f"seat {seat} files the {DOSSIER_CARDS.get(st.era, '')} Dossier",
-    )
+    key = ("dossier", seat, st.era)
+    hit = _OPTIONS.get(key) if _LAZY[0] else None
+    if hit is None:
+        hit = ([_option((ev.DossierFile, seat, "commit"), ev.DossierFile, seat=seat, orientation="commit"),
+                _option((ev.DossierFile, seat, "hedge"), ev.DossierFile, seat=seat, orientation="hedge")],
+               f"seat {seat} files the {DOSSIER_CARDS.get(st.era, '')} Dossier")
+        if _LAZY[0]:
+            _keep_option(key, hit)
+    return Decision(kind="player", seat=seat, options=hit[0], label=hit[1])
 
 
 def dossier_reveal_event(st: GameState) -> ev.DossierReveal:
     """The Era IV reveal: every seat's four filed orientations."""
-    hands = []
-    for s in st.seats:
-        o = {e: (s.dossier.get(e) or "hedge") for e in (1, 2, 3, 4)}
-        hands.append(ev.DossierHand(seat=s.seat, benchmark=cast(Any, o[1]), deployment=cast(Any, o[2]),
-                                    authority=cast(Any, o[3]), publication=cast(Any, o[4])))
-    return ev.DossierReveal(hands=hands)
+    filed: tuple[tuple[Any, ...], ...] = tuple(
+        (s.seat, *[s.dossier.get(e) or "hedge" for e in (1, 2, 3, 4)]) for s in st.seats)
+    key = (ev.DossierReveal, *filed)
+    hit = _OPTIONS.get(key) if _LAZY[0] else None
+    if hit is None:
+        hit = ev.DossierReveal(hands=[
+            ev.DossierHand(seat=seat, benchmark=cast(Any, o1), deployment=cast(Any, o2),
+                           authority=cast(Any, o3), publication=cast(Any, o4))
+            for seat, o1, o2, o3, o4 in filed])
+        if _LAZY[0]:
+            _keep_option(key, hit)
+    return cast(ev.DossierReveal, hit)
 
 
 def audit_draw_count(st: GameState) -> int:
@@ -1743,22 +1859,18 @@ def _audit_options(colours: list[int | str], counts: list[int], k: int) -> tuple
             options.append(_new(ev.Audit, draws=cast(Any, [])))
             weights.append(1 / denom)
         return options, weights
-    last = len(colours) - 1
     combs = [[math.comb(c, p) for p in range(min(k, c) + 1)] for c in counts]
     runs = [[[col] * p for p in range(min(k, c) + 1)] for col, c in zip(colours, counts, strict=True)]
-
-    def rec(i: int, left: int, w: int, draws: list[int | str]) -> None:
-        if i == last:
-            if left > counts[i]:
-                return
-            options.append(_new(ev.Audit, draws=cast(Any, draws + runs[i][left])))
-            weights.append(w * combs[i][left] / denom)
-            return
-        ci, ri = combs[i], runs[i]
-        for p in range(min(left, counts[i]) + 1):
-            rec(i + 1, left - p, w * ci[p], draws + ri[p])
-
-    rec(0, k, 1, [])
+    rest = [sum(counts[i:]) for i in range(len(counts))] + [0]  # cubes in colours i and after
+    # the draws colour by colour, in order: (cubes left to draw, product of C(count, drawn), draws)
+    partial: list[tuple[int, int, list[int | str]]] = [(k, 1, [])]
+    for i in range(len(colours)):
+        ci, ri, after = combs[i], runs[i], rest[i + 1]
+        partial = [(left - p, w * ci[p], draws + ri[p]) for left, w, draws in partial
+                   for p in range(max(0, left - after), min(left, counts[i]) + 1)]
+    for _left, w, draws in partial:
+        options.append(_new(ev.Audit, draws=cast(Any, draws)))
+        weights.append(w / denom)
     return options, weights
 
 
@@ -1857,7 +1969,7 @@ def era_mandate_event(st: GameState) -> ev.EraMandate:
     if card is None:  # the card was not recorded: the engine scores nothing to compare
         return ev.EraMandate()
     scorers, _values = compute_era_mandate(st, card)
-    return ev.EraMandate(scorers=scorers)
+    return cast(ev.EraMandate, _option((ev.EraMandate, *scorers), ev.EraMandate, scorers=scorers))
 
 
 def _shallow(o: Any) -> Any:
