@@ -83,3 +83,22 @@ def test_a_folder_that_is_not_a_study_is_named(known_db: Path, tmp_path: Path,  
     at.sidebar.text_input(key="balance_study_folder").input(str(tmp_path)).run()
     assert not [e.value for e in at.exception]
     assert any("is not a study folder" in w.value for w in at.warning)
+
+
+def test_share_charts_carry_the_shares_as_data(known_db: Path,  # noqa: F811
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The win-share charts get their rows as an Arrow table beside the spec (NaN as null),
+    the same rows as the tables under them; the spec itself carries no data."""
+    import json
+
+    import pyarrow as pa
+
+    at = _page(known_db, monkeypatch)
+    charts = at.get("vega_lite_chart")
+    by_order = charts[0].proto
+    assert "data" not in json.loads(by_order.spec)
+    rows = pa.ipc.open_stream(by_order.data.data).read_all().to_pylist()
+    got = {r["turn_order"]: (r["appearances"], r["wins"], r["share"]) for r in rows}
+    assert got == {"0": (4, 1.5, 0.375), "1": (4, 1.5, 0.375), "2": (4, 1.0, 0.25)}
+    table = _tables(at)[1]  # the turn-order table under the chart
+    assert list(table["share"]) == [r["share"] for r in rows]

@@ -302,3 +302,59 @@ def test_shares_per_key_equal_the_dict_jackknife(replicated_db: Path) -> None:
                     assert r[k] is None
                 else:
                     assert r[k] == pytest.approx(clip(old[k]), abs=1e-12)
+
+
+def test_a_warehouse_without_seat_balance_is_read_as_before(known_db: Path,  # noqa: F811
+                                                            tmp_path: Path) -> None:
+    """The tables' shape comes from binding ``SELECT * FROM t LIMIT 0`` (no catalog look-up):
+    a warehouse older than the seat_balance migration derives the rows on the fly, one older
+    than the turn-order migration says turn order is not stored."""
+    import shutil
+
+    want = bq.metrics(bq.Source(db=known_db), Filters())
+    old = tmp_path / "old.duckdb"
+    shutil.copyfile(known_db, old)
+    con = duckdb.connect(str(old))
+    con.execute("DROP TABLE seat_balance")
+    con.close()
+    bq.clear_caches()
+    got = bq.metrics(bq.Source(db=old), Filters())
+    _same(_rows(got, list(got.columns)), _rows(want, list(want.columns)))
+    con = duckdb.connect(str(old))
+    con.execute("ALTER TABLE seats DROP COLUMN turn_order")
+    con.close()
+    bq.clear_caches()
+    got = bq.metrics(bq.Source(db=old), Filters())
+    seat = got.filter(pl.col("metric") == "seat_win_share_range").row(0, named=True)
+    assert seat["value"] is None and "rebuild" in seat["note"]
+    faction = got.filter(pl.col("metric") == "faction_win_share_range")["value"][0]
+    assert faction == pytest.approx(0.625 - 0.125)
+    assert bq.columns(bq.Source(db=old), "seat_balance") == frozenset()
+    assert "turn_order" not in bq.columns(bq.Source(db=old), "seats")
+
+
+def test_one_player_count_gives_the_figures_of_all(known_db: Path, known_study: Path,  # noqa: F811
+                                                   replicated_db: Path) -> None:
+    """The page computes the chosen player count only (``for_count``): the same metrics and
+    shares as computed over every count; the game counts equal the blocks' sums."""
+    for src in _sources(known_db, known_study, replicated_db):
+        bq.clear_caches()
+        f = Filters()
+        games = bq.games_by_count(src, f)
+        lead = bq.leader_counts(src, f)
+        want_games = {(str(k), int(n)): int(g) for k, n, g in
+                      lead.group_by(["kind", "player_count"]).agg(pl.col("games").sum())
+                      .iter_rows()}
+        assert games == want_games and games
+        for n in (3, 4):
+            fn = bq.for_count(f, n)
+            assert fn.player_counts == (n,)
+            for want, got in ((bq.metrics(src, f, n), bq.metrics(src, fn, n)),
+                              *((bq.shares(src, f, by, n), bq.shares(src, fn, by, n))
+                                for by in ("turn_order", "faction", "profile"))):
+                assert got.height == want.height
+                if want.height:
+                    _same(_rows(got, list(want.columns)), _rows(want, list(want.columns)))
+    # a filter that leaves out n players is not widened to them
+    assert bq.for_count(Filters(player_counts=(3,)), 4) == Filters(player_counts=(3,))
+    assert bq.for_count(Filters(player_counts=(3, 4)), 4) == Filters(player_counts=(4,))

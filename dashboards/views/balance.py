@@ -70,19 +70,27 @@ def _notes(frames: dict[str, pl.DataFrame], n: int) -> list[str]:
     return out
 
 
-def _share_spec(df: pl.DataFrame, by: str, title: str) -> dict[str, Any]:
-    """Vega-Lite spec of win shares with their intervals and the even share (built directly:
-    Altair's schema validation costs more than the whole page's queries)."""
+#: the columns of the win-share charts' data (and of the tables under them)
+SHARE_COLUMNS = ("source", "appearances", "wins", "share", "low", "high", "expected")
+
+
+def _share_data(df: pl.DataFrame, by: str) -> pl.DataFrame:
+    """The win-share chart's data: one row per source and group (NaN as null)."""
+    cols = [SHARE_COLUMNS[0], by, *SHARE_COLUMNS[1:]]
+    return df.select(cols).with_columns(pl.col(pl.Float64).fill_nan(None))
+
+
+def _share_spec(by: str, title: str) -> dict[str, Any]:
+    """Vega-Lite spec of win shares with their intervals and the even share, without its data
+    (:func:`_share_data`; built directly: Altair's schema validation costs more than the whole
+    page's queries)."""
     axis = {"turn_order": "Turn order (0 = first Initiative)", "faction": "Faction",
             "profile": "Strategy profile"}[by]
-    values = [{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in r.items()}
-              for r in df.select("source", by, "appearances", "wins", "share", "low", "high",
-                                 "expected").iter_rows(named=True)]
     y = {"field": by, "type": "nominal", "title": axis}
     colour = {"field": "source", "type": "nominal", "title": "Games"}
     return {
         "$schema": "https://vega.github.io/schema/vega-lite/v5.json",
-        "title": title, "data": {"values": values},
+        "title": title,
         "layer": [
             {"mark": {"type": "rule", "strokeWidth": 2},
              "encoding": {"x": {"field": "low", "type": "quantitative"},
@@ -102,22 +110,26 @@ def _share_spec(df: pl.DataFrame, by: str, title: str) -> dict[str, Any]:
     }
 
 
-def _show_spec(spec: dict[str, Any], name: str) -> None:
-    """Draw a Vega-Lite spec full width with PNG and SVG downloads (vl-convert, on demand)."""
+def _show_spec(spec: dict[str, Any], data: pl.DataFrame, name: str) -> None:
+    """Draw a Vega-Lite spec on ``data`` full width with PNG and SVG downloads (vl-convert, on
+    demand). The data goes to Streamlit as an Arrow table (it would turn a list of rows into
+    pandas first); the downloads embed it as values when asked for."""
     import json
 
-    st.vega_lite_chart(spec=spec, width="stretch")
-    text = json.dumps(spec)
+    st.vega_lite_chart(data.to_arrow(), spec=spec, width="stretch")
+
+    def text() -> str:
+        return json.dumps({**spec, "data": {"values": data.to_dicts()}})
 
     def png() -> bytes:
         import vl_convert as vlc
 
-        return bytes(vlc.vegalite_to_png(text, scale=2))
+        return bytes(vlc.vegalite_to_png(text(), scale=2))
 
     def svg() -> str:
         import vl_convert as vlc
 
-        return str(vlc.vegalite_to_svg(text))
+        return str(vlc.vegalite_to_svg(text()))
 
     c1, c2, _ = st.columns([1, 1, 4])
     c1.download_button("PNG", data=png, file_name=f"{name}.png", mime="image/png",
@@ -190,9 +202,10 @@ def render() -> None:
                      horizontal=True, key="balance_player_count",
                      format_func=lambda k: f"{k} players"))
     st.caption("Games: " + "; ".join(f"{k}: {v[n]}" for k, v in counted.items() if v.get(n)))
+    fn = bq.for_count(f, n)  # the same figures for n players, from their games only
     frames: dict[str, pl.DataFrame] = {}
     for name, src in sources.items():
-        m = bq.metrics(src, f, n)
+        m = bq.metrics(src, fn, n)
         if m.is_empty():
             continue
         if src.study is not None:
@@ -208,13 +221,13 @@ def render() -> None:
         ("faction", "Win share by faction", th["factionWinShareRangeMax"]),
         ("profile", "Win share by strategy profile", th["profileWinShareRangeMax"]),
     ):
-        df = _shares(sources, f, by, n)
+        df = _shares(sources, fn, by, n)
         if df.is_empty():
             continue
         st.subheader(f"{title} ({n} players)")
-        _show_spec(_share_spec(df, by, f"{title}, {n} players (95% jackknife; tick = even "
-                                         f"share; range limit {limit:g})"),
-                   f"win-share-{by}-{n}p")
+        _show_spec(_share_spec(by, f"{title}, {n} players (95% jackknife; tick = even "
+                                   f"share; range limit {limit:g})"),
+                   _share_data(df, by), f"win-share-{by}-{n}p")
         ui.show_table(df.select("source", by, "appearances", "wins", "share", "low", "high",
                                 "expected"), f"win-share-{by}-{n}p")
     filters.show_exclusions(db, f)

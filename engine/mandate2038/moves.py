@@ -281,12 +281,15 @@ class Options(Sequence[Any]):
     __slots__ = ("head", "groups", "tail", "_ends_cache", "_len")
 
     def __init__(self, head: list[Any], groups: list[tuple[dict[str, Any], list[Any]]],
-                 tail: list[Any]) -> None:
+                 tail: list[Any], size: int | None = None) -> None:
+        """``size``: the groups' number of options, when the caller knows it."""
         self.head = head
         self.groups = groups
         self.tail = tail
         self._ends_cache: list[int] | None = None
-        self._len = len(head) + sum(map(len, map(_SECOND, groups))) + len(tail)
+        if size is None:
+            size = sum(map(len, map(_SECOND, groups)))
+        self._len = len(head) + size + len(tail)
 
     @property
     def _ends(self) -> list[int]:
@@ -754,7 +757,7 @@ def _quick_resolution(st: GameState, s: SeatState, pick: str) -> bool | None:
         if len(s.facilities) >= 4 and (st.era < 2 or s.generator is not None):
             return False
         if len(s.facilities) < 4 and s.runway >= 2:  # a Facility fits on any free space
-            for dest, _piece, _path in _move_table(s)[0]:
+            for dest, _piece, _path in _move_table(s).firsts:
                 if dest != FRONTIER and hb.has_free_space(st, dest):
                     return True
         return None
@@ -766,7 +769,7 @@ def _quick_resolution(st: GameState, s: SeatState, pick: str) -> bool | None:
     if pick == "influence" and (s.trust < st.c.cap_trust or s.bag >= 1):
         political = st.c.political
         tile = st.board.tile
-        for dest, _piece, _path in _move_table(s)[0]:  # Trust or Scrutiny on a political hex in reach
+        for dest, _piece, _path in _move_table(s).firsts:  # Trust or Scrutiny on a political hex in reach
             if tile(dest) in political:
                 return True
         return None
@@ -784,12 +787,12 @@ def _turn_decision(st: GameState, seat: int) -> Decision:
     t = st.turn
     trades_open = not (t is not None and t.seat == seat and (t.traded or t.started))
     if _LAZY[0]:  # grouped options: no object per option (see Options)
-        groups, tail = _turn_groups(st, s, pick)
+        groups, tail, size = _turn_groups(st, s, pick)
         resolvable = bool(groups or tail)
         head = [] if resolvable else _blocked_events(st, s, pick)
         if trades_open:
             head = _trade_options(st, s, pick, resolvable=resolvable) + head
-        return Decision(kind="player", seat=seat, options=Options(head, groups, tail),
+        return Decision(kind="player", seat=seat, options=Options(head, groups, tail, size),
                         label=f"seat {seat} resolves {pick}")
     options: list[Any] = list(_turn_events(st, s, pick))
     if not options:
@@ -916,7 +919,7 @@ _SAME_EVERYWHERE = frozenset({"fund", "covenant", "narrative_capture"})
 
 def _turn_groups(
     st: GameState, s: SeatState, pick: str
-) -> tuple[list[tuple[dict[str, Any], list[Any]]], list[Any]]:
+) -> tuple[list[tuple[dict[str, Any], list[Any]]], list[Any], int | None]:
     """The options of :func:`_turn_events`, in the same order, as :class:`Options` groups: one
     ``(seat/piece/path fields, variants)`` per move. The variants are computed once per
     destination, or once per what :func:`_action_at` reads of a destination for that pick (Fund,
@@ -932,6 +935,7 @@ def _turn_groups(
     tiles = _tiles(st)
     cache: dict[Any, Any] = {}
     groups: list[tuple[dict[str, Any], list[Any]]] = []
+    size: int | None = None  # the groups' number of options, when known
     seat = s.seat
     if pick == "organize":
         for piece, start in _pieces(s):
@@ -950,6 +954,8 @@ def _turn_groups(
                     rvs = cache[rkey] = _dest_variants(st, s, pick, dest, (piece, path), tiles, {})
                 if rvs:
                     groups.append((kw, rvs))
+    elif (uniform := _uniform_variants(st, s, pick, tiles)) is not None:
+        groups, size = _uniform_groups(s, uniform)
     else:  # the options depend on the destination only: each destination once
         same = pick in _SAME_EVERYWHERE
         # Influence before Era III reads only the destination's tile (no Joint Ventures yet)
@@ -963,7 +969,8 @@ def _turn_groups(
                     occupied[f.hex] = occupied.get(f.hex, 0) + 1
         by_pairs: dict[Any, list[Any]] = {}
         by_dest: dict[str, list[Any]] = {}
-        firsts, flat = _move_table(s)
+        mt = _move_table(s)
+        firsts, flat = mt.firsts, mt.flat
         for dest, piece, path in firsts:
             if same:
                 key: Any = dest == FRONTIER
@@ -994,7 +1001,70 @@ def _turn_groups(
         tail.extend(_orbital_options(st, s, pick))
     if pick == "deploy" and has_active(st, s, "social_graph"):
         tail.extend(_social_graph_options(st, s))
-    return groups, tail
+    return groups, tail, size
+
+
+#: shared variant lists (read-only Specs) by what they depend on: (variants from any destination
+#: but the Frontier, the same from the Frontier with their bonus twins)
+_SHARED: dict[tuple[Any, ...], tuple[list[Any], list[Any]]] = {}
+
+
+def _uniform_variants(st: GameState, s: SeatState, pick: str,
+                      tiles: dict[str, Any]) -> tuple[list[Any], list[Any]] | None:
+    """The variants of resolving ``pick`` when they are the same from every destination but the
+    Frontier (where each comes with its bonus twin), as a shared pair (:data:`_SHARED`);
+    ``None`` when they depend on the destination. As :func:`_action_at` reads the destination
+    (keep in step): Fund and Covenant never; Narrative Capture only through the Frontier (its
+    options: whether the seat holds Scrutiny, and the rivals with more Customers); Research
+    not when the seat has the Compute without the visit's discount (then: whether Scaling Law
+    Breakthrough is active); Deploy not when no discount or district matters (the seat meets
+    the requirement and has the Compute, or misses even the lowered requirement)."""
+    if pick == "fund" or pick == "covenant":
+        key: tuple[Any, ...] = (pick,)
+    elif pick == "narrative_capture":
+        key = (pick, s.bag >= 1,
+               *(r for r in st.order_from(s.seat)[1:] if st.seats[r - 1].customers > s.customers))
+    elif pick == "research":
+        if s.compute < (0 if st.headline == "ten_dollar_intelligence" else 1):
+            return None  # a Compute Estate's discount decides
+        key = (pick, has_active(st, s, "scaling_law_breakthrough"))
+    elif pick == "deploy":
+        req = st.c.customer_requirement(s.customers + 1) if s.customers < st.c.cap_customers else None
+        if req is None:
+            key = (pick, False)
+        else:
+            robot = st.headline == "synthetic_celebrity" and not st.robot_used
+            if s.capability < (max(1, req - 1) if robot else req):
+                key = (pick, False)  # not even at a Human Access District with the Home Robot
+            elif s.capability >= req and (s.compute >= 1 or st.headline == "ten_dollar_intelligence"):
+                key = (pick, True)  # every destination: the requirement met, the cost paid
+            else:
+                return None
+    else:
+        return None
+    hit = _SHARED.get(key)
+    if hit is None:  # the variants from a destination that is not the Frontier
+        vs = list(_action_at(st, s, pick, _NOT_FRONTIER, {}, bonus=True, piece_moved=None, tiles=tiles))
+        hit = _SHARED[key] = (vs, _with_bonus(vs))
+    return hit
+
+
+_NOT_FRONTIER = next(p for p in POSITIONS if p != FRONTIER)
+
+
+def _uniform_groups(s: SeatState, shared: tuple[list[Any], list[Any]]
+                    ) -> tuple[list[tuple[dict[str, Any], list[Any]]], int]:
+    """The groups of every move when the variants do not depend on the destination (but for the
+    Frontier), and their number of options: built once per seat's positions and variant pair
+    (both shared), so kept with the moves."""
+    memo = _move_table(s)
+    hit = memo.uniform.get(id(shared))
+    if hit is None:
+        vs, at_frontier = shared
+        groups = [(kw, at_frontier if dest == FRONTIER else vs) for kw, dest in memo.flat]
+        groups = [g for g in groups if g[1]]
+        hit = memo.uniform[id(shared)] = (groups, sum(len(g[1]) for g in groups))
+    return hit
 
 
 def _dest_variants(st: GameState, s: SeatState, pick: str, dest: str,
@@ -1015,28 +1085,40 @@ _MISSING = object()
 _MOVES_KW: dict[tuple[int, str, str], list[tuple[str, list[str], dict[str, Any]]]] = {}
 
 
-_MOVE_TABLES: dict[tuple[Any, ...], tuple[list[tuple[str, str, list[str]]], list[tuple[dict[str, Any], str]]]] = {}
+class _Moves:
+    """A seat's moves by the positions of its pieces (geometry only: built once and shared by
+    every decision and game; treat as read-only). ``firsts``: every destination once, with the
+    first (piece, path) reaching it; ``flat``: every move as (its seat/piece/path fields,
+    destination), in the order of :func:`_turn_events`; ``reach``: the destinations;
+    ``uniform``: :func:`_uniform_groups`' groups by their variant lists."""
 
+    __slots__ = ("firsts", "flat", "reach", "uniform")
 
-def _move_table(s: SeatState) -> tuple[list[tuple[str, str, list[str]]], list[tuple[dict[str, Any], str]]]:
-    """The seat's moves (geometry only, shared): every destination once with the first
-    (piece, path) reaching it, and every move as (its seat/piece/path fields, destination) in
-    the order of :func:`_turn_events`."""
-    key = (s.seat, s.ceo, *s.teams)
-    hit = _MOVE_TABLES.get(key)
-    if hit is None:
-        if len(_MOVE_TABLES) > 20000:
-            _MOVE_TABLES.clear()
-        firsts: list[tuple[str, str, list[str]]] = []
-        flat: list[tuple[dict[str, Any], str]] = []
+    def __init__(self, s: SeatState) -> None:
+        self.firsts: list[tuple[str, str, list[str]]] = []
+        self.flat: list[tuple[dict[str, Any], str]] = []
         seen: set[str] = set()
         for piece, start in _pieces(s):
             for dest, path, kw in _moves_kw(s.seat, piece, start):
                 if dest not in seen:
                     seen.add(dest)
-                    firsts.append((dest, piece, path))
-                flat.append((kw, dest))
-        hit = _MOVE_TABLES[key] = (firsts, flat)
+                    self.firsts.append((dest, piece, path))
+                self.flat.append((kw, dest))
+        self.reach = frozenset(seen)
+        self.uniform: dict[int, tuple[list[tuple[dict[str, Any], list[Any]]], int]] = {}
+
+
+_MOVE_TABLES: dict[tuple[Any, ...], _Moves] = {}
+
+
+def _move_table(s: SeatState) -> _Moves:
+    """The seat's moves (:class:`_Moves`, shared)."""
+    key = (s.seat, s.ceo, *s.teams)
+    hit = _MOVE_TABLES.get(key)
+    if hit is None:
+        if len(_MOVE_TABLES) > 20000:
+            _MOVE_TABLES.clear()
+        hit = _MOVE_TABLES[key] = _Moves(s)
     return hit
 
 
