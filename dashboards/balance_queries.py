@@ -27,10 +27,12 @@ study are shown beside the warehouse's, never pooled with them.
 from __future__ import annotations
 
 import contextvars
+import dataclasses
 import functools
 import math
 import os
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -206,9 +208,19 @@ def _probe_sql(table: str) -> str:
 def prefetch(src: Source, f: Filters) -> None:
     """Run every query the metrics need together on one connection (a connection costs about
     as much as the queries on 10,000 games), filling the caches the individual functions then
-    read. When the tables' shape is not cached yet, the statements are built for a current
-    warehouse and the shape is fetched with them; if it turns out different, the functions
-    build their own statements later (and run them then)."""
+    read."""
+    def build() -> None:
+        _grouped(src, f)
+        matchup_counts(src, f)
+
+    _batch(src, build)
+
+
+def _batch(src: Source, build: Callable[[], object]) -> None:
+    """Run together the statements ``build`` would run. When the tables' shape is not cached
+    yet, the statements are built for a current warehouse and the shape is fetched with them;
+    if it turns out different, the functions build their own statements later (and run them
+    then)."""
     statements: list[tuple[str, list[Any]]] = []
     probes = [_probe_sql(t) for t in ("seats", "seat_balance")]
     known = all(_cached(src, sql) is not None for sql in probes)
@@ -217,8 +229,7 @@ def prefetch(src: Source, f: Filters) -> None:
     token = _COLLECT.set(statements)
     assume = _ASSUME.set(not known)
     try:
-        _grouped(src, f)
-        matchup_counts(src, f)
+        build()
     finally:
         _COLLECT.reset(token)
         _ASSUME.reset(assume)
@@ -647,14 +658,38 @@ def shares(src: Source, f: Filters, by: str, player_count: int | None = None) ->
                  lambda: _shares(src, f, by, player_count))
 
 
+def _game_counts(src: Source, f: Filters) -> pl.DataFrame:
+    """Complete games per kind and player count: the games with a first seat in
+    ``seat_balance`` (the ``games`` of :func:`leader_counts`, without its blocks)."""
+    if not columns(src, "seats"):
+        return pl.DataFrame()
+    ctes, params = _ctes(src, f)
+    return run(src, f"""
+        WITH {ctes}
+        SELECT g.kind, g.player_count, count(*) FILTER (WHERE sb.seat = 1) AS games
+        FROM sb JOIN g USING (game_id)
+        GROUP BY ALL
+        """, params)
+
+
 def games_by_count(src: Source, f: Filters) -> dict[tuple[str, int], int]:
-    """Complete games per (kind, player count) in the source."""
-    prefetch(src, f)
-    tot = leader_counts(src, f)
-    if tot.is_empty():
+    """Complete games per (kind, player count) in the source: one small query, so that a
+    page can offer the player counts and then compute the metrics of the one chosen only
+    (:func:`for_count`)."""
+    _batch(src, lambda: _game_counts(src, f))
+    df = _game_counts(src, f)
+    if df.is_empty():
         return {}
-    agg = tot.group_by(["kind", "player_count"]).agg(pl.col("games").sum())
-    return {(str(k), int(n)): int(g) for k, n, g in agg.iter_rows()}
+    return {(str(k), int(n)): int(g) for k, n, g in df.iter_rows()}
+
+
+def for_count(f: Filters, n: int) -> Filters:
+    """``f`` narrowed to games of ``n`` players: every figure of :func:`metrics` and
+    :func:`shares` for ``n`` players is the same under it (each is computed per player count,
+    never pooled), and the queries read only those games."""
+    if f.player_counts and n not in f.player_counts:
+        return f  # the filters leave no game of n players: nothing to narrow
+    return dataclasses.replace(f, player_counts=(n,))
 
 
 def clear_caches() -> None:

@@ -331,3 +331,30 @@ def test_a_warehouse_without_seat_balance_is_read_as_before(known_db: Path,  # n
     assert faction == pytest.approx(0.625 - 0.125)
     assert bq.columns(bq.Source(db=old), "seat_balance") == frozenset()
     assert "turn_order" not in bq.columns(bq.Source(db=old), "seats")
+
+
+def test_one_player_count_gives_the_figures_of_all(known_db: Path, known_study: Path,  # noqa: F811
+                                                   replicated_db: Path) -> None:
+    """The page computes the chosen player count only (``for_count``): the same metrics and
+    shares as computed over every count; the game counts equal the blocks' sums."""
+    for src in _sources(known_db, known_study, replicated_db):
+        bq.clear_caches()
+        f = Filters()
+        games = bq.games_by_count(src, f)
+        lead = bq.leader_counts(src, f)
+        want_games = {(str(k), int(n)): int(g) for k, n, g in
+                      lead.group_by(["kind", "player_count"]).agg(pl.col("games").sum())
+                      .iter_rows()}
+        assert games == want_games and games
+        for n in (3, 4):
+            fn = bq.for_count(f, n)
+            assert fn.player_counts == (n,)
+            for want, got in ((bq.metrics(src, f, n), bq.metrics(src, fn, n)),
+                              *((bq.shares(src, f, by, n), bq.shares(src, fn, by, n))
+                                for by in ("turn_order", "faction", "profile"))):
+                assert got.height == want.height
+                if want.height:
+                    _same(_rows(got, list(want.columns)), _rows(want, list(want.columns)))
+    # a filter that leaves out n players is not widened to them
+    assert bq.for_count(Filters(player_counts=(3,)), 4) == Filters(player_counts=(3,))
+    assert bq.for_count(Filters(player_counts=(3, 4)), 4) == Filters(player_counts=(4,))

@@ -202,9 +202,10 @@ def render() -> None:
                      horizontal=True, key="balance_player_count",
                      format_func=lambda k: f"{k} players"))
     st.caption("Games: " + "; ".join(f"{k}: {v[n]}" for k, v in counted.items() if v.get(n)))
+    fn = bq.for_count(f, n)  # the same figures for n players, from their games only
     frames: dict[str, pl.DataFrame] = {}
     for name, src in sources.items():
-        m = bq.metrics(src, f, n)
+        m = bq.metrics(src, fn, n)
         if m.is_empty():
             continue
         if src.study is not None:
@@ -220,7 +221,7 @@ def render() -> None:
         ("faction", "Win share by faction", th["factionWinShareRangeMax"]),
         ("profile", "Win share by strategy profile", th["profileWinShareRangeMax"]),
     ):
-        df = _shares(sources, f, by, n)
+        df = _shares(sources, fn, by, n)
         if df.is_empty():
             continue
         st.subheader(f"{title} ({n} players)")

@@ -724,10 +724,10 @@ def _dest_of(s: SeatState, piece: str) -> str | None:
 def on_turn(st: GameState, ev: TurnEvent, sink: FindingSink) -> None:
     """One resolved selection: checks order and selection, moves, acts, commits."""
     late = st.production_started  # the action cycles are over
-    if st.production_started and not st.production_done:
+    if late and not st.production_done:
         _close_production(st, sink)
-    kind = ev.type
-    s = st.seats[ev.seat - 1]
+    kind, seat, path, piece, blocked = ev.type, ev.seat, ev.path, ev.piece, ev.blocked
+    s = st.seats[seat - 1]
     if late and not st.partial:
         # reported once as out of phase; the table's action still happens (no cascade of
         # selection and order findings for it)
@@ -758,7 +758,6 @@ def on_turn(st: GameState, ev: TurnEvent, sink: FindingSink) -> None:
         sink.report("program/swarm-invalid",
                     f"seat {s.seat}'s {kind} is marked as an Agent Swarm action; Agent Swarm "
                     "resolves two Core Actions, not a Program", seat=s.seat, recorded=kind)
-    seat, path, piece, blocked = ev.seat, ev.path, ev.piece, ev.blocked
     if st.run is not None:
         force_close_run(st, sink)
     t = st.turn

@@ -207,6 +207,8 @@ def allocation_problem(
 ) -> tuple[str, str] | None:
     """Why the seat's allocation cannot be met by its local sources, as (code, reason), or
     None when it can. Solves the small assignment exactly (sources <= 3 plus emergency)."""
+    if not megas and not emergency and facilities == [1] and 1 in s.facilities:
+        return None  # only Facility 1: the starting grid (always a source) powers it (the usual case)
     if not facilities and not megas:
         return None  # nothing to power (what the exact solver answers for no demands)
     sources = power_sources(st, s)

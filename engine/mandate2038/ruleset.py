@@ -222,11 +222,12 @@ class MandateRuleset:
               _handler: Callable[..., Any] = HANDLERS.get) -> None:
         """Fold one event into the state (mutates it), reporting findings on ``sink``.
         (``_handler`` binds the dispatch table's lookup once; callers never pass it.)"""
+        kind = event.type  # (read once: a pydantic attribute costs several plain ones)
         state.event_index = i = sink.event
-        state.cause = state.event_cause = (i, event.type)  # the step trace's cause (trace.py)
+        state.cause = state.event_cause = (i, kind)  # the step trace's cause (trace.py)
         n = len(sink.findings)
-        _handler(event.type, _noop)(state, event, sink)
-        if state.event_rulings or (event.type == "checkpoint" and state.seat_rulings):
+        _handler(kind, _noop)(state, event, sink)
+        if state.event_rulings or (kind == "checkpoint" and state.seat_rulings):
             _cite_rulings(state, event, sink, n)
 
     def finish(self, state: GameState, sink: FindingSink) -> None:
