@@ -51,6 +51,10 @@ def _moves_function(ruleset: Ruleset) -> Callable[[Any, frozenset[str]], Decisio
     return partial(ruleset.legal_moves, lazy=True)
 
 
+#: option class -> it has ``materialize()`` (a lazy option): looked up once per class
+_LAZY_CLASSES: dict[type, bool] = {}
+
+
 def _chance(decision: Decision, rng: random.Random) -> Any:
     opts = decision.options
     n = len(opts)
@@ -99,6 +103,7 @@ def simulate_game(
     passed: set[str] = set()
     no_pass: frozenset[str] = frozenset()
     located = parts == ("era", "cycle")
+    lazy_classes = _LAZY_CLASSES
     rs_apply, rs_location, findings = ruleset.apply, ruleset.location, sink.findings
 
     def apply(e: Any) -> None:
@@ -141,8 +146,12 @@ def simulate_game(
                 raise SimulationError(f"no legal option for {who} ({d.label})", events, sink.findings)
             bot = seat_bots.get(who) if who is not None else None
             choice = bot.choose(state, d.seat, d.options, d.label) if bot else _chance(d, rng)
-        cls = type(choice)  # class lookups: an event's own __getattr__ is slow when it misses
-        if getattr(cls, "materialize", None) is not None:  # a lazy option (e.g. moves.Spec)
+        cls = type(choice)
+        lazy = lazy_classes.get(cls)
+        if lazy is None:  # once per class: a missing attribute of a pydantic model (or of its
+            # class, through the metaclass) costs an exception inside a Python __getattr__
+            lazy = lazy_classes[cls] = getattr(cls, "materialize", None) is not None
+        if lazy:  # a lazy option (e.g. moves.Spec)
             choice = choice.materialize()  # build the chosen event
         elif cls is Pass or isinstance(choice, Pass):  # declining an optional window: record nothing
             passed.add(choice.key)

@@ -1601,11 +1601,14 @@ def _training_decision(st: GameState, passed: frozenset[str]) -> Decision:
         return _forced(_run_end(s.seat, "bank", banked_value(st)), "Human Evaluation banks the run")
     if not run.cards or "continue" in passed:
         return _draw(st, s)
-    return Decision(
-        kind="player", seat=s.seat,
-        options=[_run_end(s.seat, "bank", banked_value(st)), _CONTINUE],
-        label="bank or continue the Training Run",
-    )
+    banked = banked_value(st)
+    key = ("bank or continue", s.seat, banked)
+    shared = _OPTIONS.get(key) if _LAZY[0] else None
+    if shared is None:
+        shared = [_run_end(s.seat, "bank", banked), _CONTINUE]
+        if _LAZY[0]:
+            _keep_option(key, shared)
+    return Decision(kind="player", seat=s.seat, options=shared, label="bank or continue the Training Run")
 
 
 def _run_end(seat: int, outcome: str, banked: int) -> Any:
@@ -1615,29 +1618,26 @@ def _run_end(seat: int, outcome: str, banked: int) -> Any:
 def _draw(st: GameState, s: SeatState) -> Decision:
     run = st.run
     assert run is not None
-    pool = {k: v for k, v in st.deck.items() if v > 0}
+    pool = st.deck
     if st.deck_left <= 0:  # the deck reshuffles its discard pile when empty
+        pool = {k: v for k, v in pool.items() if v > 0}
         for k, v in st.discard.items():
             pool[k] = pool.get(k, 0) + v
-        pool = {k: v for k, v in pool.items() if v > 0}
-    total = sum(pool.values())
-    items = sorted(pool.items())
-    # Curated Corpus names a Domain the run has not drawn (one option per free Domain)
-    free = (tuple(d for d in sorted(st.c.domains) if d not in run.domains)
-            if "curated_corpus" in pool else ())
-    weights: list[float] = []
-    for card, copies in items:
-        w = copies / total
-        if card == "curated_corpus" and free:
-            weights.extend([w / len(free)] * len(free))
-        else:
-            weights.append(w)
+    cards = sorted([k for k, v in pool.items() if v > 0])
+    total = sum([pool[k] for k in cards])
+    weights = [pool[k] / total for k in cards]  # each card by its copies left
+    free: tuple[str, ...] = ()
+    if pool.get("curated_corpus", 0) > 0:  # it names a Domain the run has not drawn
+        free = tuple([d for d in sorted(st.c.domains) if d not in run.domains])
+        if free:  # one option per free Domain, sharing the card's weight
+            i = cards.index("curated_corpus")
+            weights[i:i + 1] = [weights[i] / len(free)] * len(free)
     seat = s.seat
-    key = (seat, free, *[card for card, _copies in items])  # what the options depend on
+    key = (seat, free, *cards)  # what the options depend on
     options = _DRAWS.get(key) if _LAZY[0] else None
     if options is None:
         options = []
-        for card, _copies in items:
+        for card in cards:
             if card == "curated_corpus" and free:
                 for d in free:
                     options.append(_option((ev.Draw, seat, card, d), ev.Draw, seat=seat, card=card, domain=d))
@@ -2056,11 +2056,19 @@ def final_record_event(st: GameState, full_copy: bool = False) -> ev.FinalRecord
 
 
 def checkpoint_event(st: GameState, label: str) -> ev.Checkpoint:
-    """Every seat's public values now, as the table would write them at an Era's end."""
-    return ev.Checkpoint(
-        label=label,
-        seats=[ev.SeatValues(seat=s.seat, mandate=s.mandate, runway=s.runway, compute=s.compute,
-                             capability=s.capability, customers=s.customers, trust=s.trust,
-                             scrutiny=s.bag) for s in st.seats],
+    """Every seat's public values now, as the table would write them at an Era's end (built
+    like a chosen lazy option, by :meth:`Spec.materialize`: the values are the model's types)."""
+    return cast(ev.Checkpoint, _spec(
+        ev.Checkpoint, label=label,
+        seats=[_spec(ev.SeatValues, seat=s.seat, mandate=s.mandate, runway=s.runway, compute=s.compute,
+                     capability=s.capability, customers=s.customers, trust=s.trust, scrutiny=s.bag)
+               for s in st.seats],
         systemic_risk=st.black,
-    )
+    ).materialize())
+
+
+def _spec(model: type, **fields: Any) -> Any:
+    """A :class:`Spec` of ``model`` with ``fields`` (what :func:`_new` gives in lazy mode)."""
+    o: Any = object.__new__(_SPECS.get(model) or _spec_class(model))
+    o.__dict__ = fields
+    return o
