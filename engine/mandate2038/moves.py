@@ -643,7 +643,8 @@ def _unlocked_programs(st: GameState) -> list[str]:
 def eligible_picks(st: GameState, seat: int) -> list[str]:
     """The Core Actions and Programs ``seat`` may select now (each has a legal resolution)."""
     s = st.seat(seat)
-    out = [a for a in CORE_ACTIONS if a not in s.exhausted and _has_resolution(st, s, a)]
+    ex = s.exhausted
+    out = [a for a in CORE_ACTIONS if a not in ex and (a in _ALWAYS_RESOLVABLE or _has_resolution(st, s, a))]
     free_swarm = st.headline == "agent_swarm_escapes_scope"
     for p in _unlocked_programs(st):
         if p in s.programs_used or p == st.paused_program:
@@ -757,7 +758,7 @@ def _quick_resolution(st: GameState, s: SeatState, pick: str) -> bool | None:
             return False
         # as _mega_cluster: a pair of adjacent, locally eligible own Facilities outside any
         # Mega-Cluster, one of them at a destination in reach
-        reach = _reach(s)
+        reach = _move_table(s).reach
         for (a, fa), (b, fb) in itertools.combinations(sorted(s.facilities.items()), 2):
             if (fa.mega is None and fb.mega is None and (fa.hex in reach or fb.hex in reach)
                     and hb.adjacent_hexes(fa.hex, fb.hex) and hb.locally_eligible(st, s, a)
@@ -769,7 +770,7 @@ def _quick_resolution(st: GameState, s: SeatState, pick: str) -> bool | None:
         if fus is None or st.fusion_owner is not None or s.runway < fus.runway:
             return False
         tiles = _tiles(st)
-        for dest in _reach(s):  # as _action_at: the Fusion tile with a free Generator slot
+        for dest in _move_table(s).reach:  # as _action_at: the Fusion tile with a free Generator slot
             tile = tiles.get(dest)
             if (tile is not None and tile.id == fus.tile
                     and len(st.gen_slots.get(dest, [])) < tile.generator_slots):
@@ -896,14 +897,6 @@ def _resolvable_after(st: GameState, s: SeatState, pick: str, give: str, n: int)
     finally:
         s.compute -= d
         s.runway += d
-
-
-def _reach(s: SeatState) -> set[str]:
-    """Every destination within two steps of one of the seat's pieces."""
-    out = set(PATHS[s.ceo])
-    for h in s.teams:
-        out.update(PATHS[h])
-    return out
 
 
 def _pieces(s: SeatState) -> list[tuple[str, str]]:
