@@ -275,7 +275,7 @@ class Options(Sequence[Any]):
     Graph options). Indexing or iterating binds a variant to its fields: the :class:`Spec` equals
     what the eager walk (:func:`_turn_events`) yields at that position. Bots that score by what
     an option does may read ``groups`` directly (``engine.mandate2038.bots``) and bind only the
-    option they choose.
+    option they choose; every variant of the groups is an event of the turn's action (one type).
     """
 
     __slots__ = ("head", "groups", "tail", "_ends_cache", "_len")
