@@ -777,23 +777,18 @@ def _quick_resolution(st: GameState, s: SeatState, pick: str) -> bool | None:
                 return True
         return False
     if pick == "build":
-        generator = st.era >= 2 and s.generator is None  # a Generator: walk the destinations
-        if len(s.facilities) < 4:  # as _action_at: a Facility on a free space, its cost paid
-            cost = 2 - (1 if has_active(st, s, "industrial_velocity") and s.era.facility_builds == 0 else 0)
-            if s.runway >= cost - 1:  # (a Build discount visit saves one more)
-                occupied: dict[str | None, int] = {}  # Facilities per hex (as hb.facilities_on)
-                for x in st.seats:
-                    for f in x.facilities.values():
-                        occupied[f.hex] = occupied.get(f.hex, 0) + 1
-                spaces = _board_sets(st).spaces  # (the Frontier has none)
-                tiles = _tiles(st)
-                for dest in _move_table(s).reach:
-                    if occupied.get(dest, 0) < spaces[dest]:
-                        here = tiles.get(dest)
-                        if s.runway >= max(0, cost - (1 if here is not None and here.visit_key == "build_discount"
-                                                      else 0)):
-                            return True
-        return None if generator else False
+        if len(s.facilities) >= 4 and (st.era < 2 or s.generator is not None):
+            return False
+        if len(s.facilities) < 4 and s.runway >= 2:  # a Facility fits on any free space
+            occupied: dict[str | None, int] = {}  # Facilities per hex (as hb.facilities_on)
+            for x in st.seats:
+                for f in x.facilities.values():
+                    occupied[f.hex] = occupied.get(f.hex, 0) + 1
+            spaces = _board_sets(st).spaces  # (the Frontier has none)
+            for dest in _move_table(s).reach:
+                if occupied.get(dest, 0) < spaces[dest]:
+                    return True
+        return None
     if pick == "agent_swarm":  # two unused Core Actions that resolve anywhere suffice
         ex = s.exhausted
         anywhere = (("fund" not in ex) + ("organize" not in ex)
