@@ -1204,19 +1204,14 @@ def _organize_variants(
         if far:
             plans.append([_new(ev.Step, piece="ceo", path=far[len(far) // 2])])
         cp = _PLANS[("ceo", ceo)] = (plans, [_new(ev.Organize, mode="redistribute", moves=p) for p in plans])
-    out = list(cp[1])
-    first_team_plan = None
-    for h in sorted(set(teams), key=_POS_INDEX.__getitem__)[:2]:
-        tp = _PLANS.get(("team", h, s.seat), _MISSING)
-        if tp is _MISSING:  # geometry (and the seat) only: built once
-            path = PATHS[h].get(FRONTIER, [h]) if h != FRONTIER else [h, _ADJ_SORTED[h][s.seat % 6]]
-            plan = [_new(ev.Step, piece="team", path=path)]
-            tp = _PLANS[("team", h, s.seat)] = (plan, _new(ev.Organize, mode="redistribute", moves=plan)
-                                       if len(path) > 1 else None)
-        if first_team_plan is None:
-            first_team_plan = tp[0]
-        if tp[1] is not None:
-            out.append(tp[1])
+    # the Teams' plans: the same for every move of the CEO (kept in the decision's cache)
+    team_part = cache.get("teams") if piece_moved[0] == "ceo" else None
+    if team_part is None:
+        team_part = _team_plans(s.seat, teams)
+        if piece_moved[0] == "ceo":
+            cache["teams"] = team_part
+    out = cp[1] + team_part[0]
+    first_team_plan = team_part[1]
     dp = cache.get(("dest", dest))
     if dp is None:
         gate_opts: list[Any] = []
@@ -1251,6 +1246,25 @@ def _organize_variants(
         out.extend(_with_bonus([u]) if dest == FRONTIER else [u])
     out.extend(dp[1])
     return out
+
+
+def _team_plans(seat: int, teams: list[str]) -> tuple[list[Any], list[Any] | None]:
+    """Organize's redistribute options of the first two Team hexes (as :func:`_organize`), and
+    the first Team plan; each Team hex's plan is geometry (and the seat) only: built once."""
+    opts: list[Any] = []
+    first_team_plan = None
+    for h in sorted(set(teams), key=_POS_INDEX.__getitem__)[:2]:
+        tp = _PLANS.get(("team", h, seat), _MISSING)
+        if tp is _MISSING:
+            path = PATHS[h].get(FRONTIER, [h]) if h != FRONTIER else [h, _ADJ_SORTED[h][seat % 6]]
+            plan = [_new(ev.Step, piece="team", path=path)]
+            tp = _PLANS[("team", h, seat)] = (plan, _new(ev.Organize, mode="redistribute", moves=plan)
+                                              if len(path) > 1 else None)
+        if first_team_plan is None:
+            first_team_plan = tp[0]
+        if tp[1] is not None:
+            opts.append(tp[1])
+    return opts, first_team_plan
 
 
 def _with_bonus(vs: list[Any]) -> list[Any]:
