@@ -840,10 +840,9 @@ def _trade_options(st: GameState, s: SeatState, pick: str, resolvable: bool | No
     if st.headline == "export_controls":  # Compute Borders Harden: Compute cannot be traded
         return []
     out: list[Any] = []
-    rivals = [st.seats[r - 1] for r in st.order_from(s.seat)[1:]]
+    seats = st.seats
     cap_runway, cap_compute = st.c.cap_runway, st.c.cap_compute
-    seat = s.seat
-    for give in ("runway", "compute"):
+    for give, offers in _trade_offers(s.seat, st.n):
         if give == "runway":  # give 1 Runway for 1 Compute
             if s.runway < 1:
                 continue
@@ -855,7 +854,8 @@ def _trade_options(st: GameState, s: SeatState, pick: str, resolvable: bool | No
         # the action must keep a legal resolution after the trade: one check per outcome
         ok_rejected = resolvable
         ok_accepted: bool | None = None
-        for rs in rivals:
+        for r, accept, reject in offers:  # the rivals clockwise
+            rs = seats[r]
             if give == "runway":
                 can_accept = mine_ok and rs.compute >= 1 and rs.runway < cap_runway
             else:
@@ -864,12 +864,31 @@ def _trade_options(st: GameState, s: SeatState, pick: str, resolvable: bool | No
                 if ok_accepted is None:
                     ok_accepted = _resolvable_after(st, s, pick, give, 1)
                 if ok_accepted:
-                    out.append(_trade(seat, rs.seat, give, True))
+                    out.append(accept if accept is not None else _trade(s.seat, r + 1, give, True))
             if ok_rejected is None:
                 ok_rejected = _has_resolution(st, s, pick)
             if ok_rejected:
-                out.append(_trade(seat, rs.seat, give, False))
+                out.append(reject if reject is not None else _trade(s.seat, r + 1, give, False))
     return out
+
+
+_OFFERS: dict[tuple[int, int], list[tuple[str, list[tuple[int, Any, Any]]]]] = {}
+
+
+def _trade_offers(seat: int, n: int) -> list[tuple[str, list[tuple[int, Any, Any]]]]:
+    """Per thing given (Runway, then Compute), the rivals clockwise from ``seat`` as (index in
+    ``st.seats``, the accepted offer, the rejected offer): as lazy options, the shared
+    :class:`Spec` offers; otherwise ``None`` (the caller builds each event)."""
+    lazy = _LAZY[0]
+    hit = _OFFERS.get((seat, n)) if lazy else None
+    if hit is None:
+        rivals = [((seat - 1 + i) % n) + 1 for i in range(1, n)]  # as st.order_from(seat)[1:]
+        hit = [(give, [(r - 1, _trade(seat, r, give, True) if lazy else None,
+                        _trade(seat, r, give, False) if lazy else None) for r in rivals])
+               for give in ("runway", "compute")]
+        if lazy:
+            _OFFERS[(seat, n)] = hit
+    return hit
 
 
 _TRADES: dict[tuple[int, int, str, bool], Any] = {}
