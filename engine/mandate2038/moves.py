@@ -510,8 +510,8 @@ def _lowest_capability_seat(st: GameState, cycle: int) -> int:
     from engine.mandate2038.central_loop import initiative_for
 
     order = st.order_from(initiative_for(st, st.era, cycle))
-    low = min(st.seat(s).capability for s in order)
-    return next(s for s in order if st.seat(s).capability == low)
+    caps = [st.seat(s).capability for s in order]
+    return order[caps.index(min(caps))]
 
 
 def _headline_reveal(st: GameState, cycle: int) -> Decision:
@@ -556,7 +556,10 @@ def _headline_reveal(st: GameState, cycle: int) -> Decision:
 
 
 def _before_selection(st: GameState, passed: frozenset[str]) -> Decision:
-    for seat in st.initiative_order():
+    holders = _window_holders(st)
+    for seat in st.initiative_order() if holders else ():
+        if seat not in holders:
+            continue
         s = st.seat(seat)
         if st.era == 2 and has_active(st, s, "allocation_window"):
             key = f"allocation_window:{seat}"
@@ -575,6 +578,20 @@ def _before_selection(st: GameState, passed: frozenset[str]) -> Decision:
                 return Decision(kind="player", seat=seat, options=[*opts, Pass(key, "no Emergency Pause")],
                                 label="Orisonix may call the Emergency Pause")
     return selection_decision(st)
+
+
+def _window_holders(st: GameState) -> frozenset[int]:
+    """The seats whose faction has a window before the selection (the Allocation Window, the
+    Emergency Pause): kept for the last game (header) seen."""
+    if _HOLDERS[0] is not st.header or _HOLDERS[1] is not st.c:
+        have = st.c.ability_of
+        _HOLDERS[:] = [st.header, st.c, frozenset(
+            s.seat for s in st.seats
+            if (s.faction, "allocation_window") in have or (s.faction, "emergency_pause") in have)]
+    return cast(frozenset[int], _HOLDERS[2])
+
+
+_HOLDERS: list[Any] = [None, None, frozenset()]
 
 
 def _allocation_window_options(st: GameState, s: SeatState) -> list[Any]:
