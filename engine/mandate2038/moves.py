@@ -556,10 +556,7 @@ def _headline_reveal(st: GameState, cycle: int) -> Decision:
 
 
 def _before_selection(st: GameState, passed: frozenset[str]) -> Decision:
-    holders = _window_holders(st)
-    for seat in st.initiative_order() if holders else ():
-        if seat not in holders:
-            continue
+    for seat in st.initiative_order():
         s = st.seat(seat)
         if st.era == 2 and has_active(st, s, "allocation_window"):
             key = f"allocation_window:{seat}"
@@ -578,20 +575,6 @@ def _before_selection(st: GameState, passed: frozenset[str]) -> Decision:
                 return Decision(kind="player", seat=seat, options=[*opts, Pass(key, "no Emergency Pause")],
                                 label="Orisonix may call the Emergency Pause")
     return selection_decision(st)
-
-
-def _window_holders(st: GameState) -> frozenset[int]:
-    """The seats whose faction has a window before the selection (the Allocation Window, the
-    Emergency Pause): kept for the last game (header) seen."""
-    if _HOLDERS[0] is not st.header or _HOLDERS[1] is not st.c:
-        have = st.c.ability_of
-        _HOLDERS[:] = [st.header, st.c, frozenset(
-            s.seat for s in st.seats
-            if (s.faction, "allocation_window") in have or (s.faction, "emergency_pause") in have)]
-    return cast(frozenset[int], _HOLDERS[2])
-
-
-_HOLDERS: list[Any] = [None, None, frozenset()]
 
 
 def _allocation_window_options(st: GameState, s: SeatState) -> list[Any]:
