@@ -1553,7 +1553,7 @@ def _blocked_events(st: GameState, s: SeatState, pick: str) -> list[Any]:
 #: simulated game never changes an event it records. A Dossier filing's options and label are kept
 #: here too. The table is bounded: it is cleared when it grows past _OPTIONS_MAX.
 _OPTIONS: dict[tuple[Any, ...], Any] = {}
-_OPTIONS_MAX = 20_000
+_OPTIONS_MAX = 5_000
 
 
 def _option(key: tuple[Any, ...], model: type, **fields: Any) -> Any:
@@ -1799,18 +1799,12 @@ def _dossier(st: GameState, seat: int) -> Decision:
 
 def dossier_reveal_event(st: GameState) -> ev.DossierReveal:
     """The Era IV reveal: every seat's four filed orientations."""
-    filed: tuple[tuple[Any, ...], ...] = tuple(
-        (s.seat, *[s.dossier.get(e) or "hedge" for e in (1, 2, 3, 4)]) for s in st.seats)
-    key = (ev.DossierReveal, *filed)
-    hit = _OPTIONS.get(key) if _LAZY[0] else None
-    if hit is None:
-        hit = ev.DossierReveal(hands=[
-            ev.DossierHand(seat=seat, benchmark=cast(Any, o1), deployment=cast(Any, o2),
-                           authority=cast(Any, o3), publication=cast(Any, o4))
-            for seat, o1, o2, o3, o4 in filed])
-        if _LAZY[0]:
-            _keep_option(key, hit)
-    return cast(ev.DossierReveal, hit)
+    hands = []
+    for s in st.seats:
+        o = {e: (s.dossier.get(e) or "hedge") for e in (1, 2, 3, 4)}
+        hands.append(ev.DossierHand(seat=s.seat, benchmark=cast(Any, o[1]), deployment=cast(Any, o[2]),
+                                    authority=cast(Any, o[3]), publication=cast(Any, o[4])))
+    return ev.DossierReveal(hands=hands)
 
 
 def audit_draw_count(st: GameState) -> int:
@@ -1826,24 +1820,9 @@ def _audit(st: GameState) -> Decision:
     if st.black:
         colours.append("black")
         counts.append(st.black)
-    k = audit_draw_count(st)
-    if not _LAZY[0]:  # events: built afresh
-        opts, weights = _audit_options(colours, counts, k)
-        return Decision(kind="chance", options=opts, weights=weights, label="draw the Audit")
-    key = (tuple(colours), tuple(counts), k)
-    hit = _AUDITS.get(key)
-    if hit is None:
-        if len(_AUDITS) >= _AUDITS_MAX:
-            _AUDITS.clear()
-        hit = _AUDITS[key] = _audit_options(colours, counts, k)
-    return Decision(kind="chance", options=hit[0], weights=hit[1], label="draw the Audit")
-
-
-#: the Audit's lazy options (built events) and probabilities by (colours in the bag, their
-#: counts, cubes drawn): pure combinatorics, shared by every game of the process (treat as
-#: read-only); bounded, cleared when it grows past _AUDITS_MAX tables
-_AUDITS: dict[tuple[Any, ...], tuple[list[Any], list[float]]] = {}
-_AUDITS_MAX = 2_000
+    # (not kept for later: over 150 games, 92% of the Audits drew from a bag no earlier one had)
+    opts, weights = _audit_options(colours, counts, audit_draw_count(st))
+    return Decision(kind="chance", options=opts, weights=weights, label="draw the Audit")
 
 
 def _audit_options(colours: list[int | str], counts: list[int], k: int) -> tuple[list[Any], list[float]]:
