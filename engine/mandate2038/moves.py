@@ -275,7 +275,7 @@ class Options(Sequence[Any]):
     Graph options). Indexing or iterating binds a variant to its fields: the :class:`Spec` equals
     what the eager walk (:func:`_turn_events`) yields at that position. Bots that score by what
     an option does may read ``groups`` directly (``engine.mandate2038.bots``) and bind only the
-    option they choose.
+    option they choose; every variant of the groups is an event of the turn's action (one type).
     """
 
     __slots__ = ("head", "groups", "tail", "_ends_cache", "_len")
@@ -381,6 +381,28 @@ def _tiles(st: GameState) -> dict[str, Any]:
     _TILES[id(st.board)] = (st.board, table)
     _LAST_TILES[0], _LAST_TILES[1] = st.board, table
     return table
+
+
+class _BoardSets:
+    """Per map (cached like :func:`_tiles`): the positions of political tiles, and every
+    position's Facility spaces (as ``hb.facility_spaces``)."""
+
+    __slots__ = ("board", "political", "spaces")
+
+    def __init__(self, st: GameState) -> None:
+        self.board = st.board
+        self.political = frozenset(p for p in POSITIONS if st.board.tile_at.get(p) in st.c.political)
+        self.spaces = {p: hb.facility_spaces(st, p) for p in POSITIONS}
+
+
+_LAST_SETS: list[_BoardSets | None] = [None]
+
+
+def _board_sets(st: GameState) -> _BoardSets:
+    hit = _LAST_SETS[0]
+    if hit is None or hit.board is not st.board:
+        hit = _LAST_SETS[0] = _BoardSets(st)
+    return hit
 
 
 def _tile(st: GameState, pos: str | None) -> Any:
@@ -621,7 +643,8 @@ def _unlocked_programs(st: GameState) -> list[str]:
 def eligible_picks(st: GameState, seat: int) -> list[str]:
     """The Core Actions and Programs ``seat`` may select now (each has a legal resolution)."""
     s = st.seat(seat)
-    out = [a for a in CORE_ACTIONS if a not in s.exhausted and _has_resolution(st, s, a)]
+    ex = s.exhausted
+    out = [a for a in CORE_ACTIONS if a not in ex and (a in _ALWAYS_RESOLVABLE or _has_resolution(st, s, a))]
     free_swarm = st.headline == "agent_swarm_escapes_scope"
     for p in _unlocked_programs(st):
         if p in s.programs_used or p == st.paused_program:
@@ -735,7 +758,7 @@ def _quick_resolution(st: GameState, s: SeatState, pick: str) -> bool | None:
             return False
         # as _mega_cluster: a pair of adjacent, locally eligible own Facilities outside any
         # Mega-Cluster, one of them at a destination in reach
-        reach = _reach(s)
+        reach = _move_table(s).reach
         for (a, fa), (b, fb) in itertools.combinations(sorted(s.facilities.items()), 2):
             if (fa.mega is None and fb.mega is None and (fa.hex in reach or fb.hex in reach)
                     and hb.adjacent_hexes(fa.hex, fb.hex) and hb.locally_eligible(st, s, a)
@@ -747,7 +770,7 @@ def _quick_resolution(st: GameState, s: SeatState, pick: str) -> bool | None:
         if fus is None or st.fusion_owner is not None or s.runway < fus.runway:
             return False
         tiles = _tiles(st)
-        for dest in _reach(s):  # as _action_at: the Fusion tile with a free Generator slot
+        for dest in _move_table(s).reach:  # as _action_at: the Fusion tile with a free Generator slot
             tile = tiles.get(dest)
             if (tile is not None and tile.id == fus.tile
                     and len(st.gen_slots.get(dest, [])) < tile.generator_slots):
@@ -757,8 +780,13 @@ def _quick_resolution(st: GameState, s: SeatState, pick: str) -> bool | None:
         if len(s.facilities) >= 4 and (st.era < 2 or s.generator is not None):
             return False
         if len(s.facilities) < 4 and s.runway >= 2:  # a Facility fits on any free space
-            for dest, _piece, _path in _move_table(s).firsts:
-                if dest != FRONTIER and hb.has_free_space(st, dest):
+            occupied: dict[str | None, int] = {}  # Facilities per hex (as hb.facilities_on)
+            for x in st.seats:
+                for f in x.facilities.values():
+                    occupied[f.hex] = occupied.get(f.hex, 0) + 1
+            spaces = _board_sets(st).spaces  # (the Frontier has none)
+            for dest in _move_table(s).reach:
+                if occupied.get(dest, 0) < spaces[dest]:
                     return True
         return None
     if pick == "agent_swarm":  # two unused Core Actions that resolve anywhere suffice
@@ -766,13 +794,11 @@ def _quick_resolution(st: GameState, s: SeatState, pick: str) -> bool | None:
         anywhere = (("fund" not in ex) + ("organize" not in ex)
                     + ("research" not in ex and (s.compute >= 1 or st.headline == "ten_dollar_intelligence")))
         return True if anywhere >= 2 else None
-    if pick == "influence" and (s.trust < st.c.cap_trust or s.bag >= 1):
-        political = st.c.political
-        tile = st.board.tile
-        for dest, _piece, _path in _move_table(s).firsts:  # Trust or Scrutiny on a political hex in reach
-            if tile(dest) in political:
-                return True
-        return None
+    if pick == "influence":  # Trust or Scrutiny on a political hex in reach
+        if (s.trust < st.c.cap_trust or s.bag >= 1) and not _move_table(s).reach.isdisjoint(
+                _board_sets(st).political):
+            return True
+        return False if st.era < 3 else None  # Joint Ventures from Era III (§7 Influence)
     return None
 
 
@@ -873,14 +899,6 @@ def _resolvable_after(st: GameState, s: SeatState, pick: str, give: str, n: int)
         s.runway += d
 
 
-def _reach(s: SeatState) -> set[str]:
-    """Every destination within two steps of one of the seat's pieces."""
-    out = set(PATHS[s.ceo])
-    for h in s.teams:
-        out.update(PATHS[h])
-    return out
-
-
 def _pieces(s: SeatState) -> list[tuple[str, str]]:
     out = [("ceo", s.ceo)]
     for h in sorted(set(s.teams), key=POSITIONS.index):
@@ -948,47 +966,59 @@ def _turn_groups(
     elif pick == "reorganization":  # the options depend on where the Teams stand after the move
         for piece, start in _pieces(s):
             for dest, path, kw in _moves_kw(seat, piece, start):
-                rkey = (dest == FRONTIER, *_after_move(s, (piece, path))[1])
-                rvs: list[Any] | None = cache.get(rkey)
-                if rvs is None:
-                    rvs = cache[rkey] = _dest_variants(st, s, pick, dest, (piece, path), tiles, {})
+                rvs = _reorganization_variants(s, dest, (piece, path))
                 if rvs:
                     groups.append((kw, rvs))
     elif (uniform := _uniform_variants(st, s, pick, tiles)) is not None:
         groups, size = _uniform_groups(s, uniform)
     else:  # the options depend on the destination only: each destination once
         same = pick in _SAME_EVERYWHERE
-        # Influence before Era III reads only the destination's tile (no Joint Ventures yet)
+        # Influence before Era III reads only whether the destination is political
         by_tile = pick == "influence" and st.era < 3
+        influence = pick == "influence"
         research, deploy = pick == "research", pick == "deploy"
-        build = pick == "build"
+        build, fusion = pick == "build", pick == "fusion"
         occupied: dict[str | None, int] = {}
+        own: set[str | None] = set()
         if build:  # Facilities per hex, as hb.facilities_on counts them
             for x in st.seats:
                 for f in x.facilities.values():
                     occupied[f.hex] = occupied.get(f.hex, 0) + 1
+            room = len(s.facilities) < 4  # a Facility may be built (where there is space)
+            generator = st.era >= 2 and s.generator is None  # a Generator may be built
+        elif influence:  # from Era III: Joint Ventures at the seat's own Facilities
+            own = {f.hex for f in s.facilities.values()}
+        political = st.c.political
+        tile_at = st.board.tile_at
         by_pairs: dict[Any, list[Any]] = {}
         by_dest: dict[str, list[Any]] = {}
         mt = _move_table(s)
         firsts, flat = mt.firsts, mt.flat
         for dest, piece, path in firsts:
+            frontier = dest == FRONTIER
             if same:
-                key: Any = dest == FRONTIER
+                key: Any = frontier
             elif research:  # what _action_at reads of the destination for Research
                 here = tiles.get(dest)
-                key = (dest == FRONTIER, here is not None and here.visit_key == "compute_discount")
+                key = (frontier, here is not None and here.visit_key == "compute_discount")
             elif deploy:  # ... and for a Deploy
                 here = tiles.get(dest)
-                key = (dest == FRONTIER, st.board.tile(dest) in DEPLOY_DISTRICTS,
+                key = (frontier, tile_at.get(dest) in DEPLOY_DISTRICTS,
                        here.visit_key if here is not None else None)
             elif by_tile:
+                key = (frontier, tile_at.get(dest) in political)
+            elif influence:  # ... and from Era III, whether the seat has a Facility there
+                key = (frontier, tile_at.get(dest) in political, dest if dest in own else None)
+            elif build:  # what _action_at reads of the destination for a Build: free space
+                here = tiles.get(dest)  # and the visit (a Facility), the tile and its Generator
+                spaces = 0 if frontier else (here.facility_spaces if here is not None else 2)
+                free = room and occupied.get(dest, 0) < spaces
+                key = (frontier, free, free and here is not None and here.visit_key == "build_discount",
+                       (here.id, len(st.gen_slots.get(dest, ()))) if (
+                           generator and here is not None and here.category == "energy") else None)
+            elif fusion:  # ... for Fusion: the tile and its Generator slots
                 here = tiles.get(dest)
-                key = (dest == FRONTIER, here.id if here is not None else None)
-            elif build:  # what _action_at reads of the destination for a Build
-                here = tiles.get(dest)
-                key = (dest == FRONTIER, here.id if here is not None else None,
-                       occupied.get(dest, 0) < hb.facility_spaces(st, dest),
-                       len(st.gen_slots.get(dest, ())))
+                key = (frontier, here.id if here is not None else None, len(st.gen_slots.get(dest, ())))
             else:
                 key = dest
             dvs: list[Any] | None = cache.get(key)
@@ -1007,6 +1037,24 @@ def _turn_groups(
 #: shared variant lists (read-only Specs) by what they depend on: (variants from any destination
 #: but the Frontier, the same from the Frontier with their bonus twins)
 _SHARED: dict[tuple[Any, ...], tuple[list[Any], list[Any]]] = {}
+
+
+#: Reorganization's variants by (Frontier destination, the Teams' hexes after the move):
+#: geometry only, shared by every decision (read-only)
+_REORGANIZATIONS: dict[tuple[Any, ...], list[Any]] = {}
+
+
+def _reorganization_variants(s: SeatState, dest: str, piece_moved: tuple[str, list[str]]) -> list[Any]:
+    """``_dest_variants`` of a Reorganization: it reads only where the Teams stand after the
+    move (and whether the destination is the Frontier, for the bonus twins)."""
+    key = (dest == FRONTIER, *_after_move(s, piece_moved)[1])
+    hit = _REORGANIZATIONS.get(key)
+    if hit is None:
+        if len(_REORGANIZATIONS) > 20000:
+            _REORGANIZATIONS.clear()
+        hit = list(_reorganization(s, {}, piece_moved))
+        hit = _REORGANIZATIONS[key] = _with_bonus(hit) if dest == FRONTIER else hit
+    return hit
 
 
 def _uniform_variants(st: GameState, s: SeatState, pick: str,
@@ -1330,7 +1378,7 @@ def _action_at(
     elif pick == "mega_cluster":
         yield from _mega_cluster(st, s, dest, kw)
     elif pick == "reorganization":
-        yield from _reorganization(st, s, kw, piece_moved)
+        yield from _reorganization(s, kw, piece_moved)
     elif pick == "covenant":
         yield _new(ev.Covenant, **kw)
     elif pick == "narrative_capture":
@@ -1447,7 +1495,7 @@ def _mega_cluster(st: GameState, s: SeatState, dest: str, kw: dict[str, Any]) ->
 
 
 def _reorganization(
-    st: GameState, s: SeatState, kw: dict[str, Any], piece_moved: tuple[str, list[str]] | None
+    s: SeatState, kw: dict[str, Any], piece_moved: tuple[str, list[str]] | None
 ) -> Iterator[Any]:
     _ceo, teams = _after_move(s, piece_moved)
     toward = [_new(ev.TeamMove, path=[h] if h == FRONTIER else [h, _path(h, FRONTIER)[1]]) for h in teams]
