@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import bisect
 import copy
+import functools
 import itertools
 import math
 import operator
@@ -1878,27 +1879,36 @@ def _audit_options(colours: list[int | str], counts: list[int], k: int) -> tuple
     in lexicographic order of the counts drawn per colour, with its multivariate hypergeometric
     probability (the product of C(count, drawn) over C(total, k))."""
     total = sum(counts)
-    options: list[Any] = []
-    weights: list[float] = []
     denom = math.comb(total, k) if total else 1
     if not colours:
-        if k == 0:
-            options.append(_new(ev.Audit, draws=cast(Any, [])))
-            weights.append(1 / denom)
-        return options, weights
-    combs = [[math.comb(c, p) for p in range(min(k, c) + 1)] for c in counts]
-    runs = [[[col] * p for p in range(min(k, c) + 1)] for col, c in zip(colours, counts, strict=True)]
-    rest = [sum(counts[i:]) for i in range(len(counts))] + [0]  # cubes in colours i and after
-    # the draws colour by colour, in order: (cubes left to draw, product of C(count, drawn), draws)
-    partial: list[tuple[int, int, list[int | str]]] = [(k, 1, [])]
-    for i in range(len(colours)):
-        ci, ri, after = combs[i], runs[i], rest[i + 1]
-        partial = [(left - p, w * ci[p], draws + ri[p]) for left, w, draws in partial
-                   for p in range(max(0, left - after), min(left, counts[i]) + 1)]
-    for _left, w, draws in partial:
-        options.append(_new(ev.Audit, draws=cast(Any, draws)))
-        weights.append(w / denom)
+        return ([_new(ev.Audit, draws=cast(Any, []))], [1 / denom]) if k == 0 else ([], [])
+    col, count = colours[0], counts[0]
+    rest_colours, rest_counts = tuple(colours[1:]), tuple(counts[1:])
+    options: list[Any] = []
+    weights: list[float] = []
+    for p in range(min(k, count) + 1):  # cubes of the first colour, then every way to draw the rest
+        head, cp = [col] * p, math.comb(count, p)
+        for w, draws in _draw_ways(rest_colours, rest_counts, k - p):
+            options.append(_new(ev.Audit, draws=cast(Any, head + list(draws))))
+            weights.append(cp * w / denom)
     return options, weights
+
+
+@functools.lru_cache(maxsize=4096)
+def _draw_ways(colours: tuple[int | str, ...], counts: tuple[int, ...], k: int
+               ) -> tuple[tuple[int, tuple[int | str, ...]], ...]:
+    """Every way to draw ``k`` cubes from ``counts[i]`` cubes of ``colours[i]``, in lexicographic
+    order of the counts per colour: (the product of C(count, drawn), the cubes drawn). Pure
+    combinatorics on small numbers, kept for the process: the Audits of different games share
+    their bags' tails."""
+    if not colours:
+        return ((1, ()),) if k == 0 else ()
+    col, count = colours[0], counts[0]
+    out: list[tuple[int, tuple[int | str, ...]]] = []
+    for p in range(min(k, count) + 1):
+        head, cp = (col,) * p, math.comb(count, p)
+        out.extend([(cp * w, head + draws) for w, draws in _draw_ways(colours[1:], counts[1:], k - p)])
+    return tuple(out)
 
 
 # --- values the table writes from the state -------------------------------------------------
