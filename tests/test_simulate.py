@@ -225,6 +225,8 @@ def test_fast_paths_agree_with_the_full_search(players, bot, index):
             for i in range(0, len(built), 3):  # indexing (what a bot does) agrees with iteration
                 o = lazy.options[i]
                 assert (o.materialize() if isinstance(o, mv.Spec) else o) == built[i]
+            if isinstance(lazy.options, mv.Options):  # one type of variant (the bots rely on it)
+                assert len({v.type for _kw, vs in lazy.options.groups for v in vs}) <= 1, eager.label
             lazy_checked += len(built)
         rs.apply(st, ev, sink)
     assert sink.findings == []

@@ -109,41 +109,31 @@ class HeuristicBot:
             elif abs(sc - best_score) <= 1e-9:
                 best.append(i)
             i += 1
-        cache: dict[Any, float] = {}  # a variant's score (by what its scorer reads)
-        # a variant list's scores: by list, then by what its scores read of the path
-        # (0: nothing, 1: the length, 2: the destination, 3: both)
-        lists: dict[int, tuple[int, dict[Any, list[float]]]] = {}
-        for kw, vs in options.groups:
-            entry = lists.get(id(vs))
-            if entry is None:
-                m = 0
-                for v in vs:
-                    m |= _PATH_READS.get(v.type, 3)
-                entry = lists[id(vs)] = (m, {})
-            m, by_read = entry
-            if m == 0:
-                bases = by_read.get(0)
-            elif m == 1:
-                bases = by_read.get(len(kw["path"]))
-            elif m == 2:
-                bases = by_read.get(kw["path"][-1])
+        # a turn's variants are all of its action's type (moves.Options), so one scorer and
+        # one read of the path (_PATH_READS) serve every group
+        groups = options.groups
+        t = groups[0][1][0].type if groups else ""
+        reads = _PATH_READS.get(t, 3)  # what of the path the score reads
+        fn = _SCORERS.get(t) if s is not None else None
+        known: dict[Any, float] = {}  # a variant's score, by the variant and what is read
+        lists: dict[Any, list[float]] = {}  # a variant list's scores, by the list and what is read
+        for kw, vs in groups:
+            path = kw["path"]
+            if reads == 0:
+                read: Any = None
+                key: Any = id(vs)
             else:
-                bases = by_read.get((len(kw["path"]), kw["path"][-1]))
+                read = (len(path) if reads == 1 else path[-1] if reads == 2 else (len(path), path[-1]))
+                key = (id(vs), read)
+            bases = lists.get(key)
             if bases is None:
-                path = kw["path"]
-                plen, dest = len(path), path[-1]
-                bases = []
-                for v in vs:
-                    t = v.type
-                    reads = _PATH_READS.get(t, 3)  # what of the path the score reads
-                    key: Any = id(v) if not reads else (id(v), plen if reads & 1 else 0,
-                                                         dest if reads & 2 else "")
-                    base = cache.get(key)
-                    if base is None:  # as score(), without binding the option
-                        fn = _SCORERS.get(t) if s is not None else None
-                        base = cache[key] = float(fn(self, st, s, v, path)) if fn is not None else 0.0
+                bases = lists[key] = []
+                for v in vs:  # as score(), without binding the option
+                    vk = id(v) if read is None else (id(v), read)
+                    base = known.get(vk)
+                    if base is None:
+                        base = known[vk] = float(fn(self, st, s, v, path)) if fn is not None else 0.0
                     bases.append(base)
-                by_read[(0, plen, dest, (plen, dest))[m]] = bases
             lo = best_score - 2e-9  # below it an option neither beats nor ties the best
             for base in bases:
                 sc = base + rnd() * 0.25
