@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.core.ruleset import Pass
+from engine.mandate2038.board import ADJACENT
 from engine.mandate2038.moves import Options
 from engine.mandate2038.state import GameState, SeatState
 
@@ -304,8 +305,6 @@ _SCORERS: dict[str, Any] = {
 
 
 def _adj(h: str) -> frozenset[str]:
-    from engine.mandate2038.board import ADJACENT
-
     return ADJACENT.get(h, frozenset())
 
 
