@@ -997,16 +997,16 @@ def _turn_groups(
         by_tile = pick == "influence" and st.era < 3
         influence = pick == "influence"
         research, deploy = pick == "research", pick == "deploy"
-        build, fusion = pick == "build", pick == "fusion"
+        build, fusion, swarm = pick == "build", pick == "fusion", pick == "agent_swarm"
         occupied: dict[str | None, int] = {}
         own: set[str | None] = set()
-        if build:  # Facilities per hex, as hb.facilities_on counts them
+        if build or swarm:  # Facilities per hex, as hb.facilities_on counts them
             for x in st.seats:
                 for f in x.facilities.values():
                     occupied[f.hex] = occupied.get(f.hex, 0) + 1
             room = len(s.facilities) < 4  # a Facility may be built (where there is space)
             generator = st.era >= 2 and s.generator is None  # a Generator may be built
-        elif influence:  # from Era III: Joint Ventures at the seat's own Facilities
+        if influence or swarm:  # from Era III: Joint Ventures at the seat's own Facilities
             own = {f.hex for f in s.facilities.values()}
         political = st.c.political
         tile_at = st.board.tile_at
@@ -1039,6 +1039,14 @@ def _turn_groups(
             elif fusion:  # ... for Fusion: the tile and its Generator slots
                 here = tiles.get(dest)
                 key = (frontier, here.id if here is not None else None, len(st.gen_slots.get(dest, ())))
+            elif swarm:  # ... for Agent Swarm, what its actions read without the visit bonus:
+                here = tiles.get(dest)  # Build (free space; an energy tile and its slots),
+                tid = tile_at.get(dest)  # Deploy (a district), Influence (political; own Facility)
+                spaces = 0 if frontier else (here.facility_spaces if here is not None else 2)
+                key = (frontier, room and occupied.get(dest, 0) < spaces,
+                       (here.id, len(st.gen_slots.get(dest, ()))) if (
+                           generator and here is not None and here.category == "energy") else None,
+                       tid in DEPLOY_DISTRICTS, tid in political, dest if dest in own else None)
             else:
                 key = dest
             dvs: list[Any] | None = cache.get(key)
