@@ -921,7 +921,7 @@ def _resolvable_after(st: GameState, s: SeatState, pick: str, give: str, n: int)
 
 def _pieces(s: SeatState) -> list[tuple[str, str]]:
     out = [("ceo", s.ceo)]
-    for h in sorted(set(s.teams), key=POSITIONS.index):
+    for h in sorted(set(s.teams), key=_POS_INDEX.__getitem__):
         out.append(("team", h))
     return out
 
@@ -1452,7 +1452,7 @@ def _organize(
     far = _FAR[ceo]
     if far:
         plans.append([_new(ev.Step, piece="ceo", path=far[len(far) // 2])])
-    for h in sorted(set(teams), key=POSITIONS.index)[:2]:
+    for h in sorted(set(teams), key=_POS_INDEX.__getitem__)[:2]:
         if h != FRONTIER:
             plans.append([_new(ev.Step, piece="team", path=PATHS[h].get(FRONTIER, [h]))])
         else:
