@@ -204,12 +204,8 @@ class HeuristicBot:
     def _dest_value(self, st: GameState, hexname: str | None) -> float:
         if hexname is None:
             return 0.0
-        tid = st.board.tile(hexname)
-        t = st.c.tiles.get(tid) if tid else None
-        if t is None:
-            return 0.0
-        p = t.production
-        return float(p.compute * 1.2 + p.runway + p.trust * 1.5 + p.remove_scrutiny * 0.5)
+        values = _VALUES[1] if _VALUES[0] is st.board else _dest_values(st)
+        return float(values.get(hexname, 0.0))
 
     def _t_fund(self, st: GameState, s: SeatState, o: Any, path: Any = None) -> float:
         return (2.0 if o.mode == "venture" and s.bag <= 4 else 1.0) - 0.1 * len(
@@ -288,6 +284,21 @@ class HeuristicBot:
 
     def _t_emergency_pause(self, st: GameState, s: SeatState, o: Any, path: Any = None) -> float:
         return 1.0 if s.trust <= 4 else 0.0
+
+
+_VALUES: list[Any] = [None, {}]  # the last map and what its hexes produce (its Facilities' value)
+
+
+def _dest_values(st: GameState) -> dict[str, float]:
+    """Per hex of this game's map, what a Facility there produces (weighted); kept for the map."""
+    values: dict[str, float] = {}
+    for h, tid in st.board.tile_at.items():
+        t = st.c.tiles.get(tid) if tid else None
+        if t is not None:
+            p = t.production
+            values[h] = float(p.compute * 1.2 + p.runway + p.trust * 1.5 + p.remove_scrutiny * 0.5)
+    _VALUES[0], _VALUES[1] = st.board, values
+    return values
 
 
 #: what a turn option's score reads of its path: 1 = its length, 2 = its destination, 0 =
