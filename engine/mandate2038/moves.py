@@ -841,10 +841,9 @@ def _trade_options(st: GameState, s: SeatState, pick: str, resolvable: bool | No
     if st.headline == "export_controls":  # Compute Borders Harden: Compute cannot be traded
         return []
     out: list[Any] = []
-    rivals = [st.seats[r - 1] for r in st.order_from(s.seat)[1:]]
+    seats = st.seats
     cap_runway, cap_compute = st.c.cap_runway, st.c.cap_compute
-    seat = s.seat
-    for give in ("runway", "compute"):
+    for give, offers in _trade_offers(s.seat, st.n):
         if give == "runway":  # give 1 Runway for 1 Compute
             if s.runway < 1:
                 continue
@@ -856,7 +855,8 @@ def _trade_options(st: GameState, s: SeatState, pick: str, resolvable: bool | No
         # the action must keep a legal resolution after the trade: one check per outcome
         ok_rejected = resolvable
         ok_accepted: bool | None = None
-        for rs in rivals:
+        for r, accept, reject in offers:  # the rivals clockwise
+            rs = seats[r]
             if give == "runway":
                 can_accept = mine_ok and rs.compute >= 1 and rs.runway < cap_runway
             else:
@@ -865,12 +865,31 @@ def _trade_options(st: GameState, s: SeatState, pick: str, resolvable: bool | No
                 if ok_accepted is None:
                     ok_accepted = _resolvable_after(st, s, pick, give, 1)
                 if ok_accepted:
-                    out.append(_trade(seat, rs.seat, give, True))
+                    out.append(accept if accept is not None else _trade(s.seat, r + 1, give, True))
             if ok_rejected is None:
                 ok_rejected = _has_resolution(st, s, pick)
             if ok_rejected:
-                out.append(_trade(seat, rs.seat, give, False))
+                out.append(reject if reject is not None else _trade(s.seat, r + 1, give, False))
     return out
+
+
+_OFFERS: dict[tuple[int, int], list[tuple[str, list[tuple[int, Any, Any]]]]] = {}
+
+
+def _trade_offers(seat: int, n: int) -> list[tuple[str, list[tuple[int, Any, Any]]]]:
+    """Per thing given (Runway, then Compute), the rivals clockwise from ``seat`` as (index in
+    ``st.seats``, the accepted offer, the rejected offer): as lazy options, the shared
+    :class:`Spec` offers; otherwise ``None`` (the caller builds each event)."""
+    lazy = _LAZY[0]
+    hit = _OFFERS.get((seat, n)) if lazy else None
+    if hit is None:
+        rivals = [((seat - 1 + i) % n) + 1 for i in range(1, n)]  # as st.order_from(seat)[1:]
+        hit = [(give, [(r - 1, _trade(seat, r, give, True) if lazy else None,
+                        _trade(seat, r, give, False) if lazy else None) for r in rivals])
+               for give in ("runway", "compute")]
+        if lazy:
+            _OFFERS[(seat, n)] = hit
+    return hit
 
 
 _TRADES: dict[tuple[int, int, str, bool], Any] = {}
@@ -1205,19 +1224,14 @@ def _organize_variants(
         if far:
             plans.append([_new(ev.Step, piece="ceo", path=far[len(far) // 2])])
         cp = _PLANS[("ceo", ceo)] = (plans, [_new(ev.Organize, mode="redistribute", moves=p) for p in plans])
-    out = list(cp[1])
-    first_team_plan = None
-    for h in sorted(set(teams), key=_POS_INDEX.__getitem__)[:2]:
-        tp = _PLANS.get(("team", h, s.seat), _MISSING)
-        if tp is _MISSING:  # geometry (and the seat) only: built once
-            path = PATHS[h].get(FRONTIER, [h]) if h != FRONTIER else [h, _ADJ_SORTED[h][s.seat % 6]]
-            plan = [_new(ev.Step, piece="team", path=path)]
-            tp = _PLANS[("team", h, s.seat)] = (plan, _new(ev.Organize, mode="redistribute", moves=plan)
-                                       if len(path) > 1 else None)
-        if first_team_plan is None:
-            first_team_plan = tp[0]
-        if tp[1] is not None:
-            out.append(tp[1])
+    # the Teams' plans: the same for every move of the CEO (kept in the decision's cache)
+    team_part = cache.get("teams") if piece_moved[0] == "ceo" else None
+    if team_part is None:
+        team_part = _team_plans(s.seat, teams)
+        if piece_moved[0] == "ceo":
+            cache["teams"] = team_part
+    out = cp[1] + team_part[0]
+    first_team_plan = team_part[1]
     dp = cache.get(("dest", dest))
     if dp is None:
         gate_opts: list[Any] = []
@@ -1252,6 +1266,25 @@ def _organize_variants(
         out.extend(_with_bonus([u]) if dest == FRONTIER else [u])
     out.extend(dp[1])
     return out
+
+
+def _team_plans(seat: int, teams: list[str]) -> tuple[list[Any], list[Any] | None]:
+    """Organize's redistribute options of the first two Team hexes (as :func:`_organize`), and
+    the first Team plan; each Team hex's plan is geometry (and the seat) only: built once."""
+    opts: list[Any] = []
+    first_team_plan = None
+    for h in sorted(set(teams), key=_POS_INDEX.__getitem__)[:2]:
+        tp = _PLANS.get(("team", h, seat), _MISSING)
+        if tp is _MISSING:
+            path = PATHS[h].get(FRONTIER, [h]) if h != FRONTIER else [h, _ADJ_SORTED[h][seat % 6]]
+            plan = [_new(ev.Step, piece="team", path=path)]
+            tp = _PLANS[("team", h, seat)] = (plan, _new(ev.Organize, mode="redistribute", moves=plan)
+                                              if len(path) > 1 else None)
+        if first_team_plan is None:
+            first_team_plan = tp[0]
+        if tp[1] is not None:
+            opts.append(tp[1])
+    return opts, first_team_plan
 
 
 def _with_bonus(vs: list[Any]) -> list[Any]:
