@@ -1915,24 +1915,54 @@ def _audit(st: GameState) -> Decision:
     return Decision(kind="chance", options=opts, weights=weights, label="draw the Audit")
 
 
-def _audit_options(colours: list[int | str], counts: list[int], k: int) -> tuple[list[Any], list[float]]:
+def _audit_options(colours: list[int | str], counts: list[int], k: int) -> tuple[Sequence[Any], list[float]]:
     """Every multiset of ``k`` cubes drawn from the bag (``counts[i]`` cubes of ``colours[i]``),
     in lexicographic order of the counts drawn per colour, with its multivariate hypergeometric
-    probability (the product of C(count, drawn) over C(total, k))."""
+    probability (the product of C(count, drawn) over C(total, k)). In lazy mode the options are
+    an :class:`_AuditOptions`."""
     total = sum(counts)
     denom = math.comb(total, k) if total else 1
-    if not colours:
-        return ([_new(ev.Audit, draws=cast(Any, []))], [1 / denom]) if k == 0 else ([], [])
-    col, count = colours[0], counts[0]
-    rest_colours, rest_counts = tuple(colours[1:]), tuple(counts[1:])
-    options: list[Any] = []
+    ways: list[tuple[int | str, ...]] = []
     weights: list[float] = []
-    for p in range(min(k, count) + 1):  # cubes of the first colour, then every way to draw the rest
-        head, cp = [col] * p, math.comb(count, p)
-        for w, draws in _draw_ways(rest_colours, rest_counts, k - p):
-            options.append(_new(ev.Audit, draws=cast(Any, head + list(draws))))
-            weights.append(cp * w / denom)
-    return options, weights
+    if not colours:
+        if k == 0:
+            ways.append(())
+            weights.append(1 / denom)
+    else:
+        col, count = colours[0], counts[0]
+        rest_colours, rest_counts = tuple(colours[1:]), tuple(counts[1:])
+        for p in range(min(k, count) + 1):  # cubes of the first colour, then every way to draw the rest
+            head, cp = (col,) * p, math.comb(count, p)
+            for w, draws in _draw_ways(rest_colours, rest_counts, k - p):
+                ways.append(head + draws)
+                weights.append(cp * w / denom)
+    if _LAZY[0]:
+        return _AuditOptions(ways), weights
+    return [ev.Audit(draws=cast(Any, list(d))) for d in ways], weights
+
+
+class _AuditOptions(Sequence[Any]):
+    """The Audit's lazy options, each made (a :class:`Spec`) only when read: the simulator draws
+    one by weight and reads only that one, of tens or hundreds."""
+
+    __slots__ = ("_ways",)
+
+    def __init__(self, ways: list[tuple[int | str, ...]]) -> None:
+        self._ways = ways
+
+    def __len__(self) -> int:
+        return len(self._ways)
+
+    @overload
+    def __getitem__(self, i: int) -> Any: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Any]: ...
+
+    def __getitem__(self, i: int | slice) -> Any:
+        if isinstance(i, slice):
+            return [_spec(ev.Audit, draws=list(d)) for d in self._ways[i]]
+        return _spec(ev.Audit, draws=list(self._ways[i]))
 
 
 @functools.lru_cache(maxsize=4096)
