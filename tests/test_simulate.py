@@ -192,7 +192,7 @@ if given is not None:
 
 
 @pytest.mark.parametrize("players,bot,index", [(3, "random", 10), (4, "heuristic", 11),
-                                               (5, "random", 12)])
+                                               (5, "random", 12), (4, "mixed", 13)])
 def test_fast_paths_agree_with_the_full_search(players, bot, index):
     """The simulator's speed-ups change nothing: at every state of a game, each quick
     resolvability answer equals the full walk of destinations, and the lazy options
