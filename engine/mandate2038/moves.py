@@ -1175,13 +1175,34 @@ class _Moves:
         self.flat: list[tuple[dict[str, Any], str]] = []
         seen: set[str] = set()
         for piece, start in _pieces(s):
-            for dest, path, kw in _moves_kw(s.seat, piece, start):
-                if dest not in seen:
-                    seen.add(dest)
-                    self.firsts.append((dest, piece, path))
-                self.flat.append((kw, dest))
+            firsts, flat = _piece_moves(s.seat, piece, start)
+            self.flat += flat
+            if not seen:  # the first piece: every destination is new
+                self.firsts += firsts
+                seen.update(dest for _kw, dest in flat)
+                continue
+            for first in firsts:
+                if first[0] not in seen:
+                    seen.add(first[0])
+                    self.firsts.append(first)
         self.reach = frozenset(seen)
         self.uniform: dict[int, tuple[list[tuple[dict[str, Any], list[Any]]], int]] = {}
+
+
+_PIECE_MOVES: dict[tuple[int, str, str], tuple[list[tuple[str, str, list[str]]],
+                                                 list[tuple[dict[str, Any], str]]]] = {}
+
+
+def _piece_moves(seat: int, piece: str, start: str) -> tuple[list[tuple[str, str, list[str]]],
+                                                            list[tuple[dict[str, Any], str]]]:
+    """The moves of one piece from ``start`` as :class:`_Moves` lists them (each destination
+    once): (destination, piece, path) and (seat/piece/path fields, destination); geometry only."""
+    hit = _PIECE_MOVES.get((seat, piece, start))
+    if hit is None:
+        moves = _moves_kw(seat, piece, start)
+        hit = _PIECE_MOVES[(seat, piece, start)] = ([(dest, piece, path) for dest, path, _kw in moves],
+                                                    [(kw, dest) for dest, _path, kw in moves])
+    return hit
 
 
 _MOVE_TABLES: dict[tuple[Any, ...], _Moves] = {}
