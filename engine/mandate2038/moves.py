@@ -660,7 +660,7 @@ def _eligible_picks(st: GameState, s: SeatState, ctx: dict[str, Any]) -> list[st
             continue
         if s.markers <= 0 and not (p == "agent_swarm" and free_swarm):
             continue
-        if _has_resolution(st, s, p, ctx):
+        if p in _ALWAYS_RESOLVABLE or _has_resolution(st, s, p, ctx):
             out.append(p)
     return out
 
