@@ -192,7 +192,7 @@ if given is not None:
 
 
 @pytest.mark.parametrize("players,bot,index", [(3, "random", 10), (4, "heuristic", 11),
-                                               (5, "random", 12), (4, "mixed", 13)])
+                                               (5, "random", 12), (4, "mixed", 13), (3, "mixed", 14)])
 def test_fast_paths_agree_with_the_full_search(players, bot, index):
     """The simulator's speed-ups change nothing: at every state of a game, each quick
     resolvability answer equals the full walk of destinations, and the lazy options
@@ -208,9 +208,10 @@ def test_fast_paths_agree_with_the_full_search(players, bot, index):
     quick_checked = lazy_checked = 0
     for ev in log.events:
         if st.era >= 1 and st.run is None:
+            ctx: dict[str, object] = {}  # shared by the seats, as in a selection
             for s in st.seats:
                 for pick in (*CORE_ACTIONS, *mv._unlocked_programs(st)):
-                    q = mv._quick_resolution(st, s, pick)
+                    q = mv._quick_resolution(st, s, pick, ctx)
                     if q is not None:
                         full = next(iter(mv._turn_events(st, s, pick)), None) is not None
                         assert q == full, (pick, s.seat, st.era, st.cycle)

@@ -463,7 +463,7 @@ def _legal_moves(state: GameState, passed: frozenset[str]) -> Decision:
             return _turn_decision(st, st.to_resolve[0])
         if st.cycle < 3:
             return _headline_reveal(st, st.cycle + 1)
-        return _forced(ev.Phase(name="production"), "Production begins")
+        return _forced(_option((ev.Phase, "production"), ev.Phase, name="production"), "Production begins")
     if not st.production_done:
         return _production(st)
     if not any(st.era in x.dossier for x in st.seats):
@@ -643,9 +643,15 @@ def _unlocked_programs(st: GameState) -> list[str]:
 
 def eligible_picks(st: GameState, seat: int) -> list[str]:
     """The Core Actions and Programs ``seat`` may select now (each has a legal resolution)."""
-    s = st.seat(seat)
+    return _eligible_picks(st, st.seat(seat), {})
+
+
+def _eligible_picks(st: GameState, s: SeatState, ctx: dict[str, Any]) -> list[str]:
+    """:func:`eligible_picks` with ``ctx``: what the seats of one selection share (see
+    :func:`_quick_resolution`), filled on first use."""
     ex = s.exhausted
-    out = [a for a in CORE_ACTIONS if a not in ex and (a in _ALWAYS_RESOLVABLE or _has_resolution(st, s, a))]
+    out = [a for a in CORE_ACTIONS
+           if a not in ex and (a in _ALWAYS_RESOLVABLE or _has_resolution(st, s, a, ctx))]
     free_swarm = st.headline == "agent_swarm_escapes_scope"
     for p in _unlocked_programs(st):
         if p in s.programs_used or p == st.paused_program:
@@ -654,7 +660,7 @@ def eligible_picks(st: GameState, seat: int) -> list[str]:
             continue
         if s.markers <= 0 and not (p == "agent_swarm" and free_swarm):
             continue
-        if _has_resolution(st, s, p):
+        if _has_resolution(st, s, p, ctx):
             out.append(p)
     return out
 
@@ -662,12 +668,13 @@ def eligible_picks(st: GameState, seat: int) -> list[str]:
 def selection_decision(st: GameState) -> Decision:
     """The simultaneous secret selection of this cycle."""
     per_seat: dict[int, Any] = {}
+    ctx: dict[str, Any] = {}  # the board as every seat's picks read it (one per selection)
     for seat in range(1, st.n + 1):
-        picks = eligible_picks(st, seat)
+        s = st.seat(seat)
+        picks = _eligible_picks(st, s, ctx)
         if not picks:
             # No choice has a legal resolution (rare): the seat still commits an unused Core
             # Action, which resolves blocked (a forced no-op in the designers' terms).
-            s = st.seat(seat)
             picks = [a for a in CORE_ACTIONS if a not in s.exhausted and a not in ("deploy", "build")]
         per_seat[seat] = picks
 
@@ -701,8 +708,8 @@ def mind_trust_tie_choice(st: GameState, picks: dict[int, Any]) -> Any:
     return None
 
 
-def _has_resolution(st: GameState, s: SeatState, pick: str) -> bool:
-    quick = _quick_resolution(st, s, pick)
+def _has_resolution(st: GameState, s: SeatState, pick: str, ctx: dict[str, Any] | None = None) -> bool:
+    quick = _quick_resolution(st, s, pick, ctx)
     if quick is not None:
         return quick
     if pick in _PIECE_DEPENDENT:
@@ -735,11 +742,23 @@ _PIECE_DEPENDENT = frozenset({"organize", "reorganization"})
 _ALWAYS_RESOLVABLE = frozenset({"fund", "covenant", "narrative_capture", "reorganization", "organize"})
 
 
-def _quick_resolution(st: GameState, s: SeatState, pick: str) -> bool | None:
+def _occupied(st: GameState) -> dict[str | None, int]:
+    """Facilities per hex (as ``hb.facilities_on``)."""
+    occupied: dict[str | None, int] = {}
+    for x in st.seats:
+        for f in x.facilities.values():
+            occupied[f.hex] = occupied.get(f.hex, 0) + 1
+    return occupied
+
+
+def _quick_resolution(st: GameState, s: SeatState, pick: str,
+                      ctx: dict[str, Any] | None = None) -> bool | None:
     """Whether ``pick`` has a resolution, when it is decided without walking the destinations
     (``None`` otherwise). Only conditions that hold at every destination are read here, so it
     agrees with :func:`_turn_events` (``tests/test_simulate.py`` checks that on whole games).
-    A speed-up for the simulator: the walk builds events, this reads a few numbers."""
+    A speed-up for the simulator: the walk builds events, this reads a few numbers. ``ctx``
+    (one per selection, while the board stands still) keeps what every seat reads alike:
+    the Facilities per hex."""
     if pick in _ALWAYS_RESOLVABLE:  # Fund, Covenant, Narrative Capture (Runway), Reorganization
         return True  # (no move), Organize (the CEO to an adjacent hex) resolve anywhere
     if pick == "research":  # costs at most 1 Compute anywhere
@@ -753,7 +772,11 @@ def _quick_resolution(st: GameState, s: SeatState, pick: str) -> bool | None:
         robot = st.headline == "synthetic_celebrity" and not st.robot_used
         if s.capability < req - (1 if robot else 0):
             return False
-        return True if (s.capability >= req and s.compute >= 1) else None
+        if s.capability < req:
+            return None
+        if s.compute >= 1:
+            return True
+        return True if _free_deploy_in_reach(st, s) else None
     if pick == "mega_cluster":
         if s.runway < 3 or s.compute < 2 or len(st.megas) >= st.c.mega_pairs or len(s.facilities) < 2:
             return False
@@ -780,27 +803,123 @@ def _quick_resolution(st: GameState, s: SeatState, pick: str) -> bool | None:
     if pick == "build":
         if len(s.facilities) >= 4 and (st.era < 2 or s.generator is not None):
             return False
-        if len(s.facilities) < 4 and s.runway >= 2:  # a Facility fits on any free space
-            occupied: dict[str | None, int] = {}  # Facilities per hex (as hb.facilities_on)
-            for x in st.seats:
-                for f in x.facilities.values():
-                    occupied[f.hex] = occupied.get(f.hex, 0) + 1
-            spaces = _board_sets(st).spaces  # (the Frontier has none)
-            for dest in _move_table(s).reach:
-                if occupied.get(dest, 0) < spaces[dest]:
-                    return True
-        return None
+        occupied: dict[str | None, int] = {}
+        if len(s.facilities) < 4:
+            shared = ctx.get("occupied") if ctx is not None else None
+            if shared is None:
+                shared = _occupied(st)
+                if ctx is not None:
+                    ctx["occupied"] = shared
+            occupied = shared
+            if s.runway >= 2:  # a Facility fits on any free space
+                spaces = _board_sets(st).spaces  # (the Frontier has none)
+                for dest in _move_table(s).reach:
+                    if occupied.get(dest, 0) < spaces[dest]:
+                        return True
+        return _build_in_reach(st, s, occupied)
     if pick == "agent_swarm":  # two unused Core Actions that resolve anywhere suffice
         ex = s.exhausted
         anywhere = (("fund" not in ex) + ("organize" not in ex)
                     + ("research" not in ex and (s.compute >= 1 or st.headline == "ten_dollar_intelligence")))
-        return True if anywhere >= 2 else None
+        if anywhere >= 2:
+            return True
+        # one that resolves anywhere and one that resolves (without the visit bonus) somewhere
+        if anywhere == 1 and any(a not in ex and _quick_resolution(st, s, a, ctx)
+                                 for a in ("deploy", "build", "influence")):
+            return True
+        return None
     if pick == "influence":  # Trust or Scrutiny on a political hex in reach
         if (s.trust < st.c.cap_trust or s.bag >= 1) and not _move_table(s).reach.isdisjoint(
                 _board_sets(st).political):
             return True
-        return False if st.era < 3 else None  # Joint Ventures from Era III (§7 Influence)
+        if st.era < 3:  # Joint Ventures from Era III (§7 Influence)
+            return False
+        # only at an own Facility in reach: Joint Ventures there
+        return _joint_venture_in_reach(st, s)
     return None
+
+
+def _joint_venture_in_reach(st: GameState, s: SeatState) -> bool | None:
+    """From Era III, as :func:`_influence` at an own Facility in reach: False without one; True
+    to terminate a Joint Venture the seat shares, or to propose one from the hex's first
+    Facility to a rival's Facility on an adjacent hex (the least reach of a partnership);
+    None otherwise (undecided)."""
+    reach = _move_table(s).reach
+    first: dict[str, Any] = {}  # hex in reach -> the seat's lowest-numbered Facility there
+    for no, f in s.facilities.items():
+        h = f.hex
+        if h in reach and h != FRONTIER and (h not in first or no < first[h]):
+            first[h] = no
+    if not first:
+        return False
+    if any(s.seat in (j.a_seat, j.b_seat) for j in st.jvs.values()):
+        return True
+    if len(st.jvs) >= st.c.jv_pairs:
+        return False
+    existing = {(j.a_seat, j.a_facility, j.b_seat, j.b_facility) for j in st.jvs.values()}
+    existing |= {(b, bf, a, af) for (a, af, b, bf) in existing}
+    for dest, no in first.items():
+        near = DISTANCE[dest]
+        for x in st.seats:
+            if x.seat == s.seat:
+                continue
+            for rno, rf in x.facilities.items():
+                if (rf.hex is not None and rf.hex != dest and near.get(rf.hex, 9) <= 1
+                        and (s.seat, no, x.seat, rno) not in existing):
+                    return True
+    return None
+
+
+def _free_deploy_in_reach(st: GameState, s: SeatState) -> bool:
+    """A destination in reach where a Deploy costs no Compute (as :func:`_action_at`, with the
+    visit bonus): a free-Deploy or Compute-discount visit, or Installed Base in a district."""
+    tiles = _tiles(st)
+    discount = st.rulings.get("compute-estate-discount", "first-compute-cost") == "first-compute-cost"
+    installed = has_active(st, s, "installed_base")
+    for dest in _move_table(s).reach:
+        here = tiles.get(dest)
+        if here is not None:
+            visit = here.visit_key
+            if visit == "deploy_free" or (discount and visit == "compute_discount"):
+                return True
+        if installed and st.board.tile(dest) in DEPLOY_DISTRICTS:
+            return True
+    return False
+
+
+def _build_in_reach(st: GameState, s: SeatState, occupied: dict[str | None, int]) -> bool:
+    """Whether Build resolves from a destination in reach, exactly as :func:`_action_at` (with
+    the visit bonus) reads it: a Facility on a free space at its cost, or a Generator on an
+    Energy tile's free slot. ``occupied``: Facilities per hex (:func:`_occupied`), when the
+    seat has room for a Facility."""
+    tiles = _tiles(st)
+    reach = _move_table(s).reach
+    if len(s.facilities) < 4:
+        cost = 2
+        if has_active(st, s, "industrial_velocity") and s.era.facility_builds == 0:
+            cost -= 1
+        spaces = _board_sets(st).spaces
+        for dest in reach:
+            if occupied.get(dest, 0) < spaces[dest]:
+                here = tiles.get(dest)
+                c = cost - 1 if here is not None and here.visit_key == "build_discount" else cost
+                if s.runway >= max(0, c):
+                    return True
+    if st.era >= 2 and s.generator is None:
+        beam = st.headline == "reactor_restart_one_model" and not st.beam_used
+        for dest in reach:
+            tile = tiles.get(dest)
+            if tile is None or tile.category != "energy":
+                continue
+            con = st.c.generator_at.get(tile.id)
+            if con is None or len(st.gen_slots.get(dest, [])) >= tile.generator_slots:
+                continue
+            cost = con.runway
+            if con.id == "civic_heat_battery" and beam:
+                cost = max(0, cost - 1)  # Orbital Power Receives a Beam Corridor
+            if s.runway >= cost:
+                return True
+    return False
 
 
 # --- turns ----------------------------------------------------------------------------------
