@@ -100,14 +100,24 @@ class HeuristicBot:
         s = st.seat(seat) if seat is not None else None
         best: list[int] = []
         best_score = float("-inf")
+        # below lo (kept at best_score - 2e-9) an option neither beats nor ties the best
+        lo = best_score
         i = 0
+        gives = _trade_gives(s) if s is not None else None  # an accepted trade's score, by give
         for o in options.head:  # trade offers (or blocked resolutions): as score()
-            fn = _SCORERS.get(o.type) if s is not None else None
-            sc = (fn(self, st, s, o) if fn is not None else 0.0) + rnd() * 0.25
-            if sc > best_score + 1e-9:
-                best, best_score = [i], sc
-            elif abs(sc - best_score) <= 1e-9:
-                best.append(i)
+            if gives is None:
+                sc = rnd() * 0.25
+            elif o.type == "trade":  # as _t_trade
+                sc = (gives.get(o.give, -2) if o.accepted else -3) + rnd() * 0.25
+            else:
+                fn = _SCORERS.get(o.type)
+                sc = (fn(self, st, s, o) if fn is not None else 0.0) + rnd() * 0.25
+            if sc >= lo:
+                if sc > best_score + 1e-9:
+                    best, best_score = [i], sc
+                    lo = sc - 2e-9
+                elif abs(sc - best_score) <= 1e-9:
+                    best.append(i)
             i += 1
         # a turn's variants are all of its action's type (moves.Options), so one scorer and
         # one read of the path (_PATH_READS) serve every group
@@ -117,15 +127,22 @@ class HeuristicBot:
         fn = _SCORERS.get(t) if s is not None else None
         known: dict[Any, float] = {}  # a variant's score, by the variant and what is read
         lists: dict[Any, list[float]] = {}  # a variant list's scores, by the list and what is read
+        lists_get = lists.get
         for kw, vs in groups:
             path = kw["path"]
-            if reads == 0:
-                read: Any = None
-                key: Any = id(vs)
-            else:
-                read = (len(path) if reads == 1 else path[-1] if reads == 2 else (len(path), path[-1]))
+            if reads == 2:
+                read: Any = path[-1]
+                key: Any = (id(vs), read)
+            elif reads == 1:
+                read = len(path)
                 key = (id(vs), read)
-            bases = lists.get(key)
+            elif reads == 0:
+                read = None
+                key = id(vs)
+            else:
+                read = (len(path), path[-1])
+                key = (id(vs), read)
+            bases = lists_get(key)
             if bases is None:
                 bases = lists[key] = []
                 for v in vs:  # as score(), without binding the option
@@ -134,7 +151,6 @@ class HeuristicBot:
                     if base is None:
                         base = known[vk] = float(fn(self, st, s, v, path)) if fn is not None else 0.0
                     bases.append(base)
-            lo = best_score - 2e-9  # below it an option neither beats nor ties the best
             for base in bases:
                 sc = base + rnd() * 0.25
                 if sc >= lo:
@@ -146,10 +162,12 @@ class HeuristicBot:
                 i += 1
         for o in options.tail:
             sc = self.score(st, seat, o) + rnd() * 0.25
-            if sc > best_score + 1e-9:
-                best, best_score = [i], sc
-            elif abs(sc - best_score) <= 1e-9:
-                best.append(i)
+            if sc >= lo:
+                if sc > best_score + 1e-9:
+                    best, best_score = [i], sc
+                    lo = sc - 2e-9
+                elif abs(sc - best_score) <= 1e-9:
+                    best.append(i)
             i += 1
         return options[best[0] if len(best) == 1 else self.rng.choice(best)]
 
@@ -193,13 +211,7 @@ class HeuristicBot:
         return sc
 
     def _t_trade(self, st: GameState, s: SeatState, o: Any, path: Any = None) -> float:
-        if not o.accepted:
-            return -3
-        if o.give == "runway" and s.compute == 0 and s.runway >= 3:
-            return 2.0
-        if o.give == "compute" and s.runway <= 1 and s.compute >= 3:
-            return 2.0
-        return -2
+        return _trade_gives(s).get(o.give, -2) if o.accepted else -3
 
     def _dest_value(self, st: GameState, hexname: str | None) -> float:
         if hexname is None:
@@ -284,6 +296,12 @@ class HeuristicBot:
 
     def _t_emergency_pause(self, st: GameState, s: SeatState, o: Any, path: Any = None) -> float:
         return 1.0 if s.trust <= 4 else 0.0
+
+
+def _trade_gives(s: SeatState) -> dict[str, float]:
+    """An accepted trade's score by what the seat gives (-2 for any other)."""
+    return {"runway": 2.0 if s.compute == 0 and s.runway >= 3 else -2,
+            "compute": 2.0 if s.runway <= 1 and s.compute >= 3 else -2}
 
 
 _VALUES: list[Any] = [None, {}]  # the last map and what its hexes produce (its Facilities' value)
