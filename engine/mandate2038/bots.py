@@ -112,12 +112,7 @@ class HeuristicBot:
             else:
                 fn = _SCORERS.get(o.type)
                 sc = (fn(self, st, s, o) if fn is not None else 0.0) + rnd() * 0.25
-            if sc >= lo:
-                if sc > best_score + 1e-9:
-                    best, best_score = [i], sc
-                    lo = sc - 2e-9
-                elif abs(sc - best_score) <= 1e-9:
-                    best.append(i)
+            best, best_score, lo = _take(sc, i, best, best_score, lo)
             i += 1
         # a turn's variants are all of its action's type (moves.Options), so one scorer and
         # one read of the path (_PATH_READS) serve every group
@@ -151,7 +146,7 @@ class HeuristicBot:
                     if base is None:
                         base = known[vk] = float(fn(self, st, s, v, path)) if fn is not None else 0.0
                     bases.append(base)
-            for base in bases:
+            for base in bases:  # the hot loop: _take inlined
                 sc = base + rnd() * 0.25
                 if sc >= lo:
                     if sc > best_score + 1e-9:
@@ -161,13 +156,7 @@ class HeuristicBot:
                         best.append(i)
                 i += 1
         for o in options.tail:
-            sc = self.score(st, seat, o) + rnd() * 0.25
-            if sc >= lo:
-                if sc > best_score + 1e-9:
-                    best, best_score = [i], sc
-                    lo = sc - 2e-9
-                elif abs(sc - best_score) <= 1e-9:
-                    best.append(i)
+            best, best_score, lo = _take(self.score(st, seat, o) + rnd() * 0.25, i, best, best_score, lo)
             i += 1
         return options[best[0] if len(best) == 1 else self.rng.choice(best)]
 
@@ -317,6 +306,19 @@ def _dest_values(st: GameState) -> dict[str, float]:
             values[h] = float(p.compute * 1.2 + p.runway + p.trust * 1.5 + p.remove_scrutiny * 0.5)
     _VALUES[0], _VALUES[1] = st.board, values
     return values
+
+
+def _take(sc: float, i: int, best: list[int], best_score: float,
+          lo: float) -> tuple[list[int], float, float]:
+    """Option ``i`` scoring ``sc`` against the best so far: more than 1e-9 above it replaces
+    it, within 1e-9 joins it; ``lo`` (the best less 2e-9) is the score below which an option
+    can do neither. Returns the new (best, best score, lo)."""
+    if sc >= lo:
+        if sc > best_score + 1e-9:
+            return [i], sc, sc - 2e-9
+        if abs(sc - best_score) <= 1e-9:
+            best.append(i)
+    return best, best_score, lo
 
 
 #: what a turn option's score reads of its path: 1 = its length, 2 = its destination, 0 =
