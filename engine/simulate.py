@@ -14,12 +14,9 @@ is reproducible on its own from (seed, index). Nothing here reads a clock or doe
 
 from __future__ import annotations
 
-import math
 import random
-from bisect import bisect
 from collections.abc import Callable, Iterator, Sequence
 from functools import cache, partial
-from itertools import accumulate
 from typing import Annotated, Any, get_args, get_origin
 
 from pydantic import BaseModel
@@ -63,13 +60,7 @@ def _chance(decision: Decision, rng: random.Random) -> Any:
     weights = decision.weights
     if weights is None:
         return opts[rng.randrange(n)]
-    # rng.choices(opts, weights=weights, k=1)[0], step for step (the same one random() draw),
-    # without its list of one; anything it would refuse goes to it and raises there
-    cum = list(accumulate(weights))
-    total = cum[-1] + 0.0 if cum else 0.0
-    if len(cum) != n or not 0.0 < total < math.inf:
-        return rng.choices(opts, weights=weights, k=1)[0]
-    return opts[bisect(cum, rng.random() * total, 0, n - 1)]
+    return rng.choices(opts, weights=weights, k=1)[0]
 
 
 def simulate_game(

@@ -36,10 +36,9 @@ def facility_spaces(st: GameState, hexname: str) -> int:
 def has_free_space(st: GameState, hexname: str) -> bool:
     """``facilities_on(st, hexname) < facility_spaces(st, hexname)``, counting only until the
     spaces are full (a hot check of the move generator)."""
-    if hexname == FRONTIER:
-        return False  # no Facility spaces
-    tid = st.board.tile_at.get(hexname)
-    left = st.c.facility_spaces.get(tid, 2) if tid else 2
+    left = facility_spaces(st, hexname)
+    if left <= 0:
+        return False  # the Frontier has no Facility spaces
     for s in st.seats:
         for f in s.facilities.values():
             if f.hex == hexname:
