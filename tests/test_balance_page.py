@@ -8,6 +8,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboards import balance_queries as bq
+from tests.test_app_pages import sample_db  # noqa: F401  (fixture)
 from tests.test_balance_metrics import known_db, known_study  # noqa: F401  (fixtures)
 
 APP = Path(__file__).resolve().parent.parent / "dashboards" / "app.py"
@@ -102,3 +103,18 @@ def test_share_charts_carry_the_shares_as_data(known_db: Path,  # noqa: F811
     assert got == {"0": (4, 1.5, 0.375), "1": (4, 1.5, 0.375), "2": (4, 1.0, 0.25)}
     table = _tables(at)[1]  # the turn-order table under the chart
     assert list(table["share"]) == [r["share"] for r in rows]
+
+
+def test_player_count_is_kept_across_pages(sample_db: Path,  # noqa: F811
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    at = _page(sample_db, monkeypatch)  # simulated games at 3, 4 and 5 players
+    radio = at.radio(key="balance_player_count")
+    others = [int(label.split()[0]) for label in radio.options]  # labels read "3 players"
+    others = [c for c in others if c != radio.value]
+    assert others, "the corpus needs two player counts for this test"
+    radio.set_value(others[0]).run()
+    chosen = at.radio(key="balance_player_count").value
+    at.switch_page("views/duration.py").run()
+    at.switch_page("views/balance.py").run()
+    assert not [e.value for e in at.exception]
+    assert at.radio(key="balance_player_count").value == chosen

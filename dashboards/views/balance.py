@@ -70,6 +70,10 @@ def _notes(frames: dict[str, pl.DataFrame], n: int) -> list[str]:
     return out
 
 
+#: session key of the chosen player count, kept across pages
+KEPT_COUNT = "_balance_player_count_kept"
+
+
 #: the columns of the win-share charts' data (and of the tables under them)
 SHARE_COLUMNS = ("source", "appearances", "wins", "share", "low", "high", "expected")
 
@@ -198,9 +202,14 @@ def render() -> None:
         f"{stats.BLOCKS} blocks of games."
     )
     counts = sorted({n for per in counted.values() for n in per})
-    n = int(st.radio("Player count", counts, index=counts.index(4) if 4 in counts else 0,
+    # the choice is kept for the session: coming back from another page, the radio is a new
+    # widget that would start again from 4 players
+    kept = st.session_state.get(KEPT_COUNT)
+    default = kept if kept in counts else (4 if 4 in counts else counts[0])
+    n = int(st.radio("Player count", counts, index=counts.index(default),
                      horizontal=True, key="balance_player_count",
                      format_func=lambda k: f"{k} players"))
+    st.session_state[KEPT_COUNT] = n
     st.caption("Games: " + "; ".join(f"{k}: {v[n]}" for k, v in counted.items() if v.get(n)))
     fn = bq.for_count(f, n)  # the same figures for n players, from their games only
     frames: dict[str, pl.DataFrame] = {}
