@@ -2009,20 +2009,31 @@ def _allocation_key(st: GameState, s: SeatState) -> tuple[Any, ...]:
     Mega-Cluster's number, hosts, adjacency and its hosts' sources in reach (with the ruling
     that may let the starting grid feed it)."""
     sources = hb.power_sources(st, s)
-    far = [h for kind, _cap, h in sources if kind != "grid"]
+    near = [_WITHIN_ONE.get(h, _NOWHERE) for kind, _cap, h in sources if kind != "grid"]  # hb.near(h, _)
     facs = s.facilities
     key: list[Any] = [s.seat, st.production_headline == "emergency_power_authority",
                       *[(kind, cap) for kind, cap, _h in sources]]
-    for no in sorted(facs):
-        fh = facs[no].hex
-        key.append((no, *[hb.near(h, fh) for h in far]))
-    for num, m in sorted(st.megas.items()):
-        if m.owner == s.seat:
-            fa, fb = (facs.get(h) for h in m.hosts)
-            key.append(("mega", num, tuple(m.hosts), st.rulings.get("mega-cluster-demand"),
-                        fa is not None and fb is not None and hb.adjacent_hexes(fa.hex, fb.hex),
-                        *[f is not None and hb.near(h, f.hex) for f in (fa, fb) for h in far]))
+    if near:
+        for no in sorted(facs):
+            fh = facs[no].hex
+            key.append((no, *[fh in n for n in near]))
+    else:
+        key.extend(sorted(facs))
+    if st.megas:
+        for num, m in sorted(st.megas.items()):
+            if m.owner == s.seat:
+                fa, fb = (facs.get(h) for h in m.hosts)
+                key.append(("mega", num, tuple(m.hosts), st.rulings.get("mega-cluster-demand"),
+                            fa is not None and fb is not None and hb.adjacent_hexes(fa.hex, fb.hex),
+                            *[f is not None and f.hex in n for f in (fa, fb) for n in near]))
     return tuple(key)
+
+
+#: each position's hexes within one step, itself included (``hex_board.near(a, b)`` is
+#: ``b in _WITHIN_ONE[a]``; an unknown or missing hex is near nothing)
+_WITHIN_ONE: dict[str | None, frozenset[str]] = {
+    a: frozenset(b for b in POSITIONS if DISTANCE[a][b] <= 1) for a in POSITIONS}
+_NOWHERE: frozenset[str] = frozenset()
 
 
 def _allocation_options(st: GameState, s: SeatState) -> list[ev.Allocate]:
