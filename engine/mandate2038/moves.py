@@ -2151,11 +2151,9 @@ def _audit_options(colours: list[int | str], counts: list[int], k: int) -> tuple
     """Every multiset of ``k`` cubes drawn from the bag (``counts[i]`` cubes of ``colours[i]``),
     in lexicographic order of the counts drawn per colour, with its multivariate hypergeometric
     probability (the product of C(count, drawn) over C(total, k)). In lazy mode the options are
-    an :class:`_AuditOptions` and the weights come from :func:`_lazy_audit`."""
+    an :class:`_AuditOptions`."""
     total = sum(counts)
     denom = math.comb(total, k) if total else 1
-    if _LAZY[0] and colours:
-        return _lazy_audit(colours, counts, k, denom)
     ways: list[tuple[int | str, ...]] = []
     weights: list[float] = []
     if not colours:
@@ -2171,47 +2169,21 @@ def _audit_options(colours: list[int | str], counts: list[int], k: int) -> tuple
                 ways.append(head + draws)
                 weights.append(cp * w / denom)
     if _LAZY[0]:
-        return _AuditOptions([(0, (), tuple(ways))], len(ways)), weights
+        return _AuditOptions(ways), weights
     return [ev.Audit(draws=cast(Any, list(d))) for d in ways], weights
-
-
-def _lazy_audit(colours: list[int | str], counts: list[int], k: int, denom: int
-                ) -> tuple[Sequence[Any], list[float]]:
-    """The plain enumeration of :func:`_audit_options` (non-empty bag) without building each
-    way: the options are kept as one segment per number of first-colour cubes (that many cubes
-    of the first colour, then the cached ways to draw the rest), and each segment's weights
-    ``C(count, p) * w / C(total, k)`` are computed by ``map`` in C, in the same order and with
-    the same arithmetic (``tests/test_simulate_phases.py`` compares them on whole games)."""
-    col, count = colours[0], counts[0]
-    rest_colours, rest_counts = tuple(colours[1:]), tuple(counts[1:])
-    segments: list[tuple[int, tuple[int | str, ...], tuple[tuple[int | str, ...], ...]]] = []
-    weights: list[float] = []
-    start = 0
-    for p in range(min(k, count) + 1):
-        ws, tails = _draw_tail(rest_colours, rest_counts, k - p)
-        if ws:
-            segments.append((start, (col,) * p, tails))
-            weights.extend(map(operator.truediv, map(operator.mul, itertools.repeat(math.comb(count, p)), ws),
-                               itertools.repeat(denom)))
-            start += len(ws)
-    return _AuditOptions(segments, start), weights
 
 
 class _AuditOptions(Sequence[Any]):
     """The Audit's lazy options, each made (a :class:`Spec`) only when read: the simulator draws
-    one by weight and reads only that one, of tens or hundreds. ``segments`` holds, in order,
-    (index of its first option, cubes every option of it starts with, the rest of each)."""
+    one by weight and reads only that one, of tens or hundreds."""
 
-    __slots__ = ("_segments", "_starts", "_n")
+    __slots__ = ("_ways",)
 
-    def __init__(self, segments: list[tuple[int, tuple[int | str, ...], tuple[tuple[int | str, ...], ...]]],
-                 n: int) -> None:
-        self._segments = segments
-        self._starts = [seg[0] for seg in segments]
-        self._n = n
+    def __init__(self, ways: list[tuple[int | str, ...]]) -> None:
+        self._ways = ways
 
     def __len__(self) -> int:
-        return self._n
+        return len(self._ways)
 
     @overload
     def __getitem__(self, i: int) -> Any: ...
@@ -2221,21 +2193,8 @@ class _AuditOptions(Sequence[Any]):
 
     def __getitem__(self, i: int | slice) -> Any:
         if isinstance(i, slice):
-            return [self[j] for j in range(*i.indices(self._n))]
-        if i < 0:
-            i += self._n
-        if not 0 <= i < self._n:
-            raise IndexError("Audit option index out of range")
-        start, head, tails = self._segments[bisect.bisect_right(self._starts, i) - 1]
-        return _spec(ev.Audit, draws=list(head + tails[i - start]))
-
-
-@functools.lru_cache(maxsize=4096)
-def _draw_tail(colours: tuple[int | str, ...], counts: tuple[int, ...], k: int
-               ) -> tuple[tuple[int, ...], tuple[tuple[int | str, ...], ...]]:
-    """:func:`_draw_ways` split into its products and its draws (kept for the process)."""
-    ways = _draw_ways(colours, counts, k)
-    return tuple([w for w, _d in ways]), tuple([d for _w, d in ways])
+            return [_spec(ev.Audit, draws=list(d)) for d in self._ways[i]]
+        return _spec(ev.Audit, draws=list(self._ways[i]))
 
 
 @functools.lru_cache(maxsize=4096)
