@@ -278,6 +278,16 @@ class MandateRuleset:
 
         return partial(legal_moves, lazy=True)
 
+    def prepare_simulation(self) -> None:
+        """The simulator's start-up, done once before games are timed: import the move
+        generator, the bots and the dealing (they are imported on first use, as replay alone
+        never needs them) and load the content pack."""
+        from engine.mandate2038.simulation import SIMULATION_PACK
+        from schemas.packs import load_pack
+
+        self.content()
+        load_pack("mandate2038", SIMULATION_PACK)
+
     def simulate_one(self, seed: Any, index: int, players: int, bots: str = "mixed") -> Any:
         """Simulated game ``index`` of a run with ``seed`` (engine.mandate2038.simulation)."""
         from engine.mandate2038.simulation import simulate_one

@@ -87,6 +87,10 @@ def _mandate_checkpoints(state: Any, event: Any) -> Sequence[Any]:
     return [checkpoint_event(state, f"end of Era {state.era}")]
 
 
+#: the content pack the simulator deals from
+SIMULATION_PACK = "0.8.0-rc.17-test"
+
+
 def simulate_one(seed: Any, index: int, players: int, bots: str = "mixed") -> Any:
     """Game ``index`` of a run with ``seed``: reproducible on its own from (seed, index)."""
     if bots not in BOT_CHOICES:
@@ -96,7 +100,7 @@ def simulate_one(seed: Any, index: int, players: int, bots: str = "mixed") -> An
     ruleset = get_ruleset("mandate2038")
     if ruleset is None:
         raise RuntimeError("the mandate2038 ruleset is not registered")
-    pack = load_pack("mandate2038", "0.8.0-rc.17-test")
+    pack = load_pack("mandate2038", SIMULATION_PACK)
     rng = random.Random(f"{seed}:{index}")
     if bots == "mixed":
         seat_bots = [rng.choice(("random", "heuristic")) for _ in range(players)]
