@@ -94,31 +94,29 @@ class Spec:
         tests/test_engine_sim_build.py checks over whole games that every built event equals
         the validated one, value types included. A spec whose fields do not fit the model
         (a required field missing, an unknown one) is validated, so it raises as before."""
-        model = self._model
-        plan = _BUILD_PLANS.get(model) or _plan(model)
         given = self.__dict__
-        if plan is _BY_VALIDATION or not plan[1] <= given.keys() <= plan[2]:
-            fields = {k: _built(v) for k, v in given.items()}
-            return model.__pydantic_validator__.validate_python(fields)
-        template, required, known, fresh, shaped = plan
-        d = template.copy()
-        d.update(given)
-        for name, make in fresh:
-            if name not in given:
+        model = self._model
+        recipe = _RECIPES.get((model, *given)) or _recipe(model, given)
+        if recipe is not _BY_VALIDATION:
+            template, fresh, shaped = recipe
+            d = template | given
+            for name, make in fresh:  # default factories of the fields not given
                 d[name] = make()
-        for name, shape in shaped:
-            v = given.get(name)  # (a default is None, immutable or a fresh factory value)
-            if v is not None:
-                v = d[name] = shape(v)
-                if v is _MISFIT:  # e.g. a dict for a nested model: validation builds it
-                    fields = {k: _built(x) for k, x in given.items()}
-                    return model.__pydantic_validator__.validate_python(fields)
-        o = _new_model(model)
-        _set(o, "__dict__", d)
-        _set(o, "__pydantic_fields_set__", set(given))
-        _set(o, "__pydantic_extra__", None)
-        _set(o, "__pydantic_private__", None)
-        return o
+            for name, shape in shaped:  # given fields whose values need shaping
+                v = given[name]
+                if v is not None:  # (a default is None, immutable or a fresh factory value)
+                    v = d[name] = shape(v)
+                    if v is _MISFIT:  # e.g. a dict for a nested model: validation builds it
+                        break
+            else:
+                o = _new_model(model)
+                _set_dict(o, d)
+                _set_fields_set(o, set(given))
+                _set_extra(o, None)
+                _set_private(o, None)
+                return o
+        fields = {k: _built(v) for k, v in given.items()}
+        return model.__pydantic_validator__.validate_python(fields)
 
     def __repr__(self) -> str:
         return f"Spec({self._model.__name__}, {self.__dict__!r})"
@@ -158,7 +156,12 @@ def _scalar_tuple(v: Any) -> Any:
 
 
 _new_model = object.__new__
-_set = object.__setattr__
+# the four slots of a pydantic model, set through their descriptors (half the cost of
+# object.__setattr__, which looks the name up first)
+_set_dict = _BaseModel.__dict__["__dict__"].__set__
+_set_fields_set = _BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = _BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = _BaseModel.__dict__["__pydantic_private__"].__set__
 _BY_VALIDATION: Any = "validate"
 _MISFIT: Any = object()
 #: per event model: (template of every field in order, required names, known names, fields
@@ -196,6 +199,27 @@ def _plan(model: Any) -> Any:
     plan = (template, frozenset(required), frozenset(template), tuple(fresh), tuple(shaped))
     _BUILD_PLANS[model] = plan
     return plan
+
+
+#: (event model, *the given field names in order) -> :func:`_recipe`
+_RECIPES: dict[tuple[Any, ...], Any] = {}
+
+
+def _recipe(model: Any, given: dict[str, Any]) -> Any:
+    """How :meth:`Spec.materialize` builds ``model`` from fields named as in ``given`` (its
+    :func:`_plan` narrowed to those names): ``(template, fresh, shaped)`` with only the default
+    factories of the fields not given and only the given fields that need shaping; or
+    ``_BY_VALIDATION`` (the model's own validators, or a required field missing or an unknown
+    one given: validation raises as for any bad event)."""
+    plan = _BUILD_PLANS.get(model) or _plan(model)
+    if plan is _BY_VALIDATION or not plan[1] <= given.keys() <= plan[2]:
+        recipe = _BY_VALIDATION
+    else:
+        template, _required, _known, fresh, shaped = plan
+        recipe = (template, tuple((n, f) for n, f in fresh if n not in given),
+                  tuple((n, f) for n, f in shaped if n in given))
+    _RECIPES[(model, *given)] = recipe
+    return recipe
 
 
 def _container(annotation: Any) -> type | None:

@@ -10,6 +10,7 @@ rules modules, named after the rulebook sections they implement:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
 from pydantic import BaseModel
@@ -268,6 +269,24 @@ class MandateRuleset:
 
             fn = _MOVES[0] = legal_moves
         return fn(state, state.pack, passed, lazy=lazy)
+
+    def simulation_moves(self) -> Callable[..., Decision]:
+        """``(state, passed=...) -> Decision``: :meth:`legal_moves` with lazy options, as the
+        move generator's own function (the simulator's loop calls it once per decision; this
+        object's ``pack`` argument is one the move generator does not read)."""
+        from engine.mandate2038.moves import legal_moves
+
+        return partial(legal_moves, lazy=True)
+
+    def prepare_simulation(self) -> None:
+        """The simulator's start-up, done once before games are timed: import the move
+        generator, the bots and the dealing (they are imported on first use, as replay alone
+        never needs them) and load the content pack."""
+        from engine.mandate2038.simulation import SIMULATION_PACK
+        from schemas.packs import load_pack
+
+        self.content()
+        load_pack("mandate2038", SIMULATION_PACK)
 
     def simulate_one(self, seed: Any, index: int, players: int, bots: str = "mixed") -> Any:
         """Simulated game ``index`` of a run with ``seed`` (engine.mandate2038.simulation)."""
