@@ -148,3 +148,19 @@ def test_audit_options_are_every_multiset_with_its_probability():
         assert weights == [math.prod(math.comb(c, p) for c, p in zip(counts, v, strict=True))
                            / math.comb(sum(counts), k) for v in want]
         assert abs(sum(weights) - 1) < 1e-9
+
+
+def test_simulation_entry_equals_lazy_legal_moves():
+    """``simulation_legal_moves`` (the simulator's direct entry) gives the lazy decision of
+    ``legal_moves`` at every decision of a whole game, and leaves lazy mode off afterwards."""
+    rs = get_ruleset("mandate2038")
+    log = simulate_one("entry", 0, 4, "mixed")
+    sink = FindingSink(rs.catalogue)
+    st = rs.setup(log.header, sink)
+    for ev in log.events:
+        a = mv.simulation_legal_moves(st)
+        assert not mv._LAZY[0]
+        b = mv.legal_moves(st, None, frozenset(), lazy=True)
+        assert (a.kind, a.seat, a.label, len(a.options), a.weights) == (b.kind, b.seat, b.label, len(b.options),
+                                                                          b.weights)
+        rs.apply(st, ev, sink)
