@@ -282,23 +282,24 @@ class Options(Sequence[Any]):
     __slots__ = ("head", "groups", "tail", "_ends_cache", "_len")
 
     def __init__(self, head: list[Any], groups: list[tuple[dict[str, Any], list[Any]]],
-                 tail: list[Any], size: int | None = None) -> None:
-        """``size``: the groups' number of options, when the caller knows it."""
+                 tail: list[Any], size: int | None = None, ends: list[int] | None = None) -> None:
+        """``size``: the groups' number of options, when the caller knows it; ``ends``: the
+        :attr:`_ends` of ``groups`` (shared, read-only), when the caller has them."""
         self.head = head
         self.groups = groups
         self.tail = tail
-        self._ends_cache: list[int] | None = None
+        self._ends_cache = ends
         if size is None:
             size = sum(map(len, map(_SECOND, groups)))
         self._len = len(head) + size + len(tail)
 
     @property
     def _ends(self) -> list[int]:
-        """The index after each group's last option."""
+        """The number of the groups' options up to and including each group (not counting
+        ``head``): the index after each group's last option, less ``len(head)``."""
         ends = self._ends_cache
         if ends is None:
-            ends = self._ends_cache = list(itertools.accumulate(map(len, map(_SECOND, self.groups)),
-                                                                initial=len(self.head)))[1:]
+            ends = self._ends_cache = _group_ends(self.groups)
         return ends
 
     def __len__(self) -> int:
@@ -321,9 +322,10 @@ class Options(Sequence[Any]):
         h = len(self.head)
         if i < h:
             return self.head[i]
+        i -= h
         ends = self._ends
         if not ends or i >= ends[-1]:
-            return self.tail[i - (ends[-1] if ends else h)]
+            return self.tail[i - (ends[-1] if ends else 0)]
         g = bisect.bisect_right(ends, i)
         kw, vs = self.groups[g]
         return bind(vs[i - ends[g] + len(vs)], kw)
@@ -337,6 +339,11 @@ class Options(Sequence[Any]):
 
 
 _SECOND = operator.itemgetter(1)
+
+
+def _group_ends(groups: list[tuple[dict[str, Any], list[Any]]]) -> list[int]:
+    """:attr:`Options._ends` of ``groups``."""
+    return list(itertools.accumulate(map(len, map(_SECOND, groups))))
 
 
 def bind(variant: Any, kw: dict[str, Any]) -> Any:
@@ -933,12 +940,12 @@ def _turn_decision(st: GameState, seat: int) -> Decision:
     t = st.turn
     trades_open = not (t is not None and t.seat == seat and (t.traded or t.started))
     if _LAZY[0]:  # grouped options: no object per option (see Options)
-        groups, tail, size = _turn_groups(st, s, pick)
+        groups, tail, size, ends = _turn_groups(st, s, pick)
         resolvable = bool(groups or tail)
         head = [] if resolvable else _blocked_events(st, s, pick)
         if trades_open:
             head = _trade_options(st, s, pick, resolvable=resolvable) + head
-        return Decision(kind="player", seat=seat, options=Options(head, groups, tail, size),
+        return Decision(kind="player", seat=seat, options=Options(head, groups, tail, size, ends),
                         label=f"seat {seat} resolves {pick}")
     options: list[Any] = list(_turn_events(st, s, pick))
     if not options:
@@ -1076,7 +1083,7 @@ _SAME_EVERYWHERE = frozenset({"fund", "covenant", "narrative_capture"})
 
 def _turn_groups(
     st: GameState, s: SeatState, pick: str
-) -> tuple[list[tuple[dict[str, Any], list[Any]]], list[Any], int | None]:
+) -> tuple[list[tuple[dict[str, Any], list[Any]]], list[Any], int | None, list[int] | None]:
     """The options of :func:`_turn_events`, in the same order, as :class:`Options` groups: one
     ``(seat/piece/path fields, variants)`` per move. The variants are computed once per
     destination, or once per what :func:`_action_at` reads of a destination for that pick (Fund,
@@ -1093,6 +1100,7 @@ def _turn_groups(
     cache: dict[Any, Any] = {}
     groups: list[tuple[dict[str, Any], list[Any]]] = []
     size: int | None = None  # the groups' number of options, when known
+    ends: list[int] | None = None  # and their Options._ends
     seat = s.seat
     if pick == "organize":
         for piece, start in _pieces(s):
@@ -1109,7 +1117,7 @@ def _turn_groups(
                 if rvs:
                     groups.append((kw, rvs))
     elif (uniform := _uniform_variants(st, s, pick, tiles)) is not None:
-        groups, size = _uniform_groups(s, uniform)
+        groups, size, ends = _uniform_groups(s, uniform)
     else:  # the options depend on the destination only: each destination once
         same = pick in _SAME_EVERYWHERE
         # Influence before Era III reads only whether the destination is political
@@ -1178,7 +1186,7 @@ def _turn_groups(
         tail.extend(_orbital_options(st, s, pick))
     if pick == "deploy" and has_active(st, s, "social_graph"):
         tail.extend(_social_graph_options(st, s))
-    return groups, tail, size
+    return groups, tail, size, ends
 
 
 #: shared variant lists (read-only Specs) by what they depend on: (variants from any destination
@@ -1248,17 +1256,18 @@ _NOT_FRONTIER = next(p for p in POSITIONS if p != FRONTIER)
 
 
 def _uniform_groups(s: SeatState, shared: tuple[list[Any], list[Any]]
-                    ) -> tuple[list[tuple[dict[str, Any], list[Any]]], int]:
+                    ) -> tuple[list[tuple[dict[str, Any], list[Any]]], int, list[int]]:
     """The groups of every move when the variants do not depend on the destination (but for the
-    Frontier), and their number of options: built once per seat's positions and variant pair
-    (both shared), so kept with the moves."""
+    Frontier), their number of options and their :attr:`Options._ends`: built once per seat's
+    positions and variant pair (both shared), so kept with the moves."""
     memo = _move_table(s)
     hit = memo.uniform.get(id(shared))
     if hit is None:
         vs, at_frontier = shared
         groups = [(kw, at_frontier if dest == FRONTIER else vs) for kw, dest in memo.flat]
         groups = [g for g in groups if g[1]]
-        hit = memo.uniform[id(shared)] = (groups, sum(len(g[1]) for g in groups))
+        ends = _group_ends(groups)
+        hit = memo.uniform[id(shared)] = (groups, ends[-1] if ends else 0, ends)
     return hit
 
 
@@ -1305,7 +1314,7 @@ class _Moves:
                     seen.add(first[0])
                     self.firsts.append(first)
         self.reach = frozenset(seen)
-        self.uniform: dict[int, tuple[list[tuple[dict[str, Any], list[Any]]], int]] = {}
+        self.uniform: dict[int, tuple[list[tuple[dict[str, Any], list[Any]]], int, list[int]]] = {}
 
 
 _PIECE_MOVES: dict[tuple[int, str, str], tuple[list[tuple[str, str, list[str]]],
