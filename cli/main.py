@@ -382,7 +382,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     bots = tuple(getattr(rs, "bot_names", ()))
     if bots and args.bot not in bots:
         raise CliError(f"--bot {args.bot}: the {args.game} simulator has bots {', '.join(bots)}")
-    out = Path(args.out)
+    if args.out is None:  # a folder per game and seed under the current one
+        seed = re.sub(r"[^A-Za-z0-9._-]+", "_", str(args.seed))
+        out = Path("simulated") / f"{args.game}-seed-{seed}"
+    else:
+        out = Path(args.out)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -850,7 +854,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a player count the game allows (Mandate 2038: 3, 4 or 5; Vestige: 1-4), "
                         "or a list such as 3,4,5 used in turn")
     s.add_argument("--seed", default="0")
-    s.add_argument("--out", required=True, metavar="DIR")
+    s.add_argument("--out", default=None, metavar="DIR",
+                   help="where to write the games (default: simulated/GAME-seed-SEED)")
     s.add_argument("--bot", default="mixed", help="random, heuristic or mixed (the game's bots)")
     s.set_defaults(func=cmd_simulate)
 
