@@ -211,6 +211,9 @@ class MandateRuleset:
     events_adapter = EVENTS_ADAPTER  # one-call validation of a whole event list (fast path)
     event_types = EVENT_TYPES
     location_parts: tuple[str, ...] = ("era", "cycle")
+    #: ``apply`` first sets the sink's era and cycle from the state (what
+    #: ``sink.locate(location_parts, location(state))`` does), so a caller need not
+    apply_locates = True
     # Mandate 2038's warehouse tables and its columns of the shared seats and outcomes tables
     tables: Mapping[str, TableColumns] = warehouse.TABLES
     player_counts: tuple[int, ...] = (3, 4, 5)
@@ -238,6 +241,8 @@ class MandateRuleset:
               _by_class: Callable[..., Any] = _BY_CLASS.get) -> None:
         """Fold one event into the state (mutates it), reporting findings on ``sink``.
         (``_by_class`` binds the dispatch table's lookup once; callers never pass it.)"""
+        sink.era = state.era or None  # where the event happens (apply_locates)
+        sink.cycle = state.cycle or None
         known = _by_class(type(event))
         if known is not None:
             kind, handler = known
