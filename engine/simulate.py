@@ -15,9 +15,9 @@ is reproducible on its own from (seed, index). Nothing here reads a clock or doe
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from functools import cache, partial
-from typing import Annotated, Any, get_args, get_origin
+from typing import Annotated, Any, cast, get_args, get_origin
 
 from pydantic import BaseModel
 
@@ -42,9 +42,13 @@ class SimulationError(RuntimeError):
         self.findings = findings
 
 
-def _moves_function(ruleset: Ruleset) -> Callable[[Any, frozenset[str]], Decision]:
-    """``(state, passed) -> Decision``: the ruleset's legal moves, lazy options allowed (only
-    the chosen one is built)."""
+def _moves_function(ruleset: Ruleset) -> Callable[..., Decision]:
+    """``(state, passed=...) -> Decision``: the ruleset's legal moves, lazy options allowed (only
+    the chosen one is built). A ruleset may offer ``simulation_moves()``: the same function
+    without its own indirection (Mandate 2038's move generator, called directly)."""
+    direct = getattr(ruleset, "simulation_moves", None)
+    if direct is not None:
+        return cast(Callable[..., Decision], direct())
     return partial(ruleset.legal_moves, lazy=True)
 
 
@@ -70,6 +74,7 @@ def simulate_game(
     rng: random.Random,
     *,
     after_event: Callable[[Any, Any], Sequence[Any]] | None = None,
+    after_types: Collection[type] | None = None,
     strict: bool = True,
     max_events: int = MAX_EVENTS,
 ) -> Any:
@@ -78,7 +83,8 @@ def simulate_game(
     ``bots`` maps seat number (1-based) to a bot, or is a sequence in seat order; a non-seat
     actor's decisions (``Decision.actor``, e.g. ``"nemesis"``) go to ``bots[actor]`` when given,
     else are drawn from ``rng`` like chance nodes. ``after_event(state, event)`` may return extra events to record (e.g.
-    checkpoints), which are applied too. With ``strict`` a finding on a legal move raises
+    checkpoints), which are applied too; with ``after_types`` it is called only after events of
+    those classes (it returns nothing after the others). With ``strict`` a finding on a legal move raises
     :class:`SimulationError` naming it (it means the move generator and the rules disagree).
     """
     seat_bots: dict[Any, Any] = (
@@ -97,13 +103,17 @@ def simulate_game(
     lazy_classes = _LAZY_CLASSES
     rs_apply, rs_location, findings = ruleset.apply, ruleset.location, sink.findings
 
+    # the ruleset's apply may locate the sink itself (``apply_locates``)
+    self_located = getattr(ruleset, "apply_locates", False) is True
+
     def apply(e: Any) -> None:
         sink.event = len(events)
-        loc = rs_location(state)
-        if located and len(loc) == 2:  # as sink.locate(parts, loc), without its loop
-            sink.era, sink.cycle = loc
-        else:
-            sink.locate(parts, loc)
+        if not self_located:
+            loc = rs_location(state)
+            if located and len(loc) == 2:  # as sink.locate(parts, loc), without its loop
+                sink.era, sink.cycle = loc
+            else:
+                sink.locate(parts, loc)
         before = len(findings)
         rs_apply(state, e, sink)
         events.append(e)
@@ -114,14 +124,20 @@ def simulate_game(
                 events, findings,
             )
 
+    hook = after_event
+    hook_types = None if after_types is None else frozenset(after_types)
     while True:
         if len(events) > max_events:
             raise SimulationError(f"the game did not end within {max_events} events", events, sink.findings)
-        d = moves(state, frozenset(passed) if passed else no_pass)
+        d = moves(state, passed=frozenset(passed) if passed else no_pass)
         kind = d.kind
-        if kind == "end":
-            break
-        if kind == "chance":
+        if kind == "player":
+            who = d.seat if d.seat is not None else d.actor
+            if not d.options:
+                raise SimulationError(f"no legal option for {who} ({d.label})", events, sink.findings)
+            bot = seat_bots.get(who) if who is not None else None
+            choice = bot.choose(state, d.seat, d.options, d.label) if bot else _chance(d, rng)
+        elif kind == "chance":
             choice = _chance(d, rng)
         elif kind == "simultaneous":
             picks = {}
@@ -131,12 +147,8 @@ def simulate_game(
                 picks[seat] = seat_bots[seat].choose(state, seat, opts, d.label)
             assert d.combine is not None
             choice = d.combine(picks)
-        else:
-            who = d.seat if d.seat is not None else d.actor
-            if not d.options:
-                raise SimulationError(f"no legal option for {who} ({d.label})", events, sink.findings)
-            bot = seat_bots.get(who) if who is not None else None
-            choice = bot.choose(state, d.seat, d.options, d.label) if bot else _chance(d, rng)
+        else:  # "end"
+            break
         cls = type(choice)
         lazy = lazy_classes.get(cls)
         if lazy is None:  # once per class: a missing attribute of a pydantic model (or of its
@@ -144,13 +156,27 @@ def simulate_game(
             lazy = lazy_classes[cls] = getattr(cls, "materialize", None) is not None
         if lazy:  # a lazy option (e.g. moves.Spec)
             choice = choice.materialize()  # build the chosen event
+            cls = type(choice)
         elif cls is Pass or isinstance(choice, Pass):  # declining an optional window: record nothing
             passed.add(choice.key)
             continue
-        passed.clear()
-        apply(choice)
-        if after_event is not None:
-            for extra in after_event(state, choice):
+        if passed:
+            passed.clear()
+        if self_located:  # apply(choice), inlined (once per event)
+            sink.event = len(events)
+            before = len(findings)
+            rs_apply(state, choice, sink)
+            events.append(choice)
+            if strict and len(findings) > before:
+                f = findings[before]
+                raise SimulationError(
+                    f"event {len(events) - 1} ({choice.type}) produced finding {f.code}: {f.message}",
+                    events, findings,
+                )
+        else:
+            apply(choice)
+        if hook is not None and (hook_types is None or cls in hook_types):
+            for extra in hook(state, choice):
                 apply(extra)
     ruleset.finish(state, sink)
     if strict and sink.findings:

@@ -18,3 +18,24 @@ def test_play_and_speed_commands(capsys) -> None:  # type: ignore[no-untyped-def
     assert capsys.readouterr().out == ""
     assert bench_sim.main(["speed", "--games", "1", "--rounds", "1"]) == 0
     assert "games per CPU-second" in capsys.readouterr().out
+
+
+def test_prepare_simulation_does_the_start_up_before_the_clock() -> None:
+    """``playtest simulate`` times games after ``prepare_simulation``: in a fresh interpreter
+    it imports each ruleset's simulator (first used otherwise inside the first timed game)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from engine.simulate import ruleset_for\n"
+        "for game, module in (('mandate2038', 'engine.mandate2038.simulation'),\n"
+        "                     ('vestige', 'engine.vestige.simulate')):\n"
+        "    assert module not in sys.modules, module\n"
+        "    ruleset_for(game).prepare_simulation()\n"
+        "    assert module in sys.modules, module\n"
+        "print('ok')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"

@@ -267,3 +267,15 @@ def test_simulate_takes_the_game_and_every_log_command_reads_it_from_the_header(
     assert main(["simulate", "--game", "vestige", "--players", "5", "--out", str(tmp_path / "x")]) == 2
     assert "2, 3 or 4" in capsys.readouterr().err
     assert main(["simulate", "--game", "no-such-game", "--out", str(tmp_path / "y")]) == 2
+
+
+def test_simulate_without_out_writes_to_a_folder_per_game_and_seed(tmp_path, monkeypatch, capsys):
+    """``playtest simulate --games N --players K`` (issue 7's bar command, no ``--out``) writes
+    to ``simulated/GAME-seed-SEED`` under the current folder and says so."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["simulate", "--games", "2", "--players", "4"]) == 0
+    out = capsys.readouterr().out
+    folder = tmp_path / "simulated" / "mandate2038-seed-0"
+    assert f"wrote 2 simulated mandate2038 game(s) to {Path('simulated') / 'mandate2038-seed-0'}" in out
+    assert sorted(f.name for f in folder.glob("*.json")) == ["sim-0-00000.json", "sim-0-00001.json"]
+    assert "games per CPU-second playing" in out

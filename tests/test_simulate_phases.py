@@ -22,24 +22,46 @@ def _snapshot(st):
 
 
 @pytest.mark.parametrize("players,bot,index", GAMES)
-def test_final_record_from_the_light_copy_equals_the_full_copy(players, bot, index):
-    """At the final record of whole games, final scoring on the light copy gives the same record
-    as on a full copy of the state, and leaves the game state untouched."""
+def test_final_record_from_the_state_and_the_light_copy_equal_the_full_copy(players, bot, index):
+    """At the final record of whole games, the values read from the state (``_final_values``)
+    and final scoring on the light copy give the same record as final scoring on a full copy of
+    the state, and leave the game state untouched."""
     rs = get_ruleset("mandate2038")
     log = simulate_one("phases", index, players, bot)
     sink = FindingSink(rs.catalogue)
     st = rs.setup(log.header, sink)
     for ev in log.events:
         if ev.type == "final_record":
-            assert mv._final_scoring_copy(st) is not None  # the light copy is what was used
+            assert mv._final_values(st) is not None  # the direct values are what was used
             before = _snapshot(st)
-            light = mv.final_record_event(st)
+            direct = mv.final_record_event(st)
+            assert st == before
+            light = mv._record_from(mv._scored_copy(st, False).final)
+            assert mv._final_scoring_copy(st) is not None  # (the light copy was used)
             assert st == before
             full = mv.final_record_event(st, full_copy=True)
-            assert light == full == ev
+            assert direct == light == full == ev
             assert st == before
         rs.apply(st, ev, sink)
     assert st.final_done and sink.findings == []
+
+
+def test_final_values_equal_final_scoring_on_a_copy_with_claims_and_ties():
+    """Over 45 whole games (3, 4 and 5 players), the record read from the state equals the one
+    final scoring gives on a full copy, including games where an eligible claim forms AGI."""
+    rs = get_ruleset("mandate2038")
+    agi = 0
+    for index in range(45):
+        log = simulate_one("final", index, 3 + index % 3, "mixed")
+        sink = FindingSink(rs.catalogue)
+        st = rs.setup(log.header, sink)
+        for ev in log.events[:-1]:
+            rs.apply(st, ev, sink)
+        assert log.events[-1].type == "final_record" and mv._final_values(st) is not None
+        record = mv.final_record_event(st)
+        assert record == mv.final_record_event(st, full_copy=True) == log.events[-1]
+        agi += bool(record.agi)
+    assert agi >= 3
 
 
 @pytest.mark.parametrize("players,bot,index", GAMES)

@@ -94,31 +94,29 @@ class Spec:
         tests/test_engine_sim_build.py checks over whole games that every built event equals
         the validated one, value types included. A spec whose fields do not fit the model
         (a required field missing, an unknown one) is validated, so it raises as before."""
-        model = self._model
-        plan = _BUILD_PLANS.get(model) or _plan(model)
         given = self.__dict__
-        if plan is _BY_VALIDATION or not plan[1] <= given.keys() <= plan[2]:
-            fields = {k: _built(v) for k, v in given.items()}
-            return model.__pydantic_validator__.validate_python(fields)
-        template, required, known, fresh, shaped = plan
-        d = template.copy()
-        d.update(given)
-        for name, make in fresh:
-            if name not in given:
+        model = self._model
+        recipe = _RECIPES.get((model, *given)) or _recipe(model, given)
+        if recipe is not _BY_VALIDATION:
+            template, fresh, shaped = recipe
+            d = template | given
+            for name, make in fresh:  # default factories of the fields not given
                 d[name] = make()
-        for name, shape in shaped:
-            v = given.get(name)  # (a default is None, immutable or a fresh factory value)
-            if v is not None:
-                v = d[name] = shape(v)
-                if v is _MISFIT:  # e.g. a dict for a nested model: validation builds it
-                    fields = {k: _built(x) for k, x in given.items()}
-                    return model.__pydantic_validator__.validate_python(fields)
-        o = _new_model(model)
-        _set(o, "__dict__", d)
-        _set(o, "__pydantic_fields_set__", set(given))
-        _set(o, "__pydantic_extra__", None)
-        _set(o, "__pydantic_private__", None)
-        return o
+            for name, shape in shaped:  # given fields whose values need shaping
+                v = given[name]
+                if v is not None:  # (a default is None, immutable or a fresh factory value)
+                    v = d[name] = shape(v)
+                    if v is _MISFIT:  # e.g. a dict for a nested model: validation builds it
+                        break
+            else:
+                o = _new_model(model)
+                _set_dict(o, d)
+                _set_fields_set(o, set(given))
+                _set_extra(o, None)
+                _set_private(o, None)
+                return o
+        fields = {k: _built(v) for k, v in given.items()}
+        return model.__pydantic_validator__.validate_python(fields)
 
     def __repr__(self) -> str:
         return f"Spec({self._model.__name__}, {self.__dict__!r})"
@@ -158,7 +156,12 @@ def _scalar_tuple(v: Any) -> Any:
 
 
 _new_model = object.__new__
-_set = object.__setattr__
+# the four slots of a pydantic model, set through their descriptors (half the cost of
+# object.__setattr__, which looks the name up first)
+_set_dict = _BaseModel.__dict__["__dict__"].__set__
+_set_fields_set = _BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = _BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = _BaseModel.__dict__["__pydantic_private__"].__set__
 _BY_VALIDATION: Any = "validate"
 _MISFIT: Any = object()
 #: per event model: (template of every field in order, required names, known names, fields
@@ -196,6 +199,27 @@ def _plan(model: Any) -> Any:
     plan = (template, frozenset(required), frozenset(template), tuple(fresh), tuple(shaped))
     _BUILD_PLANS[model] = plan
     return plan
+
+
+#: (event model, *the given field names in order) -> :func:`_recipe`
+_RECIPES: dict[tuple[Any, ...], Any] = {}
+
+
+def _recipe(model: Any, given: dict[str, Any]) -> Any:
+    """How :meth:`Spec.materialize` builds ``model`` from fields named as in ``given`` (its
+    :func:`_plan` narrowed to those names): ``(template, fresh, shaped)`` with only the default
+    factories of the fields not given and only the given fields that need shaping; or
+    ``_BY_VALIDATION`` (the model's own validators, or a required field missing or an unknown
+    one given: validation raises as for any bad event)."""
+    plan = _BUILD_PLANS.get(model) or _plan(model)
+    if plan is _BY_VALIDATION or not plan[1] <= given.keys() <= plan[2]:
+        recipe = _BY_VALIDATION
+    else:
+        template, _required, _known, fresh, shaped = plan
+        recipe = (template, tuple((n, f) for n, f in fresh if n not in given),
+                  tuple((n, f) for n, f in shaped if n in given))
+    _RECIPES[(model, *given)] = recipe
+    return recipe
 
 
 def _container(annotation: Any) -> type | None:
@@ -282,23 +306,24 @@ class Options(Sequence[Any]):
     __slots__ = ("head", "groups", "tail", "_ends_cache", "_len")
 
     def __init__(self, head: list[Any], groups: list[tuple[dict[str, Any], list[Any]]],
-                 tail: list[Any], size: int | None = None) -> None:
-        """``size``: the groups' number of options, when the caller knows it."""
+                 tail: list[Any], size: int | None = None, ends: list[int] | None = None) -> None:
+        """``size``: the groups' number of options, when the caller knows it; ``ends``: the
+        :attr:`_ends` of ``groups`` (shared, read-only), when the caller has them."""
         self.head = head
         self.groups = groups
         self.tail = tail
-        self._ends_cache: list[int] | None = None
+        self._ends_cache = ends
         if size is None:
             size = sum(map(len, map(_SECOND, groups)))
         self._len = len(head) + size + len(tail)
 
     @property
     def _ends(self) -> list[int]:
-        """The index after each group's last option."""
+        """The number of the groups' options up to and including each group (not counting
+        ``head``): the index after each group's last option, less ``len(head)``."""
         ends = self._ends_cache
         if ends is None:
-            ends = self._ends_cache = list(itertools.accumulate(map(len, map(_SECOND, self.groups)),
-                                                                initial=len(self.head)))[1:]
+            ends = self._ends_cache = _group_ends(self.groups)
         return ends
 
     def __len__(self) -> int:
@@ -321,9 +346,10 @@ class Options(Sequence[Any]):
         h = len(self.head)
         if i < h:
             return self.head[i]
+        i -= h
         ends = self._ends
         if not ends or i >= ends[-1]:
-            return self.tail[i - (ends[-1] if ends else h)]
+            return self.tail[i - (ends[-1] if ends else 0)]
         g = bisect.bisect_right(ends, i)
         kw, vs = self.groups[g]
         return bind(vs[i - ends[g] + len(vs)], kw)
@@ -337,6 +363,11 @@ class Options(Sequence[Any]):
 
 
 _SECOND = operator.itemgetter(1)
+
+
+def _group_ends(groups: list[tuple[dict[str, Any], list[Any]]]) -> list[int]:
+    """:attr:`Options._ends` of ``groups``."""
+    return list(itertools.accumulate(map(len, map(_SECOND, groups))))
 
 
 def bind(variant: Any, kw: dict[str, Any]) -> Any:
@@ -463,7 +494,7 @@ def _legal_moves(state: GameState, passed: frozenset[str]) -> Decision:
             return _turn_decision(st, st.to_resolve[0])
         if st.cycle < 3:
             return _headline_reveal(st, st.cycle + 1)
-        return _forced(_option((ev.Phase, "production"), ev.Phase, name="production"), "Production begins")
+        return _production_begins()
     if not st.production_done:
         return _production(st)
     if not any(st.era in x.dossier for x in st.seats):
@@ -492,11 +523,12 @@ def _era_start(st: GameState, era: int) -> Decision:
     key = ("era_start", era, cards)
     hit = _REVEALS.get(key) if _LAZY[0] else None
     if hit is None:
-        hit = ([_option((ev.EraStart, era, c), ev.EraStart, era=era, mandate=c) for c in cards],
-               [1.0 / len(cards)] * len(cards))
+        hit = Decision(kind="chance", options=[_option((ev.EraStart, era, c), ev.EraStart, era=era, mandate=c)
+                                               for c in cards],
+                       weights=[1.0 / len(cards)] * len(cards), label=f"reveal Era {era}'s Mandate")
         if _LAZY[0]:
             _keep_reveal(key, hit)
-    return Decision(kind="chance", options=hit[0], weights=hit[1], label=f"reveal Era {era}'s Mandate")
+    return hit
 
 
 def _decks(st: GameState) -> tuple[dict[int, tuple[str, ...]], dict[int, tuple[str, ...]]]:
@@ -516,13 +548,13 @@ def _decks(st: GameState) -> tuple[dict[int, tuple[str, ...]], dict[int, tuple[s
 
 _DECKS: list[Any] = [None, None]
 
-#: lazy options and weights of the Era Mandate and Headline reveals, by what they depend on
-#: (the Era or cycle, the cards left, the Facility numbers a Headline may name): shared by
-#: every game of the process (treat as read-only); bounded like _OPTIONS
-_REVEALS: dict[tuple[Any, ...], tuple[list[Any], list[float]]] = {}
+#: the lazy decisions (options, weights, label) of the Era Mandate and Headline reveals, by what
+#: they depend on (the Era or cycle, the cards left, the Facility numbers a Headline may name):
+#: shared by every game of the process (treat as read-only); bounded like _OPTIONS
+_REVEALS: dict[tuple[Any, ...], Decision] = {}
 
 
-def _keep_reveal(key: tuple[Any, ...], hit: tuple[list[Any], list[float]]) -> None:
+def _keep_reveal(key: tuple[Any, ...], hit: Decision) -> None:
     if len(_REVEALS) >= 2_000:
         _REVEALS.clear()
     _REVEALS[key] = hit
@@ -539,19 +571,28 @@ def _lowest_capability_seat(st: GameState, cycle: int) -> int:
 
 def _headline_reveal(st: GameState, cycle: int) -> Decision:
     seen = {h for (_e, _c, h) in st.headlines_seen}
-    seen.update(st.era_headlines.get(st.era, []))
-    cards = tuple(h for h in _decks(st)[1].get(st.era, ()) if h not in seen)
-    if not cards:  # the Era's deck is exhausted: the cycle begins without a Headline
-        return _forced(_option((ev.HeadlineReveal, cycle), ev.HeadlineReveal, cycle=cycle),
-                       f"cycle {cycle} begins")
+    seen.update(st.era_headlines.get(st.era, ()))
+    cards = tuple([h for h in _decks(st)[1].get(st.era, ()) if h not in seen])
     powered: list[int] = []  # the Facilities The Passive Citizen Dividend may name
     if "weights_on_internet" in cards:
         low = st.seat(_lowest_capability_seat(st, cycle))
-        powered = sorted(n for n, f in low.facilities.items() if f.powered)
+        powered = sorted([n for n, f in low.facilities.items() if f.powered])
     key = ("headline", cycle, cards, *powered)
     hit = _REVEALS.get(key) if _LAZY[0] else None
     if hit is not None:
-        return Decision(kind="chance", options=hit[0], weights=hit[1], label=f"reveal cycle {cycle}'s Headline")
+        return hit
+    if not cards:  # the Era's deck is exhausted: the cycle begins without a Headline
+        hit = _forced(_option((ev.HeadlineReveal, cycle), ev.HeadlineReveal, cycle=cycle), f"cycle {cycle} begins")
+    else:
+        hit = _headline_options(cycle, cards, powered)
+    if _LAZY[0]:
+        _keep_reveal(key, hit)
+    return hit
+
+
+def _headline_options(cycle: int, cards: tuple[str, ...], powered: list[int]) -> Decision:
+    """The Headline reveal of ``cycle``: each card left equally likely, shared among the Core
+    Actions AI-Written Law may name and the Facilities The Passive Citizen Dividend may name."""
     options: list[Any] = []
     weights: list[float] = []
     share = 1.0 / len(cards)
@@ -569,10 +610,7 @@ def _headline_reveal(st: GameState, cycle: int) -> Decision:
         else:
             options.append(_option((ev.HeadlineReveal, cycle, h), ev.HeadlineReveal, cycle=cycle, headline=h))
             weights.append(share)
-    if _LAZY[0]:
-        _keep_reveal(key, (options, weights))
-    return Decision(kind="chance", options=options, weights=weights,
-                    label=f"reveal cycle {cycle}'s Headline")
+    return Decision(kind="chance", options=options, weights=weights, label=f"reveal cycle {cycle}'s Headline")
 
 
 # --- before selection: faction windows, then the secret selection ---------------------------
@@ -1097,12 +1135,12 @@ def _turn_decision(st: GameState, seat: int) -> Decision:
     t = st.turn
     trades_open = not (t is not None and t.seat == seat and (t.traded or t.started))
     if _LAZY[0]:  # grouped options: no object per option (see Options)
-        groups, tail, size = _turn_groups(st, s, pick)
+        groups, tail, size, ends = _turn_groups(st, s, pick)
         resolvable = bool(groups or tail)
         head = [] if resolvable else _blocked_events(st, s, pick)
         if trades_open:
             head = _trade_options(st, s, pick, resolvable=resolvable) + head
-        return Decision(kind="player", seat=seat, options=Options(head, groups, tail, size),
+        return Decision(kind="player", seat=seat, options=Options(head, groups, tail, size, ends),
                         label=f"seat {seat} resolves {pick}")
     options: list[Any] = list(_turn_events(st, s, pick))
     if not options:
@@ -1246,7 +1284,7 @@ _SAME_EVERYWHERE = frozenset({"fund", "covenant", "narrative_capture"})
 
 def _turn_groups(
     st: GameState, s: SeatState, pick: str
-) -> tuple[list[tuple[dict[str, Any], list[Any]]], list[Any], int | None]:
+) -> tuple[list[tuple[dict[str, Any], list[Any]]], list[Any], int | None, list[int] | None]:
     """The options of :func:`_turn_events`, in the same order, as :class:`Options` groups: one
     ``(seat/piece/path fields, variants)`` per move. The variants are computed once per
     destination, or once per what :func:`_action_at` reads of a destination for that pick (Fund,
@@ -1263,6 +1301,7 @@ def _turn_groups(
     cache: dict[Any, Any] = {}
     groups: list[tuple[dict[str, Any], list[Any]]] = []
     size: int | None = None  # the groups' number of options, when known
+    ends: list[int] | None = None  # and their Options._ends
     seat = s.seat
     if pick == "organize":
         for piece, start in _pieces(s):
@@ -1279,7 +1318,7 @@ def _turn_groups(
                 if rvs:
                     groups.append((kw, rvs))
     elif (uniform := _uniform_variants(st, s, pick, tiles)) is not None:
-        groups, size = _uniform_groups(s, uniform)
+        groups, size, ends = _uniform_groups(s, uniform)
     else:  # the options depend on the destination only: each destination once
         same = pick in _SAME_EVERYWHERE
         # Influence before Era III reads only whether the destination is political
@@ -1348,7 +1387,7 @@ def _turn_groups(
         tail.extend(_orbital_options(st, s, pick))
     if pick == "deploy" and has_active(st, s, "social_graph"):
         tail.extend(_social_graph_options(st, s))
-    return groups, tail, size
+    return groups, tail, size, ends
 
 
 #: shared variant lists (read-only Specs) by what they depend on: (variants from any destination
@@ -1418,17 +1457,18 @@ _NOT_FRONTIER = next(p for p in POSITIONS if p != FRONTIER)
 
 
 def _uniform_groups(s: SeatState, shared: tuple[list[Any], list[Any]]
-                    ) -> tuple[list[tuple[dict[str, Any], list[Any]]], int]:
+                    ) -> tuple[list[tuple[dict[str, Any], list[Any]]], int, list[int]]:
     """The groups of every move when the variants do not depend on the destination (but for the
-    Frontier), and their number of options: built once per seat's positions and variant pair
-    (both shared), so kept with the moves."""
+    Frontier), their number of options and their :attr:`Options._ends`: built once per seat's
+    positions and variant pair (both shared), so kept with the moves."""
     memo = _move_table(s)
     hit = memo.uniform.get(id(shared))
     if hit is None:
         vs, at_frontier = shared
         groups = [(kw, at_frontier if dest == FRONTIER else vs) for kw, dest in memo.flat]
         groups = [g for g in groups if g[1]]
-        hit = memo.uniform[id(shared)] = (groups, sum(len(g[1]) for g in groups))
+        ends = _group_ends(groups)
+        hit = memo.uniform[id(shared)] = (groups, ends[-1] if ends else 0, ends)
     return hit
 
 
@@ -1475,7 +1515,7 @@ class _Moves:
                     seen.add(first[0])
                     self.firsts.append(first)
         self.reach = frozenset(seen)
-        self.uniform: dict[int, tuple[list[tuple[dict[str, Any], list[Any]]], int]] = {}
+        self.uniform: dict[int, tuple[list[tuple[dict[str, Any], list[Any]]], int, list[int]]] = {}
 
 
 _PIECE_MOVES: dict[tuple[int, str, str], tuple[list[tuple[str, str, list[str]]],
@@ -1950,8 +1990,9 @@ def _blocked_events(st: GameState, s: SeatState, pick: str) -> list[Any]:
 #: Headline and Era reveals, faction windows, ends of runs, the Era's scorers), built once per
 #: process in lazy mode and then shared by every decision and game that offers them: a key holds
 #: every field of its event (seats, numbers and content ids), so it never goes stale, and a
-#: simulated game never changes an event it records. A Dossier filing's options and label are kept
-#: here too. The table is bounded: it is cleared when it grows past _OPTIONS_MAX.
+#: simulated game never changes an event it records. Some whole decisions (a Dossier filing, bank
+#: or continue, Production's start) are kept here too, shared like their options (treat as
+#: read-only). The table is bounded: it is cleared when it grows past _OPTIONS_MAX.
 _OPTIONS: dict[tuple[Any, ...], Any] = {}
 _OPTIONS_MAX = 5_000
 
@@ -2005,10 +2046,11 @@ def _training_decision(st: GameState, passed: frozenset[str]) -> Decision:
     key = ("bank or continue", s.seat, banked)
     shared = _OPTIONS.get(key) if _LAZY[0] else None
     if shared is None:
-        shared = [_run_end(s.seat, "bank", banked), _CONTINUE]
+        shared = Decision(kind="player", seat=s.seat, options=[_run_end(s.seat, "bank", banked), _CONTINUE],
+                          label="bank or continue the Training Run")
         if _LAZY[0]:
             _keep_option(key, shared)
-    return Decision(kind="player", seat=s.seat, options=shared, label="bank or continue the Training Run")
+    return cast(Decision, shared)
 
 
 def _run_end(seat: int, outcome: str, banked: int) -> Any:
@@ -2018,6 +2060,10 @@ def _run_end(seat: int, outcome: str, banked: int) -> Any:
 def _draw(st: GameState, s: SeatState) -> Decision:
     run = st.run
     assert run is not None
+    if _LAZY[0] and st.deck_left > 0:
+        fast = _draw_from_deck(st, s.seat, run)
+        if fast is not None:
+            return fast
     pool = st.deck
     if st.deck_left <= 0:  # the deck reshuffles its discard pile when empty
         pool = {k: v for k, v in pool.items() if v > 0}
@@ -2032,8 +2078,14 @@ def _draw(st: GameState, s: SeatState) -> Decision:
         if free:  # one option per free Domain, sharing the card's weight
             i = cards.index("curated_corpus")
             weights[i:i + 1] = [weights[i] / len(free)] * len(free)
-    seat = s.seat
-    key = (seat, free, *cards)  # what the options depend on
+    return Decision(kind="chance", options=_draw_options(s.seat, free, tuple(cards)), weights=weights,
+                    label="draw a Training card")
+
+
+def _draw_options(seat: int, free: tuple[str, ...], cards: tuple[str, ...]) -> list[Any]:
+    """A Training draw's options: one per card with copies left (``cards``, sorted), Curated
+    Corpus once per Domain it may name (``free``); in lazy mode shared by every draw alike."""
+    key = (seat, free, cards)  # what the options depend on
     options = _DRAWS.get(key) if _LAZY[0] else None
     if options is None:
         options = []
@@ -2047,7 +2099,47 @@ def _draw(st: GameState, s: SeatState) -> Decision:
             if len(_DRAWS) >= 2_000:
                 _DRAWS.clear()
             _DRAWS[key] = options
-    return Decision(kind="chance", options=options, weights=weights, label="draw a Training card")
+    return options
+
+
+def _draw_from_deck(st: GameState, seat: int, run: Any) -> Decision | None:
+    """The simulator's Training draw while the deck is not empty: the same options and weights
+    as the plain computation in :func:`_draw`, read through the pack's faces in sorted order
+    (kept per content) with C-level counting instead of a sort per draw. None (the plain
+    computation then answers) unless the deck holds exactly the pack's faces, none of them
+    below zero."""
+    deck = st.deck
+    c = st.c
+    if _DECK_FACES[0] is not c:
+        faces = tuple(sorted(c.training))  # the deck's faces at setup
+        _DECK_FACES[:] = [c, (faces, frozenset(faces), tuple(sorted(c.domains)),
+                              faces.index("curated_corpus") if "curated_corpus" in faces else -1)]
+    faces, faceset, domains, corpus = _DECK_FACES[1]
+    if deck.keys() != faceset:
+        return None
+    counts = tuple(map(deck.__getitem__, faces))
+    if 0 in counts:
+        if min(counts) < 0:
+            return None
+        cards = tuple(itertools.compress(faces, counts))
+        counts = tuple(filter(None, counts))
+        corpus = cards.index("curated_corpus") if corpus >= 0 and deck["curated_corpus"] else -1
+    else:
+        cards = faces
+    weights = list(map(operator.truediv, counts, itertools.repeat(sum(counts))))  # copies left / total
+    free: tuple[str, ...] = ()
+    if corpus >= 0:  # Curated Corpus names a Domain the run has not drawn
+        drawn = run.domains
+        free = tuple([d for d in domains if d not in drawn]) if drawn else domains
+        if free:  # one option per free Domain, sharing the card's weight
+            weights[corpus:corpus + 1] = [weights[corpus] / len(free)] * len(free)
+    return Decision(kind="chance", options=_draw_options(seat, free, cards), weights=weights,
+                    label="draw a Training card")
+
+
+#: [content, (the Training deck's faces sorted, as a set, the Domains sorted, Curated Corpus's
+#: place among the faces)] for the last content seen (one per process in practice)
+_DECK_FACES: list[Any] = [None, None]
 
 
 #: a Training draw's lazy options by (seat, the cards in the pool, the Domains Curated Corpus
@@ -2087,17 +2179,28 @@ def allocation_options(st: GameState, s: SeatState) -> list[ev.Allocate]:
     :func:`_allocation_key` (treat as read-only)."""
     if not _LAZY[0]:
         return _allocation_options(st, s)
+    return cast(list[ev.Allocate], _allocation_decision(st, s).options)
+
+
+def _allocation_decision(st: GameState, s: SeatState) -> Decision:
+    """The seat's allocation decision; in lazy mode shared by every allocation with the same
+    :func:`_allocation_key` (treat as read-only)."""
+    if not _LAZY[0]:
+        return Decision(kind="player", seat=s.seat, options=_allocation_options(st, s),
+                        label=f"seat {s.seat} allocates Power")
     key = _allocation_key(st, s)
     hit = _ALLOCATIONS.get(key)
     if hit is None:
         if len(_ALLOCATIONS) >= 5_000:
             _ALLOCATIONS.clear()
-        hit = _ALLOCATIONS[key] = _allocation_options(st, s)
+        hit = _ALLOCATIONS[key] = Decision(kind="player", seat=s.seat, options=_allocation_options(st, s),
+                                           label=f"seat {s.seat} allocates Power")
     return hit
 
 
-#: a seat's allocation options by :func:`_allocation_key`, shared by every game of the process
-_ALLOCATIONS: dict[tuple[Any, ...], list[ev.Allocate]] = {}
+#: a seat's allocation decision by :func:`_allocation_key` (it starts with the seat), shared by
+#: every game of the process
+_ALLOCATIONS: dict[tuple[Any, ...], Decision] = {}
 
 
 def _allocation_key(st: GameState, s: SeatState) -> tuple[Any, ...]:
@@ -2109,20 +2212,31 @@ def _allocation_key(st: GameState, s: SeatState) -> tuple[Any, ...]:
     Mega-Cluster's number, hosts, adjacency and its hosts' sources in reach (with the ruling
     that may let the starting grid feed it)."""
     sources = hb.power_sources(st, s)
-    far = [h for kind, _cap, h in sources if kind != "grid"]
+    near = [_WITHIN_ONE.get(h, _NOWHERE) for kind, _cap, h in sources if kind != "grid"]  # hb.near(h, _)
     facs = s.facilities
     key: list[Any] = [s.seat, st.production_headline == "emergency_power_authority",
                       *[(kind, cap) for kind, cap, _h in sources]]
-    for no in sorted(facs):
-        fh = facs[no].hex
-        key.append((no, *[hb.near(h, fh) for h in far]))
-    for num, m in sorted(st.megas.items()):
-        if m.owner == s.seat:
-            fa, fb = (facs.get(h) for h in m.hosts)
-            key.append(("mega", num, tuple(m.hosts), st.rulings.get("mega-cluster-demand"),
-                        fa is not None and fb is not None and hb.adjacent_hexes(fa.hex, fb.hex),
-                        *[f is not None and hb.near(h, f.hex) for f in (fa, fb) for h in far]))
+    if near:
+        for no in sorted(facs):
+            fh = facs[no].hex
+            key.append((no, *[fh in n for n in near]))
+    else:
+        key.extend(sorted(facs))
+    if st.megas:
+        for num, m in sorted(st.megas.items()):
+            if m.owner == s.seat:
+                fa, fb = (facs.get(h) for h in m.hosts)
+                key.append(("mega", num, tuple(m.hosts), st.rulings.get("mega-cluster-demand"),
+                            fa is not None and fb is not None and hb.adjacent_hexes(fa.hex, fb.hex),
+                            *[f is not None and f.hex in n for f in (fa, fb) for n in near]))
     return tuple(key)
+
+
+#: each position's hexes within one step, itself included (``hex_board.near(a, b)`` is
+#: ``b in _WITHIN_ONE[a]``; an unknown or missing hex is near nothing)
+_WITHIN_ONE: dict[str | None, frozenset[str]] = {
+    a: frozenset(b for b in POSITIONS if DISTANCE[a][b] <= 1) for a in POSITIONS}
+_NOWHERE: frozenset[str] = frozenset()
 
 
 def _allocation_options(st: GameState, s: SeatState) -> list[ev.Allocate]:
@@ -2147,6 +2261,17 @@ def _allocation_options(st: GameState, s: SeatState) -> list[ev.Allocate]:
     return out
 
 
+def _production_begins() -> Decision:
+    """The ``phase: production`` marker (one shared decision in lazy mode)."""
+    if not _LAZY[0]:
+        return _forced(ev.Phase(name="production"), "Production begins")
+    d = _OPTIONS.get(("production begins",))
+    if d is None:
+        d = _keep_option(("production begins",),
+                         _forced(_option((ev.Phase, "production"), ev.Phase, name="production"), "Production begins"))
+    return cast(Decision, d)
+
+
 def _production(st: GameState) -> Decision:
     for seat in st.initiative_order():
         s = st.seat(seat)
@@ -2154,8 +2279,7 @@ def _production(st: GameState) -> Decision:
             if not s.facilities:
                 return _forced(_option((ev.Allocate, seat), ev.Allocate, seat=seat),
                                f"seat {seat} has no Facility to power")
-            return Decision(kind="player", seat=seat, options=allocation_options(st, s),
-                            label=f"seat {seat} allocates Power")
+            return _allocation_decision(st, s)
     return Decision(kind="end", label="Production is waiting for its allocations")
 
 
@@ -2189,12 +2313,13 @@ def _dossier(st: GameState, seat: int) -> Decision:
     key = ("dossier", seat, st.era)
     hit = _OPTIONS.get(key) if _LAZY[0] else None
     if hit is None:
-        hit = ([_option((ev.DossierFile, seat, "commit"), ev.DossierFile, seat=seat, orientation="commit"),
-                _option((ev.DossierFile, seat, "hedge"), ev.DossierFile, seat=seat, orientation="hedge")],
-               f"seat {seat} files the {DOSSIER_CARDS.get(st.era, '')} Dossier")
+        hit = Decision(kind="player", seat=seat, options=[
+            _option((ev.DossierFile, seat, "commit"), ev.DossierFile, seat=seat, orientation="commit"),
+            _option((ev.DossierFile, seat, "hedge"), ev.DossierFile, seat=seat, orientation="hedge")],
+            label=f"seat {seat} files the {DOSSIER_CARDS.get(st.era, '')} Dossier")
         if _LAZY[0]:
             _keep_option(key, hit)
-    return Decision(kind="player", seat=seat, options=hit[0], label=hit[1])
+    return cast(Decision, hit)
 
 
 def dossier_reveal_event(st: GameState) -> ev.DossierReveal:
@@ -2415,10 +2540,17 @@ def _shallow_copier(t: type) -> Callable[[Any], Any]:
     return cast(Callable[[Any], Any], namespace["shallow"])
 
 
+def _settled(st: GameState) -> bool:
+    """The game is where a complete log records its final record: no turn, Training Run or
+    unresolved selection open, nothing left to settle or expire, and Production, the Audit and
+    the Era Mandate recorded (what :func:`_final_scoring_copy` and :func:`_final_values` need)."""
+    return not (st.turn is not None or st.run is not None or st.to_resolve or st.after_resolve
+                or st.temp_compute_live or not st.production_done or not st.audit_done
+                or not st.era_mandate_done)
+
+
 def _final_scoring_copy(st: GameState) -> GameState | None:
-    """A copy of ``st`` that final scoring may write to, or None unless the game is where a
-    complete log records its final record: no turn, Training Run or unresolved selection open,
-    nothing left to settle or expire, and Production, the Audit and the Era Mandate recorded.
+    """A copy of ``st`` that final scoring may write to, or None unless :func:`_settled`.
 
     Recording the final record then only (core rules §11, via ``compute_final``, and the Era's
     end) moves Mandate markers (the seats, their steps and the ledger), appends warehouse rows,
@@ -2426,9 +2558,7 @@ def _final_scoring_copy(st: GameState) -> GameState | None:
     board, Facilities, decks, ...) is shared with ``st``, read only.
     ``tests/test_simulate_phases.py`` checks, over whole games, that the record equals the one
     from a full copy and that ``st`` is left unchanged."""
-    if (st.turn is not None or st.run is not None or st.to_resolve or st.after_resolve
-            or st.temp_compute_live or not st.production_done or not st.audit_done
-            or not st.era_mandate_done):
+    if not _settled(st):
         return None
     cp: GameState = _shallow(st)
     seats = cp.seats = [_shallow(s) for s in st.seats]
@@ -2442,20 +2572,65 @@ def _final_scoring_copy(st: GameState) -> GameState | None:
     return cp
 
 
-def final_record_event(st: GameState, full_copy: bool = False) -> ev.FinalRecord:
-    """The Governance Board's final public record, filled from the engine's final scoring
-    (applied to a copy of the state: :func:`_final_scoring_copy` when it applies, else a full
-    copy, or always with ``full_copy``)."""
-    cp = None if full_copy else _final_scoring_copy(st)
-    if cp is None:
-        cp = _apply_copy(st, ev.FinalRecord())
-    else:
-        from engine.core.findings import FindingSink
-        from engine.mandate2038.codes import CATALOGUE
-        from engine.mandate2038.rules import apply as apply_event
+def _final_values(st: GameState) -> dict[str, Any] | None:
+    """The values of the final record of a complete game, read from the state without playing
+    final scoring forward; None (a copy is scored instead) unless the game is complete
+    (not a partial log), :func:`_settled` and not yet scored.
 
-        apply_event(cp, ev.FinalRecord(), FindingSink(CATALOGUE))
-    f = cp.final
+    It is ``compute_final``'s arithmetic (core rules §11) for that case, where the Era's end and
+    the engine's checks before it change nothing the record reads: each seat loses one Mandate
+    per offline Facility, never below zero (§11.1); the provisional winners have the most
+    Mandate, ties by Trust, Customers, Compute (§11.2); the claims are ``claim_of``'s (§5),
+    the strongest eligible one by strength, then Mandate, Trust, Customers, Compute and the
+    Initiative order of the ruling final-claim-initiative, forms AGI (§11.3); Open needs
+    Collective Trust >= Setup Collective Trust + players and Systemic Risk < players (§11.4).
+    The engine still scores the game and compares every field when the record is applied
+    (``compare_record``), and ``tests/test_simulate_phases.py`` compares the record with the
+    one scored on a full copy over whole games."""
+    if st.partial or st.final_done or not _settled(st):
+        return None
+    from engine.mandate2038.final_scoring import claim_of
+
+    penalty = st.c.scoring.offline_penalty
+    offline: dict[int, int] = {}
+    rank: dict[int, tuple[int, int, int, int]] = {}
+    for s in st.seats:
+        k = sum(1 for f in s.facilities.values() if not f.powered)
+        offline[s.seat] = k
+        rank[s.seat] = (s.mandate - min(s.mandate, k * penalty), s.trust, s.customers, s.compute)
+    best = max(rank.values())
+    provisional = [seat for seat, r in rank.items() if r == best]
+    blog = any(e == 4 and h == "agi_blog_post" for e, _c, h in st.headlines_seen)
+    claims = [cl for cl in (claim_of(st, s, blog) for s in st.seats) if cl is not None]
+    eligible = [cl for cl in claims if cl["eligible"]]
+    claimant = None
+    if eligible:
+        after_pass = st.rulings.get("final-claim-initiative", "after-last-pass") == "after-last-pass"
+        order = st.order_from(st.initiative % st.n + 1) if after_pass else st.initiative_order()
+        claimant = max(eligible, key=lambda cl: (cl["strength"], *rank[cl["seat"]],
+                                                 -order.index(cl["seat"])))["seat"]
+    agi = claimant is not None
+    ct = sum(s.trust for s in st.seats)
+    threshold = st.setup_trust + st.n
+    sr = st.systemic_risk_final if st.systemic_risk_final is not None else st.black
+    is_open = ct >= threshold and sr < st.n
+    ending = st.c.endings.get((agi, is_open))
+    return {"offline": offline, "provisional_winners": provisional, "claims": claims, "claimant": claimant,
+            "agi": agi, "winners": [claimant] if claimant is not None else provisional,
+            "collective_trust": ct, "open_threshold": threshold, "systemic_risk": sr, "open": is_open,
+            "ending": ending.id if ending is not None else None}
+
+
+def final_record_event(st: GameState, full_copy: bool = False) -> ev.FinalRecord:
+    """The Governance Board's final public record: :func:`_final_values` when it applies, else
+    filled from the engine's final scoring applied to a copy of the state
+    (:func:`_final_scoring_copy` when it applies, else a full copy, or always with ``full_copy``)."""
+    f = None if full_copy else _final_values(st)
+    return _record_from(f if f is not None else _scored_copy(st, full_copy).final)
+
+
+def _record_from(f: dict[str, Any]) -> ev.FinalRecord:
+    """The final record event of final scoring's result ``f`` (``GameState.final``)."""
     claims = f.get("claims")
     return ev.FinalRecord(
         offline=f.get("offline"),
@@ -2471,6 +2646,20 @@ def final_record_event(st: GameState, full_copy: bool = False) -> ev.FinalRecord
         open=f.get("open"),
         ending=f.get("ending"),
     )
+
+
+def _scored_copy(st: GameState, full_copy: bool) -> GameState:
+    """A copy of ``st`` with the final record (empty) applied: the light copy when it applies
+    (and not ``full_copy``), else a full one."""
+    cp = None if full_copy else _final_scoring_copy(st)
+    if cp is None:
+        return _apply_copy(st, ev.FinalRecord())
+    from engine.core.findings import FindingSink
+    from engine.mandate2038.codes import CATALOGUE
+    from engine.mandate2038.rules import apply as apply_event
+
+    apply_event(cp, ev.FinalRecord(), FindingSink(CATALOGUE))
+    return cp
 
 
 def checkpoint_event(st: GameState, label: str) -> ev.Checkpoint:

@@ -14,7 +14,7 @@ from engine.mandate2038.bots import make_bot
 from engine.mandate2038.moves import checkpoint_event
 from engine.simulate import SIMULATOR_VERSION, simulate_game
 from schemas.log import Provenance, SeatInfo
-from schemas.mandate2038 import MandateHeader
+from schemas.mandate2038 import EraMandate, MandateHeader
 from schemas.packs import load_pack
 
 PLAYER_COUNTS = (3, 4, 5)
@@ -74,14 +74,21 @@ def game_header(pack: Any, players: int, rng: random.Random, seat_bots: list[str
 
 
 _NONE: tuple[Any, ...] = ()
+#: the events after which the checkpoint hook can return something
+_AFTER_TYPES = (EraMandate,)
 
 
 def _mandate_checkpoints(state: Any, event: Any) -> Sequence[Any]:
     """The simulator's ``after_event`` hook: the table's checkpoint after each Era Mandate
-    (called for every event, so the common case returns at once)."""
+    (:func:`simulate_one` calls it only after Era Mandates; other callers may call it after
+    every event, so the common case returns at once)."""
     if event.type != "era_mandate":
         return _NONE
     return [checkpoint_event(state, f"end of Era {state.era}")]
+
+
+#: the content pack the simulator deals from
+SIMULATION_PACK = "0.8.0-rc.17-test"
 
 
 def simulate_one(seed: Any, index: int, players: int, bots: str = "mixed") -> Any:
@@ -93,7 +100,7 @@ def simulate_one(seed: Any, index: int, players: int, bots: str = "mixed") -> An
     ruleset = get_ruleset("mandate2038")
     if ruleset is None:
         raise RuntimeError("the mandate2038 ruleset is not registered")
-    pack = load_pack("mandate2038", "0.8.0-rc.17-test")
+    pack = load_pack("mandate2038", SIMULATION_PACK)
     rng = random.Random(f"{seed}:{index}")
     if bots == "mixed":
         seat_bots = [rng.choice(("random", "heuristic")) for _ in range(players)]
@@ -102,4 +109,5 @@ def simulate_one(seed: Any, index: int, players: int, bots: str = "mixed") -> An
     header = game_header(pack, players, rng, seat_bots, seed=seed, index=index)
     seat_objs = {i + 1: make_bot(b, random.Random(f"{seed}:{index}:bot{i + 1}"))
                  for i, b in enumerate(seat_bots)}
-    return simulate_game(ruleset, header, seat_objs, rng, after_event=_mandate_checkpoints)
+    return simulate_game(ruleset, header, seat_objs, rng, after_event=_mandate_checkpoints,
+                         after_types=_AFTER_TYPES)

@@ -133,6 +133,11 @@ class VestigeRuleset:
     bot_names: tuple[str, ...] = ("random", "heuristic", "mixed")
     location_parts: tuple[str, ...] = ("round", "turn")
 
+    def prepare_simulation(self) -> None:
+        """The simulator's start-up, done once before games are timed: import the simulator
+        and its bots (imported on first use: replay alone never needs them)."""
+        import engine.vestige.simulate  # noqa: F401
+
     def simulate_one(self, seed: object, index: int, players: int,
                      bots: str = "mixed") -> VestigeLog:
         """Simulated game ``index`` of ``seed`` (engine/vestige/simulate.py)."""

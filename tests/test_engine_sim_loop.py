@@ -1,0 +1,69 @@
+"""The simulator's loop shortcuts (engine speed, issue 7) play exactly the plain loop's games:
+``after_types`` (the after-event hook called only after the events that can return something),
+a ruleset's ``simulation_moves()`` (its move generator called directly instead of through
+``legal_moves(..., lazy=True)``) and ``apply_locates`` (the ruleset's apply sets the sink's
+location; the loop applies the chosen event inline). Whole games of every player count are
+played both ways and their logs compared byte for byte. Also the engine's lookup tables that
+replace small functions (``Content.customer_requirement``)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.core.registry import get_ruleset
+from engine.mandate2038 import simulation as msim
+from engine.mandate2038.bots import make_bot
+from engine.simulate import simulate_game
+from schemas.canonical import dumps_log
+from schemas.packs import load_pack
+
+
+class _Plain:
+    """The Mandate 2038 ruleset without ``simulation_moves`` and ``apply_locates`` (the loop
+    falls back to ``legal_moves(..., lazy=True)`` and locates the sink from ``location``)."""
+
+    def __init__(self, ruleset: Any) -> None:
+        self._rs = ruleset
+
+    def __getattr__(self, name: str) -> Any:
+        if name in ("simulation_moves", "apply_locates"):
+            raise AttributeError(name)
+        return getattr(self._rs, name)
+
+
+def _game(seed: str, index: int, players: int, plain: bool) -> str:
+    """Game ``index`` as ``msim.simulate_one`` plays it; ``plain``: with the hook after every
+    event and the ruleset's ``legal_moves``."""
+    ruleset = get_ruleset("mandate2038")
+    pack = load_pack("mandate2038", "0.8.0-rc.17-test")
+    rng = random.Random(f"{seed}:{index}")
+    seat_bots = [rng.choice(("random", "heuristic")) for _ in range(players)]
+    header = msim.game_header(pack, players, rng, seat_bots, seed=seed, index=index)
+    bots = {i + 1: make_bot(b, random.Random(f"{seed}:{index}:bot{i + 1}"))
+            for i, b in enumerate(seat_bots)}
+    if plain:
+        log = simulate_game(_Plain(ruleset), header, bots, rng,
+                            after_event=msim._mandate_checkpoints)
+    else:
+        log = simulate_game(ruleset, header, bots, rng, after_event=msim._mandate_checkpoints,
+                            after_types=msim._AFTER_TYPES)
+    return dumps_log(log)
+
+
+def test_loop_shortcuts_play_the_plain_loops_games() -> None:
+    for players in (3, 4, 5):
+        for i in range(2):
+            fast = _game("loop", i, players, plain=False)
+            assert fast == _game("loop", i, players, plain=True)
+            assert '"checkpoint"' in fast  # the hook did add the Era checkpoints
+    # and it is the simulator's own game
+    assert _game("loop", 0, 4, plain=False) == dumps_log(msim.simulate_one("loop", 0, 4, "mixed"))
+
+
+def test_customer_requirement_table_is_the_plain_lookup() -> None:
+    c = get_ruleset("mandate2038").content()
+    req = c.customer_capability
+    for ordinal in range(-2, len(req) + 3):
+        plain = req[ordinal - 1] if 1 <= ordinal <= len(req) else None
+        assert c.customer_requirement(ordinal) == plain
