@@ -1167,6 +1167,8 @@ def _trade_options(st: GameState, s: SeatState, pick: str, resolvable: bool | No
     # (with any Compute and Runway, as _quick_resolution; a Build reads the free spaces twice)
     always = pick in _ALWAYS_RESOLVABLE
     sel = _Selection(st) if pick == "build" else None
+    # a trade that only adds what the pick reads keeps a resolvable pick resolvable
+    gains = _TRADE_GAINS.get(pick, ()) if resolvable else ()
     for give, offers in _trade_offers(s.seat, st.n):
         if give == "runway":  # give 1 Runway for 1 Compute
             if s.runway < 1:
@@ -1178,7 +1180,7 @@ def _trade_options(st: GameState, s: SeatState, pick: str, resolvable: bool | No
             mine_ok = s.runway < cap_runway
         # the action must keep a legal resolution after the trade: one check per outcome
         ok_rejected = resolvable
-        ok_accepted: bool | None = True if always else None
+        ok_accepted: bool | None = True if (always or give in gains) else None
         for r, accept, reject in offers:  # the rivals clockwise
             rs = seats[r]
             if give == "runway":
@@ -1195,6 +1197,15 @@ def _trade_options(st: GameState, s: SeatState, pick: str, resolvable: bool | No
             if ok_rejected:
                 out.append(reject if reject is not None else _trade(s.seat, r + 1, give, False))
     return out
+
+
+#: per pick, the things given (for the other) that take nothing its resolution reads (as
+#: :func:`_action_at` and the Orbital Compute / Social Graph options read them): Build and
+#: Fusion cost Runway only, Deploy reads Compute only, Influence neither
+_TRADE_GAINS: dict[str, tuple[str, ...]] = {
+    "build": ("compute",), "fusion": ("compute",), "deploy": ("runway",),
+    "influence": ("runway", "compute"),
+}
 
 
 _OFFERS: dict[tuple[int, int], list[tuple[str, list[tuple[int, Any, Any]]]]] = {}
