@@ -103,13 +103,17 @@ def simulate_game(
     lazy_classes = _LAZY_CLASSES
     rs_apply, rs_location, findings = ruleset.apply, ruleset.location, sink.findings
 
+    # the ruleset's apply may locate the sink itself (``apply_locates``)
+    self_located = getattr(ruleset, "apply_locates", False) is True
+
     def apply(e: Any) -> None:
         sink.event = len(events)
-        loc = rs_location(state)
-        if located and len(loc) == 2:  # as sink.locate(parts, loc), without its loop
-            sink.era, sink.cycle = loc
-        else:
-            sink.locate(parts, loc)
+        if not self_located:
+            loc = rs_location(state)
+            if located and len(loc) == 2:  # as sink.locate(parts, loc), without its loop
+                sink.era, sink.cycle = loc
+            else:
+                sink.locate(parts, loc)
         before = len(findings)
         rs_apply(state, e, sink)
         events.append(e)
@@ -158,7 +162,19 @@ def simulate_game(
             continue
         if passed:
             passed.clear()
-        apply(choice)
+        if self_located:  # apply(choice), inlined (once per event)
+            sink.event = len(events)
+            before = len(findings)
+            rs_apply(state, choice, sink)
+            events.append(choice)
+            if strict and len(findings) > before:
+                f = findings[before]
+                raise SimulationError(
+                    f"event {len(events) - 1} ({choice.type}) produced finding {f.code}: {f.message}",
+                    events, findings,
+                )
+        else:
+            apply(choice)
         if hook is not None and (hook_types is None or cls in hook_types):
             for extra in hook(state, choice):
                 apply(extra)

@@ -1,8 +1,10 @@
 """The simulator's loop shortcuts (engine speed, issue 7) play exactly the plain loop's games:
-``after_types`` (the after-event hook called only after the events that can return something)
-and a ruleset's ``simulation_moves()`` (its move generator called directly instead of through
-``legal_moves(..., lazy=True)``). Whole games of every player count are played both ways and
-their logs compared byte for byte."""
+``after_types`` (the after-event hook called only after the events that can return something),
+a ruleset's ``simulation_moves()`` (its move generator called directly instead of through
+``legal_moves(..., lazy=True)``) and ``apply_locates`` (the ruleset's apply sets the sink's
+location; the loop applies the chosen event inline). Whole games of every player count are
+played both ways and their logs compared byte for byte. Also the engine's lookup tables that
+replace small functions (``Content.customer_requirement``)."""
 
 from __future__ import annotations
 
@@ -18,14 +20,14 @@ from schemas.packs import load_pack
 
 
 class _Plain:
-    """The Mandate 2038 ruleset without ``simulation_moves`` (the loop falls back to
-    ``legal_moves(..., lazy=True)``)."""
+    """The Mandate 2038 ruleset without ``simulation_moves`` and ``apply_locates`` (the loop
+    falls back to ``legal_moves(..., lazy=True)`` and locates the sink from ``location``)."""
 
     def __init__(self, ruleset: Any) -> None:
         self._rs = ruleset
 
     def __getattr__(self, name: str) -> Any:
-        if name == "simulation_moves":
+        if name in ("simulation_moves", "apply_locates"):
             raise AttributeError(name)
         return getattr(self._rs, name)
 
@@ -57,3 +59,11 @@ def test_loop_shortcuts_play_the_plain_loops_games() -> None:
             assert '"checkpoint"' in fast  # the hook did add the Era checkpoints
     # and it is the simulator's own game
     assert _game("loop", 0, 4, plain=False) == dumps_log(msim.simulate_one("loop", 0, 4, "mixed"))
+
+
+def test_customer_requirement_table_is_the_plain_lookup() -> None:
+    c = get_ruleset("mandate2038").content()
+    req = c.customer_capability
+    for ordinal in range(-2, len(req) + 3):
+        plain = req[ordinal - 1] if 1 <= ordinal <= len(req) else None
+        assert c.customer_requirement(ordinal) == plain

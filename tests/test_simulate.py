@@ -208,7 +208,7 @@ def test_fast_paths_agree_with_the_full_search(players, bot, index):
     quick_checked = lazy_checked = 0
     for ev in log.events:
         if st.era >= 1 and st.run is None:
-            ctx: dict[str, object] = {}  # shared by the seats, as in a selection
+            ctx = mv._Selection(st)  # shared by the seats, as in a selection
             for s in st.seats:
                 for pick in (*CORE_ACTIONS, *mv._unlocked_programs(st)):
                     q = mv._quick_resolution(st, s, pick, ctx)

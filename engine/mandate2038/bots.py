@@ -120,6 +120,7 @@ class HeuristicBot:
         t = groups[0][1][0].type if groups else ""
         reads = _PATH_READS.get(t, 3)  # what of the path the score reads
         fn = _SCORERS.get(t) if s is not None else None
+        research = _RESEARCH[1] if _RESEARCH[0] is st.board else _research_hexes(st)
         known: dict[Any, float] = {}  # a variant's score, by the variant and what is read
         lists: dict[Any, list[float]] = {}  # a variant list's scores, by the list and what is read
         lists_get = lists.get
@@ -134,6 +135,9 @@ class HeuristicBot:
             elif reads == 0:
                 read = None
                 key = id(vs)
+            elif reads == 4:
+                read = path[-1] in research
+                key = (id(vs), read)
             else:
                 read = (len(path), path[-1])
                 key = (id(vs), read)
@@ -321,10 +325,22 @@ def _take(sc: float, i: int, best: list[int], best_score: float,
     return best, best_score, lo
 
 
-#: what a turn option's score reads of its path: 1 = its length, 2 = its destination, 0 =
-#: nothing (every other type: both). Keep in step with the ``_t_<type>`` scorers above.
+_RESEARCH: list[Any] = [None, frozenset()]  # the last map and its research tiles' hexes
+
+
+def _research_hexes(st: GameState) -> frozenset[str]:
+    """The hexes of this game's map whose tile is ``research`` (what ``_t_research`` reads of
+    a destination); kept for the map."""
+    hexes = frozenset(h for h, tid in st.board.tile_at.items() if tid == "research")
+    _RESEARCH[0], _RESEARCH[1] = st.board, hexes
+    return hexes
+
+
+#: what a turn option's score reads of its path: 1 = its length, 2 = its destination, 4 =
+#: whether its destination is a research tile (``_research_hexes``), 0 = nothing (every other
+#: type: length and destination). Keep in step with the ``_t_<type>`` scorers above.
 _PATH_READS: dict[str, int] = {
-    "fund": 1, "deploy": 1, "research": 2, "build": 2, "mega_cluster": 0, "influence": 0,
+    "fund": 1, "deploy": 1, "research": 4, "build": 2, "mega_cluster": 0, "influence": 0,
     "organize": 0, "narrative_capture": 0, "agent_swarm": 0, "reorganization": 0,
     "covenant": 0, "fusion": 0,
 }

@@ -10,6 +10,8 @@ that a table that resolved something other than its revealed selection is report
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from engine.core.findings import FindingSink
 from engine.mandate2038 import factions
 from engine.mandate2038.board import FRONTIER, WITHIN_TWO
@@ -158,15 +160,16 @@ def on_headline(st: GameState, ev: HeadlineReveal, sink: FindingSink) -> None:
             sink.report("turn/wrong-phase", "a Headline was revealed before Era I began")
         st.era = 1
     expected = st.cycle + 1
-    if ev.cycle != expected and not (st.partial and ev.cycle > st.cycle):
+    cycle = ev.cycle  # (read once: a pydantic attribute costs several plain ones)
+    if cycle != expected and not (st.partial and cycle > st.cycle):
         sink.report("cycle/out-of-order",
-                    f"cycle {ev.cycle} began after cycle {st.cycle} of Era {st.era}",
-                    expected=expected, recorded=ev.cycle)
+                    f"cycle {cycle} began after cycle {st.cycle} of Era {st.era}",
+                    expected=expected, recorded=cycle)
     if st.production_started and not st.partial:
         sink.report("turn/wrong-phase",
-                    f"a Headline (cycle {ev.cycle}) was revealed after this Era's Production")
-    st.cycle = ev.cycle
-    sink.cycle = st.cycle
+                    f"a Headline (cycle {cycle}) was revealed after this Era's Production")
+    st.cycle = cycle
+    sink.cycle = cycle
     st.phase = "cycle"
     st.initiative = initiative_for(st, st.era, st.cycle)
     st.selections = {}
@@ -509,21 +512,22 @@ def on_reveal(st: GameState, ev: Reveal, sink: FindingSink) -> None:
     st.phase = "resolve"
     picks: dict[int, str] = {}
     era, cycle, append = st.era, st.cycle, st.rows["selections"].append
+    seats, n = st.seats, st.n
     for sel in ev.selections:
-        if not 1 <= sel.seat <= st.n:
+        seat, pick = sel.seat, sel.pick  # (read once: a pydantic attribute costs several plain ones)
+        if not 1 <= seat <= n:
             sink.report("log/seat-out-of-range",
-                        f"a selection names seat {sel.seat}; only seats 1..{st.n} are at the table",
-                        seat=sel.seat, recorded=sel.seat)
+                        f"a selection names seat {seat}; only seats 1..{n} are at the table",
+                        seat=seat, recorded=seat)
             continue
-        if sel.seat in picks:
+        if seat in picks:
             sink.report("select/duplicate-seat",
-                        f"seat {sel.seat} selected twice ({picks[sel.seat]}, {sel.pick})",
-                        seat=sel.seat)
+                        f"seat {seat} selected twice ({picks[seat]}, {pick})",
+                        seat=seat)
             continue
-        pick = sel.pick
-        picks[sel.seat] = pick
-        selection_problems(st, st.seats[sel.seat - 1], pick, sink)
-        append((era, cycle, sel.seat, pick, "core" if pick in CORE_SET else "program"))
+        picks[seat] = pick
+        selection_problems(st, seats[seat - 1], pick, sink)
+        append((era, cycle, seat, pick, "core" if pick in CORE_SET else "program"))
     if not st.partial:
         for seat in range(1, st.n + 1):
             if seat not in picks:
@@ -614,9 +618,11 @@ def on_trade(st: GameState, ev: Trade, sink: FindingSink) -> None:
     one Runway for one Compute (or the reverse); the rival accepts or rejects."""
     if st.production_started and not st.production_done:
         _close_production(st, sink)
-    s = st.seats[ev.seat - 1]
+    # each field read once (a pydantic attribute costs several plain ones)
+    seat, rival, give, accepted = ev.seat, ev.rival, ev.give, ev.accepted
+    s = st.seats[seat - 1]
     t = st.turn
-    if t is not None and t.seat == ev.seat and not t.started:
+    if t is not None and t.seat == seat and not t.started:
         if t.traded:
             sink.report("trade/second-offer",
                         f"seat {s.seat} made a second trade offer before the same action",
@@ -628,31 +634,30 @@ def on_trade(st: GameState, ev: Trade, sink: FindingSink) -> None:
         nxt = st.to_resolve[0] if st.to_resolve else None
         if not st.revealed and not st.partial and st.cycle > 0:
             sink.report("turn/wrong-phase",
-                        f"seat {ev.seat} offered a trade before the selections were revealed; "
-                        "the trade comes immediately before resolving", seat=ev.seat)
-        if st.revealed and nxt is not None and nxt != ev.seat:
+                        f"seat {seat} offered a trade before the selections were revealed; "
+                        "the trade comes immediately before resolving", seat=seat)
+        if st.revealed and nxt is not None and nxt != seat:
             sink.report("trade/not-active-player",
-                        f"seat {ev.seat} offered a trade, but seat {nxt} is the next to resolve",
-                        seat=ev.seat, expected=nxt, recorded=ev.seat)
-        t = Turn(seat=ev.seat, pick=st.selections.get(ev.seat, "?"))
+                        f"seat {seat} offered a trade, but seat {nxt} is the next to resolve",
+                        seat=seat, expected=nxt, recorded=seat)
+        t = Turn(seat=seat, pick=st.selections.get(seat, "?"))
         st.turn = t
     t.traded = True
-    if ev.rival == ev.seat or not 1 <= ev.rival <= st.n:
-        sink.report("trade/self" if ev.rival == ev.seat else "log/seat-out-of-range",
-                    f"seat {s.seat} offered a trade to seat {ev.rival}", seat=s.seat,
-                    recorded=ev.rival)
+    if rival == seat or not 1 <= rival <= st.n:
+        sink.report("trade/self" if rival == seat else "log/seat-out-of-range",
+                    f"seat {s.seat} offered a trade to seat {rival}", seat=s.seat,
+                    recorded=rival)
         return
     if st.headline == "export_controls":
         sink.report("trade/resource-banned",
                     "Compute Borders Harden: Compute cannot be traded this cycle", seat=s.seat)
     st.rows.setdefault("trades", []).append({
-        "era": st.era, "cycle": st.cycle, "seat": s.seat, "rival": ev.rival, "give": ev.give,
-        "accepted": ev.accepted,
+        "era": st.era, "cycle": st.cycle, "seat": s.seat, "rival": rival, "give": give,
+        "accepted": accepted,
     })
-    if not ev.accepted:
+    if not accepted:
         return
-    r = st.seats[ev.rival - 1]
-    give = ev.give
+    r = st.seats[rival - 1]
     get = "compute" if give == "runway" else "runway"
     for who, res in ((s, give), (r, get)):
         if getattr(who, res) < 1 and not st.partial:
@@ -721,12 +726,18 @@ def _dest_of(s: SeatState, piece: str) -> str | None:
     return None
 
 
+#: the fields every turn event has that :func:`on_turn` reads, from the event's field dict (the
+#: same values as its attributes, read in one call: a pydantic attribute costs several plain ones)
+_TURN_FIELDS = itemgetter("type", "seat", "path", "piece", "blocked", "swarm", "orbital",
+                          "frontier_bonus")
+
+
 def on_turn(st: GameState, ev: TurnEvent, sink: FindingSink) -> None:
     """One resolved selection: checks order and selection, moves, acts, commits."""
     late = st.production_started  # the action cycles are over
     if late and not st.production_done:
         _close_production(st, sink)
-    kind, seat, path, piece, blocked = ev.type, ev.seat, ev.path, ev.piece, ev.blocked
+    kind, seat, path, piece, blocked, swarm, orbital, frontier_bonus = _TURN_FIELDS(ev.__dict__)
     s = st.seats[seat - 1]
     if late and not st.partial:
         # reported once as out of phase; the table's action still happens (no cascade of
@@ -751,7 +762,7 @@ def on_turn(st: GameState, ev: TurnEvent, sink: FindingSink) -> None:
             if st.after_resolve:
                 settle_after_resolve(st, seat=s.seat)
         return
-    if ev.swarm:
+    if swarm:
         if kind in CORE_SET:
             _swarm_action(st, s, ev, sink)
             return
@@ -824,7 +835,7 @@ def on_turn(st: GameState, ev: TurnEvent, sink: FindingSink) -> None:
     t.started = True
     t.piece = piece
     # Move
-    if ev.orbital is not None:
+    if orbital is not None:
         _orbital(st, s, ev, sink)
         t.dest = _dest_of(s, piece)
     elif path:
@@ -851,7 +862,7 @@ def on_turn(st: GameState, ev: TurnEvent, sink: FindingSink) -> None:
             fn(st, s, ev, t, sink)
     elif not st.partial:
         _check_blocked(st, s, ev, t, sink)
-    if ev.frontier_bonus:
+    if frontier_bonus:
         _frontier_bonus(st, s, ev, t, sink)
     if kind == "research" and st.run is not None:
         return  # the turn closes with run_end

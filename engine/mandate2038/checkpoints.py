@@ -13,7 +13,7 @@ Trust or Customers across a threshold comes with at least that threshold's Manda
 
 from __future__ import annotations
 
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from engine.core.findings import FindingSink
@@ -26,7 +26,9 @@ from schemas.mandate2038 import Checkpoint
 NOT_BELOW_ZERO = ("core rules §11 Final scoring (Offline penalties cannot reduce a player below "
                   "zero Mandate)")
 FIELDS = ("mandate", "runway", "compute", "capability", "customers", "trust", "scrutiny")
-_recorded = attrgetter(*FIELDS)  # the checkpoint's values, in FIELDS order
+# the checkpoint's values in FIELDS order, from the SeatValues' field dict (the same values as
+# its attributes; a pydantic attribute read costs several plain ones)
+_recorded = itemgetter(*FIELDS)
 _engine = attrgetter(*("bag" if f == "scrutiny" else f for f in FIELDS))  # the seat's values
 
 
@@ -49,17 +51,19 @@ def on_checkpoint(st: GameState, ev: Checkpoint, sink: FindingSink) -> None:
     # (field, SeatState attribute, cap) once per checkpoint rather than per seat and field
     fields = [(f, "bag" if f == "scrutiny" else f, _cap(st, f)) for f in FIELDS]
     for sv in ev.seats:
-        if not 1 <= sv.seat <= st.n or sv.seat in seen:
+        no = sv.seat  # (read once: a pydantic attribute costs several plain ones)
+        if not 1 <= no <= st.n or no in seen:
             sink.report("log/seat-out-of-range",
-                        f"checkpoint{label} lists seat {sv.seat} twice or out of range",
-                        seat=sv.seat, recorded=sv.seat)
+                        f"checkpoint{label} lists seat {no} twice or out of range",
+                        seat=no, recorded=no)
             continue
-        seen.add(sv.seat)
-        s = st.seats[sv.seat - 1]
+        seen.add(no)
+        s = st.seats[no - 1]
         changed = False
         # every field names its own attribute, so reading all of them first is what reading
         # each one just before its check would give
-        for (field, attr, cap), rec, mine in zip(fields, _recorded(sv), _engine(s), strict=True):
+        for (field, attr, cap), rec, mine in zip(fields, _recorded(sv.__dict__), _engine(s),
+                                                 strict=True):
             if rec is None:
                 continue
             if rec == mine and rec >= 0 and (cap is None or rec <= cap):

@@ -7,6 +7,7 @@ delegated to ``schemas.packs.load_pack`` (the one place that reads the static pa
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 # Fallbacks for packs without ``shared_supply`` (game-config ``sharedSupply``; FACTS.md §10).
@@ -70,6 +71,12 @@ class Content:
         self.facility_spaces = {t.id: t.facility_spaces for t in pack.tiles}  # tile -> spaces
         #: Capability required for Customer #1, #2, ... (customer_requirement)
         self.customer_capability: tuple[int, ...] = tuple(pack.scoring.customer_capability)
+        #: ``customer_requirement(ordinal)``: the Capability required for Customer #``ordinal``
+        #: (1-based); None past the last (``customer_capability[ordinal - 1]`` for ordinals
+        #: 1..len, else None). A table's ``get``: the move generator and the bots ask it often,
+        #: and a Python call costs more than the lookup.
+        self.customer_requirement: Callable[[int], int | None] = {
+            i + 1: r for i, r in enumerate(self.customer_capability)}.get
         # tile -> (runway, compute, trust, remove_scrutiny, team_move) of a powered Facility
         self.production: dict[str, tuple[int, int, int, int, int]] = {
             t.id: (t.production.runway, t.production.compute, t.production.trust,
@@ -97,11 +104,6 @@ class Content:
         den = self.audit.base_players
         # round half up in integers: floor(num/den + 1/2) (never Python's banker's round())
         return max(int(self.audit.minimum), int((2 * num + den) // (2 * den)))
-
-    def customer_requirement(self, ordinal: int) -> int | None:
-        """Capability required for Customer #``ordinal`` (1-based); None past the last."""
-        req = self.customer_capability
-        return req[ordinal - 1] if 1 <= ordinal <= len(req) else None
 
     def customer_mandate(self, ordinal: int) -> int:
         m = self.scoring.customer_mandate

@@ -165,31 +165,32 @@ def _take_card(st: GameState, card: str, sink: FindingSink, seat: int) -> None:
 
 def do_draw(st: GameState, ev: Draw, sink: FindingSink) -> None:
     """One Training card, fully resolved (§7 Research and its special cards)."""
+    seat = ev.seat  # (read once: a pydantic attribute costs several plain ones)
     run = st.run
     card = ev.card
     if card not in st.c.training:
         sink.report("research/unknown-card",
-                    f"seat {ev.seat} drew {card!r}, which is not a Training card", seat=ev.seat,
+                    f"seat {seat} drew {card!r}, which is not a Training card", seat=seat,
                     expected=sorted(st.c.training), recorded=card)
         return
-    if run is None or run.seat != ev.seat:
+    if run is None or run.seat != seat:
         sink.report("research/draw-outside-run",
-                    f"seat {ev.seat} drew {card!r} outside a Training Run", seat=ev.seat)
-        _take_card(st, card, sink, ev.seat)
+                    f"seat {seat} drew {card!r} outside a Training Run", seat=seat)
+        _take_card(st, card, sink, seat)
         st.discard[card] = st.discard.get(card, 0) + 1
         return
-    s = st.seats[ev.seat - 1]
+    s = st.seats[seat - 1]
     if run.duplicate is not None:
         sink.report("research/draw-after-duplicate",
-                    f"seat {ev.seat} drew again after the duplicate {run.duplicate!r}; a duplicate "
-                    "ends the run (crash, or protection banks at once)", seat=ev.seat)
+                    f"seat {seat} drew again after the duplicate {run.duplicate!r}; a duplicate "
+                    "ends the run (crash, or protection banks at once)", seat=seat)
         run.duplicate = None
     if run.ended_by_card:
         sink.report("research/draw-after-human-evaluation",
-                    f"seat {ev.seat} drew after Human Evaluation, which banks and ends the run",
-                    seat=ev.seat)
+                    f"seat {seat} drew after Human Evaluation, which banks and ends the run",
+                    seat=seat)
         run.ended_by_card = False
-    _take_card(st, card, sink, ev.seat)
+    _take_card(st, card, sink, seat)
     run.cards.append(card)
     per_domain = 2 if st.headline == "recursive_self_improvement" else 1
     if card in st.c.domains:
@@ -205,14 +206,14 @@ def do_draw(st: GameState, ev: Draw, sink: FindingSink) -> None:
             if ev.domain is not None:
                 sink.report("research/curated-domain",
                             f"Curated Corpus named {ev.domain!r} but every ordinary domain was "
-                            "already revealed, so it is a duplicate", seat=ev.seat)
+                            "already revealed, so it is a duplicate", seat=seat)
             return
         dom = ev.domain
         if dom not in free:
             sink.report("research/curated-domain",
                         f"Curated Corpus must name an ordinary domain not yet revealed this run "
                         f"({', '.join(sorted(free))}); the log names {dom!r}",
-                        seat=ev.seat, expected=sorted(free), recorded=dom)
+                        seat=seat, expected=sorted(free), recorded=dom)
             dom = sorted(free)[0]
         assert dom is not None  # a name in ``free``
         run.domains.add(dom)
@@ -227,12 +228,13 @@ def do_draw(st: GameState, ev: Draw, sink: FindingSink) -> None:
 
 def do_run_end(st: GameState, ev: RunEnd, sink: FindingSink) -> bool:
     """Close the Training Run (bank, crash, protect, method). Returns True when a run closed."""
+    seat = ev.seat  # (read once: a pydantic attribute costs several plain ones)
     run = st.run
-    if run is None or run.seat != ev.seat:
+    if run is None or run.seat != seat:
         sink.report("research/draw-outside-run",
-                    f"seat {ev.seat} ended a Training Run that was not in progress", seat=ev.seat)
+                    f"seat {seat} ended a Training Run that was not in progress", seat=seat)
         return False
-    s = st.seats[ev.seat - 1]
+    s = st.seats[seat - 1]
     outcome = ev.outcome
     crashed = False
     if outcome == "bank":
@@ -279,12 +281,13 @@ def do_run_end(st: GameState, ev: RunEnd, sink: FindingSink) -> bool:
         banked = run.provisional
         if run.breakthrough:
             banked += min(3, len(run.domains))
-        if ev.banked is not None and ev.banked != banked:
+        recorded = ev.banked
+        if recorded is not None and recorded != banked:
             sink.report("research/banked-mismatch",
-                        f"seat {s.seat} banked {ev.banked} Capability; the cards drawn "
+                        f"seat {s.seat} banked {recorded} Capability; the cards drawn "
                         f"({', '.join(run.cards) or 'none'}) give {banked}",
-                        seat=s.seat, expected=banked, recorded=ev.banked)
-            banked = ev.banked
+                        seat=s.seat, expected=banked, recorded=recorded)
+            banked = recorded
     gain_capability(st, s, banked)
     unique = 0 if crashed else len(run.domains & st.c.domains)
     if not crashed:

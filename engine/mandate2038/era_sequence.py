@@ -167,51 +167,53 @@ def start_production(st: GameState, sink: FindingSink, *, quiet: bool = False) -
 
 def on_allocate(st: GameState, ev: Allocate, sink: FindingSink) -> None:
     """§6C.3 Allocate: the seat's complete allocation, checked against its local sources."""
+    # each field read once (a pydantic attribute costs several plain ones)
+    seat, emergency, mega_clusters = ev.seat, ev.emergency, ev.mega_clusters
     if st.production_done:
-        if ev.seat in st.allocations:
-            sink.report("production/twice", f"seat {ev.seat} allocated twice this Production",
-                        seat=ev.seat)
+        if seat in st.allocations:
+            sink.report("production/twice", f"seat {seat} allocated twice this Production",
+                        seat=seat)
             return
         sink.report("turn/wrong-phase",
-                    f"seat {ev.seat}'s allocation came after this Era's Production resolved",
-                    seat=ev.seat)
+                    f"seat {seat}'s allocation came after this Era's Production resolved",
+                    seat=seat)
         return
     start_production(st, sink)
-    s = st.seats[ev.seat - 1]
-    if ev.seat in st.allocations:
-        sink.report("production/twice", f"seat {ev.seat} allocated twice this Production",
-                    seat=ev.seat)
+    s = st.seats[seat - 1]
+    if seat in st.allocations:
+        sink.report("production/twice", f"seat {seat} allocated twice this Production",
+                    seat=seat)
         return
     facs = list(dict.fromkeys(ev.facilities))
-    if ev.emergency and st.production_headline != "emergency_power_authority":
+    if emergency and st.production_headline != "emergency_power_authority":
         sink.report("production/emergency-power",
-                    f"seat {ev.seat} assigned {ev.emergency} emergency Power, but The "
+                    f"seat {seat} assigned {emergency} emergency Power, but The "
                     "Counterfactual Casino Clears Priority Load is not in force this Era",
-                    seat=ev.seat, recorded=ev.emergency)
-    for num in ev.mega_clusters:
+                    seat=seat, recorded=emergency)
+    for num in mega_clusters:
         m = st.megas.get(num)
         if m is None or m.owner != s.seat:
             sink.report("production/mega-cluster-demand",
-                        f"seat {ev.seat} satisfied Mega-Cluster {num}, which it does not own",
-                        seat=ev.seat, recorded=num)
+                        f"seat {seat} satisfied Mega-Cluster {num}, which it does not own",
+                        seat=seat, recorded=num)
             continue
         fa, fb = s.facilities.get(m.hosts[0]), s.facilities.get(m.hosts[1])
         if m.hosts[0] not in facs or m.hosts[1] not in facs:
             sink.report("production/mega-cluster-demand",
-                        f"seat {ev.seat} satisfied Mega-Cluster {num}'s demand without powering "
-                        f"both hosts (Facilities {m.hosts[0]} and {m.hosts[1]})", seat=ev.seat)
+                        f"seat {seat} satisfied Mega-Cluster {num}'s demand without powering "
+                        f"both hosts (Facilities {m.hosts[0]} and {m.hosts[1]})", seat=seat)
         elif fa is None or fb is None or not adjacent_hexes(fa.hex, fb.hex):
             sink.report("production/mega-cluster-demand",
                         f"Mega-Cluster {num}'s hosts are no longer adjacent; it cannot operate",
-                        seat=ev.seat)
-    megas = [n for n in ev.mega_clusters if n in st.megas and st.megas[n].owner == s.seat]
-    problem = allocation_problem(st, s, facs, megas, ev.emergency)
+                        seat=seat)
+    megas = [n for n in mega_clusters if n in st.megas and st.megas[n].owner == s.seat]
+    problem = allocation_problem(st, s, facs, megas, emergency)
     if problem is not None:
-        tag = mega_grid_decides(st, s, facs, megas, ev.emergency, problem)
-        sink.report(problem[0], f"seat {ev.seat}'s allocation: {problem[1]}", seat=ev.seat,
+        tag = mega_grid_decides(st, s, facs, megas, emergency, problem)
+        sink.report(problem[0], f"seat {seat}'s allocation: {problem[1]}", seat=seat,
                     recorded={"facilities": facs, "mega_clusters": megas,
-                              "emergency": ev.emergency}, rulings=(tag,) if tag else ())
-    st.allocations[ev.seat] = (facs, megas, ev.emergency)
+                              "emergency": emergency}, rulings=(tag,) if tag else ())
+    st.allocations[seat] = (facs, megas, emergency)
     s.allocated = True
     if len(st.allocations) == st.n:
         resolve_production(st, sink)

@@ -306,23 +306,24 @@ class Options(Sequence[Any]):
     __slots__ = ("head", "groups", "tail", "_ends_cache", "_len")
 
     def __init__(self, head: list[Any], groups: list[tuple[dict[str, Any], list[Any]]],
-                 tail: list[Any], size: int | None = None) -> None:
-        """``size``: the groups' number of options, when the caller knows it."""
+                 tail: list[Any], size: int | None = None, ends: list[int] | None = None) -> None:
+        """``size``: the groups' number of options, when the caller knows it; ``ends``: the
+        :attr:`_ends` of ``groups`` (shared, read-only), when the caller has them."""
         self.head = head
         self.groups = groups
         self.tail = tail
-        self._ends_cache: list[int] | None = None
+        self._ends_cache = ends
         if size is None:
             size = sum(map(len, map(_SECOND, groups)))
         self._len = len(head) + size + len(tail)
 
     @property
     def _ends(self) -> list[int]:
-        """The index after each group's last option."""
+        """The number of the groups' options up to and including each group (not counting
+        ``head``): the index after each group's last option, less ``len(head)``."""
         ends = self._ends_cache
         if ends is None:
-            ends = self._ends_cache = list(itertools.accumulate(map(len, map(_SECOND, self.groups)),
-                                                                initial=len(self.head)))[1:]
+            ends = self._ends_cache = _group_ends(self.groups)
         return ends
 
     def __len__(self) -> int:
@@ -345,9 +346,10 @@ class Options(Sequence[Any]):
         h = len(self.head)
         if i < h:
             return self.head[i]
+        i -= h
         ends = self._ends
         if not ends or i >= ends[-1]:
-            return self.tail[i - (ends[-1] if ends else h)]
+            return self.tail[i - (ends[-1] if ends else 0)]
         g = bisect.bisect_right(ends, i)
         kw, vs = self.groups[g]
         return bind(vs[i - ends[g] + len(vs)], kw)
@@ -361,6 +363,11 @@ class Options(Sequence[Any]):
 
 
 _SECOND = operator.itemgetter(1)
+
+
+def _group_ends(groups: list[tuple[dict[str, Any], list[Any]]]) -> list[int]:
+    """:attr:`Options._ends` of ``groups``."""
+    return list(itertools.accumulate(map(len, map(_SECOND, groups))))
 
 
 def bind(variant: Any, kw: dict[str, Any]) -> Any:
@@ -685,24 +692,141 @@ def _unlocked_programs(st: GameState) -> list[str]:
 
 def eligible_picks(st: GameState, seat: int) -> list[str]:
     """The Core Actions and Programs ``seat`` may select now (each has a legal resolution)."""
-    return _eligible_picks(st, st.seat(seat), {})
+    return _eligible_picks(st, st.seat(seat), _Selection(st))
 
 
-def _eligible_picks(st: GameState, s: SeatState, ctx: dict[str, Any]) -> list[str]:
-    """:func:`eligible_picks` with ``ctx``: what the seats of one selection share (see
-    :func:`_quick_resolution`), filled on first use."""
+class _Selection:
+    """What every seat's picks read alike in one selection (the board stands still meanwhile):
+    the political hexes, the hexes with a free Facility space (:func:`_free_hexes`) and the
+    Programs unlocked in this Era."""
+
+    __slots__ = ("political", "free", "programs")
+
+    def __init__(self, st: GameState) -> None:
+        self.political = _board_sets(st).political
+        self.free = _free_hexes(st)
+        self.programs = _unlocked_programs(st)
+
+
+def _free_hexes(st: GameState) -> frozenset[str]:
+    """The positions with a free Facility space (as ``hb.has_free_space``: fewer Facilities
+    there than the tile's spaces; the Frontier has none): the map's spaced positions less the
+    full ones."""
+    counts: dict[str | None, int] = {}
+    for x in st.seats:
+        for f in x.facilities.values():
+            counts[f.hex] = counts.get(f.hex, 0) + 1
+    spaces = _board_sets(st).spaces
+    full = [h for h, n in counts.items() if n >= spaces.get(h, 0)]  # type: ignore[arg-type]
+    spaced = _pick_map(st).spaced
+    return spaced.difference(full) if full else spaced
+
+
+class _PickMap:
+    """Per map (cached like :class:`_BoardSets`), the positions the quick resolvability checks
+    look for: those with Facility spaces, Build and Compute discounts, Energy tiles with a Power
+    Contract (position, Generator slots, contract) and the Fusion tile (position, Generator
+    slots)."""
+
+    __slots__ = ("board", "spaced", "build_discount", "compute_discount", "generators", "fusion")
+
+    def __init__(self, st: GameState) -> None:
+        self.board = st.board
+        fus_tile = st.c.fusion.tile if st.c.fusion is not None else None
+        generator_at = st.c.generator_at
+        self.spaced = frozenset(p for p, n in _board_sets(st).spaces.items() if n > 0)
+        build_discount, compute_discount = [], []
+        self.generators: list[tuple[str, int, Any]] = []
+        self.fusion: list[tuple[str, int]] = []
+        for p, t in _tiles(st).items():
+            if t is None:
+                continue
+            visit = t.visit_key
+            if visit == "build_discount":
+                build_discount.append(p)
+            elif visit == "compute_discount":
+                compute_discount.append(p)
+            if t.category == "energy":
+                con = generator_at.get(t.id)
+                if con is not None:
+                    self.generators.append((p, t.generator_slots, con))
+            if t.id == fus_tile:
+                self.fusion.append((p, t.generator_slots))
+        self.build_discount = frozenset(build_discount)
+        self.compute_discount = frozenset(compute_discount)
+
+
+_LAST_PICK_MAP: list[_PickMap | None] = [None]
+
+
+def _pick_map(st: GameState) -> _PickMap:
+    hit = _LAST_PICK_MAP[0]
+    if hit is None or hit.board is not st.board:
+        hit = _LAST_PICK_MAP[0] = _PickMap(st)
+    return hit
+
+
+if CORE_ACTIONS != ("fund", "research", "build", "organize", "deploy", "influence"):
+    raise RuntimeError("_eligible_picks lists the Core Actions in this order: update it")
+
+
+def _eligible_picks(st: GameState, s: SeatState, sel: _Selection) -> list[str]:
+    """:func:`eligible_picks` with ``sel``, what the seats of one selection share.
+
+    Equal to ``[a for a in CORE_ACTIONS if a not in s.exhausted and _has_resolution(st, s, a)]``
+    followed by the Programs the seat may select that have a resolution (the plain per-pick
+    computation; ``tests/test_simulate.py`` compares them on whole games), with each pick's
+    quick check called directly on the seat's reach, read once."""
     ex = s.exhausted
-    out = [a for a in CORE_ACTIONS
-           if a not in ex and (a in _ALWAYS_RESOLVABLE or _has_resolution(st, s, a, ctx))]
+    reach = _move_table(s).reach
+    anywhere = 0  # Core Actions left that resolve from anywhere (Agent Swarm reads it)
+    out = []
+    if "fund" not in ex:
+        out.append("fund")
+        anywhere += 1
+    if "research" not in ex:
+        if s.compute >= 1 or st.headline == "ten_dollar_intelligence":
+            out.append("research")
+            anywhere += 1
+        else:
+            qr = _quick_research_without_compute(st, s, reach)
+            if qr or (qr is None and _walk_resolution(st, s, "research")):
+                out.append("research")
+    qb = qd = qi = None  # the quick answers of Build, Deploy and Influence (Agent Swarm reads them)
+    if "build" not in ex:
+        qb = _quick_build(st, s, reach, sel.free)
+        if qb:  # (never undecided)
+            out.append("build")
+    if "organize" not in ex:
+        out.append("organize")
+        anywhere += 1
+    if "deploy" not in ex:
+        qd = _quick_deploy(st, s, reach)
+        if qd or (qd is None and _walk_resolution(st, s, "deploy")):
+            out.append("deploy")
+    if "influence" not in ex:
+        qi = _quick_influence(st, s, reach, sel.political)
+        if qi or (qi is None and _walk_resolution(st, s, "influence")):
+            out.append("influence")
     free_swarm = st.headline == "agent_swarm_escapes_scope"
-    for p in _unlocked_programs(st):
+    for p in sel.programs:
         if p in s.programs_used or p == st.paused_program:
             continue
         if p == "fusion" and st.fusion_owner is not None:
             continue
         if s.markers <= 0 and not (p == "agent_swarm" and free_swarm):
             continue
-        if p in _ALWAYS_RESOLVABLE or _has_resolution(st, s, p, ctx):
+        if p in _ALWAYS_RESOLVABLE:
+            out.append(p)
+            continue
+        q: bool | None = None
+        if p == "mega_cluster":
+            q = _quick_mega_cluster(st, s, reach)
+        elif p == "fusion":
+            q = _quick_fusion(st, s, reach)
+        elif p == "agent_swarm":  # as _quick_resolution
+            q = True if anywhere >= 2 or (anywhere == 1 and bool(qb or qd or qi)) else None
+        if q or (q is None and _walk_resolution(st, s, p)):
             out.append(p)
     return out
 
@@ -710,22 +834,50 @@ def _eligible_picks(st: GameState, s: SeatState, ctx: dict[str, Any]) -> list[st
 def selection_decision(st: GameState) -> Decision:
     """The simultaneous secret selection of this cycle."""
     per_seat: dict[int, Any] = {}
-    ctx: dict[str, Any] = {}  # the board as every seat's picks read it (one per selection)
-    for seat in range(1, st.n + 1):
-        s = st.seat(seat)
-        picks = _eligible_picks(st, s, ctx)
+    sel = _Selection(st)  # the board as every seat's picks read it (one per selection)
+    for s in st.seats:
+        picks = _eligible_picks(st, s, sel)
         if not picks:
             # No choice has a legal resolution (rare): the seat still commits an unused Core
             # Action, which resolves blocked (a forced no-op in the designers' terms).
             picks = [a for a in CORE_ACTIONS if a not in s.exhausted and a not in ("deploy", "build")]
-        per_seat[seat] = picks
+        per_seat[s.seat] = picks
+    lazy = _LAZY[0]
 
     def combine(picks: dict[int, Any]) -> ev.Reveal:
+        tie = mind_trust_tie_choice(st, picks)
+        if lazy:  # the simulator: one shared event per outcome (see _reveal)
+            return _reveal(tuple(sorted(picks.items())), tie)
         sels = [ev.Selection(seat=k, pick=picks[k]) for k in sorted(picks)]
-        return ev.Reveal(selections=sels, tie_choice=mind_trust_tie_choice(st, picks))
+        return ev.Reveal(selections=sels, tie_choice=tie)
 
     return Decision(kind="simultaneous", per_seat=per_seat, combine=combine,
                     label=f"Era {st.era} cycle {st.cycle}: select secretly")
+
+
+#: in lazy mode (the simulator), the reveal events and their selections, built once per process
+#: and shared like the options of ``_option`` (a simulated game never changes an event it
+#: records); a key holds every field. Bounded: cleared past _SELECTION_REVEALS_MAX.
+_SELECTION_REVEALS: dict[tuple[Any, ...], ev.Reveal] = {}
+_SELECTIONS: dict[tuple[int, str], ev.Selection] = {}
+_SELECTION_REVEALS_MAX = 5_000
+
+
+def _reveal(picks: tuple[tuple[int, str], ...], tie: Any) -> ev.Reveal:
+    """``ev.Reveal`` of the (seat, pick) pairs in seat order and the tie choice, shared."""
+    key = (picks, tie)
+    o = _SELECTION_REVEALS.get(key)
+    if o is None:
+        sels = []
+        for pair in picks:
+            x = _SELECTIONS.get(pair)
+            if x is None:
+                x = _SELECTIONS[pair] = ev.Selection(seat=pair[0], pick=cast(Any, pair[1]))
+            sels.append(x)
+        if len(_SELECTION_REVEALS) >= _SELECTION_REVEALS_MAX:
+            _SELECTION_REVEALS.clear()
+        o = _SELECTION_REVEALS[key] = ev.Reveal(selections=sels, tie_choice=tie)
+    return o
 
 
 def mind_trust_tie_choice(st: GameState, picks: dict[int, Any]) -> Any:
@@ -750,10 +902,15 @@ def mind_trust_tie_choice(st: GameState, picks: dict[int, Any]) -> Any:
     return None
 
 
-def _has_resolution(st: GameState, s: SeatState, pick: str, ctx: dict[str, Any] | None = None) -> bool:
-    quick = _quick_resolution(st, s, pick, ctx)
+def _has_resolution(st: GameState, s: SeatState, pick: str, sel: _Selection | None = None) -> bool:
+    quick = _quick_resolution(st, s, pick, sel)
     if quick is not None:
         return quick
+    return _walk_resolution(st, s, pick)
+
+
+def _walk_resolution(st: GameState, s: SeatState, pick: str) -> bool:
+    """Whether ``pick`` has a resolution, by walking the destinations (as :func:`_turn_events`)."""
     if pick in _PIECE_DEPENDENT:
         return next(iter(_turn_events(st, s, pick)), None) is not None
     # the options at a destination do not depend on the moving piece: each destination once
@@ -794,71 +951,26 @@ def _occupied(st: GameState) -> dict[str | None, int]:
 
 
 def _quick_resolution(st: GameState, s: SeatState, pick: str,
-                      ctx: dict[str, Any] | None = None) -> bool | None:
+                      sel: _Selection | None = None) -> bool | None:
     """Whether ``pick`` has a resolution, when it is decided without walking the destinations
     (``None`` otherwise). Only conditions that hold at every destination are read here, so it
     agrees with :func:`_turn_events` (``tests/test_simulate.py`` checks that on whole games).
-    A speed-up for the simulator: the walk builds events, this reads a few numbers. ``ctx``
-    (one per selection, while the board stands still) keeps what every seat reads alike:
-    the Facilities per hex."""
+    A speed-up for the simulator: the walk builds events, this reads a few numbers. ``sel``
+    (one per selection, while the board stands still) keeps what every seat reads alike."""
     if pick in _ALWAYS_RESOLVABLE:  # Fund, Covenant, Narrative Capture (Runway), Reorganization
         return True  # (no move), Organize (the CEO to an adjacent hex) resolve anywhere
     if pick == "research":  # costs at most 1 Compute anywhere
-        return True if (s.compute >= 1 or st.headline == "ten_dollar_intelligence") else None
-    if pick == "deploy":
-        if s.customers >= st.c.cap_customers:
-            return False
-        req = st.c.customer_requirement(s.customers + 1)
-        if req is None:
-            return False
-        robot = st.headline == "synthetic_celebrity" and not st.robot_used
-        if s.capability < req - (1 if robot else 0):
-            return False
-        if s.capability < req:
-            return None
-        if s.compute >= 1:
+        if s.compute >= 1 or st.headline == "ten_dollar_intelligence":
             return True
-        return True if _free_deploy_in_reach(st, s) else None
+        return _quick_research_without_compute(st, s, _move_table(s).reach)
+    if pick == "deploy":
+        return _quick_deploy(st, s, _move_table(s).reach)
     if pick == "mega_cluster":
-        if s.runway < 3 or s.compute < 2 or len(st.megas) >= st.c.mega_pairs or len(s.facilities) < 2:
-            return False
-        # as _mega_cluster: a pair of adjacent, locally eligible own Facilities outside any
-        # Mega-Cluster, one of them at a destination in reach
-        reach = _move_table(s).reach
-        for (a, fa), (b, fb) in itertools.combinations(sorted(s.facilities.items()), 2):
-            if (fa.mega is None and fb.mega is None and (fa.hex in reach or fb.hex in reach)
-                    and hb.adjacent_hexes(fa.hex, fb.hex) and hb.locally_eligible(st, s, a)
-                    and hb.locally_eligible(st, s, b)):
-                return True
-        return False
+        return _quick_mega_cluster(st, s, _move_table(s).reach)
     if pick == "fusion":
-        fus = st.c.fusion
-        if fus is None or st.fusion_owner is not None or s.runway < fus.runway:
-            return False
-        tiles = _tiles(st)
-        for dest in _move_table(s).reach:  # as _action_at: the Fusion tile with a free Generator slot
-            tile = tiles.get(dest)
-            if (tile is not None and tile.id == fus.tile
-                    and len(st.gen_slots.get(dest, [])) < tile.generator_slots):
-                return True
-        return False
+        return _quick_fusion(st, s, _move_table(s).reach)
     if pick == "build":
-        if len(s.facilities) >= 4 and (st.era < 2 or s.generator is not None):
-            return False
-        occupied: dict[str | None, int] = {}
-        if len(s.facilities) < 4:
-            shared = ctx.get("occupied") if ctx is not None else None
-            if shared is None:
-                shared = _occupied(st)
-                if ctx is not None:
-                    ctx["occupied"] = shared
-            occupied = shared
-            if s.runway >= 2:  # a Facility fits on any free space
-                spaces = _board_sets(st).spaces  # (the Frontier has none)
-                for dest in _move_table(s).reach:
-                    if occupied.get(dest, 0) < spaces[dest]:
-                        return True
-        return _build_in_reach(st, s, occupied)
+        return _quick_build(st, s, _move_table(s).reach, sel.free if sel is not None else None)
     if pick == "agent_swarm":  # two unused Core Actions that resolve anywhere suffice
         ex = s.exhausted
         anywhere = (("fund" not in ex) + ("organize" not in ex)
@@ -866,27 +978,121 @@ def _quick_resolution(st: GameState, s: SeatState, pick: str,
         if anywhere >= 2:
             return True
         # one that resolves anywhere and one that resolves (without the visit bonus) somewhere
-        if anywhere == 1 and any(a not in ex and _quick_resolution(st, s, a, ctx)
+        if anywhere == 1 and any(a not in ex and _quick_resolution(st, s, a, sel)
                                  for a in ("deploy", "build", "influence")):
             return True
         return None
-    if pick == "influence":  # Trust or Scrutiny on a political hex in reach
-        if (s.trust < st.c.cap_trust or s.bag >= 1) and not _move_table(s).reach.isdisjoint(
-                _board_sets(st).political):
-            return True
-        if st.era < 3:  # Joint Ventures from Era III (§7 Influence)
-            return False
-        # only at an own Facility in reach: Joint Ventures there
-        return _joint_venture_in_reach(st, s)
+    if pick == "influence":
+        return _quick_influence(st, s, _move_table(s).reach, _board_sets(st).political)
     return None
 
 
-def _joint_venture_in_reach(st: GameState, s: SeatState) -> bool | None:
+def _quick_research_without_compute(st: GameState, s: SeatState, reach: frozenset[str]) -> bool | None:
+    """Research for a seat without Compute (at 1 Compute, as :func:`_action_at` reads it): free
+    only at a Compute-discount visit in ``reach``; else none unless Orbital Compute offers
+    something (undecided)."""
+    if s.compute >= 0 and not reach.isdisjoint(_pick_map(st).compute_discount):
+        return True
+    return None if s.facilities and has_active(st, s, "orbital_compute") else False
+
+
+def _quick_deploy(st: GameState, s: SeatState, reach: frozenset[str]) -> bool | None:
+    """Deploy's quick answer (:func:`_quick_resolution`): the next Customer's Capability, met
+    everywhere, nowhere, or only with The Home Robot's district discount (undecided); then its
+    Compute, or a destination in ``reach`` where it costs none."""
+    if s.customers >= st.c.cap_customers:
+        return False
+    req = st.c.customer_requirement(s.customers + 1)
+    if req is None:
+        return False
+    robot = st.headline == "synthetic_celebrity" and not st.robot_used
+    if s.capability < req - (1 if robot else 0):
+        return False
+    if s.capability < req:
+        return None
+    if s.compute >= 1 or (s.compute >= 0 and st.headline == "ten_dollar_intelligence"):
+        return True
+    if _free_deploy_in_reach(st, s, reach):
+        return True
+    # nowhere free: only Orbital Compute or The Social Graph could offer one (undecided)
+    if (s.facilities and has_active(st, s, "orbital_compute")) or has_active(st, s, "social_graph"):
+        return None
+    return False
+
+
+def _quick_mega_cluster(st: GameState, s: SeatState, reach: frozenset[str]) -> bool:
+    """As :func:`_mega_cluster` from every destination in ``reach``: a pair of adjacent, locally
+    eligible own Facilities outside any Mega-Cluster, one of them at a destination in reach."""
+    if s.runway < 3 or s.compute < 2 or len(st.megas) >= st.c.mega_pairs or len(s.facilities) < 2:
+        return False
+    free = [(no, f.hex) for no, f in s.facilities.items() if f.mega is None and f.hex is not None]
+    for (a, ha), (b, hb_) in itertools.combinations(free, 2):
+        if ((ha in reach or hb_ in reach) and hb_ in ADJACENT.get(ha, ())
+                and hb.locally_eligible(st, s, a) and hb.locally_eligible(st, s, b)):
+            return True
+    return False
+
+
+def _quick_fusion(st: GameState, s: SeatState, reach: frozenset[str]) -> bool:
+    """As :func:`_action_at` from every destination in ``reach``: the Fusion tile with a free
+    Generator slot, and the Runway for it."""
+    fus = st.c.fusion
+    if fus is None or st.fusion_owner is not None or s.runway < fus.runway:
+        return False
+    for dest, slots in _pick_map(st).fusion:
+        if dest in reach and len(st.gen_slots.get(dest, [])) < slots:
+            return True
+    return False
+
+
+def _quick_build(st: GameState, s: SeatState, reach: frozenset[str], free: frozenset[str] | None) -> bool:
+    """Whether Build resolves from a destination in ``reach``, exactly as :func:`_action_at`
+    (with the visit bonus) reads it: a Facility on a free space at its cost, or a Generator on
+    an Energy tile's free slot. ``free``: the hexes with a free Facility space
+    (:func:`_free_hexes`; computed here when None)."""
+    if len(s.facilities) < 4:
+        if free is None:
+            free = _free_hexes(st)
+        here = reach & free  # destinations in reach with a free Facility space
+        if here:
+            runway = s.runway
+            if runway >= 2:  # a Facility costs at most 2
+                return True
+            cost = 2
+            if has_active(st, s, "industrial_velocity") and s.era.facility_builds == 0:
+                cost -= 1
+            if runway >= cost or (runway >= cost - 1 and not here.isdisjoint(_pick_map(st).build_discount)):
+                return True
+    elif st.era < 2:
+        return False
+    if st.era >= 2 and s.generator is None:
+        beam = st.headline == "reactor_restart_one_model" and not st.beam_used
+        for dest, slots, con in _pick_map(st).generators:
+            if dest in reach and len(st.gen_slots.get(dest, [])) < slots:
+                cost = con.runway
+                if con.id == "civic_heat_battery" and beam:
+                    cost = max(0, cost - 1)  # Orbital Power Receives a Beam Corridor
+                if s.runway >= cost:
+                    return True
+    return False
+
+
+def _quick_influence(st: GameState, s: SeatState, reach: frozenset[str],
+                     political: frozenset[str]) -> bool | None:
+    """Influence's quick answer: Trust or Scrutiny on a political hex in ``reach``; else from
+    Era III (§7 Influence) the Joint Ventures at an own Facility in reach."""
+    if (s.trust < st.c.cap_trust or s.bag >= 1) and not reach.isdisjoint(political):
+        return True
+    if st.era < 3:  # Joint Ventures from Era III (§7 Influence)
+        return False
+    return _joint_venture_in_reach(st, s, reach)
+
+
+def _joint_venture_in_reach(st: GameState, s: SeatState, reach: frozenset[str]) -> bool | None:
     """From Era III, as :func:`_influence` at an own Facility in reach: False without one; True
     to terminate a Joint Venture the seat shares, or to propose one from the hex's first
     Facility to a rival's Facility on an adjacent hex (the least reach of a partnership);
     None otherwise (undecided)."""
-    reach = _move_table(s).reach
     first: dict[str, Any] = {}  # hex in reach -> the seat's lowest-numbered Facility there
     for no, f in s.facilities.items():
         h = f.hex
@@ -912,13 +1118,13 @@ def _joint_venture_in_reach(st: GameState, s: SeatState) -> bool | None:
     return None
 
 
-def _free_deploy_in_reach(st: GameState, s: SeatState) -> bool:
+def _free_deploy_in_reach(st: GameState, s: SeatState, reach: frozenset[str]) -> bool:
     """A destination in reach where a Deploy costs no Compute (as :func:`_action_at`, with the
     visit bonus): a free-Deploy or Compute-discount visit, or Installed Base in a district."""
     tiles = _tiles(st)
     discount = st.rulings.get("compute-estate-discount", "first-compute-cost") == "first-compute-cost"
     installed = has_active(st, s, "installed_base")
-    for dest in _move_table(s).reach:
+    for dest in reach:
         here = tiles.get(dest)
         if here is not None:
             visit = here.visit_key
@@ -926,41 +1132,6 @@ def _free_deploy_in_reach(st: GameState, s: SeatState) -> bool:
                 return True
         if installed and st.board.tile(dest) in DEPLOY_DISTRICTS:
             return True
-    return False
-
-
-def _build_in_reach(st: GameState, s: SeatState, occupied: dict[str | None, int]) -> bool:
-    """Whether Build resolves from a destination in reach, exactly as :func:`_action_at` (with
-    the visit bonus) reads it: a Facility on a free space at its cost, or a Generator on an
-    Energy tile's free slot. ``occupied``: Facilities per hex (:func:`_occupied`), when the
-    seat has room for a Facility."""
-    tiles = _tiles(st)
-    reach = _move_table(s).reach
-    if len(s.facilities) < 4:
-        cost = 2
-        if has_active(st, s, "industrial_velocity") and s.era.facility_builds == 0:
-            cost -= 1
-        spaces = _board_sets(st).spaces
-        for dest in reach:
-            if occupied.get(dest, 0) < spaces[dest]:
-                here = tiles.get(dest)
-                c = cost - 1 if here is not None and here.visit_key == "build_discount" else cost
-                if s.runway >= max(0, c):
-                    return True
-    if st.era >= 2 and s.generator is None:
-        beam = st.headline == "reactor_restart_one_model" and not st.beam_used
-        for dest in reach:
-            tile = tiles.get(dest)
-            if tile is None or tile.category != "energy":
-                continue
-            con = st.c.generator_at.get(tile.id)
-            if con is None or len(st.gen_slots.get(dest, [])) >= tile.generator_slots:
-                continue
-            cost = con.runway
-            if con.id == "civic_heat_battery" and beam:
-                cost = max(0, cost - 1)  # Orbital Power Receives a Beam Corridor
-            if s.runway >= cost:
-                return True
     return False
 
 
@@ -975,12 +1146,12 @@ def _turn_decision(st: GameState, seat: int) -> Decision:
     t = st.turn
     trades_open = not (t is not None and t.seat == seat and (t.traded or t.started))
     if _LAZY[0]:  # grouped options: no object per option (see Options)
-        groups, tail, size = _turn_groups(st, s, pick)
+        groups, tail, size, ends = _turn_groups(st, s, pick)
         resolvable = bool(groups or tail)
         head = [] if resolvable else _blocked_events(st, s, pick)
         if trades_open:
             head = _trade_options(st, s, pick, resolvable=resolvable) + head
-        return Decision(kind="player", seat=seat, options=Options(head, groups, tail, size),
+        return Decision(kind="player", seat=seat, options=Options(head, groups, tail, size, ends),
                         label=f"seat {seat} resolves {pick}")
     options: list[Any] = list(_turn_events(st, s, pick))
     if not options:
@@ -1004,6 +1175,11 @@ def _trade_options(st: GameState, s: SeatState, pick: str, resolvable: bool | No
     out: list[Any] = []
     seats = st.seats
     cap_runway, cap_compute = st.c.cap_runway, st.c.cap_compute
+    # (with any Compute and Runway, as _quick_resolution; a Build reads the free spaces twice)
+    always = pick in _ALWAYS_RESOLVABLE
+    sel = _Selection(st) if pick == "build" else None
+    # a trade that only adds what the pick reads keeps a resolvable pick resolvable
+    gains = _TRADE_GAINS.get(pick, ()) if resolvable else ()
     for give, offers in _trade_offers(s.seat, st.n):
         if give == "runway":  # give 1 Runway for 1 Compute
             if s.runway < 1:
@@ -1015,7 +1191,7 @@ def _trade_options(st: GameState, s: SeatState, pick: str, resolvable: bool | No
             mine_ok = s.runway < cap_runway
         # the action must keep a legal resolution after the trade: one check per outcome
         ok_rejected = resolvable
-        ok_accepted: bool | None = None
+        ok_accepted: bool | None = True if (always or give in gains) else None
         for r, accept, reject in offers:  # the rivals clockwise
             rs = seats[r]
             if give == "runway":
@@ -1024,7 +1200,7 @@ def _trade_options(st: GameState, s: SeatState, pick: str, resolvable: bool | No
                 can_accept = mine_ok and rs.runway >= 1 and rs.compute < cap_compute
             if can_accept:
                 if ok_accepted is None:
-                    ok_accepted = _resolvable_after(st, s, pick, give, 1)
+                    ok_accepted = _resolvable_after(st, s, pick, give, 1, sel)
                 if ok_accepted:
                     out.append(accept if accept is not None else _trade(s.seat, r + 1, give, True))
             if ok_rejected is None:
@@ -1032,6 +1208,15 @@ def _trade_options(st: GameState, s: SeatState, pick: str, resolvable: bool | No
             if ok_rejected:
                 out.append(reject if reject is not None else _trade(s.seat, r + 1, give, False))
     return out
+
+
+#: per pick, the things given (for the other) that take nothing its resolution reads (as
+#: :func:`_action_at` and the Orbital Compute / Social Graph options read them): Build and
+#: Fusion cost Runway only, Deploy reads Compute only, Influence neither
+_TRADE_GAINS: dict[str, tuple[str, ...]] = {
+    "build": ("compute",), "fusion": ("compute",), "deploy": ("runway",),
+    "influence": ("runway", "compute"),
+}
 
 
 _OFFERS: dict[tuple[int, int], list[tuple[str, list[tuple[int, Any, Any]]]]] = {}
@@ -1067,14 +1252,17 @@ def _trade(seat: int, rival: int, give: str, accepted: bool) -> Any:
     return o
 
 
-def _resolvable_after(st: GameState, s: SeatState, pick: str, give: str, n: int) -> bool:
+def _resolvable_after(st: GameState, s: SeatState, pick: str, give: str, n: int,
+                      sel: _Selection | None = None) -> bool:
     """Whether ``pick`` has a resolution once ``n`` of ``give`` is traded for the other (the
-    seat's values are changed for the check and restored)."""
+    seat's values are changed for the check and restored). ``sel``: as :func:`_has_resolution`."""
     d = -n if give == "compute" else n  # the Compute change; Runway changes the other way
+    if pick == "research" and (s.compute + d >= 1 or st.headline == "ten_dollar_intelligence"):
+        return True  # (as _quick_resolution)
     s.compute += d
     s.runway -= d
     try:
-        return _has_resolution(st, s, pick)
+        return _has_resolution(st, s, pick, sel)
     finally:
         s.compute -= d
         s.runway += d
@@ -1118,7 +1306,7 @@ _SAME_EVERYWHERE = frozenset({"fund", "covenant", "narrative_capture"})
 
 def _turn_groups(
     st: GameState, s: SeatState, pick: str
-) -> tuple[list[tuple[dict[str, Any], list[Any]]], list[Any], int | None]:
+) -> tuple[list[tuple[dict[str, Any], list[Any]]], list[Any], int | None, list[int] | None]:
     """The options of :func:`_turn_events`, in the same order, as :class:`Options` groups: one
     ``(seat/piece/path fields, variants)`` per move. The variants are computed once per
     destination, or once per what :func:`_action_at` reads of a destination for that pick (Fund,
@@ -1135,6 +1323,7 @@ def _turn_groups(
     cache: dict[Any, Any] = {}
     groups: list[tuple[dict[str, Any], list[Any]]] = []
     size: int | None = None  # the groups' number of options, when known
+    ends: list[int] | None = None  # and their Options._ends
     seat = s.seat
     if pick == "organize":
         for piece, start in _pieces(s):
@@ -1151,7 +1340,7 @@ def _turn_groups(
                 if rvs:
                     groups.append((kw, rvs))
     elif (uniform := _uniform_variants(st, s, pick, tiles)) is not None:
-        groups, size = _uniform_groups(s, uniform)
+        groups, size, ends = _uniform_groups(s, uniform)
     else:  # the options depend on the destination only: each destination once
         same = pick in _SAME_EVERYWHERE
         # Influence before Era III reads only whether the destination is political
@@ -1220,7 +1409,7 @@ def _turn_groups(
         tail.extend(_orbital_options(st, s, pick))
     if pick == "deploy" and has_active(st, s, "social_graph"):
         tail.extend(_social_graph_options(st, s))
-    return groups, tail, size
+    return groups, tail, size, ends
 
 
 #: shared variant lists (read-only Specs) by what they depend on: (variants from any destination
@@ -1290,17 +1479,18 @@ _NOT_FRONTIER = next(p for p in POSITIONS if p != FRONTIER)
 
 
 def _uniform_groups(s: SeatState, shared: tuple[list[Any], list[Any]]
-                    ) -> tuple[list[tuple[dict[str, Any], list[Any]]], int]:
+                    ) -> tuple[list[tuple[dict[str, Any], list[Any]]], int, list[int]]:
     """The groups of every move when the variants do not depend on the destination (but for the
-    Frontier), and their number of options: built once per seat's positions and variant pair
-    (both shared), so kept with the moves."""
+    Frontier), their number of options and their :attr:`Options._ends`: built once per seat's
+    positions and variant pair (both shared), so kept with the moves."""
     memo = _move_table(s)
     hit = memo.uniform.get(id(shared))
     if hit is None:
         vs, at_frontier = shared
         groups = [(kw, at_frontier if dest == FRONTIER else vs) for kw, dest in memo.flat]
         groups = [g for g in groups if g[1]]
-        hit = memo.uniform[id(shared)] = (groups, sum(len(g[1]) for g in groups))
+        ends = _group_ends(groups)
+        hit = memo.uniform[id(shared)] = (groups, ends[-1] if ends else 0, ends)
     return hit
 
 
@@ -1347,7 +1537,7 @@ class _Moves:
                     seen.add(first[0])
                     self.firsts.append(first)
         self.reach = frozenset(seen)
-        self.uniform: dict[int, tuple[list[tuple[dict[str, Any], list[Any]]], int]] = {}
+        self.uniform: dict[int, tuple[list[tuple[dict[str, Any], list[Any]]], int, list[int]]] = {}
 
 
 _PIECE_MOVES: dict[tuple[int, str, str], tuple[list[tuple[str, str, list[str]]],

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from functools import partial
-from typing import Any
+from typing import Any, get_args
 
 from pydantic import BaseModel
 
@@ -177,6 +177,21 @@ for _t in TURN_TYPES:
     HANDLERS[_t] = on_turn
 
 
+
+
+def _by_class() -> dict[type, tuple[str, Callable[[GameState, Any, FindingSink], None]]]:
+    """Event class -> (its ``type``, its handler). A validated event's ``type`` is its class's
+    one-value Literal, so ``apply`` reads it from this table (one dict read) instead of from the
+    event (a pydantic attribute costs several plain ones)."""
+    out: dict[type, tuple[str, Callable[[GameState, Any, FindingSink], None]]] = {}
+    for model in get_args(get_args(MandateEvent)[0]):
+        (kind,) = get_args(model.model_fields["type"].annotation)
+        out[model] = (kind, HANDLERS.get(kind, _noop))
+    return out
+
+
+_BY_CLASS = _by_class()
+
 #: engine.mandate2038.moves.legal_moves once imported (an import statement per call costs more
 #: than a simulated decision's bookkeeping)
 _MOVES: list[Callable[..., Decision] | None] = [None]
@@ -196,6 +211,9 @@ class MandateRuleset:
     events_adapter = EVENTS_ADAPTER  # one-call validation of a whole event list (fast path)
     event_types = EVENT_TYPES
     location_parts: tuple[str, ...] = ("era", "cycle")
+    #: ``apply`` first sets the sink's era and cycle from the state (what
+    #: ``sink.locate(location_parts, location(state))`` does), so a caller need not
+    apply_locates = True
     # Mandate 2038's warehouse tables and its columns of the shared seats and outcomes tables
     tables: Mapping[str, TableColumns] = warehouse.TABLES
     player_counts: tuple[int, ...] = (3, 4, 5)
@@ -220,14 +238,21 @@ class MandateRuleset:
         return build_state(header, c.pack, c, sink)
 
     def apply(self, state: GameState, event: MandateEvent, sink: FindingSink,
-              _handler: Callable[..., Any] = HANDLERS.get) -> None:
+              _by_class: Callable[..., Any] = _BY_CLASS.get) -> None:
         """Fold one event into the state (mutates it), reporting findings on ``sink``.
-        (``_handler`` binds the dispatch table's lookup once; callers never pass it.)"""
-        kind = event.type  # (read once: a pydantic attribute costs several plain ones)
+        (``_by_class`` binds the dispatch table's lookup once; callers never pass it.)"""
+        sink.era = state.era or None  # where the event happens (apply_locates)
+        sink.cycle = state.cycle or None
+        known = _by_class(type(event))
+        if known is not None:
+            kind, handler = known
+        else:  # not one of the log's event classes: dispatch on its type
+            kind = event.type
+            handler = HANDLERS.get(kind, _noop)
         state.event_index = i = sink.event
         state.cause = state.event_cause = (i, kind)  # the step trace's cause (trace.py)
         n = len(sink.findings)
-        _handler(kind, _noop)(state, event, sink)
+        handler(state, event, sink)
         if state.event_rulings or (kind == "checkpoint" and state.seat_rulings):
             _cite_rulings(state, event, sink, n)
 
