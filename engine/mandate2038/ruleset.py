@@ -10,7 +10,6 @@ rules modules, named after the rulebook sections they implement:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from functools import partial
 from typing import Any, get_args
 
 from pydantic import BaseModel
@@ -299,9 +298,9 @@ class MandateRuleset:
         """``(state, passed=...) -> Decision``: :meth:`legal_moves` with lazy options, as the
         move generator's own function (the simulator's loop calls it once per decision; this
         object's ``pack`` argument is one the move generator does not read)."""
-        from engine.mandate2038.moves import legal_moves
+        from engine.mandate2038.moves import simulation_legal_moves
 
-        return partial(legal_moves, lazy=True)
+        return simulation_legal_moves
 
     def prepare_simulation(self) -> None:
         """The simulator's start-up, done once before games are timed: import the move
