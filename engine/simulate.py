@@ -67,6 +67,13 @@ def _chance(decision: Decision, rng: random.Random) -> Any:
     return rng.choices(opts, weights=weights, k=1)[0]
 
 
+def _finding_error(e: Any, f: Finding, events: list[Any], findings: list[Finding]) -> SimulationError:
+    """The error of a legal move the engine reported a finding on (the move generator and the
+    rules disagree): the last event of ``events`` is ``e``."""
+    return SimulationError(f"event {len(events) - 1} ({e.type}) produced finding {f.code}: {f.message}",
+                           events, findings)
+
+
 def simulate_game(
     ruleset: Ruleset,
     header: Any,
@@ -119,10 +126,7 @@ def simulate_game(
         events.append(e)
         if strict and len(findings) > before:
             f = findings[before]
-            raise SimulationError(
-                f"event {len(events) - 1} ({e.type}) produced finding {f.code}: {f.message}",
-                events, findings,
-            )
+            raise _finding_error(e, f, events, findings)
 
     hook = after_event
     hook_types = None if after_types is None else frozenset(after_types)
@@ -169,10 +173,7 @@ def simulate_game(
             events.append(choice)
             if strict and len(findings) > before:
                 f = findings[before]
-                raise SimulationError(
-                    f"event {len(events) - 1} ({choice.type}) produced finding {f.code}: {f.message}",
-                    events, findings,
-                )
+                raise _finding_error(choice, f, events, findings)
         else:
             apply(choice)
         if hook is not None and (hook_types is None or cls in hook_types):

@@ -67,3 +67,39 @@ def test_customer_requirement_table_is_the_plain_lookup() -> None:
     for ordinal in range(-2, len(req) + 3):
         plain = req[ordinal - 1] if 1 <= ordinal <= len(req) else None
         assert c.customer_requirement(ordinal) == plain
+
+
+class _Disagrees:
+    """The Mandate 2038 ruleset whose ``apply`` also reports a finding on the tenth event: the
+    loop must stop there and name the event and the finding (in both of its apply paths)."""
+
+    def __init__(self, ruleset: Any, plain: bool) -> None:
+        self._rs, self._plain = ruleset, plain
+
+    def __getattr__(self, name: str) -> Any:
+        if self._plain and name in ("simulation_moves", "apply_locates"):
+            raise AttributeError(name)
+        return getattr(self._rs, name)
+
+    def apply(self, state: Any, event: Any, sink: Any) -> None:
+        self._rs.apply(state, event, sink)
+        if sink.event == 10:
+            sink.report("checkpoint/mismatch", "planted by the test")
+
+
+def test_a_finding_on_a_legal_move_stops_the_game_naming_it() -> None:
+    import pytest
+
+    from engine.simulate import SimulationError
+
+    ruleset = get_ruleset("mandate2038")
+    pack = load_pack("mandate2038", "0.8.0-rc.17-test")
+    for plain in (False, True):
+        rng = random.Random("stop:0")
+        header = msim.game_header(pack, 4, rng, ["random"] * 4, seed="stop", index=0)
+        bots = {i + 1: make_bot("random", random.Random(f"stop:bot{i}")) for i in range(4)}
+        with pytest.raises(SimulationError) as err:
+            simulate_game(_Disagrees(ruleset, plain), header, bots, rng)
+        assert len(err.value.events) == 11
+        assert str(err.value).startswith(f"event 10 ({err.value.events[10].type}) produced finding "
+                                          "checkpoint/mismatch: planted by the test")

@@ -11,8 +11,8 @@ import bisect
 import itertools
 import operator
 import types
-from collections.abc import Iterator, Sequence
-from typing import Any, Union, cast, get_args, get_origin, overload
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar, Union, cast, get_args, get_origin, overload
 
 from pydantic import BaseModel as _BaseModel
 
@@ -412,14 +412,23 @@ class _BoardSets:
         self.spaces = {p: hb.facility_spaces(st, p) for p in POSITIONS}
 
 
+_T = TypeVar("_T")
+
+
+def _per_board(slot: list[Any], st: GameState, make: Callable[[GameState], _T]) -> _T:
+    """``make(st)``, kept in ``slot`` (a one-item list) while the board is the same: a table of
+    the map's positions, built once per game (each game has its own map)."""
+    hit = slot[0]
+    if hit is None or hit.board is not st.board:
+        hit = slot[0] = make(st)
+    return cast(_T, hit)
+
+
 _LAST_SETS: list[_BoardSets | None] = [None]
 
 
 def _board_sets(st: GameState) -> _BoardSets:
-    hit = _LAST_SETS[0]
-    if hit is None or hit.board is not st.board:
-        hit = _LAST_SETS[0] = _BoardSets(st)
-    return hit
+    return _per_board(_LAST_SETS, st, _BoardSets)
 
 
 def _tile(st: GameState, pos: str | None) -> Any:

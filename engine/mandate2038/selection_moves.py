@@ -15,7 +15,15 @@ from engine.mandate2038 import hex_board as hb
 from engine.mandate2038.board import ADJACENT, DISTANCE, FRONTIER
 from engine.mandate2038.content import DEPLOY_DISTRICTS
 from engine.mandate2038.factions import has_active
-from engine.mandate2038.lazy_options import _LAZY, PATHS, Options, _board_sets, _new, _tiles
+from engine.mandate2038.lazy_options import (
+    _LAZY,
+    PATHS,
+    Options,
+    _board_sets,
+    _new,
+    _per_board,
+    _tiles,
+)
 from engine.mandate2038.phase_moves import _OPTIONS, _keep_option, _option
 from engine.mandate2038.state import CORE_ACTIONS, GameState, SeatState
 from engine.mandate2038.turn_moves import (
@@ -166,10 +174,7 @@ _LAST_PICK_MAP: list[_PickMap | None] = [None]
 
 
 def _pick_map(st: GameState) -> _PickMap:
-    hit = _LAST_PICK_MAP[0]
-    if hit is None or hit.board is not st.board:
-        hit = _LAST_PICK_MAP[0] = _PickMap(st)
-    return hit
+    return _per_board(_LAST_PICK_MAP, st, _PickMap)
 
 
 if CORE_ACTIONS != ("fund", "research", "build", "organize", "deploy", "influence"):
