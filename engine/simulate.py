@@ -67,13 +67,6 @@ def _chance(decision: Decision, rng: random.Random) -> Any:
     return rng.choices(opts, weights=weights, k=1)[0]
 
 
-def _finding_error(e: Any, f: Finding, events: list[Any], findings: list[Finding]) -> SimulationError:
-    """The error of a legal move the engine reported a finding on (the move generator and the
-    rules disagree): the last event of ``events`` is ``e``."""
-    return SimulationError(f"event {len(events) - 1} ({e.type}) produced finding {f.code}: {f.message}",
-                           events, findings)
-
-
 def simulate_game(
     ruleset: Ruleset,
     header: Any,
@@ -126,7 +119,10 @@ def simulate_game(
         events.append(e)
         if strict and len(findings) > before:
             f = findings[before]
-            raise _finding_error(e, f, events, findings)
+            raise SimulationError(
+                f"event {len(events) - 1} ({e.type}) produced finding {f.code}: {f.message}",
+                events, findings,
+            )
 
     hook = after_event
     hook_types = None if after_types is None else frozenset(after_types)
@@ -151,8 +147,10 @@ def simulate_game(
                 picks[seat] = seat_bots[seat].choose(state, seat, opts, d.label)
             assert d.combine is not None
             choice = d.combine(picks)
-        else:  # "end"
+        elif kind == "end":
             break
+        else:
+            raise SimulationError(f"unknown decision kind {kind!r} ({d.label})", events, sink.findings)
         cls = type(choice)
         lazy = lazy_classes.get(cls)
         if lazy is None:  # once per class: a missing attribute of a pydantic model (or of its
@@ -166,16 +164,7 @@ def simulate_game(
             continue
         if passed:
             passed.clear()
-        if self_located:  # apply(choice), inlined (once per event)
-            sink.event = len(events)
-            before = len(findings)
-            rs_apply(state, choice, sink)
-            events.append(choice)
-            if strict and len(findings) > before:
-                f = findings[before]
-                raise _finding_error(choice, f, events, findings)
-        else:
-            apply(choice)
+        apply(choice)
         if hook is not None and (hook_types is None or cls in hook_types):
             for extra in hook(state, choice):
                 apply(extra)

@@ -103,3 +103,28 @@ def test_a_finding_on_a_legal_move_stops_the_game_naming_it() -> None:
         assert len(err.value.events) == 11
         assert str(err.value).startswith(f"event 10 ({err.value.events[10].type}) produced finding "
                                           "checkpoint/mismatch: planted by the test")
+
+
+def test_an_unknown_decision_kind_is_an_error_not_the_end_of_the_game() -> None:
+    import pytest
+
+    from engine.core.ruleset import Decision
+    from engine.simulate import SimulationError
+
+    class _Odd:
+        def __init__(self, ruleset: Any) -> None:
+            self._rs = ruleset
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self._rs, name)
+
+        def simulation_moves(self) -> Any:
+            return lambda state, passed=frozenset(): Decision(kind="bogus", label="odd")  # type: ignore[arg-type]
+
+    ruleset = get_ruleset("mandate2038")
+    pack = load_pack("mandate2038", "0.8.0-rc.17-test")
+    rng = random.Random("odd:0")
+    header = msim.game_header(pack, 3, rng, ["random"] * 3, seed="odd", index=0)
+    bots = {i + 1: make_bot("random", random.Random(f"odd:bot{i}")) for i in range(3)}
+    with pytest.raises(SimulationError, match="unknown decision kind 'bogus' \\(odd\\)"):
+        simulate_game(_Odd(ruleset), header, bots, rng)

@@ -707,58 +707,22 @@ def _final_scoring_copy(st: GameState) -> GameState | None:
 
 
 def _final_values(st: GameState) -> dict[str, Any] | None:
-    """The values of the final record of a complete game, read from the state without playing
-    final scoring forward; None (a copy is scored instead) unless the game is complete
-    (not a partial log), :func:`_settled` and not yet scored.
-
-    It is ``compute_final``'s arithmetic (core rules §11) for that case, where the Era's end and
-    the engine's checks before it change nothing the record reads: each seat loses one Mandate
-    per offline Facility, never below zero (§11.1); the provisional winners have the most
-    Mandate, ties by Trust, Customers, Compute (§11.2); the claims are ``claim_of``'s (§5),
-    the strongest eligible one by strength, then Mandate, Trust, Customers, Compute and the
-    Initiative order of the ruling final-claim-initiative, forms AGI (§11.3); Open needs
-    Collective Trust >= Setup Collective Trust + players and Systemic Risk < players (§11.4).
-    The engine still scores the game and compares every field when the record is applied
-    (``compare_record``), and ``tests/test_simulate_phases.py`` compares the record with the
-    one scored on a full copy over whole games."""
+    """The values of the final record of a complete game: final scoring (core rules §11, the
+    engine's ``compute_final``, the one place its arithmetic is written) applied to the light
+    copy of :func:`_final_scoring_copy`; None (a full copy is scored instead) unless the game is
+    complete (not a partial log), :func:`_settled` and not yet scored.
+    ``tests/test_simulate_phases.py`` compares the record with the one scored on a full copy
+    over whole games."""
     if st.partial or st.final_done or not _settled(st):
         return None
-    from engine.mandate2038.final_scoring import claim_of
-
-    penalty = st.c.scoring.offline_penalty
-    offline: dict[int, int] = {}
-    rank: dict[int, tuple[int, int, int, int]] = {}
-    for s in st.seats:
-        k = sum(1 for f in s.facilities.values() if not f.powered)
-        offline[s.seat] = k
-        rank[s.seat] = (s.mandate - min(s.mandate, k * penalty), s.trust, s.customers, s.compute)
-    best = max(rank.values())
-    provisional = [seat for seat, r in rank.items() if r == best]
-    blog = any(e == 4 and h == "agi_blog_post" for e, _c, h in st.headlines_seen)
-    claims = [cl for cl in (claim_of(st, s, blog) for s in st.seats) if cl is not None]
-    eligible = [cl for cl in claims if cl["eligible"]]
-    claimant = None
-    if eligible:
-        after_pass = st.rulings.get("final-claim-initiative", "after-last-pass") == "after-last-pass"
-        order = st.order_from(st.initiative % st.n + 1) if after_pass else st.initiative_order()
-        claimant = max(eligible, key=lambda cl: (cl["strength"], *rank[cl["seat"]],
-                                                 -order.index(cl["seat"])))["seat"]
-    agi = claimant is not None
-    ct = sum(s.trust for s in st.seats)
-    threshold = st.setup_trust + st.n
-    sr = st.systemic_risk_final if st.systemic_risk_final is not None else st.black
-    is_open = ct >= threshold and sr < st.n
-    ending = st.c.endings.get((agi, is_open))
-    return {"offline": offline, "provisional_winners": provisional, "claims": claims, "claimant": claimant,
-            "agi": agi, "winners": [claimant] if claimant is not None else provisional,
-            "collective_trust": ct, "open_threshold": threshold, "systemic_risk": sr, "open": is_open,
-            "ending": ending.id if ending is not None else None}
+    return _scored_copy(st, False).final
 
 
 def final_record_event(st: GameState, full_copy: bool = False) -> ev.FinalRecord:
-    """The Governance Board's final public record: :func:`_final_values` when it applies, else
-    filled from the engine's final scoring applied to a copy of the state
-    (:func:`_final_scoring_copy` when it applies, else a full copy, or always with ``full_copy``)."""
+    """The Governance Board's final public record, filled from the engine's final scoring
+    applied to a copy of the state: the light copy for a complete, settled game
+    (:func:`_final_values`), else :func:`_scored_copy` (the light copy when it applies, else a
+    full copy, or always a full copy with ``full_copy``)."""
     f = None if full_copy else _final_values(st)
     return _record_from(f if f is not None else _scored_copy(st, full_copy).final)
 

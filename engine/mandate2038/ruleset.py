@@ -176,8 +176,6 @@ for _t in TURN_TYPES:
     HANDLERS[_t] = on_turn
 
 
-
-
 def _by_class() -> dict[type, tuple[str, Callable[[GameState, Any, FindingSink], None]]]:
     """Event class -> (its ``type``, its handler). A validated event's ``type`` is its class's
     one-value Literal, so ``apply`` reads it from this table (one dict read) instead of from the
