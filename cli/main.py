@@ -438,9 +438,16 @@ def cmd_study(args: argparse.Namespace) -> int:
     counts = _player_counts(args.players)
     policies = tuple(x.strip() for x in str(args.policy).split(",") if x.strip())
     lineup = tuple(x.strip() for x in str(args.lineup or "").split(",") if x.strip())
+    from cli.variants import study_variants
+    from schemas.variants import VariantError
+
+    try:
+        variants = study_variants(args)
+    except VariantError as exc:
+        raise CliError("\n".join(str(p) for p in exc.problems)) from None
     spec = StudySpec(games=args.games, players=tuple(counts), profiles=args.profiles,
                      profile_ids=lineup, policies=policies or ("default",), seed=str(args.seed),
-                     batch_size=args.batch)
+                     batch_size=args.batch, variants=variants)
     out = Path(args.out)
     from rich.progress import Progress
 
@@ -879,6 +886,10 @@ def build_parser() -> argparse.ArgumentParser:
                     help="auto: Ray when installed, else local processes")
     st.add_argument("--batch", type=int, default=25, help="games per task (and per Parquet file)")
     st.set_defaults(func=cmd_study)
+    from cli import variants as _variants
+
+    _variants.add_study_options(st)
+    _variants.register(sub)
 
     ca = sub.add_parser("calibrate", help="a study's balance figures beside the designers' published ones")
     ca.add_argument("study", metavar="STUDY_DIR")

@@ -1,0 +1,133 @@
+"""``playtest variant show FILE``, ``playtest compare DIR`` and the ``--variant``/``--sweep``
+options of ``playtest study`` (docs/variants.md).
+
+Exit status: 0 ok; 2 a variant that cannot be used (every problem printed as
+``FILE:LINE: PATH: why``), an unreadable study folder or a usage problem.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+EXIT_OK = 0
+EXIT_UNUSABLE = 2
+
+
+def _fail(problems: list[Any]) -> int:
+    for p in problems:
+        print(f"playtest: {p}", file=sys.stderr)
+    return EXIT_UNUSABLE
+
+
+def _value(v: Any) -> str:
+    return json.dumps(v) if not isinstance(v, str) else v
+
+
+def cmd_variant_show(args: argparse.Namespace) -> int:
+    """Print a variant's effective changes against the base rules (exit 2 when unusable)."""
+    from ingest.variants import load_variant
+    from schemas.variants import VariantError
+
+    try:
+        lv = load_variant(args.file)
+    except VariantError as exc:
+        return _fail(exc.problems)
+    vf = lv.file
+    if args.format == "json":
+        print(json.dumps({
+            "file": vf.file, "name": lv.name, "game": vf.game,
+            "rules_version": vf.rules_version, "description": vf.description,
+            "hash": lv.stamp.hash,
+            "changes": [{"path": c.path, "knob": c.knob, "base": c.base, "value": c.value,
+                         "rule": c.why} for c in lv.changes],
+            "paused": lv.stamp.paused,
+            "options": [{"id": k, "base": b, "value": v} for k, (b, v) in lv.options.items()],
+            "stamp": lv.stamp.model_dump()}, indent=1))
+        return EXIT_OK
+    print(f"{lv.name} ({vf.game} {vf.rules_version}), content hash {lv.stamp.hash}")
+    if vf.description:
+        print(f"  {vf.description}")
+    if not (lv.changes or lv.stamp.paused or lv.options):
+        print("  no effective change: every value equals the rules as printed")
+    for c in lv.changes:
+        knob = f"  [{c.knob}]" if c.knob else ""
+        print(f"  {c.path}: {_value(c.base)} -> {_value(c.value)}{knob}")
+        if c.why:
+            print(f"      {c.why}")
+    for p in lv.stamp.paused:
+        print(f"  ability {p}: paused")
+    for k, (b, v) in lv.options.items():
+        print(f"  option {k}: {_value(b)} -> {_value(v)}")
+    return EXIT_OK
+
+
+def study_variants(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
+    """The ``(name, stamp JSON)`` of every ``--variant FILE`` and ``--sweep KNOB=LO..HI`` of a
+    ``study`` command (VariantError when one cannot be used)."""
+    from ingest.variants import load_variant, sweep_variants
+    from schemas.variants import VariantError, VariantProblem
+
+    loaded = [load_variant(f) for f in (getattr(args, "variant", None) or [])]
+    for spec in getattr(args, "sweep", None) or []:
+        loaded.extend(sweep_variants(None, spec))
+    names = [lv.name for lv in loaded]
+    dupes = sorted({n for n in names if names.count(n) > 1 or n == "baseline"})
+    if dupes:
+        raise VariantError([VariantProblem("--variant", None, n, "two arms of the study share "
+                                           "this name (and 'baseline' is the printed rules)")
+                            for n in dupes])
+    return tuple((lv.name, lv.stamp.model_dump_json()) for lv in loaded)
+
+
+def add_study_options(st: argparse.ArgumentParser) -> None:
+    st.add_argument("--variant", action="append", metavar="FILE",
+                    help="also play this rules variant on the same seeds (repeatable; "
+                         "docs/variants.md)")
+    st.add_argument("--sweep", action="append", metavar="KNOB=LO..HI",
+                    help="a knob over a range, as a series of variants (e.g. "
+                         "dossier_compute=0..3)")
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    """Paired comparison of a study's variants with its baseline (or of two studies)."""
+    from dashboards.variant_queries import CompareError, compare, format_text
+
+    players = int(args.players) if args.players else None
+    try:
+        result = compare(Path(args.dir), against=Path(args.against) if args.against else None,
+                         players=players, replicates=args.replicates, seed=args.seed)
+    except CompareError as exc:
+        print(f"playtest: {exc}", file=sys.stderr)
+        return EXIT_UNUSABLE
+    if args.format == "json":
+        print(json.dumps(result, indent=1, default=str))
+    else:
+        print(format_text(result))
+    return EXIT_OK
+
+
+def register(sub: Any) -> None:
+    """Add ``variant show`` and ``compare`` to the ``playtest`` parser's subcommands."""
+    v = sub.add_parser("variant", help="rules variants: show what a variant file changes")
+    vs = v.add_subparsers(dest="variant_command", metavar="SUBCOMMAND", required=True)
+    show = vs.add_parser("show", help="check a variant file and print its changes against the "
+                         "rules as printed (exit 2 with file, line and reason when unusable)")
+    show.add_argument("file", metavar="FILE")
+    show.add_argument("--format", choices=("text", "json"), default="text")
+    show.set_defaults(func=cmd_variant_show)
+
+    c = sub.add_parser("compare", help="a study's variants against its baseline: paired "
+                       "differences with block-bootstrap intervals per balance metric")
+    c.add_argument("dir", metavar="DIR")
+    c.add_argument("--against", metavar="DIR2", default=None,
+                   help="compare DIR's baseline with DIR2's baseline, game index by game index "
+                        "(e.g. the same rules on two seeds)")
+    c.add_argument("--players", default=None, help="one player count (default: each present)")
+    c.add_argument("--replicates", type=int, default=2000, help="bootstrap replicates")
+    c.add_argument("--seed", type=int, default=0, help="the bootstrap's random seed")
+    c.add_argument("--format", choices=("text", "json"), default="text")
+    c.set_defaults(func=cmd_compare)
