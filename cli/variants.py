@@ -131,3 +131,47 @@ def register(sub: Any) -> None:
     c.add_argument("--seed", type=int, default=0, help="the bootstrap's random seed")
     c.add_argument("--format", choices=("text", "json"), default="text")
     c.set_defaults(func=cmd_compare)
+
+
+#: ``validate --printed-rules``: audit under the rules as printed, whatever the header names
+PRINTED = "printed"
+
+
+def add_validate_options(v: argparse.ArgumentParser) -> None:
+    g = v.add_mutually_exclusive_group()
+    g.add_argument("--variant", metavar="FILE", default=None,
+                   help="audit under this rules variant instead of the one each log's header "
+                        "names (docs/variants.md)")
+    g.add_argument("--printed-rules", action="store_true",
+                   help="audit under the rules as printed, ignoring a variant the header names")
+
+
+def validate_variant(args: argparse.Namespace) -> Any:
+    """What ``validate`` audits under: None (each header's own), :data:`PRINTED`, or the stamp
+    of ``--variant FILE`` (CliError-like SystemExit message when it cannot be used)."""
+    if getattr(args, "printed_rules", False):
+        return PRINTED
+    path = getattr(args, "variant", None)
+    if not path:
+        return None
+    from cli.main import CliError
+    from ingest.variants import load_variant
+    from schemas.variants import VariantError
+
+    try:
+        return load_variant(path).stamp
+    except VariantError as exc:
+        raise CliError("\n".join(str(p) for p in exc.problems)) from None
+
+
+def with_variant(parsed: Any, variant: Any) -> Any:
+    """``parsed`` with its header's variant replaced as ``validate`` was asked (kept as it is
+    for None; removed for :data:`PRINTED`; a stamp of another game is not applied)."""
+    import dataclasses
+
+    header = getattr(parsed, "header", None)
+    if variant is None or header is None or "variant" not in type(header).model_fields:
+        return parsed
+    if variant == PRINTED:
+        return dataclasses.replace(parsed, header=header.model_copy(update={"variant": None}))
+    return dataclasses.replace(parsed, header=header.model_copy(update={"variant": variant}))

@@ -290,7 +290,9 @@ def check(vf: VariantFile, pack: Mapping[str, Any], bounds: Mapping[str, Any], *
         if base != value:
             changes.append(Change(path=path, base=base, value=value,
                                   knob=key if kp else None,
-                                  why=knob_why.get(key, "") if kp else ""))
+                                  why=knob_why.get(key, "") if kp else
+                                  str((bound_for(bounds, next(_leaves(path, base, value))[0])
+                                       or {}).get("why", ""))))
     for item in vf.paused:
         fid, _, aid = item.partition("/")
         fac = _step(work.get("factions", []), fid)
@@ -313,8 +315,8 @@ def check(vf: VariantFile, pack: Mapping[str, Any], bounds: Mapping[str, Any], *
         # a broken constraint the base pack already breaks is not the variant's doing
         if not any(p in line_of for p in paths):
             continue
-        bad(sec_key[0], sec_key[1], mine[0],
-            f"violates constraint {c['id']}: {why} ({c.get('why', '')})".rstrip(" ()"))
+        because = f" ({c['why']})" if c.get("why") else ""
+        bad(sec_key[0], sec_key[1], mine[0], f"violates constraint {c['id']}: {why}{because}")
     return changes, problems
 
 
@@ -387,3 +389,29 @@ def describe(st: VariantStamp, key: str) -> str:
     if key.startswith("option:"):
         return f"{key}={st.options[key[7:]]}"
     return key
+
+
+def rests_on(header: Any, findings: list[Any], replay_under: Callable[[Any], list[Any]]
+             ) -> list[Any]:
+    """``findings`` (of a replay under the header's variant) with ``variant_changes`` naming
+    the variant's changes each rests on: replayed with that one change reverted to the rules
+    as printed (``replay_under(header) -> findings``), the engine does not report it (the same
+    code, event, seat and message). Findings under a header without a variant are returned as
+    they are."""
+    st = getattr(header, "variant", None)
+    keys = change_keys(st) if st is not None else []
+    if not keys or not findings:
+        return findings
+
+    def sig(f: Any) -> tuple[Any, ...]:
+        return (f.code, f.where.event, f.where.seat, f.message)
+
+    rests: dict[tuple[Any, ...], list[str]] = {}
+    for k in keys:
+        reverted = without(st, k, header.game, header.rules_version) if len(keys) > 1 else None
+        others = {sig(f) for f in replay_under(header.model_copy(update={"variant": reverted}))}
+        for f in findings:
+            if sig(f) not in others:
+                rests.setdefault(sig(f), []).append(describe(st, k))
+    return [f.model_copy(update={"variant_changes": tuple(rests[sig(f)])}) if sig(f) in rests
+            else f for f in findings]
