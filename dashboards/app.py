@@ -39,6 +39,7 @@ PAGES = {
                 icon=":material/visibility:", url_path="observations"),
         st.Page("views/balance.py", title="Balance", icon=":material/balance:",
                 url_path="balance"),
+        st.Page("views/variants.py", title="Variants", icon=":material/compare_arrows:", url_path="variants"),
     ],
     "Vestige": [
         st.Page("views/vestige_record.py", title="Record a Vestige game",

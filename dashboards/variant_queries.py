@@ -294,6 +294,14 @@ def differing_games(base: pl.DataFrame, var: pl.DataFrame) -> tuple[int, int]:
     return differ.height, j.height
 
 
+def _arm_order(name: str) -> tuple[str, int, str]:
+    # a sweep's arms (KNOB=VALUE) in the order of their values, others by name
+    knob, sep, level = name.partition("=")
+    if sep and level.lstrip("-").isdigit():
+        return (knob, int(level), name)
+    return (name, 0, name)
+
+
 def compare(folder: Path, *, against: Path | None = None, players: int | None = None,
             replicates: int = 2000, seed: int = 0) -> dict[str, Any]:
     """Every variant of the study at ``folder`` against its baseline (or, with ``against``,
@@ -319,8 +327,8 @@ def compare(folder: Path, *, against: Path | None = None, players: int | None = 
         arms.append((f"baseline (seed {seed2})", other.filter(pl.col("variant") == BASELINE),
                      None))
     else:
-        names = [v for v in df["variant"].unique(maintain_order=True).to_list()
-                 if v != BASELINE]
+        names = sorted((v for v in df["variant"].unique().to_list() if v != BASELINE),
+                       key=_arm_order)
         if not names:
             raise CompareError(f"{folder}: the study holds no variant (play one with "
                                "playtest study --variant FILE, or compare two baselines with "
@@ -387,3 +395,94 @@ def format_text(result: dict[str, Any]) -> str:
                          f"{_num(r['difference']):>8}  {ivs:>19}{mark:2} {ver}")
         lines.append("  (* the interval excludes 0: a real difference)")
     return "\n".join(lines)
+
+
+# --- physical playtests of each variant (the warehouse) -------------------------------------
+
+
+def _archived_variant(db: Path, archive_path: str | None) -> tuple[str, str | None]:
+    """(variant name, hash) a game's archived header names; ("baseline", None) without one."""
+    from dashboards.gamelog import _archive_file
+
+    path = _archive_file(db, archive_path)
+    if path is None:
+        return BASELINE, None
+    try:
+        header = json.loads(path.read_text("utf-8")).get("header") or {}
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, AttributeError):
+        return BASELINE, None
+    v = header.get("variant") if isinstance(header, dict) else None
+    if not isinstance(v, dict):
+        return BASELINE, None
+    return str(v.get("name") or "(unnamed)"), v.get("hash")
+
+
+def physical_by_variant(db: Path) -> pl.DataFrame:
+    """Physical playtests (facilitated and blind) of Mandate 2038 per rules variant, as their
+    archived headers name it: complete games, AGI emergences and Open endings. Read from the
+    archive (the system of record), one header per human game."""
+    from dashboards import store
+
+    if not store.table_exists(db, "games"):
+        return pl.DataFrame()
+    games = store.query(db, """
+        SELECT g.game_id, g.archive_path, g.complete, o.agi, o.open
+        FROM games g LEFT JOIN outcomes o USING (game_id)
+        WHERE g.is_human AND coalesce(g.game, 'mandate2038') = ?
+        """, ["mandate2038"])
+    if games.is_empty():
+        return pl.DataFrame()
+    named = [_archived_variant(db, p) for p in games["archive_path"].to_list()]
+    games = games.with_columns(pl.Series("variant", [n for n, _ in named]),
+                               pl.Series("variant_hash", [h for _, h in named],
+                                         dtype=pl.String))
+    return (games.group_by(["variant", "variant_hash"])
+            .agg(pl.len().alias("games"), pl.col("complete").fill_null(False).sum()
+                 .alias("complete"),
+                 pl.col("agi").fill_null(False).sum().alias("agi"),
+                 pl.col("open").fill_null(False).sum().alias("open"))
+            .sort("variant"))
+
+
+def simulated_by_variant(folder: Path) -> pl.DataFrame:
+    """A study's games per arm: games, AGI emergences and Open endings (simulated evidence)."""
+    df = seat_rows(folder).filter(pl.col("seat") == 1)
+    return (df.group_by("variant").agg(pl.len().alias("games"),
+                                       pl.col("agi").sum().cast(pl.Int64).alias("agi"),
+                                       pl.col("open").sum().cast(pl.Int64).alias("open"))
+            .sort("variant"))
+
+
+def evidence_beside(physical: pl.DataFrame, simulated: pl.DataFrame) -> pl.DataFrame:
+    """Per variant, the physical playtests and the simulated games side by side, each with
+    its own AGI share and 95% Wilson interval: two columns groups, never one pooled figure."""
+    names = sorted(set(physical["variant"].to_list() if not physical.is_empty() else [])
+                   | set(simulated["variant"].to_list() if not simulated.is_empty() else []))
+    rows = []
+    for n in names:
+        row: dict[str, Any] = {"variant": n}
+        for label, df in (("physical", physical), ("simulated", simulated)):
+            part = df.filter(pl.col("variant") == n) if not df.is_empty() else df
+            games = int(part["complete"].sum() if "complete" in part.columns
+                        else part["games"].sum()) if not part.is_empty() else 0
+            agi = int(part["agi"].sum()) if not part.is_empty() else 0
+            row[f"{label} games"] = games
+            if games:
+                lo, hi = stats.wilson(agi, games)
+                row[f"{label} AGI share"] = f"{agi / games:.0%} ({lo:.0%}-{hi:.0%})"
+            else:
+                row[f"{label} AGI share"] = "no games"
+        rows.append(row)
+    return pl.DataFrame(rows) if rows else pl.DataFrame()
+
+
+def sweep_frame(frame: pl.DataFrame) -> pl.DataFrame:
+    """The rows of a sweep (variants named ``KNOB=VALUE`` with a numeric value, as
+    ``--sweep`` names them) with ``knob`` and ``level`` columns, plus each knob's baseline
+    value as a zero-difference point; empty when the study holds no sweep."""
+    if frame.is_empty():
+        return frame
+    parts = frame["variant"].str.extract_groups(r"^(?P<knob>[^=]+)=(?P<level>-?\d+)$")
+    out = frame.with_columns(parts.struct.field("knob"),
+                             parts.struct.field("level").cast(pl.Int64, strict=False))
+    return out.filter(pl.col("knob").is_not_null() & pl.col("level").is_not_null())
