@@ -1,5 +1,6 @@
-"""``playtest variant show FILE``, ``playtest compare DIR`` and the ``--variant``/``--sweep``
-options of ``playtest study`` (docs/variants.md).
+"""``playtest variant show FILE``, and the variant options of ``playtest study``
+(``--variant``/``--sweep``) and ``playtest validate`` (``--variant``/``--printed-rules``);
+docs/variants.md.
 
 Exit status: 0 ok; 2 a variant that cannot be used (every problem printed as
 ``FILE:LINE: PATH: why``), an unreadable study folder or a usage problem.
@@ -92,45 +93,16 @@ def add_study_options(st: argparse.ArgumentParser) -> None:
                          "dossier_compute=0..3)")
 
 
-def cmd_compare(args: argparse.Namespace) -> int:
-    """Paired comparison of a study's variants with its baseline (or of two studies)."""
-    from dashboards.variant_queries import CompareError, compare, format_text
-
-    players = int(args.players) if args.players else None
-    try:
-        result = compare(Path(args.dir), against=Path(args.against) if args.against else None,
-                         players=players, replicates=args.replicates, seed=args.seed)
-    except CompareError as exc:
-        print(f"playtest: {exc}", file=sys.stderr)
-        return EXIT_UNUSABLE
-    if args.format == "json":
-        print(json.dumps(result, indent=1, default=str))
-    else:
-        print(format_text(result))
-    return EXIT_OK
-
-
-def register(sub: Any) -> None:
-    """Add ``variant show`` and ``compare`` to the ``playtest`` parser's subcommands."""
-    v = sub.add_parser("variant", help="rules variants: show what a variant file changes")
+def register(sub: Any, db_parent: argparse.ArgumentParser) -> None:
+    """Add ``variant`` (``variant show FILE``) to the ``playtest`` subcommands."""
+    del db_parent
+    v = sub.add_parser("variant", help="rules variants: check a variant file and show its changes")
     vs = v.add_subparsers(dest="variant_command", metavar="SUBCOMMAND", required=True)
     show = vs.add_parser("show", help="check a variant file and print its changes against the "
                          "rules as printed (exit 2 with file, line and reason when unusable)")
     show.add_argument("file", metavar="FILE")
     show.add_argument("--format", choices=("text", "json"), default="text")
     show.set_defaults(func=cmd_variant_show)
-
-    c = sub.add_parser("compare", help="a study's variants against its baseline: paired "
-                       "differences with block-bootstrap intervals per balance metric")
-    c.add_argument("dir", metavar="DIR")
-    c.add_argument("--against", metavar="DIR2", default=None,
-                   help="compare DIR's baseline with DIR2's baseline, game index by game index "
-                        "(e.g. the same rules on two seeds)")
-    c.add_argument("--players", default=None, help="one player count (default: each present)")
-    c.add_argument("--replicates", type=int, default=2000, help="bootstrap replicates")
-    c.add_argument("--seed", type=int, default=0, help="the bootstrap's random seed")
-    c.add_argument("--format", choices=("text", "json"), default="text")
-    c.set_defaults(func=cmd_compare)
 
 
 #: ``validate --printed-rules``: audit under the rules as printed, whatever the header names
@@ -154,7 +126,7 @@ def validate_variant(args: argparse.Namespace) -> Any:
     path = getattr(args, "variant", None)
     if not path:
         return None
-    from cli.main import CliError
+    from cli.common import CliError
     from ingest.variants import load_variant
     from schemas.variants import VariantError
 
