@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import copy
 import fnmatch
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -158,7 +158,7 @@ def _same_type(base: Any, value: Any) -> bool:
     return False
 
 
-def _leaves(path: str, base: Any, value: Any) -> Iterable[tuple[str, Any, Any]]:
+def _leaves(path: str, base: Any, value: Any) -> Iterator[tuple[str, Any, Any]]:
     # a list value changes each of its elements: each is checked against its own bound
     if isinstance(base, list) and isinstance(value, list):
         for i, (a, b) in enumerate(zip(base, value, strict=True)):
@@ -272,7 +272,7 @@ def check(vf: VariantFile, pack: Mapping[str, Any], bounds: Mapping[str, Any], *
                 f"value is {base!r})")
             continue
         leaf_bad = False
-        for lp, lb, lv in _leaves(path, base, value):
+        for lp, _lb, lv in _leaves(path, base, value):
             b = bound_for(bounds, lp)
             if b is None:
                 bad("changes", key, lp, "not a knob: the game declares no bounds for this "
@@ -398,10 +398,10 @@ def rests_on(header: Any, findings: list[Any], replay_under: Callable[[Any], lis
     as printed (``replay_under(header) -> findings``), the engine does not report it (the same
     code, event, seat and message). Findings under a header without a variant are returned as
     they are."""
-    st = getattr(header, "variant", None)
-    keys = change_keys(st) if st is not None else []
-    if not keys or not findings:
+    st: VariantStamp | None = getattr(header, "variant", None)
+    if st is None or not findings or not change_keys(st):
         return findings
+    keys = change_keys(st)
 
     def sig(f: Any) -> tuple[Any, ...]:
         return (f.code, f.where.event, f.where.seat, f.message)
