@@ -139,11 +139,11 @@ def settle_after_resolve(st: GameState, seat: int) -> None:
 
 def expire_temporary_compute(st: GameState) -> None:
     """Corthaven, Allocation Window: "Temporary Compute left anywhere at cycle end is gone",
-    sold or unsold. Compute spent this cycle is taken from the temporary units first, so what
-    is left of them is ``min(temporary, Compute)``."""
+    sold or unsold. Compute spent this cycle was paid with the temporary tokens first
+    (resources.pay), so ``temp_compute`` is what remains of them now."""
     for s in st.seats:
         if s.temp_compute:
-            gone = min(s.temp_compute, s.compute)
+            gone = min(s.temp_compute, s.compute)  # never more than the seat holds
             s.compute -= gone
             step(st, s, "compute", -gone, "temporary_compute")
             s.temp_compute = 0

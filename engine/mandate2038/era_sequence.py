@@ -430,6 +430,8 @@ def _reveal_hand(st: GameState, s: SeatState, got: Mapping[str, str]) -> None:
     s.revealed_hand = dict(got)
     commits = sum(1 for v in got.values() if v == "commit")
     cost = commits * st.dossier_compute
+    if s.temp_compute:  # temporary Compute pays first (§9 Allocation Window; resources.pay)
+        s.temp_compute -= min(s.temp_compute, cost, s.compute)
     if s.compute >= cost:
         s.compute -= cost
         s.dossier_paid = True

@@ -56,10 +56,15 @@ def pay(
     what: str,
 ) -> int:
     """Pay ``amount`` of ``res``. When the seat has less, report ``code`` (except in a partial
-    log, where the engine's resources are not known exactly) and pay what there is."""
+    log, where the engine's resources are not known exactly) and pay what there is.
+
+    Compute is paid with Allocation Window temporary tokens first (§9 Corthaven: the tokens are
+    distinct components and "all temporary Compute remaining anywhere at cycle end disappears")."""
     if amount <= 0:
         return 0
     have = getattr(s, res)
+    if res == "compute" and s.temp_compute:
+        s.temp_compute -= min(s.temp_compute, amount, have)
     if have < amount:
         if not st.partial:
             sink.report(
