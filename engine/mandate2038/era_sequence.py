@@ -72,6 +72,8 @@ def on_era_start(st: GameState, ev: EraStart, sink: FindingSink) -> None:
     st.production_started = st.production_done = False
     st.audit_done = st.era_mandate_done = st.era_closed = False
     st.audit_missing_reported = False
+    st.audit_missing_finding = None
+    st.dossier_missing_findings = {}
     st.allocations = {}
     st.mandate_card = ev.mandate
     if ev.mandate is not None:
@@ -119,13 +121,23 @@ def end_era(st: GameState, sink: FindingSink) -> None:
         })
 
 
+def _withdraw(sink: FindingSink, finding: object) -> None:
+    """Take back a warning given before the log showed what really happened."""
+    if finding is None:
+        return
+    for i, f in enumerate(sink.findings):
+        if f is finding:
+            del sink.findings[i]
+            return
+
+
 def report_missing_audit(st: GameState, sink: FindingSink) -> None:
     """Full logs: the Era's Audit (E) must come before its Mandate scoring (F) and its end;
     reported once per Era."""
     if st.audit_done or st.partial or st.audit_missing_reported or st.era == 0:
         return
     st.audit_missing_reported = True
-    sink.report("audit/missing", f"Era {st.era} reached "
+    st.audit_missing_finding = sink.report("audit/missing", f"Era {st.era} reached "
                 + ("the Era Mandate scoring" if not st.era_closed else "its end")
                 + " without its Audit")
 
@@ -379,8 +391,16 @@ def on_dossier(st: GameState, ev: DossierFile, sink: FindingSink) -> None:
     """§6D: the seat files this Era's Dossier card (orientation may be sealed: None)."""
     ensure_production(st, sink)
     ensure_production_closed(st, sink)
-    st.phase = "dossier"
     s = st.seats[ev.seat - 1]
+    if st.audit_done and not st.partial:
+        # §6 D before E: the Audit's ``dossier/missing`` warning for this seat is withdrawn;
+        # the late filing is the one finding, and the card is still filed
+        _withdraw(sink, st.dossier_missing_findings.pop(s.seat, None))
+        sink.report("dossier/after-audit",
+                    f"seat {s.seat} filed its Era {st.era} Dossier after the Audit; the Dossier "
+                    "is filed before the Audit (§6 D, E)", seat=s.seat)
+    else:
+        st.phase = "dossier"
     if st.era in s.dossier:
         sink.report("dossier/filed-twice",
                     f"seat {s.seat} filed a second Dossier card in Era {st.era}", seat=s.seat)
@@ -453,11 +473,19 @@ def on_audit(st: GameState, ev: Audit, sink: FindingSink) -> None:
     if st.audit_done:
         sink.report("turn/wrong-phase", f"a second Audit was recorded in Era {st.era}")
         return
+    if (st.era_mandate_done or st.audit_missing_reported) and not st.partial:
+        # §6 E before F: the ``audit/missing`` warning given at the scoring is withdrawn; the
+        # late Audit is the one finding, and its draws are still applied
+        _withdraw(sink, st.audit_missing_finding)
+        st.audit_missing_finding = None
+        sink.report("audit/after-scoring",
+                    f"the Era {st.era} Audit was recorded after the Era Mandate scoring; the "
+                    "Audit comes before the Mandate is scored (§6 E, F)")
     st.phase = "audit"
     if not st.partial:
         for s in st.seats:
             if st.era not in s.dossier:
-                sink.report("dossier/missing",
+                st.dossier_missing_findings[s.seat] = sink.report("dossier/missing",
                             f"seat {s.seat} filed no Dossier card in Era {st.era}", seat=s.seat)
     if st.era == 4 and not st.dossier_revealed:
         if all(all(s.dossier.get(e) is not None for e in DOSSIER_CARDS) for s in st.seats):

@@ -253,6 +253,10 @@ class GameState:
     production_done: bool = False  # this Era's Production resolved
     audit_done: bool = False
     audit_missing_reported: bool = False
+    #: the ``audit/missing`` and ``dossier/missing`` warnings of this Era, withdrawn when the
+    #: Audit or Dossier turns up late (one slip, one finding: the late event is the error)
+    audit_missing_finding: Any = None
+    dossier_missing_findings: dict[int, Any] = field(default_factory=dict)
     era_mandate_done: bool = False
     dossier_revealed: bool = False
     era_events: dict[str, bool] = field(default_factory=dict)  # structure seen this Era

@@ -454,3 +454,39 @@ def era_mandate_nobody_qualifies():
                            for s in g.seats}, scorers=[2])
     g.expect("mandate/era-mandate-scorers")
     return g
+
+
+@case
+def slip_audit_after_era_mandate():
+    """§6 Era sequence: E. Public Audit comes before F. Score the Mandate. Era I is recorded as
+    Production, Dossiers, the Era Mandate scoring and only then the Audit (the draws are the
+    ones the table made) -> one audit/after-scoring error at the Audit, and no audit/missing
+    warning at the scoring (the engine used to give only that warning, exit 0)."""
+    g = Game()
+    g.setup()
+    g.filler_era(1)
+    k = next(i for i, e in enumerate(g.events) if e == {"type": "phase", "name": "audit"})
+    audit = g.events[k:k + 2]
+    del g.events[k:k + 2]
+    g.events.extend(audit)
+    g.expect("audit/after-scoring", len(g.events) - 1)
+    g.era_start(2)
+    return g
+
+
+@case
+def slip_dossier_after_audit():
+    """§6 Era sequence: D. File the Era Dossier comes before E. Public Audit. In Era I seat 2
+    files its Dossier after the Audit -> one dossier/after-audit error at that filing, and no
+    dossier/missing warning at the Audit (the engine used to give only that warning, exit 0)."""
+    g = Game()
+    g.setup()
+    g.filler_era(1)
+    k = next(i for i, e in enumerate(g.events)
+             if e.get("type") == "dossier" and e.get("seat") == 2)
+    late = g.events.pop(k)
+    a = next(i for i, e in enumerate(g.events) if e.get("type") == "audit")
+    g.events.insert(a + 1, late)
+    g.expect("dossier/after-audit", a + 1)
+    g.era_start(2)
+    return g
