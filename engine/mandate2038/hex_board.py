@@ -221,12 +221,15 @@ def allocation_problem(
         for i, (kind, _cap, h) in enumerate(sources):
             if (kind == "grid" and no == 1) or (kind != "grid" and near(h, f.hex)):
                 allowed.append(i)
-        if emergency:
-            allowed.append(len(sources))
         if not allowed:
+            # emergency Power is supplemental Power: "among legal local Facilities" only
+            # (§6C.3 Allocate, §4 Power delivery), never a Facility no local source reaches
             return ("production/not-powered",
                     f"Facility {no} on {f.hex} is not on or next to any of its Power sources"
-                    + ("" if no != 1 else ""))
+                    + ("; emergency Power goes only to legal local Facilities (§6C.3)"
+                       if emergency else ""))
+        if emergency:
+            allowed.append(len(sources))
         demands.append((1, allowed))
     for num in megas:
         m = st.megas.get(num)

@@ -490,3 +490,26 @@ def slip_dossier_after_audit():
     g.expect("dossier/after-audit", a + 1)
     g.era_start(2)
     return g
+
+
+@case
+def emergency_power_only_to_local_facilities():
+    """§6C.3 Allocate: each player allocates "starting-grid, Generator, purchased, and
+    supplemental Power among legal local Facilities"; The Counterfactual Casino Clears Priority
+    Load (Era II) adds up to 2 emergency Power beyond real capacity, which is supplemental Power:
+    it goes only to a Facility that could receive the seat's local Power (§4 Power delivery: on
+    or next to its Generator, or Facility 1 on its starting grid). Kestralyn (seat 1) builds
+    Facility 1 on I1 in Era I and Facility 2 on O7 in Era II, and no Generator; in the Era II Production
+    under the Headline it powers Facilities 1 and 2 with 1 emergency Power -> production/
+    not-powered (Facility 2 is not a legal local Facility; the engine used to let emergency Power
+    reach any Facility)."""
+    g = Game()
+    g.setup()
+    g.filler_era(1, turns={1: [("build", {"to": "I1"}), "organize", "influence"]})
+    g.era_start(2)
+    g.cycle_of({1: ("build", {"to": "O7"}), 2: "fund", 3: "fund"})
+    g.cycle_of({1: "organize", 2: "organize", 3: "organize"})
+    g.cycle_of({1: "influence", 2: "influence", 3: "influence"}, headline="emergency_power_authority")
+    g.production({1: [1, 2]}, extra={1: {"emergency": 1}})
+    g.expect("production/not-powered", len(g.events) - 3)  # seat 1's allocation
+    return g

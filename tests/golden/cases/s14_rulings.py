@@ -292,7 +292,11 @@ def _moved_facility(rulings: str | None) -> Game:
     names Facility 2 to resolve its production once. (With one Build per Era, a Facility other
     than Facility 1 cannot stand by a Generator before Era III's Production; this Headline is
     the only rule that reads a Power cube between Productions, so the witness's cube is
-    emergency Power.)"""
+    emergency Power.) Since emergency Power goes only "among legal local Facilities" (§6C.3),
+    that allocation is itself production/not-powered in both files (Facility 2 on I1 has no
+    local source but the grid, which powers only Facility 1); the table still placed the cube,
+    and the engine follows it, so the pair still shows what the ruling decides: no legal game
+    has a clean witness any more (tests/test_engine_rulings.py)."""
     seat = 3
     g = Game(header=_hdr(rulings))
     g.setup()
@@ -303,6 +307,9 @@ def _moved_facility(rulings: str | None) -> Game:
     for c in range(3):
         g.cycle_of({s: plan[s][c] for s in g.seats})
     g.production({seat: [1, 2]}, extra={seat: {"emergency": 1}})
+    g.expect("production/not-powered",
+             next(i for i, e in enumerate(g.events) if e.get("type") == "allocate"
+                  and e.get("seat") == seat and e.get("emergency")))
     g.dossiers()
     g.audit([seat])
     g.scoring()
