@@ -171,6 +171,8 @@ def on_headline(st: GameState, ev: HeadlineReveal, sink: FindingSink) -> None:
     st.cycle = cycle
     sink.cycle = cycle
     st.phase = "cycle"
+    if st.workforce_left:
+        st.workforce_left = {}  # a Production's Team moves are made in that Production
     st.initiative = initiative_for(st, st.era, st.cycle)
     st.selections = {}
     st.resolved = set()

@@ -243,8 +243,10 @@ def _produce(st: GameState, s: SeatState, f: Facility, counted: bool) -> None:
     remove_scrutiny(st, s, removed)
     if counted:
         s.era.compute_produced += compute
-        if team_move:
-            st.workforce_left[s.seat] = st.workforce_left.get(s.seat, 0) + team_move
+    if team_move:
+        # the printed production is "move one Team one hex", also when a Headline or Orbital
+        # Compute resolves this Facility's production once (§9; the designers' executable)
+        st.workforce_left[s.seat] = st.workforce_left.get(s.seat, 0) + team_move
 
 
 def produce_one_facility(st: GameState, s: SeatState, f: Facility, sink: FindingSink) -> None:

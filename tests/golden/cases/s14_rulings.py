@@ -436,3 +436,32 @@ def ruling_peer_validation_six_five_or_more():
     g = _peer_validation(None)
     g.expect("mandate/threshold-not-scored")
     return g
+
+
+@case
+def headline_production_on_workforce_district_gives_team_move():
+    """§9 Headline The Passive Citizen Dividend Activates: the lowest-Capability player
+    "resolves the production of 1 Facility that was powered in the latest snapshot"; the
+    Workforce Transition District's printed production is "move one Team one hex" (§10 Map
+    reference), so that effect grants the move (the designers' executable does). Mirevanta
+    (seat 3) builds Facility 1 on the Workforce Transition District I5 in Era I; every Era's
+    Production powers it. Era III cycle 3: the Headline (all at Capability 0: the Initiative
+    holder, seat 3) names Facility 1; seat 3 moves a Team one hex with it. Clean (the engine
+    used to grant no move outside Production: production/workforce-invalid)."""
+    seat = 3
+    g = Game()
+    g.setup()
+    g.filler_era(1, turns={seat: [("build", {"to": "I5"}), "organize", "fund"]})
+    g.filler_era(2)
+    g.era_start(3)
+    g.cycle_of(dict.fromkeys(g.seats, "fund"))
+    g.cycle_of(dict.fromkeys(g.seats, "organize"))
+    g.headline("weights_on_internet", facility=1)
+    team = g.teams[seat][0]
+    dest = "I5" if team == "F" else "F"
+    g.add("workforce_move", seat=seat, facility=1, path=[team, dest])
+    g.teams[seat][0] = dest
+    g.reveal(dict.fromkeys(g.seats, "influence"))
+    for s in g.order():
+        g.play(s, "influence")
+    return g
