@@ -30,7 +30,8 @@ def test_book_has_one_ruling_per_unclear_point_with_its_evidence():
     assert set(book.rulings) == {
         "final-claim-initiative", "cpa-controller", "partnership-range", "partnership-runway",
         "partnership-same-hex", "emergency-power-scrutiny", "mega-cluster-demand",
-        "moved-facility-power", "compute-estate-discount", "peer-validation-six"}
+        "moved-facility-power", "compute-estate-discount", "peer-validation-six",
+        "scrutiny-added-overflow"}
     for r in book.rulings.values():
         assert r.seed_says and r.executable_does and r.why_default, r.id
         assert r.default in r.options and len(r.options) >= 2, r.id
@@ -175,7 +176,7 @@ PAIRS = [
     ("ruling_partnership_runway_proposer", "ruling_partnership_runway_either_side",
      "partnership-runway=either-side", "default"),
     ("ruling_partnership_same_hex_allowed", "ruling_partnership_same_hex_not_allowed",
-     "partnership-same-hex=not-allowed", "default"),
+     "default", "partnership-same-hex=allowed"),
     ("ruling_cpa_controller_each_copy", "ruling_cpa_controller_most_copies",
      "cpa-controller=most-copies", "default"),
     ("ruling_emergency_power_scrutiny_every_production",
@@ -194,6 +195,12 @@ PAIRS = [
      "default", "mega-cluster-demand=starting-grid-allowed"),
     ("ruling_peer_validation_six_five_only", "ruling_peer_validation_six_five_or_more",
      "default", "peer-validation-six=five-only"),
+    ("ruling_scrutiny_added_overflow_bag_only",
+     "ruling_scrutiny_added_overflow_every_required_cube",
+     "scrutiny-added-overflow=every-required-cube", "default"),
+    ("ruling_cpa_controller_export_controls_each_copy",
+     "ruling_cpa_controller_export_controls_most_copies",
+     "cpa-controller=most-copies", "default"),
 ]
 
 

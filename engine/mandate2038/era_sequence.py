@@ -31,7 +31,7 @@ from engine.mandate2038.resources import (
     remove_scrutiny,
     score,
 )
-from engine.mandate2038.rulings import used
+from engine.mandate2038.rulings import option, used
 from engine.mandate2038.state import EraCounters, Facility, GameState, SeatState
 from engine.mandate2038.trace import set_cause
 from schemas.mandate2038 import (
@@ -279,8 +279,7 @@ def resolve_production(st: GameState, sink: FindingSink) -> None:
                 if not operates:
                     # ruling emergency-power-scrutiny: every Production, or while it operates
                     used(st, "emergency-power-scrutiny", s.seat)
-                    if st.rulings.get("emergency-power-scrutiny",
-                                      "every-production") == "while-operating":
+                    if option(st, "emergency-power-scrutiny") == "while-operating":
                         continue
                 add_scrutiny(st, s, con.scrutiny_per_production)
     # 3. Allocate (remove the previous snapshot, place the new one)
@@ -588,7 +587,13 @@ def era_mandate_values(st: GameState, card: Any) -> dict[int, int | None]:
         elif crit == "customers_gained":
             v = e.customers_gained
         elif crit == "fewest_scrutiny_added":
-            v = e.scrutiny_added if e.scrutiny_added >= 1 else None
+            added = e.scrutiny_added
+            if e.scrutiny_overflow:
+                # ruling scrutiny-added-overflow: does a cube that overflowed count as added
+                used(st, "scrutiny-added-overflow", s.seat)
+                if option(st, "scrutiny-added-overflow") == "bag-only":
+                    added -= e.scrutiny_overflow
+            v = added if added >= 1 else None
         elif crit == "capability_among_trust4":
             v = s.capability if s.trust >= 4 else None
         else:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from engine.core.findings import FindingSink
 from engine.core.replay import LedgerEntry
-from engine.mandate2038.rulings import used
+from engine.mandate2038.rulings import option, used
 from engine.mandate2038.state import GameState, SeatState
 from engine.mandate2038.trace import step
 
@@ -106,6 +106,7 @@ def add_scrutiny(st: GameState, s: SeatState, k: int) -> None:
             s.bag += 1
             s.steps.append(("scrutiny", 1, st.cause))
         else:
+            s.era.scrutiny_overflow += 1
             lost = lose_runway_else_trust(st, s)
             if lost is not None:  # the step above recorded the event's cause; name overflow
                 f, d, cause = s.steps[-1]
@@ -149,7 +150,7 @@ def capability_award(st: GameState, s: SeatState, threshold: int, base: int) -> 
         if st.n > full[0]:
             # ruling peer-validation-six: the full award above five players too, or not
             used(st, "peer-validation-six", s.seat)
-            if st.rulings.get("peer-validation-six", "five-or-more") == "five-only":
+            if option(st, "peer-validation-six") == "five-only":
                 return int(rule.capability_mandate.get(threshold, base))
         return int(full[1])
     return int(rule.capability_mandate.get(threshold, base))

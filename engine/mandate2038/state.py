@@ -60,6 +60,7 @@ class EraCounters:
     best_run_domains: int = 0  # unique ordinary domains in the best successful Training Run
     customers_gained: int = 0
     scrutiny_added: int = 0  # Scrutiny this seat added (required cubes, incl. overflow)
+    scrutiny_overflow: int = 0  # of those, cubes required with all ten in the bag (§6E)
     jvs_created: list[int] = field(default_factory=list)  # uids of Joint Ventures created
     deployed: bool = False  # completed at least one Deploy
     compute_produced: int = 0  # printed Compute output in Production, before the cap

@@ -28,6 +28,7 @@ from engine.mandate2038.lazy_options import (
     _tile,
     _tiles,
 )
+from engine.mandate2038.rulings import option
 from engine.mandate2038.state import CORE_ACTIONS, GameState, SeatState
 from schemas import mandate2038 as ev
 
@@ -557,8 +558,7 @@ def _action_at(
                     cost = 0
                 if tid in DEPLOY_DISTRICTS and has_active(st, s, "installed_base"):
                     cost = 0  # Loopfold, Installed Base
-                if visit == "compute_discount" and st.rulings.get(
-                        "compute-estate-discount", "first-compute-cost") == "first-compute-cost":
+                if visit == "compute_discount" and option(st, "compute-estate-discount") == "first-compute-cost":
                     cost = max(0, cost - 1)
                 if s.compute >= cost:
                     yield _new(ev.Deploy, **kw)
@@ -644,7 +644,7 @@ def _influence(st: GameState, s: SeatState, dest: str, kw: dict[str, Any]) -> It
     if not own_here:
         return
     own_reach = 2 if has_active(st, s, "strategic_partnership") else 1
-    either = st.rulings.get("partnership-range", "proposer") == "either-partner"
+    either = option(st, "partnership-range") == "either-partner"
     if len(st.jvs) < st.c.jv_pairs:
         existing = {(j.a_seat, j.a_facility, j.b_seat, j.b_facility) for j in st.jvs.values()}
         existing |= {(b, bf, a, af) for (a, af, b, bf) in existing}
