@@ -135,16 +135,28 @@ def with_rulings(parsed: Any, rulings: str | None) -> Any:
     return dataclasses.replace(parsed, header=header.model_copy(update={"rulings": rulings}))
 
 
+MAX_RULINGS_TEXT = 1000  # characters of a --rulings value (a set name and a few options)
+
+
 def check_rulings_spec(spec: str | None) -> None:
-    """A ``--rulings`` value the Mandate 2038 ruling book knows (CliError otherwise)."""
-    if not spec:
+    """A ``--rulings`` value the Mandate 2038 ruling book knows (CliError otherwise; the value
+    is quoted cut short, never echoed whole)."""
+    if spec is None:
         return
     from engine.mandate2038.rulings import RulingsError, load_rulings
+    from ingest.formats._common import shown
 
+    if not spec.strip():
+        raise CliError("--rulings is empty: give a ruling set or options such as name=option "
+                       "(see `playtest rulings`)")
+    if len(spec) > MAX_RULINGS_TEXT:
+        raise CliError(f"--rulings is {len(spec):,} characters long, more than the "
+                       f"{MAX_RULINGS_TEXT:,} a ruling set and its options take "
+                       f"(see `playtest rulings`): {shown(spec, 60)}")
     try:
         load_rulings().resolve(spec)
     except RulingsError as exc:
-        raise CliError(f"--rulings {spec}: {exc}") from None
+        raise CliError(f"--rulings {shown(spec)}: {shown(str(exc), 400)}") from None
 
 
 def validate_one(item: Loaded, rulings: str | None = None) -> dict[str, Any]:
