@@ -212,3 +212,61 @@ def test_sidecar_names_are_read_unless_they_sit_beside_their_own_file(
     doc = json.loads(capsys.readouterr().out)
     status = {Path(r["file"]).name: r["status"] for r in doc["reports"]}
     assert status == {"x.meta.json": "loaded", "y.games.json": "unreadable", "z.json": "loaded"}
+
+
+def test_validate_of_a_folder_reports_a_link_out_of_it(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    folder, _ = _hostile_folder(tmp_path, valid=1)
+    (folder / "game.json").unlink()  # the FIFO is covered above; here in-process is safe
+    capsys.readouterr()
+    assert main(["validate", str(folder), "--format", "json"]) == 2
+    doc = json.loads(capsys.readouterr().out)
+    by_name = {Path(f["path"]).name: f for f in doc["files"]}
+    assert by_name["leak.json"]["status"] == "unreadable"
+    assert "link out of the folder" in by_name["leak.json"]["findings"][0]["message"]
+    assert "link out of the folder" in by_name["zero.json"]["findings"][0]["message"]
+
+
+def test_a_10_mb_faction_is_not_stored(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 19 item 9: a 10 MB faction string was stored whole."""
+    from ingest.formats import read_bytes
+    from ingest.formats._common import MAX_TEXT
+
+    text = SIMS[0].read_text(encoding="utf-8")
+    faction = text.split('"faction": "', 1)[1].split('"', 1)[0]
+    huge = text.replace(f'"faction": "{faction}"', '"faction": "' + "F" * 10_000_000 + '"', 1)
+    [loaded] = read_bytes(huge.encode(), "huge.json")
+    assert loaded.unreadable and f"longer than the {MAX_TEXT:,}" in loaded.unreadable
+    assert len(loaded.unreadable) < 400
+    ok = text.replace(f'"faction": "{faction}"', '"faction": "' + "F" * MAX_TEXT + '"', 1)
+    [fine] = read_bytes(ok.encode(), "ok.json")
+    assert not fine.unreadable  # the limit itself is allowed (the engine then judges it)
+    # an observation's note over the limit: that event is skipped with a finding at its line
+    note = text.replace('"synthetic_celebrity"}', '"synthetic_celebrity"},\n{"type": "observation", '
+                        '"category": "other", "text": "' + "n" * (MAX_TEXT + 1) + '"}', 1)
+    [obs] = read_bytes(note.encode(), "note.json")
+    assert not obs.unreadable
+    assert any(f.code == "log/invalid-event" and "longer than" in f.message for f in obs.findings)
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "huge.json").write_text(huge, encoding="utf-8")
+    db = tmp_path / "w" / "playtest.duckdb"
+    assert main(["ingest", str(folder), "--db", str(db)]) == 2
+    quarantine = db.parent / "archive" / "quarantine"
+    sha = hashlib.sha256(huge.encode()).hexdigest()
+    assert (quarantine / f"{sha}.json").is_file()
+    assert len((quarantine / f"{sha}.reason.json").read_bytes()) < 10_000
+
+
+def test_validating_a_file_that_is_no_log_lists_a_few_errors_not_every_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 19 item 9: a non-log file printed 25 repeated parse errors (one per line)."""
+    services = tmp_path / "services.txt"
+    services.write_text("".join(f"service{i}   {i}/tcp   # a comment\n" for i in range(400)))
+    for path in (services, services.with_suffix(".vst")):
+        path.write_bytes(services.read_bytes())
+        capsys.readouterr()
+        assert main(["validate", str(path)]) == 2
+        out = capsys.readouterr().out
+        assert out.count("log/parse-error") <= 4, out[:3000]
+        assert "more lines could not be read either" in out
