@@ -225,8 +225,22 @@ def proportion_verdict(successes: float, n: int, limit: float, bound: str,
 # the same function gives the value on all games and, in :func:`jackknife`, on the games minus
 # one block.
 
-#: games are split into this many blocks (by a hash of the game id) for the jackknife
-BLOCKS = 20
+#: games are split into this many groups for the intervals: a hash of each game's common-seed
+#: block (:func:`dashboards.balance_queries` ``cluster``; a study's games of one block share
+#: map, factions and chance stream, so they are not independent) picks its group; whole
+#: groups are resampled by :func:`bootstrap_array`
+BLOCKS = 200
+
+#: bootstrap resamples per interval (seeded: the same data give the same interval)
+RESAMPLES = 400
+
+#: the number of distinct values each entropy is normalised by (a fixed number, from the
+#: rules, not the number seen: a rare id appearing once must not move the scale).
+#: Mandate 2038 rc.17: 6 Core Actions + 6 Programs + the Dossier and Open Weights decisions
+#: (the designers count these as actions); an opening is 3 different Core Actions in order
+#: (core rules §4, "one eligible unused Core Action": 6 x 5 x 4); a winning path is
+#: ``agi_declaration``, one of 6 lanes or one of the 15 hybrids of two lanes
+ENTROPY_SCALE = {"action": 14, "opening": 120, "path": 22}
 
 
 def entropy(counts: Mapping[Any, float]) -> float:
@@ -418,3 +432,61 @@ def share_rows(a: np.ndarray, key: int) -> np.ndarray:
     win credit; nan without appearances), as :func:`dashboards.balance_queries.shares`."""
     app, credit = a[:, key, 0], a[:, key, 1]
     return np.where(app > 0, credit / np.where(app > 0, app, 1.0), np.nan)
+
+
+def entropy_fixed_rows(a: np.ndarray, k: int) -> np.ndarray:
+    """Shannon entropy of each row of ``(rows, keys, 1)`` divided by ``log(k)`` for a fixed
+    number ``k`` of possible values (:data:`ENTROPY_SCALE`), 0.0 for an empty row."""
+    if k < 2:
+        raise ValueError("an entropy scale needs at least two possible values")
+    v = a[..., 0]
+    pos = v > 0
+    total = np.where(pos, v, 0.0).sum(axis=1)
+    safe = np.where(total > 0, total, 1.0)[:, np.newaxis]
+    p = np.where(pos, v, 1.0) / safe
+    h = -np.where(pos, p * np.log(p), 0.0).sum(axis=1)
+    return np.where(total > 0, h / math.log(k), 0.0)
+
+
+def bootstrap_weights(m: int, resamples: int = RESAMPLES, seed: int = 0) -> np.ndarray:
+    """``(resamples, m)`` multinomial counts: how often each of ``m`` groups is drawn in each
+    resample (seeded, so the same data always give the same interval)."""
+    rng = np.random.default_rng(seed)
+    return rng.multinomial(m, np.full(m, 1.0 / m), size=resamples).astype(np.float64)
+
+
+def bootstrap_array(blocks: np.ndarray, stat: Callable[[np.ndarray], np.ndarray],
+                    resamples: int = RESAMPLES, seed: int = 0,
+                    weights: np.ndarray | None = None) -> dict[str, float]:
+    """``stat`` on all the data and its bias-corrected 95% cluster-bootstrap interval.
+
+    ``blocks`` is ``(groups, keys, values)``: the counts of each group of games
+    (:data:`BLOCKS` groups, each holding whole common-seed blocks of games, so that games that
+    share a map and chance stream are resampled together). Each resample draws the groups
+    with replacement; the interval is the *basic* (reverse-percentile) one,
+    ``[2 v - q97.5, 2 v - q2.5]``, which subtracts the statistic's bias as the bootstrap
+    measures it: a max - min over small cells is biased upward (with every true share equal
+    the plug-in range is still positive), a plug-in entropy downward. With few groups the
+    half-widths are widened by ``t(0.975, m - 1) / z`` (a t rather than normal quantile for
+    ``m`` groups). Fewer than two groups give an undefined interval (nan).
+
+    >>> a = np.array([[[1.0, 1.0]], [[3.0, 1.0]], [[2.0, 1.0]], [[2.0, 1.0]]])
+    >>> r = bootstrap_array(a, ratio_rows)
+    >>> r["value"], r["low"] < 2.0 < r["high"]
+    (2.0, True)
+    """
+    total = blocks.sum(axis=0)
+    value = float(stat(total[np.newaxis])[0])
+    m = blocks.shape[0]
+    if m < 2 or math.isnan(value):
+        return {"value": value, "low": math.nan, "high": math.nan}
+    w = weights if weights is not None else bootstrap_weights(m, resamples, seed)
+    boot = stat(np.einsum("bm,mkv->bkv", w, blocks))
+    boot = boot[~np.isnan(boot)]
+    if boot.size < 0.9 * w.shape[0]:  # the statistic is undefined in too many resamples
+        return {"value": value, "low": math.nan, "high": math.nan}
+    lo_q, hi_q = np.quantile(boot, [0.025, 0.975])
+    widen = t975(m - 1) / Z95
+    low = value - widen * (float(hi_q) - value)
+    high = value + widen * (value - float(lo_q))
+    return {"value": value, "low": low, "high": high}
