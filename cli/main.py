@@ -480,12 +480,12 @@ def _stderr_console() -> Any:
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
-    from cli.calibrate import report
+    from cli.calibrate import command
 
-    study = Path(args.study)
-    if not (study / "games").is_dir():
-        raise CliError(f"{study}: not a study folder (no games/ tables); make one with playtest study")
-    print(report(study))
+    try:
+        print(command(args))
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
     return EXIT_OK
 
 
@@ -880,8 +880,11 @@ def build_parser() -> argparse.ArgumentParser:
     st.add_argument("--batch", type=int, default=25, help="games per task (and per Parquet file)")
     st.set_defaults(func=cmd_study)
 
-    ca = sub.add_parser("calibrate", help="a study's balance figures beside the designers' published ones")
-    ca.add_argument("study", metavar="STUDY_DIR")
+    ca = sub.add_parser("calibrate", help="a study's balance figures beside the designers' "
+                        "published ones; --null-check: how sure each verdict is")
+    from cli.calibrate import add_arguments as calibrate_arguments
+
+    calibrate_arguments(ca)
     ca.set_defaults(func=cmd_calibrate)
 
     r = sub.add_parser("replay", help="the state and score ledger at a position of a game")

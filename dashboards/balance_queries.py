@@ -495,6 +495,21 @@ def matchup_counts(src: Source, f: Filters) -> pl.DataFrame:
         """, params)
 
 
+def outcome_counts(src: Source, f: Filters) -> pl.DataFrame:
+    """Per kind, player count and block: complete games, games ending with an AGI winner and
+    games ending Open (``outcomes.agi``, ``outcomes.open``)."""
+    if not columns(src, "seats"):
+        return pl.DataFrame()
+    ctes, params = _ctes(src, f)
+    return run(src, f"""
+        WITH {ctes}
+        SELECT g.kind, g.player_count, g.blk, count(*) AS games,
+               count(*) FILTER (WHERE o.agi) AS agi, count(*) FILTER (WHERE o.open) AS open
+        FROM g JOIN outcomes o USING (game_id)
+        GROUP BY ALL
+        """, params)
+
+
 # --- from block counts to metrics -----------------------------------------------------------
 
 #: the contract's checks this page computes: id, name as the designers write it, threshold key,
@@ -529,10 +544,25 @@ NOT_RECORDED = {
 }
 
 
+#: the statistics that are maxima over groups, and get simultaneous intervals
+_RANGE, _RANGE4, _MAX_RATE, _TOP = "range", "range (groups seen 4 times)", "max rate", "top"
+
+
 def _interval(arr: Any, stat: Any, weights: Any = None) -> dict[str, float]:
-    """A statistic of block counts ``(blocks, keys, values)`` with its bias-corrected 95%
-    cluster-bootstrap interval (:func:`dashboards.stats.bootstrap_array`)."""
-    w = weights(arr.shape[0]) if weights is not None else None
+    """A statistic of block counts ``(blocks, keys, values)`` with its 95% interval over
+    common-seed blocks: for a range, a maximum rate or a top share the interval that
+    simultaneous intervals of its groups give (:func:`dashboards.stats.range_interval`, ...),
+    for any other (row-wise) statistic the bias-corrected cluster bootstrap
+    (:func:`dashboards.stats.bootstrap_array`)."""
+    w = weights(arr.shape[0]) if weights is not None and arr.shape[0] else None
+    if stat == _RANGE:
+        return stats.range_interval(arr, 1, weights=w)
+    if stat == _RANGE4:
+        return stats.range_interval(arr, 4, weights=w)
+    if stat == _MAX_RATE:
+        return stats.max_rate_interval(arr, 4, weights=w)
+    if stat == _TOP:
+        return stats.top_share_interval(arr, weights=w)
     return stats.bootstrap_array(arr, stat, weights=w)
 
 
@@ -598,23 +628,23 @@ def metrics_from_parts(parts: dict[str, pl.DataFrame], matchups: pl.DataFrame,
         results: dict[str, tuple[dict[str, float] | None, str]] = {}
         order = by_order.get((kind, n))
         results["seat_win_share_range"] = (
-            _jk(order, ["turn_order"], ["appearances", "credit"], stats.share_range_rows)
+            _jk(order, ["turn_order"], ["appearances", "credit"], _RANGE)
             if order is not None else None,
             "" if order is not None else NOT_RECORDED["turn_order"])
         results["faction_win_share_range"] = (
-            _jk(part, ["faction"], ["appearances", "credit"], stats.share_range_rows), "")
+            _jk(part, ["faction"], ["appearances", "credit"], _RANGE), "")
         bots = by_profile.get((kind, n))
         if bots is not None:
             results["profile_win_share_range"] = (
-                _jk(bots, ["profile"], ["appearances", "credit"], stats.share_range_rows), "")
+                _jk(bots, ["profile"], ["appearances", "credit"], _RANGE), "")
             fs = by_fs[(kind, n)]
             results["faction_strategy_interaction"] = (
                 _jk(fs, ["faction", "profile"], ["appearances", "credit"],
-                    lambda a: stats.share_range_rows(a, 4)), "")
+                    _RANGE4), "")
             pp = pairs.get((kind, n))
             results["pairwise_dominance"] = (
                 _jk(pp, ["profile", "opponent"], ["comparisons", "points"],
-                    stats.dominance_rows) if pp is not None else None,
+                    _MAX_RATE) if pp is not None else None,
                 "" if pp is not None else "only one strategy profile in these games")
         else:
             for m in ("profile_win_share_range", "faction_strategy_interaction",
@@ -647,13 +677,13 @@ def metrics_from_parts(parts: dict[str, pl.DataFrame], matchups: pl.DataFrame,
         op = opens.get((kind, n))
         arr = stats.block_array(op, ["opening"], ["n"])[1] if op is not None else None
         for m, fn in (("opening_entropy", _entropy("opening")),
-                      ("opening_top_share", stats.top_share_rows)):
+                      ("opening_top_share", _TOP)):
             results[m] = ((_interval(arr, fn, weights), "")
                           if arr is not None else (None, "no selections recorded"))
         pt = paths.get((kind, n))
         arr = stats.block_array(pt, ["path"], ["credit"])[1] if pt is not None else None
         for m, fn in (("winning_path_entropy", _entropy("path")),
-                      ("winning_path_top_share", stats.top_share_rows)):
+                      ("winning_path_top_share", _TOP)):
             results[m] = ((_interval(arr, fn, weights), "")
                           if arr is not None else (None, "no winners with recorded actions"))
         for mid, name, key, bound in METRICS:

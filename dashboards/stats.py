@@ -463,12 +463,12 @@ def bootstrap_array(blocks: np.ndarray, stat: Callable[[np.ndarray], np.ndarray]
     ``blocks`` is ``(groups, keys, values)``: the counts of each group of games
     (:data:`BLOCKS` groups, each holding whole common-seed blocks of games, so that games that
     share a map and chance stream are resampled together). Each resample draws the groups
-    with replacement; the interval is the *basic* (reverse-percentile) one,
-    ``[2 v - q97.5, 2 v - q2.5]``, which subtracts the statistic's bias as the bootstrap
-    measures it: a max - min over small cells is biased upward (with every true share equal
-    the plug-in range is still positive), a plug-in entropy downward. With few groups the
-    half-widths are widened by ``t(0.975, m - 1) / z`` (a t rather than normal quantile for
-    ``m`` groups). Fewer than two groups give an undefined interval (nan).
+    with replacement. The interval is centred on the bias-corrected value ``2 v - mean(v*)``
+    (a plug-in entropy is biased downward, a ratio of rare counts is skewed) with half-width
+    ``t(0.975, m - 1) * sd(v*) * sqrt(m / (m - 1))`` for ``m`` groups (the bootstrap's
+    variance of a mean of ``m`` groups is ``(m - 1) / m`` of the unbiased one, and a t
+    rather than a normal quantile for few groups). ``playtest calibrate --null-check`` measures
+    its coverage (docs/balance.md). Fewer than two groups give an undefined interval (nan).
 
     >>> a = np.array([[[1.0, 1.0]], [[3.0, 1.0]], [[2.0, 1.0]], [[2.0, 1.0]]])
     >>> r = bootstrap_array(a, ratio_rows)
@@ -485,8 +485,110 @@ def bootstrap_array(blocks: np.ndarray, stat: Callable[[np.ndarray], np.ndarray]
     boot = boot[~np.isnan(boot)]
     if boot.size < 0.9 * w.shape[0]:  # the statistic is undefined in too many resamples
         return {"value": value, "low": math.nan, "high": math.nan}
-    lo_q, hi_q = np.quantile(boot, [0.025, 0.975])
-    widen = t975(m - 1) / Z95
-    low = value - widen * (float(hi_q) - value)
-    high = value + widen * (value - float(lo_q))
+    centre = 2 * value - float(boot.mean())
+    half = t975(m - 1) * float(boot.std(ddof=1)) * math.sqrt(m / (m - 1))
+    return {"value": value, "low": centre - half, "high": centre + half}
+
+
+# --- maxima and ranges: simultaneous intervals ---------------------------------------------
+#
+# A max - min or a max over many small groups is biased upward (with every true share equal
+# the plug-in range of 24 cells of a handful of seats each is far from 0), and the bootstrap
+# does not measure that bias well (the statistic is not smooth where groups tie). So these get
+# an interval from simultaneous intervals of their groups (bootstrap max-t, Romano and Wolf's
+# stepdown idea without the steps): with probability 95% every group's true value is inside its
+# interval, and then the true range lies in [max low - min high, max high - min low] and the
+# true maximum in [max low, max high]. The interval always holds the plug-in value.
+
+
+def simultaneous(est: np.ndarray, boot: np.ndarray, floor: np.ndarray, m: int
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Simultaneous 95% intervals ``(low, high)`` of the groups' values ``est`` (``(K,)``,
+    nan = group left out) from their bootstrap values ``boot`` (``(B, K)``, nan where a
+    resample lacks the group): bootstrap standard errors (at least ``floor``, the binomial
+    error of the group's size: a group seen in one block has no bootstrap spread), the 95%
+    quantile ``c`` of the largest studentised deviation over groups, widened by
+    ``t(0.975, m - 1) / z`` for ``m`` blocks; ``est ± c se``."""
+    keep = ~np.isnan(est)
+    with np.errstate(invalid="ignore"):
+        se = np.nanstd(np.where(keep, boot, np.nan), axis=0)
+    se = np.fmax(np.nan_to_num(se, nan=0.0), floor)
+    se = np.where(se > 0, se, np.nan)
+    dev = np.abs(boot - est) / se
+    dev = np.where(keep & ~np.isnan(dev), dev, 0.0)
+    c = float(np.quantile(dev.max(axis=1), 0.95)) * t975(m - 1) / Z95
+    return est - c * se, est + c * se
+
+
+def _nan_result(value: float) -> dict[str, float]:
+    return {"value": value, "low": math.nan, "high": math.nan}
+
+
+def range_interval(blocks: np.ndarray, min_appearances: float = 1,
+                   weights: np.ndarray | None = None) -> dict[str, float]:
+    """:func:`share_range` of block counts ``(blocks, groups, 2)`` (appearances, win credit)
+    with its 95% interval from simultaneous intervals of the groups' shares."""
+    total = blocks.sum(axis=0)
+    value = float(share_range_rows(total[np.newaxis], min_appearances)[0])
+    m = blocks.shape[0]
+    if m < 2 or math.isnan(value):
+        return _nan_result(value)
+    app, credit = total[:, 0], total[:, 1]
+    keep = app >= max(min_appearances, 1e-12)
+    est = np.where(keep, credit / np.where(keep, app, 1.0), np.nan)
+    w = weights if weights is not None else bootstrap_weights(m)
+    boot = np.einsum("bm,mkv->bkv", w, blocks)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        bshare = np.where(boot[..., 0] > 0, boot[..., 1] / boot[..., 0], np.nan)
+    pooled = credit[keep].sum() / app[keep].sum()
+    floor = np.sqrt(pooled * (1 - pooled) / np.where(keep, app, 1.0))
+    lo, hi = simultaneous(est, bshare, floor, m)
+    lo, hi = np.clip(lo, 0.0, 1.0), np.clip(hi, 0.0, 1.0)
+    low = max(0.0, float(np.nanmax(lo) - np.nanmin(hi)))
+    high = float(np.nanmax(hi) - np.nanmin(lo))
     return {"value": value, "low": low, "high": high}
+
+
+def max_rate_interval(blocks: np.ndarray, min_count: float = 4,
+                      weights: np.ndarray | None = None) -> dict[str, float]:
+    """:func:`dominance` of block counts ``(blocks, pairs, 2)`` (comparisons, points) with its
+    95% interval from simultaneous intervals of the pairs' rates: [max low, max high]."""
+    total = blocks.sum(axis=0)
+    value = float(dominance_rows(total[np.newaxis], min_count)[0])
+    m = blocks.shape[0]
+    if m < 2 or math.isnan(value):
+        return _nan_result(value)
+    c, p = total[:, 0], total[:, 1]
+    keep = (c >= min_count) & (c > 0)
+    est = np.where(keep, p / np.where(keep, c, 1.0), np.nan)
+    w = weights if weights is not None else bootstrap_weights(m)
+    boot = np.einsum("bm,mkv->bkv", w, blocks)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        brate = np.where(boot[..., 0] > 0, boot[..., 1] / boot[..., 0], np.nan)
+    floor = np.sqrt(0.25 / np.where(keep, c, 1.0))
+    lo, hi = simultaneous(est, brate, floor, m)
+    return {"value": value, "low": float(np.clip(np.nanmax(lo), 0, 1)),
+            "high": float(np.clip(np.nanmax(hi), 0, 1))}
+
+
+def top_share_interval(blocks: np.ndarray, weights: np.ndarray | None = None
+                       ) -> dict[str, float]:
+    """:func:`top_share` of block counts ``(blocks, keys, 1)`` with its 95% interval from
+    simultaneous intervals of every key's share: [max low, max high]."""
+    total = blocks.sum(axis=0)
+    value = float(top_share_rows(total[np.newaxis])[0])
+    m = blocks.shape[0]
+    if m < 2 or math.isnan(value):
+        return _nan_result(value)
+    v = total[:, 0]
+    n = v.sum()
+    est = v / n
+    w = weights if weights is not None else bootstrap_weights(m)
+    boot = np.einsum("bm,mkv->bkv", w, blocks)[..., 0]
+    bt = boot.sum(axis=1, keepdims=True)
+    bshare = np.where(bt > 0, boot / np.where(bt > 0, bt, 1.0), np.nan)
+    p = np.maximum(est, 1.0 / n)
+    floor = np.sqrt(p * (1 - p) / n)
+    lo, hi = simultaneous(est, bshare, floor, m)
+    return {"value": value, "low": float(np.clip(np.nanmax(lo), 0, 1)),
+            "high": float(np.clip(np.nanmax(hi), 0, 1))}
