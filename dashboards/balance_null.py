@@ -72,8 +72,9 @@ def load_pool(study: Path) -> list[_Pool]:
     """The pool: every complete game of the study folder, by policy and player count."""
     src = bq.Source(study=study)
     df = bq.run(src, f"""
+        WITH {bq.deal_cte()}
         SELECT g.player_count, g.policy, {bq.CLUSTER_SQL} AS cluster, sb.*
-        FROM seat_balance sb JOIN games_p g USING (game_id)
+        FROM seat_balance sb JOIN games_p g USING (game_id) LEFT JOIN dk USING (game_id)
         WHERE coalesce(g.complete, TRUE)
         ORDER BY g.player_count, g.policy, sb.game_id, sb.seat
         """)
