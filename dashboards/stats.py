@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import warnings
 from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
@@ -552,7 +553,8 @@ def simultaneous(est: np.ndarray, boot: np.ndarray, floor: np.ndarray, m: int
     quantile ``c`` of the largest studentised deviation over groups, widened by
     ``t(0.975, m - 1) / z`` for ``m`` blocks; ``est ± c se``."""
     keep = ~np.isnan(est)
-    with np.errstate(invalid="ignore"):
+    with warnings.catch_warnings():  # a group absent from every resample has no spread
+        warnings.simplefilter("ignore", RuntimeWarning)
         se = np.nanstd(np.where(keep, boot, np.nan), axis=0)
     se = np.fmax(np.nan_to_num(se, nan=0.0), floor)
     se = np.where(se > 0, se, np.nan)
