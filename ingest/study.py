@@ -35,7 +35,11 @@ import pyarrow.parquet as pq
 
 STUDY_FORMAT = 1
 DEFAULT_BATCH = 25
-POLICY_CHOICES = ("default", "greedy", "weighted")
+POLICY_CHOICES = ("default", "greedy", "weighted", "alternating-weighted-first",
+                  "alternating-greedy-first")
+#: ``--policy designers``: the designers' four backend regimes (engine/mandate2038/lineups.py)
+DESIGNERS_POLICIES = ("weighted", "greedy", "alternating-weighted-first",
+                      "alternating-greedy-first")
 
 
 class StudyError(ValueError):
