@@ -182,6 +182,15 @@ def table_csv(df: pl.DataFrame) -> bytes:
     return neutralise_frame(df.with_columns(fixes) if fixes else df).write_csv().encode("utf-8")
 
 
+def words(value: object) -> str:
+    """An internal id in words for a page: ``black_dove`` -> "Black Dove", ``None`` -> "–"."""
+    if value is None:
+        return "–"
+    text = str(value)
+    return text.replace("_", " ").strip().capitalize() if text.islower() or "_" in text \
+        else text
+
+
 def plural(n: int, word: str, many: str | None = None) -> str:
     """``n`` and the word in agreement: "1 game", "2 games", "1 error", "0 errors"."""
     return f"{n:,} {word if n == 1 else (many or word + 's')}"

@@ -417,8 +417,8 @@ def test_tables_download_as_csv(sample_db: Path) -> None:
 
     f = queries.Filters()
     for frame in (queries.games(sample_db, f), queries.findings_by_code(sample_db, f),
-                  queries.endings(sample_db, f), queries.observations(sample_db, f),
-                  queries.seats_in_games(sample_db, f)):
+                  mandate_queries.endings(sample_db, f), queries.observations(sample_db, f),
+                  mandate_queries.seats_in_games(sample_db, f)):
         text = ui.table_csv(frame).decode("utf-8")
         assert text.splitlines()[0].split(",")[0] in frame.columns
         assert len(text.splitlines()) >= frame.height + 1
