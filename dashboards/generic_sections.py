@@ -8,7 +8,7 @@ from pathlib import Path
 import polars as pl
 import streamlit as st
 
-from dashboards import gameapps, stats, ui
+from dashboards import stats, ui
 from dashboards.queries import KIND_SQL, Filters
 from dashboards.store import query
 
@@ -32,10 +32,10 @@ def scoring(db: Path, f: Filters) -> None:
         return
     sizes = df.group_by("kind").agg(pl.col("seat_games").max())
     kind = ui.pick_kind({r["kind"]: ui.plural(int(r["seat_games"]), "seat-game")
-                         for r in sizes.iter_rows(named=True)}, gameapps.key("gen_score_kind"))
+                         for r in sizes.iter_rows(named=True)}, "gen_score_kind")
     part = df.filter(pl.col("kind") == kind).with_columns(
         (pl.col("points") / pl.col("seat_games")).round(2).alias("per_seat")).drop("kind")
-    ui.show_table(part, gameapps.key("scoring-sources"))
+    ui.show_table(part, "scoring-sources")
 
 
 def endings(db: Path, f: Filters) -> None:
@@ -53,7 +53,7 @@ def endings(db: Path, f: Filters) -> None:
         return
     st.caption("This game's app part shows no end conditions of its own: completed games "
                "per player count.")
-    ui.show_table(df, gameapps.key("end-conditions"))
+    ui.show_table(df, "end-conditions")
 
 
 def duration(db: Path, f: Filters, include: bool) -> None:
@@ -72,4 +72,4 @@ def duration(db: Path, f: Filters, include: bool) -> None:
                                                    "sessions** to see the others."))
         return
     ui.show_table(stats.summarise(games, ["player_count"], "total_minutes"),
-                  gameapps.key("duration-summary"))
+                  "duration-summary")

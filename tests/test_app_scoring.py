@@ -62,7 +62,7 @@ def test_means_per_seat_game_keep_their_fractions(corpus: Path) -> None:
     kes = table.filter(table["faction"] == "kestralyn")
     assert kes["per_seat"].to_list() == [pytest.approx(1.0)]
     win = tables.mandate_winners(ledger, seats)
-    others = {r["source_name"]: r["per_seat"] for r in win.filter(win["group"] == "others")
+    others = {r["source_name"]: r["per_seat"] for r in win.filter(win["group"] == "Others")
               .iter_rows(named=True)}
     assert others["Customers"] == pytest.approx(132 / 74, abs=0.005)  # 74 seat-games of others
     assert others["Fusion"] == pytest.approx(18 / 74, abs=0.005)

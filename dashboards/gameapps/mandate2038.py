@@ -24,6 +24,8 @@ from dashboards.filters import SESSION_TYPE_LABELS
 from dashboards.gameapps.mandate_record import draft_seats, new_session, recording  # noqa: F401
 from dashboards.queries import Filters
 
+#: the observation protocol its sessions are scored against
+PROTOCOL = "mandate2038-observation"
 #: minutes at four players: a hypothesis (FACTS.md §10, §11.4)
 HYPOTHESIS = (75.0, 100.0)
 SCORING_CAPTION = ("Every Mandate change from the engine's score ledger: starting Mandate, Customers, "

@@ -14,7 +14,7 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
-from dashboards import gameapps, replay_view, stats, ui
+from dashboards import replay_view, stats, ui
 from dashboards import vestige_charts as vc
 from dashboards import vestige_map as vm
 from dashboards import vestige_queries as vq
@@ -23,6 +23,8 @@ from dashboards.gameapps.vestige_record import draft_seats, new_session, recordi
 from dashboards.queries import Filters
 from dashboards.vestige_labels import words
 
+#: the observation protocol its sessions are scored against
+PROTOCOL = "vestige-observation"
 EXTRA_PAGES = (
     ExtraPage("views/vestige_modes.py", "Vestige: modes and nemeses", ":material/groups:",
               "vestige-modes"),
@@ -57,8 +59,10 @@ def replay_panel(gid: str, log: Any, pos: int, result: Any, rs: Any) -> None:
              "Speed": s["speed"], "Space": s["space"], "Regions": len(s["regions"]),
              "Cards": len(s["cards"])} for s in snap.get("seats", [])]), hide_index=True)
         if snap.get("nemeses"):
-            st.dataframe(pl.DataFrame(snap["nemeses"]).with_columns(
-                pl.col("regions").list.len()), hide_index=True)
+            st.dataframe(pl.DataFrame([
+                {"Nemesis": words(n.get("name")), "Leverage": n.get("leverage"),
+                 "Threat": n.get("threat"), "Regions": len(n.get("regions") or [])}
+                for n in snap["nemeses"]]), hide_index=True)
         met = [words(c) for c in snap.get("endgame_met") or []]
         st.write("Endgame conditions met: " + (", ".join(met) or "none yet"))
         found = list(result.findings)
@@ -74,7 +78,7 @@ def pick_kind(db: Path, f: Filters, key: str) -> str | None:
         return None
     sizes = games.group_by("kind").len()
     return ui.pick_kind({r["kind"]: ui.plural(int(r["len"]), "game")
-                         for r in sizes.iter_rows(named=True)}, gameapps.key(key))
+                         for r in sizes.iter_rows(named=True)}, key)
 
 
 def _one_kind(df: pl.DataFrame, kind: str) -> pl.DataFrame:
@@ -200,7 +204,7 @@ def duration(db: Path, f: Filters, include: bool) -> None:
         return
     sizes = games.group_by("kind").len()
     kind = ui.pick_kind({r["kind"]: ui.plural(int(r["len"]), "game")
-                         for r in sizes.iter_rows(named=True)}, gameapps.key("vdur_kind"))
+                         for r in sizes.iter_rows(named=True)}, "vdur_kind")
     games = games.filter(pl.col("kind") == kind)
     st.subheader("Rounds by player count")
     ui.show_chart(vc.rounds_by_players(games), "vestige-rounds-by-players")

@@ -37,7 +37,6 @@ def render() -> None:
         })
     st.dataframe(pl.DataFrame(counts), hide_index=True, width="stretch")
     show = games.with_columns(
-        pl.col("game").map_elements(gameapps.title, return_dtype=pl.Utf8),
         pl.col("evidence_reasons").list.join("; ").alias("why not evidence"),
     ).drop("evidence_reasons", "illustrative")
     ui.show_table(show.head(ui.TABLE_ROWS), "games", total=show.height, full=lambda: show)
