@@ -105,7 +105,9 @@ def event_label(ev: Any, seats: Mapping[int, str] | None = None) -> str:
                 "break": "Break", "resume": "Play resumes"}.get(_get(ev, "name"),
                                                                 words(_get(ev, "name")))
     if kind == "card":
-        return f"Card {named} is {printed_label(_get(ev, 'printed'))}"
+        printed = _get(ev, "printed")
+        what = words(_get(printed, "kind")) if printed is not None else "Card"
+        return f"{what} “{_get(ev, 'name')}”: {printed_label(printed)}"
     if kind == "seat_setup":
         bits = [f"starts on space {_get(ev, 'start')}"]
         if _get(ev, "setup_card"):
