@@ -71,11 +71,7 @@ def printed_label(p: Any) -> str:
     if p is None:
         return ""
     parts: list[str] = []
-    lev = _get(p, "leverage")
-    if lev is not None:
-        parts.append(f"{lev} leverage")
-    if _get(p, "attributes"):
-        parts.append(f"gains {_list(_get(p, 'attributes'))}")
+    # what tells two printings apart first (jobs, where, cost), the shared values after
     if _get(p, "jobs"):
         parts.append(f"jobs: {_list(_get(p, 'jobs'))}")
     if _get(p, "pickup"):
@@ -84,6 +80,11 @@ def printed_label(p: Any) -> str:
         parts.append(f"complete at {words(_get(p, 'complete_at'))}")
     if _get(p, "cost"):
         parts.append(f"costs {_cost(_get(p, 'cost'))}")
+    lev = _get(p, "leverage")
+    if lev is not None:
+        parts.append(f"{lev} leverage")
+    if _get(p, "attributes"):
+        parts.append(f"gains {_list(_get(p, 'attributes'))}")
     if _get(p, "passive_at"):
         parts.append(f"passive at {_get(p, 'passive_at')} blocks")
     return ", ".join(parts)

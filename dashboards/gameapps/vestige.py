@@ -56,7 +56,8 @@ def replay_panel(gid: str, log: Any, pos: int, result: Any, rs: Any) -> None:
     with right:
         st.dataframe(pl.DataFrame([
             {"Seat": s["seat"], "Colour": words(s["colour"]), "Leverage": s["leverage"],
-             "Speed": s["speed"], "Space": s["space"], "Regions": len(s["regions"]),
+             "Speed": s["speed"], "Space": "not placed" if s["space"] is None else s["space"],
+             "Regions": len(s["regions"]),
              "Cards": len(s["cards"])} for s in snap.get("seats", [])]), hide_index=True)
         if snap.get("nemeses"):
             st.dataframe(pl.DataFrame([

@@ -128,7 +128,7 @@ def decision(draft_id: str, nxt: vl.Next, at: int) -> None:
             groups.setdefault(_group(ch), []).append(ch)
         if len(groups) > 1:
             names = list(groups)
-            picked = st.segmented_control(
+            picked = st.pills(
                 f"{len(choices)} choices: what does the seat do?", names,
                 format_func=lambda g: f"{GROUP_NAMES.get(g, words(g))} ({len(groups[g])})",
                 key=GROUP)
@@ -190,7 +190,8 @@ def recording(draft_id: str) -> None:
         st.image(vm.render_svg(snap), caption="The map now (declared geometry)",
                  width="stretch")
         st.dataframe([{"Seat": seat_label(s, names), "Leverage": s["leverage"],
-                       "Speed": s["speed"], "Space": s["space"],
+                       "Speed": s["speed"],
+                       "Space": "not placed" if s["space"] is None else s["space"],
                        "Regions": ", ".join(words(x) for x in s["regions"]) or "–"}
                       for s in snap.get("seats", [])], hide_index=True)
     with st.expander(f"Events recorded ({len(d.events)}; {d.undone} undone)"):
