@@ -47,12 +47,13 @@ class Loaded:
         return self.parsed is not None and bool(getattr(self.parsed, "readable", False))
 
 
-def _expand(path: Path) -> list[Path]:
-    """Files and session folders under ``path`` (the same walk as ``playtest ingest``)."""
+def _expand(path: Path) -> list[Path | Loaded]:
+    """Files and session folders under ``path`` (the same walk as ``playtest ingest``), and
+    what the walk would not read (a link out of the folder) with its reason."""
     from ingest.reading import walk_inputs
 
-    found, _missing = walk_inputs([path])
-    return found
+    found, missing = walk_inputs([path])
+    return [*found, *(Loaded(r.file, None, reason=r.reason) for r in missing)]
 
 
 def _read_one(path: Path) -> list[Loaded]:
@@ -62,20 +63,23 @@ def _read_one(path: Path) -> list[Loaded]:
     try:
         loaded = formats.read_path(path)
     except Exception as exc:  # noqa: BLE001 - a reader bug must not become a traceback
-        return [Loaded(str(path), None, reason=f"could not be read ({type(exc).__name__}: {exc})")]
+        return [Loaded(formats.source_name(path), None,
+                       reason=f"could not be read ({type(exc).__name__}: {exc})")]
     out = [Loaded(item.source, item.format, parsed=item.parsed, reason=item.unreadable,
                   raw=item.raw) for item in loaded]
-    return out or [Loaded(str(path), None, reason="no game log found in it")]
+    return out or [Loaded(formats.source_name(path), None, reason="no game log found in it")]
 
 
-def expand_inputs(path_text: str) -> list[Path] | Loaded:
+def expand_inputs(path_text: str) -> list[Path | Loaded] | Loaded:
     """The inputs under ``path_text``, or a :class:`Loaded` saying why there are none."""
+    from ingest.formats import source_name
+
     path = Path(path_text)
     if not path.exists():
-        return Loaded(path_text, None, reason="no such file or folder")
+        return Loaded(source_name(path_text), None, reason="no such file or folder")
     inputs = _expand(path)
     if not inputs:
-        return Loaded(path_text, None, reason="no game logs found")
+        return Loaded(source_name(path_text), None, reason="no game logs found")
     return inputs
 
 
@@ -113,7 +117,7 @@ def read_logs(path_text: str) -> list[Loaded]:
         return [inputs]
     out: list[Loaded] = []
     for p in inputs:
-        out.extend(_read_one(p))
+        out.extend([p] if isinstance(p, Loaded) else _read_one(p))
     return out
 
 
@@ -135,16 +139,28 @@ def with_rulings(parsed: Any, rulings: str | None) -> Any:
     return dataclasses.replace(parsed, header=header.model_copy(update={"rulings": rulings}))
 
 
+MAX_RULINGS_TEXT = 1000  # characters of a --rulings value (a set name and a few options)
+
+
 def check_rulings_spec(spec: str | None) -> None:
-    """A ``--rulings`` value the Mandate 2038 ruling book knows (CliError otherwise)."""
-    if not spec:
+    """A ``--rulings`` value the Mandate 2038 ruling book knows (CliError otherwise; the value
+    is quoted cut short, never echoed whole)."""
+    if spec is None:
         return
     from engine.mandate2038.rulings import RulingsError, load_rulings
+    from ingest.formats._common import shown
 
+    if not spec.strip():
+        raise CliError("--rulings is empty: give a ruling set or options such as name=option "
+                       "(see `playtest rulings`)")
+    if len(spec) > MAX_RULINGS_TEXT:
+        raise CliError(f"--rulings is {len(spec):,} characters long, more than the "
+                       f"{MAX_RULINGS_TEXT:,} a ruling set and its options take "
+                       f"(see `playtest rulings`): {shown(spec, 60)}")
     try:
         load_rulings().resolve(spec)
     except RulingsError as exc:
-        raise CliError(f"--rulings {spec}: {exc}") from None
+        raise CliError(f"--rulings {shown(spec)}: {shown(str(exc), 400)}") from None
 
 
 def _rests_on(parsed: Any, findings: list[Any]) -> list[Any]:

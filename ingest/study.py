@@ -26,6 +26,7 @@ chance stream (only the rules differ), so that ``compare`` can pair them by ``ga
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import time
@@ -39,7 +40,11 @@ import pyarrow.parquet as pq
 
 STUDY_FORMAT = 1
 DEFAULT_BATCH = 25
-POLICY_CHOICES = ("default", "greedy", "weighted")
+POLICY_CHOICES = ("default", "greedy", "weighted", "alternating-weighted-first",
+                  "alternating-greedy-first")
+#: ``--policy designers``: the designers' four backend regimes (engine/mandate2038/lineups.py)
+DESIGNERS_POLICIES = ("weighted", "greedy", "alternating-weighted-first",
+                      "alternating-greedy-first")
 
 
 class StudyError(ValueError):
@@ -222,24 +227,75 @@ def write_batch(out: Path, result: BatchResult) -> None:
         staged.append((_atomic_write_table(table, final), final))
     for tmp, final in staged:
         os.replace(tmp, final)
+    # the marker names each table file with its size and sha256: a resumed study trusts a
+    # batch only when its files are still the ones written (completed_batches)
+    files = {final.parent.name: _file_record(final) for _, final in staged}
     marks = out / "_batches"
     marks.mkdir(parents=True, exist_ok=True)
     mark = marks / f"{bid}.json"
     tmp = marks / f".{bid}.json.tmp"
     tmp.write_text(json.dumps({"batch": asdict(result.batch), "games": result.games,
                                "cpu_seconds": round(result.cpu_seconds, 3),
-                               "excluded": result.excluded}, indent=1), encoding="utf-8")
+                               "excluded": result.excluded, "files": files}, indent=1),
+                   encoding="utf-8")
     os.replace(tmp, mark)
 
 
-def completed_batches(out: Path) -> set[str]:
+def _file_record(path: Path) -> dict[str, Any]:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        while chunk := fh.read(1 << 20):
+            digest.update(chunk)
+    return {"bytes": path.stat().st_size, "sha256": digest.hexdigest()}
+
+
+def _batch_problem(out: Path, mark: Path) -> str | None:
+    """Why the batch of marker ``mark`` cannot be trusted as done, or None."""
+    try:
+        meta = json.loads(mark.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:
+        return f"its marker {mark.name} is unreadable ({err})"
+    files = meta.get("files") if isinstance(meta, dict) else None
+    if isinstance(files, dict) and files:
+        for table, want in files.items():
+            path = out / str(table) / f"{mark.stem}.parquet"
+            try:
+                have = _file_record(path)
+            except OSError:
+                return f"{table}/{path.name} is missing"
+            if have != want:
+                return (f"{table}/{path.name} is not the file written ({have['bytes']:,} bytes, "
+                        f"{want.get('bytes', 0):,} written)")
+        return None
+    # a marker written before the files were recorded: each table file must at least be a
+    # whole Parquet file (its footer readable)
+    for path in sorted(out.glob(f"*/{mark.stem}.parquet")):
+        try:
+            pq.read_metadata(path)
+        except Exception as err:  # noqa: BLE001 - pyarrow raises several kinds on a bad file
+            return f"{path.parent.name}/{path.name} is not a whole Parquet file ({err})"
+    return None
+
+
+def completed_batches(out: Path, damaged: dict[str, str] | None = None) -> set[str]:
+    """The batches finished in ``out``: a marker whose table files are the ones written.
+
+    A batch whose marker or files are damaged (a truncated Parquet file) is not done: it is
+    played again. ``damaged``, when given, receives each such batch with the reason."""
     marks = out / "_batches"
     if not marks.is_dir():
         return set()
-    return {p.stem for p in marks.glob("*.json")}
+    done: set[str] = set()
+    for mark in sorted(marks.glob("*.json")):
+        why = _batch_problem(out, mark)
+        if why is None:
+            done.add(mark.stem)
+        elif damaged is not None:
+            damaged[mark.stem] = why
+    return done
 
 
-def prepare(out: Path, spec: StudySpec) -> list[Batch]:
+def prepare(out: Path, spec: StudySpec, say: Callable[[str], None] | None = None) -> list[Batch]:
     """Create or reopen the study folder; the batches still to play.
 
     A folder that already holds a study must hold the same one (same spec), else StudyError."""
@@ -259,7 +315,11 @@ def prepare(out: Path, spec: StudySpec) -> list[Batch]:
         tmp = out / ".study.json.tmp"
         tmp.write_text(json.dumps(want, indent=1), encoding="utf-8")
         os.replace(tmp, meta)
-    done = completed_batches(out)
+    damaged: dict[str, str] = {}
+    done = completed_batches(out, damaged)
+    for bid, why in sorted(damaged.items()):
+        if say is not None:
+            say(f"batch {bid} was finished, but {why}: it is played again")
     return [b for b in spec.batches() if b.id not in done]
 
 
@@ -326,7 +386,7 @@ def run_study(spec: StudySpec, out: Path, *, backend: str = "auto", workers: int
               say: Callable[[str], None] = print) -> dict[str, Any]:
     """Play every batch not yet done and write it; a summary (batches, games, CPU seconds)."""
     _check(spec)
-    todo = prepare(out, spec)
+    todo = prepare(out, spec, say)
     total = len(spec.batches())
     done_before = total - len(todo)
     address = address or os.environ.get("RAY_ADDRESS") or None

@@ -21,6 +21,10 @@ def cmd_study(args: argparse.Namespace) -> int:
 
     counts = _player_counts(args.players)
     policies = tuple(x.strip() for x in str(args.policy).split(",") if x.strip())
+    if policies == ("designers",):
+        from ingest.study import DESIGNERS_POLICIES
+
+        policies = DESIGNERS_POLICIES
     lineup = tuple(x.strip() for x in str(args.lineup or "").split(",") if x.strip())
     from cli.commands.variant import study_variants
     from schemas.variants import VariantError
@@ -76,7 +80,9 @@ def register(sub: Any, db_parent: argparse.ArgumentParser) -> None:
                     help="the profiles to rotate (default: every profile of the set; "
                          "'heuristic' and 'random' name the built-in bots)")
     st.add_argument("--policy", default="default",
-                    help="greedy, weighted or default (each profile's own); a list plays each")
+                    help="greedy, weighted, default (each profile's own), "
+                         "alternating-weighted-first or alternating-greedy-first (seats "
+                         "alternate); a list plays each; 'designers' = their four regimes")
     st.add_argument("--seed", default="0")
     st.add_argument("--out", required=True, metavar="DIR")
     st.add_argument("--address", default=None,

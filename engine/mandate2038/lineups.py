@@ -8,6 +8,12 @@ takes the profiles ``P[(b + k) % len(P)]`` for k = 0..n-1 (at 5 players with 4 p
 repeats, a different one in each block); game r of the block (r = index mod n) puts profile
 ``(k + r) mod n`` of that list at seat k + 1.
 
+A line-up's **policy mix** is one of :data:`POLICY_MIXES`: every seat ``greedy`` or every seat
+``weighted`` (homogeneous), ``default`` (each profile's own), or the designers' alternating
+backends: ``alternating-weighted-first`` (seats 1, 3, 5 weighted, seats 2, 4 greedy) and
+``alternating-greedy-first`` (the other way round). Their exact-ecology studies pool the two
+homogeneous and the two alternating regimes (``playtest study --policy designers``).
+
 Game ``index`` is reproducible on its own from (seed, players, index, profiles, policy).
 Nothing here does I/O: profiles arrive validated (``schemas.profiles.load_profiles``).
 """
@@ -23,6 +29,11 @@ from engine.mandate2038.bots import make_bot
 from engine.mandate2038.profiles import ProfileBot
 
 BUILTIN_BOTS = ("heuristic", "random")
+
+#: the policy mixes a line-up may play (module docstring)
+ALTERNATING = {"alternating-weighted-first": ("weighted", "greedy"),
+               "alternating-greedy-first": ("greedy", "weighted")}
+POLICY_MIXES = ("greedy", "weighted", "default", *ALTERNATING)
 
 
 @dataclass(frozen=True)
@@ -48,6 +59,8 @@ def plan_seats(profile_ids: Sequence[str], players: int, index: int, policy: str
             raise ValueError(f"unknown profile {pid!r}; known: {', '.join([*profiles, *BUILTIN_BOTS])}")
         elif policy == "default":
             pol = profiles[pid].default_policy
+        elif policy in ALTERNATING:
+            pol = ALTERNATING[policy][k % 2]
         else:
             pol = policy
         out.append(SeatPlan(seat=k + 1, profile=pid, policy=pol))
@@ -73,8 +86,8 @@ def play_lineup_game(seed: Any, index: int, players: int, profile_ids: Sequence[
     from engine.mandate2038.simulation import _mandate_checkpoints, game_header
     from engine.simulate import simulate_game
 
-    if policy not in ("greedy", "weighted", "default"):
-        raise ValueError(f"unknown policy {policy!r}; choose greedy, weighted or default")
+    if policy not in POLICY_MIXES:
+        raise ValueError(f"unknown policy {policy!r}; choose {', '.join(POLICY_MIXES)}")
     if not 3 <= players <= 5:
         raise ValueError(f"the simulator plays 3, 4 or 5 players, not {players}")
     ruleset = get_ruleset("mandate2038")
