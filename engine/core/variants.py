@@ -264,7 +264,9 @@ def check(vf: VariantFile, pack: Mapping[str, Any], bounds: Mapping[str, Any], *
         if base is MISSING:
             known = ", ".join(k["name"] for k in bounds.get("knobs", []))
             bad("changes", key, key, "unknown path: neither a named knob of the game "
-                f"({known}) nor a value of its content pack")
+                f"({known}) nor a value of its content pack" if pack else
+                f"unknown path: {game} has no content pack values a variant may change "
+                "(only its [options])")
             continue
         path = canonical_path(work, path)
         if not _same_type(base, value):
@@ -415,3 +417,36 @@ def rests_on(header: Any, findings: list[Any], replay_under: Callable[[Any], lis
                 rests.setdefault(sig(f), []).append(describe(st, k))
     return [f.model_copy(update={"variant_changes": tuple(rests[sig(f)])}) if sig(f) in rests
             else f for f in findings]
+
+
+# --- the header a game's setup reads --------------------------------------------------------
+
+
+def for_setup(header: Any) -> Any:
+    """The header a ruleset's setup reads under the header's variant: the variant's
+    unwritten-rule options added to the header's ruling set (the one options mechanism, every
+    game's ``header.rulings``), as ``ID=OPTION`` pairs after what the header names. A header
+    without a variant, or whose variant sets no option, is returned as it is."""
+    st = getattr(header, "variant", None)
+    if st is None or not st.options or "rulings" not in type(header).model_fields:
+        return header
+    extra = ",".join(f"{k}={v}" for k, v in st.options.items())
+    spec = header.rulings
+    return header.model_copy(update={"rulings": f"{spec},{extra}" if spec else extra})
+
+
+def variant_unplayable(header: Any, ruleset: Any) -> str | None:
+    """Why the header's variant cannot be played by ``ruleset`` (None when it can): a change to
+    content or a paused ability needs a game that plays variant packs (``plays_variants``), an
+    option needs a header with a ruling set."""
+    st = getattr(header, "variant", None)
+    if st is None:
+        return None
+    if (st.changes or st.paused) and not getattr(ruleset, "plays_variants", False):
+        return (f"the log names the rules variant {st.name!r}, which changes content values or "
+                f"pauses abilities; {ruleset.game} cannot change its content per game yet: "
+                "replayed under the rules as printed")
+    if st.options and "rulings" not in type(header).model_fields:
+        return (f"the log names the rules variant {st.name!r}, which sets options; "
+                f"{ruleset.game}'s header has no ruling set: replayed under the rules as printed")
+    return None
