@@ -72,7 +72,9 @@ def test_ingest_with_a_fifo_a_dev_zero_link_and_a_link_out_loads_every_valid_gam
     # the link out was not followed: its target's bytes are nowhere in the archive
     secret_sha = hashlib.sha256(b'{"not": "yours"}').hexdigest()
     assert not list((db.parent / "archive").rglob(f"{secret_sha}*"))
-    assert seconds < 60 and peak_mb < 300, (seconds, peak_mb)
+    # a hang is caught by the subprocess timeout above; time itself is measured, never asserted
+    print(f"ingest with special files: {seconds:.1f} s, peak {peak_mb:.0f} MB")
+    assert peak_mb < 300, (seconds, peak_mb)
 
 
 def test_validate_a_fifo_or_a_device_says_what_it_is_without_reading_it(tmp_path: Path) -> None:
