@@ -9,7 +9,6 @@ import hashlib
 import io
 import json
 import os
-import resource
 import subprocess
 import sys
 import time
