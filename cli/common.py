@@ -247,3 +247,56 @@ def _unreadable_count(summary: Any) -> int:
             n += len(v) if isinstance(v, list | tuple | dict | set) else int(v)
     return n
 
+
+
+# --- the registered games (help texts and choices come from their declarations) -------------
+
+
+def _counts_text(counts: Sequence[int]) -> str:
+    c = [str(x) for x in sorted(counts)]
+    if not c:
+        return "none"
+    if len(c) > 2 and [int(x) for x in c] == list(range(int(c[0]), int(c[-1]) + 1)):
+        return f"{c[0]}-{c[-1]}"
+    return c[0] if len(c) == 1 else ", ".join(c[:-1]) + " or " + c[-1]
+
+
+def simulated_games() -> tuple[str, ...]:
+    """The ids of the registered games that declare a simulator."""
+    from engine.core.registry import rulesets
+
+    return tuple(g for g, rs in rulesets().items() if rs.simulate_one is not None)
+
+
+def games_help(ids: Sequence[str]) -> str:
+    """``id (Title)`` of each game, the default game marked."""
+    from engine.core.registry import DEFAULT_GAME, rulesets
+
+    rs = rulesets()
+    return ", ".join(f"{g} ({rs[g].title}{', the default' if g == DEFAULT_GAME else ''})"
+                     for g in ids)
+
+
+def player_counts_help() -> str:
+    """Each simulated game's player counts, e.g. ``Mandate 2038: 3, 4 or 5; Vestige: 2-4``."""
+    from engine.core.registry import rulesets
+
+    return "; ".join(f"{rs.title}: {_counts_text(rs.player_counts)}"
+                     for rs in rulesets().values() if rs.simulate_one is not None)
+
+
+def location_help() -> str:
+    """``era:N (Mandate 2038), round:N (Vestige)``: the first location part of each game."""
+    from engine.core.registry import rulesets
+
+    return ", ".join(f"{rs.location_parts[0]}:N ({rs.title})" for rs in rulesets().values())
+
+
+def format_names() -> tuple[str, ...]:
+    """``json`` and every format name a registered game declares a writer for."""
+    from engine.core.registry import rulesets
+
+    names = ["json"]
+    for rs in rulesets().values():
+        names.extend(f.name for f in rs.formats if f.writer is not None and f.name not in names)
+    return tuple(names)
