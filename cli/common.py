@@ -124,27 +124,39 @@ def _replay(parsed: Any, upto: int | None = None) -> Any:
                   ruleset=parsed.ruleset, upto=upto)
 
 
+def _accepts(game: str, spec: str) -> str | None:
+    """None when ``game``'s rulings accept ``spec``, else why not."""
+    from engine.core.options import RulingsError, book_for
+
+    try:
+        book_for(game).resolve(spec)
+    except RulingsError as exc:
+        return str(exc)
+    return None
+
+
 def with_rulings(parsed: Any, rulings: str | None) -> Any:
     """``parsed`` replayed under the ruling set ``rulings`` (docs/engine.md "Rulings"): a copy
-    whose header names it. Games whose header has no ruling field (another game) are kept."""
+    whose header names it. A game whose rulings do not know the spec (another game's rulings)
+    is kept as it is."""
     import dataclasses
 
     header = getattr(parsed, "header", None)
-    if not rulings or header is None or "rulings" not in type(header).model_fields:
+    if not rulings or header is None or _accepts(header.game, rulings) is not None:
         return parsed
     return dataclasses.replace(parsed, header=header.model_copy(update={"rulings": rulings}))
 
 
 def check_rulings_spec(spec: str | None) -> None:
-    """A ``--rulings`` value the Mandate 2038 ruling book knows (CliError otherwise)."""
+    """A ``--rulings`` value the rulings of at least one installed game know (CliError
+    otherwise, with each game's reason)."""
     if not spec:
         return
-    from engine.mandate2038.rulings import RulingsError, load_rulings
+    from engine.core.registry import rulesets
 
-    try:
-        load_rulings().resolve(spec)
-    except RulingsError as exc:
-        raise CliError(f"--rulings {spec}: {exc}") from None
+    why = {rs.title: _accepts(g, spec) for g, rs in rulesets().items()}
+    if all(w is not None for w in why.values()):
+        raise CliError(f"--rulings {spec}: " + "; ".join(f"{t}: {w}" for t, w in why.items()))
 
 
 def validate_one(item: Loaded, rulings: str | None = None) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from pydantic import BaseModel
 
 from engine.core.findings import FindingSink
 from engine.core.game import Format, Game, Vocabulary
+from engine.core.options import cite_findings
 from engine.core.replay import LedgerEntry, Outcome
 from engine.core.ruleset import Decision, TableColumns
 from engine.mandate2038 import codes, warehouse
@@ -88,15 +89,8 @@ def _cite_rulings(st: GameState, ev: MandateEvent | None, sink: FindingSink,
                   start: int) -> None:
     """Name the rulings the findings of this event rest on: the rulings the event itself used,
     and for a checkpoint mismatch of a seat every ruling that decided something for that seat
-    since its previous checkpoint (engine/mandate2038/rulings.py)."""
-    tags = st.event_rulings
-    for i in range(start, len(sink.findings)):
-        f = sink.findings[i]
-        mine = set(tags)
-        if f.code == "checkpoint/mismatch" and f.where.seat is not None:
-            mine |= st.seat_rulings.get(f.where.seat, set())
-        if mine:
-            sink.findings[i] = f.model_copy(update={"rulings": tuple(sorted(mine | set(f.rulings)))})
+    since its previous checkpoint (engine/core/options.py)."""
+    cite_findings(sink, start, st.event_rulings, st.seat_rulings)
     st.event_rulings = set()
     if isinstance(ev, Checkpoint):
         for sv in ev.seats:
