@@ -58,7 +58,8 @@ def _for(tp: Any, meta: list[Any]) -> st.SearchStrategy[Any]:
     if origin is list:
         (item,) = typing.get_args(tp)
         lo = next((m.min_length for m in meta if isinstance(m, annotated_types.MinLen)), 0)
-        return st.lists(_for(item, []), min_size=lo, max_size=lo + 3)
+        hi = next((m.max_length for m in meta if isinstance(m, annotated_types.MaxLen)), lo + 3)
+        return st.lists(_for(item, []), min_size=lo, max_size=min(hi, lo + 3))
     if origin is dict:
         k, v = typing.get_args(tp)
         return st.dictionaries(_for(k, []), _for(v, []), max_size=3)

@@ -24,7 +24,7 @@ from engine.core.replay import LedgerEntry, Outcome
 from engine.core.ruleset import Decision, TableColumns
 from engine.vestige import codes
 from engine.vestige.actions import on_activate, on_move, on_speed_boost
-from engine.vestige.blocks import on_convert, on_recover
+from engine.vestige.blocks import on_blocks_added, on_convert, on_recover
 from engine.vestige.cards import (
     on_attach,
     on_card,
@@ -126,7 +126,7 @@ HANDLERS: dict[str, Handler] = {
     "move": on_move, "visit": on_visit, "rest": on_rest, "draw": on_draw, "pickup": on_pickup,
     "roll": on_roll, "complete": on_complete, "convert": on_convert, "recover": on_recover,
     "control": on_control, "speed_boost": on_speed_boost, "reset": on_reset,
-    "effect": on_effect, "attach": on_attach, "covert_op": on_covert_op,
+    "effect": on_effect, "blocks_added": on_blocks_added, "attach": on_attach, "covert_op": on_covert_op,
     "transfer": on_transfer, "trigger": on_trigger, "endgame_met": on_endgame_met,
     "nemesis_turn": on_nemesis_turn, "nemesis_gain": on_nemesis_gain,
     "threat_removed": on_threat_removed, "final_scoring": on_final_scoring,
