@@ -246,3 +246,16 @@ def test_simulated_games_round_trip_through_notation_and_sheet() -> None:
     for log in simulate(12, [2, 3, 4], "formats"):
         assert loads_vestige_notation(write_vestige_notation(log)) == log
         assert loads_vestige_sheet(write_vestige_sheet(log)) == log
+
+
+def test_walkthrough_composer_writes_clean_illustrative_samples() -> None:
+    """``python -m engine.vestige.walkthroughs`` recomposes the bundled samples after a rules
+    change: labelled illustrative, replaying clean, Bone's sample won by Bone."""
+    from engine.core.replay import replay
+    from engine.vestige.walkthroughs import SPECS, compose
+
+    spec = next(s for s in SPECS if s.nemesis == "bone")
+    log = compose(spec)
+    assert log.header.provenance.illustrative and log.header.session_type == "developer_walkthrough"
+    r = replay(log.header, log.events)
+    assert not r.findings and r.outcome is not None and r.outcome.details["winners"] == ["bone"]

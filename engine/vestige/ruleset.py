@@ -72,6 +72,10 @@ UNCHECKED = [
     "nemeses other than Bone: their threat tables are not printed; their turns are recorded",
     "Extra Regions module effects of the Bridge, Refugee Camp, White Raven, Deserted Factory, "
     "the Den and the Ring: recorded as effects, checked for blocks only",
+    "where a face-up job may be picked up when the log does not record the region its stack's "
+    "top card shows (stack_top events, p. 14)",
+    "card supply in games with nemeses other than Bone: their packs shuffle cards into the "
+    "stacks (p. 26) in numbers the rulebook does not print",
 ]
 
 Handler = Callable[[GameState, Any, FindingSink], None]
