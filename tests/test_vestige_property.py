@@ -15,7 +15,7 @@ import contextlib
 import random
 from collections.abc import Callable
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -26,7 +26,7 @@ from engine.vestige.content import CONTENT
 from engine.vestige.simulate import simulate_one
 from engine.vestige.state import GameState
 from schemas.canonical import dump_event
-from schemas.vestige import EVENT_ADAPTER, VestigeEvent, VestigeLog
+from schemas.vestige import EVENT_ADAPTER, Complete, VestigeEvent, VestigeLog
 
 Events = list[VestigeEvent]
 Mutation = Callable[[Events, int, GameState], Events | None]
@@ -275,7 +275,7 @@ def complete_unrolled_face(ev: Events, i: int, st: GameState) -> Events | None:
 
 @_of("complete")
 def complete_wrong_pay(ev: Events, i: int, st: GameState) -> Events | None:
-    pay = dict(ev[i].pay)  # type: ignore[union-attr]
+    pay = dict(cast(Complete, ev[i]).pay)
     if not pay:
         return None
     k = sorted(pay)[0]
