@@ -65,3 +65,31 @@ def mismatch_era_mandate_tie_scored_as_wins():
     for _ in range(3):
         g.expect(MISMATCH, rule=RULES["era_mandate"])
     return g
+
+
+@case
+def failed_payment_then_no_full_credit():
+    """§3 (a cost needs the resources to pay it) and §9 The Court Adopts Supported Meaning
+    (Era III: selecting the named Core Action gives +2 Runway once it has resolved). Mirevanta
+    (seat 3, Runway 3) builds Facility 1 on I1 in Era I (Runway 1) and never Funds in Eras I-II
+    (its Facility produces Compute). Era III cycle 1: the Headline names Organize; Mirevanta
+    recruits a Team for 2 Runway with 1 -> resource/insufficient. The table paid the recruit out
+    of the Headline's 2 Runway: 1 + 2 - 2 = 1 at the next checkpoint. The engine used to clamp the
+    payment at 0, then add the full 2 (a state the table never had: 2) and flag the checkpoint
+    too; the shortfall is now owed and taken from the next gain."""
+    g = Game()
+    g.setup()
+    g.filler_era(1, turns={3: [("build", {"to": "I1"}), "organize", "influence"]})
+    g.filler_era(2, turns={3: ["organize", "influence", ("research", {"cards": ["code"]})]})
+    g.era_start(3)
+    g.headline("ai_written_law", action="organize")
+    g.reveal(dict.fromkeys(g.seats, "organize"))
+    for s in g.order():
+        if s == 3:
+            g.turn(3, "organize", to="I1", mode="recruit")
+            g.expect("resource/insufficient")
+        else:
+            g.play(s, "organize")
+    g.headline()
+    _cp(g, "after cycle 1", {3: {"runway": 1}})
+    return g
