@@ -189,12 +189,13 @@ def process_batch(
             loaded_logs = read_input(Path(item.path))
         except Exception as err:  # noqa: BLE001 - a reader bug must not stop the batch
             reason = f"reader error: {_describe(err)}"
-            reports.append(FileReport(item.path, "failed", reason=reason))
+            reports.append(FileReport(formats_source_name(item.path), "failed", reason=reason))
             if arch is not None:  # a bug of ours: the input is still kept, with the reason
                 _keep_failed(arch, Path(item.path), None, "", item.path, reason)
             continue
         if not loaded_logs:
-            reports.append(FileReport(item.path, "unreadable", reason="no game log found in it"))
+            reports.append(FileReport(formats_source_name(item.path), "unreadable",
+                                      reason="no game log found in it"))
             continue
         for loaded in loaded_logs:
             source = loaded.source
@@ -367,7 +368,7 @@ def _known_raw(arch: Archive, path: Path, skip_ids: frozenset[str], reports: lis
     ids = arch.games_of_raw(sha)
     if not ids or not all(g in skip_ids and arch.has_game(g) for g in ids):
         return False
-    reports.extend(FileReport(str(path), "skipped", g, "already loaded") for g in ids)
+    reports.extend(FileReport(formats_source_name(path), "skipped", g, "already loaded") for g in ids)
     return True
 
 
