@@ -270,3 +270,28 @@ def test_validating_a_file_that_is_no_log_lists_a_few_errors_not_every_line(
         out = capsys.readouterr().out
         assert out.count("log/parse-error") <= 4, out[:3000]
         assert "more lines could not be read either" in out
+
+
+def test_a_second_ingest_never_reads_a_large_or_special_file_whole(tmp_path: Path) -> None:
+    """The "already ingested" check hashed each input with an unbounded read."""
+    import tracemalloc
+
+    from ingest.archive import Archive
+    from ingest.batching import _known_raw
+    from ingest.formats import MAX_BYTES
+
+    big = tmp_path / "big.json"
+    with big.open("wb") as fh:
+        fh.truncate(MAX_BYTES + 1)  # sparse: no disk used
+    os.mkfifo(tmp_path / "pipe.json")
+    arch = Archive(tmp_path / "archive")
+    reports: list = []
+    tracemalloc.start()
+    try:
+        assert not _known_raw(arch, big, frozenset({"0" * 16}), reports)
+        assert not _known_raw(arch, tmp_path / "pipe.json", frozenset({"0" * 16}), reports)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 * 2**20, f"{peak / 2**20:.0f} MB"
+    assert reports == []
