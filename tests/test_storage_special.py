@@ -295,3 +295,17 @@ def test_a_second_ingest_never_reads_a_large_or_special_file_whole(tmp_path: Pat
         tracemalloc.stop()
     assert peak < 8 * 2**20, f"{peak / 2**20:.0f} MB"
     assert reports == []
+
+
+def test_a_game_with_seats_not_numbered_1_to_n_loads_and_rebuilds(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 19 item 2: ingest marked such a game failed and every later rebuild exited 2."""
+    sheet = (SAMPLES / "vestige" / "walkthrough-3p.csv").read_text(encoding="utf-8")
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "seats.csv").write_text(sheet.replace("\nseat,1,", "\nseat,4,", 1), encoding="utf-8")
+    db = tmp_path / "w" / "playtest.duckdb"
+    assert main(["ingest", str(folder), "--db", str(db), "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [r["status"] for r in doc["reports"]] == ["loaded"] and doc["reports"][0]["findings"] > 0
+    assert main(["rebuild", "--db", str(db)]) == 0

@@ -18,6 +18,14 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     study = Path(args.study)
     if not (study / "games").is_dir():
         raise CliError(f"{study}: not a study folder (no games/ tables); make one with playtest study")
+    from ingest.study import completed_batches
+
+    damaged: dict[str, str] = {}
+    completed_batches(study, damaged)  # each batch's files checked against its marker
+    if damaged:
+        bid, why = sorted(damaged.items())[0]
+        raise CliError(f"{study}: {len(damaged)} batch(es) of the study are damaged (batch {bid}: "
+                       f"{why}); run `playtest study` again with --out {study} to play them again")
     print(report(study))
     return EXIT_OK
 
