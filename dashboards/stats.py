@@ -237,11 +237,12 @@ RESAMPLES = 400
 
 #: the number of distinct values each entropy is normalised by (a fixed number, from the
 #: rules, not the number seen: a rare id appearing once must not move the scale).
-#: Mandate 2038 rc.17: 6 Core Actions + 6 Programs + the Dossier and Open Weights decisions
-#: (the designers count these as actions); an opening is 3 different Core Actions in order
-#: (core rules §4, "one eligible unused Core Action": 6 x 5 x 4); a winning path is
-#: ``agi_declaration``, one of 6 lanes or one of the 15 hybrids of two lanes
-ENTROPY_SCALE = {"action": 14, "opening": 120, "path": 22}
+#: Mandate 2038 rc.17: 6 Core Actions + 6 Programs (Open Weights is our Covenant Program;
+#: the Dossier is filed each Era, not selected as an action, so it is not counted); an
+#: opening is 3 different Core Actions in order (core rules §4, "one eligible unused Core
+#: Action": 6 x 5 x 4); a winning path is ``agi_declaration``, one of 6 lanes or one of the
+#: 15 hybrids of two lanes
+ENTROPY_SCALE = {"action": 12, "opening": 120, "path": 22}
 
 
 def entropy(counts: Mapping[Any, float]) -> float:
