@@ -758,8 +758,9 @@ def _shares(src: Source, f: Filters, by: str, only: int | None = None) -> pl.Dat
             continue
         keys, arr = stats.block_array(part, [by], ["appearances", "credit"])
         total = arr.sum(axis=0)
+        each = stats.bootstrap_shares(arr)
         for i in sorted(range(len(keys)), key=lambda i: str(keys[i])):
-            res = _interval(arr, functools.partial(stats.share_rows, key=i))
+            res = each[i]
             rows.append({"kind": kind, "player_count": n, by: keys[i],
                          "appearances": int(total[i, 0]),
                          "wins": float(total[i, 1]), "share": res["value"],
