@@ -110,6 +110,10 @@ class BaseHeader(Strict):
     provenance: Provenance = Field(default_factory=Provenance)
     notes: str | None = None
     variant: VariantStamp | None = None  # the rules variant played (None: the rules as printed)
+    # The rulings this game was played under (engine/core/options.py): a set name and/or
+    # ID=OPTION pairs, e.g. "executable" or "garage_speed=declared"; None: the defaults.
+    # ``playtest validate --rulings`` replays under another.
+    rulings: str | None = None
 
     @property
     def player_count(self) -> int:

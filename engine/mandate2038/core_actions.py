@@ -91,6 +91,8 @@ def compute_cost(st: GameState, t: Turn, action: str, base: int, waived: bool) -
         cost -= 1
         t.discount_used = True
         _use_bonus(t, action)
+        s = st.seats[t.seat - 1]  # a zero step naming the discount (trace.py)
+        s.steps.append(("compute", 0, (st.cause[0], "compute_estate_discount")))
     return max(0, cost)
 
 
@@ -527,6 +529,8 @@ def do_deploy(st: GameState, s: SeatState, ev: Deploy, t: Turn, sink: FindingSin
         factions.use(st, s, "installed_base")
         waived = True
     cost = compute_cost(st, t, "deploy", 1, waived)
+    if waived:  # a zero step: a table that paid anyway is explained by this rule (trace.py)
+        s.steps.append(("compute", 0, (st.cause[0], "deploy_waived")))
     pay(st, s, "compute", cost, sink, "deploy/no-compute", "Deploy")
     gain_customer(st, s)
     scrut = 1

@@ -13,6 +13,7 @@ from typing import Any, cast
 from engine.core.ruleset import Decision, Pass
 from engine.mandate2038 import hex_board as hb
 from engine.mandate2038.board import ADJACENT, DISTANCE, FRONTIER
+from engine.mandate2038.central_loop import compute_trade_banned
 from engine.mandate2038.content import DEPLOY_DISTRICTS
 from engine.mandate2038.factions import has_active
 from engine.mandate2038.lazy_options import (
@@ -45,7 +46,7 @@ from schemas import mandate2038 as ev
 def _before_selection(st: GameState, passed: frozenset[str]) -> Decision:
     for seat in st.initiative_order():
         s = st.seat(seat)
-        if st.era == 2 and has_active(st, s, "allocation_window"):
+        if st.era == 2 and has_active(st, s, "allocation_window") and not compute_trade_banned(st):
             key = f"allocation_window:{seat}"
             if key not in passed:
                 opts = _allocation_window_options(st, s)
@@ -583,7 +584,7 @@ def _trade_options(st: GameState, s: SeatState, pick: str, resolvable: bool | No
     knows. A trade's effect on the acting seat depends only on what is given and whether it is
     accepted, so each distinct effect is checked once (not once per rival).
     """
-    if st.headline == "export_controls":  # Compute Borders Harden: Compute cannot be traded
+    if compute_trade_banned(st):  # Compute Borders Harden: Compute cannot be traded
         return []
     out: list[Any] = []
     seats = st.seats

@@ -109,6 +109,9 @@ class SeatState:
     steps: list[tuple[str, int, tuple[int | None, str]]] = field(default_factory=list)
     temp_compute: int = 0  # Allocation Window: temporary Compute held this cycle (gone at its end)
     offline_penalty: int = 0  # Mandate lost at final scoring
+    #: a cost the seat could not pay (reported once): resource -> the shortfall, taken from the
+    #: next gains of that resource (the table evidently paid it from them) until a checkpoint
+    owed: dict[str, int] = field(default_factory=dict)
 
     @property
     def facilities_built(self) -> int:
