@@ -164,6 +164,9 @@ class Game:
     timed_phases: tuple[str, ...] = ()
     #: folder of the unwritten-rule options files, ``<rules_version>.json`` each (None: none)
     rulings_dir: Path | None = None
+    #: True when setup plays a rules variant's content changes and paused abilities (the
+    #: header's ``variant``, docs/variants.md); a variant's options need only ``rulings_dir``
+    plays_variants: bool = False
     #: the analytics words (see :class:`Vocabulary`)
     vocabulary: Vocabulary = Vocabulary()
     #: ``"module:function"`` drawing the board at a position (replay viewer), or None
@@ -200,7 +203,7 @@ REQUIRED_FUNCTIONS: tuple[str, ...] = (
 OPTIONAL: dict[str, Any] = {
     name: getattr(Game, name) for name in (
         "events_adapter", "apply_locates", "player_counts", "bot_names", "formats",
-        "timed_phases", "rulings_dir", "vocabulary", "board_picture", "recorder", "pages",
+        "timed_phases", "rulings_dir", "plays_variants", "vocabulary", "board_picture", "recorder", "pages",
         "simulate_one", "prepare_simulation", "simulation_moves",
     )
 }

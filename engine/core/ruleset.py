@@ -108,6 +108,7 @@ class Ruleset(Protocol):
     formats: tuple[Format, ...]
     timed_phases: tuple[str, ...]
     rulings_dir: Path | None
+    plays_variants: bool
     vocabulary: Vocabulary
     board_picture: str | None
     recorder: str | None
