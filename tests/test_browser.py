@@ -26,7 +26,7 @@ PAGES = {  # url path -> title ("" is the default page, Games)
     "": "Games", "audit": "Audit", "replay": "Replay viewer", "duration": "Duration",
     "scoring": "Scoring sources", "endings": "World Endings",
     "observations": "Observation protocols", "balance": "Balance", "import": "Import",
-    "record": "Record a game",
+    "record": "Record a game", "variants": "Variants",
 }
 
 ANALYTICS = {"", "audit", "duration", "scoring", "endings", "observations", "balance"}
