@@ -94,7 +94,9 @@ def build_state(header: VestigeHeader, sink: FindingSink) -> GameState:
 
 
 def on_seat_setup(st: GameState, ev: SeatSetup, sink: FindingSink) -> None:
-    s = st.seats[ev.seat]
+    s = st.seats.get(ev.seat)
+    if s is None:  # not at the table: the replay reports log/seat-out-of-range and skips it
+        return
     if s.set_up:
         sink.report("vestige-setup/duplicate", f"seat {ev.seat} was already set up",
                     seat=ev.seat)
