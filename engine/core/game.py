@@ -155,6 +155,9 @@ class Game:
     events_adapter: Any = None
     #: True when ``apply`` sets the sink's location itself (then callers need not)
     apply_locates: bool = False
+    #: True when ``setup`` plays a header's rules variant (docs/variants.md); else a log with a
+    #: variant is replayed as printed and says so
+    plays_variants: bool = False
     #: simulation: the player counts and bot names the simulator accepts (() = no simulator)
     player_counts: tuple[int, ...] = ()
     bot_names: tuple[str, ...] = ()
@@ -199,7 +202,7 @@ REQUIRED_FUNCTIONS: tuple[str, ...] = (
 #: Optional members and their defaults (filled in on an object that lacks them).
 OPTIONAL: dict[str, Any] = {
     name: getattr(Game, name) for name in (
-        "events_adapter", "apply_locates", "player_counts", "bot_names", "formats",
+        "events_adapter", "apply_locates", "plays_variants", "player_counts", "bot_names", "formats",
         "timed_phases", "rulings_dir", "vocabulary", "board_picture", "recorder", "pages",
         "simulate_one", "prepare_simulation", "simulation_moves",
     )

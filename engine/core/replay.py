@@ -116,7 +116,7 @@ def replay(
         raise ValueError(f"no ruleset for game {header.game!r}")
     sink = FindingSink(rs.catalogue)
     state = rs.setup(header, sink)
-    if getattr(header, "variant", None) is not None and not getattr(rs, "plays_variants", False):
+    if getattr(header, "variant", None) is not None and not rs.plays_variants:
         sink.report("log/variant", f"the log names the rules variant {header.variant.name!r}, "
                     f"but {rs.game} cannot play variants yet: replayed under the rules as printed",
                     recorded=header.variant.name)

@@ -105,6 +105,7 @@ class Ruleset(Protocol):
     # The rest of the declaration (engine/core/game.py; registration fills the defaults):
     events_adapter: TypeAdapter[Any] | None
     apply_locates: bool
+    plays_variants: bool
     formats: tuple[Format, ...]
     timed_phases: tuple[str, ...]
     rulings_dir: Path | None
