@@ -345,3 +345,11 @@ def format_names() -> tuple[str, ...]:
     for rs in rulesets().values():
         names.extend(f.name for f in rs.formats if f.writer is not None and f.name not in names)
     return tuple(names)
+
+
+def bots_help() -> str:
+    """Each simulated game's bot names, e.g. ``Mandate 2038: random, heuristic, mixed; ...``."""
+    from engine.core.registry import rulesets
+
+    return "; ".join(f"{rs.title}: {', '.join(rs.bot_names)}"
+                     for rs in rulesets().values() if rs.simulate_one is not None)

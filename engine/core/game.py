@@ -158,6 +158,9 @@ class Game:
     #: True when ``setup`` plays a header's rules variant (docs/variants.md); else a log with a
     #: variant is replayed as printed and says so
     plays_variants: bool = False
+    #: event types the log may still hold once ``ended(state)`` is true (a table's final record
+    #: after the end); any other is ``log/event-after-game-end``
+    after_end_events: frozenset[str] = frozenset({"observation", "survey", "phase"})
     #: simulation: the player counts and bot names the simulator accepts (() = no simulator)
     player_counts: tuple[int, ...] = ()
     bot_names: tuple[str, ...] = ()
@@ -202,7 +205,7 @@ REQUIRED_FUNCTIONS: tuple[str, ...] = (
 #: Optional members and their defaults (filled in on an object that lacks them).
 OPTIONAL: dict[str, Any] = {
     name: getattr(Game, name) for name in (
-        "events_adapter", "apply_locates", "plays_variants", "player_counts", "bot_names", "formats",
+        "events_adapter", "apply_locates", "plays_variants", "after_end_events", "player_counts", "bot_names", "formats",
         "timed_phases", "rulings_dir", "vocabulary", "board_picture", "recorder", "pages",
         "simulate_one", "prepare_simulation", "simulation_moves",
     )
