@@ -168,6 +168,10 @@ class Game:
     formats: tuple[Format, ...] = ()
     #: the phases the Duration page times, in play order (ids of ``vocabulary.phases``)
     timed_phases: tuple[str, ...] = ()
+    #: ``"module:function"`` ``(events, indices) -> ingest.timing.Timing`` computing the game's
+    #: phase and turn times; None: each ``phase NAME`` event of ``timed_phases`` opens a phase
+    #: (ingest.timing.phase_timing), no turn times
+    timing: str | None = None
     #: folder of the unwritten-rule options files, ``<rules_version>.json`` each (None: none)
     rulings_dir: Path | None = None
     #: the analytics words (see :class:`Vocabulary`)
@@ -206,7 +210,7 @@ REQUIRED_FUNCTIONS: tuple[str, ...] = (
 OPTIONAL: dict[str, Any] = {
     name: getattr(Game, name) for name in (
         "events_adapter", "apply_locates", "plays_variants", "after_end_events", "player_counts", "bot_names", "formats",
-        "timed_phases", "rulings_dir", "vocabulary", "board_picture", "recorder", "pages",
+        "timed_phases", "timing", "rulings_dir", "vocabulary", "board_picture", "recorder", "pages",
         "simulate_one", "prepare_simulation", "simulation_moves",
     )
 }

@@ -265,6 +265,7 @@ class MandateRuleset(Game):
     vocabulary = VOCABULARY
     timed_phases: tuple[str, ...] = ("setup", "era1", "era2", "era3", "era4", "production",
                                      "dossier", "audit", "scoring", "final_scoring")
+    timing = "ingest.timing:compute_timing"  # Eras, cycles, Production ... and turn times
     rulings_dir = data_dir() / "content" / "mandate2038" / "rulings"
     # the app's members (filled in by the app's own modules; docs/notes/game-declaration.md)
     board_picture = None
