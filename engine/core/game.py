@@ -174,6 +174,9 @@ class Game:
     timing: str | None = None
     #: folder of the unwritten-rule options files, ``<rules_version>.json`` each (None: none)
     rulings_dir: Path | None = None
+    #: folder of the game's observation protocols (``<protocol id>/v<N>.json``; its default
+    #: protocol is ``<game>-observation``); None: the toolkit's ``data/protocols``
+    protocols_dir: Path | None = None
     #: the analytics words (see :class:`Vocabulary`)
     vocabulary: Vocabulary = Vocabulary()
     #: ``"module:function"`` drawing the board at a position (replay viewer), or None
@@ -210,7 +213,7 @@ REQUIRED_FUNCTIONS: tuple[str, ...] = (
 OPTIONAL: dict[str, Any] = {
     name: getattr(Game, name) for name in (
         "events_adapter", "apply_locates", "plays_variants", "after_end_events", "player_counts", "bot_names", "formats",
-        "timed_phases", "timing", "rulings_dir", "vocabulary", "board_picture", "recorder", "pages",
+        "timed_phases", "timing", "rulings_dir", "protocols_dir", "vocabulary", "board_picture", "recorder", "pages",
         "simulate_one", "prepare_simulation", "simulation_moves",
     )
 }
