@@ -171,8 +171,8 @@ def check_rulings_spec(spec: str | None) -> None:
                        f"(see `playtest rulings`): {shown(spec, 60)}")
     why = {rs.title: _accepts(g, spec) for g, rs in rulesets().items()}
     if all(w is not None for w in why.values()):
-        raise CliError(f"--rulings {shown(spec)}: "
-                       + shown("; ".join(f"{t}: {w}" for t, w in why.items()), 400))
+        reasons = "; ".join(f"{t}: {w}" for t, w in why.items())
+        raise CliError(f"--rulings {shown(spec)}: {shown(reasons, 400)}")
 
 
 def _rests_on(parsed: Any, findings: list[Any]) -> list[Any]:
@@ -345,3 +345,11 @@ def format_names() -> tuple[str, ...]:
     for rs in rulesets().values():
         names.extend(f.name for f in rs.formats if f.writer is not None and f.name not in names)
     return tuple(names)
+
+
+def bots_help() -> str:
+    """Each simulated game's bot names, e.g. ``Mandate 2038: random, heuristic, mixed; ...``."""
+    from engine.core.registry import rulesets
+
+    return "; ".join(f"{rs.title}: {', '.join(rs.bot_names)}"
+                     for rs in rulesets().values() if rs.simulate_one is not None)

@@ -139,7 +139,7 @@ def replay(
     if len(idx) < stop:
         raise IndexError(f"indices has {len(idx)} entries for {stop} events")
     has_seat = _HAS_SEAT
-    after_end_ok = _AFTER_END_OK
+    after_end_ok = rs.after_end_events
     locations: list[Any] = []
     here = location(state)
     # zip stops after ``stop`` events: ``idx`` and ``src`` hold exactly ``stop`` entries

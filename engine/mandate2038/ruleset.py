@@ -261,17 +261,18 @@ class MandateRuleset(Game):
     tables: Mapping[str, TableColumns] = warehouse.TABLES
     player_counts: tuple[int, ...] = (3, 4, 5)
     bot_names: tuple[str, ...] = ("random", "heuristic", "mixed")
-    #: a log's header may name a rules variant (docs/variants.md): setup plays its pack
-    plays_variants = True
     formats = FORMATS
     vocabulary = VOCABULARY
     timed_phases: tuple[str, ...] = ("setup", "era1", "era2", "era3", "era4", "production",
                                      "dossier", "audit", "scoring", "final_scoring")
+    timing = "ingest.timing:compute_timing"  # Eras, cycles, Production ... and turn times
     rulings_dir = data_dir() / "content" / "mandate2038" / "rulings"
     # the app's members (filled in by the app's own modules; docs/notes/game-declaration.md)
     board_picture = None
     recorder = None
     pages = ()
+    #: a log's header may name a rules variant (docs/variants.md): setup plays its pack
+    plays_variants = True
 
     def content(self, rules_version: str = RULES_VERSION) -> Content:
         """The indexed content pack (raises RuntimeError when the pack is not installed)."""
