@@ -136,6 +136,7 @@ def resolve(st: GameState, s: SeatState, region: str, ev: Visit, sink: FindingSi
             sink.report("vestige-visit/not-resolved", f"speed {s.speed} is the end of the "
                         "track: the Garage's effect cannot be resolved", seat=ev.seat,
                         expected=f"speed < {st.content.max_speed}", recorded=s.speed)
+            s.visited_now.discard(ev.position)  # no visit: it justifies no control (p. 17)
             return
         if _pay(s, ev, {"might": 3}, sink, why):
             st.rest_on("garage_speed")
