@@ -169,6 +169,10 @@ def on_headline(st: GameState, ev: HeadlineReveal, sink: FindingSink) -> None:
     if st.production_started and not st.partial:
         sink.report("turn/wrong-phase",
                     f"a Headline (cycle {cycle}) was revealed after this Era's Production")
+    elif cycle > expected and expected <= 3 and not st.partial:
+        # a cycle number written wrong: the table's evident sequence is the next cycle (the
+        # following Headline, with its own number, then reads in order: one slip, one finding)
+        cycle = expected
     st.cycle = cycle
     sink.cycle = cycle
     st.phase = "cycle"
@@ -861,6 +865,21 @@ def on_turn(st: GameState, ev: TurnEvent, sink: FindingSink) -> None:
                     "resolves two Core Actions, not a Program", seat=s.seat, recorded=kind)
     if st.run is not None:
         force_close_run(st, sink)
+    if st.revealed and seat in st.resolved and not st.partial:
+        # one slip, one finding: a second turn of a seat this cycle is reported once, and the
+        # table's evident state is followed (docs/engine.md)
+        nxt = st.to_resolve[0] if st.to_resolve else None
+        if st.last_turn.get(seat) == ev:
+            sink.report("turn/twice", f"seat {seat}'s {kind} repeats its turn of this cycle "
+                        "exactly (a line written twice); it is not applied again", seat=seat)
+            return
+        if nxt is not None and st.selections.get(nxt) == kind:
+            sink.report("turn/twice", f"seat {seat} resolved a second turn in Era {st.era} cycle "
+                        f"{st.cycle}; seat {nxt}, next to resolve, revealed {kind}: read as seat "
+                        f"{nxt}'s turn (a wrong seat)", seat=seat, involves=(nxt,))
+            ev = ev.model_copy(update={"seat": nxt})
+            seat, s = nxt, st.seats[nxt - 1]
+    st.last_turn[seat] = ev
     t = st.turn
     if t is not None and (t.seat != seat or t.started):
         close_turn(st, sink)
@@ -909,7 +928,7 @@ def on_turn(st: GameState, ev: TurnEvent, sink: FindingSink) -> None:
             sink.report("turn/out-of-order",
                         f"seat {seat} resolved before seat {nxt}; resolution runs clockwise "
                         f"from Initiative (seat {st.initiative})", seat=seat, expected=nxt,
-                        recorded=seat)
+                        recorded=seat, involves=(nxt,))
     if seat in st.to_resolve:
         st.to_resolve.remove(seat)
     st.resolved.add(seat)

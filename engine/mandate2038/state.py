@@ -259,6 +259,9 @@ class GameState:
     audit_missing_reported: bool = False
     #: the ``audit/missing`` and ``dossier/missing`` warnings of this Era, withdrawn when the
     #: Audit or Dossier turns up late (one slip, one finding: the late event is the error)
+    last_turn: dict[int, Any] = field(default_factory=dict)  # seat -> its latest turn event
+    #: (seat, field) -> (table minus rules, the finding) of the latest checkpoint resync
+    resynced: dict[tuple[int, str], tuple[int, Any]] = field(default_factory=dict)
     audit_missing_finding: Any = None
     dossier_missing_findings: dict[int, Any] = field(default_factory=dict)
     era_mandate_done: bool = False
