@@ -13,7 +13,7 @@ every slip:
 * the finding's message names the problem in words (no exception text).
 
 The slip kinds: typo, missing / duplicated / swapped / truncated line, wrong seat, number off by
-one, wrong phase, a line from another game. Targets are found by what the line holds, not by line
+one, wrong phase, a line from another game, and a checkpoint pasted from another Era. Targets are found by what the line holds, not by line
 numbers, so the set keeps working when the bots play other games. Vestige is checked through its
 readers only (its rules are another helper's): an unterminated quote, a round cell that disagrees,
 a typo and a truncated line, each one finding with every later line read."""
@@ -151,7 +151,15 @@ def _other_game(lines, kinds, other, fmt):
     return ln
 
 
+def _pasted_checkpoint(lines, kinds, other, fmt):
+    """The end-of-Era-II checkpoint pasted over Era I's (its label says Era 2)."""
+    first, second = _turn_lines(kinds, "checkpoint")[:2]
+    lines[first - 1] = lines[second - 1]
+    return first
+
+
 SLIPS: dict[str, Callable[..., int]] = {
+    "pasted_checkpoint": _pasted_checkpoint,
     "typo": _typo, "missing": _missing, "duplicated": _duplicated, "swapped": _swapped,
     "truncated": _truncated, "wrong_seat": _wrong_seat, "off_by_one": _off_by_one,
     "wrong_phase": _wrong_phase, "other_game": _other_game,

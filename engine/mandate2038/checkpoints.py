@@ -13,6 +13,7 @@ Trust or Customers across a threshold comes with at least that threshold's Manda
 
 from __future__ import annotations
 
+import re
 from operator import attrgetter, itemgetter
 from typing import Any
 
@@ -47,6 +48,16 @@ def on_checkpoint(st: GameState, ev: Checkpoint, sink: FindingSink) -> None:
 
         resolve_production(st, sink)
     label = f" ({ev.label})" if ev.label else ""
+    named = _labelled_era(ev.label)
+    if named is not None and st.era >= 1 and not st.partial and (
+            named < st.era or named > st.era + 1
+            or (named == st.era + 1 and "end" in (ev.label or "").lower())):
+        # a checkpoint copied from another place: its values are another Era's, so comparing
+        # them field by field would report every difference (one slip, one finding)
+        sink.report("checkpoint/wrong-era",
+                    f"the checkpoint is labelled {ev.label!r} but Era {st.era} is being played; "
+                    "its values were not compared or adopted", expected=st.era, recorded=named)
+        return
     seen: set[int] = set()
     # (field, SeatState attribute, cap) once per checkpoint rather than per seat and field
     fields = [(f, "bag" if f == "scrutiny" else f, _cap(st, f)) for f in FIELDS]
@@ -230,3 +241,18 @@ def _invariants(st: GameState, s: SeatState, sv: Any, sink: FindingSink, label: 
                     f"seat {s.seat} reached {', '.join(why)}{label}, worth {need} Mandate, but its "
                     f"Mandate rose only {gained} (from {prev['mandate']} to {sv.mandate})",
                     seat=s.seat, expected=f">= {prev['mandate'] + need}", recorded=sv.mandate)
+
+
+_ERA_LABEL = re.compile(r"\bera\s+(IV|III|II|I|[1-4])\b", re.IGNORECASE)
+_ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4}
+
+
+def _labelled_era(label: str | None) -> int | None:
+    """The Era a checkpoint's label names ("end of Era 2", "Era III cycle 1"), or None."""
+    if not label:
+        return None
+    m = _ERA_LABEL.search(label)
+    if m is None:
+        return None
+    v = m.group(1).upper()
+    return _ROMAN.get(v) or int(v)

@@ -180,6 +180,7 @@ MANDATE_RULES: list[Rule] = [
     Rule("final/systemic-risk", f"{S11}, The shared World Ending (unresolved Systemic Risk after the final Audit)", "the unresolved Systemic Risk differs from the rules"),
     Rule("final/open", f"{S11}, The shared World Ending (Open only if both conditions hold)", "Open/Closed differs from the rules"),
     Rule("final/world-ending", f"{S11}, The shared World Ending (cross AGI with Open/Closed)", "the wrong World Ending"),
+    Rule("checkpoint/wrong-era", f"{S6} (the Era the checkpoint's label names is not the Era being played; checkpoints: DESIGN.md §5)", "a checkpoint labelled for another Era (pasted from elsewhere); its values are not adopted"),
     # log completeness
     Rule("log/partial", f"{S6} (a game is four Eras; partial logs: DESIGN.md §5)", "the log ends before the game ends; only what was recorded was checked", "info"),
 ]
@@ -213,6 +214,7 @@ CONSEQUENCE_CODES = frozenset({
     "mandate/era-mandate-scorers", "select/action-exhausted", "select/fourth-action",
     "select/ineligible", "resource/insufficient", "build/cannot-pay", "deploy/no-compute",
     "deploy/capability-too-low", "dossier/missing", "build/no-facility-space",
+    "checkpoint/wrong-era",
 })
 
 
