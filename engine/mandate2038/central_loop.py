@@ -733,7 +733,7 @@ def on_trade(st: GameState, ev: Trade, sink: FindingSink) -> None:
         if st.revealed and nxt is not None and nxt != seat:
             sink.report("trade/not-active-player",
                         f"seat {seat} offered a trade, but seat {nxt} is the next to resolve",
-                        seat=seat, expected=nxt, recorded=seat)
+                        seat=seat, expected=nxt, recorded=seat, involves=(nxt,))
         t = Turn(seat=seat, pick=st.selections.get(seat, "?"))
         st.turn = t
     t.traded = True

@@ -214,7 +214,7 @@ CONSEQUENCE_CODES = frozenset({
     "mandate/era-mandate-scorers", "select/action-exhausted", "select/fourth-action",
     "select/ineligible", "resource/insufficient", "build/cannot-pay", "deploy/no-compute",
     "deploy/capability-too-low", "dossier/missing", "build/no-facility-space",
-    "checkpoint/wrong-era",
+    "checkpoint/wrong-era", "trade/not-active-player",
 })
 
 
@@ -223,5 +223,6 @@ CONSEQUENCE_CODES = frozenset({
 #: it for the rest of the game (engine.core.findings.FindingSink.report)
 LINGERING_CODES = frozenset({
     "move/piece-not-there", "production/not-powered", "build/no-facility-space",
-    "final/offline-penalty", "final/provisional-winner", "final/winner",
+    "final/offline-penalty", "final/provisional-winner", "final/winner", "final/claimant",
+    "final/claim-strength", "mandate/era-mandate-scorers",
 })
