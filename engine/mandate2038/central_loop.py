@@ -15,7 +15,13 @@ from operator import itemgetter
 from engine.core.findings import FindingSink
 from engine.mandate2038 import factions
 from engine.mandate2038.board import DISTANCE, FRONTIER, WITHIN_TWO
-from engine.mandate2038.core_actions import ACTIONS, do_run_end, moved_facility_power
+from engine.mandate2038.core_actions import (
+    ACTIONS,
+    compute_free,
+    deploy_requirement,
+    do_run_end,
+    moved_facility_power,
+)
 from engine.mandate2038.hex_board import (
     adjacent_hexes,
     check_path,
@@ -184,7 +190,6 @@ def on_headline(st: GameState, ev: HeadlineReveal, sink: FindingSink) -> None:
     st.paused_program = None
     st.order_reported = False
     st.beam_used = False
-    st.robot_used = False
     st.revealed = False
     st.headline_action = ev.action
     st.after_resolve = {}
@@ -411,12 +416,10 @@ def _ineligible(st: GameState, s: SeatState, pick: str, sink: FindingSink) -> No
         if s.customers >= st.c.cap_customers:
             why = f"all {st.c.cap_customers} Customers are already gained"
         else:
-            req = st.c.customer_requirement(s.customers + 1) or 0
-            if st.headline == "synthetic_celebrity":
-                req = max(1, req - 1)
+            req = deploy_requirement(st, s, district=True) or 0  # the best destination
             if s.capability < req:
                 why = f"Customer #{s.customers + 1} needs Capability {req}; it has {s.capability}"
-            elif s.compute < 1 and st.headline != "ten_dollar_intelligence" and st.board.known:
+            elif s.compute < 1 and not compute_free(st) and st.board.known:
                 free = {"consumer", "cloud"}
                 if option(st, "compute-estate-discount") == "research-only":
                     free.discard("cloud")
@@ -424,7 +427,7 @@ def _ineligible(st: GameState, s: SeatState, pick: str, sink: FindingSink) -> No
                     free.add("media")
                 if not _reachable(st, s, free, remote=True):
                     why = "it has no Compute and no Compute-free Deploy is within reach"
-    elif pick == "research" and s.compute < 1 and st.headline != "ten_dollar_intelligence" and (
+    elif pick == "research" and s.compute < 1 and not compute_free(st) and (
             st.board.known and not _reachable(st, s, {"cloud"})):
         why = "it has no Compute and no Compute Estate is within reach"
     elif pick == "build" and len(s.facilities) >= 4 and (st.era < 2 or s.generator is not None):

@@ -236,7 +236,6 @@ class GameState:
     production_headline: str | None = None  # a Headline whose effect lasts this Production
     paused_program: str | None = None  # Emergency Pause this cycle
     beam_used: bool = False  # Orbital Power Receives a Beam Corridor used this cycle
-    robot_used: bool = False  # The Home Robot Requests Expert Assistance used this cycle
     temp_compute_live: bool = False  # some seat holds Allocation Window temporary Compute
     mandate_card: str | None = None  # this Era's Era Mandate id
     deck: dict[str, int] = field(default_factory=dict)  # Training card -> copies left in deck
