@@ -62,8 +62,6 @@ class Problems:
         seat the line names, when it can be told (the engine links what follows to it)."""
         if line is not None and line in self.settled:
             return
-        if line is not None and any(f.where.line == line for f in self.findings[-3:]):
-            return  # one slip, one problem: a second problem of the same line follows from it
         self.findings.append(make_finding(code, self.source, line, col, message, seat))
 
 

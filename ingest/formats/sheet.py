@@ -291,7 +291,9 @@ class _SheetReader:
             if cycle_cell:
                 tokens.append(Token(cycle_cell, ccol))
         elif cycle_cell and self.cycle is not None and cycle_cell not in (
-                str(self.cycle), str(self.cycle_alt)):
+                str(self.cycle), str(self.cycle_alt)) and not (
+                self.problems.findings and self.problems.findings[-1].where.line == n):
+            # (one problem per row: an Era column that disagreed already said this row's slip)
             self.problems.error(n, ccol, f"column cycle: this row says cycle {cycle_cell}, but the last cycle row began cycle {self.cycle}",
                                 seat=seat)
             self.cycle_alt = int(cycle_cell) if cycle_cell.isdigit() else None
