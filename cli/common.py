@@ -123,9 +123,11 @@ def read_logs(path_text: str) -> list[Loaded]:
 
 def _replay(parsed: Any, upto: int | None = None) -> Any:
     from engine.core.replay import replay
+    from ingest.formats._common import unreadable_lines
 
+    # the lines a reader could not read: what follows from them links to them (issue 21)
     return replay(parsed.header, parsed.events, lines=parsed.lines, indices=parsed.indices,
-                  ruleset=parsed.ruleset, upto=upto)
+                  ruleset=parsed.ruleset, upto=upto, unreadable=unreadable_lines(parsed))
 
 
 def _accepts(game: str, spec: str) -> str | None:

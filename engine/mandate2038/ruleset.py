@@ -254,6 +254,9 @@ class MandateRuleset(Game):
     events_adapter = EVENTS_ADAPTER  # one-call validation of a whole event list (fast path)
     event_types = EVENT_TYPES
     location_parts: tuple[str, ...] = ("era", "cycle")
+    #: one slip, one finding: these follow from an earlier slip of the same seat (codes.py)
+    consequence_codes = codes.CONSEQUENCE_CODES
+    lingering_codes = codes.LINGERING_CODES
     #: ``apply`` first sets the sink's era and cycle from the state (what
     #: ``sink.locate(location_parts, location(state))`` does), so a caller need not
     apply_locates = True

@@ -18,7 +18,7 @@ import json
 import re
 from typing import Any
 
-from ingest.formats._common import LoadedLog, Problems, read_text_log, value_problem
+from ingest.formats._common import LoadedLog, Problems, read_text_log, seat_of, value_problem
 from ingest.formats.events import (
     PHASES,
     ROMAN_OF,
@@ -161,7 +161,8 @@ class _Reader:
         try:
             fn(n, line.rstrip("\r"))
         except ParseError as err:
-            self.problems.error(n, err.col, err.message)
+            first = line.split(None, 1)[0] if line.split() else ""
+            self.problems.error(n, err.col, err.message, seat=seat_of(first))
         except ValueError as err:  # int()/float() of an absurd number (over 4,300 digits)
             self.problems.error(n, None, value_problem(err))
 
