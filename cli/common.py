@@ -163,7 +163,21 @@ def check_rulings_spec(spec: str | None) -> None:
         raise CliError(f"--rulings {shown(spec)}: {shown(str(exc), 400)}") from None
 
 
-def validate_one(item: Loaded, rulings: str | None = None) -> dict[str, Any]:
+def _rests_on(parsed: Any, findings: list[Any]) -> list[Any]:
+    """Findings under a log's rules variant, each naming the changes it rests on
+    (docs/variants.md)."""
+    if getattr(parsed.header, "variant", None) is None:
+        return findings
+    import dataclasses
+
+    from engine.core.variants import rests_on
+
+    return rests_on(parsed.header, findings, lambda h: list(
+        _replay(dataclasses.replace(parsed, header=h)).findings))
+
+
+def validate_one(item: Loaded, rulings: str | None = None, variant: Any = None
+                 ) -> dict[str, Any]:
     """The validate contract's entry for one game (DESIGN.md §4); ``rulings`` replays it under
     that ruling set instead of the one its header names."""
     if not item.readable:
@@ -180,8 +194,11 @@ def validate_one(item: Loaded, rulings: str | None = None) -> dict[str, Any]:
         return {"path": item.source, "game_id": getattr(header, "game_id", None),
                 "status": "unreadable", "findings": findings}
     parsed = with_rulings(item.parsed, rulings)
+    from cli.commands.variant import with_variant
+
+    parsed = with_variant(parsed, variant)
     result = _replay(parsed)
-    findings = list(parsed.findings) + list(result.findings)
+    findings = list(parsed.findings) + _rests_on(parsed, list(result.findings))
     return {
         "path": item.source,
         "game_id": parsed.header.game_id,

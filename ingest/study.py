@@ -16,7 +16,12 @@ Tasks run on Ray when it is installed (a local cluster by default; ``--address``
 ``session_type: "simulation"`` like every simulated game. The ``seats`` table carries, beside the
 warehouse columns, ``turn_order`` (0 = the seat that held Initiative at the start: ``(seat -
 first_initiative) mod n``), ``profile``, ``policy`` and ``policy_fallbacks``; ``games`` carries
-``study``, ``study_seed`` and ``policy``.
+``study``, ``study_seed``, ``policy``, ``variant`` (``baseline`` for the rules as printed),
+``variant_hash`` and ``game_index``.
+
+**Variants** (docs/variants.md): a study with rules variants plays the baseline and every
+variant on common seeds: game ``i`` of every arm has the same line-up, factions, seats, map and
+chance stream (only the rules differ), so that ``compare`` can pair them by ``game_index``.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ import json
 import os
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +40,11 @@ import pyarrow.parquet as pq
 
 STUDY_FORMAT = 1
 DEFAULT_BATCH = 25
-POLICY_CHOICES = ("default", "greedy", "weighted")
+POLICY_CHOICES = ("default", "greedy", "weighted", "alternating-weighted-first",
+                  "alternating-greedy-first")
+#: ``--policy designers``: the designers' four backend regimes (engine/mandate2038/lineups.py)
+DESIGNERS_POLICIES = ("weighted", "greedy", "alternating-weighted-first",
+                      "alternating-greedy-first")
 
 
 class StudyError(ValueError):
@@ -53,8 +62,23 @@ class StudySpec:
     policies: tuple[str, ...] = ("default",)
     seed: str = "0"
     batch_size: int = DEFAULT_BATCH
+    #: rules variants played beside the baseline: (name, the header's stamp as JSON)
+    variants: tuple[tuple[str, str], ...] = ()
+
+    def arms(self) -> tuple[str, ...]:
+        """The rules each game index is played under: the baseline's name ("" without
+        variants, else ``baseline``) and every variant's."""
+        if not self.variants:
+            return ("",)
+        return ("baseline", *(name for name, _ in self.variants))
 
     def batches(self) -> list[Batch]:
+        out = []
+        for arm in self.arms():
+            out.extend(replace(b, variant=arm) for b in self._batches())
+        return out
+
+    def _batches(self) -> list[Batch]:
         out = []
         for policy in self.policies:
             for n in self.players:
@@ -65,6 +89,8 @@ class StudySpec:
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
+        if not self.variants:  # a study without variants reads as it did before them
+            d.pop("variants")
         d["format"] = STUDY_FORMAT
         return d
 
@@ -75,10 +101,12 @@ class Batch:
     policy: str
     start: int
     count: int
+    variant: str = ""  # "" (a study without variants), "baseline" or a variant's name
 
     @property
     def id(self) -> str:
-        return f"{self.policy}-p{self.players}-{self.start:07d}"
+        arm = f"{self.variant}-" if self.variant else ""
+        return f"{arm}{self.policy}-p{self.players}-{self.start:07d}"
 
 
 @dataclass
@@ -122,11 +150,17 @@ def run_batch(spec: StudySpec, batch: Batch) -> BatchResult:
     profiles = load_profiles(spec.profiles)
     ids = list(spec.profile_ids) or list(profiles)
     pack = load_pack("mandate2038", "0.8.0-rc.17-test")
+    stamp = None
+    if batch.variant and batch.variant != "baseline":
+        from schemas.log import VariantStamp
+
+        stamp = VariantStamp.model_validate_json(dict(spec.variants)[batch.variant])
     fb = FrameBuilder()
     extras: dict[str, dict[int, dict[str, Any]]] = {}
     with bulk_play():
         for i in range(batch.start, batch.start + batch.count):
-            log, plans, bots = play_lineup_game(spec.seed, i, batch.players, ids, batch.policy, profiles, pack)
+            log, plans, bots = play_lineup_game(spec.seed, i, batch.players, ids, batch.policy,
+                                                profiles, pack, variant=stamp)
             text = dumps_log(log)
             gid = str(log.header.game_id)
             cols, _notes = game_columns(gid, text, log.header, log.events,
@@ -144,6 +178,13 @@ def run_batch(spec: StudySpec, batch: Batch) -> BatchResult:
             t = t.append_column("study", pa.array([spec.profiles] * n, pa.large_string()))
             t = t.append_column("study_seed", pa.array([spec.seed] * n, pa.large_string()))
             t = t.append_column("policy", pa.array([batch.policy] * n, pa.large_string()))
+            t = t.append_column("variant", pa.array([batch.variant or "baseline"] * n,
+                                                    pa.large_string()))
+            t = t.append_column("variant_hash", pa.array(
+                [stamp.hash if stamp else None] * n, pa.large_string()))
+            # game_id ends in the game's index: the pairing key of common seeds
+            t = t.append_column("game_index", pa.array(
+                [int(g.rsplit("-", 1)[1]) for g in t.column("game_id").to_pylist()], pa.int64()))
         tables[name] = t
     return BatchResult(batch=batch, tables=tables, games=batch.count - len(bad),
                        cpu_seconds=time.process_time() - t0, excluded=bad)

@@ -71,6 +71,8 @@ def for_type(tp: Any, meta: list[Any] | None = None) -> st.SearchStrategy[Any]:
         return st.one_of([for_type(a, meta) for a in typing.get_args(tp)])
     if tp is type(None):
         return st.none()
+    if tp is Any:  # a free JSON value (a variant's changes and options): small scalars
+        return st.one_of(st.booleans(), st.integers(min_value=-1000, max_value=1000), TEXT)
     if tp is bool:
         return st.booleans()
     if tp is int:

@@ -9,7 +9,6 @@ import hashlib
 import io
 import json
 import os
-import resource
 import subprocess
 import sys
 import time
@@ -57,9 +56,17 @@ def test_ingest_with_a_fifo_a_dev_zero_link_and_a_link_out_loads_every_valid_gam
     folder, games = _hostile_folder(tmp_path)
     db = tmp_path / "w" / "playtest.duckdb"
     started = time.monotonic()
-    done = _cli("ingest", str(folder), "--db", str(db), "--format", "json", timeout=120)
+    # the child reports its own peak (RUSAGE_CHILDREN would be the largest of every child this
+    # test process ever waited for, Ray workers of other tests included)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PLAYTEST_WORKERS": "1"}
+    code = ("import resource, sys; from cli.main import main; rc = main(sys.argv[1:]); "
+            "print('PEAK_KB', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, "
+            "file=sys.stderr); sys.exit(rc)")
+    done = subprocess.run([sys.executable, "-c", code, "ingest", str(folder), "--db", str(db),
+                           "--format", "json"], capture_output=True, text=True, timeout=120,
+                          env=env, cwd=ROOT, check=False)
     seconds = time.monotonic() - started
-    peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    peak_mb = int(done.stderr.rsplit("PEAK_KB", 1)[1].split()[0]) / 1024
     assert done.returncode == 2, done.stderr[-2000:]  # 2: some input was unreadable
     doc = json.loads(done.stdout)
     by_file = {Path(r["file"]).name: r for r in doc["reports"]}
@@ -72,7 +79,9 @@ def test_ingest_with_a_fifo_a_dev_zero_link_and_a_link_out_loads_every_valid_gam
     # the link out was not followed: its target's bytes are nowhere in the archive
     secret_sha = hashlib.sha256(b'{"not": "yours"}').hexdigest()
     assert not list((db.parent / "archive").rglob(f"{secret_sha}*"))
-    assert seconds < 60 and peak_mb < 300, (seconds, peak_mb)
+    # a hang is caught by the subprocess timeout above; time itself is measured, never asserted
+    print(f"ingest with special files: {seconds:.1f} s, peak {peak_mb:.0f} MB")
+    assert peak_mb < 300, (seconds, peak_mb)
 
 
 def test_validate_a_fifo_or_a_device_says_what_it_is_without_reading_it(tmp_path: Path) -> None:

@@ -213,7 +213,18 @@ def test_the_study_and_calibrate_commands(tmp_path, capsys):
     assert "different study" in capsys.readouterr().err
     assert main(["calibrate", str(out)]) == 0
     report = capsys.readouterr().out
-    assert "**greedy** line-ups" in report and "**pooled (every policy)** line-ups" in report
+    assert "**greedy** line-ups" in report and "**greedy+weighted** line-ups" in report
+    assert main(["calibrate", str(out), "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    assert {r["policy"] for r in rows} == {"greedy", "weighted", "greedy+weighted"}
+    for r in rows:
+        assert {"metric", "players", "source", "ours", "interval", "designers",
+                "verdict"} <= set(r)
+        # one game per policy: every row says it has too few games
+        assert r["verdict"].startswith("not enough games ("), r
+    sources = {r["metric"]: r["source"] for r in rows}
+    assert "nineteen-hex" in sources["open"] and "nineteen-hex" in sources["opening_top_share"]
+    assert "precision confirmation" in sources["agi"]
     assert main(["calibrate", str(tmp_path)]) == 2
     assert main(["study", "--games", "1", "--players", "6", "--out", str(tmp_path / "x")]) == 2
 
@@ -251,3 +262,17 @@ def test_a_damaged_batch_file_is_played_again_not_trusted(tmp_path, capsys):
     assert main(["calibrate", str(out)]) == 2
     err = capsys.readouterr().err
     assert "damaged" in err and "run `playtest study` again" in err and "internal error" not in err
+
+
+def test_alternating_line_ups_alternate_policies_by_seat():
+    """The designers' alternating backends: seats 1, 3, 5 play one policy, 2 and 4 the other."""
+    profiles = load_profiles("default")
+    ids = list(profiles)
+    for mix, first, second in (("alternating-weighted-first", "weighted", "greedy"),
+                               ("alternating-greedy-first", "greedy", "weighted")):
+        for n in (3, 4, 5):
+            plans = plan_seats(ids, n, 7, mix, profiles)
+            assert [p.policy for p in plans] == [first if k % 2 == 0 else second
+                                                 for k in range(n)]
+    with pytest.raises(ValueError, match="unknown policy"):
+        play_lineup_game("x", 0, 3, ids, "alternating", profiles, load_pack("mandate2038", "0.8.0-rc.17-test"))

@@ -1,4 +1,5 @@
-"""``playtest calibrate``: A study's balance figures beside the designers' published ones."""
+"""``playtest calibrate``: a study's balance figures beside the designers' published ones;
+``--null-check N``: how often each balance verdict is wrong under random winners."""
 
 from __future__ import annotations
 
@@ -13,26 +14,29 @@ from cli.common import (
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
-    from cli.calibrate import report
-
-    study = Path(args.study)
-    if not (study / "games").is_dir():
-        raise CliError(f"{study}: not a study folder (no games/ tables); make one with playtest study")
+    from cli.calibrate import command
     from ingest.study import completed_batches
 
-    damaged: dict[str, str] = {}
-    completed_batches(study, damaged)  # each batch's files checked against its marker
-    if damaged:
-        bid, why = sorted(damaged.items())[0]
-        raise CliError(f"{study}: {len(damaged)} batch(es) of the study are damaged (batch {bid}: "
-                       f"{why}); run `playtest study` again with --out {study} to play them again")
-    print(report(study))
+    if args.study is not None and (Path(args.study) / "_batches").is_dir():
+        damaged: dict[str, str] = {}
+        completed_batches(Path(args.study), damaged)  # each batch's files against its marker
+        if damaged:
+            bid, why = sorted(damaged.items())[0]
+            raise CliError(f"{args.study}: {len(damaged)} batch(es) of the study are damaged "
+                           f"(batch {bid}: {why}); run `playtest study` again with --out "
+                           f"{args.study} to play them again")
+    try:
+        print(command(args))
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
     return EXIT_OK
-
 
 
 def register(sub: Any, db_parent: argparse.ArgumentParser) -> None:
     """Add ``calibrate`` to the ``playtest`` subcommands."""
-    ca = sub.add_parser("calibrate", help="a study's balance figures beside the designers' published ones")
-    ca.add_argument("study", metavar="STUDY_DIR")
+    from cli.calibrate import add_arguments
+
+    ca = sub.add_parser("calibrate", help="a study's balance figures beside the designers' "
+                        "published ones; --null-check: how sure each verdict is")
+    add_arguments(ca)
     ca.set_defaults(func=cmd_calibrate)

@@ -116,6 +116,10 @@ def replay(
         raise ValueError(f"no ruleset for game {header.game!r}")
     sink = FindingSink(rs.catalogue)
     state = rs.setup(header, sink)
+    if getattr(header, "variant", None) is not None and not getattr(rs, "plays_variants", False):
+        sink.report("log/variant", f"the log names the rules variant {header.variant.name!r}, "
+                    f"but {rs.game} cannot play variants yet: replayed under the rules as printed",
+                    recorded=header.variant.name)
     n_seats = len(header.seats)
     # The seats at the table are the header's numbers (a game's own setup check says when they
     # are not 1..N); an event naming any other seat is skipped here, so that no game's rules

@@ -78,6 +78,24 @@ ADVANCED_UNCHECKED = [
 ]
 
 
+def _variant_content(c: Content, stamp: Any, version: str, sink: FindingSink) -> Content:
+    """The content under the header's rules variant (docs/variants.md); the printed rules'
+    content, with a finding, when the variant does not fit the pack."""
+    from engine.core.variants import stamp_hash_ok
+    from engine.mandate2038.content import load_variant_content
+
+    if not stamp_hash_ok(stamp, "mandate2038", c.pack.rules_version):
+        sink.report("log/variant-hash", f"the variant {stamp.name!r} is stamped {stamp.hash}, "
+                    "which is not the hash of the changes it stores; the stored changes were "
+                    "played", recorded=stamp.hash)
+    vc, why = load_variant_content(c.pack.rules_version, stamp)
+    if vc is None:
+        sink.report("log/variant", f"the rules variant {stamp.name!r} cannot be played: {why}; "
+                    "replayed under the rules as printed", recorded=stamp.name)
+        return c
+    return vc
+
+
 def _noop(st: GameState, ev: MandateEvent, sink: FindingSink) -> None:
     return None
 
@@ -215,6 +233,8 @@ class MandateRuleset:
     tables: Mapping[str, TableColumns] = warehouse.TABLES
     player_counts: tuple[int, ...] = (3, 4, 5)
     bot_names: tuple[str, ...] = ("random", "heuristic", "mixed")
+    #: a log's header may name a rules variant (docs/variants.md): setup plays its pack
+    plays_variants = True
 
     def content(self, rules_version: str = RULES_VERSION) -> Content:
         """The indexed content pack (raises RuntimeError when the pack is not installed)."""
@@ -232,6 +252,9 @@ class MandateRuleset:
                         f"no content pack for rules version {version!r}; replayed with "
                         f"{RULES_VERSION}", expected=RULES_VERSION, recorded=version)
             c = self.content(RULES_VERSION)
+        stamp = getattr(header, "variant", None)
+        if stamp is not None:
+            c = _variant_content(c, stamp, version, sink)
         return build_state(header, c.pack, c, sink)
 
     def apply(self, state: GameState, event: MandateEvent, sink: FindingSink,

@@ -120,3 +120,12 @@ def used(st: Any, rid: str, seat: int | None = None) -> None:
             st.seat_rulings.setdefault(s.seat, set()).add(tag)
     else:
         st.seat_rulings.setdefault(seat, set()).add(tag)
+
+
+def option(st: Any, rid: str) -> str:
+    """The option of ruling ``rid`` in force for this replay (the book's default when the state
+    names none): the one place a check reads a ruling, so no default is written twice."""
+    opt = st.rulings.get(rid)
+    if opt is None:
+        opt = load_rulings().rulings[rid].default
+    return str(opt)
