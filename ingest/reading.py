@@ -69,13 +69,13 @@ def walk_inputs(paths: Iterable[str | Path]) -> tuple[list[Path], list[FileRepor
             )
             session_dirs = []
             for d in dirs:
-                if (rootp / d / SESSION_MARKER).is_file():
-                    why = _link_out(rootp / d, p, top)
-                    if why is None:
-                        add(rootp / d)
-                    else:
-                        missing.append(FileReport(formats.source_name(rootp / d), "unreadable",
-                                                  reason=why))
+                why = _link_out(rootp / d, p, top)
+                if why is not None:  # a linked folder out of the walk: said, never entered
+                    missing.append(FileReport(formats.source_name(rootp / d), "unreadable",
+                                              reason=why))
+                    session_dirs.append(d)
+                elif (rootp / d / SESSION_MARKER).is_file():
+                    add(rootp / d)
                     session_dirs.append(d)
             dirs[:] = [d for d in dirs if d not in session_dirs]
             companions = {f.rsplit(".", 1)[0] for f in files if not f.endswith(_ARCHIVE_SIDECARS)}

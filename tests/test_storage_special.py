@@ -47,6 +47,7 @@ def _hostile_folder(tmp_path: Path, valid: int = 3) -> tuple[Path, list[Path]]:
     secret.mkdir()
     (secret / "secret.json").write_text('{"not": "yours"}')
     (folder / "leak.json").symlink_to(secret / "secret.json")
+    (folder / "elsewhere").symlink_to(secret, target_is_directory=True)  # a folder out
     return folder, games
 
 
@@ -75,7 +76,8 @@ def test_ingest_with_a_fifo_a_dev_zero_link_and_a_link_out_loads_every_valid_gam
     assert "link out of the folder" in by_file["zero.json"]["reason"]
     assert "/dev/zero" in by_file["zero.json"]["reason"]
     assert "link out of the folder" in by_file["leak.json"]["reason"]
-    assert doc["counts"] == {"loaded": 3, "skipped": 0, "recovered": 0, "unreadable": 3, "failed": 0}
+    assert "link out of the folder" in by_file["elsewhere"]["reason"]
+    assert doc["counts"] == {"loaded": 3, "skipped": 0, "recovered": 0, "unreadable": 4, "failed": 0}
     # the link out was not followed: its target's bytes are nowhere in the archive
     secret_sha = hashlib.sha256(b'{"not": "yours"}').hexdigest()
     assert not list((db.parent / "archive").rglob(f"{secret_sha}*"))
