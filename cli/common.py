@@ -89,7 +89,7 @@ def select_inputs(paths: list[str]) -> tuple[list[str], list[str]]:
     archive sidecar) is left out the same way; a single path is always taken as given."""
     if len(paths) < 2:
         return list(paths), []
-    from ingest.reading import _ARCHIVE_SIDECARS, SESSION_MARKER, suffixes
+    from ingest.reading import SESSION_MARKER, archive_sidecar, suffixes
 
     accepted = suffixes()
     keep: list[str] = []
@@ -102,7 +102,7 @@ def select_inputs(paths: list[str]) -> tuple[list[str], list[str]]:
                 keep.append(folder)
             continue
         log_file = (p.suffix.lower() in accepted and not p.name.startswith(".")
-                    and not p.name.endswith(_ARCHIVE_SIDECARS))
+                    and not archive_sidecar(p))
         if p.is_file() and not log_file:
             skipped.append(text)
         else:

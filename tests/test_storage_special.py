@@ -320,3 +320,17 @@ def test_a_game_with_seats_not_numbered_1_to_n_loads_and_rebuilds(
     doc = json.loads(capsys.readouterr().out)
     assert [r["status"] for r in doc["reports"]] == ["loaded"] and doc["reports"][0]["findings"] > 0
     assert main(["rebuild", "--db", str(db)]) == 0
+
+
+def test_validate_a_glob_treats_sidecar_names_like_the_folder_walk(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "x.meta.json").write_bytes(SIMS[0].read_bytes())  # a game log so named
+    (tmp_path / "z.json").write_bytes(SIMS[1].read_bytes())
+    (tmp_path / "z.meta.json").write_text("{}")  # the archive's record of z.json
+    (tmp_path / "notes\x1b[2J.md").write_text("not a log")
+    files = sorted(str(p) for p in tmp_path.iterdir())
+    capsys.readouterr()
+    main(["validate", "--format", "json", *files])
+    out = capsys.readouterr()
+    assert sorted(Path(f["path"]).name for f in json.loads(out.out)["files"]) == ["x.meta.json", "z.json"]
+    assert "skipped 2 file(s)" in out.err and "\x1b" not in out.err
