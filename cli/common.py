@@ -6,6 +6,7 @@ helpers (the database path, the pipeline, a summary's text).
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,7 +28,12 @@ class CliError(Exception):
         self.status = status
 
 
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # all but tab and newline
+
+
 def _err(msg: str) -> None:
+    """Print an error; control characters (a file name's terminal escape codes) escaped."""
+    msg = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", msg)
     print(f"playtest: {msg}", file=sys.stderr)
 
 

@@ -202,7 +202,7 @@ def test_file_names_are_printed_escaped(tmp_path: Path) -> None:
     evil.write_bytes(b"{not a log")
     db = tmp_path / "w" / "playtest.duckdb"
     for args in (("ingest", str(folder), "--db", str(db)), ("validate", str(folder)),
-                 ("validate", str(evil))):
+                 ("validate", str(evil)), ("replay", str(evil)), ("convert", str(evil), "--to", "csv")):
         done = _cli(*args, timeout=60)
         assert done.returncode == 2
         text = done.stdout + done.stderr
