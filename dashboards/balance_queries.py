@@ -47,7 +47,7 @@ from ingest.warehouse import balance as wb
 
 #: tables a study folder may hold that the balance queries read
 STUDY_TABLES = ("games", "seats", "outcomes", "selections", "turns", "ledger", "production",
-                "claims")
+                "claims", "dossiers")
 
 
 
@@ -515,6 +515,22 @@ def outcome_counts(src: Source, f: Filters) -> pl.DataFrame:
         SELECT g.kind, g.player_count, g.blk, count(*) AS games,
                count(*) FILTER (WHERE o.agi) AS agi, count(*) FILTER (WHERE o.open) AS open
         FROM g JOIN outcomes o USING (game_id)
+        GROUP BY ALL
+        """, params)
+
+
+def dossier_counts(src: Source, f: Filters) -> pl.DataFrame:
+    """Dossier cards filed as Commit per kind, player count and block (``n``; action id
+    ``dossier``): the designers count their AGI Dossier as an action, rc.17 files a Dossier
+    card each Era without an Action (``calibrate`` compares on their count too)."""
+    if not columns(src, "seats"):
+        return pl.DataFrame()
+    ctes, params = _ctes(src, f)
+    return run(src, f"""
+        WITH {ctes}
+        SELECT g.kind, g.player_count, g.blk, 'dossier' AS action, count(*) AS n
+        FROM g JOIN dossiers d USING (game_id)
+        WHERE d.orientation = 'commit'
         GROUP BY ALL
         """, params)
 
