@@ -14,10 +14,10 @@ rc.17 era, ``lab/runner/monte-carlo-runner.js`` and ``lab/balance/winning-path.j
 * **action entropy** counts every resolved action id (Core Actions, Programs and the extra
   actions they grant, blocked ones included) and normalises by log(number of ids seen).
 
-Only complete games count. Each query returns its counts per *block* (games are split into
-:data:`dashboards.stats.BLOCKS` blocks by a hash of the game id) so that
-:func:`dashboards.stats.jackknife` can put a 95% interval on every statistic; the frames are
-small (groups x blocks), whatever the number of games.
+Only complete games count. Each query returns its counts per *group* (the games' common-seed
+blocks, :data:`CLUSTER_SQL`, hashed into :data:`dashboards.stats.BLOCKS` groups) so that
+:func:`_interval` can put a 95% interval over common-seed blocks on every statistic; the frames
+are small (keys x groups), whatever the number of games.
 
 A study folder written by ``playtest study`` (``DIR/<table>/**/*.parquet``, the warehouse's
 column names) is read in place through DuckDB: :class:`Source` names either. Results from a
@@ -288,7 +288,7 @@ def deal_cte(turn_order: bool = True) -> str:
 
 
 def _ctes(src: Source, f: Filters) -> tuple[str, list[Any]]:
-    """``g``: the selected complete games with kind, player count and jackknife block; ``sb``:
+    """``g``: the selected complete games with kind, player count and interval group; ``sb``:
     their ``seat_balance`` rows (derived on the fly from a warehouse older than migration 6)."""
     blk = f"hash({CLUSTER_SQL}) % {stats.BLOCKS}"
     if src.study is not None:
@@ -761,7 +761,7 @@ def metrics_from_parts(parts: dict[str, pl.DataFrame], matchups: pl.DataFrame,
 
 def _shares(src: Source, f: Filters, by: str, only: int | None = None) -> pl.DataFrame:
     """Win share (1/k credit) per kind, player count and ``by`` (``turn_order``, ``faction``
-    or ``profile``) with the 95% jackknife interval of each share and the even share 1/n."""
+    or ``profile``) with the 95% interval of each share and the even share 1/n."""
     if by not in ("turn_order", "faction", "profile"):
         raise ValueError(f"unknown grouping {by!r}")
     seats = seat_counts(src, f, by)
@@ -808,7 +808,7 @@ def _memo(key: tuple[Any, ...], make: Any) -> pl.DataFrame:
 
 def metrics(src: Source, f: Filters, player_count: int | None = None) -> pl.DataFrame:
     """Every metric of :data:`METRICS` per kind and player count (only ``player_count`` when
-    given): value, 95% jackknife interval, games, threshold, verdict
+    given): value, 95% interval, games, threshold, verdict
     (:func:`dashboards.stats.verdict`) and a note where the source does not record what the
     metric needs. Kept until the data changes."""
     return _memo(("metrics", _data_version(src), f, player_count),
@@ -817,7 +817,7 @@ def metrics(src: Source, f: Filters, player_count: int | None = None) -> pl.Data
 
 def shares(src: Source, f: Filters, by: str, player_count: int | None = None) -> pl.DataFrame:
     """Win share (1/k credit) per kind, player count (only ``player_count`` when given) and
-    ``by`` (``turn_order``, ``faction`` or ``profile``) with the 95% jackknife interval of each
+    ``by`` (``turn_order``, ``faction`` or ``profile``) with the 95% interval of each
     share and the even share 1/n. Kept until the data changes."""
     return _memo(("shares", _data_version(src), f, by, player_count),
                  lambda: _shares(src, f, by, player_count))
