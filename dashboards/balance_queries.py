@@ -604,7 +604,10 @@ def _interval(arr: Any, stat: Any, weights: Any = None) -> dict[str, float]:
                 res["low"]) else lo, "high": max(hi, res["high"]) if not math.isnan(
                 res["high"]) else hi}
         return res
-    return stats.bootstrap_array(arr, stat, weights=w)
+    # an entropy: the jackknife's bias estimate and the larger standard error (plug-in entropy
+    # of a few dozen winners over many paths is biased more than the bootstrap sees)
+    return stats.bootstrap_array(arr, stat, weights=w, jackknife_bias=getattr(
+        stat, "func", None) is stats.entropy_fixed_rows)
 
 
 def _jk(df: pl.DataFrame, key: list[str], values: list[str], stat: Any) -> dict[str, float]:
