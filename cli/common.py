@@ -47,12 +47,13 @@ class Loaded:
         return self.parsed is not None and bool(getattr(self.parsed, "readable", False))
 
 
-def _expand(path: Path) -> list[Path]:
-    """Files and session folders under ``path`` (the same walk as ``playtest ingest``)."""
+def _expand(path: Path) -> list[Path | Loaded]:
+    """Files and session folders under ``path`` (the same walk as ``playtest ingest``), and
+    what the walk would not read (a link out of the folder) with its reason."""
     from ingest.reading import walk_inputs
 
-    found, _missing = walk_inputs([path])
-    return found
+    found, missing = walk_inputs([path])
+    return [*found, *(Loaded(r.file, None, reason=r.reason) for r in missing)]
 
 
 def _read_one(path: Path) -> list[Loaded]:
@@ -62,20 +63,23 @@ def _read_one(path: Path) -> list[Loaded]:
     try:
         loaded = formats.read_path(path)
     except Exception as exc:  # noqa: BLE001 - a reader bug must not become a traceback
-        return [Loaded(str(path), None, reason=f"could not be read ({type(exc).__name__}: {exc})")]
+        return [Loaded(formats.source_name(path), None,
+                       reason=f"could not be read ({type(exc).__name__}: {exc})")]
     out = [Loaded(item.source, item.format, parsed=item.parsed, reason=item.unreadable,
                   raw=item.raw) for item in loaded]
-    return out or [Loaded(str(path), None, reason="no game log found in it")]
+    return out or [Loaded(formats.source_name(path), None, reason="no game log found in it")]
 
 
-def expand_inputs(path_text: str) -> list[Path] | Loaded:
+def expand_inputs(path_text: str) -> list[Path | Loaded] | Loaded:
     """The inputs under ``path_text``, or a :class:`Loaded` saying why there are none."""
+    from ingest.formats import source_name
+
     path = Path(path_text)
     if not path.exists():
-        return Loaded(path_text, None, reason="no such file or folder")
+        return Loaded(source_name(path_text), None, reason="no such file or folder")
     inputs = _expand(path)
     if not inputs:
-        return Loaded(path_text, None, reason="no game logs found")
+        return Loaded(source_name(path_text), None, reason="no game logs found")
     return inputs
 
 
@@ -113,7 +117,7 @@ def read_logs(path_text: str) -> list[Loaded]:
         return [inputs]
     out: list[Loaded] = []
     for p in inputs:
-        out.extend(_read_one(p))
+        out.extend([p] if isinstance(p, Loaded) else _read_one(p))
     return out
 
 
@@ -124,30 +128,68 @@ def _replay(parsed: Any, upto: int | None = None) -> Any:
                   ruleset=parsed.ruleset, upto=upto)
 
 
+def _accepts(game: str, spec: str) -> str | None:
+    """None when ``game``'s rulings accept ``spec``, else why not."""
+    from engine.core.options import RulingsError, book_for
+
+    try:
+        book_for(game).resolve(spec)
+    except RulingsError as exc:
+        return str(exc)
+    return None
+
+
 def with_rulings(parsed: Any, rulings: str | None) -> Any:
     """``parsed`` replayed under the ruling set ``rulings`` (docs/engine.md "Rulings"): a copy
-    whose header names it. Games whose header has no ruling field (another game) are kept."""
+    whose header names it. A game whose rulings do not know the spec (another game's rulings)
+    is kept as it is."""
     import dataclasses
 
     header = getattr(parsed, "header", None)
-    if not rulings or header is None or "rulings" not in type(header).model_fields:
+    if not rulings or header is None or _accepts(header.game, rulings) is not None:
         return parsed
     return dataclasses.replace(parsed, header=header.model_copy(update={"rulings": rulings}))
 
 
+MAX_RULINGS_TEXT = 1000  # characters of a --rulings value (a set name and a few options)
+
+
 def check_rulings_spec(spec: str | None) -> None:
-    """A ``--rulings`` value the Mandate 2038 ruling book knows (CliError otherwise)."""
-    if not spec:
+    """A ``--rulings`` value the rulings of at least one installed game know (CliError
+    otherwise, with each game's reason; the value is quoted cut short, never echoed whole)."""
+    if spec is None:
         return
-    from engine.mandate2038.rulings import RulingsError, load_rulings
+    from engine.core.registry import rulesets
+    from ingest.formats._common import shown
 
-    try:
-        load_rulings().resolve(spec)
-    except RulingsError as exc:
-        raise CliError(f"--rulings {spec}: {exc}") from None
+    if not spec.strip():
+        raise CliError("--rulings is empty: give a ruling set or options such as name=option "
+                       "(see `playtest rulings`)")
+    if len(spec) > MAX_RULINGS_TEXT:
+        raise CliError(f"--rulings is {len(spec):,} characters long, more than the "
+                       f"{MAX_RULINGS_TEXT:,} a ruling set and its options take "
+                       f"(see `playtest rulings`): {shown(spec, 60)}")
+    why = {rs.title: _accepts(g, spec) for g, rs in rulesets().items()}
+    if all(w is not None for w in why.values()):
+        raise CliError(f"--rulings {shown(spec)}: "
+                       + shown("; ".join(f"{t}: {w}" for t, w in why.items()), 400))
 
 
-def validate_one(item: Loaded, rulings: str | None = None) -> dict[str, Any]:
+def _rests_on(parsed: Any, findings: list[Any]) -> list[Any]:
+    """Findings under a log's rules variant, each naming the changes it rests on
+    (docs/variants.md)."""
+    if getattr(parsed.header, "variant", None) is None:
+        return findings
+    import dataclasses
+
+    from engine.core.variants import rests_on
+
+    return rests_on(parsed.header, findings, lambda h: list(
+        _replay(dataclasses.replace(parsed, header=h)).findings))
+
+
+def validate_one(item: Loaded, rulings: str | None = None, variant: Any = None
+                 ) -> dict[str, Any]:
     """The validate contract's entry for one game (DESIGN.md §4); ``rulings`` replays it under
     that ruling set instead of the one its header names."""
     if not item.readable:
@@ -164,8 +206,11 @@ def validate_one(item: Loaded, rulings: str | None = None) -> dict[str, Any]:
         return {"path": item.source, "game_id": getattr(header, "game_id", None),
                 "status": "unreadable", "findings": findings}
     parsed = with_rulings(item.parsed, rulings)
+    from cli.commands.variant import with_variant
+
+    parsed = with_variant(parsed, variant)
     result = _replay(parsed)
-    findings = list(parsed.findings) + list(result.findings)
+    findings = list(parsed.findings) + _rests_on(parsed, list(result.findings))
     return {
         "path": item.source,
         "game_id": parsed.header.game_id,
@@ -247,3 +292,56 @@ def _unreadable_count(summary: Any) -> int:
             n += len(v) if isinstance(v, list | tuple | dict | set) else int(v)
     return n
 
+
+
+# --- the registered games (help texts and choices come from their declarations) -------------
+
+
+def _counts_text(counts: Sequence[int]) -> str:
+    c = [str(x) for x in sorted(counts)]
+    if not c:
+        return "none"
+    if len(c) > 2 and [int(x) for x in c] == list(range(int(c[0]), int(c[-1]) + 1)):
+        return f"{c[0]}-{c[-1]}"
+    return c[0] if len(c) == 1 else ", ".join(c[:-1]) + " or " + c[-1]
+
+
+def simulated_games() -> tuple[str, ...]:
+    """The ids of the registered games that declare a simulator."""
+    from engine.core.registry import rulesets
+
+    return tuple(g for g, rs in rulesets().items() if rs.simulate_one is not None)
+
+
+def games_help(ids: Sequence[str]) -> str:
+    """``id (Title)`` of each game, the default game marked."""
+    from engine.core.registry import DEFAULT_GAME, rulesets
+
+    rs = rulesets()
+    return ", ".join(f"{g} ({rs[g].title}{', the default' if g == DEFAULT_GAME else ''})"
+                     for g in ids)
+
+
+def player_counts_help() -> str:
+    """Each simulated game's player counts, e.g. ``Mandate 2038: 3, 4 or 5; Vestige: 2-4``."""
+    from engine.core.registry import rulesets
+
+    return "; ".join(f"{rs.title}: {_counts_text(rs.player_counts)}"
+                     for rs in rulesets().values() if rs.simulate_one is not None)
+
+
+def location_help() -> str:
+    """``era:N (Mandate 2038), round:N (Vestige)``: the first location part of each game."""
+    from engine.core.registry import rulesets
+
+    return ", ".join(f"{rs.location_parts[0]}:N ({rs.title})" for rs in rulesets().values())
+
+
+def format_names() -> tuple[str, ...]:
+    """``json`` and every format name a registered game declares a writer for."""
+    from engine.core.registry import rulesets
+
+    names = ["json"]
+    for rs in rulesets().values():
+        names.extend(f.name for f in rs.formats if f.writer is not None and f.name not in names)
+    return tuple(names)

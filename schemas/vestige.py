@@ -102,6 +102,9 @@ class VestigeHeader(BaseHeader):
     modules: list[Module] = Field(default_factory=list)
     map: dict[Position, RegionId] | None = None  # position -> region; None when not recorded
     first_player: SeatNo | None = None
+    # the unclear-rule options (data/content/vestige/rulings/<rules_version>.json): a set name
+    # and/or ID=OPTION pairs, e.g. "black-dove-repeat=adjacency-waiver"; None: the defaults
+    rulings: str | None = None
 
 
 class _Event(Strict):
@@ -192,6 +195,17 @@ class Display(_Event):
     printed: Printed | None = None
 
 
+class StackTop(_Event):
+    """Chance: the top card of a job stack now shows where jobs of that type are found
+    (Picking Up Jobs, p. 14: "The top card of each card stack indicates where on the map you can
+    currently find jobs of that type"). Recorded whenever the top card changes: at setup after
+    the face-up card is flipped, and after every pickup."""
+
+    type: Literal["stack_top"] = "stack_top"
+    stack: JobType
+    region: RegionId
+
+
 class EndgameReveal(_Event):
     """An endgame condition card revealed (setup: one face up; later: at a trigger point)."""
 
@@ -232,6 +246,10 @@ class Activate(_Event):
     card: CardName
     gain: list[Attribute] = Field(default_factory=list)
     augmentation: CardName | None = None
+    # co-op shared card effects (p. 29): the consenting teammate who gains the attributes, and
+    # the one who may use the ability this turn (both: "give it all"; one: "split it")
+    attributes_to: SeatNo | None = None
+    ability_to: SeatNo | None = None
 
 
 class Move(_Event):
@@ -270,6 +288,11 @@ class Visit(_Event):
     contact: ContactType | None = None
     source: Literal["market", "stack"] | None = None
     swap: Position | None = None  # Jump Point on control: the other tile
+    # what the table paid for an effect whose cost the other fields imply (Lawmaker Ridge,
+    # Mercenary Camp, Smugglers' Lair, the Underground, the Chop Shop, the Garage, the
+    # Observatory, the Oasis): attribute or ``conviction`` -> blocks; None: as the rules say
+    pay: dict[str, int] | None = None
+    leverage: int | None = None  # the leverage the table gave the region's controller
 
 
 class Rest(_Event):
@@ -316,6 +339,7 @@ class Roll(_Event):
     seat: SeatNo
     face: DieFace
     reroll: bool = False
+    conviction: int | None = Field(default=None, ge=0, le=20)  # paid for a reroll (None: 1)
 
 
 class Complete(_Event):
@@ -330,7 +354,7 @@ class Complete(_Event):
     face: DieFace | None = None
     pay: dict[Attribute, int] = Field(default_factory=dict)
     upgrade: Literal["potential", "influence"] | None = None
-    charges: int = Field(default=0, ge=0, le=3)
+    charges: int = Field(default=0, ge=0, le=20)  # the engine checks the 1-3 (p. 22)
     attach_to: CardName | None = None
     free: bool = False
     floating: bool = False  # completed by visiting Floating Stones
@@ -344,8 +368,11 @@ class Convert(_Event):
 
     type: Literal["convert"] = "convert"
     seat: SeatNo
-    spend: tuple[Attribute, Attribute]  # anything but two different primaries is a finding
+    spend: list[Attribute] = Field(min_length=1, max_length=2)  # anything but two different
+    #   primaries is a finding
     into: Attribute | None = None
+    split: list[Attribute] = Field(default_factory=list, max_length=2)  # a secondary split back
+    #   into these primaries (recorded as the table did it; never allowed, p. 9)
 
 
 class Recover(_Event):
@@ -366,6 +393,7 @@ class Control(_Event):
     seat: SeatNo
     position: Position
     swap: Position | None = None  # Jump Point: the tile it swaps with
+    pay: int | None = Field(default=None, ge=0, le=20)  # conviction paid (None: as the rules)
 
 
 class SpeedBoost(_Event):
@@ -374,7 +402,7 @@ class SpeedBoost(_Event):
 
     type: Literal["speed_boost"] = "speed_boost"
     seat: SeatNo
-    downgrade: Literal["influence", "conviction"]
+    downgrade: Literal["influence", "conviction"] | None = None  # None: none was made
 
 
 class Reset(_Event):
@@ -383,6 +411,17 @@ class Reset(_Event):
     type: Literal["reset"] = "reset"
     seat: SeatNo
     action: MainAction
+
+
+class BlocksAdded(_Event):
+    """Blocks the table put into play from nothing (recorded as done: a seat has 20 blocks,
+    p. 8, and never gains more)."""
+
+    type: Literal["blocks_added"] = "blocks_added"
+    seat: SeatNo
+    dst: Loc
+    n: int = Field(default=1, ge=1, le=20)
+    reason: str | None = None
 
 
 class BlockMove(Strict):
@@ -403,6 +442,7 @@ class Effect(_Event):
     moves: list[BlockMove] = Field(default_factory=list)
     leverage: int = 0
     gain_card: CardName | None = None  # a card the effect adds to the tableau
+    owner: SeatNo | None = None  # co-op: the teammate whose card it is (shared effect, p. 29)
 
 
 class Attach(_Event):
@@ -440,10 +480,12 @@ class Transfer(_Event):
 
 class Trigger(_Event):
     """A human scoring disc reached or passed trigger ``point`` (1..5); what its stack revealed:
-    the endgame condition card, threat cards."""
+    the endgame condition card, threat cards. ``nemesis``: the table let a nemesis's disc
+    trigger it (recorded as done; nemesis discs do not trigger, p. 26)."""
 
     type: Literal["trigger"] = "trigger"
-    seat: SeatNo
+    seat: SeatNo | None = None
+    nemesis: str | None = None
     point: int = Field(ge=1, le=5)
     endgame: CardName | None = None
     threats: list[CardName] = Field(default_factory=list)
@@ -556,6 +598,7 @@ VestigeEvent = Annotated[
     | Reveal
     | Display
     | EndgameReveal
+    | StackTop
     | RoundStart
     | TurnStart
     | TurnEnd
@@ -573,6 +616,7 @@ VestigeEvent = Annotated[
     | SpeedBoost
     | Reset
     | Effect
+    | BlocksAdded
     | Attach
     | CovertOp
     | Transfer
@@ -589,17 +633,17 @@ VestigeEvent = Annotated[
 ]
 
 EVENT_MODELS: tuple[type[_Event], ...] = (
-    CardRecord, Phase, SeatSetup, Reveal, Display, EndgameReveal, RoundStart, TurnStart, TurnEnd,
-    Activate, Move, Visit, Rest, Draw, Pickup, Roll, Complete, Convert, Recover, Control,
-    SpeedBoost, Reset, Effect, Attach, CovertOp, Transfer, Trigger, EndgameMet, NemesisTurn,
-    NemesisGain, ThreatRemoved, FinalScoring, Checkpoint, Observation, SurveyAnswer,
+    CardRecord, Phase, SeatSetup, Reveal, Display, EndgameReveal, StackTop, RoundStart,
+    TurnStart, TurnEnd, Activate, Move, Visit, Rest, Draw, Pickup, Roll, Complete, Convert,
+    Recover, Control, SpeedBoost, Reset, Effect, BlocksAdded, Attach, CovertOp, Transfer,
+    Trigger, EndgameMet, NemesisTurn, NemesisGain, ThreatRemoved, FinalScoring, Checkpoint, Observation, SurveyAnswer,
 )
 EVENT_ADAPTER: TypeAdapter[VestigeEvent] = TypeAdapter(VestigeEvent)
 EVENTS_ADAPTER: TypeAdapter[list[VestigeEvent]] = TypeAdapter(list[VestigeEvent])
 EVENT_TYPES: frozenset[str] = frozenset(str(m.model_fields["type"].default) for m in EVENT_MODELS)
 BONUS_TYPES: frozenset[str] = frozenset(
     {"convert", "recover", "control", "speed_boost", "reset", "effect", "attach", "covert_op",
-     "transfer"}
+     "transfer", "blocks_added"}
 )
 MAIN_TYPES: dict[str, MainAction] = {
     "activate": "activate", "move": "move", "visit": "visit", "rest": "visit", "pickup": "job",

@@ -229,6 +229,41 @@ def test_the_study_and_calibrate_commands(tmp_path, capsys):
     assert main(["study", "--games", "1", "--players", "6", "--out", str(tmp_path / "x")]) == 2
 
 
+def test_a_damaged_batch_file_is_played_again_not_trusted(tmp_path, capsys):
+    """Issue 19 item 8: after a finished batch's Parquet file was truncated, the rerun said
+    "all batches already done" and calibrate failed with an internal error."""
+    out = tmp_path / "study"
+    spec = StudySpec(games=2, players=(3,), seed="damaged", batch_size=1)
+    run_study(spec, out, backend="local", workers=1, say=lambda m: None)
+    assert len(completed_batches(out)) == 2
+    victim = sorted((out / "seats").glob("*.parquet"))[0]
+    data = victim.read_bytes()
+    victim.write_bytes(data[: len(data) // 2])
+    said = []
+    summary = run_study(spec, out, backend="local", workers=1, say=said.append)
+    assert summary["batches"] == 1 and summary["batches_skipped"] == 1
+    assert any(victim.name in m and "played again" in m for m in said), said
+    assert victim.read_bytes() == data  # the same seed wrote the same rows back
+    _check_tables(out, 2)
+    # a marker written before files were recorded still gets the Parquet footer checked
+    mark = out / "_batches" / f"{victim.stem}.json"
+    meta = json.loads(mark.read_text())
+    del meta["files"]
+    mark.write_text(json.dumps(meta))
+    assert victim.stem in completed_batches(out)
+    victim.write_bytes(data[:-100])
+    damaged = {}
+    assert victim.stem not in completed_batches(out, damaged)
+    assert "not a whole Parquet file" in damaged[victim.stem]
+    # calibrate on the damaged study: a hint, not an internal error (exit 3)
+    from cli.main import main
+
+    capsys.readouterr()
+    assert main(["calibrate", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "damaged" in err and "run `playtest study` again" in err and "internal error" not in err
+
+
 def test_alternating_line_ups_alternate_policies_by_seat():
     """The designers' alternating backends: seats 1, 3, 5 play one policy, 2 and 4 the other."""
     profiles = load_profiles("default")

@@ -12,7 +12,11 @@ from cli.common import (
     CliError,
     _player_counts,
     _stderr_console,
+    games_help,
+    player_counts_help,
+    simulated_games,
 )
+from engine.core.registry import DEFAULT_GAME
 
 
 def _simulation_ruleset(game: str) -> Any:
@@ -31,8 +35,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise CliError("--games must be at least 1")
     rs = _simulation_ruleset(args.game)
-    counts = _player_counts(args.players, tuple(getattr(rs, "player_counts", ())) or (3, 4, 5))
-    bots = tuple(getattr(rs, "bot_names", ()))
+    counts = _player_counts(args.players, rs.player_counts)
+    bots = rs.bot_names
     if bots and args.bot not in bots:
         raise CliError(f"--bot {args.bot}: the {args.game} simulator has bots {', '.join(bots)}")
     if args.out is None:  # a folder per game and seed under the current one
@@ -48,9 +52,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
     from rich.progress import Progress
 
-    prepare = getattr(rs, "prepare_simulation", None)
-    if callable(prepare):  # start-up (the simulator's imports, the content pack) before the clock
-        prepare()
+    if rs.prepare_simulation is not None:  # start-up (imports, content) before the clock
+        rs.prepare_simulation()
     written = 0
     play_cpu = 0.0  # CPU seconds of playing the games (start-up and writing excluded)
     t_all = time.process_time()
@@ -84,12 +87,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def register(sub: Any, db_parent: argparse.ArgumentParser) -> None:
     """Add ``simulate`` to the ``playtest`` subcommands."""
     s = sub.add_parser("simulate", help="write games played by bots through the engine")
-    s.add_argument("--game", default="mandate2038", metavar="GAME",
-                   help="the ruleset to simulate: mandate2038 (default) or vestige")
+    s.add_argument("--game", default=DEFAULT_GAME, choices=simulated_games(), metavar="GAME",
+                   help="the game to simulate: " + games_help(simulated_games()))
     s.add_argument("--games", type=int, default=10)
     s.add_argument("--players", default="4",
-                   help="a player count the game allows (Mandate 2038: 3, 4 or 5; Vestige: 1-4), "
-                        "or a list such as 3,4,5 used in turn")
+                   help="a player count the game allows (" + player_counts_help()
+                        + "), or a list such as 3,4,5 used in turn")
     s.add_argument("--seed", default="0")
     s.add_argument("--out", default=None, metavar="DIR",
                    help="where to write the games (default: simulated/GAME-seed-SEED)")

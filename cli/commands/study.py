@@ -26,9 +26,16 @@ def cmd_study(args: argparse.Namespace) -> int:
 
         policies = DESIGNERS_POLICIES
     lineup = tuple(x.strip() for x in str(args.lineup or "").split(",") if x.strip())
+    from cli.commands.variant import study_variants
+    from schemas.variants import VariantError
+
+    try:
+        variants = study_variants(args)
+    except VariantError as exc:
+        raise CliError("\n".join(str(p) for p in exc.problems)) from None
     spec = StudySpec(games=args.games, players=tuple(counts), profiles=args.profiles,
                      profile_ids=lineup, policies=policies or ("default",), seed=str(args.seed),
-                     batch_size=args.batch)
+                     batch_size=args.batch, variants=variants)
     out = Path(args.out)
     from rich.progress import Progress
 
@@ -86,3 +93,6 @@ def register(sub: Any, db_parent: argparse.ArgumentParser) -> None:
                     help="auto: Ray when installed, else local processes")
     st.add_argument("--batch", type=int, default=25, help="games per task (and per Parquet file)")
     st.set_defaults(func=cmd_study)
+    from cli.commands.variant import add_study_options
+
+    add_study_options(st)

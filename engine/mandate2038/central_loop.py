@@ -14,9 +14,10 @@ from operator import itemgetter
 
 from engine.core.findings import FindingSink
 from engine.mandate2038 import factions
-from engine.mandate2038.board import FRONTIER, WITHIN_TWO
+from engine.mandate2038.board import DISTANCE, FRONTIER, WITHIN_TWO
 from engine.mandate2038.core_actions import ACTIONS, do_run_end, moved_facility_power
 from engine.mandate2038.hex_board import (
+    adjacent_hexes,
     check_path,
     controller,
     has_free_space,
@@ -25,7 +26,7 @@ from engine.mandate2038.hex_board import (
 )
 from engine.mandate2038.programs import PROGRAMS
 from engine.mandate2038.resources import add_scrutiny, gain, gain_capability, pay
-from engine.mandate2038.rulings import used
+from engine.mandate2038.rulings import option, used
 from engine.mandate2038.state import CORE_ACTIONS, GameState, SeatState, Turn
 from engine.mandate2038.trace import step
 from schemas.mandate2038 import (
@@ -86,7 +87,7 @@ def government_controllers(st: GameState) -> list[int]:
     if len(ctrls) < 2:
         return ctrls
     used(st, "cpa-controller")
-    if st.rulings.get("cpa-controller", "each-copy") == "each-copy":
+    if option(st, "cpa-controller") == "each-copy":
         return ctrls
     one = government_controller(st)
     return [one] if one is not None else []
@@ -139,11 +140,11 @@ def settle_after_resolve(st: GameState, seat: int) -> None:
 
 def expire_temporary_compute(st: GameState) -> None:
     """Corthaven, Allocation Window: "Temporary Compute left anywhere at cycle end is gone",
-    sold or unsold. Compute spent this cycle is taken from the temporary units first, so what
-    is left of them is ``min(temporary, Compute)``."""
+    sold or unsold. Compute spent this cycle was paid with the temporary tokens first
+    (resources.pay), so ``temp_compute`` is what remains of them now."""
     for s in st.seats:
         if s.temp_compute:
-            gone = min(s.temp_compute, s.compute)
+            gone = min(s.temp_compute, s.compute)  # never more than the seat holds
             s.compute -= gone
             step(st, s, "compute", -gone, "temporary_compute")
             s.temp_compute = 0
@@ -171,6 +172,8 @@ def on_headline(st: GameState, ev: HeadlineReveal, sink: FindingSink) -> None:
     st.cycle = cycle
     sink.cycle = cycle
     st.phase = "cycle"
+    if st.workforce_left:
+        st.workforce_left = {}  # a Production's Team moves are made in that Production
     st.initiative = initiative_for(st, st.era, st.cycle)
     st.selections = {}
     st.resolved = set()
@@ -242,12 +245,14 @@ def on_headline(st: GameState, ev: HeadlineReveal, sink: FindingSink) -> None:
         if high is not None:
             gain(st, st.seats[high - 1], "trust", 1)
     elif hid == "export_controls":
-        # each controller of a Fabrication Corridor, and each controller of a Civic Permission
-        # Authority (either copy), gains 1 Runway per named district
-        for tid in ("foundry", "government"):
-            ctrl = {controller(st, pos) for pos in st.board.positions_of(tid)}
-            for c in sorted(x for x in ctrl if x is not None):
-                gain(st, st.seats[c - 1], "runway", 1)
+        # each controller of a Fabrication Corridor gains 1 Runway, and "the Civic Permission
+        # Authority controller" as The Court Adopts Supported Meaning reads it (ruling
+        # cpa-controller: one ruling for both Headlines)
+        ctrl = {controller(st, pos) for pos in st.board.positions_of("foundry")}
+        for c in sorted(x for x in ctrl if x is not None):
+            gain(st, st.seats[c - 1], "runway", 1)
+        for c in government_controllers(st):
+            gain(st, st.seats[c - 1], "runway", 1)
     elif hid == "ai_written_law" and ev.action is None and not st.partial:
         sink.report("headline/choice-invalid",
                     "The Court Adopts Supported Meaning: the named Core Action was not recorded")
@@ -293,6 +298,13 @@ def on_emergency_pause(st: GameState, ev: EmergencyPause, sink: FindingSink) -> 
     st.paused_program = ev.program
 
 
+def compute_trade_banned(st: GameState) -> bool:
+    """Compute Borders Harden: "Compute cannot be traded" this cycle (§9; §6B: the active
+    Headline may prohibit a named resource from being traded). Read by the immediate trade, the
+    Allocation Window's sales and the move generator."""
+    return st.headline == "export_controls"
+
+
 def on_allocation_window(st: GameState, ev: AllocationWindow, sink: FindingSink) -> None:
     """Corthaven, Allocation Window (Era II only, once): make two temporary Compute and offer
     each to a rival for a Runway price no higher than the rival's Runway; one lower counter
@@ -306,6 +318,12 @@ def on_allocation_window(st: GameState, ev: AllocationWindow, sink: FindingSink)
     made = gain(st, s, "compute", 2)
     s.temp_compute += made
     st.temp_compute_live = True
+    if ev.offers and compute_trade_banned(st):
+        # each offer sells Compute for Runway: a trade the Headline forbids (one finding)
+        sink.report("trade/resource-banned",
+                    "Compute Borders Harden: Compute cannot be traded this cycle, so the "
+                    "Allocation Window's temporary Compute may not be offered to a rival",
+                    seat=s.seat)
     for off in ev.offers:
         if not 1 <= off.to <= st.n or off.to == s.seat:
             sink.report("ability/invalid",
@@ -352,9 +370,9 @@ def selection_problems(
                         seat=s.seat, recorded=pick)
         _ineligible(st, s, pick, sink)
     else:
-        if pick == "agent_swarm":
-            _ineligible(st, s, pick, sink)
         unlock = st.c.program_unlock.get(pick, 9)
+        if pick in ("agent_swarm", "mega_cluster", "fusion") and st.era >= unlock:
+            _ineligible(st, s, pick, sink)
         if st.era < unlock:
             sink.report("select/program-locked",
                         f"seat {s.seat} {where} the Program {pick}, which unlocks in Era {unlock}",
@@ -396,7 +414,7 @@ def _ineligible(st: GameState, s: SeatState, pick: str, sink: FindingSink) -> No
                 why = f"Customer #{s.customers + 1} needs Capability {req}; it has {s.capability}"
             elif s.compute < 1 and st.headline != "ten_dollar_intelligence" and st.board.known:
                 free = {"consumer", "cloud"}
-                if st.rulings.get("compute-estate-discount") == "research-only":
+                if option(st, "compute-estate-discount") == "research-only":
                     free.discard("cloud")
                 if factions.has_active(st, s, "installed_base"):
                     free.add("media")
@@ -414,6 +432,15 @@ def _ineligible(st: GameState, s: SeatState, pick: str, sink: FindingSink) -> No
                "end")
     elif pick == "agent_swarm" and sum(1 for a in CORE_ACTIONS if a not in s.exhausted) < 2:
         why = "Agent Swarm needs two different unused Core Actions"
+    elif pick == "mega_cluster":
+        why = _mega_cluster_blocked(st, s)
+    elif pick == "fusion" and st.fusion_owner is None and st.c.fusion is not None:
+        if s.runway < st.c.fusion.runway:
+            why = f"Fusion costs {st.c.fusion.runway} Runway; it has {s.runway}"
+        elif st.board.known and not any(
+                st.board.tile_at.get(pos) == st.c.fusion.tile
+                and len(st.gen_slots.get(pos, [])) < _slots(st, pos) for pos in _reach(st, s)):
+            why = "no Power Corridor with a free Generator slot is within reach"
     if why is not None and not st.partial:
         sink.report("select/ineligible", f"seat {s.seat} selected {pick}, which had no legal "
                     f"resolution: {why}", seat=s.seat, recorded=pick)
@@ -467,14 +494,77 @@ def _can_build(st: GameState, s: SeatState) -> bool:
 
 def _can_influence(st: GameState, s: SeatState) -> bool:
     """A political district within reach, or an own Facility within reach (§7 Influence: Joint
-    Ventures are created or terminated at one of your Facilities) in Era III+ or while the seat
-    shares a Joint Venture it could terminate."""
+    Ventures are created or terminated at one of your Facilities) while the seat shares a Joint
+    Venture it could terminate, or in Era III+ where a venture could form: a free token pair and
+    a rival Facility in range of that Facility (§4: adjacent; Strategic Partnership, two
+    hexes)."""
     reach = _reach(st, s)
     if any(st.board.tile_at.get(pos) in st.c.political for pos in reach):
         return True
-    if not any(f.hex in reach for f in s.facilities.values()):
+    here = [f.hex for f in s.facilities.values() if f.hex in reach]
+    if not here:
         return False
-    return st.era >= 3 or any(s.seat in (j.a_seat, j.b_seat) for j in st.jvs.values())
+    if any(s.seat in (j.a_seat, j.b_seat) for j in st.jvs.values()):
+        return True
+    if st.era < 3 or len(st.jvs) >= st.c.jv_pairs:
+        return False
+    return any(_venture_partner(st, s, h) for h in here)
+
+
+def _venture_partner(st: GameState, s: SeatState, hx: str) -> bool:
+    """Some rival Facility a Joint Venture from the seat's Facility on ``hx`` could join: the
+    distances core_actions.do_influence accepts (rulings partnership-range, -same-hex)."""
+    own_wide = factions.has_active(st, s, "strategic_partnership")
+    either = option(st, "partnership-range") == "either-partner"
+    same_hex = option(st, "partnership-same-hex") == "allowed"
+    near_hx = DISTANCE[hx]
+    for r in st.seats:
+        if r is s:
+            continue
+        wide = own_wide or (either and factions.has_active(st, r, "strategic_partnership"))
+        for rf in r.facilities.values():
+            d = near_hx.get(rf.hex, 9) if rf.hex is not None else 9
+            if d == 1 or (wide and (d == 2 or (d == 0 and same_hex))):
+                return True
+    return False
+
+
+def _slots(st: GameState, pos: str) -> int:
+    tid = st.board.tile_at.get(pos)
+    tile = st.c.tiles.get(tid) if tid else None
+    return tile.generator_slots if tile is not None else 0
+
+
+def _mega_cluster_blocked(st: GameState, s: SeatState) -> str | None:
+    """Why no Mega-Cluster could be built now whatever the move (§5 Era II Program: two
+    adjacent own Facilities, neither a host yet, each eligible for local Power, a free token
+    pair, 3 Runway and 2 Compute, the first Compute cost 1 lower on a Compute Estate host), or
+    None."""
+    if len(st.megas) >= st.c.mega_pairs:
+        return f"all {st.c.mega_pairs} Mega-Cluster pairs are in use"
+    prog = st.c.programs.get("mega_cluster")
+    runway = prog.runway if prog is not None else 3
+    compute = prog.compute if prog is not None else 2
+    if s.runway < runway:
+        return f"a Mega-Cluster costs {runway} Runway; it has {s.runway}"
+    if not st.board.known:
+        return None
+    reach = _reach(st, s)
+    discount = option(st, "compute-estate-discount") == "first-compute-cost"
+    free = [f for f in s.facilities.values() if f.mega is None and f.hex is not None
+            and locally_eligible(st, s, f.number)]
+    for i, fa in enumerate(free):
+        for fb in free[i + 1:]:
+            if not adjacent_hexes(fa.hex, fb.hex):
+                continue
+            for h in (fa.hex, fb.hex):
+                if h not in reach:
+                    continue
+                cloud = discount and st.board.tile_at.get(h) == "cloud"
+                if s.compute >= compute - (1 if cloud else 0):
+                    return None
+    return ("no two adjacent own Facilities (neither a host yet, each eligible for local "
+            f"Power) within reach that it can pay for ({runway} Runway, {compute} Compute)")
 
 
 def _reachable(st: GameState, s: SeatState, tiles: set[str], *, remote: bool = False) -> bool:
@@ -648,7 +738,7 @@ def on_trade(st: GameState, ev: Trade, sink: FindingSink) -> None:
                     f"seat {s.seat} offered a trade to seat {rival}", seat=s.seat,
                     recorded=rival)
         return
-    if st.headline == "export_controls":
+    if compute_trade_banned(st):
         sink.report("trade/resource-banned",
                     "Compute Borders Harden: Compute cannot be traded this cycle", seat=s.seat)
     st.rows.setdefault("trades", []).append({
@@ -836,6 +926,12 @@ def on_turn(st: GameState, ev: TurnEvent, sink: FindingSink) -> None:
     t.piece = piece
     # Move
     if orbital is not None:
+        if path and len(path) > 1 and not st.partial:
+            # "Instead of moving the acting piece, move 1 Facility" (Kestralyn, Orbital Compute)
+            sink.report("ability/invalid",
+                        f"seat {seat}'s turn uses Orbital Compute and also moves its {piece} "
+                        f"({'-'.join(path)}); the ability replaces the move (the piece stays)",
+                        seat=seat, recorded=path)
         _orbital(st, s, ev, sink)
         t.dest = _dest_of(s, piece)
     elif path:

@@ -99,6 +99,10 @@ def on_checkpoint(st: GameState, ev: Checkpoint, sink: FindingSink) -> None:
             else:
                 setattr(s, attr, value)
         s.steps.clear()  # steps are counted from this checkpoint on
+        if s.owed:  # the table's values settle what was owed of the fields it recorded
+            for (_field, attr, _limit), rec in zip(fields, _recorded(sv.__dict__), strict=True):
+                if rec is not None:
+                    s.owed.pop(attr, None)
         if st.partial:
             _invariants(st, s, sv, sink, label)
         if changed or st.partial:

@@ -74,8 +74,14 @@ def make_seat_bot(plan: SeatPlan, profiles: dict[str, Any], rng: random.Random) 
 
 
 def play_lineup_game(seed: Any, index: int, players: int, profile_ids: Sequence[str], policy: str,
-                     profiles: dict[str, Any], pack: Any) -> tuple[Any, list[SeatPlan], dict[int, Any]]:
-    """Play game ``index`` of a line-up study: (log, seat plans, bots by seat)."""
+                     profiles: dict[str, Any], pack: Any, variant: Any = None,
+                     ) -> tuple[Any, list[SeatPlan], dict[int, Any]]:
+    """Play game ``index`` of a line-up study: (log, seat plans, bots by seat).
+
+    ``variant`` (a header's :class:`schemas.log.VariantStamp`) plays the game under that rules
+    variant on the same seed: the same line-up, factions, seats, map and chance stream as the
+    rules as printed (the deal comes from ``pack``, the printed pack), as far as the rules
+    allow (docs/variants.md)."""
     from engine.core.registry import get_ruleset
     from engine.mandate2038.simulation import _mandate_checkpoints, game_header
     from engine.simulate import simulate_game
@@ -92,7 +98,10 @@ def play_lineup_game(seed: Any, index: int, players: int, profile_ids: Sequence[
     names = [p.profile if p.policy == "builtin" else f"{p.profile}:{p.policy}" for p in plans]
     deal_rng = random.Random(f"{seed}:{players}:block{block}")
     header = game_header(pack, players, deal_rng, names, seed=f"{seed}:p{players}", index=index)
-    header = header.model_copy(update={"game_id": f"study-{seed}-{policy}-p{players}-{index:06d}"})
+    gid = f"study-{seed}-{policy}-p{players}-{index:06d}"
+    if variant is not None:
+        gid = f"study-{seed}-{variant.name}-{policy}-p{players}-{index:06d}"
+    header = header.model_copy(update={"game_id": gid, "variant": variant})
     bots = {p.seat: make_seat_bot(p, profiles, random.Random(f"{seed}:{players}:{index}:seat{p.seat}"))
             for p in plans}
     for b in bots.values():

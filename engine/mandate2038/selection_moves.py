@@ -13,6 +13,7 @@ from typing import Any, cast
 from engine.core.ruleset import Decision, Pass
 from engine.mandate2038 import hex_board as hb
 from engine.mandate2038.board import ADJACENT, DISTANCE, FRONTIER
+from engine.mandate2038.central_loop import compute_trade_banned
 from engine.mandate2038.content import DEPLOY_DISTRICTS
 from engine.mandate2038.factions import has_active
 from engine.mandate2038.lazy_options import (
@@ -25,6 +26,7 @@ from engine.mandate2038.lazy_options import (
     _tiles,
 )
 from engine.mandate2038.phase_moves import _OPTIONS, _keep_option, _option
+from engine.mandate2038.rulings import option
 from engine.mandate2038.state import CORE_ACTIONS, GameState, SeatState
 from engine.mandate2038.turn_moves import (
     _TRADE_GAINS,
@@ -44,7 +46,7 @@ from schemas import mandate2038 as ev
 def _before_selection(st: GameState, passed: frozenset[str]) -> Decision:
     for seat in st.initiative_order():
         s = st.seat(seat)
-        if st.era == 2 and has_active(st, s, "allocation_window"):
+        if st.era == 2 and has_active(st, s, "allocation_window") and not compute_trade_banned(st):
             key = f"allocation_window:{seat}"
             if key not in passed:
                 opts = _allocation_window_options(st, s)
@@ -537,7 +539,7 @@ def _free_deploy_in_reach(st: GameState, s: SeatState, reach: frozenset[str]) ->
     """A destination in reach where a Deploy costs no Compute (as :func:`_action_at`, with the
     visit bonus): a free-Deploy or Compute-discount visit, or Installed Base in a district."""
     tiles = _tiles(st)
-    discount = st.rulings.get("compute-estate-discount", "first-compute-cost") == "first-compute-cost"
+    discount = option(st, "compute-estate-discount") == "first-compute-cost"
     installed = has_active(st, s, "installed_base")
     for dest in reach:
         here = tiles.get(dest)
@@ -582,7 +584,7 @@ def _trade_options(st: GameState, s: SeatState, pick: str, resolvable: bool | No
     knows. A trade's effect on the acting seat depends only on what is given and whether it is
     accepted, so each distinct effect is checked once (not once per rival).
     """
-    if st.headline == "export_controls":  # Compute Borders Harden: Compute cannot be traded
+    if compute_trade_banned(st):  # Compute Borders Harden: Compute cannot be traded
         return []
     out: list[Any] = []
     seats = st.seats

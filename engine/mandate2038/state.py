@@ -60,6 +60,7 @@ class EraCounters:
     best_run_domains: int = 0  # unique ordinary domains in the best successful Training Run
     customers_gained: int = 0
     scrutiny_added: int = 0  # Scrutiny this seat added (required cubes, incl. overflow)
+    scrutiny_overflow: int = 0  # of those, cubes required with all ten in the bag (§6E)
     jvs_created: list[int] = field(default_factory=list)  # uids of Joint Ventures created
     deployed: bool = False  # completed at least one Deploy
     compute_produced: int = 0  # printed Compute output in Production, before the cap
@@ -108,6 +109,9 @@ class SeatState:
     steps: list[tuple[str, int, tuple[int | None, str]]] = field(default_factory=list)
     temp_compute: int = 0  # Allocation Window: temporary Compute held this cycle (gone at its end)
     offline_penalty: int = 0  # Mandate lost at final scoring
+    #: a cost the seat could not pay (reported once): resource -> the shortfall, taken from the
+    #: next gains of that resource (the table evidently paid it from them) until a checkpoint
+    owed: dict[str, int] = field(default_factory=dict)
 
     @property
     def facilities_built(self) -> int:
@@ -253,6 +257,10 @@ class GameState:
     production_done: bool = False  # this Era's Production resolved
     audit_done: bool = False
     audit_missing_reported: bool = False
+    #: the ``audit/missing`` and ``dossier/missing`` warnings of this Era, withdrawn when the
+    #: Audit or Dossier turns up late (one slip, one finding: the late event is the error)
+    audit_missing_finding: Any = None
+    dossier_missing_findings: dict[int, Any] = field(default_factory=dict)
     era_mandate_done: bool = False
     dossier_revealed: bool = False
     era_events: dict[str, bool] = field(default_factory=dict)  # structure seen this Era

@@ -13,6 +13,9 @@ from schemas.vestige import CovertOp, Trigger
 
 
 def on_trigger(st: GameState, ev: Trigger, sink: FindingSink) -> None:
+    if ev.seat is None:
+        _nemesis_trigger(st, ev, sink)
+        return
     s = st.seats[ev.seat]
     point = ev.point
     st.rest_on("trigger_points")
@@ -26,11 +29,16 @@ def on_trigger(st: GameState, ev: Trigger, sink: FindingSink) -> None:
                     f"trigger {point} is at {needed}", seat=ev.seat, expected=f">= {needed}",
                     recorded=s.leverage)
         return
+    first = point not in st.triggers_reached
     s.triggers.add(point)
     s.pending_triggers.discard(point)
     st.triggers_reached.add(point)
+    if point in CONTENT.magenta_triggers:
+        s.covert_due.add(point)  # drawn immediately after (p. 24)
     if ev.endgame is not None:
         reveal_endgame(st, ev.endgame, point, sink)
+    elif first and st.final_round is None and point not in st.trigger_endgame:
+        st.endgame_due.add(point)  # may follow as an endgame_reveal of this trigger
     for card in ev.threats:
         p = st.printed.get(card)
         owner = p.nemesis if p is not None and p.nemesis else None
@@ -42,6 +50,20 @@ def on_trigger(st: GameState, ev: Trigger, sink: FindingSink) -> None:
             sink.report("vestige-nemesis/unknown", f"threat {card!r} belongs to no nemesis in "
                         "this game", recorded=owner)
     st.row("triggers", seat=ev.seat, point=point, endgame=ev.endgame, threats=len(ev.threats))
+
+
+def _nemesis_trigger(st: GameState, ev: Trigger, sink: FindingSink) -> None:
+    """A nemesis's disc recorded triggering a stack: reported (p. 26: nemesis discs do not
+    trigger stacks), then followed (what the table revealed is in play)."""
+    sink.report("vestige-trigger/nemesis", f"{ev.nemesis or 'no seat'} reached trigger "
+                f"{ev.point}: only a human player's disc triggers a stack",
+                expected="a human seat", recorded=ev.nemesis)
+    st.triggers_reached.add(ev.point)
+    if ev.endgame is not None:
+        reveal_endgame(st, ev.endgame, ev.point, sink)
+    for card in ev.threats:
+        if len(st.nemeses) == 1:
+            st.nemeses[next(iter(st.nemeses))].threats.append(card)
 
 
 def on_covert_op(st: GameState, ev: CovertOp, sink: FindingSink) -> None:
@@ -67,6 +89,7 @@ def on_covert_op(st: GameState, ev: CovertOp, sink: FindingSink) -> None:
                             recorded=ev.trigger)
                 return
             s.covert_draws.add(ev.trigger)
+            s.covert_due.discard(ev.trigger)
         s.covert_held += 1
         if ev.card is not None:
             s.covert_named.add(ev.card)

@@ -23,7 +23,9 @@ from engine.vestige.blocks import (
 )
 from engine.vestige.board import adjacent_tiles
 from engine.vestige.cards import CHARACTERS
+from engine.vestige.codes import CONTROL as CONTROL_RULE
 from engine.vestige.content import CONTENT
+from engine.vestige.rulings import option
 from engine.vestige.state import GameState, SeatState
 from engine.vestige.turns import actor, take_main
 from schemas.vestige import Control, Rest, Visit
@@ -65,12 +67,24 @@ def on_visit(st: GameState, ev: Visit, sink: FindingSink) -> None:
     if known is None and ev.region is not None:
         st.map[pos] = ev.region
         st.face_up.add(pos)
+    if ev.times < 1:
+        # p. 13: you cannot visit a region without resolving its effect
+        sink.report("vestige-visit/not-resolved", f"the visit to {region or pos} resolved its "
+                    "effect 0 times", seat=ev.seat, expected=">= 1", recorded=ev.times)
+        return
     s.visited_now.add(pos)
+    if region == "floating_stones":
+        s.floating_credit += 1
     if region is not None:
         resolve(st, s, region, ev, sink)
     owner = st.controller.get(pos)
+    value = region_value(st, region) if owner is not None and owner != ev.seat else 0
+    if ev.leverage is not None and ev.leverage != value:
+        sink.report("vestige-visit/controller-leverage", f"visiting {region or pos} gives its "
+                    f"controller ({owner}) {value}; the table gave {ev.leverage}",
+                    seat=ev.seat, expected=value, recorded=ev.leverage)
+        value = ev.leverage  # followed: the controller's disc moved as recorded
     if owner is not None and owner != ev.seat:
-        value = region_value(st, region)
         if isinstance(owner, int):
             gain(st, owner, value, "region_visit", f"{pos} visited by seat {ev.seat}")
         else:
@@ -106,18 +120,24 @@ def resolve(st: GameState, s: SeatState, region: str, ev: Visit, sink: FindingSi
         gain_attributes(s, list(ev.gain), sink, why)
     elif region in HQ:
         attr, kind = HQ[region]
-        move(s, attr, "influence", CONTENT.stated["contact_cost"], sink, why)
+        _pay(s, ev, {attr: CONTENT.stated["contact_cost"]}, sink, why)
         st.pending_draw = (ev.seat, kind)
     elif region == "underground":
-        move(s, "conviction", "influence", 1, sink, why)
+        _pay(s, ev, {"conviction": 1}, sink, why)
         st.pending_draw = (ev.seat, ev.contact or "lawmaker")
         if ev.contact is None:
             _wrong(sink, ev, region, "a contact type", None)
     elif region == "chop_shop":
-        move(s, "conviction", "influence", 1, sink, why)
+        _pay(s, ev, {"conviction": 1}, sink, why)
         st.pending_draw = (ev.seat, "chop_bot")
     elif region == "garage":
-        if spend_attributes(s, {"might": 3}, sink, why):
+        if s.speed >= CONTENT.max_speed and option(st, "garage-top-speed") == "cannot-visit":
+            st.rest_on("max_speed")
+            sink.report("vestige-visit/not-resolved", f"speed {s.speed} is the end of the "
+                        "track: the Garage's effect cannot be resolved", seat=ev.seat,
+                        expected=f"speed < {CONTENT.max_speed}", recorded=s.speed)
+            return
+        if _pay(s, ev, {"might": 3}, sink, why):
             st.rest_on("garage_speed")
             for _ in range(CONTENT.garage_speed):
                 raise_speed(st, s)
@@ -140,7 +160,7 @@ def resolve(st: GameState, s: SeatState, region: str, ev: Visit, sink: FindingSi
         if returned > 2 * times:
             _wrong(sink, ev, region, f"up to {2 * times} influence returned", returned)
             return
-        move(s, "ambition", "influence", times, sink, why)
+        _pay(s, ev, {"ambition": times}, sink, why)
         for r in ev.returns:
             card = s.cards.get(r.card)
             if card is None or card.kind not in CHARACTERS:
@@ -148,7 +168,12 @@ def resolve(st: GameState, s: SeatState, region: str, ev: Visit, sink: FindingSi
                 continue
             move(s, f"card:{r.card}", "influence", r.n, sink, why)
     elif region == "obelisk":
-        if len(ev.spend) != 2 or len(ev.gain) != 2 or set(ev.gain) & set(ev.spend):
+        if len(ev.spend) == 2 and len(ev.gain) == 2:
+            if option(st, "obelisk-other") == "other-than-spent":
+                other = not set(ev.gain) & set(ev.spend)
+            else:
+                other = sorted(ev.gain) != sorted(ev.spend)
+        if len(ev.spend) != 2 or len(ev.gain) != 2 or not other:
             _wrong(sink, ev, region, "2 attributes spent, 2 other attributes gained",
                    {"spend": list(ev.spend), "gain": list(ev.gain)})
             return
@@ -158,15 +183,16 @@ def resolve(st: GameState, s: SeatState, region: str, ev: Visit, sink: FindingSi
         if len(ev.upgrades) != times:
             _wrong(sink, ev, region, f"{times} upgrades", len(ev.upgrades))
             return
+        _pay(s, ev, {"cunning": times}, sink, why)
         for u in ev.upgrades:
-            move(s, "cunning", "influence", 1, sink, why)
             upgrade(s, u, sink, why)
     elif region == "black_dove":
         if len(ev.downgrades) != times:
             _wrong(sink, ev, region, f"{times} downgrades", len(ev.downgrades))
             return
         for d in ev.downgrades:
-            downgrade(s, d, sink, why)
+            if downgrade(s, d, sink, why):
+                s.dove_jobs += 1  # each resolution takes one job (ruling black-dove-repeat)
         s.dove = True
     elif region == "wound":
         if len(ev.spend) != 2 or not set(ev.spend) <= ATTRS:
@@ -179,6 +205,22 @@ def resolve(st: GameState, s: SeatState, region: str, ev: Visit, sink: FindingSi
             move(s, "influence", "conviction", 2, sink, why)
     # trench, jump point, rise, den, ring, floating stones: no visit effect; bridge, refugee
     # camp, white raven, deserted factory: resolved through ``effect`` (via "region") events
+
+
+def _pay(s: SeatState, ev: Visit, want: dict[str, int], sink: FindingSink, why: str) -> bool:
+    """Pay a region's cost back to influence. A recorded payment (``pay``) that differs from
+    the cost is reported and followed: replay goes on with the blocks the table moved."""
+    want = {k: v for k, v in want.items() if v}
+    got = want if ev.pay is None else {k: v for k, v in ev.pay.items() if v}
+    if got != want:
+        sink.report("vestige-visit/wrong-payment", f"{why} costs {want}; the table paid {got}",
+                    seat=ev.seat, expected=want, recorded=got)
+    ok = True
+    for loc, n in got.items():
+        if loc not in ATTRS and loc != "conviction":
+            continue
+        ok = move(s, loc, "influence", n, sink, why) and ok
+    return ok
 
 
 def raise_speed(st: GameState, s: SeatState) -> None:
@@ -206,9 +248,12 @@ def on_control(st: GameState, ev: Control, sink: FindingSink) -> None:
     s = st.seats[ev.seat]
     actor(st, ev.seat, sink, "control")
     pos = ev.position
-    if pos in s.controlled_now:
-        sink.report("vestige-control/twice", f"{pos} was already controlled this turn",
-                    seat=ev.seat, expected="once per turn", recorded="twice")
+    team_twice = (st.team_turn and pos in st.team_controlled
+                  and option(st, "coop-control-twice") == "once-per-team-turn")
+    if pos in s.controlled_now or team_twice:
+        sink.report("vestige-control/twice", f"{pos} was already controlled this "
+                    + ("team turn" if team_twice else "turn"), seat=ev.seat,
+                    expected="once per turn", recorded="twice")
         return
     owner = st.controller.get(pos)
     if owner == ev.seat:
@@ -216,13 +261,22 @@ def on_control(st: GameState, ev: Control, sink: FindingSink) -> None:
                     seat=ev.seat, recorded=pos)
         return
     cost = CONTENT.stated["takeover_cost"] if owner is not None else CONTENT.stated["control_cost"]
+    if ev.pay is not None and ev.pay != cost:
+        sink.report("vestige-control/wrong-cost", f"control of {pos} costs {cost} conviction"
+                    + (" (it is another's)" if owner is not None else "") + f"; the table paid "
+                    f"{ev.pay}", seat=ev.seat, expected=cost, recorded=ev.pay)
+        cost = ev.pay  # followed: the blocks the table moved
     if s.blocks.get("conviction", 0) < cost:
         sink.report("vestige-blocks/unaffordable", f"control of {pos} costs {cost} conviction; "
                     f"seat {ev.seat} has {s.blocks.get('conviction', 0)}", seat=ev.seat,
-                    expected=f">= {cost}", recorded=s.blocks.get("conviction", 0))
+                    expected=f">= {cost}", recorded=s.blocks.get("conviction", 0),
+                    rule=f"{CONTROL_RULE} (1 conviction; 2 if controlled by another player)")
         return
-    take(s, "conviction", cost, sink, f"control of {pos}")
-    s.blocks["influence"] = s.blocks.get("influence", 0) + cost - 1
+    if cost < 1:  # the table paid no conviction: the block on the tile came from influence
+        take(s, "influence", 1, sink, f"control of {pos}")
+    else:
+        take(s, "conviction", cost, sink, f"control of {pos}")
+        s.blocks["influence"] = s.blocks.get("influence", 0) + cost - 1
     if isinstance(owner, int):
         o = st.seats[owner]
         o.regions.discard(pos)
@@ -232,6 +286,8 @@ def on_control(st: GameState, ev: Control, sink: FindingSink) -> None:
     s.regions.add(pos)
     st.controller[pos] = ev.seat
     s.controlled_now.add(pos)
+    if st.team_turn:
+        st.team_controlled.add(pos)
     region = st.map.get(pos)
     value = region_value(st, region)
     gain(st, ev.seat, value, "region_control", pos)
@@ -239,22 +295,43 @@ def on_control(st: GameState, ev: Control, sink: FindingSink) -> None:
            change="takeover" if owner is not None else "gained", cost=cost, leverage=value)
     if "bone" in st.nemeses:  # Bone's triggered ability (p. 27)
         st.nemeses["bone"].leverage += 1
-    if region == "jump_point" and ev.swap is not None:
-        other = st.map.get(ev.swap)
-        st.map[ev.swap] = "jump_point"
-        if other is not None:
-            st.map[pos] = other
-        for mapping in (st.controller,):
-            a, b = mapping.pop(pos, None), mapping.pop(ev.swap, None)
-            if a is not None:
-                mapping[ev.swap] = a
-            if b is not None:
-                mapping[pos] = b
-        for seat in st.seats.values():
-            had_a, had_b = pos in seat.regions, ev.swap in seat.regions
-            seat.regions.discard(pos)
-            seat.regions.discard(ev.swap)
-            if had_a:
-                seat.regions.add(ev.swap)
-            if had_b:
-                seat.regions.add(pos)
+    if region == "jump_point":
+        if ev.swap is None or ev.swap == pos:
+            sink.report("vestige-control/jump-point-swap", "gaining control of the Jump Point "
+                        "swaps it with another region", seat=ev.seat,
+                        expected="another region's position", recorded=ev.swap)
+        else:
+            swap_tiles(st, pos, ev.swap)
+
+
+def swap_tiles(st: GameState, a: str, b: str) -> None:
+    """The Jump Point and another region physically swap positions (p. 30): each tile keeps its
+    controller (a seat's or a nemesis's block rides on it) and its face; pawns stay."""
+    ra, rb = st.map.get(a), st.map.get(b)
+    for pos, region in ((b, ra), (a, rb)):
+        if region is not None:
+            st.map[pos] = region
+        else:
+            st.map.pop(pos, None)
+    ca, cb = st.controller.pop(a, None), st.controller.pop(b, None)
+    if ca is not None:
+        st.controller[b] = ca
+    if cb is not None:
+        st.controller[a] = cb
+    holders: list[set[str]] = [x.regions for x in st.seats.values()]
+    holders += [n.regions for n in st.nemeses.values()]
+    for regions in holders:
+        had_a, had_b = a in regions, b in regions
+        regions.discard(a)
+        regions.discard(b)
+        if had_a:
+            regions.add(b)
+        if had_b:
+            regions.add(a)
+    fa, fb = a in st.face_up, b in st.face_up
+    st.face_up.discard(a)
+    st.face_up.discard(b)
+    if fa:
+        st.face_up.add(b)
+    if fb:
+        st.face_up.add(a)

@@ -52,9 +52,14 @@ class Problems:
 
     source: str
     findings: list[Finding] = field(default_factory=list)
+    #: lines whose one problem is already said (an unterminated quote): what else goes wrong
+    #: reading that line follows from it and is not reported again
+    settled: set[int] = field(default_factory=set)
 
     def error(self, line: int | None, col: int | None, message: str, code: str = "log/parse-error") -> None:
         """Record one problem at ``line``:``col`` (1-based; None when unknown)."""
+        if line is not None and line in self.settled:
+            return
         self.findings.append(make_finding(code, self.source, line, col, message))
 
 
@@ -78,11 +83,54 @@ def unreadable(source: str, fmt: str, raw: bytes, reason: str, line: int | None 
     return LoadedLog(source=source, format=fmt, parsed=parsed, raw=raw, unreadable=reason)
 
 
+#: parse errors listed for a text input that held no log at all (a README, a services file):
+#: its first lines say what it is; every line of it would say nothing more
+MAX_LISTED_WHEN_UNREADABLE = 3
+
+
+def not_a_log(source: str, fmt: str, raw: bytes, reason: str, problems: list[Finding]) -> LoadedLog:
+    """An unreadable LoadedLog for text in which no header and no event could be read: its
+    first :data:`MAX_LISTED_WHEN_UNREADABLE` parse errors, then one finding counting the rest."""
+    out = unreadable(source, fmt, raw, reason)
+    out.parsed.findings += problems[:MAX_LISTED_WHEN_UNREADABLE]
+    rest = problems[MAX_LISTED_WHEN_UNREADABLE:]
+    if rest:
+        lines = sorted({f.where.line for f in rest if f.where.line is not None})
+        span = f" (lines {lines[0]}-{lines[-1]})" if lines else ""
+        out.parsed.findings.append(make_finding(
+            "log/parse-error", source, lines[0] if lines else None, None,
+            f"{len(rest):,} more lines could not be read either{span}; not listed, the input "
+            "holds no game log"))
+    return out
+
+
 #: whole numbers a log may hold: the warehouse stores them as INTEGER (32 bits)
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1
 #: raw bytes that may hold a value :func:`bad_value` rejects (a 10+ digit number, NaN,
 #: Infinity, a 3-digit exponent, a surrogate escape); other inputs skip the walk
 _SUSPECT = re.compile(rb"[0-9]{10}|NaN|Infinity|[0-9][eE][+-]?[0-9]{3}|\\u[dD][89a-fA-F]")
+#: the longest text a log may hold in one value (a player name, a note, a faction): a 10 MB
+#: faction was stored whole (issue 19); longer text makes its event (or the header) invalid
+MAX_TEXT = 20_000
+
+
+def _long_line(raw: bytes) -> bool:
+    """Whether ``raw`` has a line of :data:`MAX_TEXT` bytes or more (one that could hold a text
+    too long): one ``find`` per line, ~35 ms for a 47 MB log."""
+    if len(raw) < MAX_TEXT:
+        return False
+    find, start = raw.find, 0
+    while True:
+        end = find(b"\n", start, start + MAX_TEXT)
+        if end < 0:
+            return len(raw) - start >= MAX_TEXT
+        start = end + 1
+
+
+def suspect(raw: bytes) -> bool:
+    """Whether ``raw`` may hold a value :func:`bad_value` rejects (then the decoded log is
+    walked value by value; other inputs skip the walk)."""
+    return bool(_SUSPECT.search(raw)) or _long_line(raw)
 _SURROGATE = re.compile("[\ud800-\udfff]")
 MAX_SHOWN = 80  # characters of an offending value quoted in a message
 
@@ -118,6 +166,9 @@ def bad_value(value: Any, path: str = "") -> str | None:
         if isinstance(v, Oversized):
             return f"{at}a number with {len(v.lstrip('-')):,} digits is too large to store"
         if isinstance(v, str):
+            if len(v) > MAX_TEXT:
+                return (f"{at}a text of {len(v):,} characters is longer than the {MAX_TEXT:,} a "
+                        f"log may hold ({shown(v, 40)})")
             m = _SURROGATE.search(v)
             if m:
                 return (f"{at}the text holds a lone surrogate \\u{ord(m.group()):04x} "
@@ -203,7 +254,7 @@ def validate(
         return out
     located = [_prefix(f, source) for f in parsed.findings]
     parsed.findings = list(problems or []) + located
-    if fmt == "session-folder" or _SUSPECT.search(raw):
+    if fmt == "session-folder" or suspect(raw):
         bad = _checked(parsed, obj, source, fmt, raw, header_line, problems)
         if bad is not None:
             return bad
@@ -272,8 +323,102 @@ def read_text_log(data: bytes, source: str, fmt: str, parse: TextParser, *, what
     obj, header_line, event_lines, problems = parse(text, source)
     if not obj["header"] and not obj["events"]:
         first = problems.findings[0].message if problems.findings else empty
-        out = unreadable(source, fmt, data, f"not a Mandate 2038 {what} ({first})")
-        out.parsed.findings += problems.findings
-        return out
+        return not_a_log(source, fmt, data, f"not a Mandate 2038 {what} ({first})",
+                         problems.findings)
     return validate(obj, source=source, fmt=fmt, raw=data, header_line=header_line,
                     event_lines=event_lines, problems=problems.findings)
+
+
+def csv_rows(text: str, delimiter: str, problems: Problems) -> list[tuple[int, list[str]]]:
+    """The rows of a CSV text as (first line, cells), one slip costing one problem.
+
+    A quoted cell may hold line breaks (a spreadsheet's multi-line cell), but a quote left open
+    must not swallow the rows after it (a checkpoint cell cut inside its quote used to eat the
+    next four rows and shift the rest of the Era): a quote still open at a line end continues
+    only onto lines that read as the rest of that cell (no delimiter before its closing quote,
+    or no delimiter at all). Otherwise the quote is reported as unterminated, the row is read
+    with the cell closed at its line's end, and reading resumes at the next line."""
+    if "\r" in text and "\n" not in text:
+        text = text.replace("\r", "\n")  # old Mac line ends
+    lines = text.split("\n")
+    out: list[tuple[int, list[str]]] = []
+    i = 0
+    while i < len(lines):
+        start = i
+        chunk = lines[i].removesuffix("\r")
+        row, open_at = _csv_line(chunk, delimiter)
+        while open_at is not None and i + 1 < len(lines):
+            nxt = lines[i + 1].removesuffix("\r")
+            close = _closing_quote(nxt)
+            head = nxt if close is None else nxt[:close]
+            if delimiter in head:
+                break  # the next line is a row of its own: the quote was left open
+            i += 1
+            chunk = f"{chunk}\n{nxt}"
+            row, open_at = _csv_line(chunk, delimiter)
+        if open_at is not None:
+            problems.error(start + 1, open_at,
+                           "unterminated quote: the quote opened in this cell is never closed; "
+                           "the cell was read to the end of the line and reading resumed at the "
+                           "next line")
+            problems.settled.add(start + 1)
+            chunk = lines[start].removesuffix("\r")
+            i = start
+            row, _ = _csv_line(chunk + '"', delimiter)
+        if row is not None:
+            out.append((start + 1, row))
+        i += 1
+    return out
+
+
+def _csv_line(chunk: str, delimiter: str) -> tuple[list[str] | None, int | None]:
+    """(cells, None) of one CSV record, or (None, None) for an empty one; (cells read so far,
+    1-based column of the open cell) when a quoted cell is still open at the end."""
+    if chunk == "":
+        return None, None
+    cells: list[str] = []
+    cur: list[str] = []
+    quoted = False
+    at_start = True
+    opened = 0
+    col = 1
+    k = 0
+    n = len(chunk)
+    while k < n:
+        ch = chunk[k]
+        if quoted:
+            if ch == '"':
+                if k + 1 < n and chunk[k + 1] == '"':
+                    cur.append('"')
+                    k += 2
+                    continue
+                quoted = False
+            else:
+                cur.append(ch)
+        elif ch == delimiter:
+            cells.append("".join(cur))
+            cur, at_start = [], True
+            col += 1
+            k += 1
+            continue
+        elif ch == '"' and at_start:
+            quoted, opened = True, col
+        else:
+            cur.append(ch)
+        at_start = False
+        k += 1
+    cells.append("".join(cur))
+    return cells, (opened if quoted else None)
+
+
+def _closing_quote(line: str) -> int | None:
+    """Index of the first single (undoubled) quote of ``line``: where an open cell closes."""
+    k = 0
+    while k < len(line):
+        if line[k] == '"':
+            if k + 1 < len(line) and line[k + 1] == '"':
+                k += 2
+                continue
+            return k
+        k += 1
+    return None

@@ -27,7 +27,7 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ingest.formats._common import LoadedLog, Problems, read_text_log, value_problem
+from ingest.formats._common import LoadedLog, Problems, csv_rows, read_text_log, value_problem
 from ingest.formats.cells import neutralise, restore
 from ingest.formats.events import (
     ROMAN,
@@ -99,23 +99,10 @@ class _SheetReader:
         self.cycle: int | None = None
 
     def rows(self) -> list[tuple[int, list[str]]]:
-        out: list[tuple[int, list[str]]] = []
-        reader = csv.reader(io.StringIO(self.text, newline=""), delimiter=self.delimiter())
-        last = 0
-        while True:
-            try:
-                row = next(reader)
-            except StopIteration:
-                break
-            except csv.Error as err:
-                self.problems.error(last + 1, None, f"not a readable CSV row: {err}")
-                if reader.line_num <= last:
-                    break
-                last = reader.line_num
-                continue
-            out.append((last + 1, [restore(c) for c in row]))
-            last = reader.line_num
-        return out
+        """Every CSV row with its first line; an unterminated quote is one problem and reading
+        resumes at the next line (:func:`ingest.formats._common.csv_rows`)."""
+        return [(n, [restore(c) for c in row])
+                for n, row in csv_rows(self.text, self.delimiter(), self.problems)]
 
     def delimiter(self) -> str:
         """``,`` unless the column row is separated by ``;`` (spreadsheets in many locales) or

@@ -135,3 +135,72 @@ def probe_allocation_window_temporary_compute_expires():
     g.add("checkpoint", label="after cycle 1",
           seats=[{"seat": 2, "compute": 2}, {"seat": 3, "compute": 4}])
     return g
+
+
+@case
+def allocation_window_temporary_compute_spent_first():
+    """§9 Corthaven, Allocation Window (card text, data/factions.json): "All temporary Compute
+    remaining anywhere at cycle end disappears"; the temporary tokens are distinct components, so
+    Compute spent during the cycle is paid with them first. Era II cycle 1: Corthaven (seat 3,
+    Compute 4 as printed) makes two temporary Compute (C6, both offers rejected), then
+    Researches for 1 Compute (C5, one temporary token left). When cycle 2 begins the one
+    remaining temporary token is gone: Corthaven C4 (a checkpoint right after the cycle-2
+    Headline). Clean: zero findings (the engine used to remove min(temporary, Compute) = 2,
+    leaving C3, and flag the correct table with checkpoint/mismatch)."""
+    g = Game(CORT)
+    g.setup()
+    g.filler_era(1)
+    g.era_start(2)
+    g.headline()
+    g.add("allocation_window", seat=3, offers=[{"to": 2, "price": 1, "answer": "reject"},
+                                               {"to": 1, "price": 1, "answer": "reject"}])
+    g.reveal({1: "fund", 2: "fund", 3: "research"})
+    for s in g.order():
+        g.play(s, ("research", {"cards": ["code"]}) if s == 3 else "fund")
+    g.headline()
+    g.add("checkpoint", label="after cycle 1", seats=[{"seat": 3, "compute": 4}])
+    return g
+
+
+@case
+def allocation_window_under_compute_borders_harden():
+    """§9 Headline Compute Borders Harden (Era II): "Compute cannot be traded" this cycle (§6B:
+    the active Headline may prohibit a named resource from being traded). Corthaven's
+    Allocation Window sells temporary Compute to rivals for Runway: opened with offers under
+    that Headline -> one trade/resource-banned at the window (it was never checked)."""
+    g = Game(CORT)
+    g.setup()
+    g.filler_era(1)
+    g.era_start(2)
+    g.headline("export_controls")
+    g.add("allocation_window", seat=3, offers=[{"to": 2, "price": 1, "answer": "accept"},
+                                               {"to": 1, "price": 1, "answer": "reject"}])
+    g.expect("trade/resource-banned")
+    g.reveal({s: "fund" for s in g.seats})
+    for s in g.order():
+        g.play(s, "fund")
+    return g
+
+
+@case
+def orbital_compute_with_a_piece_path():
+    """§9 Kestralyn, Orbital Compute (Era IV, once per game): "Instead of moving the acting
+    piece, move 1 Facility to any legal open Facility space". Kestralyn (Facility 1 on I1 from
+    Era I) Funds in Era IV cycle 1 with Orbital Compute moving Facility 1 to O2, and the turn
+    also records its CEO walking I4-F -> one ability/invalid (the path used to be silently
+    ignored)."""
+    g = Game()
+    g.setup()
+    g.filler_era(1, turns={1: [("build", {"to": "I1"}), "organize", "influence"]})
+    for e in (2, 3):
+        g.filler_era(e)
+    g.era_start(4)
+    g.headline()
+    g.reveal({1: "fund", 2: "fund", 3: "fund"})
+    for s in g.order():
+        if s == 1:
+            g.turn(1, "fund", to="F", orbital={"facility": 1, "to": "O2"})
+            g.expect("ability/invalid")
+        else:
+            g.play(s, "fund")
+    return g
