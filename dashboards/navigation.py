@@ -41,6 +41,7 @@ SHARED: dict[str, list[PageSpec]] = {
         PageSpec("views/observations.py", "Observation protocols", ":material/visibility:",
                  "observations"),
         PageSpec("views/balance.py", "Balance", ":material/balance:", "balance"),
+        PageSpec("views/variants.py", "Variants", ":material/compare_arrows:", "variants"),
     ],
 }
 

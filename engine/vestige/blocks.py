@@ -73,11 +73,23 @@ def move(s: SeatState, src: str, dst: str, n: int, sink: FindingSink, why: str) 
 
 
 def upgrade(s: SeatState, frm: str, sink: FindingSink, why: str) -> bool:
-    return move(s, frm, UP.get(frm, "influence"), 1, sink, why)
+    """Move a block one hex right (p. 8): potential to influence, influence to conviction."""
+    if frm not in UP:
+        sink.report("vestige-blocks/direction", f"{why}: a block in {frm} cannot be upgraded "
+                    "(an upgrade moves it one hex to the right)", seat=s.seat,
+                    expected=sorted(UP), recorded=frm)
+        return False
+    return move(s, frm, UP[frm], 1, sink, why)
 
 
 def downgrade(s: SeatState, frm: str, sink: FindingSink, why: str) -> bool:
-    return move(s, frm, DOWN.get(frm, "potential"), 1, sink, why)
+    """Move a block one hex left (p. 8): conviction to influence, influence to potential."""
+    if frm not in DOWN:
+        sink.report("vestige-blocks/direction", f"{why}: a block in {frm} cannot be downgraded "
+                    "(a downgrade moves it one hex to the left)", seat=s.seat,
+                    expected=sorted(DOWN), recorded=frm)
+        return False
+    return move(s, frm, DOWN[frm], 1, sink, why)
 
 
 def gain_attributes(s: SeatState, attrs: list[str], sink: FindingSink, why: str) -> bool:

@@ -26,11 +26,16 @@ def on_trigger(st: GameState, ev: Trigger, sink: FindingSink) -> None:
                     f"trigger {point} is at {needed}", seat=ev.seat, expected=f">= {needed}",
                     recorded=s.leverage)
         return
+    first = point not in st.triggers_reached
     s.triggers.add(point)
     s.pending_triggers.discard(point)
     st.triggers_reached.add(point)
+    if point in CONTENT.magenta_triggers:
+        s.covert_due.add(point)  # drawn immediately after (p. 24)
     if ev.endgame is not None:
         reveal_endgame(st, ev.endgame, point, sink)
+    elif first and st.final_round is None and point not in st.trigger_endgame:
+        st.endgame_due.add(point)  # may follow as an endgame_reveal of this trigger
     for card in ev.threats:
         p = st.printed.get(card)
         owner = p.nemesis if p is not None and p.nemesis else None
@@ -67,6 +72,7 @@ def on_covert_op(st: GameState, ev: CovertOp, sink: FindingSink) -> None:
                             recorded=ev.trigger)
                 return
             s.covert_draws.add(ev.trigger)
+            s.covert_due.discard(ev.trigger)
         s.covert_held += 1
         if ev.card is not None:
             s.covert_named.add(ev.card)

@@ -15,22 +15,33 @@ one per rulebook chapter:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
 
 from engine.core.findings import FindingSink
+from engine.core.game import Format, Game, Vocabulary
 from engine.core.replay import LedgerEntry, Outcome
 from engine.core.ruleset import Decision, TableColumns
 from engine.vestige import codes
 from engine.vestige.actions import on_activate, on_move, on_speed_boost
 from engine.vestige.blocks import on_convert, on_recover
-from engine.vestige.cards import on_attach, on_card, on_display, on_draw, on_effect, on_transfer
+from engine.vestige.cards import (
+    on_attach,
+    on_card,
+    on_display,
+    on_draw,
+    on_effect,
+    on_stack_top,
+    on_transfer,
+)
 from engine.vestige.checkpoints import on_checkpoint
 from engine.vestige.covert import on_covert_op, on_trigger
 from engine.vestige.endgame import (
     compare_final,
     compute_final,
+    note_goal,
     on_endgame_met,
     on_endgame_reveal,
 )
@@ -94,14 +105,25 @@ def on_phase(st: GameState, ev: Phase, sink: FindingSink) -> None:
         st.phase = "ended"
 
 
+def _cite_rulings(st: GameState, sink: FindingSink, start: int) -> None:
+    """The findings of this event name the rulings it rested on (engine/vestige/rulings.py)."""
+    for i in range(start, len(sink.findings)):
+        f = sink.findings[i]
+        sink.findings[i] = f.model_copy(update={
+            "rulings": tuple(sorted(st.event_rulings | set(f.rulings)))})
+    st.event_rulings = set()
+
+
 def on_final_scoring(st: GameState, ev: FinalScoring, sink: FindingSink) -> None:
+    if not st.final_done:
+        note_goal(st, ev, sink)
     compute_final(st, sink)
     compare_final(st, ev, sink)
 
 
 HANDLERS: dict[str, Handler] = {
     "card": on_card, "phase": on_phase, "seat_setup": on_seat_setup, "reveal": on_reveal,
-    "display": on_display, "endgame_reveal": on_endgame_reveal, "round_start": on_round_start,
+    "display": on_display, "stack_top": on_stack_top, "endgame_reveal": on_endgame_reveal, "round_start": on_round_start,
     "turn_start": on_turn_start, "turn_end": on_turn_end, "activate": on_activate,
     "move": on_move, "visit": on_visit, "rest": on_rest, "draw": on_draw, "pickup": on_pickup,
     "roll": on_roll, "complete": on_complete, "convert": on_convert, "recover": on_recover,
@@ -114,8 +136,42 @@ HANDLERS: dict[str, Handler] = {
 }
 
 
-class VestigeRuleset:
-    """Vestige (rulebook as seeded): competitive, team, solo and co-op, with nemeses."""
+#: a Vestige log in notation (``[game vestige]``) or as a sheet (a ``game,vestige`` row)
+VESTIGE_MARK = rb"(?im)^\s*(\[\s*game\s+vestige\s*\]|\"?game\"?\s*[,;\t]\s*\"?vestige\b)"
+
+#: Vestige's formats besides canonical JSON (docs/vestige.md)
+FORMATS: tuple[Format, ...] = (
+    Format("notation", (".vst",), reader="ingest.formats.vestige_notation:read_vestige_notation",
+           writer="ingest.formats.vestige_notation:write_vestige_notation", mark=VESTIGE_MARK,
+           label="Vestige notation"),
+    Format("csv", (".csv",), reader="ingest.formats.vestige_sheet:read_vestige_sheet",
+           writer="ingest.formats.vestige_sheet:write_vestige_sheet", mark=VESTIGE_MARK,
+           label="Vestige recording sheet"),
+)
+
+#: the words of Vestige's analytics pages (rulebook terms)
+VOCABULARY = Vocabulary(
+    score_sources={
+        "region_visit": "Region visits", "region_control": "Region control",
+        "region_end": "Regions at the end", "speed": "Speed track", "card": "Cards",
+        "card_effect": "Card effects", "covert_op": "Covert ops", "bounty": "Bounties",
+        "mastery": "Mastery tiles", "endgame": "Endgame conditions", "abandon": "Abandoned jobs",
+        "stack": "Stacks", "checkpoint": "Table checkpoint",
+    },
+    end_conditions={
+        "most_leverage": "Most leverage", "nemesis_goal": "A nemesis met its goal",
+        "tie": "Tie (no winner)",
+    },
+    phases={"setup": "Setup", "final_scoring": "Final scoring"},
+    location_labels={"round": "round", "turn": "turn"},
+    seat_role="Colour",
+)
+
+
+class VestigeRuleset(Game):
+    """Vestige (rulebook as seeded): competitive, team, solo and co-op, with nemeses. The
+    game's declaration (engine.core.game), registered through the ``playtest.games`` entry
+    point ``vestige = "engine.vestige:RULESET"``."""
 
     game = "vestige"
     title = "Vestige"
@@ -132,6 +188,14 @@ class VestigeRuleset:
     player_counts: tuple[int, ...] = (2, 3, 4)
     bot_names: tuple[str, ...] = ("random", "heuristic", "mixed")
     location_parts: tuple[str, ...] = ("round", "turn")
+    formats = FORMATS
+    vocabulary = VOCABULARY
+    timed_phases: tuple[str, ...] = ("setup", "final_scoring")
+    rulings_dir = Path(__file__).resolve().parents[2] / "data" / "content" / "vestige" / "rulings"
+    # the app's members (filled in by the app's own modules; docs/notes/game-declaration.md)
+    board_picture = None
+    recorder = None
+    pages = ()
 
     def prepare_simulation(self) -> None:
         """The simulator's start-up, done once before games are timed: import the simulator
@@ -154,14 +218,20 @@ class VestigeRuleset:
 
     def apply(self, state: GameState, event: VestigeEvent, sink: FindingSink) -> None:
         state.event_index = sink.event
+        n = len(sink.findings)
         HANDLERS.get(event.type, _noop)(state, event, sink)
+        if state.event_rulings:
+            _cite_rulings(state, sink, n)
 
     def finish(self, state: GameState, sink: FindingSink) -> None:
         st = state
         if st.final_done:
             return
         if st.phase == "final_scoring":
+            n = len(sink.findings)
             compute_final(st, sink)
+            if st.event_rulings:
+                _cite_rulings(st, sink, n)
             return
         where = f"round {st.round}" if st.round else "setup"
         sink.report("log/partial", f"the log ends in {where}, before final scoring; only what "
