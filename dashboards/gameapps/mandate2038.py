@@ -21,7 +21,6 @@ from dashboards import (
     ui,
 )
 from dashboards.filters import SESSION_TYPE_LABELS
-from dashboards.gameapps.mandate_record import draft_seats, new_session, recording  # noqa: F401
 from dashboards.queries import Filters
 
 #: the observation protocol its sessions are scored against

@@ -20,6 +20,7 @@ import polars as pl
 import streamlit as st
 
 from dashboards import drafts, hexmap, live, protocols, record_nav, replay_view, store
+from dashboards.gameapps import Recorder
 from dashboards.ui import plural
 from schemas.log import HUMAN_SESSION_TYPES
 
@@ -518,3 +519,7 @@ def finish_panel(d: drafts.Draft) -> None:
                 _open(None)
                 st.rerun()
             n.button("Cancel", key="abandon_no", on_click=_ask, args=(None,))
+
+
+#: what the game's declaration names as its ``recorder`` (dashboards.gameapps.Recorder)
+RECORDER = Recorder(new_session=new_session, recording=recording, draft_seats=draft_seats)

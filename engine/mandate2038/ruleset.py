@@ -268,9 +268,9 @@ class MandateRuleset(Game):
     timed_phases: tuple[str, ...] = ("setup", "era1", "era2", "era3", "era4", "production",
                                      "dossier", "audit", "scoring", "final_scoring")
     rulings_dir = data_dir() / "content" / "mandate2038" / "rulings"
-    # the app's members (filled in by the app's own modules; docs/notes/game-declaration.md)
-    board_picture = None
-    recorder = None
+    # the app's members (the app's contract: dashboards/gameapps/__init__.py; never imported here)
+    board_picture = "dashboards.gameapps.mandate2038:replay_panel"
+    recorder = "dashboards.gameapps.mandate_record:RECORDER"
     pages = ()
 
     def content(self, rules_version: str = RULES_VERSION) -> Content:
