@@ -560,3 +560,20 @@ def test_a_game_without_its_own_sections_gets_the_generic_ones(
         words = set(get_ruleset("vestige").vocabulary.score_sources.values())
         shown = set(at.dataframe[0].value.iloc[:, 0].to_list())
         assert shown and shown <= words | {s.replace("_", " ").capitalize() for s in shown}
+
+
+def test_a_database_without_the_games_table_is_not_read_as_no_games(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file that is not a warehouse (no ``games`` table) says so on every analytics page
+    (dashboards/store.py, the one place a missing table is judged), instead of "no games"."""
+    db = tmp_path / "not-a-warehouse.duckdb"
+    con = duckdb.connect(str(db))
+    con.execute("CREATE TABLE notes (text VARCHAR)")
+    con.close()
+    at = _app(db, monkeypatch)
+    for page in ANALYTICS:
+        at.switch_page(f"views/{page}.py").run()
+        _no_exception(at)
+        errors = [e.value for e in at.error]
+        assert any("has no 'games' table" in str(e) for e in errors), (page, errors)
+        assert not any("No games match" in str(i.value) for i in at.info), page
