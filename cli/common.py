@@ -130,13 +130,25 @@ def _replay(parsed: Any, upto: int | None = None) -> Any:
                   ruleset=parsed.ruleset, upto=upto, unreadable=unreadable_lines(parsed))
 
 
+def _accepts(game: str, spec: str) -> str | None:
+    """None when ``game``'s rulings accept ``spec``, else why not."""
+    from engine.core.options import RulingsError, book_for
+
+    try:
+        book_for(game).resolve(spec)
+    except RulingsError as exc:
+        return str(exc)
+    return None
+
+
 def with_rulings(parsed: Any, rulings: str | None) -> Any:
     """``parsed`` replayed under the ruling set ``rulings`` (docs/engine.md "Rulings"): a copy
-    whose header names it. Games whose header has no ruling field (another game) are kept."""
+    whose header names it. A game whose rulings do not know the spec (another game's rulings)
+    is kept as it is."""
     import dataclasses
 
     header = getattr(parsed, "header", None)
-    if not rulings or header is None or "rulings" not in type(header).model_fields:
+    if not rulings or header is None or _accepts(header.game, rulings) is not None:
         return parsed
     return dataclasses.replace(parsed, header=header.model_copy(update={"rulings": rulings}))
 
@@ -145,11 +157,11 @@ MAX_RULINGS_TEXT = 1000  # characters of a --rulings value (a set name and a few
 
 
 def check_rulings_spec(spec: str | None) -> None:
-    """A ``--rulings`` value the Mandate 2038 ruling book knows (CliError otherwise; the value
-    is quoted cut short, never echoed whole)."""
+    """A ``--rulings`` value the rulings of at least one installed game know (CliError
+    otherwise, with each game's reason; the value is quoted cut short, never echoed whole)."""
     if spec is None:
         return
-    from engine.mandate2038.rulings import RulingsError, load_rulings
+    from engine.core.registry import rulesets
     from ingest.formats._common import shown
 
     if not spec.strip():
@@ -159,10 +171,10 @@ def check_rulings_spec(spec: str | None) -> None:
         raise CliError(f"--rulings is {len(spec):,} characters long, more than the "
                        f"{MAX_RULINGS_TEXT:,} a ruling set and its options take "
                        f"(see `playtest rulings`): {shown(spec, 60)}")
-    try:
-        load_rulings().resolve(spec)
-    except RulingsError as exc:
-        raise CliError(f"--rulings {shown(spec)}: {shown(str(exc), 400)}") from None
+    why = {rs.title: _accepts(g, spec) for g, rs in rulesets().items()}
+    if all(w is not None for w in why.values()):
+        reasons = "; ".join(f"{t}: {w}" for t, w in why.items())
+        raise CliError(f"--rulings {shown(spec)}: {shown(reasons, 400)}")
 
 
 def _rests_on(parsed: Any, findings: list[Any]) -> list[Any]:
@@ -282,3 +294,64 @@ def _unreadable_count(summary: Any) -> int:
             n += len(v) if isinstance(v, list | tuple | dict | set) else int(v)
     return n
 
+
+
+# --- the registered games (help texts and choices come from their declarations) -------------
+
+
+def _counts_text(counts: Sequence[int]) -> str:
+    c = [str(x) for x in sorted(counts)]
+    if not c:
+        return "none"
+    if len(c) > 2 and [int(x) for x in c] == list(range(int(c[0]), int(c[-1]) + 1)):
+        return f"{c[0]}-{c[-1]}"
+    return c[0] if len(c) == 1 else ", ".join(c[:-1]) + " or " + c[-1]
+
+
+def simulated_games() -> tuple[str, ...]:
+    """The ids of the registered games that declare a simulator."""
+    from engine.core.registry import rulesets
+
+    return tuple(g for g, rs in rulesets().items() if rs.simulate_one is not None)
+
+
+def games_help(ids: Sequence[str]) -> str:
+    """``id (Title)`` of each game, the default game marked."""
+    from engine.core.registry import DEFAULT_GAME, rulesets
+
+    rs = rulesets()
+    return ", ".join(f"{g} ({rs[g].title}{', the default' if g == DEFAULT_GAME else ''})"
+                     for g in ids)
+
+
+def player_counts_help() -> str:
+    """Each simulated game's player counts, e.g. ``Mandate 2038: 3, 4 or 5; Vestige: 2-4``."""
+    from engine.core.registry import rulesets
+
+    return "; ".join(f"{rs.title}: {_counts_text(rs.player_counts)}"
+                     for rs in rulesets().values() if rs.simulate_one is not None)
+
+
+def location_help() -> str:
+    """``era:N (Mandate 2038), round:N (Vestige)``: the first location part of each game."""
+    from engine.core.registry import rulesets
+
+    return ", ".join(f"{rs.location_parts[0]}:N ({rs.title})" for rs in rulesets().values())
+
+
+def format_names() -> tuple[str, ...]:
+    """``json`` and every format name a registered game declares a writer for."""
+    from engine.core.registry import rulesets
+
+    names = ["json"]
+    for rs in rulesets().values():
+        names.extend(f.name for f in rs.formats if f.writer is not None and f.name not in names)
+    return tuple(names)
+
+
+def bots_help() -> str:
+    """Each simulated game's bot names, e.g. ``Mandate 2038: random, heuristic, mixed; ...``."""
+    from engine.core.registry import rulesets
+
+    return "; ".join(f"{rs.title}: {', '.join(rs.bot_names)}"
+                     for rs in rulesets().values() if rs.simulate_one is not None)

@@ -10,6 +10,7 @@ No I/O; every function takes plain values or a polars frame and returns the same
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import warnings
@@ -237,11 +238,12 @@ RESAMPLES = 400
 
 #: the number of distinct values each entropy is normalised by (a fixed number, from the
 #: rules, not the number seen: a rare id appearing once must not move the scale).
-#: Mandate 2038 rc.17: 6 Core Actions + 6 Programs + the Dossier and Open Weights decisions
-#: (the designers count these as actions); an opening is 3 different Core Actions in order
-#: (core rules §4, "one eligible unused Core Action": 6 x 5 x 4); a winning path is
-#: ``agi_declaration``, one of 6 lanes or one of the 15 hybrids of two lanes
-ENTROPY_SCALE = {"action": 14, "opening": 120, "path": 22}
+#: Mandate 2038 rc.17: 6 Core Actions + 6 Programs (Open Weights is our Covenant Program;
+#: the Dossier is filed each Era, not selected as an action, so it is not counted); an
+#: opening is 3 different Core Actions in order (core rules §4, "one eligible unused Core
+#: Action": 6 x 5 x 4); a winning path is ``agi_declaration``, one of 6 lanes or one of the
+#: 15 hybrids of two lanes
+ENTROPY_SCALE = {"action": 12, "opening": 120, "path": 22}
 
 
 def entropy(counts: Mapping[Any, float]) -> float:
@@ -449,11 +451,15 @@ def entropy_fixed_rows(a: np.ndarray, k: int) -> np.ndarray:
     return np.where(total > 0, h / math.log(k), 0.0)
 
 
+@functools.lru_cache(maxsize=256)
 def bootstrap_weights(m: int, resamples: int = RESAMPLES, seed: int = 0) -> np.ndarray:
     """``(resamples, m)`` multinomial counts: how often each of ``m`` groups is drawn in each
-    resample (seeded, so the same data always give the same interval)."""
-    rng = np.random.default_rng(seed)
-    return rng.multinomial(m, np.full(m, 1.0 / m), size=resamples).astype(np.float64)
+    resample (seeded, so the same data always give the same interval; kept per ``m``,
+    read-only)."""
+    rng = np.random.default_rng([seed, m])
+    w = rng.multinomial(m, np.full(m, 1.0 / m), size=resamples).astype(np.float64)
+    w.setflags(write=False)
+    return w
 
 
 def _normal_cdf(x: float) -> float:
@@ -636,3 +642,31 @@ def top_share_interval(blocks: np.ndarray, weights: np.ndarray | None = None
     lo, hi = simultaneous(est, bshare, floor, m)
     return {"value": value, "low": float(np.clip(np.nanmax(lo), 0, 1)),
             "high": float(np.clip(np.nanmax(hi), 0, 1))}
+
+
+def bootstrap_shares(blocks: np.ndarray, weights: np.ndarray | None = None
+                     ) -> list[dict[str, float]]:
+    """:func:`bootstrap_array` of every key's win share (:func:`share_rows`) of block counts
+    ``(blocks, keys, 2)``, with one bootstrap for all keys (the same figures as one call per
+    key)."""
+    total = blocks.sum(axis=0)
+    m, k = blocks.shape[0], blocks.shape[1]
+    app, credit = total[:, 0], total[:, 1]
+    values = np.where(app > 0, credit / np.where(app > 0, app, 1.0), np.nan)
+    if m < 2:
+        return [{"value": float(v), "low": math.nan, "high": math.nan} for v in values]
+    w = weights if weights is not None else bootstrap_weights(m)
+    boot = np.einsum("bm,mkv->bkv", w, blocks)
+    out = []
+    for i in range(k):
+        v = float(values[i])
+        b = boot[:, i, :]
+        b = np.where(b[:, 0] > 0, b[:, 1] / np.where(b[:, 0] > 0, b[:, 0], 1.0), np.nan)
+        b = b[~np.isnan(b)]
+        if math.isnan(v) or b.size < 0.9 * w.shape[0]:
+            out.append({"value": v, "low": math.nan, "high": math.nan})
+            continue
+        centre = 2 * v - float(b.mean())
+        half = t975(m - 1) * float(b.std(ddof=1)) * math.sqrt(m / (m - 1))
+        out.append({"value": v, "low": centre - half, "high": centre + half})
+    return out

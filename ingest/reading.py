@@ -61,17 +61,6 @@ def walk_inputs(paths: Iterable[str | Path]) -> tuple[list[Path], list[FileRepor
             add(p)  # as given: a file (read_path says when it is a FIFO or device) or a session
             continue
         top = p.resolve()
-
-        def outside(entry: Path) -> str | None:
-            """Why ``entry`` (a link) is not followed, or None when it stays in ``top``."""
-            if not entry.is_symlink():
-                return None
-            target = entry.resolve()
-            if target == top or top in target.parents:
-                return None
-            return (f"a link out of the folder {formats.source_name(p)} "
-                    f"(to {formats.source_name(target)}); not followed")
-
         for root, dirs, files in os.walk(p):
             rootp = Path(root)
             dirs[:] = sorted(
@@ -81,7 +70,7 @@ def walk_inputs(paths: Iterable[str | Path]) -> tuple[list[Path], list[FileRepor
             session_dirs = []
             for d in dirs:
                 if (rootp / d / SESSION_MARKER).is_file():
-                    why = outside(rootp / d)
+                    why = _link_out(rootp / d, p, top)
                     if why is None:
                         add(rootp / d)
                     else:
@@ -98,9 +87,21 @@ def walk_inputs(paths: Iterable[str | Path]) -> tuple[list[Path], list[FileRepor
                 fp = rootp / f
                 if fp.suffix.lower() not in accepted:
                     continue
-                why = outside(fp)
+                why = _link_out(fp, p, top)
                 if why is not None:
                     missing.append(FileReport(formats.source_name(fp), "unreadable", reason=why))
                     continue
                 add(fp)
     return found, missing
+
+
+def _link_out(entry: Path, folder: Path, top: Path) -> str | None:
+    """Why ``entry`` (a link) is not followed, or None when it is no link or stays inside
+    ``folder`` (whose resolved path is ``top``)."""
+    if not entry.is_symlink():
+        return None
+    target = entry.resolve()
+    if target == top or top in target.parents:
+        return None
+    return (f"a link out of the folder {formats.source_name(folder)} "
+            f"(to {formats.source_name(target)}); not followed")

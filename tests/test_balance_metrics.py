@@ -121,15 +121,15 @@ PATH_CREDIT = {"research": 1.0, "research_adoption_hybrid": 0.5, "legitimacy": 0
 
 
 def _entropy(counts: Mapping[str, float], k: int) -> float:
-    """Shannon entropy normalised by log(k), k the fixed number of possible values: 14 action
-    ids (6 Core Actions, 6 Programs, Dossier and Open Weights decisions), 120 openings (three
-    different Core Actions in order), 22 winning paths (AGI, 6 lanes, 15 hybrids)."""
+    """Shannon entropy normalised by log(k), k the fixed number of possible values: 12 action
+    ids (6 Core Actions, 6 Programs), 120 openings (three different Core Actions in order),
+    22 winning paths (AGI, 6 lanes, 15 hybrids)."""
     total = sum(counts.values())
     h = -sum(v / total * math.log(v / total) for v in counts.values() if v > 0)
     return h / math.log(k)
 
 
-KNOWN["action_entropy"] = _entropy(ACTION_COUNTS, 14)
+KNOWN["action_entropy"] = _entropy(ACTION_COUNTS, 12)
 KNOWN["opening_entropy"] = _entropy(OPENING_COUNTS, 120)
 KNOWN["winning_path_entropy"] = _entropy(PATH_CREDIT, 22)
 
@@ -440,7 +440,7 @@ def _recompute(paths: list[Path]) -> dict[int, dict[str, float]]:
             "profile_win_share_range": rng(acc["profile"]),
             "faction_strategy_interaction": rng(acc["fs"], 4),
             "round_two_leader_conversion": sum(acc["lead"]) / len(acc["lead"]),
-            "action_entropy": _entropy(dict(acc["actions"]), 14),
+            "action_entropy": _entropy(dict(acc["actions"]), 12),
             "opening_entropy": _entropy(dict(acc["openings"]), 120),
             "opening_top_share": max(acc["openings"].values()) / sum(acc["openings"].values()),
             "winning_path_entropy": _entropy(dict(acc["paths"]), 22),

@@ -7,7 +7,6 @@ from __future__ import annotations
 import io
 import subprocess
 import sys
-import tracemalloc
 import zipfile
 from pathlib import Path
 

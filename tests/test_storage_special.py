@@ -279,3 +279,42 @@ def test_validating_a_file_that_is_no_log_lists_a_few_errors_not_every_line(
         out = capsys.readouterr().out
         assert out.count("log/parse-error") <= 4, out[:3000]
         assert "more lines could not be read either" in out
+
+
+def test_a_second_ingest_never_reads_a_large_or_special_file_whole(tmp_path: Path) -> None:
+    """The "already ingested" check hashed each input with an unbounded read."""
+    import tracemalloc
+
+    from ingest.archive import Archive
+    from ingest.batching import _known_raw
+    from ingest.formats import MAX_BYTES
+
+    big = tmp_path / "big.json"
+    with big.open("wb") as fh:
+        fh.truncate(MAX_BYTES + 1)  # sparse: no disk used
+    os.mkfifo(tmp_path / "pipe.json")
+    arch = Archive(tmp_path / "archive")
+    reports: list = []
+    tracemalloc.start()
+    try:
+        assert not _known_raw(arch, big, frozenset({"0" * 16}), reports)
+        assert not _known_raw(arch, tmp_path / "pipe.json", frozenset({"0" * 16}), reports)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 * 2**20, f"{peak / 2**20:.0f} MB"
+    assert reports == []
+
+
+def test_a_game_with_seats_not_numbered_1_to_n_loads_and_rebuilds(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 19 item 2: ingest marked such a game failed and every later rebuild exited 2."""
+    sheet = (SAMPLES / "vestige" / "walkthrough-3p.csv").read_text(encoding="utf-8")
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "seats.csv").write_text(sheet.replace("\nseat,1,", "\nseat,4,", 1), encoding="utf-8")
+    db = tmp_path / "w" / "playtest.duckdb"
+    assert main(["ingest", str(folder), "--db", str(db), "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [r["status"] for r in doc["reports"]] == ["loaded"] and doc["reports"][0]["findings"] > 0
+    assert main(["rebuild", "--db", str(db)]) == 0

@@ -11,6 +11,7 @@ from cli.common import (
     EXIT_OK,
     CliError,
     _one_game,
+    format_names,
 )
 
 
@@ -52,6 +53,7 @@ def register(sub: Any, db_parent: argparse.ArgumentParser) -> None:
     """Add ``convert`` to the ``playtest`` subcommands."""
     c = sub.add_parser("convert", help="convert a game log between formats")
     c.add_argument("input", metavar="IN")
-    c.add_argument("--to", choices=("json", "notation", "csv"), required=True)
+    c.add_argument("--to", choices=format_names(), required=True,
+                   help="json, or a format of the log's game (" + ", ".join(format_names()[1:]) + ")")
     c.add_argument("-o", "--output", metavar="OUT")
     c.set_defaults(func=cmd_convert)

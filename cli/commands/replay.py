@@ -11,6 +11,7 @@ from cli.common import (
     CliError,
     _one_game,
     _replay,
+    location_help,
 )
 
 
@@ -24,7 +25,8 @@ def _position(parsed: Any, text: str) -> int:
     t = text.strip().lower()
     if t == "end":
         return len(events) - 1
-    parts = tuple(getattr(parsed.ruleset, "location_parts", ("era", "cycle")))
+    rs = parsed.ruleset
+    parts = tuple(rs.location_parts)
     name, sep, value = t.partition(":")
     if sep:
         if name not in parts:
@@ -34,12 +36,10 @@ def _position(parsed: Any, text: str) -> int:
             n = int(value)
         except ValueError:
             raise CliError(f"--at {text!r}: write {name}:N with N a number") from None
-        if name == "era" and not 1 <= n <= 4:
-            raise CliError(f"--at {text!r}: write era:N with N in 1..4")
         k = parts.index(name)
         here = [loc[k] if isinstance(loc, tuple | list) and k < len(loc) else None
                 for loc in _replay(parsed).locations]
-        label = "Era" if name == "era" else name
+        label = rs.vocabulary.location_labels.get(name, name)
         if n not in here:
             raise CliError(f"--at {text!r}: the log has no {label} {n}")
         later = [i for i, v in enumerate(here) if isinstance(v, int) and v > n]
@@ -147,7 +147,7 @@ def register(sub: Any, db_parent: argparse.ArgumentParser) -> None:
     r = sub.add_parser("replay", help="the state and score ledger at a position of a game")
     r.add_argument("file", metavar="FILE")
     r.add_argument("--at", default="end", metavar="POSITION",
-                   help="event index, end, or the last event of a part of the game: era:N "
-                        "(Mandate 2038), round:N (Vestige)")
+                   help="event index, end, or the last event of a part of the game: "
+                        + location_help())
     r.add_argument("--format", choices=("text", "json"), default="text")
     r.set_defaults(func=cmd_replay)

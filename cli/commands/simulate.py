@@ -12,7 +12,12 @@ from cli.common import (
     CliError,
     _player_counts,
     _stderr_console,
+    bots_help,
+    games_help,
+    player_counts_help,
+    simulated_games,
 )
+from engine.core.registry import DEFAULT_GAME
 
 
 def _simulation_ruleset(game: str) -> Any:
@@ -31,10 +36,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise CliError("--games must be at least 1")
     rs = _simulation_ruleset(args.game)
-    counts = _player_counts(args.players, tuple(getattr(rs, "player_counts", ())) or (3, 4, 5))
-    bots = tuple(getattr(rs, "bot_names", ()))
+    counts = _player_counts(args.players, rs.player_counts)
+    bots = rs.bot_names
     if bots and args.bot not in bots:
-        raise CliError(f"--bot {args.bot}: the {args.game} simulator has bots {', '.join(bots)}")
+        raise CliError(f"--bot {args.bot}: the {rs.title} simulator has bots {', '.join(bots)}")
     if args.out is None:  # a folder per game and seed under the current one
         seed = re.sub(r"[^A-Za-z0-9._-]+", "_", str(args.seed))
         out = Path("simulated") / f"{args.game}-seed-{seed}"
@@ -48,9 +53,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
     from rich.progress import Progress
 
-    prepare = getattr(rs, "prepare_simulation", None)
-    if callable(prepare):  # start-up (the simulator's imports, the content pack) before the clock
-        prepare()
+    if rs.prepare_simulation is not None:  # start-up (imports, content) before the clock
+        rs.prepare_simulation()
     written = 0
     play_cpu = 0.0  # CPU seconds of playing the games (start-up and writing excluded)
     t_all = time.process_time()
@@ -73,7 +77,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             written += 1
             bar.advance(task)
     all_cpu = time.process_time() - t_all
-    print(f"wrote {written} simulated {args.game} game(s) to {out}")
+    print(f"wrote {written} simulated {rs.title} game(s) to {out}")
     print(f"speed: {written / max(play_cpu, 1e-9):.1f} games per CPU-second playing "
           f"({play_cpu:.2f} CPU s), {written / max(all_cpu, 1e-9):.1f} with writing the logs "
           f"({all_cpu:.2f} CPU s); start-up excluded")
@@ -84,14 +88,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def register(sub: Any, db_parent: argparse.ArgumentParser) -> None:
     """Add ``simulate`` to the ``playtest`` subcommands."""
     s = sub.add_parser("simulate", help="write games played by bots through the engine")
-    s.add_argument("--game", default="mandate2038", metavar="GAME",
-                   help="the ruleset to simulate: mandate2038 (default) or vestige")
+    s.add_argument("--game", default=DEFAULT_GAME, choices=simulated_games(), metavar="GAME",
+                   help="the game to simulate: " + games_help(simulated_games()))
     s.add_argument("--games", type=int, default=10)
     s.add_argument("--players", default="4",
-                   help="a player count the game allows (Mandate 2038: 3, 4 or 5; Vestige: 1-4), "
-                        "or a list such as 3,4,5 used in turn")
+                   help="a player count the game allows (" + player_counts_help()
+                        + "), or a list such as 3,4,5 used in turn")
     s.add_argument("--seed", default="0")
     s.add_argument("--out", default=None, metavar="DIR",
                    help="where to write the games (default: simulated/GAME-seed-SEED)")
-    s.add_argument("--bot", default="mixed", help="random, heuristic or mixed (the game's bots)")
+    s.add_argument("--bot", default="mixed", help="the game's bots: " + bots_help())
     s.set_defaults(func=cmd_simulate)

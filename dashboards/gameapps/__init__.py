@@ -83,7 +83,7 @@ def game_ids() -> list[str]:
 def title(game: str) -> str:
     """A game's name as its designers write it (the ruleset's title), else the id in words."""
     rs = _rulesets().get(game)
-    name = getattr(rs, "title", None) if rs is not None else None
+    name = rs.title if rs is not None else None
     return str(name) if name else game.replace("_", " ").replace("-", " ").title()
 
 

@@ -100,7 +100,7 @@ def replay_panel(gid: str, log: Any, pos: int, result: Any, rs: Any) -> None:
             st.dataframe(table, hide_index=True, width="stretch",
                          column_config=ui.column_config(table, {"message": st.column_config
                                                                 .TextColumn("Message", width="large")}))
-    snap = getattr(rs, "snapshot", None)
+    snap = rs.snapshot if rs is not None else None
     if callable(snap):
         with st.expander("Engine snapshot (JSON)"):
             try:

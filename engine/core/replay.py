@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 from engine.core.findings import FindingSink
 from engine.core.registry import get_ruleset
 from engine.core.ruleset import Ruleset
+from engine.core.variants import for_setup, variant_unplayable
 from schemas.findings import Finding
 
 
@@ -123,11 +124,10 @@ def replay(
     sink.consequences = frozenset(getattr(rs, "consequence_codes", ()))
     sink.lingering = frozenset(getattr(rs, "lingering_codes", ()))
     gaps = sorted((ln, seat) for ln, seat in unreadable if ln is not None)
-    state = rs.setup(header, sink)
-    if getattr(header, "variant", None) is not None and not getattr(rs, "plays_variants", False):
-        sink.report("log/variant", f"the log names the rules variant {header.variant.name!r}, "
-                    f"but {rs.game} cannot play variants yet: replayed under the rules as printed",
-                    recorded=header.variant.name)
+    state = rs.setup(for_setup(header), sink)
+    unplayable = variant_unplayable(header, rs)
+    if unplayable:
+        sink.report("log/variant", unplayable, recorded=header.variant.name)
     n_seats = len(header.seats)
     # The seats at the table are the header's numbers (a game's own setup check says when they
     # are not 1..N); an event naming any other seat is skipped here, so that no game's rules
@@ -138,7 +138,7 @@ def replay(
     stop = len(events) if upto is None else min(len(events), upto + 1)
     # Hot loop: bind what is called per event to locals (measured in docs/engine.md).
     apply, location, ended = rs.apply, rs.location, rs.ended
-    parts = tuple(getattr(rs, "location_parts", ("era", "cycle")))
+    parts = tuple(rs.location_parts)
     era_cycle = parts == ("era", "cycle")
     idx = list(indices[:stop]) if indices is not None else range(stop)
     src = list(lines[:stop]) if lines is not None else []
@@ -147,7 +147,7 @@ def replay(
     if len(idx) < stop:
         raise IndexError(f"indices has {len(idx)} entries for {stop} events")
     has_seat = _HAS_SEAT
-    after_end_ok = _AFTER_END_OK
+    after_end_ok = rs.after_end_events
     locations: list[Any] = []
     here = location(state)
     # zip stops after ``stop`` events: ``idx`` and ``src`` hold exactly ``stop`` entries

@@ -15,16 +15,18 @@ one per rulebook chapter:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
 
 from engine.core.findings import FindingSink
+from engine.core.game import Format, Game, Vocabulary
 from engine.core.replay import LedgerEntry, Outcome
 from engine.core.ruleset import Decision, TableColumns
 from engine.vestige import codes
 from engine.vestige.actions import on_activate, on_move, on_speed_boost
-from engine.vestige.blocks import on_convert, on_recover
+from engine.vestige.blocks import on_blocks_added, on_convert, on_recover
 from engine.vestige.cards import (
     on_attach,
     on_card,
@@ -72,6 +74,10 @@ UNCHECKED = [
     "nemeses other than Bone: their threat tables are not printed; their turns are recorded",
     "Extra Regions module effects of the Bridge, Refugee Camp, White Raven, Deserted Factory, "
     "the Den and the Ring: recorded as effects, checked for blocks only",
+    "where a face-up job may be picked up when the log does not record the region its stack's "
+    "top card shows (stack_top events, p. 14)",
+    "card supply in games with nemeses other than Bone: their packs shuffle cards into the "
+    "stacks (p. 26) in numbers the rulebook does not print",
 ]
 
 Handler = Callable[[GameState, Any, FindingSink], None]
@@ -126,7 +132,7 @@ HANDLERS: dict[str, Handler] = {
     "move": on_move, "visit": on_visit, "rest": on_rest, "draw": on_draw, "pickup": on_pickup,
     "roll": on_roll, "complete": on_complete, "convert": on_convert, "recover": on_recover,
     "control": on_control, "speed_boost": on_speed_boost, "reset": on_reset,
-    "effect": on_effect, "attach": on_attach, "covert_op": on_covert_op,
+    "effect": on_effect, "blocks_added": on_blocks_added, "attach": on_attach, "covert_op": on_covert_op,
     "transfer": on_transfer, "trigger": on_trigger, "endgame_met": on_endgame_met,
     "nemesis_turn": on_nemesis_turn, "nemesis_gain": on_nemesis_gain,
     "threat_removed": on_threat_removed, "final_scoring": on_final_scoring,
@@ -134,8 +140,42 @@ HANDLERS: dict[str, Handler] = {
 }
 
 
-class VestigeRuleset:
-    """Vestige (rulebook as seeded): competitive, team, solo and co-op, with nemeses."""
+#: a Vestige log in notation (``[game vestige]``) or as a sheet (a ``game,vestige`` row)
+VESTIGE_MARK = rb"(?im)^\s*(\[\s*game\s+vestige\s*\]|\"?game\"?\s*[,;\t]\s*\"?vestige\b)"
+
+#: Vestige's formats besides canonical JSON (docs/vestige.md)
+FORMATS: tuple[Format, ...] = (
+    Format("notation", (".vst",), reader="ingest.formats.vestige_notation:read_vestige_notation",
+           writer="ingest.formats.vestige_notation:write_vestige_notation", mark=VESTIGE_MARK,
+           label="Vestige notation"),
+    Format("csv", (".csv",), reader="ingest.formats.vestige_sheet:read_vestige_sheet",
+           writer="ingest.formats.vestige_sheet:write_vestige_sheet", mark=VESTIGE_MARK,
+           label="Vestige recording sheet"),
+)
+
+#: the words of Vestige's analytics pages (rulebook terms)
+VOCABULARY = Vocabulary(
+    score_sources={
+        "region_visit": "Region visits", "region_control": "Region control",
+        "region_end": "Regions at the end", "speed": "Speed track", "card": "Cards",
+        "card_effect": "Card effects", "covert_op": "Covert ops", "bounty": "Bounties",
+        "mastery": "Mastery tiles", "endgame": "Endgame conditions", "abandon": "Abandoned jobs",
+        "stack": "Stacks", "checkpoint": "Table checkpoint",
+    },
+    end_conditions={
+        "most_leverage": "Most leverage", "nemesis_goal": "A nemesis met its goal",
+        "tie": "Tie (no winner)",
+    },
+    phases={"setup": "Setup", "final_scoring": "Final scoring"},
+    location_labels={"round": "round", "turn": "turn"},
+    seat_role="Colour",
+)
+
+
+class VestigeRuleset(Game):
+    """Vestige (rulebook as seeded): competitive, team, solo and co-op, with nemeses. The
+    game's declaration (engine.core.game), registered through the ``playtest.games`` entry
+    point ``vestige = "engine.vestige:RULESET"``."""
 
     game = "vestige"
     title = "Vestige"
@@ -152,6 +192,14 @@ class VestigeRuleset:
     player_counts: tuple[int, ...] = (2, 3, 4)
     bot_names: tuple[str, ...] = ("random", "heuristic", "mixed")
     location_parts: tuple[str, ...] = ("round", "turn")
+    formats = FORMATS
+    vocabulary = VOCABULARY
+    timed_phases: tuple[str, ...] = ("setup", "final_scoring")
+    rulings_dir = Path(__file__).resolve().parents[2] / "data" / "content" / "vestige" / "rulings"
+    # the app's members (filled in by the app's own modules; docs/notes/game-declaration.md)
+    board_picture = None
+    recorder = None
+    pages = ()
 
     def prepare_simulation(self) -> None:
         """The simulator's start-up, done once before games are timed: import the simulator

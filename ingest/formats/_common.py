@@ -332,11 +332,11 @@ TextParser = Callable[[str, str], "tuple[dict[str, Any], int | None, list[int | 
 
 
 def read_text_log(data: bytes, source: str, fmt: str, parse: TextParser, *, what: str,
-                  empty: str) -> LoadedLog:
+                  empty: str, title: str = "Mandate 2038") -> LoadedLog:
     """Decode a text log (notation or sheet), parse it with ``parse`` and validate it.
 
     Never raises: undecodable bytes or a file with neither header nor events is unreadable
-    (``not a Mandate 2038 <what> (<first problem or empty>)``); every other problem is a finding.
+    (``not a <title> <what> (<first problem or empty>)``); every other problem is a finding.
     """
     text, reason, line, col = decode_text(data)
     if text is None:
@@ -344,7 +344,7 @@ def read_text_log(data: bytes, source: str, fmt: str, parse: TextParser, *, what
     obj, header_line, event_lines, problems = parse(text, source)
     if not obj["header"] and not obj["events"]:
         first = problems.findings[0].message if problems.findings else empty
-        return not_a_log(source, fmt, data, f"not a Mandate 2038 {what} ({first})",
+        return not_a_log(source, fmt, data, f"not a {title} {what} ({first})",
                          problems.findings)
     return validate(obj, source=source, fmt=fmt, raw=data, header_line=header_line,
                     event_lines=event_lines, problems=problems.findings)
