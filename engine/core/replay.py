@@ -121,8 +121,8 @@ def replay(
     if rs is None:  # pragma: no cover - the reader reports unknown games before this
         raise ValueError(f"no ruleset for game {header.game!r}")
     sink = FindingSink(rs.catalogue)
-    sink.consequences = frozenset(getattr(rs, "consequence_codes", ()))
-    sink.lingering = frozenset(getattr(rs, "lingering_codes", ()))
+    sink.consequences = frozenset(rs.consequence_codes)
+    sink.lingering = frozenset(rs.lingering_codes)
     gaps = sorted((ln, seat) for ln, seat in unreadable if ln is not None)
     state = rs.setup(for_setup(header), sink)
     unplayable = variant_unplayable(header, rs)

@@ -270,9 +270,9 @@ class MandateRuleset(Game):
                                      "dossier", "audit", "scoring", "final_scoring")
     timing = "ingest.timing:compute_timing"  # Eras, cycles, Production ... and turn times
     rulings_dir = data_dir() / "content" / "mandate2038" / "rulings"
-    # the app's members (filled in by the app's own modules; docs/notes/game-declaration.md)
-    board_picture = None
-    recorder = None
+    # the app's members (the app's contract: dashboards/gameapps/__init__.py; never imported here)
+    board_picture = "dashboards.gameapps.mandate2038:replay_panel"
+    recorder = "dashboards.gameapps.mandate_record:RECORDER"
     pages = ()
     #: a log's header may name a rules variant (docs/variants.md): setup plays its pack
     plays_variants = True
