@@ -14,10 +14,10 @@ rc.17 era, ``lab/runner/monte-carlo-runner.js`` and ``lab/balance/winning-path.j
 * **action entropy** counts every resolved action id (Core Actions, Programs and the extra
   actions they grant, blocked ones included) and normalises by log(number of ids seen).
 
-Only complete games count. Each query returns its counts per *block* (games are split into
-:data:`dashboards.stats.BLOCKS` blocks by a hash of the game id) so that
-:func:`dashboards.stats.jackknife` can put a 95% interval on every statistic; the frames are
-small (groups x blocks), whatever the number of games.
+Only complete games count. Each query returns its counts per *group* (the games' common-seed
+blocks, :data:`CLUSTER_SQL`, hashed into :data:`dashboards.stats.BLOCKS` groups) so that
+:func:`_interval` can put a 95% interval over common-seed blocks on every statistic; the frames
+are small (keys x groups), whatever the number of games.
 
 A study folder written by ``playtest study`` (``DIR/<table>/**/*.parquet``, the warehouse's
 column names) is read in place through DuckDB: :class:`Source` names either. Results from a
@@ -47,7 +47,7 @@ from ingest.warehouse import balance as wb
 
 #: tables a study folder may hold that the balance queries read
 STUDY_TABLES = ("games", "seats", "outcomes", "selections", "turns", "ledger", "production",
-                "claims")
+                "claims", "dossiers")
 
 
 
@@ -288,7 +288,7 @@ def deal_cte(turn_order: bool = True) -> str:
 
 
 def _ctes(src: Source, f: Filters) -> tuple[str, list[Any]]:
-    """``g``: the selected complete games with kind, player count and jackknife block; ``sb``:
+    """``g``: the selected complete games with kind, player count and interval group; ``sb``:
     their ``seat_balance`` rows (derived on the fly from a warehouse older than migration 6)."""
     blk = f"hash({CLUSTER_SQL}) % {stats.BLOCKS}"
     if src.study is not None:
@@ -519,6 +519,22 @@ def outcome_counts(src: Source, f: Filters) -> pl.DataFrame:
         """, params)
 
 
+def dossier_counts(src: Source, f: Filters) -> pl.DataFrame:
+    """Dossier cards filed as Commit per kind, player count and block (``n``; action id
+    ``dossier``): the designers count their AGI Dossier as an action, rc.17 files a Dossier
+    card each Era without an Action (``calibrate`` compares on their count too)."""
+    if not columns(src, "seats"):
+        return pl.DataFrame()
+    ctes, params = _ctes(src, f)
+    return run(src, f"""
+        WITH {ctes}
+        SELECT g.kind, g.player_count, g.blk, 'dossier' AS action, count(*) AS n
+        FROM g JOIN dossiers d USING (game_id)
+        WHERE d.orientation = 'commit'
+        GROUP BY ALL
+        """, params)
+
+
 # --- from block counts to metrics -----------------------------------------------------------
 
 #: the contract's checks this page computes: id, name as the designers write it, threshold key,
@@ -588,7 +604,10 @@ def _interval(arr: Any, stat: Any, weights: Any = None) -> dict[str, float]:
                 res["low"]) else lo, "high": max(hi, res["high"]) if not math.isnan(
                 res["high"]) else hi}
         return res
-    return stats.bootstrap_array(arr, stat, weights=w)
+    # an entropy: the jackknife's bias estimate and the larger standard error (plug-in entropy
+    # of a few dozen winners over many paths is biased more than the bootstrap sees)
+    return stats.bootstrap_array(arr, stat, weights=w, jackknife_bias=getattr(
+        stat, "func", None) is stats.entropy_fixed_rows)
 
 
 def _jk(df: pl.DataFrame, key: list[str], values: list[str], stat: Any) -> dict[str, float]:
@@ -745,7 +764,7 @@ def metrics_from_parts(parts: dict[str, pl.DataFrame], matchups: pl.DataFrame,
 
 def _shares(src: Source, f: Filters, by: str, only: int | None = None) -> pl.DataFrame:
     """Win share (1/k credit) per kind, player count and ``by`` (``turn_order``, ``faction``
-    or ``profile``) with the 95% jackknife interval of each share and the even share 1/n."""
+    or ``profile``) with the 95% interval of each share and the even share 1/n."""
     if by not in ("turn_order", "faction", "profile"):
         raise ValueError(f"unknown grouping {by!r}")
     seats = seat_counts(src, f, by)
@@ -792,7 +811,7 @@ def _memo(key: tuple[Any, ...], make: Any) -> pl.DataFrame:
 
 def metrics(src: Source, f: Filters, player_count: int | None = None) -> pl.DataFrame:
     """Every metric of :data:`METRICS` per kind and player count (only ``player_count`` when
-    given): value, 95% jackknife interval, games, threshold, verdict
+    given): value, 95% interval, games, threshold, verdict
     (:func:`dashboards.stats.verdict`) and a note where the source does not record what the
     metric needs. Kept until the data changes."""
     return _memo(("metrics", _data_version(src), f, player_count),
@@ -801,7 +820,7 @@ def metrics(src: Source, f: Filters, player_count: int | None = None) -> pl.Data
 
 def shares(src: Source, f: Filters, by: str, player_count: int | None = None) -> pl.DataFrame:
     """Win share (1/k credit) per kind, player count (only ``player_count`` when given) and
-    ``by`` (``turn_order``, ``faction`` or ``profile``) with the 95% jackknife interval of each
+    ``by`` (``turn_order``, ``faction`` or ``profile``) with the 95% interval of each
     share and the even share 1/n. Kept until the data changes."""
     return _memo(("shares", _data_version(src), f, by, player_count),
                  lambda: _shares(src, f, by, player_count))
