@@ -33,6 +33,7 @@ from playtest_pig.schema import (
 from playtest_pig.setup import build_state
 from playtest_pig.state import GameState
 from playtest_pig.turns import on_hold, on_roll
+from schemas.log import BaseHeader
 
 UNCHECKED = ["whether the die was fair: the numbers recorded are taken as rolled"]
 
@@ -62,7 +63,7 @@ class PigRuleset:
     title = TITLE
     rules_versions: tuple[str, ...] = (RULES_VERSION,)
     catalogue = codes.CATALOGUE
-    header_model: type[PigHeader] = PigHeader
+    header_model: type[BaseHeader] = PigHeader
     log_model: type[BaseModel] = PigLog
     event_adapter = EVENT_ADAPTER
     events_adapter = EVENTS_ADAPTER
