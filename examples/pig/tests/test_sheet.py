@@ -31,12 +31,12 @@ def test_a_sheet_reads_as_the_scorekeeper_wrote_it() -> None:
 
 
 def test_bad_words_are_findings_and_the_rest_is_read() -> None:
-    data = b"game: pig\nseats: 1, 2\n1: 4 x 6 hold =q\nwhat is this\n2: 3 hold\n"
+    data = b"game: pig\nsession_type: blind_playtest\nseats: 1, 2\n1: 4 x 6 hold =q\nwhat is this\n2: 3 hold\n"
     r = read_pig_sheet(data, "t.pig")
     messages = [f.message for f in r.findings if f.code == "log/parse-error"]
-    assert messages == ["t.pig:3:6: a roll must be a whole number, not 'x'",
-                        "t.pig:3:16: the score after '=' must be a whole number, not 'q'",
-                        "t.pig:4:1: expected 'key: value', 'seat: rolls ... hold' or "
+    assert messages == ["t.pig:4:6: a roll must be a whole number, not 'x'",
+                        "t.pig:4:16: the score after '=' must be a whole number, not 'q'",
+                        "t.pig:5:1: expected 'key: value', 'seat: rolls ... hold' or "
                         "'final: ...'"]
     assert [(e.type, e.seat) for e in r.parsed.events] == [
         ("roll", 1), ("roll", 1), ("hold", 1), ("roll", 2), ("hold", 2)]
