@@ -227,7 +227,8 @@ def _header_lines(h: PigHeader) -> list[str]:
         seats.append(str(s.seat) if s.player is None else f"{s.seat}={_one_line('player', s.player)}")
     out.append("seats: " + ", ".join(seats))
     for key, value in body.get("provenance", {}).items():
-        out.append(f"provenance.{key}: {_one_line(key, value)}")
+        text = str(value).lower() if isinstance(value, bool) else _one_line(key, value)
+        out.append(f"provenance.{key}: {text}")
     return out
 
 
