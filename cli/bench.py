@@ -259,7 +259,7 @@ def format_table(res: BenchResult) -> str:
 
 def run_bench(args: argparse.Namespace) -> int:
     """The ``playtest bench`` command."""
-    from cli.main import CliError, _player_counts
+    from cli.common import CliError, _player_counts
 
     if args.pages and not args.ingest:
         # every page on synthetic warehouses of 10,000 and 100,000 games (dashboards.bench)

@@ -40,7 +40,7 @@ def game_title(game: str) -> str:
     from engine.core.registry import get_ruleset
 
     rs = get_ruleset(game)
-    return str(getattr(rs, "title", game)) if rs is not None else game
+    return rs.title if rs is not None else game
 
 
 def for_game(f: Filters, game: str) -> Filters:

@@ -46,7 +46,7 @@ def _moves_function(ruleset: Ruleset) -> Callable[..., Decision]:
     """``(state, passed=...) -> Decision``: the ruleset's legal moves, lazy options allowed (only
     the chosen one is built). A ruleset may offer ``simulation_moves()``: the same function
     without its own indirection (Mandate 2038's move generator, called directly)."""
-    direct = getattr(ruleset, "simulation_moves", None)
+    direct = ruleset.simulation_moves
     if direct is not None:
         return cast(Callable[..., Decision], direct())
     return partial(ruleset.legal_moves, lazy=True)
@@ -90,7 +90,7 @@ def simulate_game(
     seat_bots: dict[Any, Any] = (
         dict(bots) if isinstance(bots, dict) else {i + 1: b for i, b in enumerate(bots)}
     )
-    parts = tuple(getattr(ruleset, "location_parts", ("era", "cycle")))
+    parts = tuple(ruleset.location_parts)
     moves = _moves_function(ruleset)
     sink = FindingSink(ruleset.catalogue)
     state = ruleset.setup(header, sink)
@@ -104,7 +104,7 @@ def simulate_game(
     rs_apply, rs_location, findings = ruleset.apply, ruleset.location, sink.findings
 
     # the ruleset's apply may locate the sink itself (``apply_locates``)
-    self_located = getattr(ruleset, "apply_locates", False) is True
+    self_located = ruleset.apply_locates is True
 
     def apply(e: Any) -> None:
         sink.event = len(events)
@@ -216,7 +216,7 @@ def ruleset_for(game: str) -> Ruleset:
     rs = get_ruleset(game)
     if rs is None:
         raise ValueError(f"no ruleset is registered for game {game!r}")
-    if not callable(getattr(rs, "simulate_one", None)):
+    if rs.simulate_one is None:
         raise ValueError(f"the {game} ruleset has no simulator")
     return rs
 
@@ -226,13 +226,16 @@ def simulate_one(seed: Any, index: int, players: int, bots: str = "mixed", *,
     """Game ``index`` of a run with ``seed`` of ``game``: reproducible on its own from (seed,
     index). ValueError for a player count or bot name the ruleset does not simulate."""
     rs = ruleset_for(game)
-    names = tuple(getattr(rs, "bot_names", ()))
+    names = tuple(rs.bot_names)
     if names and bots not in names:
         raise ValueError(f"unknown bot choice {bots!r}; choose one of {', '.join(names)}")
-    counts = tuple(getattr(rs, "player_counts", ()))
+    counts = tuple(rs.player_counts)
     if counts and players not in counts:
         raise ValueError(f"the {game} simulator plays {_counts_text(counts)} players, not {players}")
-    return rs.simulate_one(seed, index, players, bots)
+    play = rs.simulate_one
+    if play is None:  # pragma: no cover - ruleset_for refused it
+        raise ValueError(f"the {game} ruleset has no simulator")
+    return play(seed, index, players, bots)
 
 
 def _counts_text(counts: Sequence[int]) -> str:

@@ -33,8 +33,8 @@ _OWN_COLUMNS = {
 
 
 def _location_parts(rs: Any) -> tuple[str, ...]:
-    """The names of the parts of the ruleset's locations (``("era", "cycle")`` by default)."""
-    return tuple(getattr(rs, "location_parts", ("era", "cycle")))
+    """The names of the parts of the ruleset's locations (its declared ``location_parts``)."""
+    return tuple(rs.location_parts)
 
 
 def _named(loc: Any, parts: tuple[str, ...]) -> dict[str, Any]:

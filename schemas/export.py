@@ -15,19 +15,33 @@ from pydantic import BaseModel
 
 from schemas.content import ContentPack
 from schemas.findings import Finding
-from schemas.mandate2038 import MandateLog
 from schemas.protocol import Protocol
-from schemas.vestige import VestigeLog
 
 OUT = Path(__file__).resolve().parent / "json"
 
-EXPORTS: dict[str, type[BaseModel]] = {
-    "mandate2038-log.schema.json": MandateLog,
+#: The shared models; each game's log model is added from the registry (:func:`exports`).
+SHARED_EXPORTS: dict[str, type[BaseModel]] = {
     "finding.schema.json": Finding,
     "content-pack.schema.json": ContentPack,
     "observation-protocol.schema.json": Protocol,
-    "vestige-log.schema.json": VestigeLog,
 }
+
+
+def exports(*, own_only: bool = True) -> dict[str, type[BaseModel]]:
+    """File name -> model: the shared models and ``<game>-log.schema.json`` of every registered
+    game (with ``own_only``, the games whose log model lives in this package: a game installed
+    as its own package publishes its schema itself)."""
+    from engine.core.registry import rulesets
+
+    out = dict(SHARED_EXPORTS)
+    for game, rs in rulesets().items():
+        if own_only and not rs.log_model.__module__.startswith("schemas."):
+            continue
+        out[f"{game}-log.schema.json"] = rs.log_model
+    return out
+
+
+EXPORTS: dict[str, type[BaseModel]] = exports()
 
 
 def render(model: type[BaseModel]) -> str:
@@ -38,7 +52,7 @@ def render(model: type[BaseModel]) -> str:
 
 def rendered() -> dict[str, str]:
     """File name -> the JSON Schema text the models produce now."""
-    return {name: render(model) for name, model in EXPORTS.items()}
+    return {name: render(model) for name, model in exports().items()}
 
 
 def main(argv: list[str] | None = None) -> int:

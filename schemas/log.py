@@ -96,6 +96,10 @@ class BaseHeader(Strict):
     receipt: ReceiptIdentity | None = None
     provenance: Provenance = Field(default_factory=Provenance)
     notes: str | None = None
+    # The rulings this game was played under (engine/core/options.py): a set name and/or
+    # ID=OPTION pairs, e.g. "executable" or "garage_speed=declared"; None: the defaults.
+    # ``playtest validate --rulings`` replays under another.
+    rulings: str | None = None
 
     @property
     def player_count(self) -> int:

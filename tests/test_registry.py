@@ -1,7 +1,9 @@
-"""One registry that always holds every built-in ruleset (issue 8), and dispatch on the header's
-``game`` (log models, writers, the default game of a header without one).
+"""The game registry (issue 16): games discovered through the ``playtest.games`` entry points,
+each declaration checked once at registration (a duplicate id or a missing member is an error
+naming it, defaults filled in once), and dispatch on the header's ``game`` (log models,
+formats, writers, the default game of a header without one).
 
-The registry is process-wide, so the order-dependent cases run in a fresh interpreter.
+The registry is process-wide, so the cases that register games run in a fresh interpreter.
 """
 
 from __future__ import annotations
@@ -9,10 +11,12 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+from importlib.metadata import entry_points
 
 import pytest
 
-from engine.core.registry import BUILTIN, DEFAULT_GAME, get_ruleset, rulesets
+from engine.core.game import ENTRY_POINT_GROUP, OPTIONAL, REQUIRED_FUNCTIONS, REQUIRED_VALUES
+from engine.core.registry import DEFAULT_GAME, get_ruleset, rulesets
 
 
 def _fresh(code: str) -> subprocess.CompletedProcess[str]:
@@ -20,82 +24,146 @@ def _fresh(code: str) -> subprocess.CompletedProcess[str]:
                           text=True, timeout=120)
 
 
-def test_a_ruleset_registered_first_does_not_hide_the_builtins() -> None:
-    # Before the fix, registering any ruleset first made the registry skip the built-ins, so
-    # get_ruleset("mandate2038") returned None.
-    run = _fresh("""
-        from engine.core.registry import get_ruleset, register, rulesets
+# A whole declaration copied from Vestige's, under another id: what a test game needs.
+_CLONE = """
+    import copy
+    from engine.core.game import Game, GameDeclarationError
+    from engine.core.registry import get_ruleset, register, rulesets
+    from engine.vestige.ruleset import VestigeRuleset
 
-        class Fake:
-            game = "fake-game"
+    class Clone(VestigeRuleset):
+        game = "clone"
+        title = "Clone"
+"""
 
-        register(Fake())
-        assert get_ruleset("fake-game") is not None
-        assert get_ruleset("mandate2038") is not None, "mandate2038 hidden by a fake ruleset"
-        print(",".join(sorted(rulesets())))
+
+def test_the_toolkits_games_are_declared_as_entry_points() -> None:
+    # Mandate 2038 and Vestige are found the way a separately installed game is found
+    eps = {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
+    assert eps.get("mandate2038") == "engine.mandate2038:RULESET"
+    assert eps.get("vestige") == "engine.vestige:RULESET"
+    assert list(rulesets())[0] == DEFAULT_GAME == "mandate2038"
+    assert {"mandate2038", "vestige"} <= set(rulesets())
+
+
+def test_registering_an_existing_id_fails_naming_it() -> None:
+    run = _fresh(_CLONE + """
+    class Impostor(VestigeRuleset):
+        title = "Not Vestige"
+
+    try:
+        register(Impostor())
+    except GameDeclarationError as err:
+        print("ERR", err)
+    assert rulesets()["vestige"].title == "Vestige"  # the first declaration stays
+    register(get_ruleset("vestige"))  # the same object again: nothing changes
     """)
     assert run.returncode == 0, run.stderr
-    assert {"fake-game", "mandate2038"} <= set(run.stdout.strip().split(","))
+    assert "ERR game 'vestige' is already registered" in run.stdout
 
 
-def test_registering_in_any_order_keeps_every_ruleset() -> None:
+@pytest.mark.parametrize("member", ["title", "tables", "location_parts", "log_model", "apply",
+                                    "records"])
+def test_a_declaration_missing_a_required_member_fails_naming_it(member: str) -> None:
+    run = _fresh(f"""
+    from engine.core.game import GameDeclarationError, REQUIRED_FUNCTIONS, REQUIRED_VALUES
+    from engine.core.registry import register
+    from engine.vestige.ruleset import VestigeRuleset
+
+    src = VestigeRuleset()
+    class Bare:  # every member of Vestige's declaration but {member!r}; not a Game subclass
+        pass
+    bare = Bare()
+    for name in REQUIRED_VALUES + REQUIRED_FUNCTIONS:
+        if name != {member!r}:
+            setattr(bare, name, getattr(src, name))
+    bare.game = "bare"
+    try:
+        register(bare)
+    except GameDeclarationError as err:
+        print("ERR", err)
+    """)
+    assert run.returncode == 0, run.stderr
+    assert "ERR game 'bare'" in run.stdout and repr(member) in run.stdout, run.stdout
+
+
+def test_defaults_are_filled_once_and_a_complete_declaration_registers() -> None:
     run = _fresh("""
-        from engine.core.registry import get_ruleset, register, rulesets
+    from engine.core.game import OPTIONAL, REQUIRED_FUNCTIONS, REQUIRED_VALUES
+    from engine.core.registry import get_ruleset, register
+    from engine.vestige.ruleset import VestigeRuleset
 
-        class A:
-            game = "a-game"
-
-        class B:
-            game = "b-game"
-
-        assert get_ruleset("mandate2038") is not None  # built-ins first, then two more
-        register(B())
-        register(A())
-        assert {"a-game", "b-game", "mandate2038"} <= set(rulesets())
+    src = VestigeRuleset()
+    class Bare:
+        pass
+    bare = Bare()
+    for name in REQUIRED_VALUES + REQUIRED_FUNCTIONS:
+        setattr(bare, name, getattr(src, name))
+    bare.game, bare.title = "bare", "Bare"
+    register(bare)
+    got = get_ruleset("bare")
+    assert got is bare
+    missing = [n for n in OPTIONAL if n not in vars(bare)]
+    assert not missing, missing
+    assert bare.formats == () and bare.simulate_one is None and bare.pages == ()
     """)
     assert run.returncode == 0, run.stderr
 
 
-def test_a_builtin_that_is_not_installed_is_skipped_and_a_broken_one_raises() -> None:
-    run = _fresh("""
-        import sys, types
-        import engine.core.registry as reg
-
-        reg.BUILTIN = ("engine.mandate2038", "engine.no_such_ruleset_yet")
-        assert reg.get_ruleset("mandate2038") is not None
-        assert reg.get_ruleset("no_such_ruleset_yet") is None
+def test_malformed_members_are_refused_naming_them() -> None:
+    run = _fresh(_CLONE + """
+    for attr, value in [("tables", {"t": (("x", "TEXT"),)}), ("location_parts", "round"),
+                        ("rules_versions", ()), ("game", "Bad Id")]:
+        c = Clone()
+        setattr(c, attr, value)
+        try:
+            register(c)
+        except GameDeclarationError as err:
+            print("ERR", attr, "|", err)
     """)
     assert run.returncode == 0, run.stderr
-    broken = _fresh("""
-        import engine.core.registry as reg
+    lines = [ln for ln in run.stdout.splitlines() if ln.startswith("ERR")]
+    assert len(lines) == 4, run.stdout
+    for line in lines:
+        attr, msg = line[4:].split(" | ")
+        assert attr in msg or (attr == "tables" and "TEXT" in msg), line
 
-        reg.BUILTIN = ("engine.mandate2038", "tests_broken_ruleset")
-        import sys, types
-        mod = types.ModuleType("tests_broken_ruleset")
-        sys.modules.pop("tests_broken_ruleset", None)
-        import importlib.abc, importlib.machinery
 
-        class Finder(importlib.abc.MetaPathFinder):
-            def find_spec(self, name, path, target=None):
-                if name == "tests_broken_ruleset":
-                    raise ModuleNotFoundError("No module named 'a_dependency'", name="a_dependency")
-                return None
+def test_a_game_registered_first_does_not_hide_the_installed_ones() -> None:
+    run = _fresh(_CLONE + """
+    register(Clone())
+    assert get_ruleset("clone") is not None
+    assert list(rulesets())[:2] == ["mandate2038", "vestige"], list(rulesets())
+    """)
+    assert run.returncode == 0, run.stderr
 
-        sys.meta_path.insert(0, Finder())
+
+def test_a_broken_game_package_is_a_clear_error() -> None:
+    run = _fresh("""
+    import engine.core.registry as reg
+    from engine.core.game import GameDeclarationError
+
+    reg.BUILTIN = {**reg.BUILTIN, "broken": "no_such_game_package:GAME"}
+    import importlib.metadata as md
+    reg.entry_points = lambda group: []  # as if the entry points were not installed
+    try:
         reg.get_ruleset("mandate2038")
+    except GameDeclarationError as err:
+        print("ERR", err)
     """)
-    assert broken.returncode != 0 and "a_dependency" in broken.stderr
+    assert run.returncode == 0, run.stderr
+    assert "ERR the game 'broken'" in run.stdout and "no_such_game_package" in run.stdout
+    assert "reinstall" in run.stderr  # the missing entry points are said, not silently patched
 
 
-def test_builtins_are_listed_and_registered() -> None:
-    assert BUILTIN[0] == "engine.mandate2038"
-    assert DEFAULT_GAME == "mandate2038"
-    assert get_ruleset("mandate2038") is rulesets()["mandate2038"]
+def test_the_declaration_lists_are_disjoint() -> None:
+    assert not set(REQUIRED_VALUES) & set(OPTIONAL)
+    assert not set(REQUIRED_FUNCTIONS) & set(OPTIONAL)
 
 
 def test_log_models_and_writers_dispatch_on_the_header_game() -> None:
     from engine.simulate import simulate_one
-    from ingest.formats import write_log, writers
+    from ingest.formats import SUFFIXES, write_log, writers
     from schemas import LOG_MODELS, log_model
     from schemas.mandate2038 import MandateLog
     from schemas.vestige import VestigeLog
@@ -104,6 +172,7 @@ def test_log_models_and_writers_dispatch_on_the_header_game() -> None:
     assert log_model("no-such-game") is None
     assert {"json", "notation", "csv"} <= set(writers("mandate2038"))
     assert set(writers("no-such-game")) == {"json"}
+    assert {".m38", ".txt", ".csv", ".vst", ".json", ".zip"} <= set(SUFFIXES)
     log = simulate_one(7, 0, 3)
     assert write_log(log, "notation").startswith("[")
     alien = log.model_copy(update={"header": log.header.model_copy(update={"game": "no-such-game"})})

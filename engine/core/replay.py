@@ -122,7 +122,7 @@ def replay(
     stop = len(events) if upto is None else min(len(events), upto + 1)
     # Hot loop: bind what is called per event to locals (measured in docs/engine.md).
     apply, location, ended = rs.apply, rs.location, rs.ended
-    parts = tuple(getattr(rs, "location_parts", ("era", "cycle")))
+    parts = tuple(rs.location_parts)
     era_cycle = parts == ("era", "cycle")
     idx = list(indices[:stop]) if indices is not None else range(stop)
     src = list(lines[:stop]) if lines is not None else []

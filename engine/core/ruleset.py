@@ -13,7 +13,8 @@ A ruleset is data (its content pack) plus pure functions over a state it defines
 * ``records(state)``: the rows of the warehouse tables the ruleset declares in ``tables``.
 
 The simulator and the conformance tests use only this interface, so a new game is a new package
-that registers a ruleset (``engine/core/registry.py``), not a change to the core.
+that declares its ruleset (``engine/core/game.py``) in the ``playtest.games`` entry-point group
+(``engine/core/registry.py``), not a change to the core.
 """
 
 from __future__ import annotations
@@ -23,9 +24,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from pydantic import BaseModel, TypeAdapter
 
     from engine.core.findings import Catalogue, FindingSink
+    from engine.core.game import Format, Page, Vocabulary
     from engine.core.replay import LedgerEntry, Outcome
     from schemas.log import BaseHeader
 
@@ -98,6 +102,23 @@ class Ruleset(Protocol):
     # Simulation: player counts and bot names the simulator accepts.
     player_counts: tuple[int, ...]
     bot_names: tuple[str, ...]
+    # The rest of the declaration (engine/core/game.py; registration fills the defaults):
+    events_adapter: TypeAdapter[Any] | None
+    apply_locates: bool
+    formats: tuple[Format, ...]
+    timed_phases: tuple[str, ...]
+    rulings_dir: Path | None
+    vocabulary: Vocabulary
+    board_picture: str | None
+    recorder: str | None
+    pages: tuple[Page, ...]
+    #: ``(seed, index, players, bots="mixed") -> log``: simulated game ``index`` of a run with
+    #: ``seed`` (labelled simulated), reproducible on its own; None when the game has no
+    #: simulator. ``prepare_simulation()`` (or None) does the simulator's start-up;
+    #: ``simulation_moves()`` (or None) returns a faster ``legal_moves`` with lazy options.
+    simulate_one: Callable[..., Any] | None
+    prepare_simulation: Callable[[], None] | None
+    simulation_moves: Callable[[], Callable[..., Decision]] | None
 
     def setup(self, header: Any, sink: FindingSink) -> Any: ...
 
@@ -134,9 +155,3 @@ class Ruleset(Protocol):
     def unchecked(self, header: Any) -> list[str]:
         """Rules this ruleset does not check for this game (e.g. Advanced Play supplements)."""
         ...
-
-    def simulate_one(self, seed: Any, index: int, players: int, bots: str = "mixed") -> Any:
-        """Simulated game ``index`` of a run with ``seed`` (a log, labelled simulated),
-        reproducible on its own from (seed, index)."""
-        ...
-

@@ -1,8 +1,7 @@
-"""Mandate 2038 (rules 0.8.0-rc.17-test): the replay engine. Importing registers the ruleset."""
+"""Mandate 2038 (rules 0.8.0-rc.17-test): the replay engine. ``RULESET`` is the game's
+declaration, registered through the ``playtest.games`` entry point
+``mandate2038 = "engine.mandate2038:RULESET"`` (engine/core/registry.py)."""
 
-from engine.core.registry import register
 from engine.mandate2038.ruleset import RULESET, MandateRuleset
-
-register(RULESET)
 
 __all__ = ["RULESET", "MandateRuleset"]

@@ -15,6 +15,8 @@ from typing import Any, get_args
 from pydantic import BaseModel
 
 from engine.core.findings import FindingSink
+from engine.core.game import Format, Game, Vocabulary
+from engine.core.options import cite_findings
 from engine.core.replay import LedgerEntry, Outcome
 from engine.core.ruleset import Decision, TableColumns
 from engine.mandate2038 import codes, warehouse
@@ -67,6 +69,7 @@ from schemas.mandate2038 import (
     MandateLog,
     Phase,
 )
+from schemas.packs import data_dir
 
 ADVANCED_UNCHECKED = [
     "Advanced Play supplement: its rules are not in the core rulebook and are not checked",
@@ -86,15 +89,8 @@ def _cite_rulings(st: GameState, ev: MandateEvent | None, sink: FindingSink,
                   start: int) -> None:
     """Name the rulings the findings of this event rest on: the rulings the event itself used,
     and for a checkpoint mismatch of a seat every ruling that decided something for that seat
-    since its previous checkpoint (engine/mandate2038/rulings.py)."""
-    tags = st.event_rulings
-    for i in range(start, len(sink.findings)):
-        f = sink.findings[i]
-        mine = set(tags)
-        if f.code == "checkpoint/mismatch" and f.where.seat is not None:
-            mine |= st.seat_rulings.get(f.where.seat, set())
-        if mine:
-            sink.findings[i] = f.model_copy(update={"rulings": tuple(sorted(mine | set(f.rulings)))})
+    since its previous checkpoint (engine/core/options.py)."""
+    cite_findings(sink, start, st.event_rulings, st.seat_rulings)
     st.event_rulings = set()
     if isinstance(ev, Checkpoint):
         for sv in ev.seats:
@@ -194,9 +190,41 @@ _BY_CLASS = _by_class()
 _MOVES: list[Callable[..., Decision] | None] = [None]
 
 
-class MandateRuleset:
+#: Mandate 2038's formats besides canonical JSON (docs/formats.md)
+FORMATS: tuple[Format, ...] = (
+    Format("notation", (".m38", ".txt"), reader="ingest.formats.notation:read_notation",
+           writer="ingest.formats.notation:write_notation", label="Mandate 2038 notation"),
+    Format("csv", (".csv",), reader="ingest.formats.sheet:read_sheet",
+           writer="ingest.formats.sheet:write_sheet", label="Mandate 2038 recording sheet"),
+)
+
+#: the words of Mandate 2038's analytics pages (rulebook terms)
+VOCABULARY = Vocabulary(
+    score_sources={
+        "starting": "Starting Mandate", "customer": "Customers",
+        "capability_threshold": "Capability thresholds", "trust_threshold": "Trust thresholds",
+        "era_mandate": "Era Mandates", "headline": "Headlines", "fusion": "Fusion",
+        "faction_ability": "Faction abilities", "offline_penalty": "Offline penalty",
+        "checkpoint": "Table checkpoint",
+    },
+    end_conditions={
+        "singularity": "The Singularity (AGI, Open)",
+        "closed_loop": "The Closed Loop (AGI, Closed)",
+        "plural_future": "The Plural Future (no AGI, Open)",
+        "assured_continuity": "Assured Continuity (no AGI, Closed)",
+    },
+    phases={"setup": "Setup", "era1": "Era I", "era2": "Era II", "era3": "Era III",
+            "era4": "Era IV", "production": "Production", "dossier": "Dossier",
+            "audit": "Audit", "scoring": "Scoring", "final_scoring": "Final scoring"},
+    location_labels={"era": "Era", "cycle": "cycle"},
+    seat_role="Faction",
+)
+
+
+class MandateRuleset(Game):
     """Mandate 2038, rules 0.8.0-rc.17-test (Default Game; Advanced games replay what the
-    Default Game shares)."""
+    Default Game shares). The game's declaration (engine.core.game): registered through the
+    ``playtest.games`` entry point ``mandate2038 = "engine.mandate2038:RULESET"``."""
 
     game = "mandate2038"
     title = "Mandate 2038"
@@ -215,6 +243,15 @@ class MandateRuleset:
     tables: Mapping[str, TableColumns] = warehouse.TABLES
     player_counts: tuple[int, ...] = (3, 4, 5)
     bot_names: tuple[str, ...] = ("random", "heuristic", "mixed")
+    formats = FORMATS
+    vocabulary = VOCABULARY
+    timed_phases: tuple[str, ...] = ("setup", "era1", "era2", "era3", "era4", "production",
+                                     "dossier", "audit", "scoring", "final_scoring")
+    rulings_dir = data_dir() / "content" / "mandate2038" / "rulings"
+    # the app's members (filled in by the app's own modules; docs/notes/game-declaration.md)
+    board_picture = None
+    recorder = None
+    pages = ()
 
     def content(self, rules_version: str = RULES_VERSION) -> Content:
         """The indexed content pack (raises RuntimeError when the pack is not installed)."""

@@ -1,9 +1,6 @@
-"""Vestige: the replay engine. Importing registers the ruleset (the registry imports every
-built-in ruleset package, engine.core.registry.BUILTIN)."""
+"""Vestige: the replay engine. ``RULESET`` is the game's declaration, registered through the
+``playtest.games`` entry point ``vestige = "engine.vestige:RULESET"`` (engine/core/registry.py)."""
 
-from engine.core.registry import register
 from engine.vestige.ruleset import RULESET, VestigeRuleset
-
-register(RULESET)
 
 __all__ = ["RULESET", "VestigeRuleset"]

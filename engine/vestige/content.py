@@ -1,9 +1,13 @@
 """The Vestige component sheet (``data/content/vestige/``): what the rulebook states, with its
-page, and the values it does not print, each *declared* (a stand-in a designer confirms).
+page (``stated.json``), and the values it does not print, each *declared* (a stand-in a designer
+confirms): a ruling with a ``declared`` option and its value in
+``rulings/<rules version>.declared.json``, the mechanism every game shares for what its rules
+leave open (engine/core/options.py, docs/notes/game-declaration.md).
 
-Rules code reads numbers only from :data:`CONTENT`. Each declared value has a name; a check that
-rests on one calls ``state.rest_on(name)`` so the engine can list, per game, which checks rested
-on declared values.
+Rules code reads numbers only from :data:`CONTENT` (the declared defaults) or from
+:func:`content_for` the rulings of a replay. Each declared value has a name (its ruling id); a
+check that rests on one calls ``state.rest_on(name)`` so the engine can list, per game, which
+checks rested on declared values.
 """
 
 from __future__ import annotations
@@ -11,9 +15,14 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
+
+from engine.core.options import OptionBook, Rulings, load_book, rulings_files
 
 ROOT = Path(__file__).resolve().parents[2] / "data" / "content" / "vestige"
+RULINGS_DIR = ROOT / "rulings"
+#: the rules version whose declared values :data:`CONTENT` holds (schemas.vestige.RULES_VERSION)
+CONTENT_VERSION = "rulebook-1"
 
 JsonDict = dict[str, object]
 
@@ -60,9 +69,25 @@ class Content:
         return None
 
 
-def load() -> Content:
-    st, de = _read("stated.json"), _read("declared.json")
-    sv, dv = _values(st), _values(de)
+def declared_book(rules_version: str = CONTENT_VERSION) -> OptionBook:
+    """The rulings book holding the declared values (and any other Vestige rulings)."""
+    return load_book(rulings_files(RULINGS_DIR, rules_version))
+
+
+def _declared(rulings: Rulings) -> dict[str, dict[str, Any]]:
+    """Declared value name -> {"value", "note"} under ``rulings`` (the options in force)."""
+    book = rulings.book
+    assert book is not None
+    return {rid: {"value": rulings.value(rid), "note": r.seed_says}
+            for rid, r in book.rulings.items() if r.values}
+
+
+def load(rulings: Rulings | None = None) -> Content:
+    """The component sheet with the declared values of ``rulings`` (default: every default)."""
+    if rulings is None:
+        rulings = declared_book().defaults()
+    st = _read("stated.json")
+    sv, dv = _values(st), _declared(rulings)
     wheel = cast(dict[str, dict[str, object]], st["wheel"])
     regions = cast(dict[str, object], st["regions"])
 
@@ -93,6 +118,12 @@ def load() -> Content:
         mastery_leverage=cast(dict[str, int], d("mastery_leverage")),
         chop_bot_colour=cast(str, d("chop_bot_colour")),
     )
+
+
+def content_for(rulings: Rulings) -> Content:
+    """The component sheet of one replay: :data:`CONTENT` with the declared values of the
+    options in force (``state.rulings``); :data:`CONTENT` itself when they are the defaults."""
+    return CONTENT if not rulings.spec() else load(rulings)
 
 
 CONTENT = load()

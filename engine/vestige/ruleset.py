@@ -15,11 +15,13 @@ one per rulebook chapter:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
 
 from engine.core.findings import FindingSink
+from engine.core.game import Format, Game, Vocabulary
 from engine.core.replay import LedgerEntry, Outcome
 from engine.core.ruleset import Decision, TableColumns
 from engine.vestige import codes
@@ -114,8 +116,42 @@ HANDLERS: dict[str, Handler] = {
 }
 
 
-class VestigeRuleset:
-    """Vestige (rulebook as seeded): competitive, team, solo and co-op, with nemeses."""
+#: a Vestige log in notation (``[game vestige]``) or as a sheet (a ``game,vestige`` row)
+VESTIGE_MARK = rb"(?im)^\s*(\[\s*game\s+vestige\s*\]|\"?game\"?\s*[,;\t]\s*\"?vestige\b)"
+
+#: Vestige's formats besides canonical JSON (docs/vestige.md)
+FORMATS: tuple[Format, ...] = (
+    Format("notation", (".vst",), reader="ingest.formats.vestige_notation:read_vestige_notation",
+           writer="ingest.formats.vestige_notation:write_vestige_notation", mark=VESTIGE_MARK,
+           label="Vestige notation"),
+    Format("csv", (".csv",), reader="ingest.formats.vestige_sheet:read_vestige_sheet",
+           writer="ingest.formats.vestige_sheet:write_vestige_sheet", mark=VESTIGE_MARK,
+           label="Vestige recording sheet"),
+)
+
+#: the words of Vestige's analytics pages (rulebook terms)
+VOCABULARY = Vocabulary(
+    score_sources={
+        "region_visit": "Region visits", "region_control": "Region control",
+        "region_end": "Regions at the end", "speed": "Speed track", "card": "Cards",
+        "card_effect": "Card effects", "covert_op": "Covert ops", "bounty": "Bounties",
+        "mastery": "Mastery tiles", "endgame": "Endgame conditions", "abandon": "Abandoned jobs",
+        "stack": "Stacks", "checkpoint": "Table checkpoint",
+    },
+    end_conditions={
+        "most_leverage": "Most leverage", "nemesis_goal": "A nemesis met its goal",
+        "tie": "Tie (no winner)",
+    },
+    phases={"setup": "Setup", "final_scoring": "Final scoring"},
+    location_labels={"round": "round", "turn": "turn"},
+    seat_role="Colour",
+)
+
+
+class VestigeRuleset(Game):
+    """Vestige (rulebook as seeded): competitive, team, solo and co-op, with nemeses. The
+    game's declaration (engine.core.game), registered through the ``playtest.games`` entry
+    point ``vestige = "engine.vestige:RULESET"``."""
 
     game = "vestige"
     title = "Vestige"
@@ -132,6 +168,14 @@ class VestigeRuleset:
     player_counts: tuple[int, ...] = (2, 3, 4)
     bot_names: tuple[str, ...] = ("random", "heuristic", "mixed")
     location_parts: tuple[str, ...] = ("round", "turn")
+    formats = FORMATS
+    vocabulary = VOCABULARY
+    timed_phases: tuple[str, ...] = ("setup", "final_scoring")
+    rulings_dir = Path(__file__).resolve().parents[2] / "data" / "content" / "vestige" / "rulings"
+    # the app's members (filled in by the app's own modules; docs/notes/game-declaration.md)
+    board_picture = None
+    recorder = None
+    pages = ()
 
     def prepare_simulation(self) -> None:
         """The simulator's start-up, done once before games are timed: import the simulator

@@ -9,39 +9,69 @@ with its line and column, and the rest of the input is still read.
 * :func:`read_bytes` - the same for uploaded bytes with a file name.
 * :func:`write_log` - ``json`` (canonical), ``notation`` or ``csv`` text of a valid log, with
   the writers of its game (:func:`writers`, dispatched on the header's ``game``).
+
+Every format besides canonical JSON is declared by its game (``formats``, engine/core/game.py):
+its suffixes, its mark, its reader and its writer. This module knows no game by name.
 """
 
 from __future__ import annotations
 
-import importlib
 import io
 import re
 import zipfile
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ingest.formats._common import LoadedLog, unreadable
 from ingest.formats.jsonlog import read_json
-from ingest.formats.notation import read_notation
 from ingest.formats.session import SESSION_MARKER, read_session_files, session_zip_bytes
-from ingest.formats.sheet import read_sheet
 from ingest.formats.tokens import _SURROGATE
 from schemas.canonical import dumps_log
+
+if TYPE_CHECKING:
+    from engine.core.game import Format
 
 __all__ = ["FORMATS", "MAX_ZIP_BYTES", "MAX_ZIP_MEMBERS", "SUFFIXES", "LoadedLog", "ZipTooLarge",
            "read_bytes", "read_path", "unpack_zip", "write_log", "writers"]
 
-#: suffix -> format of the files read_path understands (plus directories with receipt.json)
-SUFFIXES: dict[str, str] = {
-    ".json": "json",
-    ".m38": "notation",
-    ".txt": "notation",
-    ".csv": "csv",
-    ".zip": "session-folder",
-    ".vst": "notation",  # Vestige notation (ingest/formats/vestige_notation.py)
-}
-FORMATS = ("json", "notation", "csv", "session-folder")
+#: the toolkit's own suffixes; each game's formats add theirs (:func:`suffixes`)
+_OWN_SUFFIXES: dict[str, str] = {".json": "json", ".zip": "session-folder"}
+
+
+def _game_formats() -> list[tuple[str, Format]]:
+    """(game, format) of every registered game's declared formats, in registry order."""
+    from engine.core.registry import rulesets
+
+    return [(game, f) for game, rs in rulesets().items() for f in rs.formats]
+
+
+def suffixes() -> dict[str, str]:
+    """Suffix -> format of the files read_path understands (plus directories with
+    receipt.json): ``.json`` and ``.zip``, and every suffix a registered game declares."""
+    out = dict(_OWN_SUFFIXES)
+    for _game, f in _game_formats():
+        for s in f.suffixes:
+            out.setdefault(s.lower(), f.name)
+    return out
+
+
+def format_names() -> tuple[str, ...]:
+    """Every format an input can be read as: json, the games' formats, session-folder."""
+    names = ["json"]
+    for _game, f in _game_formats():
+        if f.name not in names:
+            names.append(f.name)
+    return (*names, "session-folder")
+
+
+def __getattr__(name: str) -> Any:
+    # SUFFIXES and FORMATS are computed from the registered games when asked for
+    if name == "SUFFIXES":
+        return suffixes()
+    if name == "FORMATS":
+        return format_names()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 MAX_BYTES = 64 * 1024 * 1024  # one log or one zip member; larger input is reported unreadable
 #: a zip (a session folder, or logs zipped together) may hold at most this many files and
 #: unpack to at most this many bytes, counted on the bytes actually decompressed (the sizes a
@@ -99,26 +129,16 @@ def unpack_zip(zf: zipfile.ZipFile, *, keep: bool = True, max_member: int = MAX_
 
 
 
-# Each game's writers besides canonical JSON: game -> format -> "module:function" (imported when
-# first used, so a game's formats load only when needed; a module not installed yet is skipped).
-GAME_WRITERS: dict[str, dict[str, str]] = {
-    "mandate2038": {"notation": "ingest.formats.notation:write_notation",
-                    "csv": "ingest.formats.sheet:write_sheet"},
-    "vestige": {"notation": "ingest.formats.vestige_notation:write_vestige_notation",
-                "csv": "ingest.formats.vestige_sheet:write_vestige_sheet"},
-}
-
-
 def writers(game: str) -> dict[str, Callable[[Any], str]]:
-    """The formats a log of ``game`` can be written in: format -> writer (``json`` first)."""
+    """The formats a log of ``game`` can be written in: format -> writer (``json`` first, then
+    the game's declared formats that have a writer)."""
+    from engine.core.registry import get_ruleset
+
     out: dict[str, Callable[[Any], str]] = {"json": _write_json}
-    for fmt, ref in GAME_WRITERS.get(game, {}).items():
-        module, _, name = ref.partition(":")
-        try:
-            out[fmt] = getattr(importlib.import_module(module), name)
-        except ModuleNotFoundError as err:
-            if err.name != module:
-                raise
+    rs = get_ruleset(game)
+    for f in rs.formats if rs is not None else ():
+        if f.writer is not None:
+            out[f.name] = f.write
     return out
 
 
@@ -131,7 +151,10 @@ def _write_json(log: Any) -> str:
 def write_log(log: Any, fmt: str) -> str:
     """The text of ``log`` in ``fmt`` (``json``, canonical, for every game; ``notation`` or
     ``csv`` with the writers of the log's game, named by its header's ``game``)."""
-    game = getattr(getattr(log, "header", None), "game", "mandate2038")
+    from engine.core.registry import DEFAULT_GAME
+
+    header = getattr(log, "header", None)
+    game = header.game if header is not None else DEFAULT_GAME
     table = writers(game)
     if fmt not in table:
         known = ", ".join(table)
@@ -161,29 +184,36 @@ def read_bytes(data: bytes, name: str) -> list[LoadedLog]:
     if len(data) > MAX_BYTES:
         return [unreadable(name, "json", b"", f"larger than {MAX_BYTES} bytes")]
     suffix = PurePosixPath(name).suffix.lower()
-    fmt = SUFFIXES.get(suffix) or _sniff(data)
+    fmt = suffixes().get(suffix) or _sniff(data)
     if fmt == "zip" or suffix == ".zip":
         return _read_zip(data, name)
     if fmt == "json":
         return [read_json(data, name)]
-    if _is_vestige(data, suffix):
-        from ingest.formats.vestige_notation import read_vestige_notation
-        from ingest.formats.vestige_sheet import read_vestige_sheet
-
-        if fmt == "csv":
-            return [read_vestige_sheet(data, name)]
-        return [read_vestige_notation(data, name)]
-    if fmt == "csv":
-        return [read_sheet(data, name)]
-    return [read_notation(data, name)]
+    chosen = game_format(data, suffix, fmt)
+    if chosen is None:
+        return [unreadable(name, fmt, data, f"no installed game reads {fmt} logs")]
+    return [chosen.read(data, name)]
 
 
-_VESTIGE_MARK = re.compile(rb"(?im)^\s*(\[\s*game\s+vestige\s*\]|\"?game\"?\s*[,;\t]\s*\"?vestige\b)")
+def game_format(data: bytes, suffix: str, kind: str) -> Format | None:
+    """The declared format that reads ``data`` (a file with ``suffix``, of ``kind``: a format
+    name, from the suffix or sniffed): the first game whose format carries its mark in the first
+    20,000 bytes, else the first whose format lists the suffix, else the default game's format
+    of that kind."""
+    from engine.core.registry import DEFAULT_GAME
 
-
-def _is_vestige(data: bytes, suffix: str) -> bool:
-    """A Vestige notation (``.vst``, or ``[game vestige]``) or sheet (a ``game,vestige`` row)."""
-    return suffix == ".vst" or bool(_VESTIGE_MARK.search(data[:20000]))
+    declared = _game_formats()
+    head = data[:20000]
+    for _game, f in declared:
+        if (f.name == kind or suffix in f.suffixes) and f.marks(head):
+            return f
+    for _game, f in declared:
+        if suffix in f.suffixes:
+            return f
+    for game, f in declared:
+        if game == DEFAULT_GAME and f.name == kind:
+            return f
+    return next((f for _game, f in declared if f.name == kind), None)
 
 
 def _read_zip(data: bytes, name: str) -> list[LoadedLog]:
@@ -211,10 +241,11 @@ def _read_zip(data: bytes, name: str) -> list[LoadedLog]:
         if member in taken or "__MACOSX" in member:
             continue
         suffix = PurePosixPath(member).suffix.lower()
-        if SUFFIXES.get(suffix) in ("json", "notation", "csv"):
+        if suffix != ".zip" and suffix in suffixes():
             out.extend(read_bytes(body, f"{name}#{member}"))
     if not out:
-        why = "; ".join(problems) if problems else "it holds no receipt.json and no .json/.m38/.txt/.csv log"
+        logs = "/".join(s for s in suffixes() if s != ".zip")
+        why = "; ".join(problems) if problems else f"it holds no receipt.json and no {logs} log"
         out.append(unreadable(name, "session-folder", data, f"no game log in the zip: {why}"))
     return out
 
@@ -251,10 +282,10 @@ def read_path(path: Path) -> list[LoadedLog]:
         return [read_session_files(files, name, session_zip_bytes(files))]
     try:
         if path.stat().st_size > MAX_BYTES:
-            return [unreadable(name, SUFFIXES.get(path.suffix.lower(), "json"), b"",
+            return [unreadable(name, suffixes().get(path.suffix.lower(), "json"), b"",
                                f"larger than {MAX_BYTES} bytes")]
         data = path.read_bytes()
     except OSError as err:
-        return [unreadable(name, SUFFIXES.get(path.suffix.lower(), "json"), b"",
+        return [unreadable(name, suffixes().get(path.suffix.lower(), "json"), b"",
                            f"cannot read the file: {err.strerror or err}")]
     return read_bytes(data, name)

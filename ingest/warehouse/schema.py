@@ -138,7 +138,7 @@ def _declared(game: str, tables: Mapping[str, Sequence[tuple[str, str]]]) -> set
 # Every registered ruleset declares its own tables (``Ruleset.tables``), in registry order.
 _RECORD: set[str] = set()
 for _game, _rs in rulesets().items():
-    _RECORD |= _declared(_game, getattr(_rs, "tables", {}))
+    _RECORD |= _declared(_game, _rs.tables)
 
 # Tables filled from ReplayResult.records (the engine's rows), by name.
 RECORD_TABLES: frozenset[str] = frozenset(_RECORD)

@@ -1,0 +1,36 @@
+"""The ``playtest`` commands, one module each.
+
+A command module defines ``register(sub, db_parent)``, which adds its subparser to ``sub``
+(an ``argparse`` subparsers action) and sets ``func`` to the function that runs it; ``db_parent``
+is the parent parser that carries ``--db``. Adding a command is adding its module here and its
+name to :data:`COMMANDS` (the order is the order of ``playtest --help``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+from typing import Any
+
+COMMANDS: tuple[str, ...] = (
+    "validate",
+    "reaudit",
+    "rulings",
+    "simulate",
+    "study",
+    "calibrate",
+    "replay",
+    "convert",
+    "ingest",
+    "rebuild",
+    "export",
+    "dashboard",
+    "demo",
+    "bench",
+)
+
+
+def register_all(sub: Any, db_parent: argparse.ArgumentParser) -> None:
+    """Add every command of :data:`COMMANDS` to ``sub``, in order."""
+    for name in COMMANDS:
+        importlib.import_module(f"cli.commands.{name}").register(sub, db_parent)

@@ -1,0 +1,39 @@
+"""``playtest ingest``: Archive and load games (files or folders) into the warehouse."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from cli.common import (
+    EXIT_OK,
+    EXIT_UNREADABLE,
+    _db_path,
+    _pipeline,
+    _summary_text,
+    _unreadable_count,
+)
+
+
+def cmd_ingest(args: argparse.Namespace) -> int:
+    pipeline = _pipeline()
+    db = _db_path(args)
+    # ingest_paths reports a path that does not exist as an unreadable input itself
+    summary = pipeline.ingest_paths([Path(p) for p in args.paths], db,
+                                    progress=args.format != "json")
+    if args.format == "json" and hasattr(summary, "to_dict"):
+        print(json.dumps(summary.to_dict(), ensure_ascii=False, indent=2, default=str))
+    else:
+        print(_summary_text(summary))
+    return EXIT_UNREADABLE if _unreadable_count(summary) else EXIT_OK
+
+
+
+def register(sub: Any, db_parent: argparse.ArgumentParser) -> None:
+    """Add ``ingest`` to the ``playtest`` subcommands."""
+    i = sub.add_parser("ingest", parents=[db_parent], help="archive and load games (files or folders)")
+    i.add_argument("paths", nargs="+", metavar="PATH")
+    i.add_argument("--format", choices=("text", "json"), default="text")
+    i.set_defaults(func=cmd_ingest)

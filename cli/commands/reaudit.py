@@ -1,0 +1,80 @@
+"""``playtest reaudit``: Re-audit every archived game under another ruling set and show which findings change."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from cli.common import (
+    EXIT_OK,
+    _db_path,
+    _read_one,
+    _where_text,
+    check_rulings_spec,
+    validate_one,
+)
+
+
+def _finding_key(x: dict[str, Any]) -> tuple[Any, ...]:
+    w = x.get("where") or {}
+    return (x["code"], w.get("event"), w.get("seat"), x.get("expected"), x.get("recorded"))
+
+
+def reaudit_entries(paths: list[Path], rulings: str) -> list[dict[str, Any]]:
+    """For each game in ``paths``: the findings that appear and disappear when it is replayed
+    under ``rulings`` instead of its own ruling set (the header's, else the defaults)."""
+    out: list[dict[str, Any]] = []
+    for path in paths:
+        for item in _read_one(path):
+            if not item.readable:
+                continue
+            before = validate_one(item)
+            after = validate_one(item, rulings)
+            keys_b = {_finding_key(x): x for x in before["findings"]}
+            keys_a = {_finding_key(x): x for x in after["findings"]}
+            header = getattr(item.parsed, "header", None)
+            out.append({"path": item.source, "game_id": before["game_id"],
+                        "own_rulings": getattr(header, "rulings", None) or "default",
+                        "added": [x for k, x in keys_a.items() if k not in keys_b],
+                        "removed": [x for k, x in keys_b.items() if k not in keys_a]})
+    return out
+
+
+def cmd_reaudit(args: argparse.Namespace) -> int:
+    """Re-audit the archive under ``--rulings`` and print what changes, game by game."""
+    from ingest.db import archive_root
+
+    check_rulings_spec(args.rulings)
+    root = archive_root(_db_path(args)) / "games"
+    files = sorted(p for p in root.rglob("*.json") if not p.name.endswith(".meta.json")) \
+        if root.is_dir() else []
+    entries = reaudit_entries(files, args.rulings)
+    changed = [e for e in entries if e["added"] or e["removed"]]
+    if args.format == "json":
+        print(json.dumps({"rulings": args.rulings, "games": len(entries), "changed": changed},
+                         ensure_ascii=False, indent=2, default=str))
+        return EXIT_OK
+    for e in changed:
+        print(f"{e['path']} ({e['game_id']}, own rulings: {e['own_rulings']})")
+        for sign, xs in (("+", e["added"]), ("-", e["removed"])):
+            for x in xs:
+                print(f"  {sign} [{x['severity']}] {x['code']} at {_where_text(x['where'])}: "
+                      f"{x['message']}")
+    print(f"{len(entries)} archived game(s) re-audited under --rulings {args.rulings}: "
+          f"{len(changed)} change(s) their findings")
+    return EXIT_OK
+
+
+
+def register(sub: Any, db_parent: argparse.ArgumentParser) -> None:
+    """Add ``reaudit`` to the ``playtest`` subcommands."""
+    ra = sub.add_parser("reaudit", help="re-audit every archived game under another ruling set "
+                        "and show which findings change")
+    ra.add_argument("--rulings", required=True, metavar="NAME",
+                    help="the ruling set to compare with each game's own (see `rulings`)")
+    ra.add_argument("--db", help="the DuckDB database whose archive to read (default: "
+                    "$PLAYTEST_DB or data/warehouse/playtest.duckdb)")
+    ra.add_argument("--format", choices=("text", "json"), default="text")
+    ra.set_defaults(func=cmd_reaudit)

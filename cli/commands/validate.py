@@ -1,0 +1,119 @@
+"""``playtest validate``: Replay games and report rule findings (the validate contract, DESIGN.md §4)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from cli.common import (
+    EXIT_FINDINGS,
+    EXIT_OK,
+    EXIT_UNREADABLE,
+    CliError,
+    Loaded,
+    _read_one,
+    _stderr_console,
+    _where_text,
+    check_rulings_spec,
+    expand_inputs,
+    select_inputs,
+    validate_one,
+)
+
+
+def format_validate_text(files: list[dict[str, Any]], *, quiet: bool = False) -> str:
+    """Readable report, grouped per file (``quiet``: clean games are only counted)."""
+    lines = []
+    for f in files:
+        title = f["path"] + (f" ({f['game_id']})" if f.get("game_id") else "")
+        n = len(f["findings"])
+        if f["status"] == "clean":
+            if not quiet:
+                lines.append(f"{title}: clean")
+            continue
+        label = "UNREADABLE" if f["status"] == "unreadable" else f"{n} finding{'s' if n != 1 else ''}"
+        lines.append(f"{title}: {label}")
+        for x in f["findings"]:
+            lines.append(f"  [{x['severity']}] {x['code']} at {_where_text(x['where'])}")
+            lines.append(f"      {x['message']}")
+            lines.append(f"      rule: {x['rule']}")
+            if x.get("rulings"):
+                lines.append(f"      rests on rulings: {', '.join(x['rulings'])}")
+            if "expected" in x or "recorded" in x:
+                lines.append(f"      expected: {x.get('expected')!r}   recorded: {x.get('recorded')!r}")
+    errors = sum(1 for f in files for x in f["findings"] if x["severity"] == "error")
+    unreadable = sum(1 for f in files if f["status"] == "unreadable")
+    clean = sum(1 for f in files if f["status"] == "clean")
+    lines.append(f"{len(files)} game(s): {clean} clean, {errors} error finding(s), {unreadable} unreadable")
+    return "\n".join(lines)
+
+
+def _validate_input(item: Path | Loaded, rulings: str | None = None) -> list[dict[str, Any]]:
+    """The contract entries of every game in one input (worker function; never raises)."""
+    loaded = [item] if isinstance(item, Loaded) else _read_one(item)
+    return [validate_one(one, rulings) for one in loaded]
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from rich.progress import Progress
+
+    if args.jobs < 1:
+        raise CliError("--jobs must be at least 1")
+    rulings = getattr(args, "rulings", None)
+    check_rulings_spec(rulings)
+    files: list[dict[str, Any]] = []
+    work: list[Path | Loaded] = []
+    paths, skipped = select_inputs(args.paths)
+    for p in paths:
+        found = expand_inputs(p)
+        work.extend([found] if isinstance(found, Loaded) else found)
+    if skipped and not args.quiet:
+        print(f"skipped {len(skipped)} file(s) that are not game logs, as a folder walk does: "
+              + ", ".join(skipped[:5]) + (" ..." if len(skipped) > 5 else ""), file=sys.stderr)
+    quiet_bar = args.quiet or len(work) < 20
+    with Progress(transient=True, console=_stderr_console(), disable=quiet_bar) as bar:
+        task = bar.add_task("validating", total=len(work))
+        if args.jobs > 1 and len(work) > 1:
+            import multiprocessing as mp
+            from concurrent.futures import ProcessPoolExecutor
+
+            methods = mp.get_all_start_methods()
+            ctx = mp.get_context("fork" if "fork" in methods else methods[0])
+            with ProcessPoolExecutor(max_workers=args.jobs, mp_context=ctx) as pool:
+                for entries in pool.map(_validate_input, work, [rulings] * len(work), chunksize=8):
+                    files.extend(entries)
+                    bar.advance(task)
+        else:
+            for item in work:
+                files.extend(_validate_input(item, rulings))
+                bar.advance(task)
+    if args.format == "json":
+        print(json.dumps({"files": files}, ensure_ascii=False, indent=2, default=str))
+    else:
+        print(format_validate_text(files, quiet=args.quiet))
+    if any(f["status"] == "unreadable" for f in files):
+        return EXIT_UNREADABLE
+    bad = {"error", "warning"} if args.strict else {"error"}
+    if any(x["severity"] in bad for f in files for x in f["findings"]):
+        return EXIT_FINDINGS
+    return EXIT_OK
+
+
+
+def register(sub: Any, db_parent: argparse.ArgumentParser) -> None:
+    """Add ``validate`` to the ``playtest`` subcommands."""
+    v = sub.add_parser("validate", help="replay games and report rule findings")
+    v.add_argument("paths", nargs="+", metavar="PATH")
+    v.add_argument("--format", choices=("text", "json"), default="text")
+    v.add_argument("--strict", action="store_true", help="warnings also make the exit status 1")
+    v.add_argument("--jobs", type=int, default=1, help="validate in this many processes")
+    v.add_argument("--quiet", "-q", action="store_true",
+                   help="for large runs: no progress bar, and the text report lists only games "
+                        "with findings or unreadable input, then the totals")
+    v.add_argument("--rulings", metavar="NAME",
+                   help="replay under this ruling set (a set name, ID=OPTION pairs, or both, "
+                        "comma-separated) instead of the one each log names; docs/engine.md")
+    v.set_defaults(func=cmd_validate)

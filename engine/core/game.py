@@ -1,0 +1,276 @@
+"""A game's declaration: everything a game contributes to the toolkit, checked once.
+
+A game is a Python package that declares one object: its ruleset (the pure functions of
+:class:`engine.core.ruleset.Ruleset`) plus what every other layer needs to know about it (its
+formats, warehouse tables, location parts, timed phases, unwritten-rule options, analytics
+vocabulary, board picture, recorder and extra pages). The package names that object in the
+``playtest.games`` entry-point group of its ``pyproject.toml``::
+
+    [project.entry-points."playtest.games"]
+    mygame = "mygame:GAME"
+
+and :mod:`engine.core.registry` finds it with ``importlib.metadata.entry_points``. Mandate 2038
+and Vestige are declared the same way (the toolkit's own ``pyproject.toml``).
+
+:class:`Game` is the declaration's base class: it carries the default of every optional member,
+so a subclass writes only what it has. :func:`check_declaration` (called by
+``registry.register``) refuses a declaration missing a required member or with a malformed one,
+naming it, and fills in the defaults of an object that does not subclass :class:`Game` once, so
+nothing downstream needs ``getattr(ruleset, name, default)``. docs/notes/game-declaration.md
+describes every member.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+#: The entry-point group a game package declares itself in (docs/engine.md "Declaring a game").
+ENTRY_POINT_GROUP = "playtest.games"
+
+#: The DuckDB types a declared table column may have (ingest/warehouse/schema.py maps each to a
+#: polars dtype).
+COLUMN_TYPES: frozenset[str] = frozenset({
+    "VARCHAR", "INTEGER", "DOUBLE", "BOOLEAN", "TIMESTAMP", "DATE", "JSON", "VARCHAR[]",
+    "INTEGER[]",
+})
+
+_ID = re.compile(r"^[a-z][a-z0-9_]*$")
+_TABLE = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+class GameDeclarationError(ValueError):
+    """A game declaration that cannot be registered: a duplicate id, a missing or malformed
+    member. The message names the game and the member."""
+
+
+def resolve(ref: str | Callable[..., Any]) -> Any:
+    """A declared reference: a callable as is, or ``"module:attribute"`` imported now."""
+    if callable(ref):
+        return ref
+    module, sep, name = str(ref).partition(":")
+    if not sep or not module or not name:
+        raise GameDeclarationError(f"{ref!r} is not a 'module:attribute' reference")
+    obj: Any = importlib.import_module(module)
+    for part in name.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+@dataclass(frozen=True, slots=True)
+class Format:
+    """One file format of a game's logs besides canonical JSON (which every game has).
+
+    * ``name``: what ``playtest convert --to`` takes (``notation``, ``csv``, ...). Inputs are
+      first sorted by kind: a name of ``notation`` or ``csv`` is also the kind a nameless
+      upload is sniffed as (a sheet has a ``time`` column row; anything else not JSON or a zip
+      is notation).
+    * ``suffixes``: the file suffixes (lower case, with the dot) read in this format.
+    * ``reader``: ``(data: bytes, name: str) -> ingest.formats.LoadedLog`` (never raises on
+      bad content), as a callable or ``"module:function"`` (imported when first used).
+    * ``writer``: ``(log) -> str`` or ``"module:function"``; None when the format is read only.
+    * ``mark``: a regular expression (bytes) that finds this game's logs of this format in the
+      first 20,000 bytes whatever their suffix (``[game vestige]``); None: by suffix only.
+    """
+
+    name: str
+    suffixes: tuple[str, ...]
+    reader: str | Callable[..., Any]
+    writer: str | Callable[..., Any] | None = None
+    mark: bytes | None = None
+    label: str = ""
+
+    def read(self, data: bytes, name: str) -> Any:
+        """Read ``data`` (named ``name``) with this format's reader."""
+        return resolve(self.reader)(data, name)
+
+    def write(self, log: Any) -> str:
+        """The text of ``log`` in this format."""
+        if self.writer is None:
+            raise ValueError(f"the {self.name} format is read only")
+        return str(resolve(self.writer)(log))
+
+    def marks(self, head: bytes) -> bool:
+        """Whether ``head`` (an input's first bytes) carries this game's mark."""
+        return self.mark is not None and re.search(self.mark, head) is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """A page a game adds to the app (besides the shared ones). ``script`` is the path of a
+    Streamlit page file (absolute, or relative to the game package's folder) or a
+    ``"module:function"`` that draws the page; ``url_path`` is unique across games."""
+
+    title: str
+    script: str
+    url_path: str
+    icon: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Vocabulary:
+    """The words the analytics pages use for a game, as id -> label (the label is what a
+    designer reads; the id is what the engine records):
+
+    * ``score_sources``: the ledger's ``source`` values (Scoring sources page);
+    * ``end_conditions``: the outcome's ``ending`` values (End conditions page);
+    * ``phases``: the timed phases' ids (Duration page), see ``Game.timed_phases``;
+    * ``evidence_labels``: why a game counts, or not, as evidence (``games.evidence_reasons``);
+    * ``location_labels``: each location part's name in text (``era`` -> ``Era``);
+    * ``seat_role``: what the header's ``faction`` is in this game (``Faction``, ``Colour``).
+    """
+
+    score_sources: Mapping[str, str] = field(default_factory=dict)
+    end_conditions: Mapping[str, str] = field(default_factory=dict)
+    phases: Mapping[str, str] = field(default_factory=dict)
+    evidence_labels: Mapping[str, str] = field(default_factory=dict)
+    location_labels: Mapping[str, str] = field(default_factory=dict)
+    seat_role: str = "Faction"
+
+    def label(self, kind: str, value: str | None) -> str:
+        """The label of ``value`` in the ``kind`` mapping (``score_sources``, ...); an id with
+        no label is shown with its underscores as spaces and a capital first letter."""
+        if value is None:
+            return "-"
+        table: Mapping[str, str] = getattr(self, kind)
+        if value in table:
+            return table[value]
+        text = str(value).replace("_", " ").replace("-", " ")
+        return text[:1].upper() + text[1:]
+
+
+class Game:
+    """Base class of a game declaration: the default of every optional member.
+
+    A subclass (or any object with the same members) sets the required members
+    (:data:`REQUIRED_VALUES`, :data:`REQUIRED_FUNCTIONS`); registration checks them.
+    """
+
+    # --- optional members (defaults) ------------------------------------------------------
+    #: a TypeAdapter validating a whole event list at once (a fast path), or None
+    events_adapter: Any = None
+    #: True when ``apply`` sets the sink's location itself (then callers need not)
+    apply_locates: bool = False
+    #: simulation: the player counts and bot names the simulator accepts (() = no simulator)
+    player_counts: tuple[int, ...] = ()
+    bot_names: tuple[str, ...] = ()
+    #: file formats besides canonical JSON
+    formats: tuple[Format, ...] = ()
+    #: the phases the Duration page times, in play order (ids of ``vocabulary.phases``)
+    timed_phases: tuple[str, ...] = ()
+    #: folder of the unwritten-rule options files, ``<rules_version>.json`` each (None: none)
+    rulings_dir: Path | None = None
+    #: the analytics words (see :class:`Vocabulary`)
+    vocabulary: Vocabulary = Vocabulary()
+    #: ``"module:function"`` drawing the board at a position (replay viewer), or None
+    board_picture: str | None = None
+    #: ``"module:function"`` of the game's recorder (the Record page), or None
+    recorder: str | None = None
+    #: pages the game adds to the app
+    pages: tuple[Page, ...] = ()
+    #: the sample header of a quick game, for the conformance test and docs (None: simulate)
+    #: (``simulate_one`` and ``prepare_simulation``, ``simulation_moves``: methods or None)
+    simulate_one: Any = None
+    prepare_simulation: Any = None
+    simulation_moves: Any = None
+
+    def option_book(self, rules_version: str | None = None) -> Any:
+        """This game's unwritten-rule options (engine.core.options.OptionBook) for
+        ``rules_version`` (default: the first of ``rules_versions``)."""
+        from engine.core.options import book_for
+
+        return book_for(self, rules_version)
+
+
+#: Members every declaration sets (no default): values ...
+REQUIRED_VALUES: tuple[str, ...] = (
+    "game", "title", "rules_versions", "catalogue", "header_model", "log_model",
+    "event_adapter", "event_types", "location_parts", "tables",
+)
+#: ... and the ruleset's functions (engine.core.ruleset.Ruleset).
+REQUIRED_FUNCTIONS: tuple[str, ...] = (
+    "setup", "apply", "finish", "legal_moves", "outcome", "ledger", "records", "snapshot",
+    "ended", "location", "unchecked",
+)
+#: Optional members and their defaults (filled in on an object that lacks them).
+OPTIONAL: dict[str, Any] = {
+    name: getattr(Game, name) for name in (
+        "events_adapter", "apply_locates", "player_counts", "bot_names", "formats",
+        "timed_phases", "rulings_dir", "vocabulary", "board_picture", "recorder", "pages",
+        "simulate_one", "prepare_simulation", "simulation_moves",
+    )
+}
+
+
+def _who(obj: Any) -> str:
+    game = obj.__dict__.get("game") if hasattr(obj, "__dict__") else None
+    game = game or getattr(type(obj), "game", None)
+    return f"game {game!r}" if isinstance(game, str) else f"the declaration {type(obj).__name__}"
+
+
+def check_declaration(obj: Any) -> Any:
+    """Check a game declaration and fill in its missing optional members (once); return it.
+    Raises :class:`GameDeclarationError` naming the game and the member at fault."""
+    who = _who(obj)
+    for name in REQUIRED_VALUES:
+        if not hasattr(obj, name):
+            raise GameDeclarationError(f"{who}: the declaration has no {name!r} (a required "
+                                       "member; docs/notes/game-declaration.md)")
+    for name in REQUIRED_FUNCTIONS:
+        if not callable(getattr(obj, name, None)):
+            raise GameDeclarationError(f"{who}: the declaration has no function {name!r} "
+                                       "(a required member of the ruleset)")
+    game = obj.game
+    if not isinstance(game, str) or not _ID.match(game):
+        raise GameDeclarationError(f"{who}: 'game' must be a lower-case id (letters, digits, "
+                                   f"_), not {game!r}")
+    who = f"game {game!r}"
+    if not isinstance(obj.title, str) or not obj.title.strip():
+        raise GameDeclarationError(f"{who}: 'title' must be the game's name")
+    versions = obj.rules_versions
+    if isinstance(versions, str) or not versions or not all(isinstance(v, str) for v in versions):
+        raise GameDeclarationError(f"{who}: 'rules_versions' must be a non-empty tuple of "
+                                   "version strings")
+    parts = obj.location_parts
+    if isinstance(parts, str) or not parts or not all(isinstance(p, str) for p in parts):
+        raise GameDeclarationError(f"{who}: 'location_parts' must name the parts of a "
+                                   "location, e.g. ('round', 'turn')")
+    if not isinstance(obj.tables, Mapping):
+        raise GameDeclarationError(f"{who}: 'tables' must map table names to columns")
+    for table, cols in obj.tables.items():
+        if not _TABLE.match(str(table)):
+            raise GameDeclarationError(f"{who}: table name {table!r} is not a lower-case name")
+        for col in cols:
+            if (not isinstance(col, tuple | list) or len(col) != 2
+                    or col[1] not in COLUMN_TYPES):
+                raise GameDeclarationError(
+                    f"{who}: table {table!r}: column {col!r} must be (name, type) with type one "
+                    f"of {', '.join(sorted(COLUMN_TYPES))}")
+    for name, default in OPTIONAL.items():
+        if not hasattr(obj, name):
+            try:
+                setattr(obj, name, default)
+            except AttributeError as err:
+                raise GameDeclarationError(f"{who}: the declaration has no {name!r} and it "
+                                           "cannot be filled in (subclass engine.core.game."
+                                           "Game to get every default)") from err
+    if not all(isinstance(f, Format) for f in obj.formats):
+        raise GameDeclarationError(f"{who}: 'formats' must be engine.core.game.Format entries")
+    names = [f.name for f in obj.formats]
+    if "json" in names or len(set(names)) != len(names):
+        raise GameDeclarationError(f"{who}: 'formats' names must be unique and not 'json' "
+                                   "(canonical JSON is every game's)")
+    if not all(isinstance(p, Page) for p in obj.pages):
+        raise GameDeclarationError(f"{who}: 'pages' must be engine.core.game.Page entries")
+    if not isinstance(obj.vocabulary, Vocabulary):
+        raise GameDeclarationError(f"{who}: 'vocabulary' must be an engine.core.game.Vocabulary")
+    if obj.simulate_one is not None and not callable(obj.simulate_one):
+        raise GameDeclarationError(f"{who}: 'simulate_one' must be a function or None")
+    if obj.simulate_one is not None and not (obj.player_counts and obj.bot_names):
+        raise GameDeclarationError(f"{who}: a game with a simulator declares 'player_counts' "
+                                   "and 'bot_names'")
+    return obj
