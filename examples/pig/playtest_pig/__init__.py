@@ -8,4 +8,7 @@ from __future__ import annotations
 
 from playtest_pig.ruleset import RULESET, PigRuleset
 
-__all__ = ["RULESET", "PigRuleset"]
+#: the game's declaration, named by the ``playtest.games`` entry point
+GAME = RULESET
+
+__all__ = ["GAME", "RULESET", "PigRuleset"]

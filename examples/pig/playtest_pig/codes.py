@@ -24,6 +24,8 @@ PIG_RULES: list[Rule] = [
     Rule("pig-setup/players", PLAYERS, "fewer than two players"),
     Rule("pig-setup/seats", SEATS, "seats are not numbered 1..N without gaps"),
     Rule("pig-setup/first-player", FIRST, "the first player is not a seat at the table"),
+    Rule("pig-setup/rulings", f"{R} §4.2 (the end rule is the table's choice: rulings)",
+         "the header names a ruling set or option that does not exist"),
     Rule("pig-turn/not-your-turn", ORDER, "a seat rolled or held during another seat's turn"),
     Rule("pig-turn/rolled-after-one", ONE, "the seat that rolled a 1 went on with its turn"),
     Rule("pig-hold/before-roll", ROLL_FIRST, "a hold before any roll of the turn"),

@@ -26,6 +26,11 @@ def leaders(st: GameState) -> list[int]:
     return sorted(s for s, v in st.scores.items() if v == best)
 
 
+def end_ruling(st: GameState) -> tuple[str, ...]:
+    """The ruling a finding about the end of the game rests on (``end=OPTION``)."""
+    return (f"end={st.end_rule}",)
+
+
 def _end(st: GameState, winners: list[int], ending: str) -> None:
     st.over = True
     st.winners = sorted(winners)
@@ -43,7 +48,6 @@ def after_hold(st: GameState, seat: int) -> None:
     if st.end_rule == "immediate":
         _end(st, [seat], "target_reached")
         return
-    st.options_used.add("end=equal_turns")
     order = st.seats[st.seats.index(st.first_player):] + st.seats[:st.seats.index(st.first_player)]
     remaining = len(order) - 1 - order.index(seat)
     st.last_turn = st.turn_no + remaining
@@ -66,7 +70,8 @@ def played_on(st: GameState, ev: Any, sink: FindingSink) -> bool:
                     f"seat {ev.seat} {'rolled' if ev.type == 'roll' else 'held'} after the game "
                     f"ended (seat{'s' if len(st.winners) > 1 else ''} "
                     f"{', '.join(map(str, st.winners))} won, §4); it was not applied",
-                    seat=ev.seat, rule=codes.EQUAL if st.end_rule == "equal_turns" else codes.TARGET)
+                    seat=ev.seat, rule=codes.EQUAL if st.end_rule == "equal_turns" else codes.TARGET,
+                    rulings=end_ruling(st))
         st.after_end_reported = True
     return True
 
@@ -80,7 +85,8 @@ def on_final(st: GameState, ev: Final, sink: FindingSink) -> None:
         sink.report("pig-end/not-over", f"the final record closes the game, but {why}; the "
                     "table's record is taken as the end", expected="the game to go on",
                     recorded="final record",
-                    rule=codes.EQUAL if st.reached is not None else codes.TARGET)
+                    rule=codes.EQUAL if st.reached is not None else codes.TARGET,
+                    rulings=end_ruling(st))
         _end(st, list(ev.winners) if ev.winners else leaders(st), "table_record")
     for seat, value in sorted((ev.scores or {}).items()):
         engine = st.scores.get(seat)
@@ -94,7 +100,7 @@ def on_final(st: GameState, ev: Final, sink: FindingSink) -> None:
         sink.report("pig-end/winner",
                     f"the final record names winner(s) {sorted(set(ev.winners))}, the rules give "
                     f"{st.winners}", expected=st.winners, recorded=sorted(set(ev.winners)),
-                    rule=rule, rulings=("end=equal_turns",) if st.end_rule == "equal_turns" else ())
+                    rule=rule, rulings=end_ruling(st))
     st.final_recorded = True
     st.closed = True
 

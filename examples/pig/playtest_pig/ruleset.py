@@ -1,21 +1,27 @@
-"""The Pig ruleset object (``engine.core.ruleset.Ruleset``): events dispatched to the modules,
-one per section of the rules (``examples/pig/README.md``): ``setup`` (§2), ``turns`` (§3),
-``ending`` (§4 and the final record of §5.2); ``moves`` (legal moves), ``records`` (warehouse
-rows and snapshots)."""
+"""Pig's declaration (``engine.core.game.Game``): the ruleset, with events dispatched to the
+modules, one per section of the rules (``examples/pig/README.md``): ``setup`` (§2), ``turns``
+(§3), ``ending`` (§4 and the final record of §5.2); ``moves`` (legal moves), ``records``
+(warehouse rows and snapshots); and what it contributes to the toolkit: its score sheet format,
+its tables, its rulings (the end rule), its analytics words and its page.
+
+The toolkit finds it through the ``playtest.games`` entry point ``pig = "playtest_pig:GAME"``
+(this package's ``pyproject.toml``); no file of the toolkit names it."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, TypeAdapter
 
 from engine.core.findings import FindingSink
+from engine.core.game import Format, Game, Page, Vocabulary
 from engine.core.replay import LedgerEntry, Outcome
 from engine.core.ruleset import Decision, TableColumns
 from playtest_pig import codes
 from playtest_pig.bots import BOT_NAMES
-from playtest_pig.ending import on_final
+from playtest_pig.ending import ENDINGS, on_final
 from playtest_pig.ending import outcome as _outcome
 from playtest_pig.records import TABLES
 from playtest_pig.records import records as _records
@@ -34,6 +40,25 @@ from playtest_pig.setup import build_state
 from playtest_pig.state import GameState
 from playtest_pig.turns import on_hold, on_roll
 from schemas.log import BaseHeader
+
+HERE = Path(__file__).resolve().parent
+
+#: the score sheet (``.pig``): Pig's text notation (playtest_pig/sheet.py)
+FORMATS: tuple[Format, ...] = (
+    Format("notation", (".pig",), reader="playtest_pig.sheet:read_pig_sheet",
+           writer="playtest_pig.sheet:write_pig_sheet",
+           mark=rb"(?im)^[ \t]*game[ \t]*:[ \t]*pig[ \t]*\r?$", label="Pig score sheet"),
+)
+
+#: the words of the analytics pages (README's terms)
+VOCABULARY = Vocabulary(
+    score_sources={"held_turn": "Held turn totals (§3.4)",
+                   "table_correction": "Table's written score (§5.2)"},
+    end_conditions=ENDINGS,
+    phases={},
+    location_labels={"round": "round", "turn": "turn"},
+    seat_role="Seat",  # Pig has no factions: a seat is just a player
+)
 
 UNCHECKED = ["whether the die was fair: the numbers recorded are taken as rolled"]
 
@@ -56,7 +81,7 @@ HANDLERS: dict[str, Handler] = {
 }
 
 
-class PigRuleset:
+class PigRuleset(Game):
     """Pig, the traditional dice game: 2-6 players race to a target score."""
 
     game = GAME_ID
@@ -66,12 +91,18 @@ class PigRuleset:
     header_model: type[BaseHeader] = PigHeader
     log_model: type[BaseModel] = PigLog
     event_adapter = EVENT_ADAPTER
-    events_adapter = EVENTS_ADAPTER
+    events_adapter: TypeAdapter[Any] | None = EVENTS_ADAPTER
     event_types = EVENT_TYPES
     tables: Mapping[str, TableColumns] = TABLES
     location_parts: tuple[str, ...] = ("round", "turn")
     player_counts: tuple[int, ...] = (2, 3, 4, 5, 6)
     bot_names: tuple[str, ...] = (*BOT_NAMES, "mixed")
+    formats = FORMATS
+    vocabulary = VOCABULARY
+    # no phases to time: a game of Pig is timed as a whole (first to last timed event)
+    timed_phases: tuple[str, ...] = ()
+    rulings_dir = HERE / "rulings"
+    pages: tuple[Page, ...] = (Page(title="Pig: turn risk", script=str(HERE / "page.py"), url_path="pig-turn-risk"),)
 
     def simulate_one(self, seed: object, index: int, players: int,
                      bots: str = "mixed") -> PigLog:
@@ -85,7 +116,7 @@ class PigRuleset:
             sink.report("log/unsupported-rules-version",
                         f"no Pig rules version {header.rules_version!r}; replayed with "
                         f"{RULES_VERSION}", expected=RULES_VERSION, recorded=header.rules_version)
-        return build_state(header, sink)
+        return build_state(header, sink, self)
 
     def apply(self, state: GameState, event: Any, sink: FindingSink) -> None:
         state.event_index = sink.event

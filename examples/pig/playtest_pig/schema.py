@@ -21,23 +21,17 @@ RULES_VERSION = "traditional-1"
 
 SeatNo = Annotated[int, Field(ge=1, le=6)]
 Face = Annotated[int, Field(ge=1, le=6)]
-EndRule = Literal["immediate", "equal_turns"]
-
-
-class PigOptions(Strict):
-    """The house rules a table may agree on (README §4.2); the default is the rule as written."""
-
-    end: EndRule = "immediate"
 
 
 class PigHeader(BaseHeader):
-    """Header of a Pig log: the shared fields plus the target (§2.3) and first player (§2.4)."""
+    """Header of a Pig log: the shared fields plus the target (§2.3) and first player (§2.4).
+    The end rule (§4.1, or the equal-turns house rule of §4.2) is a ruling: the shared
+    ``rulings`` field names it (``"equal-turns"``; rulings/traditional-1.json)."""
 
     game: Literal["pig"] = "pig"
     rules_version: str = RULES_VERSION
     target: int = Field(default=100, ge=1, le=10_000)
     first_player: SeatNo = 1
-    options: PigOptions = Field(default_factory=PigOptions)
 
 
 class _Event(Strict):

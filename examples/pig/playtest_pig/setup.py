@@ -1,15 +1,19 @@
 """§2 Setup: seats (§2.1), scores at 0 (§2.2), the target (§2.3) and the first player (§2.4);
-§1.2: at least two players."""
+§1.2: at least two players; the rulings in force (the end rule of §4, rulings/*.json)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.core.findings import FindingSink
+from engine.core.options import RulingsError, resolve_options
 from playtest_pig.schema import PigHeader
 from playtest_pig.state import GameState
 
 
-def build_state(header: PigHeader, sink: FindingSink) -> GameState:
-    """The state before the first roll; findings for a table the rules do not allow."""
+def build_state(header: PigHeader, sink: FindingSink, game: Any) -> GameState:
+    """The state before the first roll (``game``: Pig's declaration, whose rulings apply);
+    findings for a table the rules do not allow."""
     numbers = [s.seat for s in header.seats]
     seats = tuple(sorted(set(numbers)))
     if len(seats) < 2:
@@ -24,8 +28,14 @@ def build_state(header: PigHeader, sink: FindingSink) -> GameState:
         sink.report("pig-setup/first-player", f"the first player is seat {first}, which is not "
                     f"at the table ({', '.join(map(str, seats))})", recorded=first)
         first = seats[0] if seats else 1
+    try:
+        rulings = resolve_options(game, header.rulings, header.rules_version)
+    except RulingsError as err:
+        sink.report("pig-setup/rulings", f"the header's rulings {header.rulings!r} cannot be "
+                    f"used: {err}; replayed under the default rulings", recorded=header.rulings)
+        rulings = resolve_options(game, None, header.rules_version)
     return GameState(
         header=header, seats=seats or (1,), target=header.target,
-        end_rule=header.options.end, first_player=first,
-        scores={s: 0 for s in seats}, active=first,
+        end_rule=rulings.get("end", "immediate"), first_player=first,
+        scores={s: 0 for s in seats}, active=first, rulings=rulings,
     )

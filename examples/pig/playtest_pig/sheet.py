@@ -14,7 +14,8 @@ log").
 
 Header lines (``key: value``) come first: ``game``, ``rules_version``, ``session_type``,
 ``game_id``, ``date``, ``venue``, ``facilitator``, ``protocol``, ``detail``, ``notes``,
-``target``, ``first_player``, ``end`` (the house rule of §4.2), ``seats`` and
+``target``, ``first_player``, ``rulings`` (e.g. ``equal-turns``: the house rule of §4.2),
+``seats`` and
 ``provenance.<field>``. Then one line per turn (a turn may run over several lines: a line is one
 seat's run of rolls). :func:`read_pig_sheet` never raises: a bad line or word is a
 ``log/parse-error`` finding with its line and column, and the rest is still read.
@@ -38,7 +39,8 @@ SUFFIXES = (".pig",)
 MARK = rb"(?im)^[ \t]*game[ \t]*:[ \t]*pig[ \t]*\r?$"
 
 HEADER_KEYS = ("game", "rules_version", "session_type", "game_id", "date", "venue",
-               "facilitator", "protocol", "detail", "notes", "target", "first_player")
+               "facilitator", "protocol", "detail", "notes", "target", "first_player",
+               "rulings")
 PROVENANCE_KEYS = ("source_format", "source_name", "generator", "illustrative", "description")
 _TURN = re.compile(r"^\s*(\d+)\s*:(.*)$")
 _HEAD = re.compile(r"^\s*([A-Za-z_][A-Za-z_.]*)\s*:(.*)$")
@@ -119,8 +121,6 @@ def _header_line(key: str, value: str, col: int, header: dict[str, Any]) -> None
     if low == "seats":
         target, name = header, "seats"
         parsed: Any = _seats(value, col)
-    elif low == "end":
-        target, name, parsed = header.setdefault("options", {}), "end", value
     elif low.startswith("provenance.") and low[len("provenance."):] in PROVENANCE_KEYS:
         name = low[len("provenance."):]
         target = header.setdefault("provenance", {})
@@ -211,15 +211,13 @@ def _one_line(key: str, value: Any) -> str:
 def _header_lines(h: PigHeader) -> list[str]:
     body = h.model_dump(mode="json", exclude_defaults=True)
     out = ["game: pig"]
-    extra = set(body) - set(HEADER_KEYS) - {"seats", "options", "provenance"}
+    extra = set(body) - set(HEADER_KEYS) - {"seats", "provenance"}
     if extra:
         raise ValueError(f"the header's {sorted(extra)} cannot be written on a Pig score sheet; "
                          "write the log as JSON")
     for key in HEADER_KEYS[1:]:
         if key == "rules_version" or key in body:
             out.append(f"{key}: {_one_line(key, getattr(h, key))}")
-    if h.options.end != "immediate":
-        out.append(f"end: {h.options.end}")
     seats = []
     for s in h.seats:
         if s.faction is not None:

@@ -47,7 +47,7 @@ class GameState:
     ledger: list[LedgerEntry] = field(default_factory=list)
     turns: list[TurnRecord] = field(default_factory=list)
     event_index: int | None = None
-    options_used: set[str] = field(default_factory=set)
+    rulings: dict[str, str] = field(default_factory=dict)  # ruling id -> option in force
 
     @property
     def current(self) -> TurnRecord:

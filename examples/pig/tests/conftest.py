@@ -8,11 +8,7 @@ import pytest
 from playtest_pig.ruleset import RULESET
 from playtest_pig.schema import EVENT_ADAPTER, PigHeader
 
-from engine.core.registry import get_ruleset, register
 from engine.core.replay import ReplayResult, replay
-
-if get_ruleset("pig") is None:  # until the declaration API lands: registered by hand
-    register(RULESET)
 
 
 def header(players: int = 2, **fields: Any) -> PigHeader:

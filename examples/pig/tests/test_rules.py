@@ -120,7 +120,7 @@ def test_equal_turns_plays_the_round_out() -> None:
     """§4.2: seat 1 reaches 100; seat 2 still has its turn in the round and passes it: 103 wins.
     Under the default rule the same rolls end at seat 1's hold (§4.1)."""
     ev = turns(*RACE, f"2: {SIXES} 6 h")
-    eq = run(header(2, options={"end": "equal_turns"}), ev)
+    eq = run(header(2, rulings="equal-turns"), ev)
     assert eq.findings == [] and eq.outcome.complete
     assert eq.outcome.winners == [2] and eq.outcome.ending == "equal_turns"
     assert eq.state.scores == {1: 100, 2: 103}
@@ -132,16 +132,16 @@ def test_equal_turns_plays_the_round_out() -> None:
 def test_equal_turns_tie_shares_the_win() -> None:
     """§4.2: equal highest scores share the win."""
     ev = turns(*RACE, f"2: {SIXES} 1")
-    r = run(header(2, options={"end": "equal_turns"}), turns(*RACE, f"2: {SIXES} 3 h"))
+    r = run(header(2, rulings="equal-turns"), turns(*RACE, f"2: {SIXES} 3 h"))
     assert r.findings == [] and r.outcome.winners == [1, 2] and r.state.scores == {1: 100, 2: 100}
     # a pig-out ends the round as well
-    r2 = run(header(2, options={"end": "equal_turns"}), ev)
+    r2 = run(header(2, rulings="equal-turns"), ev)
     assert r2.findings == [] and r2.outcome.winners == [1]
 
 
 def test_equal_turns_ends_at_once_for_the_last_seat_of_the_round() -> None:
     """§4.2: the seat before the first player reaching the target ends the round."""
-    r = run(header(2, first_player=2, options={"end": "equal_turns"}),
+    r = run(header(2, first_player=2, rulings="equal-turns"),
             turns("2: 2 h", *RACE))
     assert r.findings == [] and r.outcome.winners == [1] and r.outcome.ending == "equal_turns"
 
@@ -172,3 +172,16 @@ def test_every_code_cites_a_section_of_the_readme() -> None:
     for rule in PIG_RULES:
         for section in re.findall(r"§(\d+\.\d+)", rule.rule):
             assert re.search(rf"^{re.escape(section)} \*\*", readme, re.M), (rule.code, section)
+
+
+def test_the_end_rule_is_a_ruling_cited_by_its_findings() -> None:
+    """§4: the end rule is the table's choice (rulings/traditional-1.json); a finding about the
+    end names the ruling it rests on, and an unknown ruling is reported."""
+    r = run(header(2), turns(*RACE, "2: 6"))
+    assert r.findings[0].rulings == ("end=immediate",)
+    eq = run(header(2, rulings="end=equal_turns"), turns(*RACE, "2: 6 h", "1: 3"))
+    assert [(f.code, f.rulings) for f in eq.findings] == [
+        ("log/event-after-game-end", ("end=equal_turns",))]
+    bad = run(header(2, rulings="end=sudden_death"), turns(*RACE))
+    assert codes(bad) == ["pig-setup/rulings"] and bad.outcome.winners == [1]
+    assert "sudden_death" in bad.findings[0].message

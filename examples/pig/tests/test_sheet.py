@@ -19,10 +19,10 @@ def test_bot_games_round_trip(index: int) -> None:
 
 def test_a_sheet_reads_as_the_scorekeeper_wrote_it() -> None:
     text = ("game: pig\nsession_type: facilitated_playtest\nseats: 1=Ada, 2=Brook\n"
-            "target: 20\nend: equal_turns\n1: 4 6 hold =10\n2: 1\n1: 5 5 hold =20\n"
+            "target: 20\nrulings: equal-turns\n1: 4 6 hold =10\n2: 1\n1: 5 5 hold =20\n"
             "2: 6 6 6 2 h\nfinal: 1=20 2=20 winners=1,2\n")
     log = loads_pig_sheet(text)
-    assert log.header.target == 20 and log.header.options.end == "equal_turns"
+    assert log.header.target == 20 and log.header.rulings == "equal-turns"
     assert [s.player for s in log.header.seats] == ["Ada", "Brook"]
     assert [e.type for e in log.events] == ["roll", "roll", "hold", "roll", "roll", "roll",
                                             "hold", "roll", "roll", "roll", "roll", "hold",
