@@ -1,6 +1,7 @@
 """Legal moves: who decides next in a game of Pig, and what they may do.
 
-* A turn begins with a roll (§3.5): the die is rolled (a chance decision, faces 1-6 alike).
+* A turn begins with a roll (§3.5): the die is rolled (a chance decision, faces 1-6 alike);
+  the roll records the running turn total as the table writes it (§5.2).
 * After a roll of two to six (§3.3) the seat on turn chooses: hold (§3.4), or roll again,
   offered as :class:`~engine.core.ruleset.Pass` ``"roll"`` (roll again records no event of its
   own: the roll that follows records the decision and the die together, as the log does).
@@ -20,7 +21,10 @@ FACES = (1, 2, 3, 4, 5, 6)
 
 def die(st: GameState) -> Decision:
     """The roll of the seat on turn: chance, each face alike (§1.1)."""
-    return Decision(kind="chance", options=[Roll(seat=st.active, face=f) for f in FACES],
+    total = st.turn_total
+    return Decision(kind="chance",
+                    options=[Roll(seat=st.active, face=f, total=0 if f == 1 else total + f)
+                             for f in FACES],
                     weights=[1.0] * len(FACES), label=f"seat {st.active} rolls the die")
 
 

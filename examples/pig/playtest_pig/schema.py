@@ -40,11 +40,13 @@ class _Event(Strict):
 
 
 class Roll(_Event):
-    """A roll of the die by the seat on turn (§3.1): the number shown."""
+    """A roll of the die by the seat on turn (§3.1): the number shown; ``total`` is the running
+    turn total the table wrote down after it (0 after a 1), if any (§5.2)."""
 
     type: Literal["roll"] = "roll"
     seat: SeatNo
     face: Face
+    total: int | None = Field(default=None, ge=0)
 
 
 class Hold(_Event):

@@ -8,7 +8,8 @@ log").
     session_type: facilitated_playtest
     seats: 1=Ada, 2=Brook
     target: 100
-    1: 4 6 hold =10                   (a turn: the seat, its rolls, hold and the score written)
+    1: 4 6(10) hold =10               (a turn: the seat, its rolls, hold and the score written;
+                                       "6(10)": a roll of 6, the running turn total 10)
     2: 1                              (a turn that ended on a 1)
     final: 1=104 2=71 winners=1       (the final record)
 
@@ -82,9 +83,15 @@ def _turn(seat: int, rest: str, col0: int, line: int, problems: Problems,
                 continue
             if word.startswith("="):
                 raise _Bad(col, "a written score '=N' follows 'hold'")
-            else:
-                face = _int(word, col, "a roll")
-                events.append({"type": "roll", "seat": seat, "face": face})
+            face_text, paren, total_text = word.partition("(")
+            roll: dict[str, Any] = {"type": "roll", "seat": seat,
+                                    "face": _int(face_text, col, "a roll")}
+            if paren:
+                if not total_text.endswith(")"):
+                    raise _Bad(col, f"a running total is written 'roll(total)', not {word[:40]!r}")
+                roll["total"] = _int(total_text[:-1], col + len(face_text) + 1,
+                                     "the running total in '(...)'")
+            events.append(roll)
             lines.append(line)
         except _Bad as err:
             problems.error(line, err.col, err.message)
@@ -250,7 +257,7 @@ def write_pig_sheet(log: PigLog) -> str:
                 flush()
             run_seat = ev.seat
             if isinstance(ev, Roll):
-                run.append(str(ev.face))
+                run.append(str(ev.face) if ev.total is None else f"{ev.face}({ev.total})")
                 if ev.face == 1:
                     flush()
             else:

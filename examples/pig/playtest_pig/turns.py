@@ -75,13 +75,23 @@ def on_roll(st: GameState, ev: Roll, sink: FindingSink) -> None:
     turn = st.current
     turn.rolls.append(ev.face)
     st.rolled = True
+    total = 0 if ev.face == 1 else st.turn_total + ev.face
+    if ev.total is not None and ev.total != total:
+        sink.report(
+            "checkpoint/mismatch",
+            f"the table wrote seat {st.active}'s turn total as {ev.total} after rolling a "
+            f"{ev.face}, the rules give {total}"
+            + ("" if ev.face == 1 else f" ({st.turn_total} + {ev.face})")
+            + "; continuing from the table's value", seat=st.active, expected=total,
+            recorded=ev.total, rule=codes.ONE if ev.face == 1 else codes.TWO_TO_SIX)
+        total = ev.total
     if ev.face == 1:
         turn.ended, turn.banked = "pig_out", 0
         turn.score_after = st.scores.get(st.active, 0)
         st.pigged_out = st.active
         pass_turn(st)
     else:
-        st.turn_total += ev.face
+        st.turn_total = total
 
 
 def on_hold(st: GameState, ev: Hold, sink: FindingSink) -> None:

@@ -93,3 +93,26 @@ def test_never_raises_on_mutated_logs() -> None:
                         events[i] = EVENT_ADAPTER.validate_python(d)
         r = run(log.header, events)  # must not raise
         assert r.state is not None and r.outcome is not None
+
+
+def test_every_duplicated_event_of_a_bot_game_is_caught() -> None:
+    """The running totals the table writes (§5.2) make any repeated roll or hold visible,
+    even in a turn that ends on a 1 (where the repeated roll changes no score)."""
+    log = simulate_one(13, 0, 3)
+    events = list(log.events)[:-1]  # without the final record
+    for i, ev in enumerate(events):
+        found = codes(run(log.header, [*events[:i + 1], ev, *events[i + 1:]]))
+        assert [c for c in found if c != "log/partial"], (i, ev)
+
+
+def test_a_wrong_running_total_is_one_finding() -> None:
+    """§3.3: the table adds 4 + 6 as 11; the rules continue from the table's 11."""
+    from conftest import event, header
+
+    r = run(header(2), [event(type="roll", seat=1, face=4, total=4),
+                        event(type="roll", seat=1, face=6, total=11),
+                        event(type="hold", seat=1, score=11)])
+    assert codes(r) == ["checkpoint/mismatch", "log/partial"]
+    f = r.findings[0]
+    assert (f.expected, f.recorded) == (10, 11) and "§3.3" in f.rule
+    assert r.state.scores[1] == 11
