@@ -192,3 +192,53 @@ def test_a_header_without_game_is_read_as_the_default_game() -> None:
     obj["header"]["game"] = "no-such-game"
     parsed = parse_log(obj)
     assert not parsed.readable and parsed.findings[0].code == "log/unknown-game"
+
+
+def test_a_new_games_tables_are_created_from_its_declaration_alone() -> None:
+    # a game registered before the warehouse is used: its own table and its column of the
+    # shared seats table exist after migrate, in schema.TABLES too, with no migration written
+    run = _fresh(_CLONE + """
+    class Tabled(Clone):
+        tables = {"clone_rounds": (("round", "INTEGER"), ("score", "INTEGER")),
+                  "seats": (("clone_points", "INTEGER"),)}
+
+    register(Tabled())
+    import duckdb
+    from ingest.db import StorageError
+    from ingest.warehouse.migrations import _existing, declared_ddl, migrate
+    from ingest.warehouse.schema import TABLES
+
+    con = duckdb.connect()
+    migrate(con)
+    cols = _existing(con)
+    assert list(cols["clone_rounds"]) == ["game_id", "round", "score"], cols["clone_rounds"]
+    assert cols["seats"]["clone_points"] == "INTEGER"
+    assert [c for c, _, _ in TABLES["clone_rounds"]] == ["game_id", "round", "score"]
+    assert declared_ddl(cols) == []  # nothing left to do: migrating again changes nothing
+    cols["clone_rounds"]["score"] = "VARCHAR"
+    try:
+        declared_ddl(cols)
+    except StorageError as err:
+        print("ERR", err)
+    """)
+    assert run.returncode == 0, run.stderr
+    assert "ERR the clone game declares clone_rounds.score as INTEGER" in run.stdout
+
+
+def test_the_builtin_declarations_match_the_released_migrations() -> None:
+    import duckdb
+
+    from ingest.warehouse.migrations import MIGRATIONS, _existing, declared_ddl
+
+    con = duckdb.connect()
+    for _v, _name, sql in MIGRATIONS:
+        con.execute(sql)
+    assert declared_ddl(_existing(con)) == []
+
+
+def test_the_game_tables_in_docs_warehouse_md_are_current() -> None:
+    from ingest.warehouse.schema import DOC, DOC_END, DOC_START, tables_markdown
+
+    text = DOC.read_text(encoding="utf-8")
+    block = text[text.index(DOC_START):text.index(DOC_END) + len(DOC_END)]
+    assert block == tables_markdown(), "run `python -m ingest.warehouse.docs`"

@@ -37,7 +37,10 @@ def test_simulated_games_replay_clean(players: int) -> None:
 def test_records_and_declared_values() -> None:
     log = simulate_one(8, 5, 3)
     r = replay(log.header, log.events, ruleset=RULESET)
-    rec = r.records
+    from engine.vestige.records import rows
+
+    rec = rows(r.state)  # the engine's working rows (r.records: the declared tables)
+    assert set(r.records) == set(RULESET.tables)
     assert rec["seats"] and len(rec["seats"]) == 3
     assert {row["colour"] for row in rec["mastery"]} == {
         "ambition", "cunning", "might", "guile", "intrigue", "ingenuity", "chop_bot"}

@@ -7,14 +7,11 @@ from typing import Any
 
 from engine.mandate2038.content import DOSSIER_CARDS
 from engine.mandate2038.state import GameState
+from engine.mandate2038.warehouse import TABLES
 
-TUPLE_COLUMNS = {
-    "selections": ("era", "cycle", "seat", "pick", "kind"),
-    "turns": ("era", "cycle", "seat", "action", "piece", "from_hex", "to_hex", "distance",
-              "tile", "blocked", "event"),
-}
-RECORD_TABLES = ("selections", "turns", "training_runs", "audits", "audit_draws", "dossiers",
-                 "production", "era_states", "era_mandates", "headlines", "claims")
+# The columns and tables come from Mandate 2038's one table declaration (warehouse.TABLES).
+TUPLE_COLUMNS = {name: tuple(col for col, _type in TABLES[name]) for name in ("selections", "turns")}
+RECORD_TABLES = tuple(name for name in TABLES if name not in ("seats", "outcomes"))
 
 
 # The hot tables are kept as tuples during replay (speed) and named by these converters, which

@@ -1,9 +1,12 @@
 """Warehouse rows and snapshots of a replayed Vestige game (``Ruleset.records`` / ``snapshot``).
 
-Tables: ``visits``, ``control`` (changes of region control), ``endgame`` (conditions revealed,
-met, final round), ``mastery``, ``jobs``, ``cards``, ``activations``, ``moves``, ``triggers``,
-``covert_ops``, ``nemesis``, ``seats`` (final state per seat) and ``declared`` (the declared
-component values the checks of this game rested on, with how often).
+:func:`records` returns exactly the tables Vestige declares (``engine/vestige/warehouse.py``
+``TABLES``, the one declaration the DDL, the polars schema and docs/warehouse.md also come from),
+built from the engine's working rows (:func:`rows`): ``visits``, ``control`` (changes of region
+control), ``endgame`` (conditions revealed, met, final round), ``mastery``, ``jobs``, ``cards``,
+``activations``, ``moves``, ``triggers``, ``covert_ops``, ``nemesis``, ``seats`` (final state per
+seat) and ``declared`` (the declared component values the checks of this game rested on, with
+how often).
 """
 
 from __future__ import annotations
@@ -12,12 +15,13 @@ from engine.vestige.content import CONTENT
 from engine.vestige.state import GameState
 from engine.vestige.warehouse import warehouse_rows
 
-TABLES = ("visits", "control", "endgame", "mastery", "jobs", "cards", "activations", "moves",
+ROW_TABLES = ("visits", "control", "endgame", "mastery", "jobs", "cards", "activations", "moves",
           "triggers", "covert_ops", "nemesis", "seats", "declared")
 
 
-def records(st: GameState) -> dict[str, list[dict[str, object]]]:
-    out: dict[str, list[dict[str, object]]] = {t: list(st.rows.get(t, [])) for t in TABLES}
+def rows(st: GameState) -> dict[str, list[dict[str, object]]]:
+    """The engine's working rows of a replayed game (the input of the warehouse tables)."""
+    out: dict[str, list[dict[str, object]]] = {t: list(st.rows.get(t, [])) for t in ROW_TABLES}
     out["seats"] = [
         {"seat": s.seat, "colour": s.colour, "leverage": s.leverage, "speed": s.speed,
          "regions": len(s.regions), "cards": len(s.cards), "turns": s.turns}
@@ -25,8 +29,12 @@ def records(st: GameState) -> dict[str, list[dict[str, object]]]:
     ]
     out["declared"] = [{"value": k, "checks": v, "note": CONTENT.declared_notes.get(k, "")}
                        for k, v in sorted(st.declared_used.items())]
-    out.update(warehouse_rows(st, out))  # the vestige_* warehouse tables (vapp)
     return out
+
+
+def records(st: GameState) -> dict[str, list[dict[str, object]]]:
+    """The rows of Vestige's declared warehouse tables (the ``vestige_*`` tables)."""
+    return warehouse_rows(st, rows(st))
 
 
 def snapshot(st: GameState) -> dict[str, object]:

@@ -1,8 +1,16 @@
-"""Versioned warehouse migrations: ``(version, name, SQL)``, each applied in one transaction.
+"""Versioned warehouse migrations: ``(version, name, SQL)``, each applied in one transaction,
+then each registered game's declared tables.
 
-A migration, once released, is never edited: a change to the tables is a new entry appended to
-:data:`MIGRATIONS` (and the matching change to :mod:`ingest.warehouse.schema`, which a test checks
-against the migrated database). Applied versions are recorded in ``schema_migrations``.
+A migration, once released, is never edited: a change to the shared tables is a new entry
+appended to :data:`MIGRATIONS` (and the matching change to :mod:`ingest.warehouse.schema`, which a
+test checks against the migrated database). Applied versions are recorded in
+``schema_migrations``. Migrations 1-7 also created Mandate 2038's and Vestige's tables as they
+were then; from now on **a game's tables come from its declaration** (``Ruleset.tables``,
+engine/core/game.py): after the numbered migrations, :func:`declared_ddl` creates every declared
+table the database lacks and adds every declared column it lacks (a game's own columns of the
+shared ``seats`` and ``outcomes`` tables too), so a game installed as its own package needs no
+migration written here. A declared column whose type differs from the database's is an error
+(a game may add columns, never retype them).
 """
 
 from __future__ import annotations
@@ -443,6 +451,68 @@ CREATE TABLE IF NOT EXISTS schema_migrations (
 """
 
 
+def _existing(con: duckdb.DuckDBPyConnection) -> dict[str, dict[str, str]]:
+    """Table -> column -> DuckDB type, of the main schema."""
+    out: dict[str, dict[str, str]] = {}
+    rows = con.execute(
+        "SELECT table_name, column_name, data_type FROM information_schema.columns "
+        "WHERE table_schema = 'main' ORDER BY table_name, ordinal_position").fetchall()
+    for table, column, dtype in rows:
+        out.setdefault(str(table), {})[str(column)] = str(dtype)
+    return out
+
+
+def _ident(name: str) -> str:
+    if not name.replace("_", "").isalnum():  # declarations are checked; this is a second lock
+        raise StorageError(f"{name!r} is not a table or column name")
+    return f'"{name}"'
+
+
+def declared_ddl(existing: dict[str, dict[str, str]]) -> list[str]:
+    """The statements that bring a database with the tables ``existing`` (table -> column ->
+    type) up to every registered game's declared tables, in registry order."""
+    from engine.core.registry import rulesets
+
+    statements: list[str] = []
+    have = {t: dict(cols) for t, cols in existing.items()}
+    for game, rs in rulesets().items():
+        for table, cols in rs.tables.items():
+            if table not in have:
+                body = ",\n    ".join(["game_id VARCHAR",
+                                         *(f"{_ident(c)} {ty}" for c, ty in cols)])
+                statements.append(f"CREATE TABLE {_ident(table)} (\n    {body}\n)")
+                have[table] = {"game_id": "VARCHAR", **dict(cols)}
+                continue
+            for column, dtype in cols:
+                found = have[table].get(column)
+                if found is None:
+                    statements.append(f"ALTER TABLE {_ident(table)} ADD COLUMN {_ident(column)} "
+                                      f"{dtype}")
+                    have[table][column] = dtype
+                elif found != dtype:
+                    raise StorageError(
+                        f"the {game} game declares {table}.{column} as {dtype}, but the "
+                        f"database has it as {found}; a game may add columns, not retype them")
+    return statements
+
+
+def migrate_declared(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """Create or extend every registered game's declared tables (one transaction); return the
+    statements run."""
+    statements = declared_ddl(_existing(con))
+    if not statements:
+        return []
+    con.execute("BEGIN TRANSACTION")
+    try:
+        for sql in statements:
+            con.execute(sql)
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    return statements
+
+
 def current_version(con: duckdb.DuckDBPyConnection) -> int:
     """The highest applied migration version (0 for an empty database)."""
     con.execute(_CREATE_LOG)
@@ -451,8 +521,9 @@ def current_version(con: duckdb.DuckDBPyConnection) -> int:
 
 
 def migrate(con: duckdb.DuckDBPyConnection) -> list[int]:
-    """Apply every migration not yet applied, each in its own transaction; return the versions
-    applied now. A database newer than this code is an error (it would be misread)."""
+    """Apply every migration not yet applied, each in its own transaction, then every registered
+    game's declared tables (:func:`migrate_declared`); return the versions applied now. A
+    database newer than this code is an error (it would be misread)."""
     have = current_version(con)
     latest = MIGRATIONS[-1][0]
     if have > latest:
@@ -476,4 +547,5 @@ def migrate(con: duckdb.DuckDBPyConnection) -> list[int]:
             con.execute("ROLLBACK")
             raise
         applied.append(version)
+    migrate_declared(con)
     return applied

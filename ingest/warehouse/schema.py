@@ -11,6 +11,7 @@ never a silent null). ``game_id`` is the first column of every game table.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 import polars as pl
 
@@ -154,3 +155,42 @@ def polars_schema(table: str) -> dict[str, pl.DataType]:
 def empty_frame(table: str) -> pl.DataFrame:
     """An empty frame with the columns and dtypes of ``table``."""
     return pl.DataFrame(schema=polars_schema(table))
+
+
+DOC_START = "<!-- game tables: generated from the declarations by `python -m ingest.warehouse.docs`; do not edit -->"
+DOC_END = "<!-- end of game tables -->"
+
+
+def tables_markdown() -> str:
+    """Each registered game's declared tables (and its columns of the shared ``seats`` and
+    ``outcomes`` tables) as the markdown block docs/warehouse.md carries."""
+    lines = [DOC_START, ""]
+    for game, rs in rulesets().items():
+        lines += [f"**{rs.title}** (`{game}`, `{type(rs).__module__}`):", "",
+                  "| table | columns (DuckDB type) |", "|---|---|"]
+        for name, cols in rs.tables.items():
+            where = f"`{name}` (its columns of the shared table)" if name in EXTENSIBLE \
+                else f"`{name}`"
+            body = ", ".join(f"{c} ({ty})" for c, ty in cols)
+            lines.append(f"| {where} | {'game_id, ' if name not in EXTENSIBLE else ''}{body} |")
+        lines.append("")
+    lines.append(DOC_END)
+    return "\n".join(lines)
+
+
+def update_doc(path: Path) -> bool:
+    """Write :func:`tables_markdown` between the markers of ``path`` (append it when absent);
+    True when the file changed."""
+    text = path.read_text(encoding="utf-8")
+    block = tables_markdown()
+    if DOC_START in text and DOC_END in text:
+        head, rest = text.split(DOC_START, 1)
+        new = head + block + rest.split(DOC_END, 1)[1]
+    else:
+        new = text.rstrip("\n") + "\n\n" + block + "\n"
+    if new != text:
+        path.write_text(new, encoding="utf-8")
+    return new != text
+
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "warehouse.md"
