@@ -18,6 +18,9 @@ from engine.core.ruleset import Pass
 from playtest_pig.state import GameState
 
 BOT_NAMES = ("hold20", "pace", "random")
+#: what each bot is called on a page
+BOT_LABELS = {"hold20": "Hold at 20", "pace": "Keep pace and end race",
+              "random": "Random (holds 1 time in 3)"}
 
 
 def _split(options: Sequence[Any]) -> tuple[Any, Any]:

@@ -8,14 +8,18 @@ import altair as alt
 import polars as pl
 
 
-def pig_out_by_rolls(frame: pl.DataFrame) -> alt.Chart:
-    """Share of turns that ended on a 1, by the number of rolls the turn lasted (``rolls``,
-    ``pig_out_share``, ``turns``)."""
-    return alt.Chart(frame).mark_bar().encode(
-        x=alt.X("rolls:O", title="Rolls in the turn"),
-        y=alt.Y("pig_out_share:Q", title="Turns that ended on a 1", axis=alt.Axis(format="%")),
-        tooltip=["rolls", "turns", alt.Tooltip("pig_out_share:Q", format=".1%")],
-    ).properties(title="How a turn ends, by its length", height=260)
+def faces(frame: pl.DataFrame) -> alt.LayerChart:
+    """Share of each face with its 95% interval (``face``, ``share``, ``low``, ``high``,
+    ``rolls``) against a fair die's 1/6."""
+    base = alt.Chart(frame).encode(x=alt.X("face:O", title="Face rolled"))
+    bars = base.mark_bar().encode(
+        y=alt.Y("share:Q", title="Share of rolls", axis=alt.Axis(format="%")),
+        tooltip=["face", "rolls", alt.Tooltip("share:Q", format=".1%")])
+    rules = base.mark_rule().encode(y="low:Q", y2="high:Q")
+    fair = alt.Chart(pl.DataFrame({"fair": [1 / 6]})).mark_rule(strokeDash=[4, 4]).encode(
+        y="fair:Q")
+    return (bars + rules + fair).properties(title="Faces rolled (dashed: a fair die, 1/6)",
+                                            height=260)
 
 
 def banked_totals(frame: pl.DataFrame) -> alt.Chart:
@@ -29,7 +33,8 @@ def banked_totals(frame: pl.DataFrame) -> alt.Chart:
 def win_rates(frame: pl.DataFrame, by: str, title: str) -> alt.Chart:
     """Win rate with its 95% interval (``rate``, ``low``, ``high``) for each value of ``by``."""
     data = frame.with_columns(pl.col(by).cast(pl.String))
-    base = alt.Chart(data).encode(y=alt.Y(f"{by}:N", title=title))
+    base = alt.Chart(data).encode(y=alt.Y(f"{by}:N", title=title,
+                                          axis=alt.Axis(labelLimit=260)))
     bars = base.mark_bar().encode(
         x=alt.X("rate:Q", title="Win rate", axis=alt.Axis(format="%"),
                 scale=alt.Scale(domain=[0, 1])),

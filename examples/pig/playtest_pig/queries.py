@@ -29,6 +29,17 @@ def turns(db: Path) -> pl.DataFrame:
         ORDER BY t.game_id, t.turn""", [GAME_ID])
 
 
+def faces(db: Path) -> pl.DataFrame:
+    """How often each face was rolled, per kind of game (the die is not checked by the rules:
+    the numbers recorded are taken as rolled)."""
+    return store.query(db, f"""
+        WITH rolls AS (
+            SELECT {KIND} AS kind, unnest(t.faces) AS face
+            FROM pig_turns t JOIN games g USING (game_id) WHERE g.game = ?)
+        SELECT kind, face, count(*)::INTEGER AS rolls FROM rolls
+        GROUP BY kind, face ORDER BY kind, face""", [GAME_ID])
+
+
 def seats(db: Path) -> pl.DataFrame:
     """Every seat of every complete Pig game: its place in the turn order (1 = first player),
     the player (a bot's name for simulated games), and whether it won."""

@@ -46,9 +46,38 @@ def test_page_shows_each_kind_apart(pig_db: Path, monkeypatch: pytest.MonkeyPatc
     assert kinds == ["Illustrative walkthrough", "Simulated"]
     assert len(at.get("vega_lite_chart")) >= 5
     captions = " ".join(c.value for c in at.caption)
-    assert "12 games" in captions and "1 game," in captions
+    assert "12 games" in captions and "1 game," in captions and "ended on a 1" in captions
 
 
 def test_page_on_an_empty_database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     at = _page(tmp_path / "none" / "playtest.duckdb", monkeypatch)
     assert at.info and "playtest simulate --game pig" in at.info[0].value
+
+
+def test_the_page_figures_recomputed_by_hand() -> None:
+    """Win rates and face shares of the page, on frames small enough to count by hand."""
+    import polars as pl
+    from playtest_pig.page import _face_shares, _rates
+
+    seats = pl.DataFrame({"player": ["a", "a", "a", "b"], "winner": [True, False, True, False]})
+    rates = _rates(seats, ["player"])
+    assert rates.select("player", "games", "won", "rate").rows() == [
+        ("a", 3, 2, 2 / 3), ("b", 1, 0, 0.0)]
+    assert all(lo <= r <= hi for r, lo, hi in rates.select("rate", "low", "high").rows())
+    shares = _face_shares(pl.DataFrame({"face": [1, 6], "rolls": [1, 3]}))
+    assert shares.select("face", "share").rows() == [(1, 0.25), (6, 0.75)]
+
+
+def test_the_face_counts_match_the_logs(pig_db: Path) -> None:
+    """The faces query counts every roll of the simulated games (recounted from the logs)."""
+    from playtest_pig import queries
+
+    counted: dict[int, int] = {}
+    for i in range(12):
+        for ev in simulate_one("page", i, 2 + i % 3).events:
+            if ev.type == "roll":
+                counted[ev.face] = counted.get(ev.face, 0) + 1
+    import polars as pl
+
+    sim = queries.faces(pig_db).filter(pl.col("kind") == "Simulated")
+    assert dict(zip(sim["face"].to_list(), sim["rolls"].to_list(), strict=True)) == counted
