@@ -1,35 +1,51 @@
-"""``playtest calibrate STUDY``: a study's balance figures beside the designers' published ones.
+"""``playtest calibrate STUDY``: a study's balance figures beside the designers' published ones;
+``playtest calibrate --null-check N [STUDY]``: how often each verdict is wrong under random
+winners and how often its interval covers.
 
-The figures are computed by the Balance page's own queries (``dashboards.balance_queries``, the
-designers' definitions; docs/balance.md) on the study's Parquet tables, separately for each
-policy the study played (``games.policy``: all-greedy or all-weighted line-ups) and each player
-count. AGI emergence and Open are the share of complete games whose outcome says so.
+The figures are the Balance page's own (``dashboards.balance_queries``, the designers'
+definitions; docs/balance.md) on the study's Parquet tables, per policy mix the study played
+(``games.policy``; each labelled, and every policy pooled, labelled with the mix, when the
+study played several) and per player count, each with its 95% interval over the study's
+common-seed blocks. AGI emergence and Open are the share of complete games whose outcome says
+so, with the same kind of interval.
 
-The designers' figures are those of their exact-ecology precision confirmation (2026-08-15,
-executable 0.14.7, 25,440 matrix matches over four backend regimes), quoted in issue 7:
-``DESIGNERS`` below. They pooled greedy, weighted and alternating backends; we report each
-homogeneous policy separately (the issue asks for all-greedy and all-weighted line-ups).
+Each designers' figure names the study it comes from (:data:`SOURCES`): most from their
+exact-ecology precision confirmation; Open and the opening top share were not published there
+and come from their earlier nineteen-hex diagnostic (other profiles and rules candidate), so
+they are weaker references.
 """
 
 from __future__ import annotations
 
-import os
-import tempfile
+import json
+import math
 from pathlib import Path
 from typing import Any
 
-#: the designers' exact-ecology precision confirmation, by player count (None: not published)
-DESIGNERS: dict[str, dict[int, float | None]] = {
-    "agi": {3: 0.1547, 4: 0.1802, 5: 0.2148},
-    "open": {3: 0.995, 4: 0.995, 5: 0.995},  # "99-100%"
-    "faction_win_share_range": {3: 0.0882, 4: 0.1094, 5: 0.1036},
-    "seat_win_share_range": {3: 0.0091, 4: 0.0076, 5: 0.0238},
-    "profile_win_share_range": {3: 0.1257, 4: 0.1233, 5: 0.1049},
-    "action_entropy": {3: 0.904, 4: 0.904, 5: 0.904},  # 0.9033-0.9047
-    "opening_entropy": {3: 0.718, 4: 0.718, 5: 0.718},  # 0.7171-0.7185
-    "opening_top_share": {3: 0.056, 4: 0.056, 5: 0.056},  # "at most 5.6%"
-    "winning_path_entropy": {3: 0.6712, 4: 0.6345, 5: 0.6058},
-    "round_two_leader_conversion": {3: None, 4: None, 5: None},
+#: the designers' studies quoted (clocksmith/gamma, games/2038/evidence/studies/simulation/)
+SOURCES: dict[str, str] = {
+    "precision": "designers' exact-ecology package precision confirmation v1 (2026-08-15; "
+                 "executable 0.14.7, rules 0.8.0-rc.8-test; 25,440 matches, four backend "
+                 "regimes pooled)",
+    "diagnostic": "designers' nineteen-hex v1 diagnostic (2026-08-15; executable 0.14.1, "
+                  "rules 0.8.0-rc.2-test, older profiles; 240-1,000 matches per count)",
+}
+
+#: metric -> (source, relation, figure by player count): "equal" compares with the figure,
+#: "at most" with a published upper bound
+DESIGNERS: dict[str, tuple[str, str, dict[int, float]]] = {
+    "agi": ("precision", "equal", {3: 0.1547, 4: 0.1802, 5: 0.2148}),
+    # not in the precision confirmation: "Open Continuity occurred in 99.17%, 99.90%, 100%"
+    "open": ("diagnostic", "equal", {3: 0.9917, 4: 0.9990, 5: 1.0}),
+    "faction_win_share_range": ("precision", "equal", {3: 0.0882, 4: 0.1094, 5: 0.1036}),
+    "seat_win_share_range": ("precision", "equal", {3: 0.0091, 4: 0.0076, 5: 0.0238}),
+    "profile_win_share_range": ("precision", "equal", {3: 0.1257, 4: 0.1233, 5: 0.1049}),
+    # "between 0.9033 and 0.9047", "between 0.7171 and 0.7185" over the three counts
+    "action_entropy": ("precision", "equal", {3: 0.904, 4: 0.904, 5: 0.904}),
+    "opening_entropy": ("precision", "equal", {3: 0.718, 4: 0.718, 5: 0.718}),
+    # "the most common opening held no more than 5.6% of observations"
+    "opening_top_share": ("diagnostic", "at most", {3: 0.056, 4: 0.056, 5: 0.056}),
+    "winning_path_entropy": ("precision", "equal", {3: 0.6712, 4: 0.6345, 5: 0.6058}),
 }
 
 ROWS: list[tuple[str, str, str]] = [
@@ -38,6 +54,8 @@ ROWS: list[tuple[str, str, str]] = [
     ("faction_win_share_range", "Faction spread (win-share range)", "pp"),
     ("seat_win_share_range", "Seat spread by turn order", "pp"),
     ("profile_win_share_range", "Profile spread", "pp"),
+    ("faction_strategy_interaction", "Faction × strategy spread", "pp"),
+    ("pairwise_dominance", "Pairwise dominance", ""),
     ("action_entropy", "Action entropy", ""),
     ("opening_entropy", "Opening entropy", ""),
     ("opening_top_share", "Opening top share", "%"),
@@ -47,89 +65,273 @@ ROWS: list[tuple[str, str, str]] = [
     ("forced_no_op_rate", "Forced no-op rate", "%"),
 ]
 
+AGREES, DIFFERS, NO_FIGURE = "agrees", "differs", "no designers' figure"
+
 
 def _fmt(v: float | None, unit: str) -> str:
-    if v is None:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
         return "—"
     if unit in ("%", "pp"):
         return f"{100 * v:.1f}{'%' if unit == '%' else ' pp'}"
     return f"{v:.3f}"
 
 
-def _policy_view(study: Path, policy: str, tmp: Path) -> Path:
-    """A folder of links to the study's files of one policy (batch files start with it)."""
-    view = tmp / policy
-    for table in study.iterdir():
-        if not table.is_dir() or table.name.startswith("_"):
-            continue
-        files = sorted(table.glob(f"{policy}-*.parquet"))
-        if files:
-            (view / table.name).mkdir(parents=True, exist_ok=True)
-            for f in files:
-                os.symlink(f.resolve(), view / table.name / f.name)
-    return view
+def compare(ours: float | None, low: float | None, high: float | None, games: int,
+            need: int, designers: float | None, relation: str) -> str:
+    """The row's verdict: whether the designers' figure is consistent with ours.
+
+    >>> compare(0.2, 0.15, 0.25, 400, 30, 0.18, "equal")
+    'agrees'
+    >>> compare(0.3, 0.25, 0.35, 400, 30, 0.18, "equal")
+    'differs (ours higher)'
+    >>> compare(0.3, 0.0, 1.0, 6, 30, 0.18, "equal")
+    'not enough games (6 < 30)'
+    """
+    if games < need:
+        return f"not enough games ({games} < {need})"
+    if ours is None:
+        return "no value"
+    if designers is None:
+        return NO_FIGURE
+    if low is None or high is None:
+        return "no interval"
+    if relation == "at most":
+        return AGREES if low <= designers else f"{DIFFERS} (ours above their bound)"
+    if low <= designers <= high:
+        return AGREES
+    return f"{DIFFERS} (ours {'higher' if low > designers else 'lower'})"
 
 
-def figures(study: Path) -> dict[str, dict[int, dict[str, Any]]]:
-    """policy -> player count -> metric -> (value, low, high, games) for the study."""
-    import duckdb
+def _outcome_rows(src: Any, n: int) -> dict[str, dict[str, dict[str, Any]]]:
+    """kind -> "agi"/"open" -> value, interval and games, from the games' outcomes."""
+    from dashboards import balance_queries as bq
+    from dashboards import stats
+    from dashboards.queries import Filters
+
+    df = bq.outcome_counts(src, Filters(player_counts=(n,)))
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    if df.is_empty():
+        return out
+    for (kind,), part in df.group_by(["kind"], maintain_order=True):
+        games = int(part["games"].sum())
+        for key in ("agi", "open"):
+            arr = stats.block_array(part, ["kind"], [key, "games"])[1]
+            res = stats.bootstrap_array(arr, stats.ratio_rows)
+            low = None if math.isnan(res["low"]) else max(0.0, res["low"])
+            high = None if math.isnan(res["high"]) else min(1.0, res["high"])
+            out.setdefault(str(kind), {})[key] = {"value": res["value"], "low": low,
+                                                  "high": high, "games": games}
+    return out
+
+
+#: the entropies and what they count (``ENTROPY_SCALE`` keys)
+ENTROPY_IDS = {"action_entropy": "action", "opening_entropy": "opening",
+               "winning_path_entropy": "path"}
+
+
+def _ids_seen(src: Any, n: int) -> dict[str, dict[str, int]]:
+    """kind -> how many distinct action ids, openings and winning paths the games show."""
+    import polars as pl
 
     from dashboards import balance_queries as bq
-    from dashboards.filters import Filters
+    from dashboards.queries import Filters
 
-    con = duckdb.connect()
-    try:
-        rows = con.execute(
-            "SELECT policy, player_count, count(*), avg(o.agi::INT), avg(o.open::INT) "
-            "FROM read_parquet(?) g JOIN read_parquet(?) o USING (game_id) "
-            "WHERE g.complete GROUP BY ALL ORDER BY ALL",
-            [str(study / "games" / "*.parquet"), str(study / "outcomes" / "*.parquet")],
-        ).fetchall()
-    finally:
-        con.close()
-    out: dict[str, dict[int, dict[str, Any]]] = {}
-    with tempfile.TemporaryDirectory() as td:
-        for policy, n, games, agi, is_open in rows:
-            view = _policy_view(study, policy, Path(td)) if not (Path(td) / policy).exists() else Path(td) / policy
-            m = bq.metrics(bq.Source(study=view), Filters(player_counts=(int(n),)))
-            cell: dict[str, Any] = {"games": int(games), "agi": (float(agi), None, None),
-                                    "open": (float(is_open), None, None)}
-            for r in m.iter_rows(named=True):
-                cell[r["metric"]] = (r["value"], r["low"], r["high"])
-            out.setdefault(policy, {})[int(n)] = cell
-        if len(out) > 1:  # every policy together, as the designers pooled their backend regimes
-            pooled: dict[int, dict[str, Any]] = {}
-            for n in sorted({n for by_n in out.values() for n in by_n}):
-                m = bq.metrics(bq.Source(study=study), Filters(player_counts=(n,)))
-                cells = [by_n[n] for by_n in out.values() if n in by_n]
-                games = sum(c["games"] for c in cells)
-                cell = {"games": games}
-                for key in ("agi", "open"):
-                    cell[key] = (sum(c[key][0] * c["games"] for c in cells) / games, None, None)
-                for r in m.iter_rows(named=True):
-                    cell[r["metric"]] = (r["value"], r["low"], r["high"])
-                pooled[n] = cell
-            out["pooled (every policy)"] = pooled
+    f = Filters(player_counts=(n,))
+    out: dict[str, dict[str, int]] = {}
+    for name, df, col, val in (("action", bq.action_counts(src, f), "action", "n"),
+                               ("opening", bq.opening_counts(src, f), "opening", "n"),
+                               ("path", bq.path_counts(src, f), "path", "credit")):
+        if df.is_empty():
+            continue
+        for (kind,), part in df.group_by(["kind"], maintain_order=True):
+            tot = part.group_by(col).agg(pl.col(val).sum())
+            out.setdefault(str(kind), {})[name] = int((tot[val] > 0).sum())
+    return out
+
+
+def rows(study: Path) -> list[dict[str, Any]]:
+    """Every figure of the study per policy mix (and every policy pooled, labelled) and
+    player count, beside the designers' (module docstring)."""
+    from dashboards import balance_queries as bq
+    from dashboards import stats
+    from dashboards.queries import Filters
+
+    sources = [bq.Source(study=study)]
+    split = bq.games_by_count(sources[0], Filters())
+    if len({k for k, _n in split}) > 1:
+        sources.append(bq.Source(study=study, pool_policies=True))
+    out: list[dict[str, Any]] = []
+    for src in sources:
+        counts = sorted({n for _k, n in bq.games_by_count(src, Filters())})
+        for n in counts:
+            metrics = bq.metrics(src, Filters(player_counts=(n,)), n)
+            outcomes = _outcome_rows(src, n)
+            seen = _ids_seen(src, n)
+            for kind in sorted(set(metrics["kind"]) if not metrics.is_empty() else []):
+                part = {r["metric"]: r for r in metrics.filter(
+                    metrics["kind"] == kind).iter_rows(named=True)}
+                for key, name, unit in ROWS:
+                    if key in ("agi", "open"):
+                        r = outcomes.get(kind, {}).get(key)
+                        if r is None:
+                            continue
+                        value, low, high, games = r["value"], r["low"], r["high"], r["games"]
+                        check, need = None, stats.MIN_VERDICT_GAMES
+                    else:
+                        m = part.get(key)
+                        if m is None:
+                            continue
+                        value, low, high, games = m["value"], m["low"], m["high"], m["games"]
+                        check = m["verdict"]
+                        need = bq.MIN_GAMES.get(key, stats.MIN_VERDICT_GAMES)
+                    source, relation, figure = DESIGNERS.get(key, (None, "equal", {}))
+                    designers = figure.get(n)
+                    extra: dict[str, Any] = {}
+                    cmp_value, cmp_low, cmp_high = value, low, high
+                    if key in ENTROPY_IDS and value is not None:
+                        # the designers normalise by the ids seen: compare on their scale
+                        k = stats.ENTROPY_SCALE[ENTROPY_IDS[key]]
+                        n_seen = seen.get(kind, {}).get(ENTROPY_IDS[key], 0)
+                        factor = math.log(k) / math.log(n_seen) if n_seen >= 2 else math.nan
+                        cmp_value = value * factor
+                        if low is not None and high is not None:
+                            cmp_low, cmp_high = low * factor, high * factor
+                        extra = {"ids_seen": n_seen, "ids_possible": k,
+                                 "ours_seen_scale": cmp_value,
+                                 "interval_seen_scale": [cmp_low, cmp_high]
+                                 if low is not None and high is not None else None}
+                    out.append({
+                        "metric": key, "name": name, "unit": unit, "players": n,
+                        "policy": kind.removeprefix("study: "), "games": games,
+                        "source": SOURCES[source] if source else None,
+                        "ours": value,
+                        "interval": [low, high] if low is not None and high is not None
+                        else None,
+                        "designers": designers,
+                        "designers_relation": relation if designers is not None else None,
+                        "verdict": compare(cmp_value, cmp_low, cmp_high, games, need, designers,
+                                           relation),
+                        "check": check, **extra,
+                    })
     return out
 
 
 def report(study: Path) -> str:
-    """Markdown tables: per policy, each metric at 3/4/5 players, ours beside the designers'."""
-    figs = figures(study)
-    lines = [f"Study `{study}`; designers: exact-ecology precision confirmation (2026-08-15)."]
-    for policy, by_n in sorted(figs.items()):
-        counts = sorted(by_n)
+    """Markdown tables: per policy mix, each metric at every player count, ours (95% interval)
+    beside the designers' and the comparison's verdict (an entropy also on the designers'
+    scale, normalised by the ids seen, which is what the verdict compares)."""
+    found = rows(study)
+    lines = [f"Study `{study}`. Designers' figures: " + "; ".join(
+        f"**{k}** = {v}" for k, v in SOURCES.items()) + "."]
+    policies = list(dict.fromkeys(r["policy"] for r in found))
+    for policy in policies:
+        mine = [r for r in found if r["policy"] == policy]
+        counts = sorted({r["players"] for r in mine})
+        games = {r["players"]: r["games"] for r in mine if r["metric"] == "agi"}
         lines += ["", f"**{policy}** line-ups ("
-                  + ", ".join(f"{by_n[n]['games']} games at {n}" for n in counts) + ")", ""]
-        head = "| metric | " + " | ".join(f"{n}p ours | {n}p designers" for n in counts) + " |"
-        lines += [head, "|---|" + "---:|---:|" * len(counts)]
+                  + ", ".join(f"{games.get(n, '?')} games at {n}" for n in counts) + ")", "",
+                  "| metric | players | ours (95% interval) | designers | source | verdict |",
+                  "|---|---:|---:|---:|---|---|"]
         for key, name, unit in ROWS:
-            cells = []
             for n in counts:
-                v = by_n[n].get(key)
-                ours = _fmt(v[0] if v else None, unit)
-                if v and v[1] is not None and v[2] is not None and unit != "%":
-                    ours += f" ({_fmt(v[1], unit)}–{_fmt(v[2], unit)})"
-                cells += [ours, _fmt(DESIGNERS.get(key, {}).get(n), unit)]
-            lines.append(f"| {name} | " + " | ".join(cells) + " |")
+                r = next((x for x in mine if x["metric"] == key and x["players"] == n), None)
+                if r is None:
+                    continue
+                ours = _fmt(r["ours"], unit)
+                if r["interval"] is not None:
+                    ours += f" ({_fmt(r['interval'][0], unit)}–{_fmt(r['interval'][1], unit)})"
+                if r.get("ours_seen_scale") is not None:
+                    ours += (f"; {_fmt(r['ours_seen_scale'], unit)} over the "
+                             f"{r['ids_seen']} seen")
+                d = _fmt(r["designers"], unit)
+                if r["designers_relation"] == "at most":
+                    d = f"≤ {d}"
+                src = {SOURCES["precision"]: "precision", SOURCES["diagnostic"]: "diagnostic"
+                       }.get(r["source"], "—") if r["source"] else "—"
+                lines.append(f"| {name} | {n} | {ours} | {d} | {src} | {r['verdict']} |")
     return "\n".join(lines)
+
+
+def null_report(study: Path, replicates: int, players: tuple[int, ...] = ()) -> dict[str, Any]:
+    """``--null-check``'s result: every check's false-verdict rate and coverage."""
+    from dashboards.balance_null import SIZES, null_check
+
+    checks = null_check(study, replicates, SIZES, players)
+    worst: dict[tuple[str, int], dict[str, Any]] = {}
+    for c in checks:
+        key = (c["metric"], c["games"])
+        w = worst.setdefault(key, {"metric": c["metric"], "games": c["games"],
+                                   "false_verdict_rate": 0.0, "coverage": 1.0})
+        if c["false_verdict_rate"] is not None:
+            w["false_verdict_rate"] = max(w["false_verdict_rate"], c["false_verdict_rate"])
+        if c["coverage"] is not None:
+            w["coverage"] = min(w["coverage"], c["coverage"])
+    return {"study": str(study), "replicates": replicates, "checks": checks,
+            "worst": list(worst.values()),
+            "pass": all(w["false_verdict_rate"] <= 0.05 and w["coverage"] >= 0.90
+                        for w in worst.values())}
+
+
+def null_text(result: dict[str, Any]) -> str:
+    """The null check as a Markdown table: the worst pool for every check and size."""
+    lines = [f"Null check on `{result['study']}`: {result['replicates']} replicate studies per "
+             "player count, policy and size; random winners. Worst over player counts and "
+             "policies:", "", "| check | games | false-verdict rate | coverage of 95% interval |",
+             "|---|---:|---:|---:|"]
+    for w in result["worst"]:
+        lines.append(f"| {w['metric']} | {w['games']} | {w['false_verdict_rate']:.3f} | "
+                     f"{w['coverage']:.3f} |")
+    lines.append("")
+    lines.append("every check within bounds (false verdicts at most 5%, coverage at least 90%)"
+                 if result["pass"] else "SOME CHECK OUT OF BOUNDS")
+    return "\n".join(lines)
+
+
+def as_json(obj: Any) -> str:
+    """JSON with NaN written as null."""
+    def clean(x: Any) -> Any:
+        if isinstance(x, float) and math.isnan(x):
+            return None
+        if isinstance(x, dict):
+            return {k: clean(v) for k, v in x.items()}
+        if isinstance(x, list | tuple):
+            return [clean(v) for v in x]
+        return x
+    return json.dumps(clean(obj), indent=1, ensure_ascii=False)
+
+
+def add_arguments(parser: Any) -> None:
+    """The ``calibrate`` command's arguments."""
+    parser.add_argument("study", metavar="STUDY_DIR", nargs="?", default=None,
+                        help="a folder written by playtest study (for --null-check: the pool "
+                             "of games to draw replicate studies from)")
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("--null-check", type=int, default=None, metavar="N",
+                        help="instead: each check's false-verdict rate and interval coverage "
+                             "under random winners over N replicate studies of 50, 200 and "
+                             "1,000 games (docs/balance.md)")
+    parser.add_argument("--players", default="",
+                        help="with --null-check: the player counts to check (default: all)")
+
+
+def command(args: Any) -> str:
+    """Run ``calibrate`` and return what it prints (ValueError: bad input, said in words)."""
+    if args.study is None:
+        raise ValueError("name a study folder (playtest study --out DIR ...); for --null-check "
+                         "it is the pool of games replicate studies are drawn from")
+    study = Path(args.study)
+    if not (study / "games").is_dir() or not (study / "seats").is_dir():
+        raise ValueError(f"{study}: not a study folder (no games/ and seats/ tables); make one "
+                         "with playtest study")
+    if args.null_check is not None:
+        if args.null_check < 1:
+            raise ValueError("--null-check needs a number of replicate studies, at least 1")
+        players = tuple(int(x) for x in str(args.players).split(",") if x.strip())
+        result = null_report(study, args.null_check, players)
+        return as_json(result) if args.format == "json" else null_text(result)
+    found = rows(study)
+    if not found:
+        raise ValueError(f"{study}: no complete games")
+    if args.format == "json":
+        return as_json({"study": str(study), "sources": SOURCES, "rows": found})
+    return report(study)

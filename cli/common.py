@@ -47,12 +47,13 @@ class Loaded:
         return self.parsed is not None and bool(getattr(self.parsed, "readable", False))
 
 
-def _expand(path: Path) -> list[Path]:
-    """Files and session folders under ``path`` (the same walk as ``playtest ingest``)."""
+def _expand(path: Path) -> list[Path | Loaded]:
+    """Files and session folders under ``path`` (the same walk as ``playtest ingest``), and
+    what the walk would not read (a link out of the folder) with its reason."""
     from ingest.reading import walk_inputs
 
-    found, _missing = walk_inputs([path])
-    return found
+    found, missing = walk_inputs([path])
+    return [*found, *(Loaded(r.file, None, reason=r.reason) for r in missing)]
 
 
 def _read_one(path: Path) -> list[Loaded]:
@@ -62,20 +63,23 @@ def _read_one(path: Path) -> list[Loaded]:
     try:
         loaded = formats.read_path(path)
     except Exception as exc:  # noqa: BLE001 - a reader bug must not become a traceback
-        return [Loaded(str(path), None, reason=f"could not be read ({type(exc).__name__}: {exc})")]
+        return [Loaded(formats.source_name(path), None,
+                       reason=f"could not be read ({type(exc).__name__}: {exc})")]
     out = [Loaded(item.source, item.format, parsed=item.parsed, reason=item.unreadable,
                   raw=item.raw) for item in loaded]
-    return out or [Loaded(str(path), None, reason="no game log found in it")]
+    return out or [Loaded(formats.source_name(path), None, reason="no game log found in it")]
 
 
-def expand_inputs(path_text: str) -> list[Path] | Loaded:
+def expand_inputs(path_text: str) -> list[Path | Loaded] | Loaded:
     """The inputs under ``path_text``, or a :class:`Loaded` saying why there are none."""
+    from ingest.formats import source_name
+
     path = Path(path_text)
     if not path.exists():
-        return Loaded(path_text, None, reason="no such file or folder")
+        return Loaded(source_name(path_text), None, reason="no such file or folder")
     inputs = _expand(path)
     if not inputs:
-        return Loaded(path_text, None, reason="no game logs found")
+        return Loaded(source_name(path_text), None, reason="no game logs found")
     return inputs
 
 
@@ -113,7 +117,7 @@ def read_logs(path_text: str) -> list[Loaded]:
         return [inputs]
     out: list[Loaded] = []
     for p in inputs:
-        out.extend(_read_one(p))
+        out.extend([p] if isinstance(p, Loaded) else _read_one(p))
     return out
 
 
@@ -147,19 +151,45 @@ def with_rulings(parsed: Any, rulings: str | None) -> Any:
     return dataclasses.replace(parsed, header=header.model_copy(update={"rulings": rulings}))
 
 
+MAX_RULINGS_TEXT = 1000  # characters of a --rulings value (a set name and a few options)
+
+
 def check_rulings_spec(spec: str | None) -> None:
     """A ``--rulings`` value the rulings of at least one installed game know (CliError
-    otherwise, with each game's reason)."""
-    if not spec:
+    otherwise, with each game's reason; the value is quoted cut short, never echoed whole)."""
+    if spec is None:
         return
     from engine.core.registry import rulesets
+    from ingest.formats._common import shown
 
+    if not spec.strip():
+        raise CliError("--rulings is empty: give a ruling set or options such as name=option "
+                       "(see `playtest rulings`)")
+    if len(spec) > MAX_RULINGS_TEXT:
+        raise CliError(f"--rulings is {len(spec):,} characters long, more than the "
+                       f"{MAX_RULINGS_TEXT:,} a ruling set and its options take "
+                       f"(see `playtest rulings`): {shown(spec, 60)}")
     why = {rs.title: _accepts(g, spec) for g, rs in rulesets().items()}
     if all(w is not None for w in why.values()):
-        raise CliError(f"--rulings {spec}: " + "; ".join(f"{t}: {w}" for t, w in why.items()))
+        reasons = "; ".join(f"{t}: {w}" for t, w in why.items())
+        raise CliError(f"--rulings {shown(spec)}: {shown(reasons, 400)}")
 
 
-def validate_one(item: Loaded, rulings: str | None = None) -> dict[str, Any]:
+def _rests_on(parsed: Any, findings: list[Any]) -> list[Any]:
+    """Findings under a log's rules variant, each naming the changes it rests on
+    (docs/variants.md)."""
+    if getattr(parsed.header, "variant", None) is None:
+        return findings
+    import dataclasses
+
+    from engine.core.variants import rests_on
+
+    return rests_on(parsed.header, findings, lambda h: list(
+        _replay(dataclasses.replace(parsed, header=h)).findings))
+
+
+def validate_one(item: Loaded, rulings: str | None = None, variant: Any = None
+                 ) -> dict[str, Any]:
     """The validate contract's entry for one game (DESIGN.md §4); ``rulings`` replays it under
     that ruling set instead of the one its header names."""
     if not item.readable:
@@ -176,8 +206,11 @@ def validate_one(item: Loaded, rulings: str | None = None) -> dict[str, Any]:
         return {"path": item.source, "game_id": getattr(header, "game_id", None),
                 "status": "unreadable", "findings": findings}
     parsed = with_rulings(item.parsed, rulings)
+    from cli.commands.variant import with_variant
+
+    parsed = with_variant(parsed, variant)
     result = _replay(parsed)
-    findings = list(parsed.findings) + list(result.findings)
+    findings = list(parsed.findings) + _rests_on(parsed, list(result.findings))
     return {
         "path": item.source,
         "game_id": parsed.header.game_id,
@@ -312,3 +345,11 @@ def format_names() -> tuple[str, ...]:
     for rs in rulesets().values():
         names.extend(f.name for f in rs.formats if f.writer is not None and f.name not in names)
     return tuple(names)
+
+
+def bots_help() -> str:
+    """Each simulated game's bot names, e.g. ``Mandate 2038: random, heuristic, mixed; ...``."""
+    from engine.core.registry import rulesets
+
+    return "; ".join(f"{rs.title}: {', '.join(rs.bot_names)}"
+                     for rs in rulesets().values() if rs.simulate_one is not None)

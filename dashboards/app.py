@@ -1,7 +1,9 @@
-"""The Mandate 2038 playtest dashboard: the ``st.navigation`` router.
+"""The playtest toolkit's dashboard: the ``st.navigation`` router.
 
 Run with ``playtest dashboard`` (or ``streamlit run dashboards/app.py`` with ``PLAYTEST_DB``
-set). Each page is one module in ``dashboards/views/``; every analytics page draws the shared
+set). The shared pages (one module each in ``dashboards/views/``) work for every registered
+game; a game adds its own pages through its app part (:mod:`dashboards.gameapps`), listed
+under the game's title (:mod:`dashboards.navigation`). Every analytics page draws the shared
 filter sidebar (``dashboards/filters.py``) first.
 """
 
@@ -9,52 +11,15 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboards import store
+from dashboards import navigation, store
 
-st.set_page_config(page_title="Mandate 2038 playtests", page_icon=":material/hexagon:",
+st.set_page_config(page_title="Playtest toolkit", page_icon=":material/casino:",
                    layout="wide")
 
-PAGES = {
-    "Capture": [
-        st.Page("views/record.py", title="Record a game", icon=":material/edit_note:",
-                url_path="record"),
-        st.Page("views/import_games.py", title="Import", icon=":material/upload_file:",
-                url_path="import"),
-    ],
-    "Check": [
-        st.Page("views/overview.py", title="Games", icon=":material/table_view:",
-                url_path="games", default=True),
-        st.Page("views/audit.py", title="Audit", icon=":material/rule:", url_path="audit"),
-        st.Page("views/replay.py", title="Replay viewer", icon=":material/hexagon:",
-                url_path="replay"),
-    ],
-    "Analyse": [
-        st.Page("views/duration.py", title="Duration", icon=":material/timer:",
-                url_path="duration"),
-        st.Page("views/scoring.py", title="Scoring sources", icon=":material/leaderboard:",
-                url_path="scoring"),
-        st.Page("views/endings.py", title="World Endings", icon=":material/public:",
-                url_path="endings"),
-        st.Page("views/observations.py", title="Observation protocols",
-                icon=":material/visibility:", url_path="observations"),
-        st.Page("views/balance.py", title="Balance", icon=":material/balance:",
-                url_path="balance"),
-    ],
-    "Vestige": [
-        st.Page("views/vestige_record.py", title="Record a Vestige game",
-                icon=":material/edit_note:", url_path="vestige-record"),
-        st.Page("views/vestige_replay.py", title="Vestige replay", icon=":material/hexagon:",
-                url_path="vestige-replay"),
-        st.Page("views/vestige_duration.py", title="Vestige: duration",
-                icon=":material/timer:", url_path="vestige-duration"),
-        st.Page("views/vestige_leverage.py", title="Vestige: leverage sources",
-                icon=":material/leaderboard:", url_path="vestige-leverage"),
-        st.Page("views/vestige_endgame.py", title="Vestige: endgame and mastery",
-                icon=":material/flag:", url_path="vestige-endgame"),
-        st.Page("views/vestige_modes.py", title="Vestige: modes and nemeses",
-                icon=":material/groups:", url_path="vestige-modes"),
-    ],
-}
-page = st.navigation(PAGES)
+page = st.navigation({
+    section: [st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path,
+                      default=p.default) for p in pages]
+    for section, pages in navigation.sections().items()
+})
 st.sidebar.caption(f"Database: `{store.db_path()}`")
 page.run()

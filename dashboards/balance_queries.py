@@ -53,10 +53,16 @@ STUDY_TABLES = ("games", "seats", "outcomes", "selections", "turns", "ledger", "
 
 @dataclass(frozen=True)
 class Source:
-    """Where the games come from: the warehouse at ``db`` or a study folder ``study``."""
+    """Where the games come from: the warehouse at ``db`` or a study folder ``study``.
+
+    A study's games are split by the policy mix that played them (``games.policy``: kind
+    ``study: greedy``, ``study: weighted``, ...), unless ``pool_policies`` is set: then they
+    are one kind named by every policy pooled (``study: greedy+weighted``), never unlabelled.
+    """
 
     db: Path | None = None
     study: Path | None = None
+    pool_policies: bool = False
 
     def __post_init__(self) -> None:
         if (self.db is None) == (self.study is None):
@@ -145,6 +151,12 @@ def _study_many(folder: Path, statements: list[tuple[str, list[Any]]]) -> list[p
             for name, files in tables.items():
                 # the file list travels as a value, never as SQL text
                 con.read_parquet([str(p) for p in files], union_by_name=True).create_view(name)
+            if "policy" not in {r[0] for r in con.execute("DESCRIBE games").fetchall()}:
+                # a study written before policies were recorded: one unnamed policy
+                con.execute("CREATE OR REPLACE VIEW games_p AS SELECT *, "
+                            "CAST('unrecorded' AS VARCHAR) AS policy FROM games")
+            else:
+                con.execute("CREATE OR REPLACE VIEW games_p AS SELECT * FROM games")
             _study_balance(con, tables, version)
             for i in missing:
                 sql, params = statements[i]
@@ -255,22 +267,45 @@ def columns(src: Source, table: str) -> frozenset[str]:
     return frozenset(run_many(src, [(_probe_sql(table), [])])[0].columns)
 
 
+#: the common-seed block of a game. A study plays blocks of games on one deal: the games of a
+#: block share map, factions by seat, first Initiative and chance stream whatever the policy
+#: (engine/mandate2038/lineups.py), so they are not independent and are resampled together.
+#: The block is recognised from what the games record, the same in a study folder and in the
+#: warehouse (whose game ids are content hashes): for a simulated game its player count,
+#: factions by seat and first Initiative (two blocks dealt alike merge, which only widens the
+#: interval); any other game is its own block. Needs :data:`DEAL_CTE` as ``dk``.
+CLUSTER_SQL = ("CASE WHEN coalesce(g.session_type, '') = 'simulation' AND dk.deal IS NOT NULL "
+               "THEN g.player_count || ':' || dk.deal ELSE g.game_id END")
+
+
+def deal_cte(turn_order: bool = True) -> str:
+    """``dk``: each game's deal (factions by seat, and the seat holding first Initiative when
+    the seats record turn order)."""
+    first = ("|| '/' || coalesce(CAST(arg_min(seat, turn_order) AS VARCHAR), '')"
+             if turn_order else "")
+    return (f"dk AS (SELECT game_id, string_agg(faction, ',' ORDER BY seat) {first} AS deal "
+            "FROM seats GROUP BY game_id)")
+
+
 def _ctes(src: Source, f: Filters) -> tuple[str, list[Any]]:
     """``g``: the selected complete games with kind, player count and jackknife block; ``sb``:
     their ``seat_balance`` rows (derived on the fly from a warehouse older than migration 6)."""
-    blk = f"hash(g.game_id) % {stats.BLOCKS}"
+    blk = f"hash({CLUSTER_SQL}) % {stats.BLOCKS}"
     if src.study is not None:
         params: list[Any] = []
         where = "coalesce(g.complete, TRUE)"
         if f.player_counts:
             where += " AND list_contains(?::INTEGER[], g.player_count)"
             params.append([int(n) for n in f.player_counts])
-        g = (f"g AS (SELECT g.game_id, g.player_count, 'study' AS kind, {blk} AS blk "
-             f"FROM games g WHERE {where})")
+        kind = ("'study: ' || (SELECT string_agg(DISTINCT policy, '+' ORDER BY policy) "
+                "FROM games_p)") if src.pool_policies else "'study: ' || g.policy"
+        g = (f"{deal_cte()}, g AS (SELECT g.game_id, g.player_count, {kind} AS kind, "
+             f"{blk} AS blk FROM games_p g LEFT JOIN dk USING (game_id) WHERE {where})")
     else:
         where, params = f.where()
-        g = (f"g AS (SELECT g.game_id, g.player_count, {KIND_SQL} AS kind, {blk} AS blk "
-             f"FROM games g WHERE {where} AND g.complete "
+        dk = deal_cte("turn_order" in columns(src, "seats"))
+        g = (f"{dk}, g AS (SELECT g.game_id, g.player_count, {KIND_SQL} AS kind, {blk} AS blk "
+             f"FROM games g LEFT JOIN dk USING (game_id) WHERE {where} AND g.complete "
              "AND coalesce(g.game, 'mandate2038') = 'mandate2038')")
     if src.study is None and not columns(src, "seat_balance"):
         cols = columns(src, "seats")
@@ -331,6 +366,18 @@ def _grouped(src: Source, f: Filters) -> dict[str, pl.DataFrame]:
     hit = _SPLIT.get(key)
     if hit is not None and hit[0] is df:
         return hit[1]
+    parts = split_grouped(df)
+    _SPLIT[key] = (df, parts)
+    while len(_SPLIT) > 16:
+        _SPLIT.pop(next(iter(_SPLIT)))
+    return parts
+
+
+def split_grouped(df: pl.DataFrame) -> dict[str, pl.DataFrame]:
+    """:func:`_grouped`'s parts from its one grouped frame (per kind, player count, block,
+    turn order, faction, profile, opening and path: appearances, credit, ``a_<id>``, blocked,
+    fallbacks, fallback_seats, games, converted, tied)."""
+    action_ids = [*wb.ACTION_IDS, "other"]
     base = ["kind", "player_count", "blk"]
     seats = [pl.col("appearances").sum(), pl.col("credit").sum()]
     totals = [
@@ -343,11 +390,7 @@ def _grouped(src: Source, f: Filters) -> dict[str, pl.DataFrame]:
     frames = pl.collect_all([df.lazy().group_by([*base, *keys])
                              .agg(totals if name == _TOTALS else seats)
                              for name, keys in _PART_KEYS.items()])
-    parts = dict(zip(_PART_KEYS, frames, strict=True))
-    _SPLIT[key] = (df, parts)
-    while len(_SPLIT) > 16:
-        _SPLIT.pop(next(iter(_SPLIT)))
-    return parts
+    return dict(zip(_PART_KEYS, frames, strict=True))
 
 
 #: the split of :func:`_grouped`'s cached result frames (the frame is kept to check identity)
@@ -355,7 +398,10 @@ _SPLIT: dict[tuple[Any, ...], tuple[pl.DataFrame, dict[str, pl.DataFrame]]] = {}
 
 
 def _part(src: Source, f: Filters, name: str, cols: list[str]) -> pl.DataFrame:
-    parts = _grouped(src, f)
+    return _part_of(_grouped(src, f), name, cols)
+
+
+def _part_of(parts: dict[str, pl.DataFrame], name: str, cols: list[str]) -> pl.DataFrame:
     if name not in parts or parts[name].is_empty():
         return pl.DataFrame()
     return parts[name].select(["kind", "player_count", "blk", *cols])
@@ -365,21 +411,33 @@ def seat_counts(src: Source, f: Filters, by: str = "faction") -> pl.DataFrame:
     """Per kind, player count, block and ``by`` (``turn_order``, ``faction``, ``profile`` or
     ``faction_profile``): seat appearances and win credit (a joint win of k seats credits 1/k
     to each)."""
+    return _seat_counts(_grouped(src, f), by)
+
+
+def _seat_counts(parts: dict[str, pl.DataFrame], by: str) -> pl.DataFrame:
     if by not in (_ORDER, _FACTION, _PROFILE, _FS):
         raise ValueError(f"unknown grouping {by!r}")
     keys = ["faction", "profile"] if by == _FS else [by]
-    return _part(src, f, by, [*keys, "appearances", "credit"])
+    return _part_of(parts, by, [*keys, "appearances", "credit"])
 
 
 def leader_counts(src: Source, f: Filters) -> pl.DataFrame:
     """Era II leader conversion per kind, player count and block: games, the sum over games of
     (leaders who won / leaders), and games with a tied lead (``seat_balance`` definitions)."""
-    return _part(src, f, _TOTALS, ["games", "converted", "tied"])
+    return _leader_counts(_grouped(src, f))
+
+
+def _leader_counts(parts: dict[str, pl.DataFrame]) -> pl.DataFrame:
+    return _part_of(parts, _TOTALS, ["games", "converted", "tied"])
 
 
 def action_counts(src: Source, f: Filters) -> pl.DataFrame:
     """Every resolved action per kind, player count, block and action id (``n``)."""
-    tot = _part(src, f, _TOTALS, [f"a_{a}" for a in (*wb.ACTION_IDS, "other")])
+    return _action_counts(_grouped(src, f))
+
+
+def _action_counts(parts: dict[str, pl.DataFrame]) -> pl.DataFrame:
+    tot = _part_of(parts, _TOTALS, [f"a_{a}" for a in (*wb.ACTION_IDS, "other")])
     if tot.is_empty():
         return tot
     long = tot.unpivot(index=["kind", "player_count", "blk"], variable_name="action",
@@ -390,14 +448,22 @@ def action_counts(src: Source, f: Filters) -> pl.DataFrame:
 def forced_counts(src: Source, f: Filters) -> pl.DataFrame:
     """Blocked actions (forced no-ops), seats and policy fallbacks per kind, player count and
     block (``fallbacks`` is NULL where no seat records them)."""
-    tot = _part(src, f, _TOTALS, ["blocked", "appearances", "fallbacks"])
+    return _forced_counts(_grouped(src, f))
+
+
+def _forced_counts(parts: dict[str, pl.DataFrame]) -> pl.DataFrame:
+    tot = _part_of(parts, _TOTALS, ["blocked", "appearances", "fallbacks"])
     return tot.rename({"appearances": "seats"}) if not tot.is_empty() else tot
 
 
 def opening_counts(src: Source, f: Filters) -> pl.DataFrame:
     """Openings per kind, player count and block: a seat's Era I actions in cycle order joined
     by an arrow (``fund→build→research``), "none" for a seat with no Era I selection."""
-    op = _part(src, f, _OPENINGS, ["opening", "appearances"])
+    return _opening_counts(_grouped(src, f))
+
+
+def _opening_counts(parts: dict[str, pl.DataFrame]) -> pl.DataFrame:
+    op = _part_of(parts, _OPENINGS, ["opening", "appearances"])
     return op.rename({"appearances": "n"}) if not op.is_empty() else op
 
 
@@ -405,7 +471,11 @@ def path_counts(src: Source, f: Filters) -> pl.DataFrame:
     """Winning paths (the designers' lane-margin-v1 classes, see
     :mod:`ingest.warehouse.balance`) per kind, player count and block, 1/k credit for joint
     wins (paths only non-winners took carry no credit and are left out)."""
-    pt = _part(src, f, _PATHS, ["path", "credit"])
+    return _path_counts(_grouped(src, f))
+
+
+def _path_counts(parts: dict[str, pl.DataFrame]) -> pl.DataFrame:
+    pt = _part_of(parts, _PATHS, ["path", "credit"])
     return pt.filter(pl.col("credit") > 0) if not pt.is_empty() else pt
 
 
@@ -430,6 +500,21 @@ def matchup_counts(src: Source, f: Filters) -> pl.DataFrame:
                         ELSE 0.0 END)::DOUBLE AS points
         FROM ps a JOIN ps b ON a.gnum = b.gnum AND a.seat <> b.seat
                            AND a.profile <> b.profile
+        GROUP BY ALL
+        """, params)
+
+
+def outcome_counts(src: Source, f: Filters) -> pl.DataFrame:
+    """Per kind, player count and block: complete games, games ending with an AGI winner and
+    games ending Open (``outcomes.agi``, ``outcomes.open``)."""
+    if not columns(src, "seats"):
+        return pl.DataFrame()
+    ctes, params = _ctes(src, f)
+    return run(src, f"""
+        WITH {ctes}
+        SELECT g.kind, g.player_count, g.blk, count(*) AS games,
+               count(*) FILTER (WHERE o.agi) AS agi, count(*) FILTER (WHERE o.open) AS open
+        FROM g JOIN outcomes o USING (game_id)
         GROUP BY ALL
         """, params)
 
@@ -468,10 +553,41 @@ NOT_RECORDED = {
 }
 
 
+#: the forced no-op rate: a ratio of rare events, skewed (a few games hold most of them), so
+#: it gets the BCa interval (the bias-corrected normal one covered 86-89% at 1,000 games)
+_RARE_RATE = functools.partial(stats.ratio_rows)
+
+#: the statistics that are maxima over groups, and get simultaneous intervals
+_RANGE, _RANGE4, _MAX_RATE, _TOP = "range", "range (groups seen 4 times)", "max rate", "top"
+
+
+def _interval(arr: Any, stat: Any, weights: Any = None) -> dict[str, float]:
+    """A statistic of block counts ``(blocks, keys, values)`` with its 95% interval over
+    common-seed blocks: for a range, a maximum rate or a top share the interval that
+    simultaneous intervals of its groups give (:func:`dashboards.stats.range_interval`, ...),
+    for any other (row-wise) statistic the bias-corrected cluster bootstrap
+    (:func:`dashboards.stats.bootstrap_array`)."""
+    w = weights(arr.shape[0]) if weights is not None and arr.shape[0] else None
+    if stat == _RANGE:
+        return stats.range_interval(arr, 1, weights=w)
+    if stat == _RANGE4:
+        return stats.range_interval(arr, 4, weights=w)
+    if stat == _MAX_RATE:
+        return stats.max_rate_interval(arr, 4, weights=w)
+    if stat == _TOP:
+        return stats.top_share_interval(arr, weights=w)
+    return stats.bootstrap_array(arr, stat, weights=w, skewed=stat is _RARE_RATE)
+
+
 def _jk(df: pl.DataFrame, key: list[str], values: list[str], stat: Any) -> dict[str, float]:
-    """A statistic of ``df``'s block counts with its jackknife interval (every block left out
-    at once: :func:`dashboards.stats.jackknife_array`)."""
-    return stats.jackknife_array(stats.block_array(df, key, values)[1], stat)
+    """A statistic of ``df``'s block counts with its interval (:func:`_interval`)."""
+    return _interval(stats.block_array(df, key, values)[1], stat)
+
+
+def _entropy(scale: str) -> Any:
+    """The row-wise entropy normalised by the fixed scale of ``scale``
+    (:data:`dashboards.stats.ENTROPY_SCALE`)."""
+    return functools.partial(stats.entropy_fixed_rows, k=stats.ENTROPY_SCALE[scale])
 
 
 def _groups(df: pl.DataFrame) -> dict[tuple[str, int], pl.DataFrame]:
@@ -482,23 +598,41 @@ def _groups(df: pl.DataFrame) -> dict[tuple[str, int], pl.DataFrame]:
 
 
 def _metrics(src: Source, f: Filters, only: int | None = None) -> pl.DataFrame:
-    """Every metric of :data:`METRICS` per kind and player count: value, 95% jackknife
-    interval, games, threshold, verdict (:func:`dashboards.stats.verdict`) and a note where
-    the source does not record what the metric needs."""
-    th = stats.thresholds()
+    """Every metric of :data:`METRICS` per kind and player count: value, 95% interval, games,
+    threshold, verdict (:func:`dashboards.stats.verdict`) and a note where the source does not
+    record what the metric needs."""
     prefetch(src, f)
-    seats = seat_counts(src, f, _FACTION)
+    return metrics_from_parts(_grouped(src, f), matchup_counts(src, f), only)
+
+
+#: the fewest games a check needs before it gets a verdict (below: "not enough games"), chosen
+#: with ``playtest calibrate --null-check`` (docs/balance.md, "How sure a verdict is"): the
+#: faction x strategy check is a max - min over ~24 cells of a handful of seats each
+MIN_GAMES: dict[str, int] = {"faction_strategy_interaction": 200}
+
+
+def metrics_from_parts(parts: dict[str, pl.DataFrame], matchups: pl.DataFrame,
+                       only: int | None = None, weights: Any = None) -> pl.DataFrame:
+    """:func:`metrics` from the block counts (:func:`split_grouped`'s parts and
+    :func:`matchup_counts`' frame), whatever their source: the page's queries or the null
+    check's replicate studies (``weights``: bootstrap draws to reuse, by number of blocks)."""
+    th = stats.thresholds()
+    seats = _seat_counts(parts, _FACTION) if parts else pl.DataFrame()
     if seats.is_empty():
         return pl.DataFrame()
-    by_order = _groups(seat_counts(src, f, _ORDER).filter(pl.col("turn_order").is_not_null()))
-    by_profile = _groups(seat_counts(src, f, _PROFILE).filter(pl.col("profile").is_not_null()))
-    by_fs = _groups(seat_counts(src, f, _FS).filter(pl.col("profile").is_not_null()))
-    lead = _groups(leader_counts(src, f))
-    acts = _groups(action_counts(src, f))
-    opens = _groups(opening_counts(src, f))
-    paths = _groups(path_counts(src, f))
-    pairs = _groups(matchup_counts(src, f))
-    forced = _groups(forced_counts(src, f))
+    by_order = _groups(_seat_counts(parts, _ORDER).filter(pl.col("turn_order").is_not_null()))
+    by_profile = _groups(_seat_counts(parts, _PROFILE).filter(pl.col("profile").is_not_null()))
+    by_fs = _groups(_seat_counts(parts, _FS).filter(pl.col("profile").is_not_null()))
+    lead = _groups(_leader_counts(parts))
+    acts = _groups(_action_counts(parts))
+    opens = _groups(_opening_counts(parts))
+    paths = _groups(_path_counts(parts))
+    pairs = _groups(matchups)
+    forced = _groups(_forced_counts(parts))
+
+    def _jk(df: pl.DataFrame, key: list[str], values: list[str], stat: Any) -> dict[str, float]:
+        return _interval(stats.block_array(df, key, values)[1], stat, weights)
+
     rows: list[dict[str, Any]] = []
     for (kind, n), part in sorted(_groups(seats).items()):
         if only is not None and n != only:
@@ -507,23 +641,23 @@ def _metrics(src: Source, f: Filters, only: int | None = None) -> pl.DataFrame:
         results: dict[str, tuple[dict[str, float] | None, str]] = {}
         order = by_order.get((kind, n))
         results["seat_win_share_range"] = (
-            _jk(order, ["turn_order"], ["appearances", "credit"], stats.share_range_rows)
+            _jk(order, ["turn_order"], ["appearances", "credit"], _RANGE)
             if order is not None else None,
             "" if order is not None else NOT_RECORDED["turn_order"])
         results["faction_win_share_range"] = (
-            _jk(part, ["faction"], ["appearances", "credit"], stats.share_range_rows), "")
+            _jk(part, ["faction"], ["appearances", "credit"], _RANGE), "")
         bots = by_profile.get((kind, n))
         if bots is not None:
             results["profile_win_share_range"] = (
-                _jk(bots, ["profile"], ["appearances", "credit"], stats.share_range_rows), "")
+                _jk(bots, ["profile"], ["appearances", "credit"], _RANGE), "")
             fs = by_fs[(kind, n)]
             results["faction_strategy_interaction"] = (
                 _jk(fs, ["faction", "profile"], ["appearances", "credit"],
-                    lambda a: stats.share_range_rows(a, 4)), "")
+                    _RANGE4), "")
             pp = pairs.get((kind, n))
             results["pairwise_dominance"] = (
                 _jk(pp, ["profile", "opponent"], ["comparisons", "points"],
-                    stats.dominance_rows) if pp is not None else None,
+                    _MAX_RATE) if pp is not None else None,
                 "" if pp is not None else "only one strategy profile in these games")
         else:
             for m in ("profile_win_share_range", "faction_strategy_interaction",
@@ -536,14 +670,14 @@ def _metrics(src: Source, f: Filters, only: int | None = None) -> pl.DataFrame:
             "" if lp is not None else "no score ledger for these games")
         ap = acts.get((kind, n))
         results["action_entropy"] = (
-            (_jk(ap, ["action"], ["n"], stats.entropy_rows), "")
+            (_jk(ap, ["action"], ["n"], _entropy("action")), "")
             if ap is not None else (None, "no resolved actions recorded for these games"))
         fc = forced.get((kind, n))
         if fc is not None:
             # opportunities: 12 actions per seat (4 Eras x 3 cycles), as the designers count
             opp = fc.with_columns((12 * pl.col("seats")).alias("opportunities"))
             results["forced_no_op_rate"] = (
-                _jk(opp, ["kind"], ["blocked", "opportunities"], stats.ratio_rows), "")
+                _jk(opp, ["kind"], ["blocked", "opportunities"], _RARE_RATE), "")
             if fc["fallbacks"].null_count() < fc.height:
                 total = float(fc["fallbacks"].sum())
                 results["policy_fallbacks"] = ({"value": total, "low": total, "high": total},
@@ -555,15 +689,15 @@ def _metrics(src: Source, f: Filters, only: int | None = None) -> pl.DataFrame:
             results["policy_fallbacks"] = (None, NOT_RECORDED["fallbacks"])
         op = opens.get((kind, n))
         arr = stats.block_array(op, ["opening"], ["n"])[1] if op is not None else None
-        for m, fn in (("opening_entropy", stats.entropy_rows),
-                      ("opening_top_share", stats.top_share_rows)):
-            results[m] = ((stats.jackknife_array(arr, fn), "")
+        for m, fn in (("opening_entropy", _entropy("opening")),
+                      ("opening_top_share", _TOP)):
+            results[m] = ((_interval(arr, fn, weights), "")
                           if arr is not None else (None, "no selections recorded"))
         pt = paths.get((kind, n))
         arr = stats.block_array(pt, ["path"], ["credit"])[1] if pt is not None else None
-        for m, fn in (("winning_path_entropy", stats.entropy_rows),
-                      ("winning_path_top_share", stats.top_share_rows)):
-            results[m] = ((stats.jackknife_array(arr, fn), "")
+        for m, fn in (("winning_path_entropy", _entropy("path")),
+                      ("winning_path_top_share", _TOP)):
+            results[m] = ((_interval(arr, fn, weights), "")
                           if arr is not None else (None, "no winners with recorded actions"))
         for mid, name, key, bound in METRICS:
             res, note = results.get(mid, (None, ""))
@@ -580,7 +714,8 @@ def _metrics(src: Source, f: Filters, only: int | None = None) -> pl.DataFrame:
                 if mid == "policy_fallbacks":  # a count, not an estimate: compared as it is
                     verdict = stats.WITHIN if value <= limit else stats.OUTSIDE
                 else:
-                    verdict = stats.verdict(low, high, limit, bound, games)
+                    verdict = stats.verdict(low, high, limit, bound, games,
+                                            MIN_GAMES.get(mid, stats.MIN_VERDICT_GAMES))
             elif not note:
                 note = "not defined for these games (fewer than two groups to compare)"
             if value is None:
@@ -611,7 +746,7 @@ def _shares(src: Source, f: Filters, by: str, only: int | None = None) -> pl.Dat
         keys, arr = stats.block_array(part, [by], ["appearances", "credit"])
         total = arr.sum(axis=0)
         for i in sorted(range(len(keys)), key=lambda i: str(keys[i])):
-            res = stats.jackknife_array(arr, functools.partial(stats.share_rows, key=i))
+            res = _interval(arr, functools.partial(stats.share_rows, key=i))
             rows.append({"kind": kind, "player_count": n, by: keys[i],
                          "appearances": int(total[i, 0]),
                          "wins": float(total[i, 1]), "share": res["value"],
@@ -627,7 +762,7 @@ _RESULTS: OrderedDict[tuple[Any, ...], pl.DataFrame] = OrderedDict()
 def _data_version(src: Source) -> tuple[Any, ...]:
     """What changes when the source's data changes (file sizes and modification times)."""
     if src.study is not None:
-        return (str(src.study), _study_version(study_tables(src.study)))
+        return (str(src.study), src.pool_policies, _study_version(study_tables(src.study)))
     assert src.db is not None
     return (str(src.db), _version(src.db))
 

@@ -30,18 +30,15 @@ from typing import TextIO
 
 from dashboards import APP_PATH, DB_ENV
 
-PAGES: dict[str, str] = {
-    "Games": "views/overview.py",
-    "Audit": "views/audit.py",
-    "Replay viewer": "views/replay.py",
-    "Duration": "views/duration.py",
-    "Scoring sources": "views/scoring.py",
-    "World Endings": "views/endings.py",
-    "Observation protocols": "views/observations.py",
-    "Balance": "views/balance.py",
-    "Import": "views/import_games.py",
-    "Record a game": "views/record.py",
-}
+
+def _pages() -> dict[str, str]:
+    """Title -> file of every page of the app (:mod:`dashboards.navigation`)."""
+    from dashboards.navigation import all_pages
+
+    return {p.title: p.path for p in all_pages()}
+
+
+PAGES: dict[str, str] = _pages()
 
 #: the page budgets of issue 7: seconds per page at this many games
 BUDGETS: dict[int, float] = {10_000: 0.3, 100_000: 1.0}

@@ -1,29 +1,25 @@
-"""Upload handling for the Import page: staging with size checks, then the ingest pipeline.
+"""Upload handling for the Import page: staging, then the ingest pipeline, archive first.
 
-Uploaded files are written to a fresh temporary folder under their base names (a zip, the
-designers' session folder, is checked against oversized content) and handed to
-``ingest.pipeline.ingest_paths``, which reads every format including the zip. Its report is flattened into rows of file, status, line and
-reason so that loaded, skipped and quarantined inputs read the same way.
+Uploaded files are written to a fresh temporary folder under their base names and handed to
+``ingest.pipeline.ingest_paths``, which reads every format including the zip and archives every
+input before it loads anything (OWASP's upload advice: archive first): a zip bomb is quarantined
+with its reason like any unreadable input (the reader counts the bytes a zip really unpacks to),
+and the other files of the same upload still load; with a busy database every file is archived
+and the page says how many games wait to be loaded. The report is flattened into rows of file,
+status, line and reason so that loaded, skipped and quarantined inputs read the same way.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
-import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 _LINE = re.compile(r"\bline (\d+)")
-MAX_UNPACKED_BYTES = 128 * 1024 * 1024  # = ingest.formats.MAX_ZIP_BYTES, what the reader accepts
-MAX_ZIP_MEMBERS = 2000
 MAX_NAME = 200  # characters of an uploaded file's base name kept
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-
-
-class UploadProblem(Exception):
-    """An upload that cannot be used; the message says why."""
 
 
 def safe_name(name: str) -> str:
@@ -37,31 +33,12 @@ def safe_name(name: str) -> str:
     return base if base.strip(". ") else "upload"
 
 
-def check_zip(path: Path) -> None:
-    """Refuse a zip that would unpack to too many files or too many bytes (a zip bomb).
-
-    The bytes are counted while decompressing (in chunks, nothing kept), never taken from the
-    sizes the zip declares. A zip that is not readable at all is passed on: the pipeline
-    quarantines it with the reason.
-    """
-    from ingest.formats import ZipTooLarge, unpack_zip
-
-    try:
-        with zipfile.ZipFile(path) as zf:
-            unpack_zip(zf, keep=False, max_member=MAX_UNPACKED_BYTES,
-                       max_total=MAX_UNPACKED_BYTES, max_members=MAX_ZIP_MEMBERS)
-    except ZipTooLarge as err:
-        raise UploadProblem(f"{path.name}: {err}; nothing was loaded") from None
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError):
-        return
-
-
 def stage(files: list[tuple[str, bytes]], workdir: Path, notes: list[str] | None = None) -> list[Path]:
     """Write uploads into ``workdir`` under their base names; return the paths.
 
-    A ``.zip`` (a designers' session folder) is kept as it is, after the size checks: the
-    pipeline reads it and archives the uploaded bytes. A name that had to be changed (control
-    characters, length) is said in ``notes``.
+    A ``.zip`` (a designers' session folder) is kept as it is: the pipeline reads it and
+    archives the uploaded bytes, or quarantines a zip too large to unpack. A name that had to
+    be changed (control characters, length) is said in ``notes``.
     """
     out: list[Path] = []
     used: set[str] = set()
@@ -75,8 +52,6 @@ def stage(files: list[tuple[str, bytes]], workdir: Path, notes: list[str] | None
         used.add(base)
         dest = workdir / base
         dest.write_bytes(data)
-        if base.lower().endswith(".zip"):
-            check_zip(dest)
         out.append(dest)
     return out
 
@@ -96,18 +71,26 @@ def run_import(files: list[tuple[str, bytes]], db: Path, workdir: Path) -> Impor
     upload or a busy database: those become ``problems`` (the archive keeps whatever was
     archived, and the next import or ``playtest ingest`` loads it)."""
     from ingest.db import DatabaseBusy, StorageError
+    from ingest.loading import BusyAfterArchiving
 
     out = ImportOutcome()
     try:
         paths = stage(files, workdir, out.notes)
         report = ingest(paths, db)
-    except UploadProblem as err:
-        out.problems.append(str(err))
+    except BusyAfterArchiving as err:
+        # archived first: say what waits, and show every file's row
+        out.problems.append(
+            f"The database is busy, so {err.not_loaded} game(s) were archived but not loaded "
+            f"yet. Nothing is lost: every uploaded file is in the archive (or its quarantine); "
+            f"press Load again in a moment to load them. ({err})")
+        out.rows = report_rows(err.summary, workdir)
+        for row in out.rows:
+            if "archived, not loaded" in row["reason"]:
+                row["status"] = "archived, not loaded"
         return out
     except DatabaseBusy as err:
-        out.problems.append(
-            f"The database is busy, so nothing new was loaded: {err}. Nothing is lost: what "
-            "was already archived is loaded by the next import. Press Load again in a moment.")
+        out.problems.append(f"The database is busy, so nothing was loaded: {err}. "
+                            "Press Load again in a moment.")
         return out
     except StorageError as err:
         out.problems.append(f"The warehouse could not be written: {err}")

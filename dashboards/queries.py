@@ -118,7 +118,7 @@ def games(db: Path, f: Filters, evidence: str = "evidence") -> pl.DataFrame:
     return query(
         db,
         f"""
-        SELECT g.game_id, g.date, g.rules_version, g.profile, g.session_type,
+        SELECT g.game, g.game_id, g.date, g.rules_version, g.profile, g.session_type,
                {KIND_SQL} AS kind, g.illustrative, g.player_count, g.status, g.n_events,
                g.n_errors, g.n_warnings, g.complete, g.evidence, g.duration_evidence,
                g.evidence_reasons, g.total_minutes, g.facilitator, g.venue, g.protocol,
@@ -168,7 +168,7 @@ def game_list(db: Path) -> pl.DataFrame:
     return query(
         db,
         f"""
-        SELECT g.game_id, g.date, g.session_type, {KIND_SQL} AS kind, g.player_count,
+        SELECT g.game, g.game_id, g.date, g.session_type, {KIND_SQL} AS kind, g.player_count,
                g.status, g.n_errors, g.n_warnings, g.n_events, g.source_name, g.illustrative
         FROM games g ORDER BY g.date DESC NULLS LAST, g.game_id
         """,
@@ -192,7 +192,7 @@ def game_choices(db: Path, f: Filters | None, order: str, limit: int,
     A picker of 100,000 games took seconds to label and to send; nobody scrolls that far."""
     where, params = f.where() if f is not None else ("TRUE", [])
     by = PICKER_ORDERS[order]
-    cols = (f"g.game_id, g.date, g.session_type, {KIND_SQL} AS kind, g.player_count, g.status, "
+    cols = (f"g.game, g.game_id, g.date, g.session_type, {KIND_SQL} AS kind, g.player_count, g.status, "
             "g.n_errors, g.n_warnings, g.n_events, g.source_name, g.illustrative")
     return query(
         db,
@@ -369,138 +369,6 @@ def turn_time_stats(db: Path, f: Filters, include_non_human: bool = False) -> di
          params),
     ])
     return {"boxes": boxes, "moments": moments}
-
-
-# --- Scoring sources -------------------------------------------------------------------------
-
-
-def ledger_by_source(db: Path, f: Filters) -> pl.DataFrame:
-    """Mandate by ledger source, faction, Era and whether the seat won (checkpoint resyncs out).
-
-    (It counted distinct games per group too, unused and a third of its time at 100,000 games.)"""
-    where, params = f.where()
-    return query(
-        db,
-        f"""
-        SELECT l.source, s.faction, l.era, coalesce(s.winner, FALSE) AS winner,
-               {KIND_SQL} AS kind, CAST(sum(l.amount) AS BIGINT) AS mandate, count(*) AS entries
-        FROM ledger l
-        JOIN games g USING (game_id)
-        JOIN seats s ON s.game_id = l.game_id AND s.seat = l.seat
-        WHERE {where} AND l.source <> 'checkpoint'
-        GROUP BY ALL ORDER BY l.source, s.faction, l.era
-        """,
-        params,
-    )
-
-
-def seats_in_games(db: Path, f: Filters) -> pl.DataFrame:
-    """Every seat of the filtered games: faction, winner flag and kind (for per-seat averages)."""
-    where, params = f.where()
-    return query(
-        db,
-        f"""
-        SELECT s.game_id, s.seat, s.faction, coalesce(s.winner, FALSE) AS winner,
-               s.final_mandate, g.player_count, {KIND_SQL} AS kind, g.complete
-        FROM seats s JOIN games g USING (game_id)
-        WHERE {where}
-        """,
-        params,
-    )
-
-
-def seat_counts(db: Path, f: Filters) -> pl.DataFrame:
-    """Seat-games of the filtered games per kind, faction and winner flag (``seat_games``):
-    what the Scoring sources page divides by, counted in SQL instead of reading every seat."""
-    where, params = f.where()
-    return query(
-        db,
-        f"""
-        SELECT {KIND_SQL} AS kind, s.faction, coalesce(s.winner, FALSE) AS winner,
-               count(*) AS seat_games
-        FROM seats s JOIN games g USING (game_id)
-        WHERE {where}
-        GROUP BY ALL ORDER BY ALL
-        """,
-        params,
-    )
-
-
-def kind_sizes(db: Path, f: Filters) -> pl.DataFrame:
-    """Games with seats and seat-games of the filtered games, per kind (kind, games, seats)."""
-    where, params = f.where()
-    return query(
-        db,
-        f"""
-        SELECT {KIND_SQL} AS kind, count(DISTINCT s.game_id) AS games, count(*) AS seats
-        FROM seats s JOIN games g USING (game_id)
-        WHERE {where}
-        GROUP BY ALL ORDER BY ALL
-        """,
-        params,
-    )
-
-
-# --- World Endings ---------------------------------------------------------------------------
-
-
-def endings(db: Path, f: Filters) -> pl.DataFrame:
-    """One row per complete game's outcome with the Open test's margins."""
-    where, params = f.where()
-    return query(
-        db,
-        f"""
-        SELECT o.game_id, g.player_count, g.profile, g.session_type, {KIND_SQL} AS kind,
-               o.ending, o.agi, o.open, o.collective_trust, o.setup_collective_trust,
-               o.open_threshold, o.trust_margin, o.systemic_risk, o.systemic_risk_limit,
-               o.systemic_risk_limit - o.systemic_risk AS risk_margin
-        FROM outcomes o JOIN games g USING (game_id)
-        WHERE {where} AND o.complete
-        """,
-        params,
-    )
-
-
-CLAIM_COLUMNS = ("c.game_id, c.seat, s.faction, c.publication, c.paid, c.modules_supported, "
-                 f"c.eligible, c.strength, g.player_count, {KIND_SQL} AS kind")
-
-
-def claims(db: Path, f: Filters, kind: str | None = None, limit: int | None = None) -> pl.DataFrame:
-    """Dossier claims of the filtered games with their strengths (of one ``kind`` of game and
-    the first ``limit`` in game and seat order when given)."""
-    where, params = f.where()
-    if kind is not None:
-        where += f" AND {KIND_SQL} = ?"
-        params = [*params, kind]
-    cap = ""
-    if limit is not None:
-        cap = " ORDER BY c.game_id, c.seat LIMIT ?"
-        params = [*params, int(limit)]
-    return query(
-        db,
-        f"""
-        SELECT {CLAIM_COLUMNS}
-        FROM claims c JOIN games g USING (game_id)
-        LEFT JOIN seats s ON s.game_id = c.game_id AND s.seat = c.seat
-        WHERE {where}{cap}
-        """,
-        params,
-    )
-
-
-def claim_strengths(db: Path, f: Filters) -> pl.DataFrame:
-    """Claims of the filtered games counted per kind, strength and eligibility (``claims``)."""
-    where, params = f.where()
-    return query(
-        db,
-        f"""
-        SELECT {KIND_SQL} AS kind, c.strength, c.eligible, count(*) AS claims
-        FROM claims c JOIN games g USING (game_id)
-        WHERE {where}
-        GROUP BY ALL ORDER BY ALL
-        """,
-        params,
-    )
 
 
 # --- Observation protocols -------------------------------------------------------------------

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import warnings
 from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
@@ -225,8 +226,22 @@ def proportion_verdict(successes: float, n: int, limit: float, bound: str,
 # the same function gives the value on all games and, in :func:`jackknife`, on the games minus
 # one block.
 
-#: games are split into this many blocks (by a hash of the game id) for the jackknife
-BLOCKS = 20
+#: games are split into this many groups for the intervals: a hash of each game's common-seed
+#: block (:func:`dashboards.balance_queries` ``cluster``; a study's games of one block share
+#: map, factions and chance stream, so they are not independent) picks its group; whole
+#: groups are resampled by :func:`bootstrap_array`
+BLOCKS = 200
+
+#: bootstrap resamples per interval (seeded: the same data give the same interval)
+RESAMPLES = 400
+
+#: the number of distinct values each entropy is normalised by (a fixed number, from the
+#: rules, not the number seen: a rare id appearing once must not move the scale).
+#: Mandate 2038 rc.17: 6 Core Actions + 6 Programs + the Dossier and Open Weights decisions
+#: (the designers count these as actions); an opening is 3 different Core Actions in order
+#: (core rules §4, "one eligible unused Core Action": 6 x 5 x 4); a winning path is
+#: ``agi_declaration``, one of 6 lanes or one of the 15 hybrids of two lanes
+ENTROPY_SCALE = {"action": 14, "opening": 120, "path": 22}
 
 
 def entropy(counts: Mapping[Any, float]) -> float:
@@ -418,3 +433,206 @@ def share_rows(a: np.ndarray, key: int) -> np.ndarray:
     win credit; nan without appearances), as :func:`dashboards.balance_queries.shares`."""
     app, credit = a[:, key, 0], a[:, key, 1]
     return np.where(app > 0, credit / np.where(app > 0, app, 1.0), np.nan)
+
+
+def entropy_fixed_rows(a: np.ndarray, k: int) -> np.ndarray:
+    """Shannon entropy of each row of ``(rows, keys, 1)`` divided by ``log(k)`` for a fixed
+    number ``k`` of possible values (:data:`ENTROPY_SCALE`), 0.0 for an empty row."""
+    if k < 2:
+        raise ValueError("an entropy scale needs at least two possible values")
+    v = a[..., 0]
+    pos = v > 0
+    total = np.where(pos, v, 0.0).sum(axis=1)
+    safe = np.where(total > 0, total, 1.0)[:, np.newaxis]
+    p = np.where(pos, v, 1.0) / safe
+    h = -np.where(pos, p * np.log(p), 0.0).sum(axis=1)
+    return np.where(total > 0, h / math.log(k), 0.0)
+
+
+def bootstrap_weights(m: int, resamples: int = RESAMPLES, seed: int = 0) -> np.ndarray:
+    """``(resamples, m)`` multinomial counts: how often each of ``m`` groups is drawn in each
+    resample (seeded, so the same data always give the same interval)."""
+    rng = np.random.default_rng(seed)
+    return rng.multinomial(m, np.full(m, 1.0 / m), size=resamples).astype(np.float64)
+
+
+def _normal_cdf(x: float) -> float:
+    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+def _normal_ppf(p: float) -> float:
+    """The standard normal quantile (bisection on erf; p in (0, 1))."""
+    lo, hi = -10.0, 10.0
+    for _ in range(80):
+        mid = (lo + hi) / 2
+        if _normal_cdf(mid) < p:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def _bca(blocks: np.ndarray, stat: Callable[[np.ndarray], np.ndarray], value: float,
+         boot: np.ndarray, m: int) -> dict[str, float]:
+    """The BCa interval (Efron 1987) of a skewed statistic: bootstrap percentiles moved by the
+    bias ``z0`` and the acceleration ``a`` from the delete-one-group jackknife; the
+    percentiles' distance from the value widened by ``t(0.975, m - 1) / z`` for few groups."""
+    below = float((boot < value).mean() + 0.5 * (boot == value).mean())
+    below = min(max(below, 1.0 / (len(boot) + 1)), 1.0 - 1.0 / (len(boot) + 1))
+    z0 = _normal_ppf(below)
+    total = blocks.sum(axis=0)
+    jack = stat(total[np.newaxis] - blocks)
+    jack = jack[~np.isnan(jack)]
+    d = jack.mean() - jack if jack.size else np.zeros(1)
+    den = 6.0 * float((d ** 2).sum()) ** 1.5
+    a = float((d ** 3).sum()) / den if den > 0 else 0.0
+    out = []
+    for z in (-Z95, Z95):
+        q = _normal_cdf(z0 + (z0 + z) / (1 - a * (z0 + z)))
+        out.append(float(np.quantile(boot, min(max(q, 0.0), 1.0))))
+    widen = t975(m - 1) / Z95
+    return {"value": value, "low": value - widen * (value - out[0]),
+            "high": value + widen * (out[1] - value)}
+
+
+def bootstrap_array(blocks: np.ndarray, stat: Callable[[np.ndarray], np.ndarray],
+                    resamples: int = RESAMPLES, seed: int = 0,
+                    weights: np.ndarray | None = None, skewed: bool = False
+                    ) -> dict[str, float]:
+    """``stat`` on all the data and its bias-corrected 95% cluster-bootstrap interval.
+
+    ``blocks`` is ``(groups, keys, values)``: the counts of each group of games
+    (:data:`BLOCKS` groups, each holding whole common-seed blocks of games, so that games that
+    share a map and chance stream are resampled together). Each resample draws the groups
+    with replacement. The interval is centred on the bias-corrected value ``2 v - mean(v*)``
+    (a plug-in entropy is biased downward, a ratio of rare counts is skewed) with half-width
+    ``t(0.975, m - 1) * sd(v*) * sqrt(m / (m - 1))`` for ``m`` groups (the bootstrap's
+    variance of a mean of ``m`` groups is ``(m - 1) / m`` of the unbiased one, and a t
+    rather than a normal quantile for few groups). ``playtest calibrate --null-check`` measures
+    its coverage (docs/balance.md). Fewer than two groups give an undefined interval (nan).
+
+    >>> a = np.array([[[1.0, 1.0]], [[3.0, 1.0]], [[2.0, 1.0]], [[2.0, 1.0]]])
+    >>> r = bootstrap_array(a, ratio_rows)
+    >>> r["value"], r["low"] < 2.0 < r["high"]
+    (2.0, True)
+    """
+    total = blocks.sum(axis=0)
+    value = float(stat(total[np.newaxis])[0])
+    m = blocks.shape[0]
+    if m < 2 or math.isnan(value):
+        return {"value": value, "low": math.nan, "high": math.nan}
+    w = weights if weights is not None else bootstrap_weights(m, resamples, seed)
+    boot = stat(np.einsum("bm,mkv->bkv", w, blocks))
+    boot = boot[~np.isnan(boot)]
+    if boot.size < 0.9 * w.shape[0]:  # the statistic is undefined in too many resamples
+        return {"value": value, "low": math.nan, "high": math.nan}
+    if skewed:
+        return _bca(blocks, stat, value, boot, m)
+    centre = 2 * value - float(boot.mean())
+    half = t975(m - 1) * float(boot.std(ddof=1)) * math.sqrt(m / (m - 1))
+    return {"value": value, "low": centre - half, "high": centre + half}
+
+
+# --- maxima and ranges: simultaneous intervals ---------------------------------------------
+#
+# A max - min or a max over many small groups is biased upward (with every true share equal
+# the plug-in range of 24 cells of a handful of seats each is far from 0), and the bootstrap
+# does not measure that bias well (the statistic is not smooth where groups tie). So these get
+# an interval from simultaneous intervals of their groups (bootstrap max-t, Romano and Wolf's
+# stepdown idea without the steps): with probability 95% every group's true value is inside its
+# interval, and then the true range lies in [max low - min high, max high - min low] and the
+# true maximum in [max low, max high]. The interval always holds the plug-in value.
+
+
+def simultaneous(est: np.ndarray, boot: np.ndarray, floor: np.ndarray, m: int
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Simultaneous 95% intervals ``(low, high)`` of the groups' values ``est`` (``(K,)``,
+    nan = group left out) from their bootstrap values ``boot`` (``(B, K)``, nan where a
+    resample lacks the group): bootstrap standard errors (at least ``floor``, the binomial
+    error of the group's size: a group seen in one block has no bootstrap spread), the 95%
+    quantile ``c`` of the largest studentised deviation over groups, widened by
+    ``t(0.975, m - 1) / z`` for ``m`` blocks; ``est ± c se``."""
+    keep = ~np.isnan(est)
+    with warnings.catch_warnings():  # a group absent from every resample has no spread
+        warnings.simplefilter("ignore", RuntimeWarning)
+        se = np.nanstd(np.where(keep, boot, np.nan), axis=0)
+    se = np.fmax(np.nan_to_num(se, nan=0.0), floor)
+    se = np.where(se > 0, se, np.nan)
+    dev = np.abs(boot - est) / se
+    dev = np.where(keep & ~np.isnan(dev), dev, 0.0)
+    c = float(np.quantile(dev.max(axis=1), 0.95)) * t975(m - 1) / Z95
+    return est - c * se, est + c * se
+
+
+def _nan_result(value: float) -> dict[str, float]:
+    return {"value": value, "low": math.nan, "high": math.nan}
+
+
+def range_interval(blocks: np.ndarray, min_appearances: float = 1,
+                   weights: np.ndarray | None = None) -> dict[str, float]:
+    """:func:`share_range` of block counts ``(blocks, groups, 2)`` (appearances, win credit)
+    with its 95% interval from simultaneous intervals of the groups' shares."""
+    total = blocks.sum(axis=0)
+    value = float(share_range_rows(total[np.newaxis], min_appearances)[0])
+    m = blocks.shape[0]
+    if m < 2 or math.isnan(value):
+        return _nan_result(value)
+    app, credit = total[:, 0], total[:, 1]
+    keep = app >= max(min_appearances, 1e-12)
+    est = np.where(keep, credit / np.where(keep, app, 1.0), np.nan)
+    w = weights if weights is not None else bootstrap_weights(m)
+    boot = np.einsum("bm,mkv->bkv", w, blocks)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        bshare = np.where(boot[..., 0] > 0, boot[..., 1] / boot[..., 0], np.nan)
+    pooled = credit[keep].sum() / app[keep].sum()
+    floor = np.sqrt(pooled * (1 - pooled) / np.where(keep, app, 1.0))
+    lo, hi = simultaneous(est, bshare, floor, m)
+    lo, hi = np.clip(lo, 0.0, 1.0), np.clip(hi, 0.0, 1.0)
+    low = max(0.0, float(np.nanmax(lo) - np.nanmin(hi)))
+    high = float(np.nanmax(hi) - np.nanmin(lo))
+    return {"value": value, "low": low, "high": high}
+
+
+def max_rate_interval(blocks: np.ndarray, min_count: float = 4,
+                      weights: np.ndarray | None = None) -> dict[str, float]:
+    """:func:`dominance` of block counts ``(blocks, pairs, 2)`` (comparisons, points) with its
+    95% interval from simultaneous intervals of the pairs' rates: [max low, max high]."""
+    total = blocks.sum(axis=0)
+    value = float(dominance_rows(total[np.newaxis], min_count)[0])
+    m = blocks.shape[0]
+    if m < 2 or math.isnan(value):
+        return _nan_result(value)
+    c, p = total[:, 0], total[:, 1]
+    keep = (c >= min_count) & (c > 0)
+    est = np.where(keep, p / np.where(keep, c, 1.0), np.nan)
+    w = weights if weights is not None else bootstrap_weights(m)
+    boot = np.einsum("bm,mkv->bkv", w, blocks)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        brate = np.where(boot[..., 0] > 0, boot[..., 1] / boot[..., 0], np.nan)
+    floor = np.sqrt(0.25 / np.where(keep, c, 1.0))
+    lo, hi = simultaneous(est, brate, floor, m)
+    return {"value": value, "low": float(np.clip(np.nanmax(lo), 0, 1)),
+            "high": float(np.clip(np.nanmax(hi), 0, 1))}
+
+
+def top_share_interval(blocks: np.ndarray, weights: np.ndarray | None = None
+                       ) -> dict[str, float]:
+    """:func:`top_share` of block counts ``(blocks, keys, 1)`` with its 95% interval from
+    simultaneous intervals of every key's share: [max low, max high]."""
+    total = blocks.sum(axis=0)
+    value = float(top_share_rows(total[np.newaxis])[0])
+    m = blocks.shape[0]
+    if m < 2 or math.isnan(value):
+        return _nan_result(value)
+    v = total[:, 0]
+    n = v.sum()
+    est = v / n
+    w = weights if weights is not None else bootstrap_weights(m)
+    boot = np.einsum("bm,mkv->bkv", w, blocks)[..., 0]
+    bt = boot.sum(axis=1, keepdims=True)
+    bshare = np.where(bt > 0, boot / np.where(bt > 0, bt, 1.0), np.nan)
+    p = np.maximum(est, 1.0 / n)
+    floor = np.sqrt(p * (1 - p) / n)
+    lo, hi = simultaneous(est, bshare, floor, m)
+    return {"value": value, "low": float(np.clip(np.nanmax(lo), 0, 1)),
+            "high": float(np.clip(np.nanmax(hi), 0, 1))}

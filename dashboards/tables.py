@@ -37,7 +37,7 @@ def _mean_per_seat(ledger: pl.DataFrame, seats: pl.DataFrame, by: list[str]) -> 
 def mandate_by_faction(ledger: pl.DataFrame, seats: pl.DataFrame) -> pl.DataFrame:
     """Mean Mandate per seat-game by faction and source (``per_seat``, two decimals), with the
     sum and the number of seat-games it is divided by. ``seats``: one row per seat-game
-    (:func:`dashboards.queries.seats_in_games`) or counts (:func:`~dashboards.queries.seat_counts`)."""
+    (:func:`dashboards.mandate_queries.seats_in_games`) or counts (:func:`~dashboards.mandate_queries.seat_counts`)."""
     out = _mean_per_seat(source_names(ledger), seats, ["faction"])
     return out.select("faction", "source_name", "per_seat", "mandate", "seat_games").sort(
         ["faction", "source_name"])
@@ -46,7 +46,7 @@ def mandate_by_faction(ledger: pl.DataFrame, seats: pl.DataFrame) -> pl.DataFram
 def mandate_winners(ledger: pl.DataFrame, seats: pl.DataFrame) -> pl.DataFrame:
     """Mean Mandate per seat-game by source, winners against the other seats."""
     out = _mean_per_seat(source_names(ledger), seats, ["winner"]).with_columns(
-        pl.when(pl.col("winner")).then(pl.lit("winners")).otherwise(pl.lit("others"))
+        pl.when(pl.col("winner")).then(pl.lit("Winners")).otherwise(pl.lit("Others"))
         .alias("group"))
     return out.select("group", "source_name", "per_seat", "mandate", "seat_games").sort(
         ["group", "source_name"], descending=[True, False])

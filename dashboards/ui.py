@@ -25,6 +25,14 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "chart"
 
 
+def _key(kind: str, slug: str) -> str:
+    """A download button's key, unique to the game section being drawn (two games' sections
+    on one page show charts of the same name)."""
+    from dashboards import gameapps
+
+    return gameapps.key(f"{kind}-{slug}")
+
+
 #: the width of a downloaded chart in CSS pixels (on screen a chart fills its column; a file
 #: has no column, and Vega-Lite's default would give a strip a few categories wide)
 EXPORT_WIDTH = 760
@@ -70,17 +78,17 @@ def show_chart(chart: ChartLike, name: str) -> None:
     c1, c2, _ = st.columns([1, 1, 4])
     c1.download_button(
         "PNG", data=lambda: chart_png(chart), file_name=f"{slug}.png", mime="image/png",
-        key=f"png-{slug}", on_click="ignore", icon=":material/download:",
+        key=_key("png", slug), on_click="ignore", icon=":material/download:",
     )
     c2.download_button(
         "SVG", data=lambda: chart_svg(chart), file_name=f"{slug}.svg", mime="image/svg+xml",
-        key=f"svg-{slug}", on_click="ignore", icon=":material/download:",
+        key=_key("svg", slug), on_click="ignore", icon=":material/download:",
     )
 
 
 #: column headers in words (any other column: its name with spaces, capitalised)
 HEADERS = {
-    "game_id": "Game", "player_count": "Players", "session_type": "Session type",
+    "game_id": "Game id", "game": "Game", "player_count": "Players", "session_type": "Session type",
     "kind": "Kind of game", "n": "Games", "mean": "Mean", "median": "Median",
     "low": "95% interval: from", "high": "95% interval: to", "source_name": "Source",
     "ending_name": "World Ending", "ending": "World Ending", "n_events": "Events",
@@ -89,19 +97,32 @@ HEADERS = {
     "rules_version": "Rules version",
 }
 #: columns whose values are ids with a printed name
-_VALUE_NAMES = ("session_type", "ending", "phase", "source")
+_VALUE_NAMES = ("session_type", "ending", "phase", "source", "kind")
+#: columns whose lowercase ids are shown in words (``default`` -> "Default")
+_WORDED = ("profile", "status", "severity", "mode", "difficulty", "colour", "outcome",
+           "category", "job_kind", "condition", "region", "nemesis")
 
 
 def readable(df: pl.DataFrame) -> pl.DataFrame:
-    """Ids in cells replaced by words: session types, World Endings, phases and ledger sources
+    """Ids in cells replaced by words: session types, kinds of game, World Endings, phases,
+    ledger sources, game ids (their titles) and lowercase ids such as profiles and statuses
     (the raw ids stay in the warehouse and the exports of ``playtest export``)."""
     from dashboards import charts
     from dashboards.filters import SESSION_TYPE_LABELS
 
     maps = {"session_type": SESSION_TYPE_LABELS, "ending": charts.ENDING_NAMES,
-            "phase": charts.PHASE_NAMES, "source": charts.SOURCE_NAMES}
+            "phase": charts.PHASE_NAMES, "source": charts.SOURCE_NAMES,
+            "kind": charts.KIND_LABELS}
     fixes = [pl.col(c).replace_strict(maps[c], default=pl.col(c))
              for c in _VALUE_NAMES if c in df.columns and df.schema[c] == pl.Utf8]
+    fixes += [pl.col(c).map_elements(words, return_dtype=pl.Utf8)
+              for c in _WORDED if c in df.columns and df.schema[c] == pl.Utf8]
+    fixes += [pl.col(c).fill_null("–") for c, t in df.schema.items()
+              if t == pl.Utf8 and c not in _VALUE_NAMES and c not in _WORDED and c != "game"]
+    if "game" in df.columns and df.schema["game"] == pl.Utf8:
+        from dashboards import gameapps
+
+        fixes.append(pl.col("game").map_elements(gameapps.title, return_dtype=pl.Utf8))
     return df.with_columns(fixes) if fixes else df
 
 
@@ -149,7 +170,7 @@ def show_table(df: pl.DataFrame, name: str, total: int | None = None,
                                             if t.is_float()))
 
     st.download_button(
-        "CSV", data=csv, file_name=f"{slug}.csv", mime="text/csv", key=f"csv-{slug}",
+        "CSV", data=csv, file_name=f"{slug}.csv", mime="text/csv", key=_key("csv", slug),
         on_click="ignore", icon=":material/download:",
     )
 
@@ -182,6 +203,15 @@ def table_csv(df: pl.DataFrame) -> bytes:
     return neutralise_frame(df.with_columns(fixes) if fixes else df).write_csv().encode("utf-8")
 
 
+def words(value: object) -> str:
+    """An internal id in words for a page: ``black_dove`` -> "Black Dove", ``None`` -> "–"."""
+    if value is None:
+        return "–"
+    text = str(value)
+    return text.replace("_", " ").strip().capitalize() if text.islower() or "_" in text \
+        else text
+
+
 def plural(n: int, word: str, many: str | None = None) -> str:
     """``n`` and the word in agreement: "1 game", "2 games", "1 error", "0 errors"."""
     return f"{n:,} {word if n == 1 else (many or word + 's')}"
@@ -192,8 +222,10 @@ def pick_kind(sizes: dict[str, str], key: str) -> str:
     illustrative games are never pooled into one figure. ``sizes`` maps each kind present to
     how much of it there is ("3 games"). Draws the picker when there is a choice and a caption
     naming what is shown; returns the kind."""
+    from dashboards import gameapps
     from dashboards.charts import KIND_LABELS, KIND_ORDER
 
+    key = gameapps.key(key)  # one picker per game section
     present = set(sizes)
     kinds = [k for k in KIND_ORDER if k in present] + sorted(present - set(KIND_ORDER))
     if st.session_state.get(key) not in kinds:
@@ -226,7 +258,12 @@ def game_labels(games: pl.DataFrame, factions: dict[str, list[str]]) -> dict[str
         if len(source) > 40:
             source = source[:39] + "…"
         errors = plural(int(r.get("n_errors") or 0), "error")
-        out[r["game_id"]] = (f"{source} · {r.get('date') or 'undated'} · "
+        game = ""
+        if r.get("game"):
+            from dashboards import gameapps
+
+            game = f"{gameapps.title(str(r['game']))} · "
+        out[r["game_id"]] = (f"{game}{source} · {r.get('date') or 'undated'} · "
                              f"{plural(len(seats), 'seat')}: {who} · {kind} · {errors} · "
                              f"{str(r['game_id'])[:8]}")
     return out

@@ -18,10 +18,10 @@ from typing import Any
 from pydantic import BaseModel
 
 import engine.vestige  # noqa: F401 - registers the ruleset
+from dashboards.vestige_labels import decision_label, event_label, intent_label, seat_name, words
 from engine.core.findings import FindingSink
 from engine.vestige.ruleset import RULESET
 from engine.vestige.simulate import random_map
-from ingest.formats.vestige_notation import write_event_line
 from schemas.vestige import EVENT_ADAPTER, VestigeHeader, VestigeLog
 
 COLOURS = ("blue", "green", "purple", "orange")
@@ -86,22 +86,40 @@ class Next:
     label: str
     choices: list[Choice]
 
+    @property
+    def forced(self) -> bool:
+        """Only one thing can happen: the page records it in one action."""
+        return len(self.choices) == 1
 
-def next_decision(r: Replayed, passed: frozenset[str] = frozenset()) -> Next:
+
+def seat_names(header: dict[str, Any]) -> dict[int, str]:
+    """Seat number -> "Blue, Ann" (colour and the player's name when given)."""
+    out = {}
+    for s in header.get("seats", []):
+        bits = [words(s.get("faction"))] + ([str(s["player"])] if s.get("player") else [])
+        out[int(s["seat"])] = ", ".join(bits)
+    return out
+
+
+def next_decision(r: Replayed, passed: frozenset[str] = frozenset(),
+                  seats: dict[int, str] | None = None) -> Next:
+    """The next decision, each choice named in words (:mod:`dashboards.vestige_labels`)."""
     d = RULESET.legal_moves(r.state, passed)
     if d.kind == "end":
         return Next("end", "", "the game is over: finish it to archive and load it", [])
-    actor = (f"seat {d.seat}" if d.seat is not None
-             else str(getattr(d, "actor", None) or ("table" if d.kind == "chance" else "")))
+    actor = (seat_name(d.seat, seats) if d.seat is not None
+             else str(getattr(d, "actor", None) or ("The table" if d.kind == "chance" else "")))
     choices = []
     for o in d.options:
         materialize = getattr(o, "materialize", None)
         opt = materialize() if materialize is not None else o
         if isinstance(opt, BaseModel):
-            choices.append(Choice(write_event_line(opt, None), opt, True))
+            choices.append(Choice(event_label(opt, seats), opt, True))
         else:
-            choices.append(Choice(f"(no event) {getattr(opt, 'key', opt)}", opt, False))
-    return Next(d.kind, actor, str(getattr(d, "label", "") or ""), choices)
+            text = str(getattr(opt, "label", "") or "") or intent_label(getattr(opt, "key", ""))
+            choices.append(Choice(text, opt, False))
+    return Next(d.kind, actor, decision_label(d.kind, str(getattr(d, "label", "") or "")),
+                choices)
 
 
 def event_dict(ev: BaseModel) -> dict[str, Any]:

@@ -4,9 +4,14 @@ The operator protects the write pages (Record a game, Import) with ``PLAYTEST_WR
 (``dashboards.ui.write_access``). Without a limit a script could try passwords as fast as the
 server answers; with it, after :data:`FREE_ATTEMPTS` wrong passwords in a row every further
 attempt must wait, twice as long after each failure (1 s, 2 s, 4 s ... up to
-:data:`MAX_WAIT` s). The count is kept for the whole server process, not per browser session,
-because a new session costs an attacker nothing; the right password resets it. An attempt made
-during the wait is refused without being compared.
+:data:`MAX_WAIT` s). An attempt made during the wait is refused without being compared; the
+right password resets the count.
+
+The count is kept per client address (``st.context.ip_address``), not per browser session,
+because a new session costs an attacker nothing. It is not one count for the whole server:
+then one wrong try each time the wait ends held everybody at 300 s forever, the facilitator
+included (issue 19). At most :data:`MAX_CLIENTS` addresses are remembered (the least recently
+seen is forgotten first); clients whose address is unknown share one count.
 """
 
 from __future__ import annotations
@@ -14,11 +19,13 @@ from __future__ import annotations
 import hmac
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 FREE_ATTEMPTS = 5
 MAX_WAIT = 300.0
+MAX_CLIENTS = 4096
 
 
 @dataclass
@@ -58,10 +65,48 @@ class Throttle:
             return False, "That password is not right."
 
 
-#: the one throttle of this server process (every session shares it)
-THROTTLE = Throttle()
+@dataclass
+class Throttles:
+    """One :class:`Throttle` per client address, at most ``clients`` of them remembered."""
+
+    clients: int = MAX_CLIENTS
+    make: Callable[[], Throttle] = Throttle
+    _by_client: OrderedDict[str, Throttle] = field(default_factory=OrderedDict, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def of(self, client: str) -> Throttle:
+        """The throttle of ``client`` (created on first use)."""
+        with self._lock:
+            t = self._by_client.get(client)
+            if t is None:
+                t = self._by_client[client] = self.make()
+                while len(self._by_client) > self.clients:
+                    self._by_client.popitem(last=False)
+            else:
+                self._by_client.move_to_end(client)
+            return t
+
+    def attempt(self, given: str, secret: str, client: str) -> tuple[bool, str | None]:
+        """Check ``given`` against ``secret`` under ``client``'s own count."""
+        return self.of(client).attempt(given, secret)
 
 
-def attempt(given: str, secret: str) -> tuple[bool, str | None]:
-    """Check a write password through the process-wide :data:`THROTTLE`."""
-    return THROTTLE.attempt(given, secret)
+#: the throttles of this server process, one per client address (every session of a client
+#: shares it)
+THROTTLES = Throttles()
+
+
+def client_address() -> str:
+    """The address of the browser making this request, or ``"unknown"``."""
+    try:
+        import streamlit as st
+
+        ip = st.context.ip_address
+    except Exception:  # noqa: BLE001 - outside a request (tests, scripts)
+        return "unknown"
+    return ip if isinstance(ip, str) and ip else "unknown"
+
+
+def attempt(given: str, secret: str, client: str | None = None) -> tuple[bool, str | None]:
+    """Check a write password through the throttle of ``client`` (default: this request's)."""
+    return THROTTLES.attempt(given, secret, client if client is not None else client_address())

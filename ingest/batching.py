@@ -10,6 +10,7 @@ import json
 import multiprocessing
 import os
 import resource
+import stat
 import sys
 import time
 import traceback
@@ -331,11 +332,13 @@ def _large_file(path: str, source: str) -> bool:
 
 
 def _empty_file(source: str) -> bool:
-    """True for an empty file: it is quarantined too (its reason says it was empty)."""
+    """True for an empty regular file: it is quarantined too (its reason says it was empty).
+    A FIFO or a device also has size 0, but holds no bytes to keep: it is reported only."""
     try:
-        return os.path.getsize(source) == 0
+        st = os.stat(source)
     except (OSError, ValueError):
         return False
+    return stat.S_ISREG(st.st_mode) and st.st_size == 0
 
 
 def _keep_failed(arch: Archive, path: Path | None, raw: bytes | None, fmt: str, source: str,

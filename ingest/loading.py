@@ -18,7 +18,7 @@ import polars as pl
 
 from ingest.archive import Archive, canonical_text, game_id_of_text, now_utc
 from ingest.batching import BatchResult, Item, _analyse, _describe, run_batches
-from ingest.db import StorageError, archive_root, connect, resolve_db
+from ingest.db import DatabaseBusy, StorageError, archive_root, connect, resolve_db
 from ingest.formats.cells import neutralise_sql
 from ingest.frames import FrameBuilder
 from ingest.reading import walk_inputs
@@ -107,11 +107,36 @@ class _Loader:
             self.frames[0] if len(self.frames) == 1
             else {t: pl.concat([f[t] for f in self.frames], rechunk=False) for t in self.frames[0]}
         )
-        self.frames, self.held = [], 0
         t0 = time.perf_counter()
-        _load(self.db_path, BatchResult(merged, self.reports))
+        _load(self.db_path, BatchResult(merged, self.reports))  # DatabaseBusy: buffer kept
+        self.frames, self.held = [], 0
         self.summary.load_seconds += time.perf_counter() - t0
         self.reports = []
+
+
+class BusyAfterArchiving(DatabaseBusy):
+    """The database stayed busy during an ingest; every input was archived (or quarantined)
+    before that mattered. ``summary`` says what was archived, loaded and not loaded."""
+
+    def __init__(self, message: str, summary: IngestSummary, not_loaded: int) -> None:
+        super().__init__(message)
+        self.summary = summary
+        self.not_loaded = not_loaded
+
+
+def _busy(err: DatabaseBusy, summary: IngestSummary, unloaded: list[FileReport]) -> BusyAfterArchiving:
+    """The error of an ingest whose database stayed busy: the games archived but not loaded
+    are noted so on their reports and counted in the message."""
+    for r in unloaded:
+        if r.status in ("loaded", "recovered"):
+            r.notes.append("archived, not loaded: the database was busy")
+    waiting = sum(r.status in ("loaded", "recovered") for r in unloaded)
+    kept = sum(r.status == "unreadable" for r in summary.reports)
+    return BusyAfterArchiving(
+        f"{err} Every input was archived first: {waiting} game(s) are archived but not loaded "
+        f"yet and {kept} unreadable input(s) are reported (quarantined when they held bytes). "
+        "Nothing is lost: run the same ingest again once the database is free to load them.",
+        summary, waiting)
 
 
 def _ensure_schema(db_path: Path) -> frozenset[str]:
@@ -140,13 +165,36 @@ def ingest_paths(
     root = archive_root(db)
     files, missing = walk_inputs(paths)
     summary = IngestSummary(db, root, list(missing), files=len(files) + len(missing))
-    known = _ensure_schema(db)
+    # Archive first, then load: a busy database stops the loading, never the archiving.
+    busy: DatabaseBusy | None = None
+    unloaded: list[FileReport] = []
+    try:
+        known = _ensure_schema(db)
+    except DatabaseBusy as err:
+        busy, known = err, frozenset()
     items = [Item(path=str(f)) for f in files]
     loader = _Loader(summary, db)
     for res in run_batches(items, archive=root, skip_ids=known, run_started=run_started,
                             progress=progress, label="ingest"):
-        loader.add(res)
-    loader.flush()
+        if busy is None:
+            try:
+                loader.add(res)
+                continue
+            except DatabaseBusy as err:  # res is in the loader's buffer, not loaded
+                busy = err
+                unloaded.extend(loader.reports)
+                continue
+        summary.reports.extend(res.reports)
+        unloaded.extend(res.reports)
+    if busy is None:
+        try:
+            loader.flush()
+        except DatabaseBusy as err:
+            busy = err
+            unloaded.extend(loader.reports)
+    summary.seconds = time.perf_counter() - started
+    if busy is not None:
+        raise _busy(busy, summary, unloaded)
     _dedupe_across_batches(summary)
     summary.seconds = time.perf_counter() - started
     return summary

@@ -31,9 +31,14 @@ def walk_inputs(paths: Iterable[str | Path]) -> tuple[list[Path], list[FileRepor
     """Expand files and folders into the inputs to read, in a stable order.
 
     Folders are walked recursively for files with an accepted suffix and for session folders
-    (folders holding ``receipt.json``, read as one input). Hidden entries, the archive of a
-    database and the archive's sidecar files (``*.meta.json``, ``*.games.json``,
-    ``*.reason.json``) are skipped. A path that does not exist becomes an "unreadable" report.
+    (folders holding ``receipt.json``, read as one input). Hidden entries and the archive of a
+    database are skipped, and so are the archive's sidecar files (``X.meta.json``,
+    ``X.games.json``, ``X.reason.json``) that sit beside their own file ``X.*``; a file so named
+    without one is read like any other. A link is followed only when it stays inside the folder
+    walked: a link out of it is not followed and becomes an "unreadable" report saying so. A
+    special file with a log suffix (a FIFO, a device) is listed: reading it reports what it is
+    (``ingest.formats.read_file`` never opens it for reading). A path that does not exist
+    becomes an "unreadable" report.
     """
     accepted = suffixes()
     found: list[Path] = []
@@ -49,28 +54,53 @@ def walk_inputs(paths: Iterable[str | Path]) -> tuple[list[Path], list[FileRepor
     for raw in paths:
         p = Path(raw)
         if not p.exists():
-            missing.append(FileReport(str(p), "unreadable", reason="no such file or folder"))
+            what = "a link to nothing" if p.is_symlink() else "no such file or folder"
+            missing.append(FileReport(formats.source_name(p), "unreadable", reason=what))
             continue
-        if p.is_file():
-            add(p)
+        if not p.is_dir() or (p / SESSION_MARKER).is_file():
+            add(p)  # as given: a file (read_path says when it is a FIFO or device) or a session
             continue
-        if (p / SESSION_MARKER).is_file():
-            add(p)
-            continue
+        top = p.resolve()
+
+        def outside(entry: Path) -> str | None:
+            """Why ``entry`` (a link) is not followed, or None when it stays in ``top``."""
+            if not entry.is_symlink():
+                return None
+            target = entry.resolve()
+            if target == top or top in target.parents:
+                return None
+            return (f"a link out of the folder {formats.source_name(p)} "
+                    f"(to {formats.source_name(target)}); not followed")
+
         for root, dirs, files in os.walk(p):
             rootp = Path(root)
             dirs[:] = sorted(
                 d for d in dirs
                 if not d.startswith(".") and not (d == "archive" and (rootp / d / "games").is_dir())
             )
-            session_dirs = [d for d in dirs if (rootp / d / SESSION_MARKER).is_file()]
-            for d in session_dirs:
-                add(rootp / d)
+            session_dirs = []
+            for d in dirs:
+                if (rootp / d / SESSION_MARKER).is_file():
+                    why = outside(rootp / d)
+                    if why is None:
+                        add(rootp / d)
+                    else:
+                        missing.append(FileReport(formats.source_name(rootp / d), "unreadable",
+                                                  reason=why))
+                    session_dirs.append(d)
             dirs[:] = [d for d in dirs if d not in session_dirs]
+            companions = {f.rsplit(".", 1)[0] for f in files if not f.endswith(_ARCHIVE_SIDECARS)}
             for f in sorted(files):
-                if f.startswith(".") or f.endswith(_ARCHIVE_SIDECARS):
+                if f.startswith("."):
                     continue
+                if f.endswith(_ARCHIVE_SIDECARS) and f.rsplit(".", 2)[0] in companions:
+                    continue  # the archive's own record of the file beside it
                 fp = rootp / f
-                if fp.suffix.lower() in accepted:
-                    add(fp)
+                if fp.suffix.lower() not in accepted:
+                    continue
+                why = outside(fp)
+                if why is not None:
+                    missing.append(FileReport(formats.source_name(fp), "unreadable", reason=why))
+                    continue
+                add(fp)
     return found, missing

@@ -17,10 +17,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine.core.game import resolve
 from engine.core.registry import get_ruleset
 from engine.core.replay import replay
 from ingest.evidence import duration_evidence, evidence
-from ingest.timing import compute_timing, naive_utc
+from ingest.timing import naive_utc, phase_timing
 from ingest.warehouse.schema import RECORD_TABLES, TABLES
 
 # The generic columns of the shared tables that a ruleset's rows may not override.
@@ -290,7 +291,10 @@ def game_columns(
     out["capture"] = _from_rows("capture", _capture_rows(header, events, notes))
 
     # Timing.
-    timing = compute_timing(events, indices)
+    if rs.timing is not None:  # the game's own timing (Mandate 2038: ingest.timing.compute_timing)
+        timing = resolve(rs.timing)(events, indices)
+    else:  # its declared timed phases, from its ``phase`` events
+        timing = phase_timing(events, rs.timed_phases, indices)
     out["phases"] = _from_rows("phases", timing.phases)
     out["turn_times"] = _from_rows("turn_times", timing.turn_times)
 

@@ -16,16 +16,22 @@ Tasks run on Ray when it is installed (a local cluster by default; ``--address``
 ``session_type: "simulation"`` like every simulated game. The ``seats`` table carries, beside the
 warehouse columns, ``turn_order`` (0 = the seat that held Initiative at the start: ``(seat -
 first_initiative) mod n``), ``profile``, ``policy`` and ``policy_fallbacks``; ``games`` carries
-``study``, ``study_seed`` and ``policy``.
+``study``, ``study_seed``, ``policy``, ``variant`` (``baseline`` for the rules as printed),
+``variant_hash`` and ``game_index``.
+
+**Variants** (docs/variants.md): a study with rules variants plays the baseline and every
+variant on common seeds: game ``i`` of every arm has the same line-up, factions, seats, map and
+chance stream (only the rules differ), so that ``compare`` can pair them by ``game_index``.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +40,11 @@ import pyarrow.parquet as pq
 
 STUDY_FORMAT = 1
 DEFAULT_BATCH = 25
-POLICY_CHOICES = ("default", "greedy", "weighted")
+POLICY_CHOICES = ("default", "greedy", "weighted", "alternating-weighted-first",
+                  "alternating-greedy-first")
+#: ``--policy designers``: the designers' four backend regimes (engine/mandate2038/lineups.py)
+DESIGNERS_POLICIES = ("weighted", "greedy", "alternating-weighted-first",
+                      "alternating-greedy-first")
 
 
 class StudyError(ValueError):
@@ -52,8 +62,23 @@ class StudySpec:
     policies: tuple[str, ...] = ("default",)
     seed: str = "0"
     batch_size: int = DEFAULT_BATCH
+    #: rules variants played beside the baseline: (name, the header's stamp as JSON)
+    variants: tuple[tuple[str, str], ...] = ()
+
+    def arms(self) -> tuple[str, ...]:
+        """The rules each game index is played under: the baseline's name ("" without
+        variants, else ``baseline``) and every variant's."""
+        if not self.variants:
+            return ("",)
+        return ("baseline", *(name for name, _ in self.variants))
 
     def batches(self) -> list[Batch]:
+        out = []
+        for arm in self.arms():
+            out.extend(replace(b, variant=arm) for b in self._batches())
+        return out
+
+    def _batches(self) -> list[Batch]:
         out = []
         for policy in self.policies:
             for n in self.players:
@@ -64,6 +89,8 @@ class StudySpec:
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
+        if not self.variants:  # a study without variants reads as it did before them
+            d.pop("variants")
         d["format"] = STUDY_FORMAT
         return d
 
@@ -74,10 +101,12 @@ class Batch:
     policy: str
     start: int
     count: int
+    variant: str = ""  # "" (a study without variants), "baseline" or a variant's name
 
     @property
     def id(self) -> str:
-        return f"{self.policy}-p{self.players}-{self.start:07d}"
+        arm = f"{self.variant}-" if self.variant else ""
+        return f"{arm}{self.policy}-p{self.players}-{self.start:07d}"
 
 
 @dataclass
@@ -121,11 +150,17 @@ def run_batch(spec: StudySpec, batch: Batch) -> BatchResult:
     profiles = load_profiles(spec.profiles)
     ids = list(spec.profile_ids) or list(profiles)
     pack = load_pack("mandate2038", "0.8.0-rc.17-test")
+    stamp = None
+    if batch.variant and batch.variant != "baseline":
+        from schemas.log import VariantStamp
+
+        stamp = VariantStamp.model_validate_json(dict(spec.variants)[batch.variant])
     fb = FrameBuilder()
     extras: dict[str, dict[int, dict[str, Any]]] = {}
     with bulk_play():
         for i in range(batch.start, batch.start + batch.count):
-            log, plans, bots = play_lineup_game(spec.seed, i, batch.players, ids, batch.policy, profiles, pack)
+            log, plans, bots = play_lineup_game(spec.seed, i, batch.players, ids, batch.policy,
+                                                profiles, pack, variant=stamp)
             text = dumps_log(log)
             gid = str(log.header.game_id)
             cols, _notes = game_columns(gid, text, log.header, log.events,
@@ -143,6 +178,13 @@ def run_batch(spec: StudySpec, batch: Batch) -> BatchResult:
             t = t.append_column("study", pa.array([spec.profiles] * n, pa.large_string()))
             t = t.append_column("study_seed", pa.array([spec.seed] * n, pa.large_string()))
             t = t.append_column("policy", pa.array([batch.policy] * n, pa.large_string()))
+            t = t.append_column("variant", pa.array([batch.variant or "baseline"] * n,
+                                                    pa.large_string()))
+            t = t.append_column("variant_hash", pa.array(
+                [stamp.hash if stamp else None] * n, pa.large_string()))
+            # game_id ends in the game's index: the pairing key of common seeds
+            t = t.append_column("game_index", pa.array(
+                [int(g.rsplit("-", 1)[1]) for g in t.column("game_id").to_pylist()], pa.int64()))
         tables[name] = t
     return BatchResult(batch=batch, tables=tables, games=batch.count - len(bad),
                        cpu_seconds=time.process_time() - t0, excluded=bad)
@@ -185,24 +227,75 @@ def write_batch(out: Path, result: BatchResult) -> None:
         staged.append((_atomic_write_table(table, final), final))
     for tmp, final in staged:
         os.replace(tmp, final)
+    # the marker names each table file with its size and sha256: a resumed study trusts a
+    # batch only when its files are still the ones written (completed_batches)
+    files = {final.parent.name: _file_record(final) for _, final in staged}
     marks = out / "_batches"
     marks.mkdir(parents=True, exist_ok=True)
     mark = marks / f"{bid}.json"
     tmp = marks / f".{bid}.json.tmp"
     tmp.write_text(json.dumps({"batch": asdict(result.batch), "games": result.games,
                                "cpu_seconds": round(result.cpu_seconds, 3),
-                               "excluded": result.excluded}, indent=1), encoding="utf-8")
+                               "excluded": result.excluded, "files": files}, indent=1),
+                   encoding="utf-8")
     os.replace(tmp, mark)
 
 
-def completed_batches(out: Path) -> set[str]:
+def _file_record(path: Path) -> dict[str, Any]:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        while chunk := fh.read(1 << 20):
+            digest.update(chunk)
+    return {"bytes": path.stat().st_size, "sha256": digest.hexdigest()}
+
+
+def _batch_problem(out: Path, mark: Path) -> str | None:
+    """Why the batch of marker ``mark`` cannot be trusted as done, or None."""
+    try:
+        meta = json.loads(mark.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:
+        return f"its marker {mark.name} is unreadable ({err})"
+    files = meta.get("files") if isinstance(meta, dict) else None
+    if isinstance(files, dict) and files:
+        for table, want in files.items():
+            path = out / str(table) / f"{mark.stem}.parquet"
+            try:
+                have = _file_record(path)
+            except OSError:
+                return f"{table}/{path.name} is missing"
+            if have != want:
+                return (f"{table}/{path.name} is not the file written ({have['bytes']:,} bytes, "
+                        f"{want.get('bytes', 0):,} written)")
+        return None
+    # a marker written before the files were recorded: each table file must at least be a
+    # whole Parquet file (its footer readable)
+    for path in sorted(out.glob(f"*/{mark.stem}.parquet")):
+        try:
+            pq.read_metadata(path)
+        except Exception as err:  # noqa: BLE001 - pyarrow raises several kinds on a bad file
+            return f"{path.parent.name}/{path.name} is not a whole Parquet file ({err})"
+    return None
+
+
+def completed_batches(out: Path, damaged: dict[str, str] | None = None) -> set[str]:
+    """The batches finished in ``out``: a marker whose table files are the ones written.
+
+    A batch whose marker or files are damaged (a truncated Parquet file) is not done: it is
+    played again. ``damaged``, when given, receives each such batch with the reason."""
     marks = out / "_batches"
     if not marks.is_dir():
         return set()
-    return {p.stem for p in marks.glob("*.json")}
+    done: set[str] = set()
+    for mark in sorted(marks.glob("*.json")):
+        why = _batch_problem(out, mark)
+        if why is None:
+            done.add(mark.stem)
+        elif damaged is not None:
+            damaged[mark.stem] = why
+    return done
 
 
-def prepare(out: Path, spec: StudySpec) -> list[Batch]:
+def prepare(out: Path, spec: StudySpec, say: Callable[[str], None] | None = None) -> list[Batch]:
     """Create or reopen the study folder; the batches still to play.
 
     A folder that already holds a study must hold the same one (same spec), else StudyError."""
@@ -222,7 +315,11 @@ def prepare(out: Path, spec: StudySpec) -> list[Batch]:
         tmp = out / ".study.json.tmp"
         tmp.write_text(json.dumps(want, indent=1), encoding="utf-8")
         os.replace(tmp, meta)
-    done = completed_batches(out)
+    damaged: dict[str, str] = {}
+    done = completed_batches(out, damaged)
+    for bid, why in sorted(damaged.items()):
+        if say is not None:
+            say(f"batch {bid} was finished, but {why}: it is played again")
     return [b for b in spec.batches() if b.id not in done]
 
 
@@ -289,7 +386,7 @@ def run_study(spec: StudySpec, out: Path, *, backend: str = "auto", workers: int
               say: Callable[[str], None] = print) -> dict[str, Any]:
     """Play every batch not yet done and write it; a summary (batches, games, CPU seconds)."""
     _check(spec)
-    todo = prepare(out, spec)
+    todo = prepare(out, spec, say)
     total = len(spec.batches())
     done_before = total - len(todo)
     address = address or os.environ.get("RAY_ADDRESS") or None

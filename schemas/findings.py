@@ -47,6 +47,9 @@ class Finding(BaseModel):
     #: the rulings (``ID=OPTION``, docs/engine.md "Rulings") this finding rests on: under
     #: another option of one of them the engine may not report it
     rulings: tuple[str, ...] = ()
+    #: the changes of the log's rules variant (``PATH=VALUE``, docs/variants.md) this finding
+    #: rests on: with that one change reverted to the printed rules the engine does not report it
+    variant_changes: tuple[str, ...] = ()
 
     def with_line(self, line: int | None) -> Finding:
         """Return a copy with the source line filled in."""
@@ -68,4 +71,6 @@ class Finding(BaseModel):
             out["recorded"] = self.recorded
         if self.rulings:
             out["rulings"] = list(self.rulings)
+        if self.variant_changes:
+            out["variant_changes"] = list(self.variant_changes)
         return out

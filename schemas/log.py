@@ -8,7 +8,7 @@ Each ruleset subclasses :class:`BaseHeader` and defines its own event union
 from __future__ import annotations
 
 import datetime as dt
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -75,6 +75,19 @@ class Provenance(Strict):
     description: str | None = None
 
 
+class VariantStamp(Strict):
+    """The rules variant a game was played under, as its header stores it (docs/variants.md):
+    name, content hash and the changes themselves (content pack paths to values, paused
+    abilities ``faction/ability``, unwritten-rule option ids to values), so that the log is
+    audited under its variant without the variant's file."""
+
+    name: str
+    hash: str
+    changes: dict[str, Any] = Field(default_factory=dict)
+    paused: list[str] = Field(default_factory=list)
+    options: dict[str, Any] = Field(default_factory=dict)
+
+
 class BaseHeader(Strict):
     """Header fields shared by every game."""
 
@@ -100,6 +113,7 @@ class BaseHeader(Strict):
     # ID=OPTION pairs, e.g. "executable" or "garage_speed=declared"; None: the defaults.
     # ``playtest validate --rulings`` replays under another.
     rulings: str | None = None
+    variant: VariantStamp | None = None  # the rules variant played (None: the rules as printed)
 
     @property
     def player_count(self) -> int:

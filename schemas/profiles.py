@@ -77,6 +77,19 @@ class Training(_Model):
     max_risk: float = Field(default=0.3, ge=0, le=1)  # bank when a duplicate is at least this likely
 
 
+class SpatialPreference(_Model):
+    """Where a profile likes to build its Facilities (the designers' ``spatialPreference``):
+    while it has fewer than ``apply_until_facilities`` Facilities, a Facility destination at
+    exactly ``preferred_distance`` hexes from the nearest Facility of a seat played by
+    ``target_profile`` weighs ``multiplier`` times as much (and one on the same hex 0.05 times
+    when the preferred distance is 1)."""
+
+    target_profile: str
+    preferred_distance: int = Field(default=1, ge=0)
+    multiplier: float = Field(default=1.0, gt=0)
+    apply_until_facilities: int = Field(default=1, ge=1)
+
+
 class Profile(_Model):
     """One strategy profile (see docs/simulator.md, Strategy profiles)."""
 
@@ -93,6 +106,7 @@ class Profile(_Model):
         default_factory=lambda: {"promise": 1.0, "fulfill": 1.0, "betray": 1.0, "reciprocity": 0.5})
     training: Training | None = None  # None: the lab's stopping points (research_stop_k)
     rules: list[Rule] = Field(default_factory=list)
+    spatial_preference: SpatialPreference | None = None
 
     @field_validator("consequence_weights", "resource_values", "negotiation")
     @classmethod

@@ -102,6 +102,9 @@ class VestigeHeader(BaseHeader):
     modules: list[Module] = Field(default_factory=list)
     map: dict[Position, RegionId] | None = None  # position -> region; None when not recorded
     first_player: SeatNo | None = None
+    # the unclear-rule options (data/content/vestige/rulings/<rules_version>.json): a set name
+    # and/or ID=OPTION pairs, e.g. "black-dove-repeat=adjacency-waiver"; None: the defaults
+    rulings: str | None = None
 
 
 class _Event(Strict):
@@ -192,6 +195,17 @@ class Display(_Event):
     printed: Printed | None = None
 
 
+class StackTop(_Event):
+    """Chance: the top card of a job stack now shows where jobs of that type are found
+    (Picking Up Jobs, p. 14: "The top card of each card stack indicates where on the map you can
+    currently find jobs of that type"). Recorded whenever the top card changes: at setup after
+    the face-up card is flipped, and after every pickup."""
+
+    type: Literal["stack_top"] = "stack_top"
+    stack: JobType
+    region: RegionId
+
+
 class EndgameReveal(_Event):
     """An endgame condition card revealed (setup: one face up; later: at a trigger point)."""
 
@@ -232,6 +246,10 @@ class Activate(_Event):
     card: CardName
     gain: list[Attribute] = Field(default_factory=list)
     augmentation: CardName | None = None
+    # co-op shared card effects (p. 29): the consenting teammate who gains the attributes, and
+    # the one who may use the ability this turn (both: "give it all"; one: "split it")
+    attributes_to: SeatNo | None = None
+    ability_to: SeatNo | None = None
 
 
 class Move(_Event):
@@ -330,7 +348,7 @@ class Complete(_Event):
     face: DieFace | None = None
     pay: dict[Attribute, int] = Field(default_factory=dict)
     upgrade: Literal["potential", "influence"] | None = None
-    charges: int = Field(default=0, ge=0, le=3)
+    charges: int = Field(default=0, ge=0, le=20)  # the engine checks the 1-3 (p. 22)
     attach_to: CardName | None = None
     free: bool = False
     floating: bool = False  # completed by visiting Floating Stones
@@ -374,7 +392,7 @@ class SpeedBoost(_Event):
 
     type: Literal["speed_boost"] = "speed_boost"
     seat: SeatNo
-    downgrade: Literal["influence", "conviction"]
+    downgrade: Literal["influence", "conviction"] | None = None  # None: none was made
 
 
 class Reset(_Event):
@@ -403,6 +421,7 @@ class Effect(_Event):
     moves: list[BlockMove] = Field(default_factory=list)
     leverage: int = 0
     gain_card: CardName | None = None  # a card the effect adds to the tableau
+    owner: SeatNo | None = None  # co-op: the teammate whose card it is (shared effect, p. 29)
 
 
 class Attach(_Event):
@@ -556,6 +575,7 @@ VestigeEvent = Annotated[
     | Reveal
     | Display
     | EndgameReveal
+    | StackTop
     | RoundStart
     | TurnStart
     | TurnEnd
@@ -589,7 +609,7 @@ VestigeEvent = Annotated[
 ]
 
 EVENT_MODELS: tuple[type[_Event], ...] = (
-    CardRecord, Phase, SeatSetup, Reveal, Display, EndgameReveal, RoundStart, TurnStart, TurnEnd,
+    CardRecord, Phase, SeatSetup, Reveal, Display, EndgameReveal, StackTop, RoundStart, TurnStart, TurnEnd,
     Activate, Move, Visit, Rest, Draw, Pickup, Roll, Complete, Convert, Recover, Control,
     SpeedBoost, Reset, Effect, Attach, CovertOp, Transfer, Trigger, EndgameMet, NemesisTurn,
     NemesisGain, ThreatRemoved, FinalScoring, Checkpoint, Observation, SurveyAnswer,

@@ -14,7 +14,7 @@ import duckdb
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dashboards import queries, tables
+from dashboards import mandate_queries, queries, tables
 from dashboards.queries import Filters
 
 APP = Path(__file__).resolve().parent.parent / "dashboards" / "app.py"
@@ -50,8 +50,8 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_means_per_seat_game_keep_their_fractions(corpus: Path) -> None:
-    ledger = queries.ledger_by_source(corpus, Filters())
-    seats = queries.seats_in_games(corpus, Filters())
+    ledger = mandate_queries.ledger_by_source(corpus, Filters())
+    seats = mandate_queries.seats_in_games(corpus, Filters())
     table = tables.mandate_by_faction(ledger, seats)
     mir = {r["source_name"]: r for r in table.filter(table["faction"] == "mirevanta")
            .iter_rows(named=True)}
@@ -62,7 +62,7 @@ def test_means_per_seat_game_keep_their_fractions(corpus: Path) -> None:
     kes = table.filter(table["faction"] == "kestralyn")
     assert kes["per_seat"].to_list() == [pytest.approx(1.0)]
     win = tables.mandate_winners(ledger, seats)
-    others = {r["source_name"]: r["per_seat"] for r in win.filter(win["group"] == "others")
+    others = {r["source_name"]: r["per_seat"] for r in win.filter(win["group"] == "Others")
               .iter_rows(named=True)}
     assert others["Customers"] == pytest.approx(132 / 74, abs=0.005)  # 74 seat-games of others
     assert others["Fusion"] == pytest.approx(18 / 74, abs=0.005)
@@ -87,8 +87,8 @@ def test_scoring_page_shows_the_fractions(corpus: Path, monkeypatch: pytest.Monk
 def test_the_stacked_bar_keeps_the_small_segment(corpus: Path) -> None:
     from dashboards import charts
 
-    table = tables.mandate_by_faction(queries.ledger_by_source(corpus, Filters()),
-                                      queries.seats_in_games(corpus, Filters()))
+    table = tables.mandate_by_faction(mandate_queries.ledger_by_source(corpus, Filters()),
+                                      mandate_queries.seats_in_games(corpus, Filters()))
     spec = charts.ledger_by_faction(table).to_dict()
     values = [v for d in spec["datasets"].values() for v in d]
     fusion = [v["per_seat"] for v in values if v.get("source_name") == "Fusion"]
@@ -96,12 +96,12 @@ def test_the_stacked_bar_keeps_the_small_segment(corpus: Path) -> None:
 
 
 def test_seat_games_counted_in_sql_give_the_same_tables(corpus: Path) -> None:
-    """The page divides by seat-games counted in SQL (``queries.seat_counts``); the tables are
+    """The page divides by seat-games counted in SQL (``mandate_queries.seat_counts``); the tables are
     the ones one row per seat-game gives, and the kind sizes are the games and seats."""
-    ledger = queries.ledger_by_source(corpus, Filters())
-    rows, counts = queries.seats_in_games(corpus, Filters()), queries.seat_counts(corpus, Filters())
+    ledger = mandate_queries.ledger_by_source(corpus, Filters())
+    rows, counts = mandate_queries.seats_in_games(corpus, Filters()), mandate_queries.seat_counts(corpus, Filters())
     assert int(counts["seat_games"].sum()) == rows.height == 111
     assert tables.mandate_by_faction(ledger, counts).equals(tables.mandate_by_faction(ledger, rows))
     assert tables.mandate_winners(ledger, counts).equals(tables.mandate_winners(ledger, rows))
-    sizes = queries.kind_sizes(corpus, Filters()).row(0, named=True)
+    sizes = mandate_queries.kind_sizes(corpus, Filters()).row(0, named=True)
     assert (sizes["kind"], sizes["games"], sizes["seats"]) == ("human", 37, 111)

@@ -120,15 +120,18 @@ PATH_CREDIT = {"research": 1.0, "research_adoption_hybrid": 0.5, "legitimacy": 0
                "infrastructure": 1.0, "agi_declaration": 1.0}
 
 
-def _entropy(counts: Mapping[str, float]) -> float:
+def _entropy(counts: Mapping[str, float], k: int) -> float:
+    """Shannon entropy normalised by log(k), k the fixed number of possible values: 14 action
+    ids (6 Core Actions, 6 Programs, Dossier and Open Weights decisions), 120 openings (three
+    different Core Actions in order), 22 winning paths (AGI, 6 lanes, 15 hybrids)."""
     total = sum(counts.values())
-    h = -sum(v / total * math.log(v / total) for v in counts.values())
-    return h / math.log(len(counts))
+    h = -sum(v / total * math.log(v / total) for v in counts.values() if v > 0)
+    return h / math.log(k)
 
 
-KNOWN["action_entropy"] = _entropy(ACTION_COUNTS)
-KNOWN["opening_entropy"] = _entropy(OPENING_COUNTS)
-KNOWN["winning_path_entropy"] = _entropy(PATH_CREDIT)
+KNOWN["action_entropy"] = _entropy(ACTION_COUNTS, 14)
+KNOWN["opening_entropy"] = _entropy(OPENING_COUNTS, 120)
+KNOWN["winning_path_entropy"] = _entropy(PATH_CREDIT, 22)
 
 
 def _tables(study: bool) -> dict[str, pl.DataFrame]:
@@ -141,7 +144,8 @@ def _tables(study: bool) -> dict[str, pl.DataFrame]:
     for gid, g in spec.items():
         games.append({"game_id": gid, "player_count": 3, "session_type": "simulation",
                       "complete": g.get("complete", True), "illustrative": False,
-                      "is_human": False, "evidence": True})
+                      "is_human": False, "evidence": True}
+                     | ({"policy": "greedy"} if study else {}))
         for seat, faction, profile, mandate, won in g["seats"]:
             cap, cust, trust, fac = FINALS.get((gid, seat), (0, 0, 0, 0))
             row = {"game_id": gid, "seat": seat, "faction": faction, "final_mandate": mandate,
@@ -150,7 +154,8 @@ def _tables(study: bool) -> dict[str, pl.DataFrame]:
             if study:
                 row |= {"profile": profile, "policy_fallbacks": 2 if (gid, seat) == ("g1", 2) else 0}
             else:
-                row |= {"player": f"bot:{profile}"}
+                # a study's line-up label names the policy too: the profile is the same
+                row |= {"player": f"bot:{profile}" + (":weighted" if seat == 2 else "")}
             seats.append(row)
             prod.append({"game_id": gid, "era": 3, "seat": seat, "facilities_built": 99})
             prod.append({"game_id": gid, "era": 4, "seat": seat, "facilities_built": fac})
@@ -213,7 +218,7 @@ def test_every_metric_matches_the_hand_worked_answer(where: str, known_db: Path,
                                                      known_study: Path) -> None:
     src = bq.Source(db=known_db) if where == "warehouse" else bq.Source(study=known_study)
     df = bq.metrics(src, Filters())
-    kind = "simulated" if where == "warehouse" else "study"
+    kind = "simulated" if where == "warehouse" else "study: greedy"
     assert set(df["kind"]) == {kind} and set(df["player_count"]) == {3}
     got = _values(df, kind, 3)
     for metric, want in KNOWN.items():
@@ -435,10 +440,10 @@ def _recompute(paths: list[Path]) -> dict[int, dict[str, float]]:
             "profile_win_share_range": rng(acc["profile"]),
             "faction_strategy_interaction": rng(acc["fs"], 4),
             "round_two_leader_conversion": sum(acc["lead"]) / len(acc["lead"]),
-            "action_entropy": _entropy(dict(acc["actions"])),
-            "opening_entropy": _entropy(dict(acc["openings"])),
+            "action_entropy": _entropy(dict(acc["actions"]), 14),
+            "opening_entropy": _entropy(dict(acc["openings"]), 120),
             "opening_top_share": max(acc["openings"].values()) / sum(acc["openings"].values()),
-            "winning_path_entropy": _entropy(dict(acc["paths"])) if len(acc["paths"]) > 1 else 0.0,
+            "winning_path_entropy": _entropy(dict(acc["paths"]), 22),
             "winning_path_top_share": max(acc["paths"].values()) / sum(acc["paths"].values()),
             "pairwise_dominance": max(rates) if rates else math.nan,
             "forced_no_op_rate": acc["blocked"] / (12 * acc["seats"]),

@@ -32,6 +32,33 @@ def _tables(at: AppTest) -> list:
     return [d.value for d in at.dataframe]
 
 
+def _scorecard(at: AppTest) -> str:
+    (card,) = [m.value for m in at.markdown if m.value.startswith("| check | threshold |")]
+    return card
+
+
+def test_scorecard_first_coloured_and_tables_narrow(sample_db: Path,  # noqa: F811
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scorecard is the page's first table (a verdict per check and source, coloured);
+    no table is wider than a laptop screen (at most 8 columns); factions and profiles by name."""
+    at = _page(sample_db, monkeypatch)
+    texts = [m.value for m in at.markdown]
+    card = _scorecard(at)
+    assert texts.index(card) < 2  # before the verdict rule's explanation
+    lines = card.splitlines()
+    assert len(lines) == 2 + len(bq.METRICS)
+    for line in lines[2:]:
+        assert any(f":{colour}[" in line for colour in ("green", "red", "orange", "gray"))
+    for table in _tables(at):
+        assert table.shape[1] <= 8, list(table.columns)
+    faction_table = next(t for t in _tables(at) if "faction" in t.columns)
+    ids = {"dovetalis", "loopfold", "mirevanta", "kestralyn", "orisonix", "corthaven"}
+    shown = set(faction_table["faction"])
+    assert shown and not shown & ids
+    assert shown <= {"Dovetalis Labs", "Loopfold AI", "Mirevanta Works", "Kestralyn",
+                     "Orisonix", "Corthaven"}
+
+
 def test_empty_database_says_what_to_do(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     at = _page(tmp_path / "none" / "playtest.duckdb", monkeypatch)
     text = " ".join(i.value for i in at.info)
@@ -49,11 +76,11 @@ def test_checks_named_as_the_designers_name_them(known_db: Path,  # noqa: F811
             "Era II leader conversion", "Action entropy", "Opening top share",
             "Winning-path entropy", "Forced no-op rate"} <= names
     # four games decide nothing: no "within" or "outside" anywhere
-    verdicts = {v for c in checks.columns if c.endswith("verdict") for v in checks[c]}
+    verdicts = set(checks["verdict"])
     assert verdicts <= {"not enough games", "no value"}
     assert "within" not in verdicts
     # the warehouse's bots are labelled as simulated
-    assert any(c.startswith("Simulated (warehouse bots)") for c in checks.columns)
+    assert set(checks["games from"]) == {"Simulated (warehouse bots)"}
     # fallbacks are said not to exist in physical logs
     captions = " ".join(c.value for c in at.caption)
     assert "physical logs" in captions
@@ -64,18 +91,20 @@ def test_study_shown_beside_never_pooled(known_db: Path, known_study: Path,  # n
                                          monkeypatch: pytest.MonkeyPatch) -> None:
     at = _page(known_db, monkeypatch, study=known_study)
     checks = _tables(at)[0]
-    study_cols = [c for c in checks.columns if c.startswith("Study ")]
-    wh_cols = [c for c in checks.columns if c.startswith("Simulated (warehouse bots)")]
-    assert study_cols and wh_cols
+    # the study's games are labelled by the policy mix that played them
+    study_label = f"Study {known_study.name}: greedy line-ups"
+    assert set(checks["games from"]) == {study_label, "Simulated (warehouse bots)"}
     # the same corpus in both: the same values side by side, each from its own four games
-    value = {c.split(":")[0]: list(checks[c]) for c in checks.columns if c.endswith(": value")}
-    (study_label,) = [k for k in value if k.startswith("Study ")]
-    rows = list(checks["contract check"])
-    i = rows.index("faction_win_share_range")
-    assert value[study_label][i] == value["Simulated (warehouse bots)"][i] == "0.500"
-    j = rows.index("policy_fallbacks")
-    assert value[study_label][j] == "2" and value["Simulated (warehouse bots)"][j] == "–"
+    value = {(r["games from"], r["contract check"]): r["value"]
+             for r in checks.to_dict("records")}
+    assert (value[(study_label, "faction_win_share_range")]
+            == value[("Simulated (warehouse bots)", "faction_win_share_range")] == "0.500")
+    assert value[(study_label, "policy_fallbacks")] == "2"
+    assert value[("Simulated (warehouse bots)", "policy_fallbacks")] == "–"
     assert "Games: Simulated (warehouse bots): 4; " in " ".join(c.value for c in at.caption)
+    # the scorecard comes first, one column per source
+    card = _scorecard(at)
+    assert f"| {study_label} |" in card.splitlines()[0]
 
 
 def test_a_folder_that_is_not_a_study_is_named(known_db: Path, tmp_path: Path,  # noqa: F811

@@ -264,3 +264,61 @@ def test_neutralise_frame_and_sql_agree_with_neutralise() -> None:
     con.executemany("INSERT INTO t VALUES (?)", [[v] for v in values])
     rows = [r[0] for r in con.execute(f"SELECT {neutralise_sql('v')} FROM t").fetchall()]
     assert rows == want
+
+
+# --- issue 19 ---------------------------------------------------------------------------------
+
+VESTIGE_SHEET = ROOT / "data" / "samples" / "vestige" / "walkthrough-3p.csv"
+
+
+def test_header_seats_not_numbered_1_to_n_are_findings_not_a_crash() -> None:
+    """Issue 19 item 2: ``seat,1,`` changed to ``seat,4,`` crashed the Vestige engine
+    (KeyError). The generic seat check skips events naming a seat the header lacks."""
+    from engine.core.replay import replay
+
+    text = VESTIGE_SHEET.read_text(encoding="utf-8")
+    assert "\nseat,1," in text
+    loaded = _one(text.replace("\nseat,1,", "\nseat,4,", 1).encode(), "seats.csv")
+    assert loaded.parsed.header is not None
+    result = replay(loaded.parsed.header, loaded.parsed.events)
+    codes = {f.code for f in result.findings}
+    assert "vestige-setup/seats" in codes
+    out_of_range = [f for f in result.findings if f.code == "log/seat-out-of-range"]
+    assert out_of_range and all(f.where.seat == 1 for f in out_of_range)
+    assert "only seats 2, 3, 4 are at the table" in out_of_range[0].message
+
+
+def test_cli_validate_and_replay_of_renumbered_seats_exit_with_findings(tmp_path: Path) -> None:
+    from cli.main import main
+
+    path = tmp_path / "seats.csv"
+    path.write_text(VESTIGE_SHEET.read_text(encoding="utf-8").replace("\nseat,1,", "\nseat,4,", 1),
+                    encoding="utf-8")
+    assert main(["validate", str(path), "--quiet"]) == 1
+    assert main(["replay", str(path)]) in (0, 1)
+
+
+def test_vestige_convert_to_csv_writes_no_live_formula_and_reads_back_exactly() -> None:
+    """Issue 19 item 4: the Vestige sheet writer wrote ``=HYPERLINK(...)`` as it was."""
+    from ingest.formats.vestige_notation import read_vestige_notation
+    from schemas.vestige import VestigeLog
+
+    source = ROOT / "data" / "samples" / "vestige" / "walkthrough-3p.csv"
+    loaded = _one(source.read_bytes(), "walkthrough-3p.csv")
+    header = loaded.parsed.header
+    seats = [s.model_copy(update={"player": DANGEROUS[i]}) for i, s in enumerate(header.seats)]
+    header = header.model_copy(update={"seats": seats, "venue": '=HYPERLINK("http://x")',
+                                       "facilitator": "@Robin"})
+    events = [ev.model_copy(update={"comment": "-2+3+cmd|' /C calc'!A0"}) if i % 3 == 0 else ev
+              for i, ev in enumerate(loaded.parsed.events)]
+    log = VestigeLog.model_construct(header=header, events=events)
+    text = write_log(log, "csv")
+    for row in csv.reader(io.StringIO(text, newline="")):
+        for cell in row:
+            assert cell[:1] not in ("=", "+", "-", "@", "\t", "\r") or _is_number(cell), cell
+    back = _one(text.encode(), "back.csv")
+    assert [f.message for f in back.findings] == []
+    assert dumps_log(VestigeLog.model_construct(header=back.parsed.header,
+                                                events=back.parsed.events)) == dumps_log(log)
+    # the notation is not a spreadsheet format: it keeps the text as it is
+    assert read_vestige_notation(write_log(log, "notation").encode(), "x.vst").findings == []

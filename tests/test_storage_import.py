@@ -19,6 +19,7 @@ from dashboards.write_lock import Throttle
 
 ROOT = Path(__file__).resolve().parent.parent
 SIM = ROOT / "data" / "samples" / "simulated" / "sim-samples-heuristic-00002.json"
+VESTIGE = ROOT / "data" / "samples" / "vestige" / "walkthrough-3p.csv"
 
 
 def _games(db: Path) -> int:
@@ -52,32 +53,35 @@ def _bomb() -> bytes:
     return buf.getvalue()
 
 
-def test_the_import_page_counts_the_bytes_a_zip_really_unpacks_to(tmp_path: Path) -> None:
-    bomb = tmp_path / "bomb.zip"
-    bomb.write_bytes(_bomb())
-    tracemalloc.start()
-    try:
-        with pytest.raises(importing.UploadProblem, match="unpacks to more than"):
-            importing.check_zip(bomb)
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-    assert peak < 16 * 2**20, f"peak {peak / 2**20:.0f} MB"
+def test_an_upload_with_a_zip_bomb_archives_every_file_and_loads_the_others(tmp_path: Path) -> None:
+    """Issue 19 item 6: the bomb was refused before ingest started, so neither it nor any other
+    file of the same upload was archived or quarantined. Archive first, then load."""
+    import hashlib
+
+    bomb = _bomb()
+    db = tmp_path / "w" / "playtest.duckdb"
+    work = tmp_path / "work"
+    work.mkdir()
+    out = importing.run_import([("bomb.zip", bomb), ("g.json", SIM.read_bytes())], db, work)
+    assert out.problems == []
+    status = {r["file"]: r["status"] for r in out.rows}
+    assert status == {"bomb.zip": "unreadable", "g.json": "loaded"}
+    [bomb_row] = [r for r in out.rows if r["file"] == "bomb.zip"]
+    assert "unpacks to more than" in bomb_row["reason"]
+    quarantine = db.parent / "archive" / "quarantine"
+    assert (quarantine / f"{hashlib.sha256(bomb).hexdigest()}.zip").is_file()
+    assert _games(db) == 1
     # the sizes the zip declares are not what is counted: claim 100 bytes per member
-    lying = bytearray(bomb.read_bytes())
+    lying = bytearray(bomb)
     i = 0
     while (i := lying.find(b"PK\x01\x02", i)) >= 0:
         lying[i + 24:i + 28] = (100).to_bytes(4, "little")
         i += 4
-    liar = tmp_path / "liar.zip"
-    liar.write_bytes(bytes(lying))
-    importing.check_zip(liar)  # Python stops at the declared size: nothing big is read
-    db = tmp_path / "w" / "playtest.duckdb"
-    work = tmp_path / "work"
+    work = tmp_path / "work2"
     work.mkdir()
     out = importing.run_import([("liar.zip", bytes(lying))], db, work)
     assert out.problems == [] and [r["status"] for r in out.rows] == ["unreadable"]
-    assert list((db.parent / "archive" / "quarantine").glob("*.zip"))  # kept, with its reason
+    assert (quarantine / f"{hashlib.sha256(bytes(lying)).hexdigest()}.zip").is_file()
 
 
 def _hold(db: Path) -> subprocess.Popen[str]:
@@ -109,6 +113,16 @@ def test_import_while_the_database_is_busy_is_a_message_and_loses_nothing(
         assert not at.exception, [e.value for e in at.exception]
         assert any("busy" in e.value and "Nothing is lost" in e.value for e in at.error), \
             [e.value for e in at.error]
+        # issue 19 item 6: the page said "Nothing is lost" with nothing archived; now the
+        # upload is archived while the database is busy
+        assert list((db.parent / "archive" / "raw").glob("*.json"))
+        work = tmp_path / "busy"
+        work.mkdir()
+        out = importing.run_import([("v.csv", VESTIGE.read_bytes()), ("bad.json", b"{x")], db, work)
+        assert out.problems and "1 game(s) were archived but not loaded" in out.problems[0]
+        assert {r["file"]: r["status"] for r in out.rows} == {"v.csv": "archived, not loaded",
+                                                       "bad.json": "unreadable"}
+        assert list((db.parent / "archive" / "quarantine").glob("*.json"))
     finally:
         holder.kill()
         holder.wait()
@@ -138,12 +152,32 @@ def test_wrong_passwords_are_rate_limited() -> None:
     assert t.wait_left() == 60.0
 
 
+def test_one_client_cannot_keep_another_locked_out() -> None:
+    """Issue 19 item 9: one wrong try each time the wait ended held the server-wide wait at
+    300 s forever, locking the facilitator out. The count is per client address now."""
+    from dashboards import write_lock
+
+    now = [1000.0]
+    book = write_lock.Throttles(make=lambda: Throttle(free=5, cap=300.0, clock=lambda: now[0]))
+    for _ in range(40):  # the attacker tries again each time its wait ends
+        now[0] += book.of("203.0.113.9").wait_left()
+        assert book.attempt("guess", "s3cret", "203.0.113.9")[0] is False
+    assert book.of("203.0.113.9").wait_left() == 300.0
+    assert book.attempt("s3cret", "s3cret", "198.51.100.7") == (True, None)  # the facilitator
+    assert book.attempt("s3cret", "s3cret", "203.0.113.9")[0] is False  # the attacker waits
+    small = write_lock.Throttles(clients=3)
+    for i in range(10):
+        small.of(f"10.0.0.{i}")
+    assert len(small._by_client) == 3  # bounded memory
+
+
 def test_the_write_login_uses_the_rate_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from streamlit.testing.v1 import AppTest
 
     from dashboards import write_lock
 
-    monkeypatch.setattr(write_lock, "THROTTLE", Throttle(free=2, base=60.0))
+    monkeypatch.setattr(write_lock, "THROTTLES",
+                        write_lock.Throttles(make=lambda: Throttle(free=2, base=60.0)))
     monkeypatch.setenv("PLAYTEST_DB", str(tmp_path / "playtest.duckdb"))
     monkeypatch.setenv("PLAYTEST_WRITE_PASSWORD", "s3cret")
     at = AppTest.from_file(str(ROOT / "dashboards" / "app.py"), default_timeout=60).run()

@@ -213,6 +213,59 @@ def test_the_study_and_calibrate_commands(tmp_path, capsys):
     assert "different study" in capsys.readouterr().err
     assert main(["calibrate", str(out)]) == 0
     report = capsys.readouterr().out
-    assert "**greedy** line-ups" in report and "**pooled (every policy)** line-ups" in report
+    assert "**greedy** line-ups" in report and "**greedy+weighted** line-ups" in report
+    assert main(["calibrate", str(out), "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    assert {r["policy"] for r in rows} == {"greedy", "weighted", "greedy+weighted"}
+    for r in rows:
+        assert {"metric", "players", "source", "ours", "interval", "designers",
+                "verdict"} <= set(r)
+        # one game per policy: every row says it has too few games
+        assert r["verdict"].startswith("not enough games ("), r
+    sources = {r["metric"]: r["source"] for r in rows}
+    assert "nineteen-hex" in sources["open"] and "nineteen-hex" in sources["opening_top_share"]
+    assert "precision confirmation" in sources["agi"]
     assert main(["calibrate", str(tmp_path)]) == 2
     assert main(["study", "--games", "1", "--players", "6", "--out", str(tmp_path / "x")]) == 2
+
+
+def test_a_damaged_batch_file_is_played_again_not_trusted(tmp_path):
+    """Issue 19 item 8: after a finished batch's Parquet file was truncated, the rerun said
+    "all batches already done" and calibrate failed with an internal error."""
+    out = tmp_path / "study"
+    spec = StudySpec(games=2, players=(3,), seed="damaged", batch_size=1)
+    run_study(spec, out, backend="local", workers=1, say=lambda m: None)
+    assert len(completed_batches(out)) == 2
+    victim = sorted((out / "seats").glob("*.parquet"))[0]
+    data = victim.read_bytes()
+    victim.write_bytes(data[: len(data) // 2])
+    said = []
+    summary = run_study(spec, out, backend="local", workers=1, say=said.append)
+    assert summary["batches"] == 1 and summary["batches_skipped"] == 1
+    assert any(victim.name in m and "played again" in m for m in said), said
+    assert victim.read_bytes() == data  # the same seed wrote the same rows back
+    _check_tables(out, 2)
+    # a marker written before files were recorded still gets the Parquet footer checked
+    mark = out / "_batches" / f"{victim.stem}.json"
+    meta = json.loads(mark.read_text())
+    del meta["files"]
+    mark.write_text(json.dumps(meta))
+    assert victim.stem in completed_batches(out)
+    victim.write_bytes(data[:-100])
+    damaged = {}
+    assert victim.stem not in completed_batches(out, damaged)
+    assert "not a whole Parquet file" in damaged[victim.stem]
+
+
+def test_alternating_line_ups_alternate_policies_by_seat():
+    """The designers' alternating backends: seats 1, 3, 5 play one policy, 2 and 4 the other."""
+    profiles = load_profiles("default")
+    ids = list(profiles)
+    for mix, first, second in (("alternating-weighted-first", "weighted", "greedy"),
+                               ("alternating-greedy-first", "greedy", "weighted")):
+        for n in (3, 4, 5):
+            plans = plan_seats(ids, n, 7, mix, profiles)
+            assert [p.policy for p in plans] == [first if k % 2 == 0 else second
+                                                 for k in range(n)]
+    with pytest.raises(ValueError, match="unknown policy"):
+        play_lineup_game("x", 0, 3, ids, "alternating", profiles, load_pack("mandate2038", "0.8.0-rc.17-test"))

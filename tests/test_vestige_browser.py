@@ -1,12 +1,21 @@
-"""Browser test: record a short Vestige game in headless Chromium, reload mid-game, find the draft
-intact (on screen and on disk), undo once.
+"""Browser test: record a Vestige game in headless Chromium on a 1366x768 laptop screen, counting
+the clicks; reload mid-game, find the draft intact (on screen and on disk), undo once, put the
+draft aside (it asks first) and reopen it from the Record page's list.
+
+The measure (printed, and kept in ``test-output/vestige-clicks.json``): clicks per recorded
+event and the share of forced events (one legal option) recorded in one click. A click is one
+pointer action of the facilitator: a button, a segment of the "what does the seat do?" choice,
+opening a list or choosing in it. The choices are made by a seeded random pick among the legal
+options, so the game moves on as a table's would.
 
 Marker ``browser``. Skipped with the reason when Debian's chromium (/usr/bin/chromium) or the
-Playwright package is missing. Bounded: the server must answer within 30 s.
+Playwright package is missing. Bounded: the server must answer within 30 s; about a minute.
 """
 
 from __future__ import annotations
 
+import json
+import random
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,10 +27,14 @@ from tests.served_app import served_app
 
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parent.parent
-SHOTS = ROOT / "test-output" / "screenshots"
+OUT = ROOT / "test-output"
+SHOTS = OUT / "screenshots"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-TITLE = "Record a Vestige game"
+TITLE = "Record a game"
+LAPTOP = {"width": 1366, "height": 768}
+#: events recorded for the measure (setup and the first turns of a 2-player game)
+EVENTS = 30
 
 pytestmark = pytest.mark.browser
 
@@ -44,47 +57,141 @@ def _settled(page: Page) -> None:
     expect(page.locator("h1").filter(has_text=TITLE).first).to_be_visible(timeout=20_000)
     quiet, deadline = 0, time.monotonic() + 30
     while quiet < 4 and time.monotonic() < deadline:
-        page.wait_for_timeout(250)
+        page.wait_for_timeout(150)
         running = page.locator('[data-testid="stStatusWidgetRunningIcon"]').count() > 0
         quiet = 0 if running else quiet + 1
     assert page.locator('[data-testid="stException"]').count() == 0, "an exception on the page"
 
 
-def _events_recorded(page: Page) -> str:
-    metric = page.locator('[data-testid="stMetric"]').filter(has_text="Events recorded")
-    return metric.locator('[data-testid="stMetricValue"]').inner_text().strip()
+def _n_events(db: Path, draft_id: str) -> int:
+    return len(drafts.load(db.parent / "drafts", draft_id).events)
 
 
-def test_record_reload_and_find_the_draft_intact(server: tuple[str, Path]) -> None:
+class Clicks:
+    """Clicks made on the page, counted."""
+
+    def __init__(self, page: Page) -> None:
+        self.page, self.n = page, 0
+
+    def click(self, locator: object) -> None:
+        locator.click()  # type: ignore[attr-defined]
+        self.n += 1
+        self.page.wait_for_timeout(200)  # the rerun starts a moment after the click
+        _settled(self.page)
+
+
+#: scroll every scrolling part of the page back to the top (a click scrolls its target into view)
+TO_TOP = """() => { window.scrollTo(0, 0);
+  for (const e of document.querySelectorAll('*')) { if (e.scrollTop) e.scrollTop = 0; } }"""
+
+
+def _visible_in_window(page: Page, locator: object) -> bool:
+    """True when ``locator`` is inside the laptop's window with the page scrolled to the top."""
+    page.evaluate(TO_TOP)
+    box = locator.bounding_box()  # type: ignore[attr-defined]
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= LAPTOP["height"]
+
+
+def _record_one(page: Page, clicks: Clicks, rng: random.Random) -> tuple[bool, bool]:
+    """Record the next event by choosing among what the page offers; (forced, in view)."""
+    main = page.locator('[data-testid="stMain"]')
+    forced = main.get_by_role("button", name="Record: ", exact=False)
+    if forced.count():
+        in_view = _visible_in_window(page, forced.first)
+        clicks.click(forced.first)
+        return True, in_view
+    segments = main.locator('[data-testid="stButtonGroup"] button')
+    options = main.locator('[data-testid="stButton"] button').filter(
+        has_not_text="Undo").filter(has_not_text="Put this draft aside").filter(
+        has_not_text="Leave").filter(has_not_text="Finish")
+    first = segments.first if segments.count() else options.first
+    in_view = _visible_in_window(page, first)
+    if segments.count():
+        clicks.click(segments.nth(rng.randrange(segments.count())))
+    picker = main.get_by_placeholder("Choose what happened")
+    if picker.count():
+        clicks.click(picker.first)
+        opts = page.get_by_role("option")
+        clicks.click(opts.nth(rng.randrange(opts.count())))
+        clicks.click(main.get_by_role("button", name="Record", exact=True))
+        return False, in_view
+    options = main.locator('[data-testid="stButton"] button').filter(
+        has_not_text="Undo").filter(has_not_text="Put this draft aside").filter(
+        has_not_text="Leave").filter(has_not_text="Finish")
+    clicks.click(options.nth(rng.randrange(options.count())))
+    return False, in_view
+
+
+def test_record_measure_reload_and_find_the_draft_intact(server: tuple[str, Path]) -> None:
     base, db = server
     SHOTS.mkdir(parents=True, exist_ok=True)
     expect.set_options(timeout=20_000)
+    rng = random.Random(7)
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        page = browser.new_page(viewport={"width": 1400, "height": 1600})
+        page = browser.new_page(viewport=LAPTOP)
         page.set_default_timeout(20_000)
-        page.goto(f"{base}/vestige-record")
+        page.goto(f"{base}/record")
+        _settled(page)
+        page.locator('[data-testid="stMain"]').get_by_text("Vestige", exact=True).click()  # the game
         _settled(page)
         page.get_by_role("button", name="Start recording").click()
         _settled(page)
-        expect(page.get_by_text("Events recorded")).to_be_visible()
-        for n in range(1, 5):
-            page.get_by_role("button", name="Record", exact=True).click()
-            _settled(page)
-            expect(page.locator('[data-testid="stMetric"]').filter(has_text="Events recorded")
-                   .locator('[data-testid="stMetricValue"]')).to_have_text(str(n))
-        assert "vdraft=" in page.url
-        draft_id = page.url.split("vdraft=")[1].split("&")[0]
+        assert "draft=" in page.url
+        draft_id = page.url.split("draft=")[1].split("&")[0]
+        page.evaluate(TO_TOP)
+        page.screenshot(path=str(SHOTS / "vestige-record-first-decision.png"))
+        clicks = Clicks(page)
+        forced = forced_one = out_of_view = 0
+        for n in range(1, EVENTS + 1):
+            before = clicks.n
+            passes = 0
+            while True:  # an option that records nothing (a "not met") asks again
+                was_forced, in_view = _record_one(page, clicks, rng)
+                out_of_view += not in_view
+                if _n_events(db, draft_id) == n:
+                    break
+                passes += 1
+                assert passes < 5, f"event {n} was not recorded"
+            if was_forced and not passes:
+                forced += 1
+                forced_one += clicks.n - before == 1
+        page.evaluate(TO_TOP)
+        page.screenshot(path=str(SHOTS / "vestige-record-laptop.png"))
+        measure = {"events": EVENTS, "clicks": clicks.n,
+                   "clicks_per_event": round(clicks.n / EVENTS, 2),
+                   "forced_events": forced, "forced_in_one_click": forced_one,
+                   "forced_share_one_click": round(forced_one / forced, 3) if forced else None,
+                   "decisions_out_of_view_1366x768": out_of_view}
+        (OUT / "vestige-clicks.json").write_text(json.dumps(measure, indent=1) + "\n",
+                                                 encoding="utf-8")
+        print("Vestige recording measure:", measure)
+        assert forced and forced_one == forced, measure
+        assert out_of_view == 0, measure
+        assert clicks.n / EVENTS <= 3.0, measure
+
         # reload mid-game: the draft is intact, on screen and on disk
         page.reload()
         _settled(page)
-        assert _events_recorded(page) == "4"
+        expect(page.get_by_text(f"{EVENTS} events", exact=False).first).to_be_visible()
         d = drafts.load(db.parent / "drafts", draft_id)
-        assert d.status == "open" and len(d.events) == 4 and d.header["game"] == "vestige"
+        assert d.status == "open" and len(d.events) == EVENTS and d.header["game"] == "vestige"
         assert all("t" in e for e in d.events), "every event is stamped when recorded"
         page.get_by_role("button", name="Undo last event").click()
         _settled(page)
-        assert _events_recorded(page) == "3"
-        assert len(drafts.load(db.parent / "drafts", draft_id).events) == 3
-        page.screenshot(path=str(SHOTS / "vestige-record-after-reload.png"), full_page=True)
+        assert _n_events(db, draft_id) == EVENTS - 1
+        # putting the draft aside asks first, then the list reopens it
+        page.get_by_role("button", name="Put this draft aside").click()
+        _settled(page)
+        assert drafts.load(db.parent / "drafts", draft_id).status == "open"
+        page.get_by_role("button", name="Yes, put it aside").click()
+        _settled(page)
+        assert drafts.load(db.parent / "drafts", draft_id).status == "abandoned"
+        page.get_by_text("Show finished and abandoned drafts too").click()
+        _settled(page)
+        page.locator('[data-testid="stMain"]').get_by_role("button", name="Open").first.click()
+        _settled(page)
+        page.get_by_role("button", name="Reopen this draft").click()
+        _settled(page)
+        assert drafts.load(db.parent / "drafts", draft_id).status == "open"
         browser.close()

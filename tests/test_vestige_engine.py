@@ -106,3 +106,117 @@ def test_ruleset_simulation_hooks() -> None:
     assert log.header.game == "vestige" and log.header.session_type == "simulation"
     with pytest.raises(ValueError):
         simulate_one(3, 0, 1)
+
+
+SIM_MODES = [("competitive", 2, "bone"), ("competitive", 3, "bone"), ("competitive", 4, "bone"),
+             ("team", 4, "bone"), ("coop", 2, "bone"), ("coop", 3, "dunecrest"),
+             ("coop", 4, "happy"), ("solo", 1, "bone"), ("solo", 1, "dunecrest"),
+             ("solo", 1, "happy")]
+
+
+@pytest.mark.parametrize(("mode", "players", "nemesis"), SIM_MODES)
+def test_every_mode_and_nemesis_simulates_and_replays_clean(mode: str, players: int,
+                                                           nemesis: str) -> None:
+    """Issue 20: bots play legally in every mode (competitive 2-4, team, co-op, solo) and
+    against each nemesis, with every check in force (the simulator is strict: a finding on a
+    chosen move raises; the replay must be clean too)."""
+    for index in range(2):
+        log = simulate_one("modes", index, players, "mixed", mode, nemesis)
+        assert log.header.mode == mode and len(log.header.seats) == players
+        if mode in ("coop", "solo"):
+            assert [n.name for n in log.header.nemeses] == [nemesis]
+        r = replay(log.header, log.events, ruleset=RULESET)
+        assert r.findings == [], [f.message for f in r.findings[:5]]
+        assert r.outcome is not None and r.outcome.complete
+
+
+def test_simulated_jobs_are_picked_up_where_the_stack_top_points() -> None:
+    """p. 14: every simulated pickup is next to the tile the stack's top card shows (not the
+    face-up card's own back), and every face-up job taken is replaced before play goes on."""
+    from engine.core.findings import FindingSink
+    from engine.vestige.board import adjacent_tiles
+
+    pickups = differ = 0
+    for index in range(4):
+        log = simulate_one("pickups", index, 3)
+        sink = FindingSink(RULESET.catalogue)
+        st = RULESET.setup(log.header, sink)
+        for i, ev in enumerate(log.events):
+            if ev.type == "pickup":
+                shows = st.stack_top[ev.stack]
+                s = st.seats[ev.seat]
+                assert ev.at in adjacent_tiles(s.space or 0) and st.map[ev.at] == shows
+                pickups += 1
+                differ += st.printed[ev.card].pickup != shows
+            sink.event = i
+            RULESET.apply(st, ev, sink)
+        assert not sink.findings
+    assert pickups > 0 and differ > 0  # the face-up card's own back usually points elsewhere
+
+
+def _box_from_rulebook() -> dict[str, int] | None:
+    """The component list of the rulebook itself, when the seed is at hand."""
+    import re
+    from pathlib import Path
+
+    seed = Path(__file__).resolve().parents[2] / "shared" / "seeds" / "003_e5f8d543c73887da.txt"
+    if not seed.is_file():
+        seed = Path("/work/shared/seeds/003_e5f8d543c73887da.txt")
+    if not seed.is_file():
+        return None
+    names = {"Lawmakers": "lawmaker", "Mercenaries": "mercenary", "Smugglers": "smuggler",
+             "Chop Bots": "chop_bot", "Artifacts": "artifact", "Augmentations": "augmentation",
+             "Bounties": "bounty", "Covert Ops": "covert_op", "Endgame Conditions": "endgame",
+             "Setup": "setup"}
+    out: dict[str, int] = {}
+    for line in seed.read_text(encoding="utf-8").splitlines()[:80]:
+        m = re.fullmatch(r"- (\d+) (.+)", line.strip())
+        if m and m.group(2) in names:
+            out[names[m.group(2)]] = int(m.group(1))
+    return out
+
+
+def test_box_counts_are_the_rulebooks() -> None:
+    from engine.vestige.content import CONTENT
+
+    box = _box_from_rulebook()
+    if box is None:
+        pytest.skip("the rulebook seed is not at hand")
+    assert box == CONTENT.box
+    assert CONTENT.box_blocks == 21 and CONTENT.stated["blocks_per_seat"] == 20
+
+
+@pytest.mark.parametrize(("mode", "players", "nemesis"),
+                         [("competitive", 4, "bone"), ("coop", 3, "bone"), ("solo", 1, "bone")])
+def test_simulated_component_counts_fit_the_box(mode: str, players: int, nemesis: str) -> None:
+    """The simulator never has more of a component in play than the box holds (Game Components:
+    12 of each contact, chop bot and job type; 20 blocks and a speed counter per colour; 16
+    blocks per nemesis colour); Bone's mercenaries come from the same 12. Bone's own pack is not
+    in the component list, so no count of his cards is asserted beyond the shared stacks."""
+    from engine.core.findings import FindingSink
+    from engine.vestige.cards import cards_out
+    from engine.vestige.content import CONTENT
+
+    most: dict[str, int] = {}
+    for index in range(3):
+        log = simulate_one("box", index, players, "mixed", mode, nemesis)
+        sink = FindingSink(RULESET.catalogue)
+        st = RULESET.setup(log.header, sink)
+        for i, ev in enumerate(log.events):
+            sink.event = i
+            RULESET.apply(st, ev, sink)
+            for s in st.seats.values():
+                if s.set_up:
+                    assert s.total_blocks() == CONTENT.stated["blocks_per_seat"]
+            for n in st.nemeses.values():
+                assert len(n.regions) <= CONTENT.box_nemesis_blocks
+            assert len(st.market) <= 3
+        for kind in ("lawmaker", "mercenary", "smuggler", "chop_bot", "artifact",
+                     "augmentation", "bounty"):
+            most[kind] = max(most.get(kind, 0), cards_out(st, kind))
+        covert = sum(s.covert_held for s in st.seats.values())
+        assert covert <= CONTENT.box["covert_op"]
+        assert len(st.endgame_active) <= CONTENT.box["endgame"]
+        assert not sink.findings
+    for kind, n in most.items():
+        assert n <= CONTENT.box[kind], (kind, n)

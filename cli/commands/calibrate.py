@@ -1,9 +1,9 @@
-"""``playtest calibrate``: A study's balance figures beside the designers' published ones."""
+"""``playtest calibrate``: a study's balance figures beside the designers' published ones;
+``--null-check N``: how often each balance verdict is wrong under random winners."""
 
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
 from cli.common import (
@@ -13,18 +13,20 @@ from cli.common import (
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
-    from cli.calibrate import report
+    from cli.calibrate import command
 
-    study = Path(args.study)
-    if not (study / "games").is_dir():
-        raise CliError(f"{study}: not a study folder (no games/ tables); make one with playtest study")
-    print(report(study))
+    try:
+        print(command(args))
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
     return EXIT_OK
-
 
 
 def register(sub: Any, db_parent: argparse.ArgumentParser) -> None:
     """Add ``calibrate`` to the ``playtest`` subcommands."""
-    ca = sub.add_parser("calibrate", help="a study's balance figures beside the designers' published ones")
-    ca.add_argument("study", metavar="STUDY_DIR")
+    from cli.calibrate import add_arguments
+
+    ca = sub.add_parser("calibrate", help="a study's balance figures beside the designers' "
+                        "published ones; --null-check: how sure each verdict is")
+    add_arguments(ca)
     ca.set_defaults(func=cmd_calibrate)

@@ -21,10 +21,21 @@ def cmd_study(args: argparse.Namespace) -> int:
 
     counts = _player_counts(args.players)
     policies = tuple(x.strip() for x in str(args.policy).split(",") if x.strip())
+    if policies == ("designers",):
+        from ingest.study import DESIGNERS_POLICIES
+
+        policies = DESIGNERS_POLICIES
     lineup = tuple(x.strip() for x in str(args.lineup or "").split(",") if x.strip())
+    from cli.commands.variant import study_variants
+    from schemas.variants import VariantError
+
+    try:
+        variants = study_variants(args)
+    except VariantError as exc:
+        raise CliError("\n".join(str(p) for p in exc.problems)) from None
     spec = StudySpec(games=args.games, players=tuple(counts), profiles=args.profiles,
                      profile_ids=lineup, policies=policies or ("default",), seed=str(args.seed),
-                     batch_size=args.batch)
+                     batch_size=args.batch, variants=variants)
     out = Path(args.out)
     from rich.progress import Progress
 
@@ -69,7 +80,9 @@ def register(sub: Any, db_parent: argparse.ArgumentParser) -> None:
                     help="the profiles to rotate (default: every profile of the set; "
                          "'heuristic' and 'random' name the built-in bots)")
     st.add_argument("--policy", default="default",
-                    help="greedy, weighted or default (each profile's own); a list plays each")
+                    help="greedy, weighted, default (each profile's own), "
+                         "alternating-weighted-first or alternating-greedy-first (seats "
+                         "alternate); a list plays each; 'designers' = their four regimes")
     st.add_argument("--seed", default="0")
     st.add_argument("--out", required=True, metavar="DIR")
     st.add_argument("--address", default=None,
@@ -80,3 +93,6 @@ def register(sub: Any, db_parent: argparse.ArgumentParser) -> None:
                     help="auto: Ray when installed, else local processes")
     st.add_argument("--batch", type=int, default=25, help="games per task (and per Parquet file)")
     st.set_defaults(func=cmd_study)
+    from cli.commands.variant import add_study_options
+
+    add_study_options(st)

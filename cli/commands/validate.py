@@ -42,6 +42,9 @@ def format_validate_text(files: list[dict[str, Any]], *, quiet: bool = False) ->
             lines.append(f"      rule: {x['rule']}")
             if x.get("rulings"):
                 lines.append(f"      rests on rulings: {', '.join(x['rulings'])}")
+            if x.get("variant_changes"):
+                lines.append("      rests on the variant's changes: "
+                             f"{', '.join(x['variant_changes'])}")
             if "expected" in x or "recorded" in x:
                 lines.append(f"      expected: {x.get('expected')!r}   recorded: {x.get('recorded')!r}")
     errors = sum(1 for f in files for x in f["findings"] if x["severity"] == "error")
@@ -51,10 +54,11 @@ def format_validate_text(files: list[dict[str, Any]], *, quiet: bool = False) ->
     return "\n".join(lines)
 
 
-def _validate_input(item: Path | Loaded, rulings: str | None = None) -> list[dict[str, Any]]:
+def _validate_input(item: Path | Loaded, rulings: str | None = None, variant: Any = None
+                    ) -> list[dict[str, Any]]:
     """The contract entries of every game in one input (worker function; never raises)."""
     loaded = [item] if isinstance(item, Loaded) else _read_one(item)
-    return [validate_one(one, rulings) for one in loaded]
+    return [validate_one(one, rulings, variant) for one in loaded]
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -64,6 +68,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
         raise CliError("--jobs must be at least 1")
     rulings = getattr(args, "rulings", None)
     check_rulings_spec(rulings)
+    from cli.commands.variant import validate_variant
+
+    variant = validate_variant(args)
     files: list[dict[str, Any]] = []
     work: list[Path | Loaded] = []
     paths, skipped = select_inputs(args.paths)
@@ -83,12 +90,13 @@ def cmd_validate(args: argparse.Namespace) -> int:
             methods = mp.get_all_start_methods()
             ctx = mp.get_context("fork" if "fork" in methods else methods[0])
             with ProcessPoolExecutor(max_workers=args.jobs, mp_context=ctx) as pool:
-                for entries in pool.map(_validate_input, work, [rulings] * len(work), chunksize=8):
+                for entries in pool.map(_validate_input, work, [rulings] * len(work),
+                                        [variant] * len(work), chunksize=8):
                     files.extend(entries)
                     bar.advance(task)
         else:
             for item in work:
-                files.extend(_validate_input(item, rulings))
+                files.extend(_validate_input(item, rulings, variant))
                 bar.advance(task)
     if args.format == "json":
         print(json.dumps({"files": files}, ensure_ascii=False, indent=2, default=str))
@@ -117,3 +125,6 @@ def register(sub: Any, db_parent: argparse.ArgumentParser) -> None:
                    help="replay under this ruling set (a set name, ID=OPTION pairs, or both, "
                         "comma-separated) instead of the one each log names; docs/engine.md")
     v.set_defaults(func=cmd_validate)
+    from cli.commands.variant import add_validate_options
+
+    add_validate_options(v)

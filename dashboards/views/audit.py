@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboards import charts, filters, queries, store, ui
+from dashboards import charts, filters, gameapps, queries, store, ui
 
 #: games offered by the picker (the rest are reached through the filters or ``?game=``)
 PICKER_GAMES = 1000
@@ -16,12 +16,12 @@ st.caption("Every finding the engine reported, located by event and source line,
            "at that event.")
 
 
-def render() -> None:
+def findings_section(ga: gameapps.GameApp, f: filters.Filters) -> None:
+    """One game's findings across its filtered games, by code and rule section."""
     db = store.db_path()
-    f = filters.sidebar(db)
     by_code = queries.findings_by_code(db, f)
     if by_code.is_empty():
-        ui.empty_state("No findings in the matching games (or no games yet). " + ui.NO_GAMES)
+        ui.empty_state(f"No findings in the matching {ga.title} games: they replay clean.")
     else:
         c = st.columns(3)
         c[0].metric("Findings", int(by_code["findings"].sum()))
@@ -30,6 +30,12 @@ def render() -> None:
         ui.show_chart(charts.findings_by_code(by_code), "findings-by-code")
         ui.show_chart(charts.findings_by_rule(by_code), "findings-by-rule")
         ui.show_table(by_code, "findings-by-code")
+
+
+def render() -> None:
+    db = store.db_path()
+    f = filters.sidebar(db)
+    gameapps.each_game(db, f, findings_section)
 
     st.subheader("One game's findings")
     wanted = st.query_params.get("game")
@@ -58,7 +64,7 @@ def render() -> None:
         st.caption("Open a finding at its place in the replay:")
         for r in found.head(60).iter_rows(named=True):
             where = f"event {r['event']}" if r["event"] is not None else "end of game"
-            label = (f"{r['severity']} · {r['code']} · {where}"
+            label = (f"{ui.words(r['severity'])} · {r['code']} · {where}"
                      f"{' · line ' + str(r['line']) if r['line'] is not None else ''}: {r['message']}")
             params = {"game": gid}
             if r["event"] is not None:

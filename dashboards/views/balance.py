@@ -6,6 +6,7 @@ Definitions: docs/balance.md; queries: :mod:`dashboards.balance_queries`.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -41,21 +42,46 @@ def _interval(low: float | None, high: float | None) -> str:
     return f"{low:.3f} to {high:.3f}"
 
 
-def _checks_table(frames: dict[str, pl.DataFrame], n: int) -> pl.DataFrame:
-    """One row per metric; per source: value, 95% interval, verdict (and games)."""
-    th = stats.thresholds()
-    rows: dict[str, dict[str, object]] = {}
+#: a verdict's colour on the scorecard (Streamlit's coloured text)
+VERDICT_COLOURS = {stats.WITHIN: "green", stats.OUTSIDE: "red", stats.NOT_ENOUGH: "orange",
+                   "no value": "gray"}
+
+
+def _threshold(key: str, bound: str) -> str:
+    return f"{'≤' if bound == 'max' else '≥'} {stats.thresholds().get(key, math.nan):g}"
+
+
+def scorecard(frames: dict[str, pl.DataFrame], n: int) -> str:
+    """The one-glance scorecard: a Markdown table, one row per check, one column per source,
+    each cell the verdict in its colour (within green, outside red, not enough games orange)."""
+    labels = list(frames)
+    head = "| check | threshold | " + " | ".join(labels) + " |"
+    lines = [head, "|---|---|" + "---|" * len(labels)]
     for mid, name, key, bound in bq.METRICS:
-        rows[mid] = {"metric (designers' name)": name, "contract check": mid,
-                     "threshold": f"{'≤' if bound == 'max' else '≥'} {th.get(key, math.nan):g}"}
-    for label, df in frames.items():
-        part = df.filter(pl.col("player_count") == n)
-        for r in part.iter_rows(named=True):
-            row = rows[r["metric"]]
-            row[f"{label}: value"] = _fmt(r["value"], r["metric"])
-            row[f"{label}: 95% interval"] = _interval(r["low"], r["high"])
-            row[f"{label}: verdict"] = r["verdict"]
-    return pl.DataFrame(list(rows.values()))
+        cells = []
+        for label in labels:
+            df = frames[label]
+            part = df.filter((pl.col("player_count") == n) & (pl.col("metric") == mid))
+            v = part["verdict"][0] if part.height else "no value"
+            cells.append(f":{VERDICT_COLOURS.get(v, 'gray')}[{v}]")
+        lines.append(f"| {name} | {_threshold(key, bound)} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def _checks_table(frames: dict[str, pl.DataFrame], n: int) -> pl.DataFrame:
+    """The checks in detail, one row per check and source (long, so that it stays narrow
+    whatever the number of sources): games, value, 95% interval, threshold, verdict."""
+    rows = []
+    for mid, name, key, bound in bq.METRICS:
+        for label, df in frames.items():
+            part = df.filter((pl.col("player_count") == n) & (pl.col("metric") == mid))
+            for r in part.iter_rows(named=True):
+                rows.append({"metric (designers' name)": name, "contract check": mid,
+                             "games from": label, "games": r["games"],
+                             "value": _fmt(r["value"], mid),
+                             "95% interval": _interval(r["low"], r["high"]),
+                             "threshold": _threshold(key, bound), "verdict": r["verdict"]})
+    return pl.DataFrame(rows)
 
 
 def _notes(frames: dict[str, pl.DataFrame], n: int) -> list[str]:
@@ -142,6 +168,45 @@ def _show_spec(spec: dict[str, Any], data: pl.DataFrame, name: str) -> None:
                        key=f"svg-{name}", on_click="ignore", icon=":material/download:")
 
 
+def source_label(src: bq.Source, kind: str, study_name: str) -> str:
+    """How a kind of game is named on the page: the warehouse's kinds in words; a study's
+    games by the study and the policy mix that played them (never pooled unlabelled)."""
+    if src.study is None:
+        return KIND_LABELS.get(kind, kind)
+    mix = kind.removeprefix("study: ")
+    return f"Study {study_name}: {mix} line-ups"
+
+
+@functools.cache
+def _names() -> dict[str, dict[str, str]]:
+    """Printed names of factions (the content pack) and strategy profiles (the default
+    profile set); an id without a name is shown as it is."""
+    out: dict[str, dict[str, str]] = {"faction": {}, "profile": {}}
+    try:
+        from schemas.packs import load_pack
+
+        pack = load_pack("mandate2038", "0.8.0-rc.17-test")
+        out["faction"] = {f.id: f.name for f in pack.factions}
+    except Exception:  # noqa: BLE001 - names are a nicety: ids are shown without them
+        pass
+    try:
+        from schemas.profiles import load_profiles
+
+        out["profile"] = {k: str(getattr(v, "name", k)) for k, v in
+                          load_profiles("default").items()}
+    except Exception:  # noqa: BLE001
+        pass
+    return out
+
+
+def named(df: pl.DataFrame, by: str) -> pl.DataFrame:
+    """``df`` with faction and profile ids in column ``by`` replaced by their printed names."""
+    names = _names().get(by)
+    if not names or by not in df.columns:
+        return df
+    return df.with_columns(pl.col(by).cast(pl.Utf8).replace(names))
+
+
 def _shares(sources: dict[str, bq.Source], f: Filters, by: str, n: int) -> pl.DataFrame:
     parts = []
     for label, src in sources.items():
@@ -149,10 +214,23 @@ def _shares(sources: dict[str, bq.Source], f: Filters, by: str, n: int) -> pl.Da
         if df.is_empty():
             continue
         for (kind,), part in df.group_by(["kind"], maintain_order=True):
-            name = label if src.study is not None else KIND_LABELS.get(str(kind), str(kind))
-            parts.append(part.with_columns(pl.lit(name).alias("source"),
-                                           pl.col(by).cast(pl.Utf8)))
+            name = source_label(src, str(kind), label)
+            parts.append(named(part.with_columns(pl.lit(name).alias("source"),
+                                                 pl.col(by).cast(pl.Utf8)), by))
     return pl.concat(parts, how="diagonal_relaxed") if parts else pl.DataFrame()
+
+
+#: the Variants page (A/B of a rule), when the app has it
+VARIANTS_PAGE = "views/variants.py"
+
+
+def _variants_link() -> None:
+    """Where the Variants view is linked from: rule variants compared on the same checks."""
+    from pathlib import Path
+
+    if (Path(__file__).resolve().parent / "variants.py").is_file():
+        st.page_link(VARIANTS_PAGE, label="Variants: a rule's A/B on these checks",
+                     icon=":material/compare_arrows:")
 
 
 def render() -> None:
@@ -164,43 +242,34 @@ def render() -> None:
         "The designers' balance checks (contract strategic-unsolvability-v3, provisional "
         "thresholds; FACTS.md §11.5), computed with their definitions (docs/balance.md): per "
         "player count, joint wins credited 1/k, seat = turn order from first Initiative, the "
-        "Era II leader read at the end of Era II Production. Physical evidence and a study "
-        "folder are shown side by side, never pooled. Four players is the balance authority."
+        "Era II leader read at the end of Era II Production. Physical evidence and each "
+        "study's policy mix are shown side by side, never pooled. Four players is the balance "
+        "authority."
     )
     study_text = st.sidebar.text_input(
         "Study folder", key=STUDY_KEY,
         help="A folder written by `playtest study` (Parquet tables). Its results are shown "
-             "beside the warehouse's, never pooled with them. PLAYTEST_STUDY sets the default.",
+             "beside the warehouse's, never pooled with them, one column per policy mix. "
+             "PLAYTEST_STUDY sets the default.",
     )
     study = bq.study_path(study_text)
     if (study_text or "").strip() and study is None:
         st.warning(f"{study_text!r} is not a study folder (it needs games/ and seats/ Parquet "
                    "tables); showing the warehouse only.", icon=":material/warning:")
 
-    wh = bq.Source(db=db)
-    sources: dict[str, bq.Source] = {"warehouse": wh}
+    sources: dict[str, bq.Source] = {"warehouse": bq.Source(db=db)}
     if study is not None:
-        label = f"Study {study.name} (simulated)"
-        sources[label] = bq.Source(study=study)
+        sources[study.name] = bq.Source(study=study)
     counted: dict[str, dict[int, int]] = {}
     for name, src in sources.items():
         for (kind, n), games in bq.games_by_count(src, f).items():
-            label = name if src.study is not None else KIND_LABELS.get(kind, kind)
-            counted.setdefault(label, {})[n] = games
+            counted.setdefault(source_label(src, kind, name), {})[n] = games
     if not counted:
         ui.empty_state("No complete games match. " + ui.NO_GAMES + " A study folder written by "
                        "`playtest study` can be named in the sidebar.")
         filters.show_exclusions(db, f)
         return
 
-    st.markdown(
-        f"**Verdicts** follow the contract's rule (equivalence intervals inside the tolerances; "
-        f"non-significance is not enough): *{stats.WITHIN}* when the whole 95% interval is on "
-        f"the allowed side of the threshold, *{stats.OUTSIDE}* when it is wholly beyond it, "
-        f"otherwise *{stats.NOT_ENOUGH}*; groups of fewer than {stats.MIN_VERDICT_GAMES} games "
-        "get no verdict. Intervals are delete-one-block jackknife intervals over "
-        f"{stats.BLOCKS} blocks of games."
-    )
     counts = sorted({n for per in counted.values() for n in per})
     # the choice is kept for the session: coming back from another page, the radio is a new
     # widget that would start again from 4 players
@@ -210,18 +279,30 @@ def render() -> None:
                      horizontal=True, key="balance_player_count",
                      format_func=lambda k: f"{k} players"))
     st.session_state[KEPT_COUNT] = n
-    st.caption("Games: " + "; ".join(f"{k}: {v[n]}" for k, v in counted.items() if v.get(n)))
     fn = bq.for_count(f, n)  # the same figures for n players, from their games only
     frames: dict[str, pl.DataFrame] = {}
     for name, src in sources.items():
         m = bq.metrics(src, fn, n)
         if m.is_empty():
             continue
-        if src.study is not None:
-            frames[name] = m
-            continue
         for (kind,), part in m.group_by(["kind"], maintain_order=True):
-            frames[KIND_LABELS.get(str(kind), str(kind))] = part
+            frames[source_label(src, str(kind), name)] = part
+    st.subheader(f"Scorecard ({n} players)")
+    st.markdown(scorecard(frames, n))
+    st.caption("Games: " + "; ".join(f"{k}: {v[n]}" for k, v in counted.items() if v.get(n)))
+    st.markdown(
+        f"**Verdicts** follow the contract's rule (equivalence intervals inside the tolerances; "
+        f"non-significance is not enough): *{stats.WITHIN}* when the whole 95% interval is on "
+        f"the allowed side of the threshold, *{stats.OUTSIDE}* when it is wholly beyond it, "
+        f"otherwise *{stats.NOT_ENOUGH}*; fewer than {stats.MIN_VERDICT_GAMES} games "
+        f"({bq.MIN_GAMES.get('faction_strategy_interaction', stats.MIN_VERDICT_GAMES)} for "
+        "the faction × strategy check) get no verdict. Intervals are taken over common-seed "
+        "blocks of games (a range or a maximum from simultaneous intervals of its groups, "
+        "anything else by a bias-corrected cluster bootstrap); `playtest calibrate "
+        "--null-check` measures how often a verdict is wrong (docs/balance.md)."
+    )
+    _variants_link()
+    st.subheader("The checks in detail")
     ui.show_table(_checks_table(frames, n), f"balance-checks-{n}p")
     for note in _notes(frames, n):
         st.caption(note)
@@ -234,8 +315,8 @@ def render() -> None:
         if df.is_empty():
             continue
         st.subheader(f"{title} ({n} players)")
-        _show_spec(_share_spec(by, f"{title}, {n} players (95% jackknife; tick = even "
-                                   f"share; range limit {limit:g})"),
+        _show_spec(_share_spec(by, f"{title}, {n} players (95% interval over common-seed "
+                                   f"blocks; tick = even share; range limit {limit:g})"),
                    _share_data(df, by), f"win-share-{by}-{n}p")
         ui.show_table(df.select("source", by, "appearances", "wins", "share", "low", "high",
                                 "expected"), f"win-share-{by}-{n}p")

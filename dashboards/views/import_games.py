@@ -45,15 +45,16 @@ def render() -> None:
         st.warning(note, icon=":material/warning:")
     for problem in outcome.problems:
         st.error(problem, icon=":material/error:")
-    if outcome.problems:
-        return
     rows = outcome.rows
+    if not rows:
+        return
     df = pl.DataFrame(rows, schema={"file": pl.Utf8, "status": pl.Utf8, "game_id": pl.Utf8,
                                     "line": pl.Int64, "findings": pl.Int64, "reason": pl.Utf8},
                       strict=False)
     counts = df.group_by("status").len().sort("status")
-    st.success("Done: " + ", ".join(f"{n} {s or 'processed'}" for s, n in counts.iter_rows()),
-               icon=":material/check_circle:")
+    if not outcome.problems:
+        st.success("Done: " + ", ".join(f"{n} {s or 'processed'}" for s, n in counts.iter_rows()),
+                   icon=":material/check_circle:")
     ui.show_table(df, "import-report")
     loaded = df.filter(pl.col("status").is_in(["loaded", "recovered"]) & pl.col("game_id").is_not_null())
     for gid in loaded["game_id"].head(20).to_list():

@@ -8,7 +8,7 @@ from pathlib import Path
 import polars as pl
 import streamlit as st
 
-from dashboards import charts, filters, protocols, queries, store, ui
+from dashboards import charts, filters, gameapps, protocols, queries, store, ui
 
 st.title("Observation protocols")
 
@@ -43,7 +43,14 @@ def _named(obs: pl.DataFrame, names: dict[str, str]) -> pl.DataFrame:
 def render() -> None:
     db = store.db_path()
     f = filters.sidebar(db)
-    protocol, problem = protocols.load(None)
+    gameapps.each_game(db, f, section)
+    filters.show_exclusions(db, f)
+
+
+def section(ga: gameapps.GameApp, f: filters.Filters) -> None:
+    """One game's observations, scored against its own protocol."""
+    db = store.db_path()
+    protocol, problem = protocols.load(ga.part("PROTOCOL") or f"{ga.id}-observation")
     names = {c.id: c.name for c in protocol.categories} if protocol is not None else {}
     rows = ui.TABLE_ROWS
     data = queries.observation_page(db, f, rows)  # counted in SQL, on one connection
@@ -52,7 +59,7 @@ def render() -> None:
         ui.empty_state("No observations in the matching games. " + ui.NO_GAMES)
     else:
         total = int(counts["observations"].sum())
-        by = st.radio("Split by", ["era", "rule"], horizontal=True, key="obs_split")
+        by = st.radio("Split by", ["era", "rule"], horizontal=True, key=gameapps.key("obs_split"))
         bars = (_named(counts, names).group_by(["category", by])
                 .agg(pl.col("observations").sum()).sort(["category", by]))
         ui.show_chart(charts.observations_chart(bars, by), f"observations-by-{by}")
@@ -82,7 +89,7 @@ def render() -> None:
     else:
         st.caption(f"Protocol: {protocol.title} ({protocol.reference}), "
                    f"{len(protocol.checklist)} checklist items.")
-    others = st.checkbox("Score simulations and walkthroughs too", key="obs_nonhuman",
+    others = st.checkbox("Score simulations and walkthroughs too", key=gameapps.key("obs_nonhuman"),
                          help="The protocol is for physical sessions; off by default.")
     limit = 100
     games = queries.protocol_games(db, f, others, limit)
@@ -150,7 +157,6 @@ def render() -> None:
             ui.show_table(words(text), "survey-text", total=int(text["total"][0]),
                           full=lambda: words(queries.survey(db, f).filter(
                               pl.col("value_text").is_not_null())))
-    filters.show_exclusions(db, f)
 
 
 ui.guarded(render, reads_only=True)

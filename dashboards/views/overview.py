@@ -1,15 +1,16 @@
-"""Games: every game in the warehouse that passes the filters, with its evidence status."""
+"""Games: every game in the warehouse that passes the filters, with its game and evidence status."""
 
 from __future__ import annotations
 
 import polars as pl
 import streamlit as st
 
-from dashboards import filters, queries, store, ui
+from dashboards import filters, gameapps, queries, store, ui
 
 st.title("Games")
-st.caption("Every loaded game that passes the sidebar filters. Simulated games are labelled "
-           "`simulated`; illustrative samples are flagged and never count as evidence.")
+st.caption("Every loaded game of every registered game that passes the sidebar filters. "
+           "Simulated games are labelled; illustrative samples are flagged and never count as "
+           "evidence. The counts are per game: two games' numbers are never added together.")
 
 
 def render() -> None:
@@ -20,14 +21,24 @@ def render() -> None:
         ui.empty_state(ui.NO_GAMES)
         filters.show_exclusions(db, f)
         return
-    c = st.columns(4)
-    c[0].metric("Games", games.height)
-    c[1].metric("Count as evidence", int(games["evidence"].fill_null(False).sum()))
-    c[2].metric("Simulated", int((games["kind"] == "simulated").sum()))
-    c[3].metric("With rule errors", int((games["n_errors"].fill_null(0) > 0).sum()))
+    counts = []
+    for g in gameapps.shown_games(db, f.games):
+        part = games.filter(pl.col("game") == g)
+        if part.is_empty():
+            continue
+        counts.append({
+            "Game": gameapps.title(g), "Games": part.height,
+            "Count as evidence": int(part["evidence"].fill_null(False).sum()),
+            "Human playtests": int((part["kind"] == "human").sum()),
+            "Walkthroughs": int((part["kind"] == "walkthrough").sum()),
+            "Illustrative": int((part["kind"] == "illustrative").sum()),
+            "Simulated": int((part["kind"] == "simulated").sum()),
+            "With rule errors": int((part["n_errors"].fill_null(0) > 0).sum()),
+        })
+    st.dataframe(pl.DataFrame(counts), hide_index=True, width="stretch")
     show = games.with_columns(
-        pl.col("evidence_reasons").list.join("; ").alias("why not evidence")
-    ).drop("evidence_reasons")
+        pl.col("evidence_reasons").list.join("; ").alias("why not evidence"),
+    ).drop("evidence_reasons", "illustrative")
     ui.show_table(show.head(ui.TABLE_ROWS), "games", total=show.height, full=lambda: show)
     filters.show_exclusions(db, f)
 

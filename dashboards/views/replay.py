@@ -1,4 +1,6 @@
-"""Replay viewer: step through any game event by event and see the table at that moment."""
+"""Replay viewer: step through any game of any registered game event by event and see the table
+at that moment (the board picture and state panel come from the game's app part,
+:mod:`dashboards.gameapps`)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,8 @@ from pathlib import Path
 import polars as pl
 import streamlit as st
 
-from dashboards import gamelog, hexmap, queries, replay_view, store, ui
+from dashboards import gameapps, gamelog, queries, replay_view, store, ui
+from dashboards.ui import plural
 
 #: games offered by the picker (any other opens by its id)
 PICKER_GAMES = 1000
@@ -73,6 +76,8 @@ def render() -> None:
     if not log.readable:
         st.error("This game's log could not be read for replay.")
         return
+    ga = gameapps.app(str(getattr(log.header, "game", "") or ""))
+    st.caption(f"{ga.title} · {plural(len(log.events), 'event')}")
     n = len(log.events)
     if n == 0:
         ui.empty_state("This game has no events to step through.")
@@ -90,27 +95,27 @@ def render() -> None:
         ev = log.events[pos]
         line = log.lines[pos] if pos < len(log.lines) else None
         st.markdown(f"**Event {pos}**{f' (line {line})' if line else ''}: "
-                    f"{replay_view.event_label(ev)}")
+                    f"{_label(ga, ev)}")
     else:
         st.markdown("**After setup**, before the first event.")
 
     try:
         from engine.core.registry import get_ruleset
 
-        rs = get_ruleset(log.header.game)
+        rs = get_ruleset(ga.id)
     except Exception as err:  # the engine failing to import must not take the page down
         rs = None
         st.caption(f"Engine import failed: {err}")
     if rs is None or not hasattr(rs, "apply"):
         st.warning("The rules engine for this game is not available in this checkout yet, so "
                    "the state cannot be rebuilt; the events are listed instead.")
-        _event_list(log, pos)
+        _event_list(ga, log, pos)
         return
     try:
         result = replay_view.replay_until(log, pos)
     except Exception as err:  # an engine bug: show it as a message, keep the page alive
         st.error(f"The engine could not replay this game to event {pos}: {err}")
-        _event_list(log, pos)
+        _event_list(ga, log, pos)
         return
     here = [f for f in result.findings if f.where.event == pos] if pos >= 0 else []
     for f in here:  # the finding at this event, in full: message, expected and recorded
@@ -120,57 +125,39 @@ def render() -> None:
                         if values[k] is not None)
         box(f"**{f.code}** ({f.rule}) at event {pos}: {f.message}{extra}",
             icon=":material/report:")
-    state = result.state
-    left, right = st.columns([3, 2])
-    with left:
-        names = {}
-        pack = getattr(state, "pack", None)
-        for t in getattr(pack, "tiles", []) or []:
-            names[t.id] = t.name
-        svg = hexmap.render_svg(hexmap.board_view(state), names, replay_view.content_names())
-        st.image(svg, caption=f"Map after event {pos}" if pos >= 0 else "Map after setup",
-                 width="stretch")
-        st.download_button("Map as SVG", svg, file_name=f"map-{gid}-{pos}.svg",
-                           mime="image/svg+xml", key="rv_svg", on_click="ignore")
-    with right:
-        era, cycle = getattr(state, "era", None), getattr(state, "cycle", None)
-        st.markdown(f"**Era** {replay_view.ROMAN.get(era or 0, str(era or '-'))} · **cycle** {cycle or '-'}"
-                    f" · **phase** {getattr(state, 'phase', '?')} · **Initiative** seat "
-                    f"{getattr(state, 'initiative', '?')}")
-        seats = replay_view.seat_table(state)
-        st.dataframe(seats, hide_index=True, width="stretch", column_config=ui.column_config(seats))
-        ledger = replay_view.ledger_table(result)
-        st.markdown("**Score ledger so far**")
-        if ledger.is_empty():
-            st.caption("No Mandate changes yet.")
-        else:
-            totals = ledger.group_by("seat").agg(pl.col("amount").sum().alias("mandate")).sort("seat")
-            st.dataframe(totals, hide_index=True, column_config=ui.column_config(totals))
-            with st.expander(f"{ledger.height} ledger entries"):
-                ledger = ui.readable(ledger)
-                st.dataframe(ledger, hide_index=True, width="stretch",
-                             column_config=ui.column_config(ledger))
-        found = [f for f in result.findings]
-        st.markdown(f"**Findings so far**: {len(found)}")
-        if found:
-            table = replay_view.findings_table(found)
-            st.dataframe(table, hide_index=True, width="stretch",
-                         column_config=ui.column_config(table, {"message": st.column_config
-                                                                .TextColumn("Message", width="large")}))
-    snap = getattr(rs, "snapshot", None)
+    panel = ga.part("replay_panel") or generic_panel
+    panel(gid, log, pos, result, rs)
+    _event_list(ga, log, pos)
+
+
+def _label(ga: gameapps.GameApp, ev: object) -> str:
+    """An event in words, by the game's own labeller (else the shared one)."""
+    fn = ga.part("event_label") or replay_view.event_label
+    try:
+        return str(fn(ev))
+    except Exception:  # a labeller bug must not hide the event
+        return replay_view.event_label(ev)
+
+
+def generic_panel(gid: str, log: gamelog.GameLog, pos: int, result: object, rs: object) -> None:
+    """The state panel of a game without its own: the engine's findings so far and snapshot."""
+    found = list(getattr(result, "findings", []) or [])
+    st.markdown(f"**Findings so far**: {len(found)}")
+    if found:
+        st.dataframe(replay_view.findings_table(found), hide_index=True, width="stretch")
+    snap = rs.snapshot if rs is not None else None
     if callable(snap):
-        with st.expander("Engine snapshot (JSON)"):
+        with st.expander("The table at this event (engine snapshot)", expanded=True):
             try:
-                st.json(json.loads(json.dumps(snap(state), default=str)))
+                st.json(json.loads(json.dumps(snap(getattr(result, "state", None)), default=str)))
             except Exception as err:
-                st.caption(f"snapshot unavailable: {err}")
-    _event_list(log, pos)
+                st.caption(f"The snapshot is not available: {err}")
 
 
-def _event_list(log: gamelog.GameLog, pos: int) -> None:
+def _event_list(ga: gameapps.GameApp, log: gamelog.GameLog, pos: int) -> None:
     lo = max(0, pos - 8)
     rows = [{"event": i, "line": log.lines[i] if i < len(log.lines) else None,
-             "": "▶" if i == pos else "", "what": replay_view.event_label(log.events[i])}
+             "": "▶" if i == pos else "", "what": _label(ga, log.events[i])}
             for i in range(lo, min(len(log.events), pos + 9))]
     with st.expander("Events around this one", expanded=True):
         st.dataframe(pl.DataFrame(rows), hide_index=True, width="stretch")

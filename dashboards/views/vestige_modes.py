@@ -8,6 +8,7 @@ import streamlit as st
 from dashboards import filters, stats, store, ui
 from dashboards import vestige_charts as vc
 from dashboards import vestige_queries as vq
+from dashboards.gameapps.vestige import pick_kind
 
 st.title("Vestige: modes and nemeses")
 st.caption(
@@ -20,9 +21,11 @@ st.caption(
 
 def render() -> None:
     db = store.db_path()
-    f = filters.sidebar(db)
+    f = filters.sidebar(db, game=vq.GAME)
+    kind = pick_kind(db, f, "vmodes_kind")
     games = vq.modes(db, f)
-    if games.is_empty():
+    games = games.filter(pl.col("kind") == kind) if not games.is_empty() else games
+    if kind is None or games.is_empty():
         ui.empty_state("No Vestige games match. " + ui.NO_GAMES)
         filters.show_exclusions(db, f)
         return
@@ -48,6 +51,7 @@ def render() -> None:
 
     st.subheader("Nemesis win rate by difficulty")
     nem = vq.nemeses(db, f)
+    nem = nem.filter(pl.col("kind") == kind) if not nem.is_empty() else nem
     if nem.is_empty():
         ui.empty_state("No games with a nemesis match (solo and co-op games include one or more; "
                        "Bone is the rulebook's worked example).")
@@ -57,7 +61,8 @@ def render() -> None:
             n = grp["game_id"].n_unique()
             won = grp.filter(pl.col("won").fill_null(False))["game_id"].n_unique()
             lo, hi = stats.wilson(won, n)
-            rows.append({"nemesis": name, "difficulty": diff or "(not recorded)", "games": n,
+            rows.append({"nemesis": ui.words(name), "difficulty": ui.words(diff) if diff
+                         else "not recorded", "games": n,
                          "won": won, "rate": won / n if n else 0.0, "low": lo, "high": hi})
         rates = pl.DataFrame(rows).sort(["nemesis", "difficulty"])
         ui.show_chart(vc.nemesis_win_rate(rates), "vestige-nemesis-win-rate")
@@ -65,4 +70,4 @@ def render() -> None:
     filters.show_exclusions(db, f)
 
 
-ui.guarded(render)
+ui.guarded(render, reads_only=True)

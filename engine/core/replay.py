@@ -116,7 +116,15 @@ def replay(
         raise ValueError(f"no ruleset for game {header.game!r}")
     sink = FindingSink(rs.catalogue)
     state = rs.setup(header, sink)
+    if getattr(header, "variant", None) is not None and not rs.plays_variants:
+        sink.report("log/variant", f"the log names the rules variant {header.variant.name!r}, "
+                    f"but {rs.game} cannot play variants yet: replayed under the rules as printed",
+                    recorded=header.variant.name)
     n_seats = len(header.seats)
+    # The seats at the table are the header's numbers (a game's own setup check says when they
+    # are not 1..N); an event naming any other seat is skipped here, so that no game's rules
+    # code ever looks up a seat the table does not have.
+    at_table = frozenset(s.seat for s in header.seats)
     ended_reported = False
     applied = 0
     stop = len(events) if upto is None else min(len(events), upto + 1)
@@ -131,7 +139,7 @@ def replay(
     if len(idx) < stop:
         raise IndexError(f"indices has {len(idx)} entries for {stop} events")
     has_seat = _HAS_SEAT
-    after_end_ok = _AFTER_END_OK
+    after_end_ok = rs.after_end_events
     locations: list[Any] = []
     here = location(state)
     # zip stops after ``stop`` events: ``idx`` and ``src`` hold exactly ``stop`` entries
@@ -154,12 +162,13 @@ def replay(
         cls = ev.__class__
         if has_seat[cls] if cls in has_seat else _has_seat(cls):
             seat = ev.seat
-            if isinstance(seat, int) and seat > n_seats:
+            if isinstance(seat, int) and seat not in at_table:
+                table = _seat_list(at_table, n_seats)
                 sink.report(
                     "log/seat-out-of-range",
-                    f"{ev.type!r} names seat {seat}, but only seats 1..{n_seats} are at the table",
+                    f"{ev.type!r} names seat {seat}, but only seats {table} are at the table",
                     seat=seat,
-                    expected=f"1..{n_seats}",
+                    expected=table,
                     recorded=seat,
                 )
                 locations.append(here)
@@ -185,6 +194,13 @@ def replay(
         events_applied=applied,
         locations=locations,
     )
+
+
+def _seat_list(at_table: frozenset[int], n_seats: int) -> str:
+    """The seats at the table as text: ``1..N`` when numbered so, else the numbers."""
+    if at_table == frozenset(range(1, n_seats + 1)):
+        return f"1..{n_seats}"
+    return ", ".join(str(s) for s in sorted(at_table))
 
 
 def replay_to(header: Any, events: Sequence[Any], position: int, **kw: Any) -> ReplayResult:

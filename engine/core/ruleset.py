@@ -102,23 +102,42 @@ class Ruleset(Protocol):
     # Simulation: player counts and bot names the simulator accepts.
     player_counts: tuple[int, ...]
     bot_names: tuple[str, ...]
-    # The rest of the declaration (engine/core/game.py; registration fills the defaults):
-    events_adapter: TypeAdapter[Any] | None
-    apply_locates: bool
-    formats: tuple[Format, ...]
-    timed_phases: tuple[str, ...]
-    rulings_dir: Path | None
-    vocabulary: Vocabulary
-    board_picture: str | None
-    recorder: str | None
-    pages: tuple[Page, ...]
+    # The rest of the declaration (engine/core/game.py; registration fills the defaults), read
+    # only: a class attribute, a method or None each satisfy these.
+    @property
+    def events_adapter(self) -> Any: ...
+    @property
+    def apply_locates(self) -> bool: ...
+    @property
+    def plays_variants(self) -> bool: ...
+    @property
+    def after_end_events(self) -> frozenset[str]: ...
+    @property
+    def formats(self) -> tuple[Format, ...]: ...
+    @property
+    def timed_phases(self) -> tuple[str, ...]: ...
+    @property
+    def timing(self) -> str | None: ...
+    @property
+    def rulings_dir(self) -> Path | None: ...
+    @property
+    def vocabulary(self) -> Vocabulary: ...
+    @property
+    def board_picture(self) -> str | None: ...
+    @property
+    def recorder(self) -> str | None: ...
+    @property
+    def pages(self) -> tuple[Page, ...]: ...
     #: ``(seed, index, players, bots="mixed") -> log``: simulated game ``index`` of a run with
     #: ``seed`` (labelled simulated), reproducible on its own; None when the game has no
     #: simulator. ``prepare_simulation()`` (or None) does the simulator's start-up;
     #: ``simulation_moves()`` (or None) returns a faster ``legal_moves`` with lazy options.
-    simulate_one: Callable[..., Any] | None
-    prepare_simulation: Callable[[], None] | None
-    simulation_moves: Callable[[], Callable[..., Decision]] | None
+    @property
+    def simulate_one(self) -> Callable[..., Any] | None: ...
+    @property
+    def prepare_simulation(self) -> Callable[[], Any] | None: ...
+    @property
+    def simulation_moves(self) -> Callable[[], Callable[..., Decision]] | None: ...
 
     def setup(self, header: Any, sink: FindingSink) -> Any: ...
 

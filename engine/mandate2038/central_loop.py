@@ -25,7 +25,7 @@ from engine.mandate2038.hex_board import (
 )
 from engine.mandate2038.programs import PROGRAMS
 from engine.mandate2038.resources import add_scrutiny, gain, gain_capability, pay
-from engine.mandate2038.rulings import used
+from engine.mandate2038.rulings import option, used
 from engine.mandate2038.state import CORE_ACTIONS, GameState, SeatState, Turn
 from engine.mandate2038.trace import step
 from schemas.mandate2038 import (
@@ -86,7 +86,7 @@ def government_controllers(st: GameState) -> list[int]:
     if len(ctrls) < 2:
         return ctrls
     used(st, "cpa-controller")
-    if st.rulings.get("cpa-controller", "each-copy") == "each-copy":
+    if option(st, "cpa-controller") == "each-copy":
         return ctrls
     one = government_controller(st)
     return [one] if one is not None else []
@@ -139,11 +139,11 @@ def settle_after_resolve(st: GameState, seat: int) -> None:
 
 def expire_temporary_compute(st: GameState) -> None:
     """Corthaven, Allocation Window: "Temporary Compute left anywhere at cycle end is gone",
-    sold or unsold. Compute spent this cycle is taken from the temporary units first, so what
-    is left of them is ``min(temporary, Compute)``."""
+    sold or unsold. Compute spent this cycle was paid with the temporary tokens first
+    (resources.pay), so ``temp_compute`` is what remains of them now."""
     for s in st.seats:
         if s.temp_compute:
-            gone = min(s.temp_compute, s.compute)
+            gone = min(s.temp_compute, s.compute)  # never more than the seat holds
             s.compute -= gone
             step(st, s, "compute", -gone, "temporary_compute")
             s.temp_compute = 0
@@ -171,6 +171,8 @@ def on_headline(st: GameState, ev: HeadlineReveal, sink: FindingSink) -> None:
     st.cycle = cycle
     sink.cycle = cycle
     st.phase = "cycle"
+    if st.workforce_left:
+        st.workforce_left = {}  # a Production's Team moves are made in that Production
     st.initiative = initiative_for(st, st.era, st.cycle)
     st.selections = {}
     st.resolved = set()
@@ -242,12 +244,14 @@ def on_headline(st: GameState, ev: HeadlineReveal, sink: FindingSink) -> None:
         if high is not None:
             gain(st, st.seats[high - 1], "trust", 1)
     elif hid == "export_controls":
-        # each controller of a Fabrication Corridor, and each controller of a Civic Permission
-        # Authority (either copy), gains 1 Runway per named district
-        for tid in ("foundry", "government"):
-            ctrl = {controller(st, pos) for pos in st.board.positions_of(tid)}
-            for c in sorted(x for x in ctrl if x is not None):
-                gain(st, st.seats[c - 1], "runway", 1)
+        # each controller of a Fabrication Corridor gains 1 Runway, and "the Civic Permission
+        # Authority controller" as The Court Adopts Supported Meaning reads it (ruling
+        # cpa-controller: one ruling for both Headlines)
+        ctrl = {controller(st, pos) for pos in st.board.positions_of("foundry")}
+        for c in sorted(x for x in ctrl if x is not None):
+            gain(st, st.seats[c - 1], "runway", 1)
+        for c in government_controllers(st):
+            gain(st, st.seats[c - 1], "runway", 1)
     elif hid == "ai_written_law" and ev.action is None and not st.partial:
         sink.report("headline/choice-invalid",
                     "The Court Adopts Supported Meaning: the named Core Action was not recorded")
@@ -396,7 +400,7 @@ def _ineligible(st: GameState, s: SeatState, pick: str, sink: FindingSink) -> No
                 why = f"Customer #{s.customers + 1} needs Capability {req}; it has {s.capability}"
             elif s.compute < 1 and st.headline != "ten_dollar_intelligence" and st.board.known:
                 free = {"consumer", "cloud"}
-                if st.rulings.get("compute-estate-discount") == "research-only":
+                if option(st, "compute-estate-discount") == "research-only":
                     free.discard("cloud")
                 if factions.has_active(st, s, "installed_base"):
                     free.add("media")

@@ -153,6 +153,8 @@ MANDATE_RULES: list[Rule] = [
     # §6E Audit
     Rule("audit/wrong-draw-count", f"{S6} E. Public Audit (round(base draws × player count ÷ 4), minimum one)", "the Audit drew the wrong number of cubes"),
     Rule("audit/cube-not-in-bag", f"{S6} E. Public Audit", "a drawn cube was not in the bag"),
+    Rule("audit/after-scoring", f"{S6} (the Era sequence: E. Public Audit comes before F. Score the Mandate)", "the Audit was recorded after the Era Mandate was scored"),
+    Rule("dossier/after-audit", f"{S6} (the Era sequence: D. File the Era Dossier comes before E. Public Audit)", "a Dossier was filed after the Audit"),
     Rule("audit/missing", f"{S6} E. Public Audit", "an Era ended without its Audit", "warning"),
     # §6F and §3 Mandate
     Rule("mandate/era-mandate-scorers", f"{S6} F. Score the Mandate (qualifying leader scores two; tied leaders one each)", "the table scored the Era Mandate for the wrong players"),

@@ -131,6 +131,36 @@ def load_content(rules_version: str) -> tuple[Content | None, str | None]:
     return c, None
 
 
+_VARIANTS: dict[tuple[str, str], Content] = {}
+
+
+def load_variant_content(rules_version: str, stamp: Any) -> tuple[Content | None, str | None]:
+    """(Content, None) of the rules variant ``stamp`` (a header's
+    :class:`schemas.log.VariantStamp`) over the pack of ``rules_version``, or (None, reason)
+    when the changes do not fit the pack. Cached per rules version and variant hash (the hash
+    covers the changes; a stamp whose hash does not match is keyed by its changes too)."""
+    import json
+
+    key = (rules_version, json.dumps(stamp.model_dump(), sort_keys=True, default=str))
+    hit = _VARIANTS.get(key)
+    if hit is not None:
+        return hit, None
+    base, why = load_content(rules_version)
+    if base is None:
+        return None, why
+    from engine.core.variants import apply_to_pack
+
+    try:
+        pack = apply_to_pack(base.pack, stamp)
+    except (ValueError, KeyError, TypeError) as exc:
+        return None, str(exc)[:500]
+    c = Content(pack)
+    if len(_VARIANTS) > 32:
+        _VARIANTS.pop(next(iter(_VARIANTS)))
+    _VARIANTS[key] = c
+    return c, None
+
+
 def content_from_pack(pack: Any) -> Content:
     """Index an already loaded pack (tests, simulator)."""
     return Content(pack)

@@ -34,7 +34,7 @@ from engine.mandate2038.resources import (
     remove_scrutiny,
     score,
 )
-from engine.mandate2038.rulings import used
+from engine.mandate2038.rulings import option, used
 from engine.mandate2038.state import (
     Facility,
     GameState,
@@ -86,7 +86,7 @@ def compute_cost(st: GameState, t: Turn, action: str, base: int, waived: bool) -
         if action != "research":
             # ruling compute-estate-discount: Research only, or any action's first cost
             used(st, "compute-estate-discount", t.seat)
-            if st.rulings.get("compute-estate-discount", "first-compute-cost") == "research-only":
+            if option(st, "compute-estate-discount") == "research-only":
                 return cost
         cost -= 1
         t.discount_used = True
@@ -595,7 +595,7 @@ def do_influence(st: GameState, s: SeatState, ev: Influence, t: Turn, sink: Find
     if sp_partner and not sp_self:
         # ruling partnership-range: whose Strategic Partnership widens the range
         used(st, "partnership-range", s.seat)
-        partnership = st.rulings.get("partnership-range", "proposer") == "either-partner"
+        partnership = option(st, "partnership-range") == "either-partner"
     reach = 2 if partnership else 1
     if f is None:
         problem = f"its Facility {ev.facility} is not built"
@@ -611,7 +611,7 @@ def do_influence(st: GameState, s: SeatState, ev: Influence, t: Turn, sink: Find
         problem = f"Facilities on {f.hex} and {pf.hex} are more than two hexes apart"
     elif reach == 2 and f.hex == pf.hex:
         used(st, "partnership-same-hex", s.seat)
-        if st.rulings.get("partnership-same-hex", "allowed") == "not-allowed":
+        if option(st, "partnership-same-hex") == "not-allowed":
             problem = (f"both Facilities are on {f.hex}; Strategic Partnership joins Facilities "
                        "one or two hexes apart (ruling partnership-same-hex)")
     if problem is not None:
@@ -642,7 +642,7 @@ def do_influence(st: GameState, s: SeatState, ev: Influence, t: Turn, sink: Find
     if sp_partner:
         # ruling partnership-runway: does Dovetalis gain when it accepts a rival's proposal
         used(st, "partnership-runway", partner.seat)
-        if st.rulings.get("partnership-runway", "proposer") == "either-side":
+        if option(st, "partnership-runway") == "either-side":
             gain(st, partner, "runway", 1)
 
 
@@ -655,7 +655,7 @@ def moved_facility_power(st: GameState, s: SeatState, f: Any) -> None:
         return
     used(st, "moved-facility-power", s.seat)
     st.ruled_power.add((s.seat, f.number))
-    if st.rulings.get("moved-facility-power", "recheck") == "recheck":
+    if option(st, "moved-facility-power") == "recheck":
         f.powered = False
 
 

@@ -31,7 +31,7 @@ from engine.mandate2038.resources import (
     remove_scrutiny,
     score,
 )
-from engine.mandate2038.rulings import used
+from engine.mandate2038.rulings import option, used
 from engine.mandate2038.state import EraCounters, Facility, GameState, SeatState
 from engine.mandate2038.trace import set_cause
 from schemas.mandate2038 import (
@@ -72,6 +72,8 @@ def on_era_start(st: GameState, ev: EraStart, sink: FindingSink) -> None:
     st.production_started = st.production_done = False
     st.audit_done = st.era_mandate_done = st.era_closed = False
     st.audit_missing_reported = False
+    st.audit_missing_finding = None
+    st.dossier_missing_findings = {}
     st.allocations = {}
     st.mandate_card = ev.mandate
     if ev.mandate is not None:
@@ -119,13 +121,23 @@ def end_era(st: GameState, sink: FindingSink) -> None:
         })
 
 
+def _withdraw(sink: FindingSink, finding: object) -> None:
+    """Take back a warning given before the log showed what really happened."""
+    if finding is None:
+        return
+    for i, f in enumerate(sink.findings):
+        if f is finding:
+            del sink.findings[i]
+            return
+
+
 def report_missing_audit(st: GameState, sink: FindingSink) -> None:
     """Full logs: the Era's Audit (E) must come before its Mandate scoring (F) and its end;
     reported once per Era."""
     if st.audit_done or st.partial or st.audit_missing_reported or st.era == 0:
         return
     st.audit_missing_reported = True
-    sink.report("audit/missing", f"Era {st.era} reached "
+    st.audit_missing_finding = sink.report("audit/missing", f"Era {st.era} reached "
                 + ("the Era Mandate scoring" if not st.era_closed else "its end")
                 + " without its Audit")
 
@@ -231,8 +243,10 @@ def _produce(st: GameState, s: SeatState, f: Facility, counted: bool) -> None:
     remove_scrutiny(st, s, removed)
     if counted:
         s.era.compute_produced += compute
-        if team_move:
-            st.workforce_left[s.seat] = st.workforce_left.get(s.seat, 0) + team_move
+    if team_move:
+        # the printed production is "move one Team one hex", also when a Headline or Orbital
+        # Compute resolves this Facility's production once (§9; the designers' executable)
+        st.workforce_left[s.seat] = st.workforce_left.get(s.seat, 0) + team_move
 
 
 def produce_one_facility(st: GameState, s: SeatState, f: Facility, sink: FindingSink) -> None:
@@ -265,8 +279,7 @@ def resolve_production(st: GameState, sink: FindingSink) -> None:
                 if not operates:
                     # ruling emergency-power-scrutiny: every Production, or while it operates
                     used(st, "emergency-power-scrutiny", s.seat)
-                    if st.rulings.get("emergency-power-scrutiny",
-                                      "every-production") == "while-operating":
+                    if option(st, "emergency-power-scrutiny") == "while-operating":
                         continue
                 add_scrutiny(st, s, con.scrutiny_per_production)
     # 3. Allocate (remove the previous snapshot, place the new one)
@@ -379,8 +392,16 @@ def on_dossier(st: GameState, ev: DossierFile, sink: FindingSink) -> None:
     """§6D: the seat files this Era's Dossier card (orientation may be sealed: None)."""
     ensure_production(st, sink)
     ensure_production_closed(st, sink)
-    st.phase = "dossier"
     s = st.seats[ev.seat - 1]
+    if st.audit_done and not st.partial:
+        # §6 D before E: the Audit's ``dossier/missing`` warning for this seat is withdrawn;
+        # the late filing is the one finding, and the card is still filed
+        _withdraw(sink, st.dossier_missing_findings.pop(s.seat, None))
+        sink.report("dossier/after-audit",
+                    f"seat {s.seat} filed its Era {st.era} Dossier after the Audit; the Dossier "
+                    "is filed before the Audit (§6 D, E)", seat=s.seat)
+    else:
+        st.phase = "dossier"
     if st.era in s.dossier:
         sink.report("dossier/filed-twice",
                     f"seat {s.seat} filed a second Dossier card in Era {st.era}", seat=s.seat)
@@ -430,6 +451,8 @@ def _reveal_hand(st: GameState, s: SeatState, got: Mapping[str, str]) -> None:
     s.revealed_hand = dict(got)
     commits = sum(1 for v in got.values() if v == "commit")
     cost = commits * st.dossier_compute
+    if s.temp_compute:  # temporary Compute pays first (§9 Allocation Window; resources.pay)
+        s.temp_compute -= min(s.temp_compute, cost, s.compute)
     if s.compute >= cost:
         s.compute -= cost
         s.dossier_paid = True
@@ -451,11 +474,19 @@ def on_audit(st: GameState, ev: Audit, sink: FindingSink) -> None:
     if st.audit_done:
         sink.report("turn/wrong-phase", f"a second Audit was recorded in Era {st.era}")
         return
+    if (st.era_mandate_done or st.audit_missing_reported) and not st.partial:
+        # §6 E before F: the ``audit/missing`` warning given at the scoring is withdrawn; the
+        # late Audit is the one finding, and its draws are still applied
+        _withdraw(sink, st.audit_missing_finding)
+        st.audit_missing_finding = None
+        sink.report("audit/after-scoring",
+                    f"the Era {st.era} Audit was recorded after the Era Mandate scoring; the "
+                    "Audit comes before the Mandate is scored (§6 E, F)")
     st.phase = "audit"
     if not st.partial:
         for s in st.seats:
             if st.era not in s.dossier:
-                sink.report("dossier/missing",
+                st.dossier_missing_findings[s.seat] = sink.report("dossier/missing",
                             f"seat {s.seat} filed no Dossier card in Era {st.era}", seat=s.seat)
     if st.era == 4 and not st.dossier_revealed:
         if all(all(s.dossier.get(e) is not None for e in DOSSIER_CARDS) for s in st.seats):
@@ -556,7 +587,13 @@ def era_mandate_values(st: GameState, card: Any) -> dict[int, int | None]:
         elif crit == "customers_gained":
             v = e.customers_gained
         elif crit == "fewest_scrutiny_added":
-            v = e.scrutiny_added if e.scrutiny_added >= 1 else None
+            added = e.scrutiny_added
+            if e.scrutiny_overflow:
+                # ruling scrutiny-added-overflow: does a cube that overflowed count as added
+                used(st, "scrutiny-added-overflow", s.seat)
+                if option(st, "scrutiny-added-overflow") == "bag-only":
+                    added -= e.scrutiny_overflow
+            v = added if added >= 1 else None
         elif crit == "capability_among_trust4":
             v = s.capability if s.trust >= 4 else None
         else:

@@ -17,7 +17,7 @@ from typing import Any
 from engine.core.findings import FindingSink
 from engine.core.replay import Outcome
 from engine.mandate2038.resources import score
-from engine.mandate2038.rulings import used
+from engine.mandate2038.rulings import option, used
 from engine.mandate2038.state import GameState, SeatState
 from schemas.mandate2038 import FinalRecord
 
@@ -111,7 +111,7 @@ def compute_final(st: GameState, sink: FindingSink, rec: FinalRecord | None = No
     claims_known = (st.dossier_revealed or not st.partial) and not deployment_unknown
     if eligible and claims_known:
         # ruling final-claim-initiative: whether the last cycle's pass happens first
-        after_pass = st.rulings.get("final-claim-initiative", "after-last-pass") == "after-last-pass"
+        after_pass = option(st, "final-claim-initiative") == "after-last-pass"
         order = st.order_from(st.initiative % st.n + 1) if after_pass else st.initiative_order()
 
         def key(cl: dict[str, Any]) -> tuple[int, int, int, int, int, int]:
@@ -168,7 +168,7 @@ def _claim_order(st: GameState) -> str:
     text = " (" + "; ".join(parts) + ")"
     if f.get("tie_order"):
         text += (f"; a full tie goes to Initiative-clockwise order {f['tie_order']} "
-                 f"(ruling final-claim-initiative={st.rulings.get('final-claim-initiative')})")
+                 f"(ruling final-claim-initiative={option(st, 'final-claim-initiative')})")
     return text
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from engine.core.findings import FindingSink
 from engine.mandate2038.board import ADJACENT, DISTANCE, FRONTIER, path_problem
+from engine.mandate2038.rulings import option
 from engine.mandate2038.state import GameState, SeatState
 
 
@@ -221,12 +222,15 @@ def allocation_problem(
         for i, (kind, _cap, h) in enumerate(sources):
             if (kind == "grid" and no == 1) or (kind != "grid" and near(h, f.hex)):
                 allowed.append(i)
-        if emergency:
-            allowed.append(len(sources))
         if not allowed:
+            # emergency Power is supplemental Power: "among legal local Facilities" only
+            # (§6C.3 Allocate, §4 Power delivery), never a Facility no local source reaches
             return ("production/not-powered",
                     f"Facility {no} on {f.hex} is not on or next to any of its Power sources"
-                    + ("" if no != 1 else ""))
+                    + ("; emergency Power goes only to legal local Facilities (§6C.3)"
+                       if emergency else ""))
+        if emergency:
+            allowed.append(len(sources))
         demands.append((1, allowed))
     for num in megas:
         m = st.megas.get(num)
@@ -238,8 +242,7 @@ def allocation_problem(
         if 1 in m.hosts:
             # ruling mega-cluster-demand: may the starting grid feed it (never, in the seed);
             # whether it decided anything: mega_grid_decides
-            grid_ok = st.rulings.get("mega-cluster-demand",
-                                     "not-starting-grid") == "starting-grid-allowed"
+            grid_ok = option(st, "mega-cluster-demand") == "starting-grid-allowed"
         for i, (kind, _cap, h) in enumerate(sources):
             if kind == "grid":
                 if grid_ok:
@@ -279,7 +282,7 @@ def mega_grid_decides(
     if not any(num in st.megas and 1 in st.megas[num].hosts for num in megas):
         return None
     rid = "mega-cluster-demand"
-    cur = st.rulings.get(rid, "not-starting-grid")
+    cur = option(st, rid)
     st.rulings[rid] = "starting-grid-allowed" if cur == "not-starting-grid" else "not-starting-grid"
     try:
         other = allocation_problem(st, s, facilities, megas, emergency)

@@ -8,6 +8,12 @@ takes the profiles ``P[(b + k) % len(P)]`` for k = 0..n-1 (at 5 players with 4 p
 repeats, a different one in each block); game r of the block (r = index mod n) puts profile
 ``(k + r) mod n`` of that list at seat k + 1.
 
+A line-up's **policy mix** is one of :data:`POLICY_MIXES`: every seat ``greedy`` or every seat
+``weighted`` (homogeneous), ``default`` (each profile's own), or the designers' alternating
+backends: ``alternating-weighted-first`` (seats 1, 3, 5 weighted, seats 2, 4 greedy) and
+``alternating-greedy-first`` (the other way round). Their exact-ecology studies pool the two
+homogeneous and the two alternating regimes (``playtest study --policy designers``).
+
 Game ``index`` is reproducible on its own from (seed, players, index, profiles, policy).
 Nothing here does I/O: profiles arrive validated (``schemas.profiles.load_profiles``).
 """
@@ -23,6 +29,11 @@ from engine.mandate2038.bots import make_bot
 from engine.mandate2038.profiles import ProfileBot
 
 BUILTIN_BOTS = ("heuristic", "random")
+
+#: the policy mixes a line-up may play (module docstring)
+ALTERNATING = {"alternating-weighted-first": ("weighted", "greedy"),
+               "alternating-greedy-first": ("greedy", "weighted")}
+POLICY_MIXES = ("greedy", "weighted", "default", *ALTERNATING)
 
 
 @dataclass(frozen=True)
@@ -48,6 +59,8 @@ def plan_seats(profile_ids: Sequence[str], players: int, index: int, policy: str
             raise ValueError(f"unknown profile {pid!r}; known: {', '.join([*profiles, *BUILTIN_BOTS])}")
         elif policy == "default":
             pol = profiles[pid].default_policy
+        elif policy in ALTERNATING:
+            pol = ALTERNATING[policy][k % 2]
         else:
             pol = policy
         out.append(SeatPlan(seat=k + 1, profile=pid, policy=pol))
@@ -61,14 +74,20 @@ def make_seat_bot(plan: SeatPlan, profiles: dict[str, Any], rng: random.Random) 
 
 
 def play_lineup_game(seed: Any, index: int, players: int, profile_ids: Sequence[str], policy: str,
-                     profiles: dict[str, Any], pack: Any) -> tuple[Any, list[SeatPlan], dict[int, Any]]:
-    """Play game ``index`` of a line-up study: (log, seat plans, bots by seat)."""
+                     profiles: dict[str, Any], pack: Any, variant: Any = None,
+                     ) -> tuple[Any, list[SeatPlan], dict[int, Any]]:
+    """Play game ``index`` of a line-up study: (log, seat plans, bots by seat).
+
+    ``variant`` (a header's :class:`schemas.log.VariantStamp`) plays the game under that rules
+    variant on the same seed: the same line-up, factions, seats, map and chance stream as the
+    rules as printed (the deal comes from ``pack``, the printed pack), as far as the rules
+    allow (docs/variants.md)."""
     from engine.core.registry import get_ruleset
     from engine.mandate2038.simulation import _mandate_checkpoints, game_header
     from engine.simulate import simulate_game
 
-    if policy not in ("greedy", "weighted", "default"):
-        raise ValueError(f"unknown policy {policy!r}; choose greedy, weighted or default")
+    if policy not in POLICY_MIXES:
+        raise ValueError(f"unknown policy {policy!r}; choose {', '.join(POLICY_MIXES)}")
     if not 3 <= players <= 5:
         raise ValueError(f"the simulator plays 3, 4 or 5 players, not {players}")
     ruleset = get_ruleset("mandate2038")
@@ -79,7 +98,10 @@ def play_lineup_game(seed: Any, index: int, players: int, profile_ids: Sequence[
     names = [p.profile if p.policy == "builtin" else f"{p.profile}:{p.policy}" for p in plans]
     deal_rng = random.Random(f"{seed}:{players}:block{block}")
     header = game_header(pack, players, deal_rng, names, seed=f"{seed}:p{players}", index=index)
-    header = header.model_copy(update={"game_id": f"study-{seed}-{policy}-p{players}-{index:06d}"})
+    gid = f"study-{seed}-{policy}-p{players}-{index:06d}"
+    if variant is not None:
+        gid = f"study-{seed}-{variant.name}-{policy}-p{players}-{index:06d}"
+    header = header.model_copy(update={"game_id": gid, "variant": variant})
     bots = {p.seat: make_seat_bot(p, profiles, random.Random(f"{seed}:{players}:{index}:seat{p.seat}"))
             for p in plans}
     for b in bots.values():

@@ -21,6 +21,7 @@ from engine.mandate2038.board import DISTANCE, POSITIONS
 from engine.mandate2038.content import DOSSIER_CARDS
 from engine.mandate2038.factions import has_active
 from engine.mandate2038.lazy_options import _ADJ_SORTED, _LAZY, _SPECS, _forced, _new, _spec_class
+from engine.mandate2038.rulings import option
 from engine.mandate2038.state import CORE_ACTIONS, GameState, SeatState
 from engine.mandate2038.turn_moves import _MISSING
 from schemas import mandate2038 as ev
@@ -361,7 +362,7 @@ def _allocation_key(st: GameState, s: SeatState) -> tuple[Any, ...]:
         for num, m in sorted(st.megas.items()):
             if m.owner == s.seat:
                 fa, fb = (facs.get(h) for h in m.hosts)
-                key.append(("mega", num, tuple(m.hosts), st.rulings.get("mega-cluster-demand"),
+                key.append(("mega", num, tuple(m.hosts), option(st, "mega-cluster-demand"),
                             fa is not None and fb is not None and hb.adjacent_hexes(fa.hex, fb.hex),
                             *[f is not None and f.hex in n for f in (fa, fb) for n in near]))
     return tuple(key)

@@ -110,6 +110,7 @@ class ProfileBot:
         self._neg = dict(profile.negotiation)
         self._rules = [(r.target.action, r.target.decision_prefix, r.multiplier,
                         [(c.path, _OPS[c.op], c.value) for c in r.when]) for r in profile.rules]
+        self._spatial = getattr(profile, "spatial_preference", None)
 
     # --- the policy ---------------------------------------------------------------------------
 
@@ -149,6 +150,9 @@ class ProfileBot:
             if (a is None or a == action) and (p is None or decision.startswith(p)):
                 w *= m
         return w
+
+    def _spatial_multiplier(self, st: GameState, s: SeatState, dest: Any) -> float:
+        return _spatial(self, st, s, dest)
 
     def choose(self, state: GameState, seat: int | None, options: Sequence[Any], label: str = "") -> Any:
         """One of ``options`` (see the module docstring)."""
@@ -311,11 +315,14 @@ class ProfileBot:
             dest = o.path[-1] if o.path else None
             tile = tiles.get(dest) if dest else None
             cons = 0.0
+            spatial = 1.0
             if t == "build":
                 if o.mode == "facility":
                     did = "build_facility_" + (tile.category if tile is not None else "")
                     near = s.generator is not None and dest is not None and DISTANCE[s.generator].get(dest, 9) <= 1
                     cons = cw_p * (1 if near else 0) + cw_d * 1
+                    if self._spatial is not None and dest is not None:
+                        spatial = self._spatial_multiplier(st, s, dest)
                 else:
                     gen = st.c.generator_at.get(tile.id) if tile is not None else None
                     did = "build_generator_" + (gen.id if gen is not None else "")
@@ -338,7 +345,7 @@ class ProfileBot:
             m = memo.get(did)
             if m is None:
                 m = memo[did] = aw.get(t, 1.0) * self._mult(t, did, rules)
-            w = m * max(0.01, 1 + cons)
+            w = m * max(0.01, 1 + cons) * spatial
             if o.blocked:
                 w *= 0.02
             if t == "influence" and o.mode == "jv":
@@ -355,6 +362,35 @@ class ProfileBot:
                 w *= max(0.05, 1 + 0.4 * (self._rv.get("runway", 1.0) - 1))
             scores.append(w)
         return self._pick(options, scores)
+
+
+def _target_hexes(bot: ProfileBot, st: GameState, target: str) -> list[Any]:
+    """The hexes of the Facilities of every seat played by profile ``target``."""
+    out = []
+    for seat, other in bot.table.items():
+        if other is bot or not isinstance(other, ProfileBot) or other.profile.id != target:
+            continue
+        out.extend(f.hex for f in st.seats[seat - 1].facilities.values() if f.hex)
+    return out
+
+
+def _spatial(bot: ProfileBot, st: GameState, s: SeatState, dest: Any) -> float:
+    """The designers' spatial preference (lab/policies/weighted-policy.js) for a Facility
+    destination: x multiplier at exactly the preferred distance from the target profile's
+    nearest Facility, x0.05 on its hex when the preferred distance is 1; only while the bot has
+    fewer Facilities than ``apply_until_facilities`` and the target has a Facility."""
+    pref = bot._spatial
+    if len(s.facilities) >= pref.apply_until_facilities:
+        return 1.0
+    hexes = _target_hexes(bot, st, pref.target_profile)
+    if not hexes:
+        return 1.0
+    d = min(DISTANCE[dest].get(h, 9) for h in hexes)
+    if d == pref.preferred_distance:
+        return float(pref.multiplier)
+    if d == 0 and pref.preferred_distance == 1:
+        return 0.05
+    return 1.0
 
 
 def _tile_table(st: GameState) -> dict[str, Any]:

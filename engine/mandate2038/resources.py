@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from engine.core.findings import FindingSink
 from engine.core.replay import LedgerEntry
-from engine.mandate2038.rulings import used
+from engine.mandate2038.rulings import option, used
 from engine.mandate2038.state import GameState, SeatState
 from engine.mandate2038.trace import step
 
@@ -56,10 +56,15 @@ def pay(
     what: str,
 ) -> int:
     """Pay ``amount`` of ``res``. When the seat has less, report ``code`` (except in a partial
-    log, where the engine's resources are not known exactly) and pay what there is."""
+    log, where the engine's resources are not known exactly) and pay what there is.
+
+    Compute is paid with Allocation Window temporary tokens first (§9 Corthaven: the tokens are
+    distinct components and "all temporary Compute remaining anywhere at cycle end disappears")."""
     if amount <= 0:
         return 0
     have = getattr(s, res)
+    if res == "compute" and s.temp_compute:
+        s.temp_compute -= min(s.temp_compute, amount, have)
     if have < amount:
         if not st.partial:
             sink.report(
@@ -101,6 +106,7 @@ def add_scrutiny(st: GameState, s: SeatState, k: int) -> None:
             s.bag += 1
             s.steps.append(("scrutiny", 1, st.cause))
         else:
+            s.era.scrutiny_overflow += 1
             lost = lose_runway_else_trust(st, s)
             if lost is not None:  # the step above recorded the event's cause; name overflow
                 f, d, cause = s.steps[-1]
@@ -144,7 +150,7 @@ def capability_award(st: GameState, s: SeatState, threshold: int, base: int) -> 
         if st.n > full[0]:
             # ruling peer-validation-six: the full award above five players too, or not
             used(st, "peer-validation-six", s.seat)
-            if st.rulings.get("peer-validation-six", "five-or-more") == "five-only":
+            if option(st, "peer-validation-six") == "five-only":
                 return int(rule.capability_mandate.get(threshold, base))
         return int(full[1])
     return int(rule.capability_mandate.get(threshold, base))

@@ -81,6 +81,24 @@ ADVANCED_UNCHECKED = [
 ]
 
 
+def _variant_content(c: Content, stamp: Any, version: str, sink: FindingSink) -> Content:
+    """The content under the header's rules variant (docs/variants.md); the printed rules'
+    content, with a finding, when the variant does not fit the pack."""
+    from engine.core.variants import stamp_hash_ok
+    from engine.mandate2038.content import load_variant_content
+
+    if not stamp_hash_ok(stamp, "mandate2038", c.pack.rules_version):
+        sink.report("log/variant-hash", f"the variant {stamp.name!r} is stamped {stamp.hash}, "
+                    "which is not the hash of the changes it stores; the stored changes were "
+                    "played", recorded=stamp.hash)
+    vc, why = load_variant_content(c.pack.rules_version, stamp)
+    if vc is None:
+        sink.report("log/variant", f"the rules variant {stamp.name!r} cannot be played: {why}; "
+                    "replayed under the rules as printed", recorded=stamp.name)
+        return c
+    return vc
+
+
 def _noop(st: GameState, ev: MandateEvent, sink: FindingSink) -> None:
     return None
 
@@ -247,11 +265,14 @@ class MandateRuleset(Game):
     vocabulary = VOCABULARY
     timed_phases: tuple[str, ...] = ("setup", "era1", "era2", "era3", "era4", "production",
                                      "dossier", "audit", "scoring", "final_scoring")
+    timing = "ingest.timing:compute_timing"  # Eras, cycles, Production ... and turn times
     rulings_dir = data_dir() / "content" / "mandate2038" / "rulings"
     # the app's members (filled in by the app's own modules; docs/notes/game-declaration.md)
     board_picture = None
     recorder = None
     pages = ()
+    #: a log's header may name a rules variant (docs/variants.md): setup plays its pack
+    plays_variants = True
 
     def content(self, rules_version: str = RULES_VERSION) -> Content:
         """The indexed content pack (raises RuntimeError when the pack is not installed)."""
@@ -269,6 +290,9 @@ class MandateRuleset(Game):
                         f"no content pack for rules version {version!r}; replayed with "
                         f"{RULES_VERSION}", expected=RULES_VERSION, recorded=version)
             c = self.content(RULES_VERSION)
+        stamp = getattr(header, "variant", None)
+        if stamp is not None:
+            c = _variant_content(c, stamp, version, sink)
         return build_state(header, c.pack, c, sink)
 
     def apply(self, state: GameState, event: MandateEvent, sink: FindingSink,

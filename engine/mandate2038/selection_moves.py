@@ -25,6 +25,7 @@ from engine.mandate2038.lazy_options import (
     _tiles,
 )
 from engine.mandate2038.phase_moves import _OPTIONS, _keep_option, _option
+from engine.mandate2038.rulings import option
 from engine.mandate2038.state import CORE_ACTIONS, GameState, SeatState
 from engine.mandate2038.turn_moves import (
     _TRADE_GAINS,
@@ -537,7 +538,7 @@ def _free_deploy_in_reach(st: GameState, s: SeatState, reach: frozenset[str]) ->
     """A destination in reach where a Deploy costs no Compute (as :func:`_action_at`, with the
     visit bonus): a free-Deploy or Compute-discount visit, or Installed Base in a district."""
     tiles = _tiles(st)
-    discount = st.rulings.get("compute-estate-discount", "first-compute-cost") == "first-compute-cost"
+    discount = option(st, "compute-estate-discount") == "first-compute-cost"
     installed = has_active(st, s, "installed_base")
     for dest in reach:
         here = tiles.get(dest)

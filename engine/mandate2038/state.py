@@ -60,6 +60,7 @@ class EraCounters:
     best_run_domains: int = 0  # unique ordinary domains in the best successful Training Run
     customers_gained: int = 0
     scrutiny_added: int = 0  # Scrutiny this seat added (required cubes, incl. overflow)
+    scrutiny_overflow: int = 0  # of those, cubes required with all ten in the bag (§6E)
     jvs_created: list[int] = field(default_factory=list)  # uids of Joint Ventures created
     deployed: bool = False  # completed at least one Deploy
     compute_produced: int = 0  # printed Compute output in Production, before the cap
@@ -253,6 +254,10 @@ class GameState:
     production_done: bool = False  # this Era's Production resolved
     audit_done: bool = False
     audit_missing_reported: bool = False
+    #: the ``audit/missing`` and ``dossier/missing`` warnings of this Era, withdrawn when the
+    #: Audit or Dossier turns up late (one slip, one finding: the late event is the error)
+    audit_missing_finding: Any = None
+    dossier_missing_findings: dict[int, Any] = field(default_factory=dict)
     era_mandate_done: bool = False
     dossier_revealed: bool = False
     era_events: dict[str, bool] = field(default_factory=dict)  # structure seen this Era

@@ -28,6 +28,7 @@ from engine.mandate2038.lazy_options import (
     _tile,
     _tiles,
 )
+from engine.mandate2038.rulings import option
 from engine.mandate2038.state import CORE_ACTIONS, GameState, SeatState
 from schemas import mandate2038 as ev
 
@@ -161,11 +162,12 @@ def _turn_groups(
             elif fusion:  # ... for Fusion: the tile and its Generator slots
                 here = tiles.get(dest)
                 key = (frontier, here.id if here is not None else None, len(st.gen_slots.get(dest, ())))
-            elif swarm:  # ... for Agent Swarm, what its actions read without the visit bonus:
-                here = tiles.get(dest)  # Build (free space; an energy tile and its slots),
+            elif swarm:  # ... for Agent Swarm, what its actions read: the visit bonus, Build
+                here = tiles.get(dest)  # (free space; an energy tile and its slots),
                 tid = tile_at.get(dest)  # Deploy (a district), Influence (political; own Facility)
                 spaces = 0 if frontier else (here.facility_spaces if here is not None else 2)
-                key = (frontier, room and occupied.get(dest, 0) < spaces,
+                key = (frontier, here.visit_key if here is not None else None,
+                       room and occupied.get(dest, 0) < spaces,
                        (here.id, len(st.gen_slots.get(dest, ()))) if (
                            generator and here is not None and here.category == "energy") else None,
                        tid in DEPLOY_DISTRICTS, tid in political, dest if dest in own else None)
@@ -556,8 +558,7 @@ def _action_at(
                     cost = 0
                 if tid in DEPLOY_DISTRICTS and has_active(st, s, "installed_base"):
                     cost = 0  # Loopfold, Installed Base
-                if visit == "compute_discount" and st.rulings.get(
-                        "compute-estate-discount", "first-compute-cost") == "first-compute-cost":
+                if visit == "compute_discount" and option(st, "compute-estate-discount") == "first-compute-cost":
                     cost = max(0, cost - 1)
                 if s.compute >= cost:
                     yield _new(ev.Deploy, **kw)
@@ -643,7 +644,7 @@ def _influence(st: GameState, s: SeatState, dest: str, kw: dict[str, Any]) -> It
     if not own_here:
         return
     own_reach = 2 if has_active(st, s, "strategic_partnership") else 1
-    either = st.rulings.get("partnership-range", "proposer") == "either-partner"
+    either = option(st, "partnership-range") == "either-partner"
     if len(st.jvs) < st.c.jv_pairs:
         existing = {(j.a_seat, j.a_facility, j.b_seat, j.b_facility) for j in st.jvs.values()}
         existing |= {(b, bf, a, af) for (a, af, b, bf) in existing}
@@ -695,56 +696,84 @@ def _reorganization(
 
 def _agent_swarm(st: GameState, s: SeatState, dest: str, kw: dict[str, Any],
                  by_pairs: dict[Any, list[Any]] | None = None) -> Iterator[Any]:
-    """Agent Swarm from ``dest``: every pair of unused Core Actions that resolve there (without
-    the visit bonus), the bonus to either. ``by_pairs`` (lazy options without ``kw`` only):
-    the decision's variant lists by the resolvable actions, shared between destinations."""
-    ok = _swarm_ok(st, s, dest)
+    """Agent Swarm from ``dest``: every pair of unused Core Actions with the visit bonus on
+    either that the seat can resolve there, the two together (:func:`_swarm_triples`).
+    ``by_pairs`` (lazy options without ``kw`` only): the decision's variant lists by the
+    legal triples, shared between destinations."""
+    triples = _swarm_triples(st, s, dest)
     if by_pairs is not None:
-        key = tuple(ok)
+        key = tuple(triples)
         hit = by_pairs.get(key)
         if hit is None:
-            hit = by_pairs[key] = list(_swarm_pairs(ok, kw))
+            hit = by_pairs[key] = list(_swarm_pairs(triples, kw))
         yield from hit
         return
-    yield from _swarm_pairs(ok, kw)
+    yield from _swarm_pairs(triples, kw)
 
 
-def _swarm_pairs(ok: list[str], kw: dict[str, Any]) -> Iterator[Any]:
-    for a, b in itertools.combinations(ok, 2):
-        yield _new(ev.AgentSwarm, actions=cast(Any, (a, b)), bonus_to=cast(Any, a), **kw)
-        yield _new(ev.AgentSwarm, actions=cast(Any, (a, b)), bonus_to=cast(Any, b), **kw)
+def _swarm_pairs(triples: list[tuple[str, str, str]], kw: dict[str, Any]) -> Iterator[Any]:
+    for a, b, bonus in triples:
+        yield _new(ev.AgentSwarm, actions=cast(Any, (a, b)), bonus_to=cast(Any, bonus), **kw)
 
 
-def _swarm_ok(st: GameState, s: SeatState, dest: str) -> list[str]:
-    """The unused Core Actions that resolve from ``dest`` without the visit bonus."""
+#: what a Conservative Fund gains (§7 Fund): the least a first Fund adds before the second action
+_FUND_RUNWAY = 2
+
+
+def _swarm_can(st: GameState, s: SeatState, a: str, dest: str, bonus: bool) -> bool:
+    """Whether Core Action ``a`` has a resolution from ``dest`` now (``bonus``: with the visit
+    bonus), as :func:`_action_at` reads it; Fund and Organize resolve anywhere."""
+    if a == "fund" or a == "organize":
+        return True
+    sw = {"seat": s.seat, "swarm": True}
+    return next(iter(_action_at(st, s, a, dest, sw, bonus=bonus, piece_moved=None)), None) is not None
+
+
+def _swarm_triples(st: GameState, s: SeatState, dest: str) -> list[tuple[str, str, str]]:
+    """(first, second, bonus_to) for every pair of unused Core Actions the seat can resolve
+    together from ``dest`` (§5 Agent Swarm: two different Core Actions from one destination,
+    the visit bonus to one of them): each with the bonus when it has it, and in either order,
+    so that a Fund's Runway may pay the Build that follows it (the engine's reading). Pairs in
+    Core Action order, the bonus to the first then to the second (as before)."""
     unused = [a for a in CORE_ACTIONS if a not in s.exhausted]
-    ok = []
-    for a in unused:
-        # without a visit bonus Fund and Organize resolve anywhere, Research with its Compute
-        if a == "fund" or a == "organize":
-            ok.append(a)
-            continue
-        if a == "research":
-            if s.compute >= (0 if st.headline == "ten_dollar_intelligence" else 1):
-                ok.append(a)
-            continue
-        sw = {"seat": s.seat, "swarm": True}
-        if next(iter(_action_at(st, s, a, dest, sw, bonus=False, piece_moved=None)), None) is not None:
-            ok.append(a)
-    return ok
+    if len(unused) < 2:
+        return []
+    now = {(a, b): _swarm_can(st, s, a, dest, b) for a in unused for b in (False, True)}
+    after_fund: dict[tuple[str, bool], bool] = {}
+    if "fund" in unused and not all(now.values()):
+        before = s.runway
+        s.runway = min(st.c.caps["runway"], before + _FUND_RUNWAY)
+        try:
+            after_fund = {(a, b): now[(a, b)] or _swarm_can(st, s, a, dest, b)
+                          for a in unused if a != "fund" for b in (False, True)}
+        finally:
+            s.runway = before
+    out: list[tuple[str, str, str]] = []
+    for a, b in itertools.combinations(unused, 2):
+        for x in (a, b):
+            ra, rb = now[(a, x == a)], now[(b, x == b)]
+            ok = (ra and rb) or (a == "fund" and after_fund.get((b, x == b), False)) or (
+                b == "fund" and after_fund.get((a, x == a), False))
+            if ok:
+                out.append((a, b, x))
+    return out
 
 
 def _swarm_decision(st: GameState, t: Any) -> Decision:
+    """The next Agent Swarm action: the left actions that resolve now (the other may need the
+    first one's gains); a left action resolves blocked only when none of them resolves."""
     s = st.seat(t.seat)
     dest = t.dest
+    sw = {"seat": s.seat, "swarm": True}
     options: list[Any] = []
+    blocked: list[Any] = []
     for a in dict.fromkeys(t.swarm_left):
-        sw = {"seat": s.seat, "swarm": True}
         found = list(_action_at(st, s, a, dest, sw, bonus=(t.swarm_bonus == a), piece_moved=None))
-        if not found:
-            found = [_blocked(a, sw)]
-        options.extend(found)
-    return Decision(kind="player", seat=s.seat, options=options,
+        if found:
+            options.extend(found)
+        else:
+            blocked.append(_blocked(a, sw))
+    return Decision(kind="player", seat=s.seat, options=options or blocked,
                     label=f"seat {s.seat} resolves an Agent Swarm action")
 
 
@@ -769,11 +798,20 @@ def _blocked(pick: str, kw: dict[str, Any]) -> Any:
 
 
 def _blocked_events(st: GameState, s: SeatState, pick: str) -> list[Any]:
-    """§2 A committed Action that becomes blocked: movement resolves, the action exhausts."""
-    if pick not in _TURN_MODELS:
+    """§2 A committed Action that becomes blocked: movement resolves, the action exhausts.
+    Agent Swarm names two unused Core Actions (the engine asks only for two at selection)."""
+    extra: dict[str, Any] = {}
+    if pick == "agent_swarm":
+        unused = [a for a in CORE_ACTIONS if a not in s.exhausted]
+        if len(unused) < 2:
+            return []
+        extra = {"actions": (unused[0], unused[1])}
+    elif pick not in _TURN_MODELS:
         return []
     out = []
     for piece, start in _pieces(s)[:1]:
         for path in list(PATHS[start].values())[:7]:
-            out.append(_blocked(pick, {"seat": s.seat, "piece": piece, "path": path}))
+            kw = {"seat": s.seat, "piece": piece, "path": path}
+            out.append(_new(ev.AgentSwarm, blocked=True, **extra, **kw) if extra
+                       else _blocked(pick, kw))
     return out

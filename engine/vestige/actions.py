@@ -37,7 +37,21 @@ def on_activate(st: GameState, ev: Activate, sink: FindingSink) -> None:
                     f"activating {ev.card!r} gains {bad}, not {list(ev.gain)}",
                     seat=ev.seat, expected=bad, recorded=list(ev.gain))
     move(s, "influence", f"card:{ev.card}", 1, sink, f"activating {ev.card}")
-    gain_attributes(s, list(ev.gain), sink, f"activating {ev.card}")
+    gets = s
+    for to in (ev.attributes_to, ev.ability_to):
+        if to is None:
+            continue
+        if st.header.mode != "coop" or to == ev.seat or to not in st.seats:
+            sink.report("vestige-share/invalid", f"activating {ev.card!r}: its effect can be "
+                        f"given only to another seat of the co-op team, not {to}", seat=ev.seat,
+                        expected="a teammate in co-op", recorded=to)
+            break
+    else:
+        if ev.attributes_to is not None:
+            gets = st.seats[ev.attributes_to]
+        if ev.ability_to is not None:
+            st.shared.setdefault((ev.seat, ev.card), set()).add(ev.ability_to)
+    gain_attributes(gets, list(ev.gain), sink, f"activating {ev.card}")
     s.activated.add(ev.card)
     st.row("activations", seat=ev.seat, card=ev.card, kind=card.kind)
 
@@ -98,5 +112,10 @@ def on_speed_boost(st: GameState, ev: SpeedBoost, sink: FindingSink) -> None:
         sink.report("vestige-move/boost-twice", "a second speed boost this turn", seat=ev.seat,
                     expected="once per turn", recorded="twice")
         return
-    downgrade(s, ev.downgrade, sink, "speed boost")
+    if ev.downgrade is None:
+        sink.report("vestige-move/boost-unpaid", "a temporary speed boost requires you to "
+                    "downgrade 1 power; none was downgraded", seat=ev.seat,
+                    expected="a downgrade", recorded=None)
+    else:
+        downgrade(s, ev.downgrade, sink, "speed boost")
     s.boosted = True

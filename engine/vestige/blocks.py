@@ -73,11 +73,23 @@ def move(s: SeatState, src: str, dst: str, n: int, sink: FindingSink, why: str) 
 
 
 def upgrade(s: SeatState, frm: str, sink: FindingSink, why: str) -> bool:
-    return move(s, frm, UP.get(frm, "influence"), 1, sink, why)
+    """Move a block one hex right (p. 8): potential to influence, influence to conviction."""
+    if frm not in UP:
+        sink.report("vestige-blocks/direction", f"{why}: a block in {frm} cannot be upgraded "
+                    "(an upgrade moves it one hex to the right)", seat=s.seat,
+                    expected=sorted(UP), recorded=frm)
+        return False
+    return move(s, frm, UP[frm], 1, sink, why)
 
 
 def downgrade(s: SeatState, frm: str, sink: FindingSink, why: str) -> bool:
-    return move(s, frm, DOWN.get(frm, "potential"), 1, sink, why)
+    """Move a block one hex left (p. 8): conviction to influence, influence to potential."""
+    if frm not in DOWN:
+        sink.report("vestige-blocks/direction", f"{why}: a block in {frm} cannot be downgraded "
+                    "(a downgrade moves it one hex to the left)", seat=s.seat,
+                    expected=sorted(DOWN), recorded=frm)
+        return False
+    return move(s, frm, DOWN[frm], 1, sink, why)
 
 
 def gain_attributes(s: SeatState, attrs: list[str], sink: FindingSink, why: str) -> bool:
@@ -117,7 +129,7 @@ def gain(st: GameState, seat: int, amount: int, source: str, detail: str = "") -
                                  era=None, cycle=None, round=st.round or None,
                                  event=st.event_index, detail=detail))
     if amount > 0 and st.phase in ("setup", "play"):
-        for i, point in enumerate(CONTENT.trigger_points, start=1):
+        for i, point in enumerate(st.content.trigger_points, start=1):
             if before < point <= s.leverage and i not in s.triggers:
                 s.pending_triggers.add(i)
 
@@ -195,7 +207,7 @@ def region_value(st: GameState, region: str | None) -> int:
     if region == "chop_shop":
         return CONTENT.stated["chop_shop_leverage"]
     st.rest_on("region_leverage")
-    return CONTENT.region_leverage.get(region, 0)
+    return st.content.region_leverage.get(region, 0)
 
 
 ATTRS = frozenset(ATTRIBUTES)

@@ -31,7 +31,7 @@ class RandomBot:
 _BASE = {
     "complete": 9.0, "control": 7.0, "pickup": 6.0, "visit": 3.0, "activate": 4.5,
     "convert": 4.0, "move": 2.0, "rest": 1.0, "effect": 0.5, "recover": 0.05,
-    "speed_boost": 0.2, "turn_end": 0.1, "transfer": 0.0,
+    "speed_boost": 0.2, "turn_end": 0.1, "transfer": 0.0, "reset": 0.2,
 }
 _GAINS = {"archives": "ambition", "black_market": "cunning", "scrapyard": "might"}
 _HQ = {"lawmaker_ridge": "ambition", "mercenary_camp": "might", "smugglers_lair": "cunning"}
@@ -100,6 +100,8 @@ class HeuristicBot:
         seat = int(getattr(o, "seat", 0) or 0)
         if t == "recover" and st.seats[seat].blocks.get("influence", 0) == 0:
             v = 3.0
+        elif t == "recover" and str(getattr(o, "source", "")).startswith("card:"):
+            v = 2.5  # starved of influence: abandon a loaded character (p. 16)
         if t == "visit":
             pos = getattr(o, "position", None)
             v += region_worth(st, seat, st.map.get(pos or ""), pos)

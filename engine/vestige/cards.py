@@ -14,8 +14,18 @@ from engine.core.findings import FindingSink
 from engine.vestige.blocks import gain, have, move
 from engine.vestige.board import adjacent_tiles, spaces_adjacent
 from engine.vestige.content import CONTENT
+from engine.vestige.rulings import option
 from engine.vestige.state import CardState, GameState, SeatState
-from schemas.vestige import Attach, CardRecord, Display, Draw, Effect, Printed, Transfer
+from schemas.vestige import (
+    Attach,
+    CardRecord,
+    Display,
+    Draw,
+    Effect,
+    Printed,
+    StackTop,
+    Transfer,
+)
 
 CHARACTERS = frozenset({"lawmaker", "mercenary", "smuggler", "chop_bot"})
 CONTACTS = frozenset({"lawmaker", "mercenary", "smuggler"})
@@ -61,7 +71,7 @@ def colour_of(st: GameState, name: str, kind: str) -> str | None:
         return p.colour
     if kind == "chop_bot":
         st.rest_on("chop_bot_colour")
-        return CONTENT.chop_bot_colour
+        return st.content.chop_bot_colour
     return CONTENT.card_colour.get(kind)
 
 
@@ -73,17 +83,72 @@ def capable(st: GameState, card: CardState, job: str) -> bool:
     return job in CONTENT.contact_jobs.get(card.kind, frozenset())
 
 
+def cards_out(st: GameState, kind: str) -> int:
+    """Cards of ``kind`` out of their stack: tableaus, tucked jobs, nemesis columns, the face-up
+    jobs and the chop bot market (Bone's cards, unrecorded, are his mercenaries, p. 27)."""
+    names: set[str] = set()
+    for s in st.seats.values():
+        names |= {c.name for c in s.cards.values() if c.kind == kind}
+    for job in st.jobs:
+        p = st.printed.get(job)
+        if p is not None and p.kind == kind:
+            names.add(job)
+    for n in st.nemeses.values():
+        for name in n.cards:
+            p = st.printed.get(name)
+            if (p.kind if p is not None else "mercenary") == kind:
+                names.add(name)
+    if kind == "chop_bot":
+        names |= set(st.market)
+    elif kind in st.display:
+        names.add(st.display[kind])
+    return len(names)
+
+
+def supply_left(st: GameState, kind: str) -> int | None:
+    """How many cards of ``kind`` are still in the stack (None: not known). Nemesis packs other
+    than Bone's shuffle their own cards into the stacks (p. 26), by numbers not printed."""
+    box = CONTENT.box.get(kind)
+    if box is None or any(n != "bone" for n in st.nemeses):
+        return None
+    return box - cards_out(st, kind)
+
+
+def supply_check(st: GameState, kind: str, sink: FindingSink, seat: int | None) -> None:
+    """The box holds only so many cards of a kind (Game Components): report once per kind."""
+    left = supply_left(st, kind)
+    if left is None or left >= 0 or kind in st.supply_flagged:
+        return
+    st.supply_flagged.add(kind)
+    box = CONTENT.box[kind]
+    sink.report("vestige-card/supply", f"{box - left} {kind} cards are out of their stack; the "
+                f"box has {box}", seat=seat, expected=f"<= {box}", recorded=box - left)
+
+
 def on_card(st: GameState, ev: CardRecord, sink: FindingSink) -> None:
     record(st, ev.name, ev.printed, sink)
 
 
 def on_display(st: GameState, ev: Display, sink: FindingSink) -> None:
     """A card flipped face up next to its stack (jobs) or into the chop bot market."""
-    record(st, ev.card, ev.printed, sink)
+    p = record(st, ev.card, ev.printed, sink)
     if ev.stack == "chop_bot":
         st.market.append(ev.card)
     else:
+        shows = st.stack_top.get(ev.stack)
+        if shows is not None and p is not None and p.pickup is not None and p.pickup != shows:
+            sink.report("vestige-job/stack-top-mismatch", f"the {ev.stack} stack's top card "
+                        f"showed {shows}; {ev.card!r} flipped from it shows {p.pickup}",
+                        expected=shows, recorded=p.pickup)
         st.display[ev.stack] = ev.card
+        st.display_taken.discard(ev.stack)
+        st.stack_top.pop(ev.stack, None)  # the next card is now on top
+    supply_check(st, ev.stack, sink, None)
+
+
+def on_stack_top(st: GameState, ev: StackTop, sink: FindingSink) -> None:
+    """Chance: the region the top card of a job stack shows (p. 14)."""
+    st.stack_top[ev.stack] = ev.region
 
 
 def add_card(st: GameState, s: SeatState, name: str, kind: str) -> CardState:
@@ -116,10 +181,16 @@ def on_draw(st: GameState, ev: Draw, sink: FindingSink) -> None:
         if ev.card in st.market:
             st.market.remove(ev.card)
     if st.pending_draw is not None and st.pending_draw[0] == ev.seat:
+        want = st.pending_draw[1]
+        if ev.stack != want and ev.stack != "covert_op":
+            sink.report("vestige-card/draw-wrong-stack", f"the visit adds a {want}; the card "
+                        f"was drawn from the {ev.stack} stack", seat=ev.seat, expected=want,
+                        recorded=ev.stack)
         st.pending_draw = None
     if ev.stack in ("artifact", "augmentation", "bounty", "covert_op"):
         return  # jobs enter through pickup; covert ops through covert_op
     c = add_card(st, s, ev.card, ev.stack)
+    supply_check(st, ev.stack, sink, ev.seat)
     lev = p.leverage if p is not None and p.leverage else 0
     c.leverage = lev
     gain(st, ev.seat, lev, "card", ev.card)
@@ -151,6 +222,13 @@ def abandon(st: GameState, s: SeatState, name: str, sink: FindingSink, *, reassi
     job = card.job
     if job is not None:
         st.jobs.pop(job, None)
+        if reassign is None and lose_leverage:
+            free = sorted(c.name for c in s.cards.values() if c.kind in CHARACTERS
+                          and c.job is None and capable(st, c, _job_type(st, job)))
+            if free and option(st, "recovered-job-reassign") == "must":
+                sink.report("vestige-recover/reassign", f"{job!r} must go to an eligible "
+                            f"character with no job ({', '.join(free)}); it was dropped",
+                            seat=s.seat, expected=free, recorded=None)
         if reassign is not None:
             to = s.cards.get(reassign)
             if to is None or to.kind not in CHARACTERS or to.job is not None or not capable(
@@ -173,21 +251,33 @@ def _job_type(st: GameState, job: str) -> str:
 def on_effect(st: GameState, ev: Effect, sink: FindingSink) -> None:
     """A card ability's effect, as recorded: checked for the card's state and block conservation."""
     s = st.seats[ev.seat]
-    card = s.cards.get(ev.card)
+    owner = s
+    if ev.owner is not None and ev.owner != ev.seat:
+        if not _shared_ok(st, ev, sink):
+            return
+        owner = st.seats[ev.owner]
+    card = owner.cards.get(ev.card)
     if ev.via in ("contact", "chop_bot", "artifact", "augmentation"):
         if card is None:
             sink.report("vestige-card/not-owned", f"{ev.card!r} is not in seat {ev.seat}'s "
                         "tableau", seat=ev.seat, recorded=ev.card)
             return
-        if ev.via == "contact" and ev.card not in s.activated:
+        if ev.via == "contact" and ev.card not in owner.activated:
             sink.report("vestige-effect/inactive-contact",
                         f"{ev.card!r} was not activated this turn", seat=ev.seat,
                         expected="activated this turn", recorded=ev.card)
         elif ev.via == "augmentation" and (card.attached_to is None
-                                           or card.attached_to not in s.activated):
+                                           or card.attached_to not in owner.activated):
             sink.report("vestige-effect/inactive-contact",
                         f"augmentation {ev.card!r} is not on a contact activated this turn",
                         seat=ev.seat, expected="on an activated contact", recorded=card.attached_to)
+        elif ev.via == "augmentation" and card.attached_to is not None:
+            host = card.attached_to
+            first = owner.aug_used.setdefault(host, ev.card)
+            if first != ev.card:
+                sink.report("vestige-effect/second-augmentation", f"{host!r} already used "
+                            f"{first!r} this turn; {ev.card!r} is a second", seat=ev.seat,
+                            expected=first, recorded=ev.card)
         elif ev.via == "chop_bot":
             p = st.printed.get(ev.card)
             need = p.passive_at if p is not None and p.passive_at else CONTENT.stated["chop_bot_passive"]
@@ -197,6 +287,7 @@ def on_effect(st: GameState, ev: Effect, sink: FindingSink) -> None:
                             seat=ev.seat, expected=f">= {need}", recorded=card.blocks)
         elif ev.via == "artifact":
             if ev.card in s.artifacts_used:
+                option(st, "artifact-other-turns")
                 sink.report("vestige-artifact/twice", f"{ev.card!r} was already used this turn",
                             seat=ev.seat, recorded=ev.card)
             elif card.blocks < 1:
@@ -210,6 +301,24 @@ def on_effect(st: GameState, ev: Effect, sink: FindingSink) -> None:
     if ev.gain_card is not None and ev.gain_card not in s.cards:
         add_card(st, s, ev.gain_card, kind_of(st, ev.gain_card, "chop_bot"))
     gain(st, ev.seat, ev.leverage, "card_effect", ev.card)
+
+
+def _shared_ok(st: GameState, ev: Effect, sink: FindingSink) -> bool:
+    """A teammate uses a card's ability that its owner gave them this turn (co-op, p. 29)."""
+    assert ev.owner is not None
+    why = None
+    if st.header.mode != "coop":
+        why = "card effects are shared only in co-op"
+    elif ev.owner not in st.seats:
+        why = f"seat {ev.owner} is not at the table"
+    elif ev.via != "contact" or ev.seat not in st.shared.get((ev.owner, ev.card), set()):
+        why = (f"seat {ev.owner} did not give {ev.card!r}'s ability to seat {ev.seat} when "
+               "activating it this turn")
+    if why:
+        sink.report("vestige-share/invalid", why, seat=ev.seat, expected="a shared ability",
+                    recorded=ev.card)
+        return False
+    return True
 
 
 def on_attach(st: GameState, ev: Attach, sink: FindingSink) -> None:
@@ -234,6 +343,14 @@ def on_attach(st: GameState, ev: Attach, sink: FindingSink) -> None:
         sink.report("vestige-attach/invalid", f"{ev.to!r} is not a contact in the tableau",
                     seat=ev.seat, recorded=ev.to)
         return
+    if aug.attached_to is not None and aug.attached_to != ev.to:
+        near = {st.map.get(p) for p in adjacent_tiles(s.space or 0)}
+        if "chop_shop" not in near:
+            sink.report("vestige-attach/invalid", f"{ev.card!r} is on {aug.attached_to!r}: "
+                        "moving it to another contact removes it, which happens only next to the "
+                        "Chop Shop", seat=ev.seat, expected="adjacent to the Chop Shop",
+                        recorded=s.space)
+            return
     _detach(s, aug)
     aug.attached_to = ev.to
     host.augmentations.append(ev.card)

@@ -48,6 +48,9 @@ class Content:
     extra_regions: frozenset[str]
     repeatable: frozenset[str]
     no_visit_effect: frozenset[str]
+    box: dict[str, int]  # cards of each kind in the box (Game Components)
+    box_blocks: int  # blocks of one player colour (20 and the speed counter)
+    box_nemesis_blocks: int
     # declared
     start_letters: dict[str, int]
     setup_other_blocks: dict[str, int]
@@ -106,6 +109,10 @@ def load(rulings: Rulings | None = None) -> Content:
         extra_regions=frozenset(cast(list[str], regions["extra"])),
         repeatable=frozenset(cast(list[str], regions["repeatable"])),
         no_visit_effect=frozenset(cast(list[str], regions["no_visit_effect"])),
+        box=cast(dict[str, int], cast(dict[str, object], st["components"])["cards"]),
+        box_blocks=cast(int, cast(dict[str, object], st["components"])["blocks_per_colour"]),
+        box_nemesis_blocks=cast(int, cast(dict[str, object], st["components"])[
+            "nemesis_blocks_per_colour"]),
         start_letters=cast(dict[str, int], d("start_letters")),
         setup_other_blocks=cast(dict[str, int], d("setup_other_blocks")),
         region_leverage=cast(dict[str, int], d("region_leverage")),
@@ -123,7 +130,11 @@ def load(rulings: Rulings | None = None) -> Content:
 def content_for(rulings: Rulings) -> Content:
     """The component sheet of one replay: :data:`CONTENT` with the declared values of the
     options in force (``state.rulings``); :data:`CONTENT` itself when they are the defaults."""
-    return CONTENT if not rulings.spec() else load(rulings)
+    book = rulings.book
+    if book is None or all(rulings.get(rid, r.default) == r.default
+                           for rid, r in book.rulings.items() if r.values):
+        return CONTENT
+    return load(rulings)
 
 
 CONTENT = load()

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from engine.core.findings import FindingSink
 from engine.vestige.blocks import gain
-from engine.vestige.content import CONTENT
 from engine.vestige.endgame import reveal_endgame
 from engine.vestige.state import GameState
 from schemas.vestige import CovertOp, Trigger
@@ -20,17 +19,22 @@ def on_trigger(st: GameState, ev: Trigger, sink: FindingSink) -> None:
         sink.report("vestige-trigger/repeated", f"seat {ev.seat} already reached trigger "
                     f"{point}", seat=ev.seat, expected="once", recorded="again")
         return
-    needed = CONTENT.trigger_points[point - 1]
+    needed = st.content.trigger_points[point - 1]
     if s.leverage < needed and point not in s.pending_triggers and not st.partial:
         sink.report("vestige-trigger/not-reached", f"seat {ev.seat} has {s.leverage} leverage; "
                     f"trigger {point} is at {needed}", seat=ev.seat, expected=f">= {needed}",
                     recorded=s.leverage)
         return
+    first = point not in st.triggers_reached
     s.triggers.add(point)
     s.pending_triggers.discard(point)
     st.triggers_reached.add(point)
+    if point in st.content.magenta_triggers:
+        s.covert_due.add(point)  # drawn immediately after (p. 24)
     if ev.endgame is not None:
         reveal_endgame(st, ev.endgame, point, sink)
+    elif first and st.final_round is None and point not in st.trigger_endgame:
+        st.endgame_due.add(point)  # may follow as an endgame_reveal of this trigger
     for card in ev.threats:
         p = st.printed.get(card)
         owner = p.nemesis if p is not None and p.nemesis else None
@@ -58,7 +62,7 @@ def on_covert_op(st: GameState, ev: CovertOp, sink: FindingSink) -> None:
             bad = None
             if ev.trigger not in s.triggers:
                 bad = f"seat {ev.seat} has not reached trigger {ev.trigger}"
-            elif ev.trigger not in CONTENT.magenta_triggers:
+            elif ev.trigger not in st.content.magenta_triggers:
                 bad = f"trigger {ev.trigger} is not magenta"
             elif ev.trigger in s.covert_draws:
                 bad = f"seat {ev.seat} already drew at trigger {ev.trigger}"
@@ -67,6 +71,7 @@ def on_covert_op(st: GameState, ev: CovertOp, sink: FindingSink) -> None:
                             recorded=ev.trigger)
                 return
             s.covert_draws.add(ev.trigger)
+            s.covert_due.discard(ev.trigger)
         s.covert_held += 1
         if ev.card is not None:
             s.covert_named.add(ev.card)

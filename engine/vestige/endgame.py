@@ -14,6 +14,7 @@ from engine.core.replay import Outcome
 from engine.vestige.blocks import gain, region_value
 from engine.vestige.cards import colour_of
 from engine.vestige.content import CONTENT
+from engine.vestige.rulings import option
 from engine.vestige.state import GameState
 from schemas.vestige import EndgameMet, EndgameReveal, FinalScoring
 
@@ -40,6 +41,12 @@ def reveal_endgame(st: GameState, card: str, trigger: int | None, sink: FindingS
         if trigger not in st.triggers_reached and not st.partial:
             sink.report("vestige-endgame/reveal-not-triggered", f"no disc has reached trigger "
                         f"{trigger}", expected="a reached trigger", recorded=trigger)
+        elif trigger in st.trigger_endgame:
+            sink.report("vestige-endgame/reveal-twice", f"trigger {trigger}'s stack held one "
+                        "endgame condition, already revealed", expected="none", recorded=card)
+            return
+        st.trigger_endgame.add(trigger)
+        st.endgame_due.discard(trigger)
     st.endgame_active.append(card)
     st.row("endgame", card=card, trigger=trigger, change="revealed")
 
@@ -120,7 +127,7 @@ def mastery(st: GameState, ents: list[Entity]) -> dict[str, str | None]:
     nem_team = next((e for e in ents if e.nemesis_side and len(ents) > 1 and e.label == "nemeses"),
                     None)
     out: dict[str, str | None] = {}
-    for colour in CONTENT.mastery_leverage:
+    for colour in st.content.mastery_leverage:
         best = max((counts[e.label].get(colour, 0) for e in ents), default=0)
         top = [e for e in ents if counts[e.label].get(colour, 0) == best]
         claim: Entity | None = top[0] if best > 0 and len(top) == 1 else None
@@ -134,7 +141,7 @@ def mastery_value(st: GameState, colour: str) -> int:
     if colour == "ingenuity":
         return CONTENT.stated["ingenuity_mastery"]
     st.rest_on("mastery_leverage")
-    return CONTENT.mastery_leverage[colour]
+    return st.content.mastery_leverage[colour]
 
 
 def close_game(st: GameState, sink: FindingSink) -> None:
@@ -166,11 +173,20 @@ def compute_final(st: GameState, sink: FindingSink) -> None:
         regions = sum(region_value(st, st.map.get(p)) for p in sorted(s.regions))
         gain(st, seat, bounties, "bounty", "endgame")
         gain(st, seat, regions, "region_end", "endgame")
-        per_seat[seat] = {"covert_ops": s.end_covert, "bounties": bounties, "regions": regions}
+        # The Rise (p. 31): its controller gains 2 per completed (flipped) covert op
+        rise = sum(CONTENT.stated["rise_per_covert_op"] * s.covert_flips
+                   for p in sorted(s.regions) if st.map.get(p) == "rise")
+        gain(st, seat, rise, "rise", "endgame")
+        per_seat[seat] = {"covert_ops": s.end_covert, "bounties": bounties, "regions": regions,
+                          "rise": rise}
     for n in st.nemeses.values():
-        n.leverage += sum(region_value(st, st.map.get(p)) for p in n.regions)
+        values = sum(region_value(st, st.map.get(p)) for p in n.regions)
         if n.name == "bone":
-            n.leverage += len(n.regions) * len(n.threats)
+            threat = len(n.regions) * len(n.threats)
+            if option(st, "bone-endgame") == "threat-only":
+                values = 0
+            n.leverage += threat
+        n.leverage += values
     ents = entities(st)
     claims = mastery(st, ents)
     by_label = {e.label: e for e in ents}
@@ -201,6 +217,10 @@ def decide(st: GameState, ents: list[Entity], totals: dict[str, int],
     bone = st.nemeses.get("bone")
     if bone is not None and len(bone.regions) >= CONTENT.stated["bone_goal_regions"]:
         goal = "bone"
+    elif st.recorded_goal is not None and st.recorded_goal in st.nemeses and (
+            st.recorded_goal != "bone"):
+        # other nemeses' goals are not printed: the table's record is taken (p. 26)
+        goal = st.recorded_goal
     winner: Entity | None = None
     if goal is not None:
         winner = next(e for e in ents if goal in e.nemeses)
@@ -233,6 +253,26 @@ def decide(st: GameState, ents: list[Entity], totals: dict[str, int],
             "mastery_leverage": mastery_lev, "endgame": per_seat, "nemesis_goal": goal,
             "rounds": st.round, "declared": dict(sorted(st.declared_used.items())),
         })
+
+
+def note_goal(st: GameState, ev: FinalScoring, sink: FindingSink) -> None:
+    """The table's record of a nemesis's met unique goal (p. 26), read before scoring."""
+    g = ev.nemesis_goal
+    if g is None:
+        return
+    if g not in st.nemeses:
+        sink.report("vestige-nemesis/goal", f"{g!r} is not a nemesis in this game",
+                    expected=sorted(st.nemeses), recorded=g)
+        return
+    if g == "bone":
+        bone = st.nemeses["bone"]
+        need = CONTENT.stated["bone_goal_regions"]
+        if len(bone.regions) < need:
+            sink.report("vestige-nemesis/goal", f"Bone controls {len(bone.regions)} regions; "
+                        f"his goal is {need} or more", expected=f">= {need} regions",
+                        recorded=len(bone.regions))
+        return
+    st.recorded_goal = g
 
 
 def compare_final(st: GameState, ev: FinalScoring, sink: FindingSink) -> None:

@@ -6,40 +6,88 @@ from __future__ import annotations
 from engine.core.findings import FindingSink
 from engine.vestige.blocks import counts, gain, move, spend_attributes, take, upgrade
 from engine.vestige.board import adjacent_tiles
-from engine.vestige.cards import CONTACTS, abandon, add_card, capable, printed_or_warn, record
+from engine.vestige.cards import (
+    CONTACTS,
+    abandon,
+    add_card,
+    capable,
+    printed_or_warn,
+    record,
+    supply_check,
+)
 from engine.vestige.content import CONTENT
-from engine.vestige.state import GameState
-from engine.vestige.turns import take_main
+from engine.vestige.rulings import option
+from engine.vestige.state import GameState, SeatState
+from engine.vestige.turns import actor, take_main
 from schemas.vestige import Complete, Pickup, Roll
 
 
-def on_pickup(st: GameState, ev: Pickup, sink: FindingSink) -> None:
-    s = st.seats[ev.seat]
+def _dove_pickup(st: GameState, s: SeatState, sink: FindingSink) -> None:
+    """A job taken through The Black Dove (p. 30; ruling black-dove-repeat)."""
+    if option(st, "black-dove-repeat") == "job-per-resolution":
+        # the Dove's effect takes the job: one per resolution, no pickup main action
+        actor(st, s.seat, sink, "a Black Dove pickup")
+        if s.dove_jobs < 1:
+            sink.report("vestige-job/pickup-not-adjacent", "a job was taken through The Black "
+                        "Dove without a resolution of its effect left this turn (one downgrade "
+                        "each)", seat=s.seat, expected="a Black Dove resolution", recorded="none")
+        s.dove_jobs = max(0, s.dove_jobs - 1)
+        return
     take_main(st, s, "job", sink)
-    if ev.at is not None and not ev.dove and ev.at not in adjacent_tiles(s.space or 0):
-        sink.report("vestige-job/pickup-not-adjacent", f"{ev.at} is not adjacent to space "
-                    f"{s.space}", seat=ev.seat, expected=sorted(adjacent_tiles(s.space or 0)),
-                    recorded=ev.at)
-    if ev.dove and not s.dove:
+    if not s.dove:
         sink.report("vestige-job/pickup-not-adjacent", "a job was taken through The Black Dove "
-                    "without visiting it this turn", seat=ev.seat, expected="a Black Dove visit",
+                    "without visiting it this turn", seat=s.seat, expected="a Black Dove visit",
                     recorded="none")
+
+
+def on_pickup(st: GameState, ev: Pickup, sink: FindingSink) -> None:
+    """Pickup a job (p. 14): next to the tile the stack's top card indicates, the face-up card
+    (replaced at once) or the top card, onto a capable character with no job."""
+    s = st.seats[ev.seat]
+    if ev.dove:
+        _dove_pickup(st, s, sink)
+    else:
+        take_main(st, s, "job", sink)
     p = printed_or_warn(st, ev.card, sink, ev.seat)
-    if p is not None:
-        if p.kind != ev.stack:
-            sink.report("vestige-job/wrong-stack", f"{ev.card!r} is a {p.kind} card",
-                        seat=ev.seat, expected=ev.stack, recorded=p.kind)
-        region = st.map.get(ev.at) if ev.at is not None else None
-        if p.pickup is not None and region is not None and not ev.dove and p.pickup != region:
-            sink.report("vestige-job/pickup-wrong-region", f"{ev.card!r} is picked up at "
-                        f"{p.pickup}; {ev.at} is {region}", seat=ev.seat, expected=p.pickup,
-                        recorded=region)
+    if p is not None and p.kind != ev.stack:
+        sink.report("vestige-job/wrong-stack", f"{ev.card!r} is a {p.kind} card",
+                    seat=ev.seat, expected=ev.stack, recorded=p.kind)
+    near = adjacent_tiles(s.space or 0)
+    # where jobs of this type are found: the stack's top card (p. 14); drawing the top card
+    # itself, its back shows it
+    shows = st.stack_top.get(ev.stack)
+    if shows is None and not ev.face_up and p is not None:
+        shows = p.pickup
+    if not ev.dove:
+        if ev.at is not None and ev.at not in near:
+            sink.report("vestige-job/pickup-not-adjacent", f"{ev.at} is not adjacent to space "
+                        f"{s.space}", seat=ev.seat, expected=sorted(near), recorded=ev.at)
+        elif shows is not None:
+            region = st.map.get(ev.at) if ev.at is not None else None
+            if ev.at is not None and region is not None and region != shows:
+                sink.report("vestige-job/pickup-wrong-region", f"the {ev.stack} stack's top "
+                            f"card shows {shows}; {ev.at} is {region}", seat=ev.seat,
+                            expected=shows, recorded=region)
+            elif ev.at is None and not any(st.map.get(pos) == shows for pos in near):
+                sink.report("vestige-job/pickup-not-adjacent", f"the {ev.stack} stack's top "
+                            f"card shows {shows}; space {s.space} is not next to one",
+                            seat=ev.seat, expected=shows, recorded=s.space)
     if ev.face_up:
         shown = st.display.get(ev.stack)
-        if shown is not None and shown != ev.card:
+        if ev.stack in st.display_taken:
+            sink.report("vestige-job/face-up-not-replaced", f"the face-up {ev.stack} was taken "
+                        "and never replaced; there is no face-up card to take", seat=ev.seat,
+                        expected="a replacement flipped face up", recorded=ev.card)
+            st.display_taken.discard(ev.stack)
+        elif shown is not None and shown != ev.card:
             sink.report("vestige-job/face-up-mismatch", f"the face-up {ev.stack} is {shown!r}",
                         seat=ev.seat, expected=shown, recorded=ev.card)
+        if shown is not None:  # a display the log tracks: it must be replaced
+            st.display_taken.add(ev.stack)
         st.display.pop(ev.stack, None)
+    # the top card was flipped face up or drawn: the stack now shows another region
+    st.stack_top.pop(ev.stack, None)
+    supply_check(st, ev.stack, sink, ev.seat)
     who = s.cards.get(ev.assignee)
     if who is None or who.kind not in ("lawmaker", "mercenary", "smuggler", "chop_bot"):
         sink.report("vestige-card/not-owned", f"{ev.assignee!r} is not a contact or chop bot in "
@@ -84,10 +132,11 @@ def on_complete(st: GameState, ev: Complete, sink: FindingSink) -> None:
     assignee = held[1]
     p = printed_or_warn(st, ev.card, sink, ev.seat)
     kind = p.kind if p is not None else "artifact"
-    if p is not None and p.complete_at is not None and not ev.free:
+    if ev.floating:
+        _floating(st, s, sink)
+    elif p is not None and p.complete_at is not None and not ev.free:
         near = {st.map.get(pos) for pos in adjacent_tiles(s.space or 0)}
-        ok = "floating_stones" in near if ev.floating else p.complete_at in near
-        if not ok:
+        if p.complete_at not in near:
             sink.report("vestige-job/complete-not-adjacent", f"{ev.card!r} is completed next to "
                         f"{p.complete_at}", seat=ev.seat, expected=p.complete_at,
                         recorded=s.space)
@@ -154,6 +203,22 @@ def on_complete(st: GameState, ev: Complete, sink: FindingSink) -> None:
         gain(st, ev.seat, lev, "card", ev.card)
     st.row("jobs", seat=ev.seat, card=ev.card, job=kind, assignee=assignee, step="complete",
            face=face)
+
+
+def _floating(st: GameState, s: SeatState, sink: FindingSink) -> None:
+    """Floating Stones (p. 31): its controller may complete a job by visiting it, 1 per visit."""
+    spots = sorted(pos for pos, r in st.map.items() if r == "floating_stones")
+    controls = any(pos in s.regions for pos in spots)
+    why = None
+    if not controls:
+        why = f"seat {s.seat} does not control Floating Stones"
+    elif s.floating_credit < 1:
+        why = (f"seat {s.seat} did not visit Floating Stones this turn" if not any(
+            pos in s.visited_now for pos in spots) else "one job per visit to Floating Stones")
+    if why:
+        sink.report("vestige-job/floating-stones", why, seat=s.seat,
+                    expected="its controller, once per visit", recorded=spots)
+    s.floating_credit = max(0, s.floating_credit - 1)
 
 
 def counts_of(pay: dict[str, int]) -> dict[str, int]:

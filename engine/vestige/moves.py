@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from engine.core.ruleset import Decision, Pass
 from engine.vestige.board import NEIGHBOURS, adjacent_tiles, reachable
-from engine.vestige.cards import CHARACTERS, CONTACTS, capable
+from engine.vestige.cards import CHARACTERS, CONTACTS, capable, supply_left
 from engine.vestige.content import CONTENT
 from engine.vestige.state import GameState, SeatState
 from schemas.vestige import (
@@ -47,6 +47,7 @@ from schemas.vestige import (
     RoundStart,
     SeatSetup,
     SpeedBoost,
+    StackTop,
     TileReveal,
     Transfer,
     Trigger,
@@ -60,6 +61,8 @@ JOB_STACKS = ("artifact", "augmentation", "bounty")
 FACES = ("upgrade", "efficient", "strain", "sever")
 WHEEL = {"lawmaker": "ambition", "mercenary": "might", "smuggler": "cunning"}
 JOB_COST = {"artifact": "intrigue", "augmentation": "ingenuity", "bounty": "guile"}
+HQ_KIND = {"lawmaker_ridge": "lawmaker", "mercenary_camp": "mercenary",
+           "smugglers_lair": "smuggler"}
 
 
 # An option that records no event (see the module docstring): the core's Pass.
@@ -92,9 +95,11 @@ def sim_cards(st: GameState, kind: str) -> list[tuple[str, Printed]]:
     elif kind in JOB_STACKS:
         regions = sorted(set(st.map.values())) or ["archives"]
         sec = JOB_COST[kind]
+        top = st.stack_top.get(kind)
         for i, cost in enumerate(({sec: 2}, {sec: 1, "might": 1}, {sec: 1, "ambition": 1},
                                   {sec: 1, "cunning": 1})):
-            pick = regions[(_count(st, kind) * 3 + i) % len(regions)]
+            # the card flipped face up was the stack's top card: its back shows that region
+            pick = top or regions[(_count(st, kind) * 3 + i) % len(regions)]
             done = regions[(_count(st, kind) * 5 + 2 * i + 1) % len(regions)]
             out.append(Printed.model_validate(dict(kind=kind, colour=CONTENT.card_colour[kind],
                                leverage=3 + i % 2 + (2 if kind == "bounty" else 0),
@@ -120,7 +125,7 @@ def legal_moves(st: GameState, passed: frozenset[str] = frozenset()) -> Decision
     for s in st.seats.values():
         if s.pending_triggers:
             return _trigger(st, s)
-        todo = sorted(p for p in s.triggers if p in CONTENT.magenta_triggers
+        todo = sorted(p for p in s.triggers if p in st.content.magenta_triggers
                       and p not in s.covert_draws)
         if todo:
             return _chance([CovertOp(seat=s.seat, action="draw", trigger=todo[0])], "covert op")
@@ -151,15 +156,21 @@ def legal_moves(st: GameState, passed: frozenset[str] = frozenset()) -> Decision
 def _nemesis_turn(st: GameState, name: str) -> Decision:
     """A nemesis's turn: Bone's threat table (p. 27); a nemesis without a printed table gains
     nothing in simulated games."""
-    from engine.vestige.nemesis import bone_turn
+    from engine.vestige.nemesis import bone_mercenaries, bone_turn
 
     n = st.nemeses[name]
     level = len(n.threats)
     lev, cards = 0, []
     if name == "bone":
-        lev = bone_turn(level, len(n.regions), st.header.difficulty == "menace")
-        if level == 1 or (level >= 1 and st.header.difficulty == "menace"):
-            cards = [f"Sim mercenary {_count(st, 'mercenary') + len(n.cards) + 1} (Bone)"]
+        menace = st.header.difficulty == "menace"
+        every = menace and level >= 3 and st.rulings.get("menace-high-threat") == "every-level"
+        lev = bone_turn(level, len(n.regions), menace, every)
+        want = bone_mercenaries(level, menace, every)
+        left = supply_left(st, "mercenary")
+        if left is not None:  # Bone gains only what is left of the box's 12
+            want = min(want, max(left, 0))
+        cards = [f"Sim mercenary {_count(st, 'mercenary') + len(n.cards) + 1 + i} (Bone)"
+                 for i in range(want)]
     # a non-seat actor's decision (engine.core.ruleset.Decision.actor): the nemesis's turn
     return Decision(kind="player", seat=None, actor="nemesis",
                     options=[NemesisTurn(nemesis=name, threat=level, leverage=lev, cards=cards)],
@@ -201,8 +212,8 @@ def _setup(st: GameState) -> Decision:
                                "setup chop bot")
             letter = "ABCDEF"[st.order.index(seat)]
             return _chance([SeatSetup.model_validate(dict(seat=seat, setup_card=f"Sim setup {letter}",
-                                      start=CONTENT.start_letters[letter], chop_bot=free[0],
-                                      blocks={"conviction": CONTENT.setup_other_blocks["conviction"]}))],
+                                      start=st.content.start_letters[letter], chop_bot=free[0],
+                                      blocks={"conviction": st.content.setup_other_blocks["conviction"]}))],
                            "seat setup")
         if not s.covert_held:
             return _chance([CovertOp(seat=seat, action="draw")], "setup covert op")
@@ -228,12 +239,23 @@ def _reveal(st: GameState, positions: list[str]) -> VestigeEvent:
     return Reveal(tiles=[TileReveal.model_validate(dict(position=p, region=st.map[p])) for p in positions])
 
 
+def _left(st: GameState, kind: str) -> bool:
+    """A card of ``kind`` is left in its stack (the box's supply, Game Components)."""
+    left = supply_left(st, kind)
+    return left is None or left > 0
+
+
 def _refill(st: GameState) -> Decision | None:
+    """Face-up jobs replaced at once and the stacks' top cards seen (p. 14); the market."""
     for stack in JOB_STACKS:
-        if stack not in st.display:
+        if stack not in st.display and _left(st, stack):
             return _chance([Display.model_validate(dict(stack=stack, card=n, printed=p))
                             for n, p in sim_cards(st, stack)], "display")
-    if len(st.market) < 3:
+        if stack not in st.stack_top and _left(st, stack):
+            regions = sorted(set(st.map.values()) - CONTENT.no_visit_effect) or ["archives"]
+            return _chance([StackTop.model_validate(dict(stack=stack, region=r))
+                            for r in regions], "stack top")
+    if len(st.market) < 3 and _left(st, "chop_bot"):
         return _chance([Display.model_validate(dict(stack="chop_bot", card=n, printed=p))
                         for n, p in sim_cards(st, "chop_bot")], "market")
     return None
@@ -325,7 +347,7 @@ def _turn(st: GameState, s: SeatState, passed: frozenset[str]) -> Decision:
         for frm in ("potential", "influence"):
             if _b(s, frm):
                 opts.append(Rest.model_validate(dict(seat=seat, upgrade=frm)))
-    for pos in sorted(s.visited_now - s.controlled_now - s.regions):
+    for pos in sorted(s.visited_now - s.controlled_now - s.regions - st.team_controlled):
         if st.map.get(pos) == "jump_point":
             continue
         cost = 2 if pos in st.controller else 1
@@ -347,6 +369,10 @@ def _turn(st: GameState, s: SeatState, passed: frozenset[str]) -> Decision:
                     "ingenuity"):
             if _b(s, loc):
                 opts.append(Recover(seat=seat, source=loc))
+    if _inf(s) < 3:  # ... and from a loaded character, abandoning it (p. 16)
+        for c in s.cards.values():
+            if c.kind in CHARACTERS and c.blocks >= 2:
+                opts.append(_recover_card(st, s, c.name))
     if _b(s, "conviction"):
         for action, n in sorted(used.items()):
             if n and action not in s.resets:
@@ -355,8 +381,9 @@ def _turn(st: GameState, s: SeatState, passed: frozenset[str]) -> Decision:
     near_shop = "chop_shop" in {st.map.get(p) for p in adjacent_tiles(s.space or 0)}
     for c in s.cards.values():
         if c.kind == "augmentation":
+            # attach any time; moving it off a contact removes it: only next to the Chop Shop
             for host in contacts:
-                if host != c.attached_to:
+                if host != c.attached_to and (c.attached_to is None or near_shop):
                     opts.append(Attach(seat=seat, card=c.name, to=host))
             if c.attached_to is not None and near_shop:
                 opts.append(Attach(seat=seat, card=c.name, to=None))
@@ -366,6 +393,19 @@ def _turn(st: GameState, s: SeatState, passed: frozenset[str]) -> Decision:
     if used.get("move"):
         opts.append(TurnEnd(seat=seat))
     return _player(seat, opts, "turn")
+
+
+def _recover_card(st: GameState, s: SeatState, name: str) -> Recover:
+    """Recover every block from a character, its job going to an eligible character with no job
+    when there is one (p. 15; ruling recovered-job-reassign)."""
+    card = s.cards[name]
+    to = None
+    if card.job is not None:
+        kind = st.printed[card.job].kind if card.job in st.printed else "artifact"
+        to = next((c.name for c in s.cards.values() if c.name != name and c.kind in CHARACTERS
+                   and c.job is None and capable(st, c, kind)), None)
+    return Recover.model_validate(dict(seat=s.seat, source=f"card:{name}", n=card.blocks,
+                                       reassign=to))
 
 
 def _needs(st: GameState, s: SeatState, attr: str) -> bool:
@@ -386,8 +426,9 @@ def _visits(st: GameState, s: SeatState, pos: str) -> list[Option]:
     out: list[Option] = []
     base = {"seat": seat, "position": pos, "region": region}
     if region == "underground" and _b(s, "conviction") >= 1:
-        return [Visit.model_validate({**base, "contact": k}) for k in sorted(CONTACTS)]
-    if region == "chop_shop" and _b(s, "conviction") >= 1:
+        return [Visit.model_validate({**base, "contact": k}) for k in sorted(CONTACTS)
+                if _left(st, k)]
+    if region == "chop_shop" and _b(s, "conviction") >= 1 and _left(st, "chop_bot"):
         out = [Visit.model_validate({**base, "source": "stack"})]
         if st.market:
             out.append(Visit.model_validate({**base, "source": "market"}))
@@ -410,13 +451,13 @@ def _visit(st: GameState, s: SeatState, pos: str) -> Visit | None:
     hq = {"lawmaker_ridge": "ambition", "mercenary_camp": "might", "smugglers_lair": "cunning"}
     if region in gains and inf >= 2:
         return Visit.model_validate(dict(seat=seat, position=pos, region=region, gain=[gains[region]] * 2))
-    if region in hq and _b(s, hq[region]) >= 2:
+    if region in hq and _b(s, hq[region]) >= 2 and _left(st, HQ_KIND[region]):
         return Visit.model_validate(dict(seat=seat, position=pos, region=region))
-    if region == "underground" and conv >= 1:
+    if region == "underground" and conv >= 1 and _left(st, "smuggler"):
         return Visit.model_validate(dict(seat=seat, position=pos, region=region, contact="smuggler"))
-    if region == "chop_shop" and conv >= 1:
+    if region == "chop_shop" and conv >= 1 and _left(st, "chop_bot"):
         return Visit.model_validate(dict(seat=seat, position=pos, region=region, source="stack"))
-    if region == "garage" and _b(s, "might") >= 3 and s.speed < CONTENT.max_speed:
+    if region == "garage" and _b(s, "might") >= 3 and s.speed < st.content.max_speed:
         return Visit.model_validate(dict(seat=seat, position=pos, region=region))
     if region == "generator":
         for c in s.cards.values():
@@ -451,9 +492,10 @@ def _pickups(st: GameState, s: SeatState) -> list[Option]:
     for stack in JOB_STACKS:
         card = st.display.get(stack)
         p = st.printed.get(card) if card else None
-        if card is None or p is None:
+        shows = st.stack_top.get(stack)  # where the stack's top card says jobs are (p. 14)
+        if card is None or p is None or shows is None:
             continue
-        at = next((pos for pos in sorted(near) if st.map.get(pos) == p.pickup), None)
+        at = next((pos for pos in sorted(near) if st.map.get(pos) == shows), None)
         if at is None:
             continue
         for c in free:

@@ -18,13 +18,24 @@ def _nemesis(st: GameState, name: str, sink: FindingSink) -> NemesisState | None
     return n
 
 
-def bone_turn(level: int, regions: int, menace: bool) -> int:
-    """Bone's turn leverage (p. 27): 0: 2; 1: 2 and a mercenary; 2+: 1 per region he controls."""
-    def one(lv: int) -> int:
-        return 2 if lv < 2 else regions
+def bone_levels(level: int, menace: bool, every_level: bool = False) -> list[int]:
+    """The threat levels a Bone turn resolves (p. 26): Nuisance the current one; Menace it and
+    every level below, each printed row once (ruling menace-high-threat: ``table-rows``) or
+    every level from 0 up, the 2+ row for each level of 2 or more (``every-level``)."""
     if not menace:
-        return one(level)
-    return sum(one(lv) for lv in range(0, min(level, 2) + 1))
+        return [level]
+    top = level if every_level else min(level, 2)
+    return list(range(0, top + 1))
+
+
+def bone_turn(level: int, regions: int, menace: bool, every_level: bool = False) -> int:
+    """Bone's turn leverage (p. 27): 0: 2; 1: 2 and a mercenary; 2+: 1 per region he controls."""
+    return sum(2 if lv < 2 else regions for lv in bone_levels(level, menace, every_level))
+
+
+def bone_mercenaries(level: int, menace: bool, every_level: bool = False) -> int:
+    """Mercenaries a Bone turn gains: 1 for the level-1 row (p. 27)."""
+    return sum(1 for lv in bone_levels(level, menace, every_level) if lv == 1)
 
 
 def on_nemesis_turn(st: GameState, ev: NemesisTurn, sink: FindingSink) -> None:
@@ -48,12 +59,30 @@ def on_nemesis_turn(st: GameState, ev: NemesisTurn, sink: FindingSink) -> None:
         sink.report("vestige-nemesis/threat-level", f"{n.name} has {len(n.threats)} threat "
                     "cards in the column", expected=len(n.threats), recorded=ev.threat)
     if n.name == "bone":
-        want = bone_turn(ev.threat, len(n.regions), st.header.difficulty == "menace")
+        from engine.vestige.cards import supply_left
+        from engine.vestige.rulings import option
+
+        menace = st.header.difficulty == "menace"
+        every = menace and ev.threat >= 3 and option(
+            st, "menace-high-threat") == "every-level"
+        want = bone_turn(ev.threat, len(n.regions), menace, every)
         if ev.leverage != want:
             sink.report("vestige-nemesis/leverage", f"Bone at threat {ev.threat} "
                         f"({st.header.difficulty}) gains {want}", expected=want,
                         recorded=ev.leverage)
+        mercs = bone_mercenaries(ev.threat, menace, every)
+        left = supply_left(st, "mercenary")
+        if left is not None:  # none left in the stack: none to gain (Game Components: 12)
+            mercs = min(mercs, max(left, 0))
+        if len(ev.cards) != mercs:
+            sink.report("vestige-nemesis/cards", f"Bone at threat {ev.threat} "
+                        f"({st.header.difficulty}) gains {mercs} mercenary cards",
+                        expected=mercs, recorded=len(ev.cards))
     _apply(st, n, ev.leverage, list(ev.cards), list(ev.control))
+    if ev.cards:
+        from engine.vestige.cards import supply_check
+
+        supply_check(st, "mercenary", sink, None)
     n.turns += 1
     st.row("nemesis", nemesis=n.name, threat=ev.threat, leverage=ev.leverage, what="turn")
 

@@ -24,6 +24,7 @@ from engine.vestige.blocks import (
 from engine.vestige.board import adjacent_tiles
 from engine.vestige.cards import CHARACTERS
 from engine.vestige.content import CONTENT
+from engine.vestige.rulings import option
 from engine.vestige.state import GameState, SeatState
 from engine.vestige.turns import actor, take_main
 from schemas.vestige import Control, Rest, Visit
@@ -65,7 +66,14 @@ def on_visit(st: GameState, ev: Visit, sink: FindingSink) -> None:
     if known is None and ev.region is not None:
         st.map[pos] = ev.region
         st.face_up.add(pos)
+    if ev.times < 1:
+        # p. 13: you cannot visit a region without resolving its effect
+        sink.report("vestige-visit/not-resolved", f"the visit to {region or pos} resolved its "
+                    "effect 0 times", seat=ev.seat, expected=">= 1", recorded=ev.times)
+        return
     s.visited_now.add(pos)
+    if region == "floating_stones":
+        s.floating_credit += 1
     if region is not None:
         resolve(st, s, region, ev, sink)
     owner = st.controller.get(pos)
@@ -117,9 +125,15 @@ def resolve(st: GameState, s: SeatState, region: str, ev: Visit, sink: FindingSi
         move(s, "conviction", "influence", 1, sink, why)
         st.pending_draw = (ev.seat, "chop_bot")
     elif region == "garage":
+        if s.speed >= st.content.max_speed and option(st, "garage-top-speed") == "cannot-visit":
+            st.rest_on("max_speed")
+            sink.report("vestige-visit/not-resolved", f"speed {s.speed} is the end of the "
+                        "track: the Garage's effect cannot be resolved", seat=ev.seat,
+                        expected=f"speed < {st.content.max_speed}", recorded=s.speed)
+            return
         if spend_attributes(s, {"might": 3}, sink, why):
             st.rest_on("garage_speed")
-            for _ in range(CONTENT.garage_speed):
+            for _ in range(st.content.garage_speed):
                 raise_speed(st, s)
     elif region == "generator":
         total = sum(c.n for c in ev.charges)
@@ -148,7 +162,12 @@ def resolve(st: GameState, s: SeatState, region: str, ev: Visit, sink: FindingSi
                 continue
             move(s, f"card:{r.card}", "influence", r.n, sink, why)
     elif region == "obelisk":
-        if len(ev.spend) != 2 or len(ev.gain) != 2 or set(ev.gain) & set(ev.spend):
+        if len(ev.spend) == 2 and len(ev.gain) == 2:
+            if option(st, "obelisk-other") == "other-than-spent":
+                other = not set(ev.gain) & set(ev.spend)
+            else:
+                other = sorted(ev.gain) != sorted(ev.spend)
+        if len(ev.spend) != 2 or len(ev.gain) != 2 or not other:
             _wrong(sink, ev, region, "2 attributes spent, 2 other attributes gained",
                    {"spend": list(ev.spend), "gain": list(ev.gain)})
             return
@@ -166,7 +185,8 @@ def resolve(st: GameState, s: SeatState, region: str, ev: Visit, sink: FindingSi
             _wrong(sink, ev, region, f"{times} downgrades", len(ev.downgrades))
             return
         for d in ev.downgrades:
-            downgrade(s, d, sink, why)
+            if downgrade(s, d, sink, why):
+                s.dove_jobs += 1  # each resolution takes one job (ruling black-dove-repeat)
         s.dove = True
     elif region == "wound":
         if len(ev.spend) != 2 or not set(ev.spend) <= ATTRS:
@@ -183,11 +203,11 @@ def resolve(st: GameState, s: SeatState, region: str, ev: Visit, sink: FindingSi
 
 def raise_speed(st: GameState, s: SeatState) -> None:
     """Move the speed counter one space right and score the space's leverage (p. 12)."""
-    if s.speed >= CONTENT.max_speed:
+    if s.speed >= st.content.max_speed:
         st.rest_on("max_speed")
         return
     s.speed += 1
-    value = CONTENT.speed_leverage.get(s.speed, 0)
+    value = st.content.speed_leverage.get(s.speed, 0)
     if s.speed not in (3, 4):
         st.rest_on("speed_track_leverage")
     gain(st, s.seat, value, "speed", f"speed {s.speed}")
@@ -206,9 +226,12 @@ def on_control(st: GameState, ev: Control, sink: FindingSink) -> None:
     s = st.seats[ev.seat]
     actor(st, ev.seat, sink, "control")
     pos = ev.position
-    if pos in s.controlled_now:
-        sink.report("vestige-control/twice", f"{pos} was already controlled this turn",
-                    seat=ev.seat, expected="once per turn", recorded="twice")
+    team_twice = (st.team_turn and pos in st.team_controlled
+                  and option(st, "coop-control-twice") == "once-per-team-turn")
+    if pos in s.controlled_now or team_twice:
+        sink.report("vestige-control/twice", f"{pos} was already controlled this "
+                    + ("team turn" if team_twice else "turn"), seat=ev.seat,
+                    expected="once per turn", recorded="twice")
         return
     owner = st.controller.get(pos)
     if owner == ev.seat:
@@ -232,6 +255,8 @@ def on_control(st: GameState, ev: Control, sink: FindingSink) -> None:
     s.regions.add(pos)
     st.controller[pos] = ev.seat
     s.controlled_now.add(pos)
+    if st.team_turn:
+        st.team_controlled.add(pos)
     region = st.map.get(pos)
     value = region_value(st, region)
     gain(st, ev.seat, value, "region_control", pos)
@@ -239,22 +264,43 @@ def on_control(st: GameState, ev: Control, sink: FindingSink) -> None:
            change="takeover" if owner is not None else "gained", cost=cost, leverage=value)
     if "bone" in st.nemeses:  # Bone's triggered ability (p. 27)
         st.nemeses["bone"].leverage += 1
-    if region == "jump_point" and ev.swap is not None:
-        other = st.map.get(ev.swap)
-        st.map[ev.swap] = "jump_point"
-        if other is not None:
-            st.map[pos] = other
-        for mapping in (st.controller,):
-            a, b = mapping.pop(pos, None), mapping.pop(ev.swap, None)
-            if a is not None:
-                mapping[ev.swap] = a
-            if b is not None:
-                mapping[pos] = b
-        for seat in st.seats.values():
-            had_a, had_b = pos in seat.regions, ev.swap in seat.regions
-            seat.regions.discard(pos)
-            seat.regions.discard(ev.swap)
-            if had_a:
-                seat.regions.add(ev.swap)
-            if had_b:
-                seat.regions.add(pos)
+    if region == "jump_point":
+        if ev.swap is None or ev.swap == pos:
+            sink.report("vestige-control/jump-point-swap", "gaining control of the Jump Point "
+                        "swaps it with another region", seat=ev.seat,
+                        expected="another region's position", recorded=ev.swap)
+        else:
+            swap_tiles(st, pos, ev.swap)
+
+
+def swap_tiles(st: GameState, a: str, b: str) -> None:
+    """The Jump Point and another region physically swap positions (p. 30): each tile keeps its
+    controller (a seat's or a nemesis's block rides on it) and its face; pawns stay."""
+    ra, rb = st.map.get(a), st.map.get(b)
+    for pos, region in ((b, ra), (a, rb)):
+        if region is not None:
+            st.map[pos] = region
+        else:
+            st.map.pop(pos, None)
+    ca, cb = st.controller.pop(a, None), st.controller.pop(b, None)
+    if ca is not None:
+        st.controller[b] = ca
+    if cb is not None:
+        st.controller[a] = cb
+    holders: list[set[str]] = [x.regions for x in st.seats.values()]
+    holders += [n.regions for n in st.nemeses.values()]
+    for regions in holders:
+        had_a, had_b = a in regions, b in regions
+        regions.discard(a)
+        regions.discard(b)
+        if had_a:
+            regions.add(b)
+        if had_b:
+            regions.add(a)
+    fa, fb = a in st.face_up, b in st.face_up
+    st.face_up.discard(a)
+    st.face_up.discard(b)
+    if fa:
+        st.face_up.add(b)
+    if fb:
+        st.face_up.add(a)

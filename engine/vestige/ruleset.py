@@ -27,12 +27,21 @@ from engine.core.ruleset import Decision, TableColumns
 from engine.vestige import codes
 from engine.vestige.actions import on_activate, on_move, on_speed_boost
 from engine.vestige.blocks import on_convert, on_recover
-from engine.vestige.cards import on_attach, on_card, on_display, on_draw, on_effect, on_transfer
+from engine.vestige.cards import (
+    on_attach,
+    on_card,
+    on_display,
+    on_draw,
+    on_effect,
+    on_stack_top,
+    on_transfer,
+)
 from engine.vestige.checkpoints import on_checkpoint
 from engine.vestige.covert import on_covert_op, on_trigger
 from engine.vestige.endgame import (
     compare_final,
     compute_final,
+    note_goal,
     on_endgame_met,
     on_endgame_reveal,
 )
@@ -96,14 +105,25 @@ def on_phase(st: GameState, ev: Phase, sink: FindingSink) -> None:
         st.phase = "ended"
 
 
+def _cite_rulings(st: GameState, sink: FindingSink, start: int) -> None:
+    """The findings of this event name the rulings it rested on (engine/vestige/rulings.py)."""
+    for i in range(start, len(sink.findings)):
+        f = sink.findings[i]
+        sink.findings[i] = f.model_copy(update={
+            "rulings": tuple(sorted(st.event_rulings | set(f.rulings)))})
+    st.event_rulings = set()
+
+
 def on_final_scoring(st: GameState, ev: FinalScoring, sink: FindingSink) -> None:
+    if not st.final_done:
+        note_goal(st, ev, sink)
     compute_final(st, sink)
     compare_final(st, ev, sink)
 
 
 HANDLERS: dict[str, Handler] = {
     "card": on_card, "phase": on_phase, "seat_setup": on_seat_setup, "reveal": on_reveal,
-    "display": on_display, "endgame_reveal": on_endgame_reveal, "round_start": on_round_start,
+    "display": on_display, "stack_top": on_stack_top, "endgame_reveal": on_endgame_reveal, "round_start": on_round_start,
     "turn_start": on_turn_start, "turn_end": on_turn_end, "activate": on_activate,
     "move": on_move, "visit": on_visit, "rest": on_rest, "draw": on_draw, "pickup": on_pickup,
     "roll": on_roll, "complete": on_complete, "convert": on_convert, "recover": on_recover,
@@ -198,14 +218,20 @@ class VestigeRuleset(Game):
 
     def apply(self, state: GameState, event: VestigeEvent, sink: FindingSink) -> None:
         state.event_index = sink.event
+        n = len(sink.findings)
         HANDLERS.get(event.type, _noop)(state, event, sink)
+        if state.event_rulings:
+            _cite_rulings(state, sink, n)
 
     def finish(self, state: GameState, sink: FindingSink) -> None:
         st = state
         if st.final_done:
             return
         if st.phase == "final_scoring":
+            n = len(sink.findings)
             compute_final(st, sink)
+            if st.event_rulings:
+                _cite_rulings(st, sink, n)
             return
         where = f"round {st.round}" if st.round else "setup"
         sink.report("log/partial", f"the log ends in {where}, before final scoring; only what "

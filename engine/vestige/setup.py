@@ -78,6 +78,17 @@ def build_state(header: VestigeHeader, sink: FindingSink) -> GameState:
     nem = {n.name: NemesisState(name=n.name, team=n.team) for n in header.nemeses}
     st = GameState(header=header, seats=seats, nemeses=nem, order=ordered,
                    partial=header.detail == "partial")
+    from engine.vestige.rulings import RulingsError, resolve
+
+    try:
+        st.rulings = resolve(header.rules_version, header.rulings)
+    except RulingsError as e:
+        sink.report("vestige-setup/rulings", f"{e}; replayed with the default rulings",
+                    expected="a ruling set or ID=OPTION pairs", recorded=header.rulings)
+        st.rulings = resolve(header.rules_version, None)
+    from engine.vestige.content import content_for
+
+    st.content = content_for(st.rulings)  # the declared values in force in this replay
     if header.map is not None:
         st.map = dict(header.map)
         if header.map and mprob is None:
@@ -86,7 +97,9 @@ def build_state(header: VestigeHeader, sink: FindingSink) -> GameState:
 
 
 def on_seat_setup(st: GameState, ev: SeatSetup, sink: FindingSink) -> None:
-    s = st.seats[ev.seat]
+    s = st.seats.get(ev.seat)
+    if s is None:  # not at the table: the replay reports log/seat-out-of-range and skips it
+        return
     if s.set_up:
         sink.report("vestige-setup/duplicate", f"seat {ev.seat} was already set up",
                     seat=ev.seat)
@@ -109,6 +122,14 @@ def on_seat_setup(st: GameState, ev: SeatSetup, sink: FindingSink) -> None:
     s.speed = ev.speed
     s.blocks = {"potential": b.potential, "influence": b.influence, "conviction": b.conviction}
     s.blocks.update({str(k): v for k, v in b.attributes.items()})
+    others = sorted(n for n in b.cards if n != ev.chop_bot)
+    held = next((x.seat for x in st.seats.values() if x.seat != ev.seat
+                 and ev.chop_bot is not None and ev.chop_bot in x.cards), None)
+    if ev.chop_bot is None or others or held is not None:
+        sink.report("vestige-setup/chop-bot", f"seat {ev.seat} starts with " + (
+            "no chop bot" if ev.chop_bot is None else f"{ev.chop_bot!r}, which seat {held} holds"
+            if held is not None else f"a second chop bot: {others}"),
+            seat=ev.seat, expected="a single chop bot", recorded=[ev.chop_bot, *others])
     if ev.chop_bot is not None:
         add_card(st, s, ev.chop_bot, "chop_bot")
         st.row("cards", seat=ev.seat, card=ev.chop_bot, kind="chop_bot", how="setup",
@@ -142,6 +163,14 @@ def finish_setup(st: GameState, sink: FindingSink) -> None:
     st.phase = "play"
     if st.partial:
         return
+    for s in st.seats.values():
+        if s.set_up and not s.covert_held:
+            sink.report("vestige-covert/draw-missing", f"seat {s.seat} drew no covert op at "
+                        "setup", seat=s.seat, expected="1 covert op", recorded=0)
+    reveals = st.header.mode == "competitive"  # solo, team and co-op reveal none (pp. 7, 28)
+    if reveals and st.setup_reveals == 0:
+        sink.report("vestige-setup/endgame-missing", "no endgame condition was revealed at "
+                    "setup", expected=1, recorded=0)
     need: set[str] = set()
     if st.header.nemeses:
         need = set(POSITIONS)

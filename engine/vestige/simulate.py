@@ -39,7 +39,7 @@ def random_map(rng: random.Random) -> dict[str, str]:
 
 
 def game_header(players: int, rng: random.Random, seat_bots: list[str], *, seed: object,
-                index: int, mode: str = "competitive") -> VestigeHeader:
+                index: int, mode: str = "competitive", nemesis: str = "bone") -> VestigeHeader:
     bots_txt = ",".join(f"{i + 1}:{b}" for i, b in enumerate(seat_bots))
     colours = rng.sample(COLOURS, players)
     return VestigeHeader.model_validate({
@@ -49,7 +49,7 @@ def game_header(players: int, rng: random.Random, seat_bots: list[str], *, seed:
                   for i, c in enumerate(colours)],
         "mode": mode,
         "teams": [[1, 3], [2, 4]] if mode == "team" else None,
-        "nemeses": [{"name": "bone", "team": mode == "coop"}] if mode in ("solo", "coop") else [],
+        "nemeses": [{"name": nemesis, "team": mode == "coop"}] if mode in ("solo", "coop") else [],
         "difficulty": rng.choice(("nuisance", "menace")) if mode in ("solo", "coop") else None,
         "map": random_map(rng),
         "first_player": rng.randint(1, players),
@@ -65,11 +65,12 @@ def game_header(players: int, rng: random.Random, seat_bots: list[str], *, seed:
 
 
 def simulate_one(seed: object, index: int, players: int, bots: str = "mixed",
-                 mode: str | None = None) -> VestigeLog:
+                 mode: str | None = None, nemesis: str = "bone") -> VestigeLog:
     """Game ``index`` of seed ``seed``: ``players`` 2-4; ``mode`` competitive (default),
-    ``team`` (4 players, seats 1+3 against 2+4) or ``coop`` (2-4 players against Bone as a
-    team). Solo games are not simulated: a lone bot rarely reaches the three endgame
-    conditions solo needs (they are revealed at leverage triggers), so deals stall."""
+    ``team`` (4 players, seats 1+3 against 2+4), ``coop`` (2-4 players against ``nemesis`` as
+    a team) or ``solo`` (1 player against ``nemesis``; ``players`` is taken as 1).
+    ``nemesis``: bone (the rulebook's worked example, the only one whose threat table is
+    printed), dunecrest or happy (their turns gain nothing: their tables are not printed)."""
     mode = mode or "competitive"
     if mode not in MODES:
         raise ValueError(f"the simulator plays {', '.join(MODES)} games, not {mode!r}")
@@ -77,11 +78,15 @@ def simulate_one(seed: object, index: int, players: int, bots: str = "mixed",
         raise ValueError(f"team mode is simulated with 4 players, not {players}")
     if bots not in BOT_CHOICES:
         raise ValueError(f"unknown bot choice {bots!r}; choose one of {', '.join(BOT_CHOICES)}")
-    if not 2 <= players <= 4:
+    if nemesis not in NEMESES:
+        raise ValueError(f"unknown nemesis {nemesis!r}; choose one of {', '.join(NEMESES)}")
+    if mode == "solo":
+        players = 1
+    elif not 2 <= players <= 4:
         raise ValueError(f"the Vestige simulator plays 2, 3 or 4 players, not {players}")
     for attempt in range(5):
         try:
-            return _play(seed, index, players, bots, attempt, mode)
+            return _play(seed, index, players, bots, attempt, mode, nemesis)
         except SimulationError as e:
             if "did not end" not in str(e):
                 raise
@@ -89,13 +94,14 @@ def simulate_one(seed: object, index: int, players: int, bots: str = "mixed",
 
 
 def _play(seed: object, index: int, players: int, bots: str, attempt: int,
-          mode: str) -> VestigeLog:
+          mode: str, nemesis: str = "bone") -> VestigeLog:
     """One deal; ``attempt`` > 0 re-deals a game whose bots stalled (no leverage, no end)."""
     tag = f"vestige:{seed}:{index}" + (f":retry{attempt}" if attempt else "")
     rng = random.Random(tag)
     seat_bots = ([rng.choice(("random", "heuristic")) for _ in range(players)]
                  if bots == "mixed" else [bots] * players)
-    header = game_header(players, rng, seat_bots, seed=seed, index=index, mode=mode)
+    header = game_header(players, rng, seat_bots, seed=seed, index=index, mode=mode,
+                         nemesis=nemesis)
     seat_objs = {i + 1: make_bot(b, random.Random(f"{tag}:bot{i + 1}"))
                  for i, b in enumerate(seat_bots)}
     log = simulate_game(RULESET, header, seat_objs, rng, max_events=MAX_EVENTS)
@@ -110,5 +116,6 @@ def simulate(n_games: int, players: int | Sequence[int], seed: object, bots: str
         yield simulate_one(seed, i, counts[i % len(counts)], bots, mode)
 
 
-MODES = ("competitive", "team", "coop")
+MODES = ("competitive", "team", "coop", "solo")
+NEMESES = ("bone", "dunecrest", "happy")
 PLAYER_COUNTS = (2, 3, 4)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.core.replay import LedgerEntry, Outcome
+from engine.vestige.content import CONTENT, Content
 from schemas.vestige import Printed, VestigeHeader
 
 DASH = ("potential", "influence", "conviction")
@@ -42,7 +43,10 @@ class SeatState:
     artifacts_used: set[str] = field(default_factory=set)
     controlled_now: set[str] = field(default_factory=set)
     visited_now: set[str] = field(default_factory=set)
-    dove: bool = False
+    dove: bool = False  # a Black Dove visit this turn (ruling black-dove-repeat)
+    dove_jobs: int = 0  # Black Dove resolutions not yet spent on a pickup this turn
+    aug_used: dict[str, str] = field(default_factory=dict)  # contact -> augmentation used
+    floating_credit: int = 0  # visits to Floating Stones not yet used to complete a job
     rolls: list[str] = field(default_factory=list)
     rolling_for: str | None = None
     # whole game
@@ -54,6 +58,7 @@ class SeatState:
     covert_flips: int = 0
     end_covert: int = 0
     pending_triggers: set[int] = field(default_factory=set)
+    covert_due: set[int] = field(default_factory=set)  # magenta triggers awaiting the draw
     turns: int = 0
 
     def on_cards(self) -> int:
@@ -86,6 +91,10 @@ class GameState:
     face_up: set[str] = field(default_factory=set)
     controller: dict[str, int | str] = field(default_factory=dict)  # position -> seat / nemesis
     display: dict[str, str] = field(default_factory=dict)  # stack -> face-up card (jobs)
+    display_taken: set[str] = field(default_factory=set)  # face-up job taken, not yet replaced
+    stack_top: dict[str, str] = field(default_factory=dict)  # job stack -> region its top shows
+    shared: dict[tuple[int, str], set[int]] = field(default_factory=dict)  # co-op abilities
+    team_controlled: set[str] = field(default_factory=set)  # co-op: regions this team turn
     market: list[str] = field(default_factory=list)  # chop bot market
     jobs: dict[str, tuple[int, str]] = field(default_factory=dict)  # job card -> (seat, assignee)
     round: int = 0
@@ -99,6 +108,14 @@ class GameState:
     setup_reveals: int = 0
     final_round: int | None = None
     triggers_reached: set[int] = field(default_factory=set)
+    trigger_endgame: set[int] = field(default_factory=set)  # triggers whose card was revealed
+    endgame_due: set[int] = field(default_factory=set)  # first reached, card not yet revealed
+    supply_flagged: set[str] = field(default_factory=set)  # card kinds reported over supply
+    recorded_goal: str | None = None  # FinalScoring.nemesis_goal, the table's record
+    rulings: dict[str, str] = field(default_factory=dict)  # ruling id -> option (per replay)
+    #: the component sheet of this replay: the declared values of the rulings in force
+    content: Content = CONTENT
+    event_rulings: set[str] = field(default_factory=set)  # ID=OPTION used by this event
     phase: str = "setup"  # setup, play, final_scoring, ended
     ended: bool = False
     final_done: bool = False
@@ -113,8 +130,12 @@ class GameState:
     names_seen: int = 0
 
     def rest_on(self, name: str) -> None:
-        """Note that a check rested on the declared value ``name``."""
+        """Note that a check rested on the declared value ``name`` (a ruling: the findings of
+        this event name it, ``Finding.rulings``)."""
         self.declared_used[name] = self.declared_used.get(name, 0) + 1
+        option = self.rulings.get(name)
+        if option is not None:
+            self.event_rulings.add(f"{name}={option}")
 
     def row(self, table: str, **values: object) -> None:
         self.rows.setdefault(table, []).append({"round": self.round or None, **values})

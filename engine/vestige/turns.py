@@ -57,10 +57,12 @@ def reset_turn(s: SeatState) -> None:
     s.resets.clear()
     s.boosted = False
     s.activated.clear()
-    s.artifacts_used.clear()
     s.controlled_now.clear()
     s.visited_now.clear()
     s.dove = False
+    s.dove_jobs = 0
+    s.aug_used.clear()
+    s.floating_credit = 0
     s.rolls.clear()
     s.rolling_for = None
 
@@ -82,12 +84,21 @@ def on_turn_start(st: GameState, ev: TurnStart, sink: FindingSink) -> None:
     if st.active is not None or st.team_turn:
         end_turn(st, sink, None)
     st.turn_no += 1
+    st.shared.clear()
+    st.team_controlled.clear()
+    # an artifact once per turn (p. 22; ruling artifact-other-turns): every turn, or the
+    # owner's turns only
+    every = st.rulings.get("artifact-other-turns") == "every-turn"
     if ev.seat is None or st.header.mode == "coop":
         st.team_turn = True
         st.active = None
         for s in st.seats.values():
             reset_turn(s)
+            s.artifacts_used.clear()
         return
+    for s in st.seats.values():
+        if every or s.seat == ev.seat:
+            s.artifacts_used.clear()
     want = expected_seat(st)
     if ev.seat != want and not st.partial:
         sink.report("vestige-turn/out-of-order", f"seat {ev.seat} took a turn; clockwise order "
@@ -124,12 +135,45 @@ def end_turn(st: GameState, sink: FindingSink, seat: int | None) -> None:
                             f"{st.pending_draw[1]} but no card was drawn", seat=sn,
                             expected=f"a {st.pending_draw[1]} drawn", recorded="none")
             st.pending_draw = None
+        for point in sorted(s.covert_due):
+            if not st.partial:
+                st.rest_on("magenta_triggers")
+                sink.report("vestige-covert/draw-missing", f"seat {sn} reached magenta trigger "
+                            f"{point} and drew no covert op", seat=sn,
+                            expected=f"a covert op drawn at trigger {point}", recorded="none")
+        s.covert_due.clear()
         s.pending_triggers.clear()
         s.turns += 1
         st.took_turn.add(sn)
         reset_turn(s)
+    check_due(st, sink)
     st.active = None
     st.team_turn = False
+    st.shared.clear()
+    st.team_controlled.clear()
+
+
+def check_due(st: GameState, sink: FindingSink) -> None:
+    """What must follow at once has followed: a face-up job taken is replaced (p. 14) unless
+    its stack is empty; the first human at a trigger revealed its endgame card (p. 25)."""
+    from engine.vestige.cards import supply_left
+
+    if st.partial:
+        st.display_taken.clear()
+        st.endgame_due.clear()
+        return
+    for stack in sorted(st.display_taken):
+        if supply_left(st, stack) != 0:
+            sink.report("vestige-job/face-up-not-replaced", f"the face-up {stack} was taken and "
+                        "not replaced by the top card of the stack", expected="a display",
+                        recorded="none")
+    st.display_taken.clear()
+    for point in sorted(st.endgame_due):
+        if st.final_round is None and point not in st.trigger_endgame:
+            sink.report("vestige-endgame/reveal-missing", f"trigger {point} was reached first; "
+                        "its stack's endgame condition was not revealed",
+                        expected=f"an endgame card at trigger {point}", recorded="none")
+    st.endgame_due.clear()
 
 
 def on_turn_end(st: GameState, ev: TurnEnd, sink: FindingSink) -> None:

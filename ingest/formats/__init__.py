@@ -17,13 +17,23 @@ its suffixes, its mark, its reader and its writer. This module knows no game by 
 from __future__ import annotations
 
 import io
+import os
 import re
+import stat
 import zipfile
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from ingest.formats._common import LoadedLog, unreadable
+from ingest.formats._common import (
+    LoadedLog,
+    Problems,
+    decode_text,
+    make_finding,
+    read_text_log,
+    unreadable,
+    validate,
+)
 from ingest.formats.jsonlog import read_json
 from ingest.formats.session import SESSION_MARKER, read_session_files, session_zip_bytes
 from ingest.formats.tokens import _SURROGATE
@@ -32,8 +42,12 @@ from schemas.canonical import dumps_log
 if TYPE_CHECKING:
     from engine.core.game import Format
 
-__all__ = ["FORMATS", "MAX_ZIP_BYTES", "MAX_ZIP_MEMBERS", "SUFFIXES", "LoadedLog", "ZipTooLarge",
-           "read_bytes", "read_path", "unpack_zip", "write_log", "writers"]
+# The reader toolkit a game's own formats use (public: a game package imports it from here):
+# Problems, decode_text, make_finding, read_text_log, unreadable, validate, LoadedLog.
+__all__ = ["Problems", "decode_text", "make_finding", "read_text_log", "unreadable", "validate",
+           "FORMATS", "MAX_SESSION_BYTES", "MAX_ZIP_BYTES", "MAX_ZIP_MEMBERS", "SUFFIXES",
+           "LoadedLog", "NotReadable", "ZipTooLarge", "read_bytes", "read_file", "read_folder_files",
+           "read_path", "source_name", "special_kind", "unpack_zip", "write_log", "writers"]
 
 #: the toolkit's own suffixes; each game's formats add theirs (:func:`suffixes`)
 _OWN_SUFFIXES: dict[str, str] = {".json": "json", ".zip": "session-folder"}
@@ -78,6 +92,9 @@ MAX_BYTES = 64 * 1024 * 1024  # one log or one zip member; larger input is repor
 #: zip declares can lie); beyond either it is reported unreadable, before it can fill memory
 MAX_ZIP_MEMBERS = 2000
 MAX_ZIP_BYTES = 128 * 1024 * 1024
+#: a session folder read from disk may hold at most this many bytes of files in all (its log
+#: files first, then the rest by name); files beyond it are left out, each named in a finding
+MAX_SESSION_BYTES = 64 * 1024 * 1024
 _CHUNK = 1024 * 1024
 
 
@@ -91,6 +108,10 @@ def unpack_zip(zf: zipfile.ZipFile, *, keep: bool = True, max_member: int = MAX_
     """The files of a zip (``{name: bytes}``, empty when ``keep`` is false) and the problems of
     the members that could not be read (``"name: why"``).
 
+    A zip may hold two members of one name (nothing in the format forbids it): the second is
+    kept as ``dir/name~2.ext`` (the third ``~3`` ...), with a problem saying so, so that no
+    member is silently lost.
+
     Sizes are counted on the bytes actually decompressed, never on the sizes the zip declares;
     a member over ``max_member`` bytes is left out (a problem). Raises :class:`ZipTooLarge` when
     the zip holds more than ``max_members`` files or unpacks to more than ``max_total`` bytes.
@@ -100,6 +121,7 @@ def unpack_zip(zf: zipfile.ZipFile, *, keep: bool = True, max_member: int = MAX_
         raise ZipTooLarge(f"it holds {len(infos):,} files, more than {max_members:,}")
     members: dict[str, bytes] = {}
     problems: list[str] = []
+    seen: dict[str, int] = {}  # member name -> how many members of that name so far
     total = 0
     for info in infos:
         parts: list[bytes] = []
@@ -123,8 +145,18 @@ def unpack_zip(zf: zipfile.ZipFile, *, keep: bool = True, max_member: int = MAX_
         if size > max_member:
             problems.append(f"{info.filename}: larger than {max_member} bytes")
             continue
+        name = info.filename
+        if name in seen:
+            seen[name] += 1
+            path = PurePosixPath(name)
+            renamed = str(path.with_name(f"{path.stem}~{seen[name]}{path.suffix}"))
+            problems.append(f"{name}: the zip holds {seen[name]} members of this name; "
+                            f"member {seen[name]} is read as {renamed}")
+            name = renamed
+        else:
+            seen[name] = 1
         if keep:
-            members[info.filename] = b"".join(parts)
+            members[name] = b"".join(parts)
     return members, problems
 
 
@@ -247,17 +279,132 @@ def _read_zip(data: bytes, name: str) -> list[LoadedLog]:
         logs = "/".join(s for s in suffixes() if s != ".zip")
         why = "; ".join(problems) if problems else f"it holds no receipt.json and no {logs} log"
         out.append(unreadable(name, "session-folder", data, f"no game log in the zip: {why}"))
+    elif problems:
+        # the games read are kept; the zip itself is kept too (quarantined) with what was wrong
+        # in it, so that a member left out or renamed is never lost without a word
+        out.append(unreadable(name, "session-folder", data,
+                              f"the zip's games were read, but not all of it: {'; '.join(problems)}"))
     return out
 
 
-def source_name(path: Path) -> str:
+# control characters (C0, DEL, C1): printed raw, ESC [ 2 J clears a terminal
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+
+def source_name(path: Path | str) -> str:
     """``path`` as text for messages and records: a file name that is not UTF-8 (Python hands
-    its bytes over as lone surrogates) shows those bytes as ``\\xff`` escapes, so the name
-    can be stored and printed (it is a label; the bytes are read through ``path``)."""
+    its bytes over as lone surrogates) shows those bytes as ``\\xff`` escapes, and control
+    characters (a terminal's escape codes) as ``\\x1b`` escapes, so the name can be stored
+    and printed safely (it is a label; the bytes are read through ``path``)."""
     name = str(path)
-    if name.isascii():
-        return name
-    return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    if not name.isascii():
+        name = name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    if _CONTROL.search(name):
+        name = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", name)
+    return name
+
+
+def special_kind(mode: int) -> str | None:
+    """What a file of ``mode`` (``st_mode``) is when it is not a regular file, else None."""
+    if stat.S_ISREG(mode):
+        return None
+    for test, kind in ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISDIR, "a directory")):
+        if test(mode):
+            return kind
+    return "not a regular file"
+
+
+class NotReadable(Exception):
+    """A file that is not read: a special file (FIFO, device, socket) or one too large."""
+
+
+def read_file(path: Path | str, limit: int = MAX_BYTES) -> bytes:
+    """The bytes of the regular file ``path`` (a link is followed), at most ``limit`` of them.
+
+    Raises :class:`NotReadable` for a FIFO, a device or a socket (never opened for reading in a
+    way that could block or never end: ``/dev/zero`` or a FIFO with no writer) and for a file
+    over ``limit`` bytes (counted on the bytes read, not only on the size the file system
+    states); OSError when it cannot be read."""
+    kind = special_kind(os.stat(path).st_mode)
+    if kind is not None:
+        raise NotReadable(f"not a regular file but {kind}; not read")
+    # O_NONBLOCK: should the name be swapped for a FIFO after the check, opening it cannot hang
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    try:
+        st = os.fstat(fd)
+        kind = special_kind(st.st_mode)
+        if kind is not None:
+            raise NotReadable(f"not a regular file but {kind}; not read")
+        if st.st_size > limit:
+            raise NotReadable(f"larger than {limit} bytes")
+        parts: list[bytes] = []
+        size = 0
+        while chunk := os.read(fd, min(_CHUNK, limit + 1 - size)):
+            parts.append(chunk)
+            size += len(chunk)
+            if size > limit:
+                raise NotReadable(f"larger than {limit} bytes")
+        return b"".join(parts)
+    finally:
+        os.close(fd)
+
+
+def _inside(target: Path, folder: Path) -> bool:
+    return target == folder or folder in target.parents
+
+
+def read_folder_files(folder: Path, limit: int | None = None,
+                      ) -> tuple[dict[str, bytes], list[tuple[str, str]]]:
+    """The files of a session folder (``{relative name: bytes}``) and why others were left out.
+
+    Links are not followed out of the folder (a link to a file inside it is read as that file);
+    special files are not read; a file over :data:`MAX_BYTES` is left out; the files are taken
+    up to ``limit`` bytes in all, the folder's log files (``.json``, ``.md``, ``.txt``) first and
+    then the rest by name: what does not fit is left out. Each left-out file is one problem
+    ``(name, why)``."""
+    limit = MAX_SESSION_BYTES if limit is None else limit
+    root = folder.resolve()
+    entries: list[tuple[str, Path]] = []
+    problems: list[tuple[str, str]] = []
+    for here, dirs, names in os.walk(folder):  # does not follow linked folders
+        base = Path(here)
+        for d in list(dirs):
+            if (base / d).is_symlink():
+                rel = (base / d).relative_to(folder).as_posix()
+                problems.append((source_name(rel), "a linked folder; not followed"))
+        for name in names:
+            p = base / name
+            rel = p.relative_to(folder).as_posix()
+            if p.is_symlink():
+                target = p.resolve()
+                if not _inside(target, root):
+                    problems.append((source_name(rel), "a link out of the session folder "
+                                     f"(to {source_name(target)}); not followed"))
+                    continue
+            entries.append((rel, p))
+    entries.sort(key=lambda e: (PurePosixPath(e[0]).suffix.lower() not in (".json", ".md", ".txt"),
+                                e[0]))
+    files: dict[str, bytes] = {}
+    total = 0
+    for rel, p in entries:
+        try:
+            size = os.stat(p).st_size
+            if total + size > limit:
+                problems.append((source_name(rel), "left out: the session folder's files are "
+                                 f"over {limit // 2**20} MB in all"))
+                continue
+            data = read_file(p, min(MAX_BYTES, limit - total))
+        except NotReadable as err:
+            problems.append((source_name(rel), str(err)))
+            continue
+        except OSError as err:
+            problems.append((source_name(rel), f"cannot read the file: {err.strerror or err}"))
+            continue
+        total += len(data)
+        files[rel] = data
+    return files, problems
 
 
 def read_path(path: Path) -> list[LoadedLog]:
@@ -271,21 +418,17 @@ def read_path(path: Path) -> list[LoadedLog]:
         if not (path / SESSION_MARKER).is_file():
             return [unreadable(name, "session-folder", b"",
                                "a directory without receipt.json is not a session folder")]
-        files: dict[str, bytes] = {}
-        for p in sorted(path.rglob("*")):
-            if p.is_file():
-                try:
-                    if p.stat().st_size <= MAX_BYTES:
-                        files[p.relative_to(path).as_posix()] = p.read_bytes()
-                except OSError:
-                    continue
-        return [read_session_files(files, name, session_zip_bytes(files))]
+        files, problems = read_folder_files(path)
+        loaded = read_session_files(files, name, session_zip_bytes(files))
+        # the files left out are said on the game (each a finding naming the file)
+        loaded.parsed.findings[:0] = [
+            make_finding("log/parse-error", f"{name}#{rel}", None, None, why) for rel, why in problems]
+        return [loaded]
+    fmt = suffixes().get(path.suffix.lower(), "json")
     try:
-        if path.stat().st_size > MAX_BYTES:
-            return [unreadable(name, suffixes().get(path.suffix.lower(), "json"), b"",
-                               f"larger than {MAX_BYTES} bytes")]
-        data = path.read_bytes()
+        data = read_file(path)
+    except NotReadable as err:
+        return [unreadable(name, fmt, b"", str(err))]
     except OSError as err:
-        return [unreadable(name, suffixes().get(path.suffix.lower(), "json"), b"",
-                           f"cannot read the file: {err.strerror or err}")]
+        return [unreadable(name, fmt, b"", f"cannot read the file: {err.strerror or err}")]
     return read_bytes(data, name)

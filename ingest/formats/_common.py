@@ -78,11 +78,54 @@ def unreadable(source: str, fmt: str, raw: bytes, reason: str, line: int | None 
     return LoadedLog(source=source, format=fmt, parsed=parsed, raw=raw, unreadable=reason)
 
 
+#: parse errors listed for a text input that held no log at all (a README, a services file):
+#: its first lines say what it is; every line of it would say nothing more
+MAX_LISTED_WHEN_UNREADABLE = 3
+
+
+def not_a_log(source: str, fmt: str, raw: bytes, reason: str, problems: list[Finding]) -> LoadedLog:
+    """An unreadable LoadedLog for text in which no header and no event could be read: its
+    first :data:`MAX_LISTED_WHEN_UNREADABLE` parse errors, then one finding counting the rest."""
+    out = unreadable(source, fmt, raw, reason)
+    out.parsed.findings += problems[:MAX_LISTED_WHEN_UNREADABLE]
+    rest = problems[MAX_LISTED_WHEN_UNREADABLE:]
+    if rest:
+        lines = sorted({f.where.line for f in rest if f.where.line is not None})
+        span = f" (lines {lines[0]}-{lines[-1]})" if lines else ""
+        out.parsed.findings.append(make_finding(
+            "log/parse-error", source, lines[0] if lines else None, None,
+            f"{len(rest):,} more lines could not be read either{span}; not listed, the input "
+            "holds no game log"))
+    return out
+
+
 #: whole numbers a log may hold: the warehouse stores them as INTEGER (32 bits)
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1
 #: raw bytes that may hold a value :func:`bad_value` rejects (a 10+ digit number, NaN,
 #: Infinity, a 3-digit exponent, a surrogate escape); other inputs skip the walk
 _SUSPECT = re.compile(rb"[0-9]{10}|NaN|Infinity|[0-9][eE][+-]?[0-9]{3}|\\u[dD][89a-fA-F]")
+#: the longest text a log may hold in one value (a player name, a note, a faction): a 10 MB
+#: faction was stored whole (issue 19); longer text makes its event (or the header) invalid
+MAX_TEXT = 20_000
+
+
+def _long_line(raw: bytes) -> bool:
+    """Whether ``raw`` has a line of :data:`MAX_TEXT` bytes or more (one that could hold a text
+    too long): one ``find`` per line, ~35 ms for a 47 MB log."""
+    if len(raw) < MAX_TEXT:
+        return False
+    find, start = raw.find, 0
+    while True:
+        end = find(b"\n", start, start + MAX_TEXT)
+        if end < 0:
+            return len(raw) - start >= MAX_TEXT
+        start = end + 1
+
+
+def suspect(raw: bytes) -> bool:
+    """Whether ``raw`` may hold a value :func:`bad_value` rejects (then the decoded log is
+    walked value by value; other inputs skip the walk)."""
+    return bool(_SUSPECT.search(raw)) or _long_line(raw)
 _SURROGATE = re.compile("[\ud800-\udfff]")
 MAX_SHOWN = 80  # characters of an offending value quoted in a message
 
@@ -118,6 +161,9 @@ def bad_value(value: Any, path: str = "") -> str | None:
         if isinstance(v, Oversized):
             return f"{at}a number with {len(v.lstrip('-')):,} digits is too large to store"
         if isinstance(v, str):
+            if len(v) > MAX_TEXT:
+                return (f"{at}a text of {len(v):,} characters is longer than the {MAX_TEXT:,} a "
+                        f"log may hold ({shown(v, 40)})")
             m = _SURROGATE.search(v)
             if m:
                 return (f"{at}the text holds a lone surrogate \\u{ord(m.group()):04x} "
@@ -203,7 +249,7 @@ def validate(
         return out
     located = [_prefix(f, source) for f in parsed.findings]
     parsed.findings = list(problems or []) + located
-    if fmt == "session-folder" or _SUSPECT.search(raw):
+    if fmt == "session-folder" or suspect(raw):
         bad = _checked(parsed, obj, source, fmt, raw, header_line, problems)
         if bad is not None:
             return bad
@@ -260,11 +306,11 @@ TextParser = Callable[[str, str], "tuple[dict[str, Any], int | None, list[int | 
 
 
 def read_text_log(data: bytes, source: str, fmt: str, parse: TextParser, *, what: str,
-                  empty: str) -> LoadedLog:
+                  empty: str, title: str = "Mandate 2038") -> LoadedLog:
     """Decode a text log (notation or sheet), parse it with ``parse`` and validate it.
 
     Never raises: undecodable bytes or a file with neither header nor events is unreadable
-    (``not a Mandate 2038 <what> (<first problem or empty>)``); every other problem is a finding.
+    (``not a <title> <what> (<first problem or empty>)``); every other problem is a finding.
     """
     text, reason, line, col = decode_text(data)
     if text is None:
@@ -272,8 +318,7 @@ def read_text_log(data: bytes, source: str, fmt: str, parse: TextParser, *, what
     obj, header_line, event_lines, problems = parse(text, source)
     if not obj["header"] and not obj["events"]:
         first = problems.findings[0].message if problems.findings else empty
-        out = unreadable(source, fmt, data, f"not a Mandate 2038 {what} ({first})")
-        out.parsed.findings += problems.findings
-        return out
+        return not_a_log(source, fmt, data, f"not a {title} {what} ({first})",
+                         problems.findings)
     return validate(obj, source=source, fmt=fmt, raw=data, header_line=header_line,
                     event_lines=event_lines, problems=problems.findings)

@@ -12,11 +12,11 @@ from typing import Any
 
 from engine.core.parse import ParsedLog, parse_log
 from ingest.formats._common import (
-    _SUSPECT,
     LineIndex,
     LoadedLog,
     Oversized,
     decode_text,
+    suspect,
     unreadable,
     validate,
 )
@@ -171,7 +171,7 @@ def _read_canonical(data: bytes, source: str) -> LoadedLog | None:
     """
     if not data.startswith(b'{"format": "playtest-log", "format_version": 1,\n'):
         return None
-    if _SUSPECT.search(data):
+    if suspect(data):
         return None
     spans = _lines_of(data)
     if len(spans) < 4:

@@ -24,7 +24,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ingest.formats._common import LoadedLog, Problems, decode_text, unreadable, validate
+from ingest.formats._common import LoadedLog, Problems, decode_text, not_a_log, unreadable, validate
 from ingest.formats.tokens import (
     INT_RE,
     ParseError,
@@ -312,9 +312,7 @@ def read_text(data: bytes, source: str, fmt: str, parse: Any, what: str) -> Load
                                                f"{err})")
     if not obj["header"] and not obj["events"]:
         first = problems.findings[0].message if problems.findings else "it is empty"
-        out = unreadable(source, fmt, data, f"not a Vestige {what} ({first})")
-        out.parsed.findings += problems.findings
-        return out
+        return not_a_log(source, fmt, data, f"not a Vestige {what} ({first})", problems.findings)
     return validate(obj, source=source, fmt=fmt, raw=data, header_line=header_line,
                     event_lines=event_lines, problems=problems.findings)
 

@@ -26,6 +26,8 @@ import typing
 from typing import Any
 
 from ingest.formats._common import LoadedLog, Problems
+from ingest.formats.cells import restore
+from ingest.formats.sheet import _SafeWriter
 from ingest.formats.tokens import INT_RE, ParseError, fmt_time, parse_time, quote, tokenize
 from ingest.formats.vestige_codec import fmt_value, model_items, read_value, strip
 from ingest.formats.vestige_notation import (
@@ -105,7 +107,8 @@ def _is_plain_str(tp: Any) -> bool:
 def write_vestige_sheet(log: VestigeLog) -> str:
     """The sheet text of a valid Vestige log; reading it back gives the same log."""
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    # every cell neutralised against formula injection, as in Mandate's sheet (cells.py)
+    w = _SafeWriter(csv.writer(buf, lineterminator="\n"))
     w.writerow(["# Vestige playtest sheet (docs/formats.md). Rows starting with # are ignored."])
     for row in _header_rows(log.header):
         w.writerow(row)
@@ -153,6 +156,7 @@ def parse_vestige_sheet(text: str, source: str) -> tuple[dict[str, Any], int | N
             problems.error(reader.line_num, None, f"not a readable CSV row: {err}")
             break
         n = reader.line_num
+        row = [restore(c) for c in row]  # the writer's formula escaping undone (cells.py)
         if not row or all(not c.strip() for c in row) or row[0].strip().startswith("#"):
             continue
         try:

@@ -59,8 +59,11 @@ def select_sql(games_where: str, *, profile: bool = False, player: bool = True,
     """The SELECT giving ``seat_balance`` rows for the games that satisfy ``games_where`` (a
     condition on ``games g``; values as ``?`` parameters). The flags say which optional
     columns and tables the source has (a study folder may lack some)."""
-    bot = "CASE WHEN s.player LIKE 'bot:%' THEN substr(s.player, 5) END" if player \
-        else "CAST(NULL AS VARCHAR)"
+    # a simulated seat's player is ``bot:<profile>`` or, in a study's line-ups,
+    # ``bot:<profile>:<policy>``: the profile is the same whatever policy played it
+    bot = ("CASE WHEN s.player LIKE 'bot:%' THEN "
+           "regexp_replace(substr(s.player, 5), ':(greedy|weighted|default)$', '') END") \
+        if player else "CAST(NULL AS VARCHAR)"
     prof = f"coalesce(s.profile, {bot})" if profile else bot
     acts = ",\n".join(f"count(*) FILTER (WHERE t.action = '{a}') AS a_{a}" for a in ACTION_IDS)
     known = ", ".join(f"'{a}'" for a in ACTION_IDS)

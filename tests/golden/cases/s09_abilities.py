@@ -135,3 +135,28 @@ def probe_allocation_window_temporary_compute_expires():
     g.add("checkpoint", label="after cycle 1",
           seats=[{"seat": 2, "compute": 2}, {"seat": 3, "compute": 4}])
     return g
+
+
+@case
+def allocation_window_temporary_compute_spent_first():
+    """§9 Corthaven, Allocation Window (card text, data/factions.json): "All temporary Compute
+    remaining anywhere at cycle end disappears"; the temporary tokens are distinct components, so
+    Compute spent during the cycle is paid with them first. Era II cycle 1: Corthaven (seat 3,
+    Compute 4 as printed) makes two temporary Compute (C6, both offers rejected), then
+    Researches for 1 Compute (C5, one temporary token left). When cycle 2 begins the one
+    remaining temporary token is gone: Corthaven C4 (a checkpoint right after the cycle-2
+    Headline). Clean: zero findings (the engine used to remove min(temporary, Compute) = 2,
+    leaving C3, and flag the correct table with checkpoint/mismatch)."""
+    g = Game(CORT)
+    g.setup()
+    g.filler_era(1)
+    g.era_start(2)
+    g.headline()
+    g.add("allocation_window", seat=3, offers=[{"to": 2, "price": 1, "answer": "reject"},
+                                               {"to": 1, "price": 1, "answer": "reject"}])
+    g.reveal({1: "fund", 2: "fund", 3: "research"})
+    for s in g.order():
+        g.play(s, ("research", {"cards": ["code"]}) if s == 3 else "fund")
+    g.headline()
+    g.add("checkpoint", label="after cycle 1", seats=[{"seat": 3, "compute": 4}])
+    return g

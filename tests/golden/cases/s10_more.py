@@ -454,3 +454,62 @@ def era_mandate_nobody_qualifies():
                            for s in g.seats}, scorers=[2])
     g.expect("mandate/era-mandate-scorers")
     return g
+
+
+@case
+def slip_audit_after_era_mandate():
+    """§6 Era sequence: E. Public Audit comes before F. Score the Mandate. Era I is recorded as
+    Production, Dossiers, the Era Mandate scoring and only then the Audit (the draws are the
+    ones the table made) -> one audit/after-scoring error at the Audit, and no audit/missing
+    warning at the scoring (the engine used to give only that warning, exit 0)."""
+    g = Game()
+    g.setup()
+    g.filler_era(1)
+    k = next(i for i, e in enumerate(g.events) if e == {"type": "phase", "name": "audit"})
+    audit = g.events[k:k + 2]
+    del g.events[k:k + 2]
+    g.events.extend(audit)
+    g.expect("audit/after-scoring", len(g.events) - 1)
+    g.era_start(2)
+    return g
+
+
+@case
+def slip_dossier_after_audit():
+    """§6 Era sequence: D. File the Era Dossier comes before E. Public Audit. In Era I seat 2
+    files its Dossier after the Audit -> one dossier/after-audit error at that filing, and no
+    dossier/missing warning at the Audit (the engine used to give only that warning, exit 0)."""
+    g = Game()
+    g.setup()
+    g.filler_era(1)
+    k = next(i for i, e in enumerate(g.events)
+             if e.get("type") == "dossier" and e.get("seat") == 2)
+    late = g.events.pop(k)
+    a = next(i for i, e in enumerate(g.events) if e.get("type") == "audit")
+    g.events.insert(a + 1, late)
+    g.expect("dossier/after-audit", a + 1)
+    g.era_start(2)
+    return g
+
+
+@case
+def emergency_power_only_to_local_facilities():
+    """§6C.3 Allocate: each player allocates "starting-grid, Generator, purchased, and
+    supplemental Power among legal local Facilities"; The Counterfactual Casino Clears Priority
+    Load (Era II) adds up to 2 emergency Power beyond real capacity, which is supplemental Power:
+    it goes only to a Facility that could receive the seat's local Power (§4 Power delivery: on
+    or next to its Generator, or Facility 1 on its starting grid). Kestralyn (seat 1) builds
+    Facility 1 on I1 in Era I and Facility 2 on O7 in Era II, and no Generator; in the Era II Production
+    under the Headline it powers Facilities 1 and 2 with 1 emergency Power -> production/
+    not-powered (Facility 2 is not a legal local Facility; the engine used to let emergency Power
+    reach any Facility)."""
+    g = Game()
+    g.setup()
+    g.filler_era(1, turns={1: [("build", {"to": "I1"}), "organize", "influence"]})
+    g.era_start(2)
+    g.cycle_of({1: ("build", {"to": "O7"}), 2: "fund", 3: "fund"})
+    g.cycle_of({1: "organize", 2: "organize", 3: "organize"})
+    g.cycle_of({1: "influence", 2: "influence", 3: "influence"}, headline="emergency_power_authority")
+    g.production({1: [1, 2]}, extra={1: {"emergency": 1}})
+    g.expect("production/not-powered", len(g.events) - 3)  # seat 1's allocation
+    return g

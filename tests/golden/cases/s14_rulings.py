@@ -110,17 +110,19 @@ def _same_hex(rulings: str | None, expect: str | None) -> Game:
 
 @case
 def ruling_partnership_same_hex_allowed():
-    """Ruling partnership-same-hex = allowed (default; the executable compares the distance 0
-    with the range 2). Era III: Dovetalis proposes a venture between its Facility 1 and
-    Loopfold's, both on I1; clean."""
-    return _same_hex(None, None)
+    """Ruling partnership-same-hex = allowed (the engine's reading before issue 21: the
+    distance 0 is within the range 2). Era III: Dovetalis proposes a venture between its
+    Facility 1 and Loopfold's, both on I1; clean."""
+    return _same_hex("partnership-same-hex=allowed", None)
 
 
 @case
 def ruling_partnership_same_hex_not_allowed():
-    """The same game under partnership-same-hex = not-allowed: co-located hosts are not one or
-    two hexes apart -> influence/jv-invalid."""
-    return _same_hex("partnership-same-hex=not-allowed", "influence/jv-invalid")
+    """The same game under partnership-same-hex = not-allowed (default since issue 21: the
+    rules name co-located and adjacent Facilities as different relations, §4, and the
+    designers' executable forms no co-located venture): co-located hosts are not one or two
+    hexes apart -> influence/jv-invalid."""
+    return _same_hex(None, "influence/jv-invalid")
 
 
 def _two_authorities(rulings: str | None) -> Game:
@@ -292,7 +294,11 @@ def _moved_facility(rulings: str | None) -> Game:
     names Facility 2 to resolve its production once. (With one Build per Era, a Facility other
     than Facility 1 cannot stand by a Generator before Era III's Production; this Headline is
     the only rule that reads a Power cube between Productions, so the witness's cube is
-    emergency Power.)"""
+    emergency Power.) Since emergency Power goes only "among legal local Facilities" (§6C.3),
+    that allocation is itself production/not-powered in both files (Facility 2 on I1 has no
+    local source but the grid, which powers only Facility 1); the table still placed the cube,
+    and the engine follows it, so the pair still shows what the ruling decides: no legal game
+    has a clean witness any more (tests/test_engine_rulings.py)."""
     seat = 3
     g = Game(header=_hdr(rulings))
     g.setup()
@@ -303,6 +309,9 @@ def _moved_facility(rulings: str | None) -> Game:
     for c in range(3):
         g.cycle_of({s: plan[s][c] for s in g.seats})
     g.production({seat: [1, 2]}, extra={seat: {"emergency": 1}})
+    g.expect("production/not-powered",
+             next(i for i, e in enumerate(g.events) if e.get("type") == "allocate"
+                  and e.get("seat") == seat and e.get("emergency")))
     g.dossiers()
     g.audit([seat])
     g.scoring()
@@ -428,4 +437,140 @@ def ruling_peer_validation_six_five_or_more():
     -> mandate/threshold-not-scored at the second checkpoint."""
     g = _peer_validation(None)
     g.expect("mandate/threshold-not-scored")
+    return g
+
+
+@case
+def headline_production_on_workforce_district_gives_team_move():
+    """§9 Headline The Passive Citizen Dividend Activates: the lowest-Capability player
+    "resolves the production of 1 Facility that was powered in the latest snapshot"; the
+    Workforce Transition District's printed production is "move one Team one hex" (§10 Map
+    reference), so that effect grants the move (the designers' executable does). Mirevanta
+    (seat 3) builds Facility 1 on the Workforce Transition District I5 in Era I; every Era's
+    Production powers it. Era III cycle 3: the Headline (all at Capability 0: the Initiative
+    holder, seat 3) names Facility 1; seat 3 moves a Team one hex with it. Clean (the engine
+    used to grant no move outside Production: production/workforce-invalid)."""
+    seat = 3
+    g = Game()
+    g.setup()
+    g.filler_era(1, turns={seat: [("build", {"to": "I5"}), "organize", "fund"]})
+    g.filler_era(2)
+    g.era_start(3)
+    g.cycle_of(dict.fromkeys(g.seats, "fund"))
+    g.cycle_of(dict.fromkeys(g.seats, "organize"))
+    g.headline("weights_on_internet", facility=1)
+    team = g.teams[seat][0]
+    dest = "I5" if team == "F" else "F"
+    g.add("workforce_move", seat=seat, facility=1, path=[team, dest])
+    g.teams[seat][0] = dest
+    g.reveal(dict.fromkeys(g.seats, "influence"))
+    for s in g.order():
+        g.play(s, "influence")
+    return g
+
+
+def _export_controls_authorities(rulings: str | None) -> Game:
+    """Era II cycle 1: Kestralyn (seat 1) Influences on the Civic Permission Authority O5 and
+    Loopfold (seat 2) walks its CEO I4-F-I6-O11 to the other copy (Organize), Mirevanta Funds:
+    each stands alone on one copy. Cycle 2's Headline is Compute Borders Harden (Era II): "the
+    controllers of Fabrication Corridor and Civic Permission Authority each gain +1 Runway"
+    (nobody is on the Fabrication Corridor I3). Runway before the Headline: Kestralyn 6 printed
+    +2 (Era I Fund) = 8; Loopfold 4 printed +2 (Era I Fund) +1 (its Customer in Era I's
+    Production) = 7; Influence for Trust and Organize cost none."""
+    g = Game(header=_hdr(rulings))
+    g.setup()
+    g.filler_era(1)
+    g.era_start(2)
+    g.cycle_of({1: ("influence", {"to": "O5", "mode": "trust"}),
+                2: ("organize", {"mode": "redistribute",
+                                 "moves": [{"piece": "ceo", "path": ["I4", "F", "I6", "O11"]}]}),
+                3: "fund"})
+    g.headline("export_controls")
+    return g
+
+
+@case
+def ruling_cpa_controller_export_controls_each_copy():
+    """Ruling cpa-controller = each-copy (default) read by Compute Borders Harden as by The
+    Court Adopts Supported Meaning (one ruling for both Headlines, issue 21): both copy
+    controllers gain 1 Runway: Kestralyn 8 -> 9, Loopfold 7 -> 8 (a checkpoint right after the
+    Headline). Clean."""
+    g = _export_controls_authorities(None)
+    _cp(g, "after the Headline", {1: {"runway": 9}, 2: {"runway": 8}})
+    return g
+
+
+@case
+def ruling_cpa_controller_export_controls_most_copies():
+    """The same game under cpa-controller = most-copies: one copy each is a tie, broken by the
+    universal tie rule (nearest Initiative clockwise), so only one seat is "the controller" and
+    gains the Runway; the table that paid both -> checkpoint/mismatch for the other seat (the
+    engine used to pay every copy's controller whatever the ruling)."""
+    g = _export_controls_authorities("cpa-controller=most-copies")
+    _cp(g, "after the Headline", {1: {"runway": 9}, 2: {"runway": 8}})
+    g.expect("checkpoint/mismatch")
+    return g
+
+
+def _overflow_in_era_four(rulings: str | None, scorers: list[int]) -> Game:
+    """Kestralyn (seat 1) fills its bag: a Venture Fund (+2 Scrutiny) in each of Eras I-III and
+    2 emergency Power in Era II's Production under The Counterfactual Casino Clears Priority Load
+    (+2, and a black cube) give 8 cubes; the Audits draw only Loopfold's and Mirevanta's cubes
+    (each Ventures every Era too). Era IV (Mandate: Maintained Reality Is Certified, the fewest
+    Scrutiny added this Era among those who added at least 1): Kestralyn's Agent Swarm (+3
+    Scrutiny: Fund and Influence for Trust) puts 2 cubes in the bag (10) and 1 overflows (-1
+    Runway, §6E); Loopfold and Mirevanta Venture (+2 each). Scrutiny added this Era: Kestralyn
+    2 in the bag, 3 required; the others 2. The table records the scorers ``scorers``."""
+    venture = ("fund", {"mode": "venture"})
+    g = Game(header=_hdr(rulings))
+    g.setup()
+    g.filler_era(1, turns={1: [venture, ("build", {"to": "I1"}), "influence"],
+                           2: [venture, "organize", "influence"],
+                           3: [venture, "organize", "influence"]}, draws=[2, 3])
+    g.era_start(2)
+    for c, h in enumerate(("filler", "filler", "emergency_power_authority")):
+        g.cycle_of({s: [venture, "organize", "influence"][c] for s in g.seats}, headline=h)
+    g.production({1: [1]}, extra={1: {"emergency": 2}})
+    g.dossiers()
+    g.audit([2, 3])
+    g.scoring()
+    g.filler_era(3, turns={s: [venture, "organize", "influence"] for s in g.seats},
+                 draws=[2, 3, 2])
+    g.era_start(4, mandate="zero_incident_quarter")
+    g.headline()
+    g.reveal({1: "agent_swarm", 2: "fund", 3: "fund"})
+    for s in g.order():
+        if s == 1:
+            g.turn(1, "agent_swarm", actions=["fund", "influence"], bonus_to="influence")
+            g.turn(1, "fund", swarm=True, no_path=True)
+            g.turn(1, "influence", swarm=True, no_path=True, mode="trust")
+        else:
+            g.play(s, venture)
+    g.cycle_of({s: "organize" if s == 1 else "influence" for s in g.seats})
+    g.cycle_of({s: "research" if s == 1 else "organize" for s in g.seats}
+               | {1: ("research", {"cards": ["code"]})})
+    g.production()
+    g.dossiers()
+    g.reveal_dossiers()
+    g.audit([2, 2, 3, 3])
+    g.scoring(scorers)
+    return g
+
+
+@case
+def ruling_scrutiny_added_overflow_bag_only():
+    """Ruling scrutiny-added-overflow = bag-only (default: an overflowing cube is paid for in
+    Runway instead of entering the bag, §6E; the designers' executable does not count it):
+    Kestralyn added 2, like Loopfold and Mirevanta: a three-way tie, 1 Mandate each, as the
+    table recorded. Clean."""
+    return _overflow_in_era_four(None, [1, 2, 3])
+
+
+@case
+def ruling_scrutiny_added_overflow_every_required_cube():
+    """The same game under scrutiny-added-overflow = every-required-cube (the engine's reading
+    before issue 21): Kestralyn added 3, so Loopfold and Mirevanta tie with 2 and score; the
+    table's three scorers -> one Era Mandate finding at the scoring."""
+    g = _overflow_in_era_four("scrutiny-added-overflow=every-required-cube", [1, 2, 3])
+    g.expect("mandate/era-mandate-scorers")
     return g

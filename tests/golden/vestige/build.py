@@ -56,6 +56,10 @@ CARDS: dict[str, dict[str, Any]] = {
                  "attributes": ["ambition", "ambition"], "jobs": ["bounty", "artifact"]},
 }
 
+# the region each job stack's top card shows at setup (p. 14), unless a case says otherwise
+TOPS: dict[str, str] = {"artifact": "black_market", "augmentation": "archives",
+                        "bounty": "archives"}
+
 CASES: dict[str, Callable[[], Game]] = {}
 
 
@@ -121,8 +125,10 @@ class Game:
     def setup(self, *, blocks: dict[int, dict[str, Any]] | None = None,
               starts: tuple[int, ...] = (19, 25, 36, 30), bots: tuple[str, ...] = (
                   "Bartholomew", "Rusty", "Cog", "Sprocket"), endgame: bool = True,
-              reveal_all: bool = False) -> Game:
-        """5-Minute Setup for every seat, the face-up jobs and market, one endgame condition."""
+              reveal_all: bool = False, tops: dict[str, str] | None = None) -> Game:
+        """5-Minute Setup for every seat, the face-up jobs and market, one endgame condition.
+        ``tops``: the region each job stack's top card shows after the face-up card is flipped
+        (default: the same region as the face-up card's own back)."""
         n = len(self.header["seats"])
         self.e("phase", name="setup")
         for i in range(n):
@@ -142,12 +148,23 @@ class Game:
         for stack, name in (("artifact", "Obelisk Heart Shard"), ("augmentation", "Reflex Weave"),
                             ("bounty", "Marked Courier")):
             self.e("display", stack=stack, card=name, printed=CARDS[name])
+        for stack, region in sorted({**TOPS, **(tops or {})}.items()):
+            self.e("stack_top", stack=stack, region=region)
         for name in ("Cog", "Sprocket", "Widget"):
             if name not in bots[:n]:
                 self.e("display", stack="chop_bot", card=name, printed=CARDS[name])
         if endgame:
             self.e("endgame_reveal", card="Network Sprawl")
         return self.e("phase", name="setup_end")
+
+    def replace(self, stack: str, card: str, pickup: str, top: str, **printed: Any) -> Game:
+        """A face-up job taken is replaced at once (p. 14): the stack's top card (its back shows
+        ``pickup``) is flipped face up, and the next card on the stack shows ``top``."""
+        base = {"kind": stack, "colour": {"artifact": "intrigue", "augmentation": "ingenuity",
+                                          "bounty": "guile"}[stack], "leverage": 3,
+                "pickup": pickup, "complete_at": "trench", "cost": {"guile": 1}}
+        self.e("display", stack=stack, card=card, printed={**base, **printed})
+        return self.e("stack_top", stack=stack, region=top)
 
     def reveal(self, positions: list[str]) -> Game:
         self.face_up |= set(positions)

@@ -102,6 +102,7 @@ def setup_turn_before_setup() -> Game:
     g.e("phase", name="setup")
     g.card("Bartholomew").e("seat_setup", seat=1, start=19, chop_bot="Bartholomew",
                             blocks={"conviction": 4})
+    g.e("covert_op", seat=1, action="draw")
     g.reveal(["C", "I2", "I3"])
     g.e("endgame_reveal", card="Network Sprawl").e("phase", name="setup_end")
     g.round(1).quiet_turn(1, [19, 24])
@@ -128,6 +129,7 @@ def card_unrecorded_chop_bot() -> Game:
     g.e("phase", name="setup")
     g.e("seat_setup", seat=1, start=19, chop_bot="Ghost", blocks={"conviction": 4})
     g.card("Rusty").e("seat_setup", seat=2, start=25, chop_bot="Rusty", blocks={"conviction": 4})
+    g.e("covert_op", seat=1, action="draw").e("covert_op", seat=2, action="draw")
     g.space = {1: 19, 2: 25}
     g.reveal(["C", "I1", "I2", "I3"]).e("endgame_reveal", card="Network Sprawl")
     g.round(1).turn(1)
@@ -614,6 +616,7 @@ def _artifact_in_hand() -> Game:
     g.move(1, [19, 25, 20])
     g.e("pickup", seat=1, stack="artifact", card="Obelisk Heart Shard", at="I1",
         assignee="Bartholomew", face_up=True)
+    g.replace("artifact", "Dust Compass", pickup="black_market", top="scrapyard")
     return g.e("reset", seat=1, action="job").e("roll", seat=1, face="strain")
 
 
@@ -805,6 +808,7 @@ def trigger_unreached() -> Game:
 def trigger_twice() -> Game:
     """p. 24: crossing the same trigger again gains nothing. Trigger 1 is recorded twice."""
     g = _ten_leverage().e("trigger", seat=1, point=1, endgame="Scorched Earth")
+    g.e("covert_op", seat=1, action="draw", trigger=1)
     g.e("trigger", seat=1, point=1)
     return g.expect("vestige-trigger/repeated")
 
@@ -847,6 +851,7 @@ def endgame_reveal_after_final() -> Game:
     """p. 10: once the final round is triggered no endgame card is revealed. Two conditions are
     met in round 1; then a card is revealed at trigger 1."""
     g = _ten_leverage().e("trigger", seat=1, point=1, endgame="Scorched Earth")
+    g.e("covert_op", seat=1, action="draw", trigger=1)
     g.e("endgame_met", card="Network Sprawl").e("endgame_met", card="Scorched Earth")
     g.e("endgame_reveal", card="Deep Roots", trigger=1)
     return g.expect("vestige-endgame/reveal-after-final")
@@ -856,6 +861,7 @@ def _final_in_round_two() -> Game:
     """Round 1: seat 1 reaches trigger 1 (Scorched Earth revealed); both conditions are met, so
     round 2 is the final round. Both seats then move in rounds 1 and 2."""
     g = _ten_leverage().e("trigger", seat=1, point=1, endgame="Scorched Earth")
+    g.e("covert_op", seat=1, action="draw", trigger=1)
     g.e("endgame_met", card="Network Sprawl").e("endgame_met", card="Scorched Earth").end(1)
     g.quiet_turn(2, [25, 31]).round(2).quiet_turn(1, [24, 18]).quiet_turn(2, [31, 36])
     return g
@@ -982,6 +988,7 @@ def solo_needs_three_conditions() -> Game:
     g.e("activate", seat=1, card="Dispatch", gain=["ambition", "ambition"])
     g.e("effect", seat=1, card="Dispatch", via="contact", leverage=19)
     g.e("trigger", seat=1, point=1, endgame="Scorched Earth")
+    g.e("covert_op", seat=1, action="draw", trigger=1)
     g.e("trigger", seat=1, point=2, endgame="Deep Roots")
     g.e("endgame_met", card="Scorched Earth").e("endgame_met", card="Deep Roots").end(1)
     g.e("nemesis_turn", nemesis="bone", threat=0, leverage=2)
@@ -1085,6 +1092,622 @@ def bone_menace_resolves_lower_levels() -> Game:
         "attributes": ["ambition", "ambition"], "jobs": ["bounty", "artifact"]})
     g.e("activate", seat=1, card="Dispatch", gain=["ambition", "ambition"])
     g.e("effect", seat=1, card="Dispatch", via="contact", leverage=9)
-    g.e("trigger", seat=1, point=1, endgame="Scorched Earth", threats=["Syndicate Lord"]).end(1)
+    g.e("trigger", seat=1, point=1, endgame="Scorched Earth", threats=["Syndicate Lord"])
+    g.e("covert_op", seat=1, action="draw", trigger=1).end(1)
     g.e("nemesis_turn", nemesis="bone", threat=1, leverage=2, cards=["Hired Gun"])
     return g.expect("vestige-nemesis/leverage")
+
+
+# --- rules round two (issue 20): each wrong reading and each rule never checked before, as a
+# pair: a legal log that must replay clean and an illegal one with the finding --------------
+
+DISPATCH = {"kind": "lawmaker", "colour": "ambition", "leverage": 1,
+            "attributes": ["ambition", "ambition"], "jobs": ["bounty", "artifact"]}
+AUG = {"kind": "augmentation", "colour": "ingenuity", "leverage": 2, "pickup": "archives",
+       "complete_at": "black_market", "cost": {"ingenuity": 2}}
+
+
+def _dispatch(g: Game, seat: int = 1) -> Game:
+    """A card effect draws Dispatch (lawmaker, 1 leverage) into the seat's tableau."""
+    return g.e("draw", seat=seat, stack="lawmaker", card="Dispatch", printed=DISPATCH)
+
+
+def _pickup_top(at: int | None, space_path: list[int]) -> Game:
+    """The artifact stack's top card shows the Archives (C) while the face-up artifact's own
+    back shows the Black Market. Seat 1 moves along ``space_path`` and takes the face-up card
+    at ``at``; the stack's top card (its back: the Archives) is flipped into its place."""
+    g = Game().opening(tops={"artifact": "archives"}, starts=(19, 36)).move(1, space_path)
+    g.e("pickup", seat=1, stack="artifact", card="Obelisk Heart Shard",
+        at={None: None, 0: "C", 1: "I1"}[at], assignee="Bartholomew", face_up=True)
+    return g
+
+
+@case
+def pickup_at_stack_top_region() -> Game:
+    """Legal. p. 14: 'The top card of each card stack indicates where on the map you can
+    currently find jobs of that type.' The stack's top card shows the Archives; seat 1 (space
+    24, next to C) takes the face-up artifact at the Archives, although that card's own back
+    shows the Black Market, and the top card is flipped into its place."""
+    g = _pickup_top(0, [19, 24])
+    g.replace("artifact", "Dust Compass", pickup="archives", top="scrapyard")
+    return g.end(1)
+
+
+@case
+def pickup_away_from_stack_top_region() -> Game:
+    """p. 14: the stack's top card shows the Archives; seat 1 (space 25) takes the face-up
+    artifact at the Black Market (I1), where that card's own back points."""
+    g = _pickup_top(1, [19, 25])
+    return g.expect("vestige-job/pickup-wrong-region")
+
+
+def _observatory(upgrade: str) -> Game:
+    g = Game().opening(blocks={1: {"conviction": 3, "attributes": {"cunning": 1}}})
+    g.move(1, [19, 25, 31])
+    return g.e("visit", seat=1, position="I6", region="observatory", upgrades=[upgrade])
+
+
+@case
+def observatory_upgrades_potential() -> Game:
+    """Legal. p. 30 Observatory: use 1 cunning to upgrade 1 block; p. 8: an upgrade moves a
+    block one hex right (potential to influence). Seat 1 upgrades a potential."""
+    return _observatory("potential").end(1)
+
+
+@case
+def observatory_upgrades_conviction() -> Game:
+    """p. 8: to upgrade, move a block into the hex to its right (potential to influence, or
+    influence to conviction). Conviction is the rightmost hex: seat 1 'upgrades' a conviction
+    (the engine used to move it down to influence)."""
+    return _observatory("conviction").expect("vestige-blocks/direction")
+
+
+def _dove(downgrades: list[str]) -> Game:
+    g = Game().opening(starts=(35, 25)).move(1, [35, 40])
+    return g.e("visit", seat=1, position="O9", region="black_dove", times=len(downgrades),
+               downgrades=downgrades)
+
+
+@case
+def black_dove_downgrades_influence() -> Game:
+    """Legal. p. 30 The Black Dove: downgrade 1 block; p. 8: a downgrade moves it one hex left
+    (influence to potential). Seat 1 (space 40, next to O9) downgrades an influence."""
+    return _dove(["influence"]).end(1)
+
+
+@case
+def black_dove_downgrades_potential() -> Game:
+    """p. 8: to downgrade, move a block one hex to the left. Potential is the leftmost hex:
+    seat 1's Black Dove 'downgrade' of a potential (which used to cost nothing) is no
+    downgrade."""
+    return _dove(["potential"]).expect("vestige-blocks/direction")
+
+
+def _dove_two_jobs(times: int) -> Game:
+    """Seat 1 (space 40, next to the Black Dove O9) has Bartholomew and Dispatch; it resolves the
+    Dove ``times`` times and takes the face-up artifact (Bartholomew) and bounty (Dispatch)
+    without being next to their pickup tiles, each replaced by its stack's top card."""
+    g = _dispatch(Game().opening(starts=(35, 25)).move(1, [35, 40]))
+    g.e("visit", seat=1, position="O9", region="black_dove", times=times,
+        downgrades=["influence"] * times)
+    g.e("pickup", seat=1, stack="artifact", card="Obelisk Heart Shard", assignee="Bartholomew",
+        face_up=True, dove=True)
+    g.replace("artifact", "Dust Compass", pickup="black_market", top="scrapyard")
+    g.e("pickup", seat=1, stack="bounty", card="Marked Courier", assignee="Dispatch",
+        face_up=True, dove=True)
+    return g
+
+
+@case
+def black_dove_repeated_for_two_jobs() -> Game:
+    """Legal (ruling black-dove-repeat=job-per-resolution, docs/vestige.md). p. 30: 'Downgrade
+    1 block: you may take an available job without being adjacent to its pickup location ...
+    Repeatable.' Two resolutions (two downgrades) take two jobs in the one visit."""
+    g = _dove_two_jobs(2)
+    g.replace("bounty", "Old Debt", pickup="archives", top="archives")
+    return g.end(1)
+
+
+@case
+def black_dove_once_for_two_jobs() -> Game:
+    """p. 30: each resolution of the Black Dove takes one job. One downgrade, two Dove jobs: the
+    second is taken without adjacency and without a resolution."""
+    return _dove_two_jobs(1).expect("vestige-job/pickup-not-adjacent")
+
+
+RISE_MAP = {**MAP, "I4": "rise", "O7": "lawmaker_ridge"}
+
+
+def _rise_game(total: int) -> Game:
+    """Extra Regions: The Rise on I4. Round 1: seat 1 (space 24) draws Dispatch (+1), activates
+    her, records her ability's 9 leverage (10), visits the Rise and controls it (1 conviction,
+    declared value 2: 12); trigger 1 (Scorched Earth, a covert op drawn); both conditions met:
+    round 2 is the final round. Final scoring: seat 1 flips a covert op (+3), scores the Rise's
+    value (2) and the Rise's own bonus, 2 for the one completed covert op (p. 31: 2), and
+    ambition mastery (7; chop bots tie): 12 + 3 + 2 + 2 + 7 = 26. Seat 2: 0."""
+    g = Game(map=RISE_MAP)
+    g.header["modules"] = ["extra_regions"]
+    g.opening().move(1, [19, 24])
+    _dispatch(g).e("activate", seat=1, card="Dispatch", gain=["ambition", "ambition"])
+    g.e("effect", seat=1, card="Dispatch", via="contact", leverage=9)
+    g.e("visit", seat=1, position="I4", region="rise").e("control", seat=1, position="I4")
+    g.e("trigger", seat=1, point=1, endgame="Scorched Earth")
+    g.e("covert_op", seat=1, action="draw", trigger=1)
+    g.e("endgame_met", card="Network Sprawl").e("endgame_met", card="Scorched Earth").end(1)
+    g.quiet_turn(2, [25, 31]).round(2).quiet_turn(1, [24, 18]).quiet_turn(2, [31, 36])
+    g.e("phase", name="final_scoring").e("covert_op", seat=1, action="flip", leverage=3)
+    g.e("final_scoring", scores=[{"seat": 1, "total": total}, {"seat": 2, "total": 0}],
+        winners=["1"])
+    return g.e("phase", name="game_end")
+
+
+@case
+def rise_scored_at_game_end() -> Game:
+    """Legal. p. 31 The Rise: at game end, its controller gains 2 leverage for each of their
+    completed covert op cards. The table's 26 includes it (see the helper)."""
+    return _rise_game(26).outcome(["1"], {1: 26, 2: 0}, "most_leverage")
+
+
+@case
+def rise_left_unscored() -> Game:
+    """p. 31 The Rise: the table leaves out the 2 leverage for seat 1's completed covert op and
+    writes 24; the rules give 26."""
+    g = _rise_game(24).outcome(["1"], {1: 26, 2: 0}, "most_leverage")
+    g.expected.append({"code": "vestige-final/mismatch", "rule": _rule("vestige-final/mismatch"),
+                       "event": len(g.events) - 2, "severity": "error"})
+    return g
+
+
+def _rule(code: str) -> str:
+    from engine.vestige.codes import CATALOGUE
+
+    return CATALOGUE[code].rule
+
+
+def _goal_game(winners: list[str]) -> Game:
+    """Solo against Dunecrest (Nuisance). Round 1: seat 1 draws Dispatch (+1), activates her and
+    records her ability's 29 leverage: 30, reaching triggers 1-3 (covert ops at the magenta 1
+    and 3); three conditions are met (solo needs 3): round 2 is the final round. Dunecrest's
+    turns gain nothing (its table is not printed). The table records Dunecrest's unique goal
+    as met. Seat 1: 30 + ambition and chop bot mastery (7 each) = 44."""
+    g = Game(seats=1, mode="solo", nemeses=["dunecrest"])
+    g.setup(reveal_all=True, endgame=False).round(1).turn(1).move(1, [19, 24])
+    _dispatch(g).e("activate", seat=1, card="Dispatch", gain=["ambition", "ambition"])
+    g.e("effect", seat=1, card="Dispatch", via="contact", leverage=29)
+    for point, card in ((1, "Scorched Earth"), (2, "Deep Roots"), (3, "Last Light")):
+        g.e("trigger", seat=1, point=point, endgame=card)
+        if point in (1, 3):
+            g.e("covert_op", seat=1, action="draw", trigger=point)
+    for card in ("Scorched Earth", "Deep Roots", "Last Light"):
+        g.e("endgame_met", card=card)
+    g.end(1).e("nemesis_turn", nemesis="dunecrest", threat=0)
+    g.round(2).quiet_turn(1, [24, 18]).e("nemesis_turn", nemesis="dunecrest", threat=0)
+    g.e("phase", name="final_scoring")
+    g.e("final_scoring", scores=[{"seat": 1, "total": 44}], winners=winners,
+        nemesis_goal="dunecrest")
+    return g.e("phase", name="game_end")
+
+
+@case
+def nemesis_goal_wins() -> Game:
+    """Legal. p. 26 Unique Goal: if any nemesis has completed their 'at game end' objective,
+    they automatically win and all players lose. Dunecrest's goal (not printed: the table's
+    record is taken) is met; Dunecrest wins with less leverage."""
+    return _goal_game(["dunecrest"]).outcome(["dunecrest"], {1: 44}, "nemesis_goal")
+
+
+@case
+def nemesis_goal_ignored() -> Game:
+    """p. 26 Unique Goal: the table records Dunecrest's goal as met, yet names seat 1 (most
+    leverage) the winner."""
+    g = _goal_game(["1"]).outcome(["dunecrest"], {1: 44}, "nemesis_goal")
+    g.expected.append({"code": "vestige-final/winners", "rule": _rule("vestige-final/winners"),
+                       "event": len(g.events) - 2, "severity": "error"})
+    return g
+
+
+def _jump_game(bone_total: int) -> Game:
+    """Seat 1 and 2 against Bone (Nuisance; competitive: one condition revealed at setup; every
+    tile face up). Round 1: Bone controls the Trench (O7, declared 4). Seat 1 (35 -> 40, next
+    to the Jump Point O8) draws Dispatch (+1), activates her, records 9 from her ability (10),
+    visits the Jump Point and controls it (declared 2: 12; Bone +1), swapping it with the
+    Trench: the Jump Point now lies on O7 under seat 1's block and the Trench on O8 under
+    Bone's. Trigger 1 (a covert op); both conditions met. Bone's turns at threat 0: 2 each.
+    Final: seat 1 12 + the Jump Point 2 + ambition mastery 7 = 21; Bone 1 + 2 + 2 + the Trench
+    4 = 9."""
+    g = Game(nemeses=["bone"]).setup(reveal_all=True, starts=(35, 25)).round(1)
+    g.e("nemesis_gain", nemesis="bone", control=["O7"], reason="recorded control")
+    g.turn(1).move(1, [35, 40])
+    _dispatch(g).e("activate", seat=1, card="Dispatch", gain=["ambition", "ambition"])
+    g.e("effect", seat=1, card="Dispatch", via="contact", leverage=9)
+    g.e("visit", seat=1, position="O8", region="jump_point")
+    g.e("control", seat=1, position="O8", swap="O7")
+    g.e("trigger", seat=1, point=1, endgame="Scorched Earth")
+    g.e("covert_op", seat=1, action="draw", trigger=1)
+    g.e("endgame_met", card="Network Sprawl").e("endgame_met", card="Scorched Earth").end(1)
+    g.quiet_turn(2, [25, 31]).e("nemesis_turn", nemesis="bone", threat=0, leverage=2)
+    g.round(2).quiet_turn(1, [40, 35]).quiet_turn(2, [31, 36])
+    g.e("nemesis_turn", nemesis="bone", threat=0, leverage=2)
+    g.e("phase", name="final_scoring")
+    g.e("final_scoring", scores=[{"seat": 1, "total": 21}, {"seat": 2, "total": 0},
+                                 {"nemesis": "bone", "total": bone_total}], winners=["1"])
+    return g.e("phase", name="game_end")
+
+
+@case
+def jump_point_swap_moves_nemesis_control() -> Game:
+    """Legal. p. 30 Jump Point: when you gain control of it, it and another region physically
+    swap positions. Bone's block rides on the Trench to O8: Bone scores the Trench (9 in all)."""
+    return _jump_game(9).outcome(["1"], {1: 21, 2: 0}, "most_leverage")
+
+
+@case
+def jump_point_swap_nemesis_scored_for_old_tile() -> Game:
+    """p. 30 Jump Point: the table scores Bone for the tile now on O7 (the Jump Point, 2) instead
+    of the Trench he controls: 7."""
+    g = _jump_game(7).outcome(["1"], {1: 21, 2: 0}, "most_leverage")
+    g.expected.append({"code": "vestige-final/mismatch", "rule": _rule("vestige-final/mismatch"),
+                       "event": len(g.events) - 2, "severity": "error"})
+    return g
+
+
+@case
+def coop_teammate_uses_shared_ability() -> Game:
+    """Legal. p. 29 Shared Card Effects: the active player may give a card's effect to a
+    consenting teammate. In the team turn seat 1 activates Dispatch and gives both her 2
+    ambition and her ability to seat 2, who uses the ability."""
+    g = Game(mode="coop", nemeses=["bone"]).setup(reveal_all=True, endgame=False).round(1)
+    g.e("turn_start")
+    _dispatch(g).e("activate", seat=1, card="Dispatch", gain=["ambition", "ambition"],
+                   attributes_to=2, ability_to=2)
+    return g.e("effect", seat=2, card="Dispatch", via="contact", owner=1, leverage=1)
+
+
+@case
+def shared_ability_outside_coop() -> Game:
+    """p. 29: shared card effects belong to the cooperative mode. In a competitive game seat 1
+    gives Dispatch's ability to seat 2."""
+    g = _dispatch(Game().opening())
+    g.e("activate", seat=1, card="Dispatch", gain=["ambition", "ambition"], ability_to=2)
+    return g.expect("vestige-share/invalid")
+
+
+def _no_at(path: list[int]) -> Game:
+    g = Game().opening().move(1, path)
+    return g.e("pickup", seat=1, stack="bounty", card="Marked Courier", assignee="Bartholomew",
+               face_up=True)
+
+
+@case
+def pickup_without_tile_next_to_it() -> Game:
+    """Legal. p. 14: the pawn must be adjacent to the tile the stack indicates; the log need
+    not name it. The bounty stack shows the Archives; seat 1 on 24 is next to C."""
+    g = _no_at([19, 24])
+    return g.replace("bounty", "Old Debt", pickup="archives", top="archives").end(1)
+
+
+@case
+def pickup_without_tile_far_away() -> Game:
+    """p. 14: seat 1 on space 18 (Chop Shop, Lawmaker Ridge, Obelisk) takes the bounty, whose
+    stack shows the Archives; no tile is recorded, and none next to it is the Archives."""
+    return _no_at([19, 24, 18]).expect("vestige-job/pickup-not-adjacent")
+
+
+def _ridge(stack: str, card: str, printed: dict[str, object]) -> Game:
+    g = Game().opening(blocks={1: {"conviction": 2, "attributes": {"ambition": 2}}})
+    g.move(1, [19, 24]).e("visit", seat=1, position="I4", region="lawmaker_ridge")
+    return g.e("draw", seat=1, stack=stack, card=card, printed=printed)
+
+
+@case
+def lawmaker_ridge_draws_lawmaker() -> Game:
+    """Legal. p. 30 Lawmaker Ridge: use 2 ambition to add a lawmaker. Seat 1 draws Dispatch."""
+    return _ridge("lawmaker", "Dispatch", DISPATCH).end(1)
+
+
+@case
+def lawmaker_ridge_draws_mercenary() -> Game:
+    """p. 30 Lawmaker Ridge adds a lawmaker; seat 1 draws from the mercenary stack."""
+    return _ridge("mercenary", "Brute", {**DISPATCH, "kind": "mercenary", "colour": "might",
+                                         "attributes": ["might", "might"]}).expect(
+        "vestige-card/draw-wrong-stack")
+
+
+def _observatory_times(times: int) -> Game:
+    g = Game().opening(blocks={1: {"conviction": 2, "attributes": {"cunning": 2}}})
+    g.move(1, [19, 25, 31])
+    return g.e("visit", seat=1, position="I6", region="observatory", times=times,
+               upgrades=["potential"] * times)
+
+
+@case
+def observatory_repeated_twice() -> Game:
+    """Legal. p. 30 Observatory: 'Use 1 cunning to upgrade 1 block. Repeatable.' Twice: 2
+    cunning, 2 potential upgraded; then seat 1 takes control (1 conviction)."""
+    return _observatory_times(2).e("control", seat=1, position="I6").end(1)
+
+
+@case
+def observatory_visited_zero_times() -> Game:
+    """p. 13: you cannot visit a region without resolving its effect. A visit resolving the
+    Observatory 0 times resolves nothing, so it is no visit, and the control that follows is
+    without one."""
+    g = _observatory_times(0).expect("vestige-visit/not-resolved")
+    return g.e("control", seat=1, position="I6").end(1).expect("vestige-control/no-visit")
+
+
+def _jump(swap: str | None) -> Game:
+    g = Game().opening(starts=(35, 25)).move(1, [35, 40])
+    g.e("visit", seat=1, position="O8", region="jump_point")
+    return g.e("control", seat=1, position="O8", swap=swap)
+
+
+@case
+def jump_point_control_swaps() -> Game:
+    """Legal. p. 30 Jump Point: control swaps it with another region (the Trench, O7)."""
+    return _jump("O7").end(1)
+
+
+@case
+def jump_point_control_without_swap() -> Game:
+    """p. 30 Jump Point: 'When you gain control of this region, it and another region
+    physically swap their positions.' No swap is recorded."""
+    return _jump(None).expect("vestige-control/jump-point-swap")
+
+
+def _manual_setup(covert: tuple[int, ...]) -> Game:
+    g = Game()
+    g.e("phase", name="setup")
+    for seat, (bot, start) in enumerate((("Bartholomew", 19), ("Rusty", 25)), start=1):
+        g.card(bot).e("seat_setup", seat=seat, start=start, chop_bot=bot,
+                      blocks={"conviction": 4})
+        if seat in covert:
+            g.e("covert_op", seat=seat, action="draw")
+    g.space = {1: 19, 2: 25}
+    g.reveal(["C", "I1", "I2", "I3"]).e("endgame_reveal", card="Network Sprawl")
+    return g.e("phase", name="setup_end")
+
+
+@case
+def setup_covert_op_each() -> Game:
+    """Legal. p. 24 and setup step 7: each player draws 1 covert op at setup."""
+    return _manual_setup((1, 2)).round(1).quiet_turn(1, [19, 24])
+
+
+@case
+def setup_covert_op_missing() -> Game:
+    """p. 24: 'You start the game with 1 covert op.' Seat 2 draws none."""
+    return _manual_setup((1,)).expect("vestige-covert/draw-missing")
+
+
+def _magenta(draw: bool) -> Game:
+    g = _ten_leverage().e("trigger", seat=1, point=1, endgame="Scorched Earth")
+    if draw:
+        g.e("covert_op", seat=1, action="draw", trigger=1)
+    return g.end(1)
+
+
+@case
+def magenta_trigger_draws_covert_op() -> Game:
+    """Legal. p. 24: immediately after your disc reaches a magenta trigger (declared: trigger 1),
+    draw a covert op from its stack."""
+    return _magenta(True)
+
+
+@case
+def magenta_trigger_without_covert_op() -> Game:
+    """p. 24: seat 1 reaches magenta trigger 1 and ends its turn without drawing a covert op."""
+    return _magenta(False).expect("vestige-covert/draw-missing")
+
+
+@case
+def setup_reveals_endgame_condition() -> Game:
+    """Legal. Setup step 8: in a competitive game, randomly reveal 1 endgame condition."""
+    return Game().setup().round(1).quiet_turn(1, [19, 24])
+
+
+@case
+def setup_reveals_no_endgame_condition() -> Game:
+    """Setup step 8: a competitive game reveals 1 endgame condition at setup; none is revealed."""
+    return Game().setup(endgame=False).expect("vestige-setup/endgame-missing")
+
+
+def _bots(seat2: dict[str, object]) -> Game:
+    g = Game()
+    g.e("phase", name="setup")
+    g.card("Bartholomew").e("seat_setup", seat=1, start=19, chop_bot="Bartholomew",
+                            blocks={"conviction": 4})
+    g.card("Rusty").card("Cog").e("seat_setup", seat=2, start=25, **seat2)
+    return g
+
+
+@case
+def setup_one_chop_bot_each() -> Game:
+    """Legal. p. 18: 'You start each game with a single chop bot.'"""
+    return _bots({"chop_bot": "Rusty", "blocks": {"conviction": 4}})
+
+
+@case
+def setup_without_chop_bot() -> Game:
+    """p. 18: you start with a single chop bot. Seat 2 starts with none."""
+    return _bots({"blocks": {"conviction": 4}}).expect("vestige-setup/chop-bot")
+
+
+@case
+def setup_second_chop_bot() -> Game:
+    """p. 18: a single chop bot. Seat 2 starts with Rusty and, with a block on it, Cog."""
+    return _bots({"chop_bot": "Rusty", "blocks": {"conviction": 3, "cards": {"Cog": 1}}}).expect(
+        "vestige-setup/chop-bot")
+
+
+def _trigger_reveal() -> Game:
+    g = _ten_leverage().e("trigger", seat=1, point=1)
+    return g.e("covert_op", seat=1, action="draw", trigger=1)
+
+
+@case
+def trigger_reveals_its_endgame_card() -> Game:
+    """Legal. p. 25: when a disc reaches a trigger whose stack has an endgame condition, reveal
+    it (here recorded as its own event after the trigger)."""
+    return _trigger_reveal().e("endgame_reveal", card="Scorched Earth", trigger=1).end(1)
+
+
+@case
+def trigger_reveals_two_endgame_cards() -> Game:
+    """p. 25 and setup step 8: one endgame condition card per trigger. Trigger 1 reveals two."""
+    g = _trigger_reveal().e("endgame_reveal", card="Scorched Earth", trigger=1)
+    return g.e("endgame_reveal", card="Deep Roots", trigger=1).expect(
+        "vestige-endgame/reveal-twice")
+
+
+@case
+def trigger_reveals_no_endgame_card() -> Game:
+    """p. 25: seat 1 is the first to reach trigger 1; its stack's endgame condition is never
+    revealed (the final round is not triggered)."""
+    return _trigger_reveal().end(1).expect("vestige-endgame/reveal-missing")
+
+
+def _augs() -> Game:
+    """Seat 1 draws Dispatch, activates her; her ability (as recorded) gains two augmentations,
+    both attached to her."""
+    g = _dispatch(Game().opening())
+    g.e("card", name="Aug A", printed=AUG).e("card", name="Aug B", printed=AUG)
+    g.e("activate", seat=1, card="Dispatch", gain=["ambition", "ambition"])
+    g.e("effect", seat=1, card="Dispatch", via="contact", gain_card="Aug A")
+    g.e("effect", seat=1, card="Dispatch", via="contact", gain_card="Aug B")
+    g.e("attach", seat=1, card="Aug A", to="Dispatch").e("attach", seat=1, card="Aug B",
+                                                        to="Dispatch")
+    return g.e("effect", seat=1, card="Aug A", via="augmentation")
+
+
+@case
+def augmentation_one_of_two_used() -> Game:
+    """Legal. p. 23: if a contact has multiple augmentations, choose which one to activate this
+    turn. Dispatch carries two; one is used."""
+    return _augs()
+
+
+@case
+def augmentation_two_of_two_used() -> Game:
+    """p. 23: one augmentation per activation; both of Dispatch's are used."""
+    return _augs().e("effect", seat=1, card="Aug B", via="augmentation").expect(
+        "vestige-effect/second-augmentation")
+
+
+def _aug_move(path: list[int]) -> Game:
+    g = _dispatch(Game().opening(starts=(19, 36)).move(1, path))
+    g.e("draw", seat=1, stack="smuggler", card="Veil", printed={
+        **DISPATCH, "kind": "smuggler", "colour": "cunning", "attributes": ["cunning"] * 2,
+        "jobs": ["artifact", "augmentation"]})
+    g.e("card", name="Aug A", printed=AUG)
+    g.e("activate", seat=1, card="Dispatch", gain=["ambition", "ambition"])
+    g.e("effect", seat=1, card="Dispatch", via="contact", gain_card="Aug A")
+    g.e("attach", seat=1, card="Aug A", to="Dispatch")
+    return g.e("attach", seat=1, card="Aug A", to="Veil")
+
+
+@case
+def augmentation_moved_at_chop_shop() -> Game:
+    """Legal. p. 23: augmentations can be removed from a contact while adjacent to the Chop
+    Shop, and attached at any time. On space 24 (next to the Chop Shop I3) Aug A moves from
+    Dispatch to Veil."""
+    return _aug_move([19, 24])
+
+
+@case
+def augmentation_moved_away_from_chop_shop() -> Game:
+    """p. 23: on space 25 (no Chop Shop next to it) Aug A moves from Dispatch to Veil, which
+    removes it from Dispatch."""
+    return _aug_move([19, 25]).expect("vestige-attach/invalid")
+
+
+def _bone_one(cards: list[str]) -> Game:
+    g = Game(seats=1, mode="solo", nemeses=["bone"], difficulty="nuisance")
+    g.setup(reveal_all=True, endgame=False).round(1).turn(1).move(1, [19, 24])
+    _dispatch(g).e("activate", seat=1, card="Dispatch", gain=["ambition", "ambition"])
+    g.e("effect", seat=1, card="Dispatch", via="contact", leverage=9)
+    g.e("trigger", seat=1, point=1, endgame="Scorched Earth", threats=["Syndicate Lord"])
+    g.e("covert_op", seat=1, action="draw", trigger=1).end(1)
+    return g.e("nemesis_turn", nemesis="bone", threat=1, leverage=2, cards=cards)
+
+
+@case
+def bone_threat_one_gains_a_mercenary() -> Game:
+    """Legal. p. 27 Bone, Threat Level 1: Bone gains 2 leverage and 1 mercenary (Nuisance)."""
+    return _bone_one(["Hired Gun"])
+
+
+@case
+def bone_threat_one_gains_no_mercenary() -> Game:
+    """p. 27 Bone, Threat Level 1: 2 leverage and 1 mercenary; the turn records none."""
+    return _bone_one([]).expect("vestige-nemesis/cards")
+
+
+@case
+def bone_threat_one_gains_three_mercenaries() -> Game:
+    """p. 27 Bone, Threat Level 1: 1 mercenary; the turn records 3."""
+    return _bone_one(["Hired Gun", "Hired Gun II", "Hired Gun III"]).expect(
+        "vestige-nemesis/cards")
+
+
+FLOAT_MAP = {**MAP, "I2": "floating_stones", "O7": "scrapyard"}
+
+
+def _floating(control: bool) -> Game:
+    """Extra Regions: Floating Stones on I2 (seat 2 starts on 36). Seat 1 (25: next to C, I1, I2) takes the bounty at
+    the Archives (the stack shows it), visits Floating Stones (controlling it or not), rolls
+    STRAIN and completes the bounty there (2 guile) instead of at the Scrapyard."""
+    g = Game(map=FLOAT_MAP)
+    g.header["modules"] = ["extra_regions"]
+    g.opening(blocks={1: {"conviction": 2, "attributes": {"guile": 2}}}, starts=(19, 36))
+    g.move(1, [19, 25])
+    g.e("pickup", seat=1, stack="bounty", card="Marked Courier", at="C",
+        assignee="Bartholomew", face_up=True)
+    g.replace("bounty", "Old Debt", pickup="archives", top="archives")
+    g.e("visit", seat=1, position="I2", region="floating_stones")
+    if control:
+        g.e("control", seat=1, position="I2")
+    g.e("roll", seat=1, face="strain")
+    return g.e("complete", seat=1, card="Marked Courier", face="strain", pay={"guile": 2},
+               floating=True)
+
+
+@case
+def floating_stones_controller_completes() -> Game:
+    """Legal. p. 31 Floating Stones: the controller may complete a job by visiting here, rather
+    than using the pickup or complete a job action (seat 1 used its job action on the pickup)."""
+    return _floating(True).end(1)
+
+
+@case
+def floating_stones_without_control() -> Game:
+    """p. 31 Floating Stones: only its controller completes a job there; seat 1 does not control
+    it."""
+    return _floating(False).expect("vestige-job/floating-stones")
+
+
+def _mercs(n: int) -> Game:
+    g = Game().opening()
+    for i in range(1, n + 1):
+        g.e("draw", seat=1 + i % 2, stack="mercenary", card=f"Merc {i}")
+    return g
+
+
+@case
+def twelve_mercenaries_drawn() -> Game:
+    """Legal. Game Components: 12 mercenaries. Card effects draw all 12."""
+    return _mercs(12)
+
+
+@case
+def thirteenth_mercenary_drawn() -> Game:
+    """Game Components: the box has 12 mercenaries; a 13th is drawn."""
+    return _mercs(13).expect("vestige-card/supply")
+
+
+@case
+def face_up_job_not_replaced() -> Game:
+    """p. 14: 'If you take the face-up card, immediately replace it by flipping the top card of
+    the stack into that place.' Seat 1 takes the face-up bounty and ends its turn without the
+    replacement (legal twin: pickup_without_tile_next_to_it)."""
+    return _no_at([19, 24]).end(1).expect("vestige-job/face-up-not-replaced")

@@ -1,0 +1,160 @@
+"""Mandate 2038's own queries (scoring sources, World Endings, claims) over the shared
+warehouse tables and Mandate's ``outcomes`` and ``claims``.
+
+Every query restricts ``games`` to ``game = 'mandate2038'`` (as a parameter) on top of the
+shared sidebar's :class:`~dashboards.queries.Filters`, so a Mandate figure never counts another
+game's rows. The shared queries (the games table, filters, findings, durations, observations)
+stay in :mod:`dashboards.queries`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from dashboards.queries import KIND_SQL, Filters
+from dashboards.store import query
+
+GAME = "mandate2038"
+
+
+def _where(f: Filters) -> tuple[str, list[Any]]:
+    """The sidebar's condition on ``games g`` plus ``g.game = 'mandate2038'``."""
+    where, params = f.where()
+    return f"g.game = ? AND {where}", [GAME, *params]
+
+
+# --- Scoring sources -------------------------------------------------------------------------
+
+
+def ledger_by_source(db: Path, f: Filters) -> pl.DataFrame:
+    """Mandate by ledger source, faction, Era and whether the seat won (checkpoint resyncs out).
+
+    (It counted distinct games per group too, unused and a third of its time at 100,000 games.)"""
+    where, params = _where(f)
+    return query(
+        db,
+        f"""
+        SELECT l.source, s.faction, l.era, coalesce(s.winner, FALSE) AS winner,
+               {KIND_SQL} AS kind, CAST(sum(l.amount) AS BIGINT) AS mandate, count(*) AS entries
+        FROM ledger l
+        JOIN games g USING (game_id)
+        JOIN seats s ON s.game_id = l.game_id AND s.seat = l.seat
+        WHERE {where} AND l.source <> 'checkpoint'
+        GROUP BY ALL ORDER BY l.source, s.faction, l.era
+        """,
+        params,
+    )
+
+
+def seats_in_games(db: Path, f: Filters) -> pl.DataFrame:
+    """Every seat of the filtered games: faction, winner flag and kind (for per-seat averages)."""
+    where, params = _where(f)
+    return query(
+        db,
+        f"""
+        SELECT s.game_id, s.seat, s.faction, coalesce(s.winner, FALSE) AS winner,
+               s.final_mandate, g.player_count, {KIND_SQL} AS kind, g.complete
+        FROM seats s JOIN games g USING (game_id)
+        WHERE {where}
+        """,
+        params,
+    )
+
+
+def seat_counts(db: Path, f: Filters) -> pl.DataFrame:
+    """Seat-games of the filtered games per kind, faction and winner flag (``seat_games``):
+    what the Scoring sources page divides by, counted in SQL instead of reading every seat."""
+    where, params = _where(f)
+    return query(
+        db,
+        f"""
+        SELECT {KIND_SQL} AS kind, s.faction, coalesce(s.winner, FALSE) AS winner,
+               count(*) AS seat_games
+        FROM seats s JOIN games g USING (game_id)
+        WHERE {where}
+        GROUP BY ALL ORDER BY ALL
+        """,
+        params,
+    )
+
+
+def kind_sizes(db: Path, f: Filters) -> pl.DataFrame:
+    """Games with seats and seat-games of the filtered games, per kind (kind, games, seats)."""
+    where, params = _where(f)
+    return query(
+        db,
+        f"""
+        SELECT {KIND_SQL} AS kind, count(DISTINCT s.game_id) AS games, count(*) AS seats
+        FROM seats s JOIN games g USING (game_id)
+        WHERE {where}
+        GROUP BY ALL ORDER BY ALL
+        """,
+        params,
+    )
+
+
+# --- World Endings ---------------------------------------------------------------------------
+
+
+def endings(db: Path, f: Filters) -> pl.DataFrame:
+    """One row per complete game's outcome with the Open test's margins."""
+    where, params = _where(f)
+    return query(
+        db,
+        f"""
+        SELECT o.game_id, g.player_count, g.profile, g.session_type, {KIND_SQL} AS kind,
+               o.ending, o.agi, o.open, o.collective_trust, o.setup_collective_trust,
+               o.open_threshold, o.trust_margin, o.systemic_risk, o.systemic_risk_limit,
+               o.systemic_risk_limit - o.systemic_risk AS risk_margin
+        FROM outcomes o JOIN games g USING (game_id)
+        WHERE {where} AND o.complete
+        """,
+        params,
+    )
+
+
+CLAIM_COLUMNS = ("c.game_id, c.seat, s.faction, c.publication, c.paid, c.modules_supported, "
+                 f"c.eligible, c.strength, g.player_count, {KIND_SQL} AS kind")
+
+
+def claims(db: Path, f: Filters, kind: str | None = None, limit: int | None = None) -> pl.DataFrame:
+    """Dossier claims of the filtered games with their strengths (of one ``kind`` of game and
+    the first ``limit`` in game and seat order when given)."""
+    where, params = _where(f)
+    if kind is not None:
+        where += f" AND {KIND_SQL} = ?"
+        params = [*params, kind]
+    cap = ""
+    if limit is not None:
+        cap = " ORDER BY c.game_id, c.seat LIMIT ?"
+        params = [*params, int(limit)]
+    return query(
+        db,
+        f"""
+        SELECT {CLAIM_COLUMNS}
+        FROM claims c JOIN games g USING (game_id)
+        LEFT JOIN seats s ON s.game_id = c.game_id AND s.seat = c.seat
+        WHERE {where}{cap}
+        """,
+        params,
+    )
+
+
+def claim_strengths(db: Path, f: Filters) -> pl.DataFrame:
+    """Claims of the filtered games counted per kind, strength and eligibility (``claims``)."""
+    where, params = _where(f)
+    return query(
+        db,
+        f"""
+        SELECT {KIND_SQL} AS kind, c.strength, c.eligible, count(*) AS claims
+        FROM claims c JOIN games g USING (game_id)
+        WHERE {where}
+        GROUP BY ALL ORDER BY ALL
+        """,
+        params,
+    )
+
+

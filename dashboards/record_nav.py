@@ -1,0 +1,50 @@
+"""Which draft the Record page shows: one address parameter (``?draft=<id>``) for every game, so
+a reload or a restart comes back to the same draft whatever game it records."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from dashboards import drafts, store
+
+QP = "draft"
+#: the address parameter of the former Vestige-only record page, still understood
+OLD_QP = "vdraft"
+#: session keys a recorder keeps for its open draft, dropped when another draft is opened
+TRANSIENT = ("confirm", "passed", "vrec_passed", "vrec_confirm", "vrec_group")
+
+
+def ddir() -> Path:
+    """The drafts folder beside the database."""
+    return store.drafts_dir(store.db_path())
+
+
+def current() -> str | None:
+    """The draft being recorded (from the address: it survives a refresh), or None."""
+    for name in (QP, OLD_QP):
+        qp = st.query_params.get(name)
+        if not qp:
+            continue
+        try:
+            if drafts.path_of(ddir(), qp).is_file():
+                if name == OLD_QP:
+                    del st.query_params[OLD_QP]
+                    st.query_params[QP] = qp
+                return str(qp)
+        except drafts.DraftError:
+            pass
+        st.warning(f"No draft “{qp}” here; choose one from the list.")
+        del st.query_params[name]
+    return None
+
+
+def open_draft(draft_id: str | None) -> None:
+    """Show ``draft_id`` (None: back to the list of drafts)."""
+    for k in TRANSIENT:
+        st.session_state.pop(k, None)
+    if draft_id:
+        st.query_params[QP] = draft_id
+    elif QP in st.query_params:
+        del st.query_params[QP]

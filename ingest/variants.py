@@ -1,0 +1,184 @@
+"""Loading a rules variant file and checking it against its game (the I/O side of
+:mod:`engine.core.variants`; docs/variants.md).
+
+:func:`load_variant` reads the TOML file, the game's declared bounds
+(``data/content/<game>/variant-bounds.json``), the game's content pack and its unwritten-rule
+options, and returns a :class:`LoadedVariant` (the stamp a log stores and the effective changes
+against the base) or raises :class:`schemas.variants.VariantError` listing every problem with
+the file, line, path and reason.
+
+Unwritten-rule options come from the game's one options mechanism as the bounds file names it:
+``"options": "rulings"`` (Mandate 2038's ruling book: an option is one of a ruling's choices) or
+``"options": "declared"`` (Vestige's declared values, rulings with values in
+``data/content/<game>/rulings/``: an option is a declared value by path, of the same type and
+inside its declared bound).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engine.core.variants import (
+    MISSING,
+    Change,
+    _check_bound,
+    _same_type,
+    bound_for,
+    checked,
+    get_path,
+)
+from schemas.packs import load_pack
+from schemas.variants import (
+    VariantError,
+    VariantFile,
+    VariantProblem,
+    VariantStamp,
+    load_bounds,
+    parse_variant,
+    read_variant,
+)
+
+
+@dataclass(frozen=True)
+class LoadedVariant:
+    """A checked variant: its file, the stamp a log's header stores, the effective changes."""
+
+    file: VariantFile
+    stamp: VariantStamp
+    changes: list[Change]
+    options: dict[str, tuple[Any, Any]]  # option id -> (base value, the variant's)
+
+    @property
+    def name(self) -> str:
+        return self.stamp.name
+
+
+def _ruling_check(rules_version: str) -> tuple[Callable[[str, Any], str | None],
+                                               Callable[[str], Any]]:
+    from engine.mandate2038.rulings import load_rulings
+
+    book = load_rulings(rules_version)
+
+    def check(oid: str, value: Any) -> str | None:
+        r = book.rulings.get(oid)
+        if r is None:
+            return f"unknown ruling (known: {', '.join(sorted(book.rulings))})"
+        if value not in r.options:
+            return f"{value!r} is not an option of this ruling (options: {', '.join(r.options)})"
+        return None
+
+    return check, lambda oid: book.rulings[oid].default
+
+
+def _declared_check(game: str, bounds: dict[str, Any]) -> tuple[Callable[[str, Any], str | None],
+                                                                 Callable[[str], Any]]:
+    from engine.core.options import book_for
+
+    # the declared values are rulings with values (engine/core/options.py): their defaults'
+    values = {rid: r.values[r.default] for rid, r in book_for(game).rulings.items()
+              if r.default in r.values}
+    opt_bounds = {"bounds": bounds.get("option_bounds", [])}
+
+    def check(oid: str, value: Any) -> str | None:
+        base = get_path(values, oid)
+        if base is MISSING:
+            return f"unknown declared value (known: {', '.join(sorted(values))})"
+        if not _same_type(base, value):
+            return f"{value!r} does not have the declared value's type (declared: {base!r})"
+        b = bound_for(opt_bounds, oid)
+        if b is None:
+            return "not a knob: the game declares no bounds for this value"
+        return _check_bound(oid, value, b)
+
+    return check, lambda oid: get_path(values, oid)
+
+
+def load_variant(path: Path | str) -> LoadedVariant:
+    """Read and check a variant file (VariantError with every problem: file, line, path, why)."""
+    return check_variant(read_variant(path))
+
+
+def check_variant(vf: VariantFile) -> LoadedVariant:
+    """Check a variant as read against its game (VariantError listing every problem)."""
+    try:
+        bounds = load_bounds(vf.game)
+    except FileNotFoundError as exc:
+        raise VariantError([VariantProblem(vf.file, vf.line("game", ""), "game",
+                                           str(exc))]) from None
+    pack: dict[str, Any] = {}
+    if bounds.get("pack", True):
+        try:
+            pack = load_pack(vf.game, vf.rules_version).model_dump(mode="json")
+        except (OSError, ValueError) as exc:
+            raise VariantError([VariantProblem(vf.file, vf.line("rules_version", ""),
+                                               "rules_version", str(exc))]) from None
+    kind = bounds.get("options")
+    if kind == "rulings":
+        option_check, base_of = _ruling_check(vf.rules_version)
+    elif kind == "declared":
+        option_check, base_of = _declared_check(vf.game, bounds)
+    else:
+        option_check, base_of = (lambda oid, v: "this game has no unwritten-rule options"), (
+            lambda oid: None)
+    stamp, changes = checked(vf, pack, bounds, game=vf.game,
+                             rules_version=bounds.get("rules_version", vf.rules_version)
+                             if not pack else pack["rules_version"],
+                             option_check=option_check)
+    options = {k: (base_of(k), v) for k, v in stamp.options.items()}
+    return LoadedVariant(file=vf, stamp=stamp, changes=changes, options=options)
+
+
+def sweep_variants(base: LoadedVariant | None, spec: str, game: str = "mandate2038",
+                   rules_version: str = "0.8.0-rc.17-test") -> list[LoadedVariant]:
+    """``KNOB=LO..HI`` (or ``KNOB=A,B,C``) as a series of variants, one per value, each named
+    ``KNOB=VALUE`` and checked like a file (on top of ``base``'s changes when given)."""
+    knob, sep, rng = spec.partition("=")
+    if not sep or not knob.strip() or not rng.strip():
+        raise VariantError([VariantProblem("--sweep", None, spec,
+                                           "write KNOB=LO..HI or KNOB=A,B,C")])
+    knob = knob.strip()
+    try:
+        if ".." in rng:
+            lo, hi = (int(x) for x in rng.split("..", 1))
+            values: list[Any] = list(range(lo, hi + 1))
+        else:
+            values = [int(x) for x in rng.split(",")]
+    except ValueError:
+        raise VariantError([VariantProblem("--sweep", None, spec,
+                                           "the values must be integers")]) from None
+    if not values or len(values) > 12:
+        raise VariantError([VariantProblem("--sweep", None, spec,
+                                           "a sweep takes 1 to 12 values")])
+    out = []
+    problems: list[VariantProblem] = []
+    for v in values:
+        text = _sweep_toml(base, knob, v, game, rules_version)
+        try:
+            vf = parse_variant(text, f"--sweep {spec}")
+            out.append(check_variant(vf))
+        except VariantError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        raise VariantError(problems)
+    return out
+
+
+def _sweep_toml(base: LoadedVariant | None, knob: str, value: Any, game: str,
+                rules_version: str) -> str:
+    changes = dict(base.file.changes) if base else {}
+    changes[knob] = value
+    g = base.file.game if base else game
+    rv = base.file.rules_version if base else rules_version
+    lines = [f'name = "{knob}={value}"', f'game = "{g}"', f'rules_version = "{rv}"', "",
+             "[changes]"]
+    lines += [f"{json.dumps(k)} = {json.dumps(v)}" for k, v in changes.items()]
+    if base and base.file.paused:
+        lines += ["", "[abilities]", f"paused = {json.dumps(base.file.paused)}"]
+    if base and base.file.options:
+        lines += ["", "[options]"]
+        lines += [f"{json.dumps(k)} = {json.dumps(v)}" for k, v in base.file.options.items()]
+    return "\n".join(lines) + "\n"
