@@ -32,6 +32,7 @@ from playtest_pig.schema import (
     EVENTS_ADAPTER,
     GAME_ID,
     RULES_VERSION,
+    TIMED_PHASES,
     TITLE,
     PigHeader,
     PigLog,
@@ -55,7 +56,7 @@ VOCABULARY = Vocabulary(
     score_sources={"held_turn": "Held turn totals (§3.4)",
                    "table_correction": "Table's written score (§5.2)"},
     end_conditions=ENDINGS,
-    phases={},
+    phases={"game_start": "Whole game (start to end, breaks left out)"},
     location_labels={"round": "round", "turn": "turn"},
     seat_role="Seat",  # Pig has no factions: a seat is just a player
 )
@@ -99,8 +100,9 @@ class PigRuleset(Game):
     bot_names: tuple[str, ...] = (*BOT_NAMES, "mixed")
     formats = FORMATS
     vocabulary = VOCABULARY
-    # no phases to time: a game of Pig is timed as a whole (first to last timed event)
-    timed_phases: tuple[str, ...] = ()
+    # a game of Pig is timed as a whole, and turn by turn (playtest_pig/timing.py)
+    timed_phases: tuple[str, ...] = TIMED_PHASES
+    timing = "playtest_pig.timing:pig_timing"
     rulings_dir = HERE / "rulings"
     pages: tuple[Page, ...] = (Page(title="Pig: turn risk", script=str(HERE / "page.py"), url_path="pig-turn-risk"),)
 

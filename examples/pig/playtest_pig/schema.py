@@ -19,6 +19,9 @@ GAME_ID = "pig"
 TITLE = "Pig"
 RULES_VERSION = "traditional-1"
 
+#: the phases a game of Pig is timed by (``phase`` event names; playtest_pig/timing.py)
+TIMED_PHASES: tuple[str, ...] = ("game_start",)
+
 SeatNo = Annotated[int, Field(ge=1, le=6)]
 Face = Annotated[int, Field(ge=1, le=6)]
 

@@ -9,9 +9,7 @@ reproducible on its own.
 from __future__ import annotations
 
 import random
-from typing import cast
 
-from engine.core.ruleset import Ruleset
 from engine.simulate import SIMULATOR_VERSION, simulate_game
 from playtest_pig.bots import BOT_NAMES, make_bot
 from playtest_pig.schema import PigHeader, PigLog
@@ -55,8 +53,6 @@ def simulate_one(seed: object, index: int, players: int, bots: str = "mixed") ->
     header = game_header(players, rng, seat_bots, seed=seed, index=index)
     seat_objs = {i + 1: make_bot(b, random.Random(f"{tag}:bot{i + 1}"))
                  for i, b in enumerate(seat_bots)}
-    # cast: the Ruleset protocol types simulate_one as a settable attribute, a Game subclass
-    # defines it as a method (NOTES-FOR-CORE.md)
-    log = simulate_game(cast(Ruleset, RULESET), header, seat_objs, rng)
+    log = simulate_game(RULESET, header, seat_objs, rng)
     assert isinstance(log, PigLog)
     return log
