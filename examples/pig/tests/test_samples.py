@@ -27,3 +27,13 @@ def test_walkthrough_sheet_is_clean_and_illustrative() -> None:
     assert header.provenance.illustrative and header.session_type == "developer_walkthrough"
     r = run(header, loaded.parsed.events)
     assert r.findings == [] and r.outcome.complete and r.outcome.winners == [1]
+
+
+def test_the_readme_lists_the_declared_tables() -> None:
+    """The README's table list is the declaration's (a game package documents its tables)."""
+    from playtest_pig.records import TABLES
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    for table, cols in TABLES.items():
+        row = f"| `{table}` | game_id, " + ", ".join(f"{c} ({t})" for c, t in cols) + " |"
+        assert row in readme, table
