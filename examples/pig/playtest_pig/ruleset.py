@@ -104,6 +104,7 @@ class PigRuleset(Game):
     timed_phases: tuple[str, ...] = TIMED_PHASES
     timing = "playtest_pig.timing:pig_timing"
     rulings_dir = HERE / "rulings"
+    protocols_dir = HERE / "protocols"  # pig-observation/v1.json: what a facilitator captures
     pages: tuple[Page, ...] = (Page(title="Pig: turn risk", script=str(HERE / "page.py"), url_path="pig-turn-risk"),)
 
     def simulate_one(self, seed: object, index: int, players: int,
