@@ -30,8 +30,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ingest.formats import LoadedLog
-from ingest.formats._common import Problems, decode_text, unreadable, validate
+from ingest.formats import LoadedLog, Problems, read_text_log, unreadable
 from playtest_pig.schema import Final, Hold, PigHeader, PigLog, Roll
 
 FORMAT = "pig-sheet"
@@ -183,20 +182,11 @@ def parse_pig_sheet(text: str, source: str) -> tuple[dict[str, Any], int | None,
 def read_pig_sheet(data: bytes, source: str) -> LoadedLog:
     """Read a score sheet's bytes. Never raises; problems are findings with their line."""
     try:
-        text, reason, line, col = decode_text(data)
-        if text is None:
-            return unreadable(source, FORMAT, data, reason or "unreadable", line, col)
-        obj, header_line, event_lines, problems = parse_pig_sheet(text, source)
+        return read_text_log(data, source, FORMAT, parse_pig_sheet, what="score sheet",
+                             empty="it is empty", title="Pig")
     except Exception as err:  # noqa: BLE001 - a reader never raises
         return unreadable(source, FORMAT, data,
                           f"could not read the Pig score sheet ({type(err).__name__}: {err})")
-    if not obj["header"] and not obj["events"]:
-        first = problems.findings[0].message if problems.findings else "it is empty"
-        out = unreadable(source, FORMAT, data, f"not a Pig score sheet ({first})")
-        out.parsed.findings += problems.findings
-        return out
-    return validate(obj, source=source, fmt=FORMAT, raw=data, header_line=header_line,
-                    event_lines=event_lines, problems=problems.findings)
 
 
 def loads_pig_sheet(text: str) -> PigLog:
