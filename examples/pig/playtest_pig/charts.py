@@ -46,3 +46,17 @@ def win_rates(frame: pl.DataFrame, by: str, title: str) -> alt.Chart:
 def even_share(players: int) -> float:
     """The win rate of a seat if the game were fair: 1 / players."""
     return 1 / players if players else math.nan
+
+
+def race(frame: pl.DataFrame, target: int) -> alt.LayerChart:
+    """Every seat's banked score and the turn total at stake (``seat``, ``part``, ``points``),
+    stacked, against the target (a rule)."""
+    bars = alt.Chart(frame).mark_bar().encode(
+        y=alt.Y("seat:N", title=None, sort=None),
+        x=alt.X("sum(points):Q", title="Points", scale=alt.Scale(domain=[0, max(target, 1)])),
+        color=alt.Color("part:N", title=None, sort=["Banked", "Turn total at stake"]),
+        order=alt.Order("part:N"),
+        tooltip=["seat", "part", "points"])
+    goal = alt.Chart(pl.DataFrame({"target": [target]})).mark_rule(strokeDash=[4, 4]).encode(
+        x="target:Q")
+    return (bars + goal).properties(title=f"The race to {target}", height=alt.Step(30))

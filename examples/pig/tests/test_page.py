@@ -81,3 +81,33 @@ def test_the_face_counts_match_the_logs(pig_db: Path) -> None:
 
     sim = queries.faces(pig_db).filter(pl.col("kind") == "Simulated")
     assert dict(zip(sim["face"].to_list(), sim["rolls"].to_list(), strict=True)) == counted
+
+
+def test_the_replay_viewer_draws_the_race(pig_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The toolkit's Replay viewer calls Pig's declared board picture (playtest_pig/board.py)."""
+    import duckdb
+
+    import dashboards
+
+    con = duckdb.connect(str(pig_db), read_only=True)
+    (gid,) = con.execute("SELECT game_id FROM games WHERE session_type = 'simulation' "
+                         "ORDER BY game_id LIMIT 1").fetchone()
+    con.close()
+    monkeypatch.setenv("PLAYTEST_DB", str(pig_db))
+    monkeypatch.delenv("PLAYTEST_WRITE_PASSWORD", raising=False)
+    at = AppTest.from_file(str(Path(dashboards.__file__).parent / "app.py"), default_timeout=60)
+    at.run()
+    at.query_params.update({"game": gid, "event": "3"})
+    at.switch_page("views/replay.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    text = " ".join(m.value for m in at.markdown)
+    assert "is on turn" in text or "The game is over" in text
+    assert len(at.get("vega_lite_chart")) == 1
+
+
+def test_the_race_frame() -> None:
+    from playtest_pig.board import race
+
+    snap = {"scores": {"1": 30, "2": 12}, "active": 2, "turn_total": 9, "over": False}
+    assert race(snap).rows() == [("Seat 1", "Banked", 30), ("Seat 1", "Turn total at stake", 0),
+                                 ("Seat 2", "Banked", 12), ("Seat 2", "Turn total at stake", 9)]
