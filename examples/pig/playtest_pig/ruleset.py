@@ -106,6 +106,7 @@ class PigRuleset(Game):
     rulings_dir = HERE / "rulings"
     protocols_dir = HERE / "protocols"  # pig-observation/v1.json: what a facilitator captures
     board_picture = "playtest_pig.board:score_track"  # the Replay viewer's picture
+    recorder = "playtest_pig.recorder:RECORDER"  # live entry on the Record page
     pages: tuple[Page, ...] = (Page(title="Pig: turn risk", script=str(HERE / "page.py"), url_path="pig-turn-risk"),)
 
     def simulate_one(self, seed: object, index: int, players: int,
