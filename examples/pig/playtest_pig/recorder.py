@@ -35,8 +35,9 @@ CONFIRM = "confirm"  # dropped by the Record page when another draft is opened
 
 
 def draft_seats(header: dict[str, Any]) -> str:
-    """The seats of a draft in words ("Seat 1: Ada; Seat 2: Bo")."""
-    return "; ".join(f"Seat {s.get('seat')}: {s.get('player') or 'no name'}"
+    """The seats of a draft in words ("Seat 1: Ada; Seat 2"; a seat without a name is just
+    its number)."""
+    return "; ".join(f"Seat {s.get('seat')}" + (f": {s['player']}" if s.get("player") else "")
                      for s in header.get("seats", []))
 
 
