@@ -19,6 +19,7 @@ rule, from that arm's 95% bootstrap interval) is given too, and whether it chang
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections.abc import Callable
@@ -62,6 +63,11 @@ def _fallback_sum(a: np.ndarray) -> np.ndarray:
     return np.asarray(a[..., 0].sum(axis=1), dtype=float)
 
 
+def _entropy(scale: str) -> Callable[[np.ndarray], np.ndarray]:
+    """The Balance page's entropy: normalised by the fixed number of possible ids."""
+    return functools.partial(stats.entropy_fixed_rows, k=stats.ENTROPY_SCALE[scale])
+
+
 SPECS: tuple[MetricSpec, ...] = (
     MetricSpec("seat_win_share_range", ("turn_order",), ("one", "credit"),
                stats.share_range_rows),
@@ -73,10 +79,10 @@ SPECS: tuple[MetricSpec, ...] = (
                lambda a: stats.share_range_rows(a, 4)),
     MetricSpec("round_two_leader_conversion", (), ("lead_won_share", "first_seat"),
                stats.ratio_rows),
-    MetricSpec("action_entropy", ("action",), ("n",), stats.entropy_rows, "actions"),
-    MetricSpec("opening_entropy", ("opening",), ("one",), stats.entropy_rows),
+    MetricSpec("action_entropy", ("action",), ("n",), _entropy("action"), "actions"),
+    MetricSpec("opening_entropy", ("opening",), ("one",), _entropy("opening")),
     MetricSpec("opening_top_share", ("opening",), ("one",), stats.top_share_rows),
-    MetricSpec("winning_path_entropy", ("path",), ("credit",), stats.entropy_rows),
+    MetricSpec("winning_path_entropy", ("path",), ("credit",), _entropy("path")),
     MetricSpec("winning_path_top_share", ("path",), ("credit",), stats.top_share_rows),
     MetricSpec("pairwise_dominance", ("profile", "opponent"), ("comparisons", "points"),
                stats.dominance_rows, "pairs"),
