@@ -370,15 +370,6 @@ def command(args: Any) -> str:
     if not (study / "games").is_dir() or not (study / "seats").is_dir():
         raise ValueError(f"{study}: not a study folder (no games/ and seats/ tables); make one "
                          "with playtest study")
-    from ingest.study import completed_batches
-
-    damaged: dict[str, str] = {}
-    completed_batches(study, damaged)  # each batch's files checked against its marker
-    if damaged:
-        bid, why = sorted(damaged.items())[0]
-        raise ValueError(f"{study}: {len(damaged)} batch(es) of the study are damaged (batch "
-                         f"{bid}: {why}); run `playtest study` again with --out {study} to play "
-                         "them again")
     if args.null_check is not None:
         if args.null_check < 1:
             raise ValueError("--null-check needs a number of replicate studies, at least 1")

@@ -25,7 +25,7 @@ from engine.core.variants import (
     Change,
     checked,
 )
-from schemas.packs import data_dir, load_pack
+from schemas.packs import load_pack
 from schemas.variants import (
     VariantError,
     VariantFile,
@@ -53,14 +53,13 @@ class LoadedVariant:
 
 def _ruling_check(game: str, rules_version: str) -> tuple[Callable[[str, Any], str | None],
                                                           Callable[[str], Any]]:
-    # every game keeps its ruling book in one format at data/content/<game>/rulings/
-    from engine.mandate2038.rulings import _load
+    # the game's one options mechanism (engine.core.options): its ruling book
+    from engine.core.options import RulingsError, book_for
 
-    path = data_dir() / "content" / game / "rulings" / f"{rules_version}.json"
-    if not path.is_file():
-        raise VariantError([VariantProblem("", None, "options",
-                                           f"{game} has no ruling book {path}")])
-    book = _load(str(path))
+    try:
+        book = book_for(game, rules_version)
+    except RulingsError as exc:
+        raise VariantError([VariantProblem("", None, "options", str(exc))]) from None
 
     def check(oid: str, value: Any) -> str | None:
         r = book.rulings.get(oid)

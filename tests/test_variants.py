@@ -404,3 +404,34 @@ def test_variants_view_without_a_study(tmp_path: Path, monkeypatch: pytest.Monke
     at.switch_page("views/variants.py").run()
     assert not [e.value for e in at.exception]
     assert "playtest study --variant" in " ".join(i.value for i in at.info)
+
+
+def test_physical_playtests_of_a_variant_are_found_in_the_archive(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from dashboards.variant_queries import evidence_beside, physical_by_variant
+
+    log = json.loads((GOLDEN / "mandate2038" / "dossier-compute-2.json").read_text())
+    log["header"]["session_type"] = "facilitated_playtest"
+    log["header"]["game_id"] = "table-variant-1"
+    plain = json.loads((GOLDEN / "mandate2038" / "dossier-compute-2.json").read_text())
+    plain["header"]["session_type"] = "facilitated_playtest"
+    plain["header"]["game_id"] = "table-printed-1"
+    plain["header"]["variant"] = None
+    for name, doc in (("v.json", log), ("p.json", plain)):
+        (tmp_path / name).write_text(json.dumps(doc), "utf-8")
+    db = tmp_path / "w" / "playtest.duckdb"
+    assert main(["ingest", "--db", str(db), str(tmp_path / "v.json"),
+                 str(tmp_path / "p.json")]) == 0
+    capsys.readouterr()
+    phys = physical_by_variant(db)
+    rows = {r["variant"]: r for r in phys.iter_rows(named=True)}
+    assert set(rows) == {"baseline", "dossier-compute-2"}
+    assert rows["dossier-compute-2"]["games"] == 1
+    assert rows["dossier-compute-2"]["variant_hash"] == log["header"]["variant"]["hash"]
+    sim = pl.DataFrame({"variant": ["baseline", "dossier-compute-2"], "games": [10, 10],
+                        "agi": [2, 1], "open": [10, 10]})
+    beside = evidence_beside(phys, sim)
+    # physical and simulated evidence side by side, each with its own games: never summed
+    row = beside.filter(pl.col("variant") == "dossier-compute-2").row(0, named=True)
+    assert row["physical games"] == 1 and row["simulated games"] == 10

@@ -146,9 +146,9 @@ def test_sheet_errors_name_line_and_column() -> None:
             ",,1,teleport,,\n")
     _, _, lines, problems = parse_vestige_sheet(text, "g.csv")
     msgs = [f.message for f in problems.findings]
-    assert msgs[0].startswith("g.csv:6:2:") and "round 2 on a row of round 1" in msgs[0]
+    assert msgs[0].startswith("g.csv:6:2:") and "says round 2" in msgs[0] and "round 1" in msgs[0]
     assert msgs[1].startswith("g.csv:7:4:") and "unknown event type" in msgs[1]
-    assert lines == [5]
+    assert lines == [5, 6]  # the row of another round is reported and kept (issue 21)
 
 
 def _check(out: LoadedLog, name: str) -> None:

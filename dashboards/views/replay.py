@@ -125,7 +125,7 @@ def render() -> None:
                         if values[k] is not None)
         box(f"**{f.code}** ({f.rule}) at event {pos}: {f.message}{extra}",
             icon=":material/report:")
-    panel = ga.part("replay_panel") or generic_panel
+    panel = ga.board_picture or generic_panel
     panel(gid, log, pos, result, rs)
     _event_list(ga, log, pos)
 
@@ -145,7 +145,7 @@ def generic_panel(gid: str, log: gamelog.GameLog, pos: int, result: object, rs: 
     st.markdown(f"**Findings so far**: {len(found)}")
     if found:
         st.dataframe(replay_view.findings_table(found), hide_index=True, width="stretch")
-    snap = getattr(rs, "snapshot", None)
+    snap = rs.snapshot if rs is not None else None
     if callable(snap):
         with st.expander("The table at this event (engine snapshot)", expanded=True):
             try:

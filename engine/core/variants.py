@@ -442,7 +442,7 @@ def variant_unplayable(header: Any, ruleset: Any) -> str | None:
     st = getattr(header, "variant", None)
     if st is None:
         return None
-    if (st.changes or st.paused) and not getattr(ruleset, "plays_variants", False):
+    if (st.changes or st.paused) and not ruleset.plays_variants:
         return (f"the log names the rules variant {st.name!r}, which changes content values or "
                 f"pauses abilities; {ruleset.game} cannot change its content per game yet: "
                 "replayed under the rules as printed")

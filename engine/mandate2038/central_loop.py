@@ -15,7 +15,13 @@ from operator import itemgetter
 from engine.core.findings import FindingSink
 from engine.mandate2038 import factions
 from engine.mandate2038.board import DISTANCE, FRONTIER, WITHIN_TWO
-from engine.mandate2038.core_actions import ACTIONS, do_run_end, moved_facility_power
+from engine.mandate2038.core_actions import (
+    ACTIONS,
+    compute_free,
+    deploy_requirement,
+    do_run_end,
+    moved_facility_power,
+)
 from engine.mandate2038.hex_board import (
     adjacent_hexes,
     check_path,
@@ -169,6 +175,10 @@ def on_headline(st: GameState, ev: HeadlineReveal, sink: FindingSink) -> None:
     if st.production_started and not st.partial:
         sink.report("turn/wrong-phase",
                     f"a Headline (cycle {cycle}) was revealed after this Era's Production")
+    elif cycle > expected and expected <= 3 and not st.partial:
+        # a cycle number written wrong: the table's evident sequence is the next cycle (the
+        # following Headline, with its own number, then reads in order: one slip, one finding)
+        cycle = expected
     st.cycle = cycle
     sink.cycle = cycle
     st.phase = "cycle"
@@ -180,7 +190,6 @@ def on_headline(st: GameState, ev: HeadlineReveal, sink: FindingSink) -> None:
     st.paused_program = None
     st.order_reported = False
     st.beam_used = False
-    st.robot_used = False
     st.revealed = False
     st.headline_action = ev.action
     st.after_resolve = {}
@@ -407,12 +416,10 @@ def _ineligible(st: GameState, s: SeatState, pick: str, sink: FindingSink) -> No
         if s.customers >= st.c.cap_customers:
             why = f"all {st.c.cap_customers} Customers are already gained"
         else:
-            req = st.c.customer_requirement(s.customers + 1) or 0
-            if st.headline == "synthetic_celebrity":
-                req = max(1, req - 1)
+            req = deploy_requirement(st, s, district=True) or 0  # the best destination
             if s.capability < req:
                 why = f"Customer #{s.customers + 1} needs Capability {req}; it has {s.capability}"
-            elif s.compute < 1 and st.headline != "ten_dollar_intelligence" and st.board.known:
+            elif s.compute < 1 and not compute_free(st) and st.board.known:
                 free = {"consumer", "cloud"}
                 if option(st, "compute-estate-discount") == "research-only":
                     free.discard("cloud")
@@ -420,7 +427,7 @@ def _ineligible(st: GameState, s: SeatState, pick: str, sink: FindingSink) -> No
                     free.add("media")
                 if not _reachable(st, s, free, remote=True):
                     why = "it has no Compute and no Compute-free Deploy is within reach"
-    elif pick == "research" and s.compute < 1 and st.headline != "ten_dollar_intelligence" and (
+    elif pick == "research" and s.compute < 1 and not compute_free(st) and (
             st.board.known and not _reachable(st, s, {"cloud"})):
         why = "it has no Compute and no Compute Estate is within reach"
     elif pick == "build" and len(s.facilities) >= 4 and (st.era < 2 or s.generator is not None):
@@ -729,7 +736,7 @@ def on_trade(st: GameState, ev: Trade, sink: FindingSink) -> None:
         if st.revealed and nxt is not None and nxt != seat:
             sink.report("trade/not-active-player",
                         f"seat {seat} offered a trade, but seat {nxt} is the next to resolve",
-                        seat=seat, expected=nxt, recorded=seat)
+                        seat=seat, expected=nxt, recorded=seat, involves=(nxt,))
         t = Turn(seat=seat, pick=st.selections.get(seat, "?"))
         st.turn = t
     t.traded = True
@@ -861,6 +868,21 @@ def on_turn(st: GameState, ev: TurnEvent, sink: FindingSink) -> None:
                     "resolves two Core Actions, not a Program", seat=s.seat, recorded=kind)
     if st.run is not None:
         force_close_run(st, sink)
+    if st.revealed and seat in st.resolved and not st.partial:
+        # one slip, one finding: a second turn of a seat this cycle is reported once, and the
+        # table's evident state is followed (docs/engine.md)
+        nxt = st.to_resolve[0] if st.to_resolve else None
+        if st.last_turn.get(seat) == ev:
+            sink.report("turn/twice", f"seat {seat}'s {kind} repeats its turn of this cycle "
+                        "exactly (a line written twice); it is not applied again", seat=seat)
+            return
+        if nxt is not None and st.selections.get(nxt) == kind:
+            sink.report("turn/twice", f"seat {seat} resolved a second turn in Era {st.era} cycle "
+                        f"{st.cycle}; seat {nxt}, next to resolve, revealed {kind}: read as seat "
+                        f"{nxt}'s turn (a wrong seat)", seat=seat, involves=(nxt,))
+            ev = ev.model_copy(update={"seat": nxt})
+            seat, s = nxt, st.seats[nxt - 1]
+    st.last_turn[seat] = ev
     t = st.turn
     if t is not None and (t.seat != seat or t.started):
         close_turn(st, sink)
@@ -898,10 +920,13 @@ def on_turn(st: GameState, ev: TurnEvent, sink: FindingSink) -> None:
         selection_problems(st, s, kind, sink, where="resolved")
     else:
         if pick != kind:
+            # the seat still to resolve that revealed this action may be the one the line
+            # meant (a wrong seat): what then happens to its turn follows from this finding
+            meant = tuple(x for x in st.to_resolve if x != seat and st.selections.get(x) == kind)
             sink.report("turn/not-selected",
                         f"seat {seat} revealed {pick} but resolved {kind}; the selected "
                         "Action is the only Action this turn", seat=seat, expected=pick,
-                        recorded=kind)
+                        recorded=kind, involves=meant[:1])
             selection_problems(st, s, kind, sink, where="resolved")
         nxt = st.to_resolve[0] if st.to_resolve else None
         if nxt is not None and nxt != seat and not st.order_reported:
@@ -909,7 +934,7 @@ def on_turn(st: GameState, ev: TurnEvent, sink: FindingSink) -> None:
             sink.report("turn/out-of-order",
                         f"seat {seat} resolved before seat {nxt}; resolution runs clockwise "
                         f"from Initiative (seat {st.initiative})", seat=seat, expected=nxt,
-                        recorded=seat)
+                        recorded=seat, involves=(nxt,))
     if seat in st.to_resolve:
         st.to_resolve.remove(seat)
     st.resolved.add(seat)

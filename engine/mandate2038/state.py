@@ -236,7 +236,6 @@ class GameState:
     production_headline: str | None = None  # a Headline whose effect lasts this Production
     paused_program: str | None = None  # Emergency Pause this cycle
     beam_used: bool = False  # Orbital Power Receives a Beam Corridor used this cycle
-    robot_used: bool = False  # The Home Robot Requests Expert Assistance used this cycle
     temp_compute_live: bool = False  # some seat holds Allocation Window temporary Compute
     mandate_card: str | None = None  # this Era's Era Mandate id
     deck: dict[str, int] = field(default_factory=dict)  # Training card -> copies left in deck
@@ -259,6 +258,9 @@ class GameState:
     audit_missing_reported: bool = False
     #: the ``audit/missing`` and ``dossier/missing`` warnings of this Era, withdrawn when the
     #: Audit or Dossier turns up late (one slip, one finding: the late event is the error)
+    last_turn: dict[int, Any] = field(default_factory=dict)  # seat -> its latest turn event
+    #: (seat, field) -> (table minus rules, the finding) of the latest checkpoint resync
+    resynced: dict[tuple[int, str], tuple[int, Any]] = field(default_factory=dict)
     audit_missing_finding: Any = None
     dossier_missing_findings: dict[int, Any] = field(default_factory=dict)
     era_mandate_done: bool = False

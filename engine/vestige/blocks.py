@@ -155,7 +155,7 @@ def gain(st: GameState, seat: int, amount: int, source: str, detail: str = "") -
                                  era=None, cycle=None, round=st.round or None,
                                  event=st.event_index, detail=detail))
     if amount > 0 and st.phase in ("setup", "play"):
-        for i, point in enumerate(CONTENT.trigger_points, start=1):
+        for i, point in enumerate(st.content.trigger_points, start=1):
             if before < point <= s.leverage and i not in s.triggers:
                 s.pending_triggers.add(i)
 
@@ -261,7 +261,7 @@ def region_value(st: GameState, region: str | None) -> int:
     if region == "chop_shop":
         return CONTENT.stated["chop_shop_leverage"]
     st.rest_on("region_leverage")
-    return CONTENT.region_leverage.get(region, 0)
+    return st.content.region_leverage.get(region, 0)
 
 
 ATTRS = frozenset(ATTRIBUTES)

@@ -80,7 +80,7 @@ def colour_of(st: GameState, name: str, kind: str) -> str | None:
         return p.colour
     if kind == "chop_bot":
         st.rest_on("chop_bot_colour")
-        return CONTENT.chop_bot_colour
+        return st.content.chop_bot_colour
     return CONTENT.card_colour.get(kind)
 
 

@@ -131,15 +131,16 @@ def resolve(st: GameState, s: SeatState, region: str, ev: Visit, sink: FindingSi
         _pay(s, ev, {"conviction": 1}, sink, why)
         st.pending_draw = (ev.seat, "chop_bot")
     elif region == "garage":
-        if s.speed >= CONTENT.max_speed and option(st, "garage-top-speed") == "cannot-visit":
+        if s.speed >= st.content.max_speed and option(st, "garage-top-speed") == "cannot-visit":
             st.rest_on("max_speed")
             sink.report("vestige-visit/not-resolved", f"speed {s.speed} is the end of the "
                         "track: the Garage's effect cannot be resolved", seat=ev.seat,
-                        expected=f"speed < {CONTENT.max_speed}", recorded=s.speed)
+                        expected=f"speed < {st.content.max_speed}", recorded=s.speed)
+            s.visited_now.discard(ev.position)  # no visit: it justifies no control (p. 17)
             return
         if _pay(s, ev, {"might": 3}, sink, why):
             st.rest_on("garage_speed")
-            for _ in range(CONTENT.garage_speed):
+            for _ in range(st.content.garage_speed):
                 raise_speed(st, s)
     elif region == "generator":
         total = sum(c.n for c in ev.charges)
@@ -225,11 +226,11 @@ def _pay(s: SeatState, ev: Visit, want: dict[str, int], sink: FindingSink, why: 
 
 def raise_speed(st: GameState, s: SeatState) -> None:
     """Move the speed counter one space right and score the space's leverage (p. 12)."""
-    if s.speed >= CONTENT.max_speed:
+    if s.speed >= st.content.max_speed:
         st.rest_on("max_speed")
         return
     s.speed += 1
-    value = CONTENT.speed_leverage.get(s.speed, 0)
+    value = st.content.speed_leverage.get(s.speed, 0)
     if s.speed not in (3, 4):
         st.rest_on("speed_track_leverage")
     gain(st, s.seat, value, "speed", f"speed {s.speed}")

@@ -21,7 +21,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from engine.core.findings import FindingSink
-from engine.core.game import Format, Game, Vocabulary
+from engine.core.game import Format, Game, Page, Vocabulary
 from engine.core.replay import LedgerEntry, Outcome
 from engine.core.ruleset import Decision, TableColumns
 from engine.vestige import codes
@@ -196,10 +196,11 @@ class VestigeRuleset(Game):
     vocabulary = VOCABULARY
     timed_phases: tuple[str, ...] = ("setup", "final_scoring")
     rulings_dir = Path(__file__).resolve().parents[2] / "data" / "content" / "vestige" / "rulings"
-    # the app's members (filled in by the app's own modules; docs/notes/game-declaration.md)
-    board_picture = None
-    recorder = None
-    pages = ()
+    # the app's members (the app's contract: dashboards/gameapps/__init__.py; never imported here)
+    board_picture = "dashboards.gameapps.vestige:replay_panel"
+    recorder = "dashboards.gameapps.vestige_record:RECORDER"
+    pages = (Page(title="Vestige: modes and nemeses", url_path="vestige-modes",
+                  script="../../dashboards/views/vestige_modes.py", icon=":material/groups:"),)
 
     def prepare_simulation(self) -> None:
         """The simulator's start-up, done once before games are timed: import the simulator

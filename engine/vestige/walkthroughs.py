@@ -8,8 +8,9 @@ Each sample is a game played move by move through ``RULESET.legal_moves`` with t
 seed short enough to read (at most ``MAX_EVENTS`` events), then labelled as the samples' README
 says: ``session_type developer_walkthrough``, ``provenance.illustrative yes`` and a description
 saying it is not a playtest. Card names are the simulator's ("Sim lawmaker 3"); every declared
-value is ``data/content/vestige/declared.json``'s. The files replay with zero findings (checked
-here before writing, and by ``tests/test_vestige_formats.py``).
+value is the declared option of ``data/content/vestige/rulings/rulebook-1.declared.json``. The
+files replay with zero findings (checked here before writing, and by
+``tests/test_vestige_formats.py``).
 """
 
 from __future__ import annotations

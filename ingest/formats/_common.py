@@ -56,14 +56,17 @@ class Problems:
     #: reading that line follows from it and is not reported again
     settled: set[int] = field(default_factory=set)
 
-    def error(self, line: int | None, col: int | None, message: str, code: str = "log/parse-error") -> None:
-        """Record one problem at ``line``:``col`` (1-based; None when unknown)."""
+    def error(self, line: int | None, col: int | None, message: str, code: str = "log/parse-error",
+              seat: int | None = None) -> None:
+        """Record one problem at ``line``:``col`` (1-based; None when unknown); ``seat``: the
+        seat the line names, when it can be told (the engine links what follows to it)."""
         if line is not None and line in self.settled:
             return
-        self.findings.append(make_finding(code, self.source, line, col, message))
+        self.findings.append(make_finding(code, self.source, line, col, message, seat))
 
 
-def make_finding(code: str, source: str, line: int | None, col: int | None, message: str) -> Finding:
+def make_finding(code: str, source: str, line: int | None, col: int | None, message: str,
+                 seat: int | None = None) -> Finding:
     """A core-catalogue finding whose message names ``source:line:column``."""
     loc = source
     if line is not None:
@@ -72,7 +75,22 @@ def make_finding(code: str, source: str, line: int | None, col: int | None, mess
             loc += f":{col}"
     sink = FindingSink(_CORE)
     sink.line = line
-    return sink.report(code, f"{loc}: {message}")
+    return sink.report(code, f"{loc}: {message}", seat=seat)
+
+
+def seat_of(first: str) -> int | None:
+    """The seat a line's first word or cell names (``3`` in ``3 reserch ...``), or None."""
+    first = first.strip()
+    return int(first) if first.isdigit() and 0 < len(first) <= 2 else None
+
+
+def unreadable_lines(parsed: Any) -> list[tuple[int, int | None]]:
+    """(line, seat or None) of each source line whose reading had a problem (a reader's
+    ``log/parse-error`` or ``log/invalid-event``: the line was lost, or its row was kept with a
+    cell in doubt), for ``replay(unreadable=...)``: what follows from it, at that line or after,
+    links to that problem instead of standing as a rule error."""
+    return [(f.where.line, f.where.seat) for f in parsed.findings
+            if f.code in ("log/parse-error", "log/invalid-event") and f.where.line is not None]
 
 
 def unreadable(source: str, fmt: str, raw: bytes, reason: str, line: int | None = None,
@@ -253,6 +271,9 @@ def validate(
         out.parsed.findings[:0] = list(problems or [])
         return out
     located = [_prefix(f, source) for f in parsed.findings]
+    said = {f.where.line for f in problems or [] if f.where.line is not None}
+    if said:  # one slip, one finding: a line the reader already reported is not reported again
+        located = [f for f in located if not (f.code == "log/invalid-event" and f.where.line in said)]
     parsed.findings = list(problems or []) + located
     if fmt == "session-folder" or suspect(raw):
         bad = _checked(parsed, obj, source, fmt, raw, header_line, problems)
@@ -311,11 +332,11 @@ TextParser = Callable[[str, str], "tuple[dict[str, Any], int | None, list[int | 
 
 
 def read_text_log(data: bytes, source: str, fmt: str, parse: TextParser, *, what: str,
-                  empty: str) -> LoadedLog:
+                  empty: str, title: str = "Mandate 2038") -> LoadedLog:
     """Decode a text log (notation or sheet), parse it with ``parse`` and validate it.
 
     Never raises: undecodable bytes or a file with neither header nor events is unreadable
-    (``not a Mandate 2038 <what> (<first problem or empty>)``); every other problem is a finding.
+    (``not a <title> <what> (<first problem or empty>)``); every other problem is a finding.
     """
     text, reason, line, col = decode_text(data)
     if text is None:
@@ -323,7 +344,7 @@ def read_text_log(data: bytes, source: str, fmt: str, parse: TextParser, *, what
     obj, header_line, event_lines, problems = parse(text, source)
     if not obj["header"] and not obj["events"]:
         first = problems.findings[0].message if problems.findings else empty
-        return not_a_log(source, fmt, data, f"not a Mandate 2038 {what} ({first})",
+        return not_a_log(source, fmt, data, f"not a {title} {what} ({first})",
                          problems.findings)
     return validate(obj, source=source, fmt=fmt, raw=data, header_line=header_line,
                     event_lines=event_lines, problems=problems.findings)

@@ -145,7 +145,7 @@ def parse_vestige_sheet(text: str, source: str) -> tuple[dict[str, Any], int | N
     events: list[dict[str, Any]] = []
     lines: list[int | None] = []
     columns: list[str] | None = None
-    rnd: int | None = None
+    rnd: tuple[int, ...] | None = None  # the round, and one the table wrote against it
     for n, cells in csv_rows(text, ",", problems):  # an unterminated quote: one problem
         row = [restore(c) for c in cells]  # the writer's formula escaping undone (cells.py)
         if not row or all(not c.strip() for c in row) or row[0].strip().startswith("#"):
@@ -215,7 +215,8 @@ def _header_row(row: list[str], header: dict[str, Any]) -> None:
 
 
 def _event_row(row: list[str], columns: list[str], header: dict[str, Any],
-               rnd: int | None) -> tuple[dict[str, Any], int | None, ParseError | None]:
+               rnd: tuple[int, ...] | None
+               ) -> tuple[dict[str, Any], tuple[int, ...] | None, ParseError | None]:
     """(event, the round now, a cell that disagrees but does not lose the row). A round cell
     that disagrees with the latest ``round_start`` is reported once: the rows after it that
     carry the same round are read as the table wrote them (the round is the table's)."""
@@ -251,18 +252,19 @@ def _event_row(row: list[str], columns: list[str], header: dict[str, Any],
     if comment.strip():
         ev["comment"] = _cell(comment, col_of["comment"])
     if ev["type"] == "round_start" and isinstance(ev.get("round"), int):
-        rnd = ev["round"]
+        rnd = (ev["round"],)
     r = cells.get("round", "").strip()
     problem = None
     if r:
         if not INT_RE.fullmatch(r):
             problem = ParseError(col_of["round"], f"expected a round number, found {r!r}")
-        elif rnd is not None and int(r) != rnd:
-            what = (f"this round_start row begins round {rnd}" if ev["type"] == "round_start"
-                    else f"the latest round_start began round {rnd}")
+        elif rnd is not None and int(r) not in rnd:
+            what = (f"this round_start row begins round {rnd[0]}" if ev["type"] == "round_start"
+                    else f"the latest round_start began round {rnd[0]}")
             problem = ParseError(col_of["round"], f"column round: this row says round {r}, but "
                                  f"{what}; the row is kept")
-            rnd = int(r)  # the rows after it say the same: one slip, one problem
+            # one slip, one problem: until the next round_start, rows saying either are read
+            rnd = (rnd[0], int(r))
     return ev, rnd, problem
 
 
