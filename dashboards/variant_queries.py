@@ -68,11 +68,6 @@ def _fallback_sum(a: np.ndarray) -> np.ndarray:
     return np.asarray(a[..., 0].sum(axis=1), dtype=float)
 
 
-def _entropy(scale: str) -> Callable[[np.ndarray], np.ndarray]:
-    """The Balance page's entropy: normalised by the fixed number of possible ids."""
-    return functools.partial(stats.entropy_fixed_rows, k=stats.ENTROPY_SCALE[scale])
-
-
 SPECS: tuple[MetricSpec, ...] = (
     MetricSpec("seat_win_share_range", ("turn_order",), ("one", "credit"),
                stats.share_range_rows),
