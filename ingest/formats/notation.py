@@ -14,6 +14,7 @@ inverse on every valid log: ``read(write(log)) == log``.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 from typing import Any
 
@@ -59,6 +60,8 @@ TAGS: dict[str, tuple[str, str, str]] = {
     "FirstInitiative": ("", "first_initiative", "int"),
     "PacedPlay": ("", "paced_play", "bool"),
     "Rulings": ("", "rulings", "str"),
+    # the rules variant played (docs/variants.md): its stamp as one JSON text
+    "Variant": ("", "variant", "json"),
     "SecretObjectives": ("", "secret_objectives", "bool"),
     "Tactics": ("", "tactics", "bool"),
     "Notes": ("", "notes", "str"),
@@ -93,7 +96,26 @@ _TAG_OF_FIELD = {(sec, f): tag for tag, (sec, f, _) in TAGS.items()}
 # --- reading ----------------------------------------------------------------------------------
 
 
+def json_value(text: str, col: int) -> Any:
+    """A ``json`` tag's value (a JSON object text); ParseError when it is not one."""
+    try:
+        value = json.loads(text)
+    except ValueError as err:
+        raise ParseError(col, f"expected a JSON object, found {text[:40]!r} ({err})") from None
+    if not isinstance(value, dict):
+        raise ParseError(col, f"expected a JSON object, found {text[:40]!r}")
+    return value
+
+
+def json_text(value: Any) -> str:
+    """A ``json`` tag's text: the model's JSON, keys in their order (round trip exact)."""
+    data = value.model_dump(mode="json") if hasattr(value, "model_dump") else value
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
 def _tag_value(kind: str, tok: Token) -> Any:
+    if kind == "json":
+        return json_value(parse_str(tok.text, tok.col), tok.col)
     if kind == "str" or kind == "list":
         return parse_str(tok.text, tok.col)
     if kind == "bool":
@@ -303,11 +325,14 @@ def _header_lines(log: MandateLog) -> list[str]:
             out.append(f"[{tag} {fmt_bool(value)}]")
         elif kind in ("int", "date", "datetime"):
             out.append(f"[{tag} {value.isoformat() if kind != 'int' else value}]")
+        elif kind == "json":
+            out.append(f"[{tag} {quote(json_text(value))}]")
         else:
             out.append(f"[{tag} {fmt_str(value)}]")
 
     for f in ("session_type", "profile", "game_id", "date", "venue", "facilitator", "protocol",
-              "detail", "first_initiative", "paced_play", "rulings", "secret_objectives", "tactics"):
+              "detail", "first_initiative", "paced_play", "rulings", "variant", "secret_objectives",
+              "tactics"):
         if f in present:
             put("", f, getattr(h, f))
     for s in h.seats:

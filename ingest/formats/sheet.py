@@ -38,7 +38,7 @@ from ingest.formats.events import (
     survey_value,
     write_event,
 )
-from ingest.formats.notation import _TAG_BY_LOWER, _TAG_OF_FIELD, TAGS
+from ingest.formats.notation import _TAG_BY_LOWER, _TAG_OF_FIELD, TAGS, json_text, json_value
 from ingest.formats.tokens import (
     _SURROGATE,
     INT_RE,
@@ -221,6 +221,8 @@ class _SheetReader:
                 value = dt.date.fromisoformat(raw)
             except ValueError:
                 raise ParseError(col, f"expected a date YYYY-MM-DD, found {raw!r}") from None
+        elif kind == "json":
+            value = json_value(raw, col)
         elif kind == "datetime":
             try:
                 value = dt.datetime.fromisoformat(raw)
@@ -357,12 +359,14 @@ def _header_rows(log: MandateLog) -> list[list[str]]:
             rows.append([tag, str(value)])
         elif kind in ("date", "datetime"):
             rows.append([tag, value.isoformat()])
+        elif kind == "json":
+            rows.append([tag, cell_text(json_text(value))])
         else:
             rows.append([tag, cell_text(value)])
 
     for f in ("session_type", "profile", "game_id", "date", "venue", "facilitator", "protocol",
-              "detail", "first_initiative", "paced_play", "rulings", "secret_objectives", "tactics",
-              "notes"):
+              "detail", "first_initiative", "paced_play", "rulings", "variant", "secret_objectives",
+              "tactics", "notes"):
         if f in present:
             put("", f, getattr(h, f))
     for s in h.seats:
