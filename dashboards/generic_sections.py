@@ -1,5 +1,7 @@
-"""The sections a game gets on the shared pages when it brings no part of its own
-(:mod:`dashboards.gameapps`): they read only the shared tables (``games``, ``ledger``)."""
+"""The sections a game gets on the shared pages when the app has none of its own
+(:data:`dashboards.gameapps.SECTION_MODULES`): they read only the shared tables (``games``,
+``ledger``, ``outcomes``, ``phases``) and word them by the game's declared vocabulary (score
+sources, end conditions, timed phases). ``f`` is always restricted to one game."""
 
 from __future__ import annotations
 
@@ -8,13 +10,25 @@ from pathlib import Path
 import polars as pl
 import streamlit as st
 
-from dashboards import stats, ui
-from dashboards.queries import KIND_SQL, Filters
+from dashboards import gameapps, stats, ui
+from dashboards.queries import HUMAN_SQL, KIND_SQL, Filters
 from dashboards.store import query
 
 
+def _game(f: Filters) -> gameapps.GameApp:
+    return gameapps.app(f.games[0])
+
+
+def _one_kind(df: pl.DataFrame, count: str, noun: str) -> tuple[str, pl.DataFrame]:
+    sizes = df.group_by("kind").agg(pl.col(count).max())
+    kind = ui.pick_kind({r["kind"]: ui.plural(int(r[count]), noun)
+                         for r in sizes.iter_rows(named=True)}, "gen_kind")
+    return kind, df.filter(pl.col("kind") == kind).drop("kind")
+
+
 def scoring(db: Path, f: Filters) -> None:
-    """Points per seat-game by ledger source, one kind of game at a time."""
+    """Points per seat-game by the game's declared score sources, one kind of game at a time."""
+    ga = _game(f)
     where, params = f.where()
     df = query(
         db,
@@ -28,38 +42,44 @@ def scoring(db: Path, f: Filters) -> None:
         params,
     )
     if df.is_empty():
-        ui.empty_state("No score ledger for the matching games.")
+        ui.empty_state(f"No score ledger for the matching {ga.title} games.")
         return
-    sizes = df.group_by("kind").agg(pl.col("seat_games").max())
-    kind = ui.pick_kind({r["kind"]: ui.plural(int(r["seat_games"]), "seat-game")
-                         for r in sizes.iter_rows(named=True)}, "gen_score_kind")
-    part = df.filter(pl.col("kind") == kind).with_columns(
-        (pl.col("points") / pl.col("seat_games")).round(2).alias("per_seat")).drop("kind")
+    _kind, part = _one_kind(df, "seat_games", "seat-game")
+    part = part.with_columns(
+        pl.col("source").map_elements(lambda s: ga.label("score_sources", s),
+                                      return_dtype=pl.Utf8).alias("score_source"),
+        (pl.col("points") / pl.col("seat_games")).round(2).alias("per_seat"),
+    ).select("score_source", "per_seat", "points", "seat_games")
     ui.show_table(part, "scoring-sources")
 
 
 def endings(db: Path, f: Filters) -> None:
-    """Completed games and wins per seat count (the game declares no end conditions here)."""
+    """How complete games ended, by the game's declared end conditions."""
+    ga = _game(f)
     where, params = f.where()
     df = query(
         db,
-        f"SELECT {KIND_SQL} AS kind, g.player_count, count(*) AS games, "
-        "count(*) FILTER (WHERE g.complete) AS complete FROM games g "
-        f"WHERE {where} GROUP BY ALL ORDER BY ALL",
+        f"SELECT {KIND_SQL} AS kind, o.ending, g.player_count, count(*) AS games "
+        f"FROM outcomes o JOIN games g USING (game_id) WHERE {where} AND o.complete "
+        "GROUP BY ALL ORDER BY ALL",
         params,
     )
     if df.is_empty():
-        ui.empty_state("No games match.")
+        ui.empty_state(f"No complete {ga.title} game matches.")
         return
-    st.caption("This game's app part shows no end conditions of its own: completed games "
-               "per player count.")
-    ui.show_table(df, "end-conditions")
+    _kind, part = _one_kind(df, "games", "complete game")
+    part = part.with_columns(pl.col("ending").map_elements(
+        lambda e: ga.label("end_conditions", e), return_dtype=pl.Utf8).alias("end_condition"),
+        (pl.col("games") / pl.col("games").sum().over("player_count")).round(3)
+        .alias("share")).select("end_condition", "player_count", "games", "share")
+    ui.show_table(part, "end-conditions")
 
 
 def duration(db: Path, f: Filters, include: bool) -> None:
-    """Total minutes by player count from the shared games table."""
+    """Total minutes by player count, and the game's declared timed phases."""
+    ga = _game(f)
     where, params = f.where("g", "duration_evidence")
-    human = "TRUE" if include else "(g.is_human AND NOT coalesce(g.illustrative, FALSE))"
+    human = "TRUE" if include else HUMAN_SQL
     games = query(
         db,
         f"SELECT g.game_id, g.player_count, g.total_minutes FROM games g "
@@ -67,9 +87,25 @@ def duration(db: Path, f: Filters, include: bool) -> None:
         params,
     )
     if games.is_empty():
-        ui.empty_state("No timed game matches." + ("" if include else " Only human playtests "
-                                                   "count here; tick **Include other "
-                                                   "sessions** to see the others."))
+        ui.empty_state(f"No timed {ga.title} game matches." + (
+            "" if include else " Only human playtests count here; tick **Include other "
+            "sessions** to see the others."))
         return
-    ui.show_table(stats.summarise(games, ["player_count"], "total_minutes"),
-                  "duration-summary")
+    ui.show_table(stats.summarise(games, ["player_count"], "total_minutes"), "duration-summary")
+    phases = tuple(ga.declaration.timed_phases) if ga.declaration is not None else ()
+    if not phases:
+        return
+    st.subheader("Per phase")
+    per = query(
+        db,
+        f"SELECT p.game_id, g.player_count, p.phase, sum(p.minutes) AS minutes "
+        f"FROM phases p JOIN games g USING (game_id) WHERE {where} AND {human} "
+        "AND list_contains(?::VARCHAR[], p.phase) AND p.minutes IS NOT NULL GROUP BY ALL",
+        [*params, list(phases)],
+    )
+    if per.is_empty():
+        ui.empty_state("No phase times recorded in the matching games.")
+        return
+    summary = stats.summarise(per, ["phase", "player_count"], "minutes").with_columns(
+        pl.col("phase").map_elements(lambda p: ga.label("phases", p), return_dtype=pl.Utf8))
+    ui.show_table(summary, "duration-phases")

@@ -6,7 +6,10 @@ read the same list, so no page list is kept by hand anywhere else.
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 from dashboards import gameapps
 
@@ -46,13 +49,28 @@ SHARED: dict[str, list[PageSpec]] = {
 }
 
 
+DASHBOARDS = Path(__file__).resolve().parent
+
+
+def page_path(declaration: Any, script: str) -> str:
+    """A game page's file as ``st.Page`` takes it: relative to ``dashboards/`` when it lies
+    there, else absolute (``script`` is absolute or relative to the game package's folder)."""
+    path = Path(script)
+    if not path.is_absolute():
+        path = Path(inspect.getfile(type(declaration))).resolve().parent / path
+    path = path.resolve()
+    return str(path.relative_to(DASHBOARDS)) if path.is_relative_to(DASHBOARDS) else str(path)
+
+
 def sections() -> dict[str, list[PageSpec]]:
-    """The shared sections, then one section per game that adds pages (titled by the game)."""
+    """The shared sections, then one section per game whose declaration adds pages (titled by
+    the game)."""
     out = {name: list(pages) for name, pages in SHARED.items()}
     for game in gameapps.game_ids():
         ga = gameapps.app(game)
-        extra = [PageSpec(p.path, p.title, p.icon, p.url_path, game=game)
-                 for p in ga.extra_pages]
+        extra = [PageSpec(page_path(ga.declaration, p.script), p.title,
+                          p.icon or ":material/article:", p.url_path, game=game)
+                 for p in ga.pages]
         if extra:
             out[ga.title] = extra
     return out

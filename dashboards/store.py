@@ -29,6 +29,29 @@ class StoreError(Exception):
     """The database could not be read (locked, corrupt); the message says what to do."""
 
 
+class MissingTableError(StoreError):
+    """The database file exists but has no ``games`` table: it is not a playtest warehouse, or
+    one whose creation did not finish. Said as such, never shown as "no games"."""
+
+
+#: the table without which a database file is not a warehouse
+GAMES_TABLE = "games"
+
+
+def _missing(db: Path, err: Exception) -> pl.DataFrame:
+    """The one place a missing table is judged: another table missing is an empty state (a
+    warehouse made before that table existed: that part of a page has nothing to show); the
+    ``games`` table missing is an error naming the file and what to do."""
+    text = str(err)
+    if f"with name {GAMES_TABLE} does not exist" in text or (
+            f'"{GAMES_TABLE}"' in text and "does not exist" in text):
+        raise MissingTableError(
+            f"the database {db} has no '{GAMES_TABLE}' table: it is not a playtest warehouse, "
+            "or its creation did not finish. Run `playtest rebuild` (or `playtest ingest "
+            "PATH`) to make it one, or point PLAYTEST_DB at the warehouse.") from err
+    return pl.DataFrame()
+
+
 def db_path() -> Path:
     """The database this dashboard reads: ``PLAYTEST_DB``, else the project default."""
     env = os.environ.get(DB_ENV)
@@ -136,10 +159,11 @@ def _freeze(value: Any) -> Any:
 
 
 def query(db: Path, sql: str, params: list[Any] | None = None) -> pl.DataFrame:
-    """Run one parameterised query; an absent database or table gives an empty frame.
+    """Run one parameterised query; an absent database gives an empty frame (nothing loaded
+    yet), and so does a missing table other than ``games`` (see :func:`_missing`).
 
-    A missing table means the warehouse has not been created or loaded yet: that is an empty
-    state, not an error. Other failures raise :class:`StoreError` with a readable message.
+    A database file without the ``games`` table raises :class:`MissingTableError`: it must not
+    read as "no games". Other failures raise :class:`StoreError` with a readable message.
     Results are kept in a small in-process cache keyed by the query, its parameters and the
     database file's version (size and modification time of the file and its WAL), so a page
     redrawn on the same data does not reopen the file.
@@ -179,8 +203,8 @@ def query_many(db: Path, statements: list[tuple[str, list[Any] | None]]) -> list
                     try:
                         rel = con.sql(sql, params=params or None)
                         out[i] = rel.pl() if rel is not None else pl.DataFrame()
-                    except duckdb.CatalogException:
-                        out[i] = pl.DataFrame()
+                    except duckdb.CatalogException as err:
+                        out[i] = _missing(db, err)
                     _CACHE[keys[i]] = out[i]  # type: ignore[assignment]
         except StoreError:
             raise
@@ -202,8 +226,8 @@ def _run(db: Path, sql: str, params: list[Any] | None) -> pl.DataFrame:
         with read_only(db) as con:
             rel = con.sql(sql, params=params or None)
             return rel.pl() if rel is not None else pl.DataFrame()
-    except duckdb.CatalogException:
-        return pl.DataFrame()
+    except duckdb.CatalogException as err:
+        return _missing(db, err)
     except StoreError:
         raise
     except duckdb.Error as err:

@@ -119,6 +119,8 @@ def readable(df: pl.DataFrame) -> pl.DataFrame:
               for c in _WORDED if c in df.columns and df.schema[c] == pl.Utf8]
     fixes += [pl.col(c).fill_null("–") for c, t in df.schema.items()
               if t == pl.Utf8 and c not in _VALUE_NAMES and c not in _WORDED and c != "game"]
+    fixes += [pl.col(c).cast(pl.Utf8).fill_null("not recorded") for c, t in df.schema.items()
+              if t == pl.Date]
     if "game" in df.columns and df.schema["game"] == pl.Utf8:
         from dashboards import gameapps
 

@@ -322,8 +322,8 @@ def compare(folder: Path, *, against: Path | None = None, players: int | None = 
     if base.is_empty():
         raise CompareError(f"{folder}: no baseline games (variant 'baseline') to compare with")
     arms: list[tuple[str, pl.DataFrame, pl.DataFrame | None]] = []
-    if other is not None:
-        seed2 = study_info(against).get("seed", against.name)  # type: ignore[arg-type]
+    if other is not None and against is not None:
+        seed2 = study_info(against).get("seed", against.name)
         arms.append((f"baseline (seed {seed2})", other.filter(pl.col("variant") == BASELINE),
                      None))
     else:

@@ -22,9 +22,11 @@ from tests import sample_warehouse
 APP = Path(__file__).resolve().parent.parent / "dashboards" / "app.py"
 #: page module name -> title, for every page of the app
 ALL = {Path(p.path).stem: p.title for p in all_pages()}
-#: the shared pages that draw the filter sidebar (Check and Analyse, but the Replay viewer)
+DASHBOARDS = APP.parent
+#: the shared pages that draw the filter sidebar (read from each page's own code)
 ANALYTICS = {Path(p.path).stem: p.title for section in ("Check", "Analyse")
-             for p in SHARED[section] if p.url_path != "replay"}
+             for p in SHARED[section]
+             if "filters.sidebar(" in (DASHBOARDS / p.path).read_text(encoding="utf-8")}
 #: analytics pages that must draw at least one chart on the sample data
 CHARTED = {"audit", "scoring", "endings", "observations", "balance"}
 #: shared pages that draw one section per game (the Games page has a game column instead)
@@ -535,3 +537,43 @@ def test_game_filter_holds_on_every_page_and_a_game_page_fixes_its_game(
     assert filters.for_game(f, "mandate2038").games == ("mandate2038",)
     sql, params = f.where("g")
     assert "g.game" in sql and ["vestige"] in params
+
+
+@pytest.mark.parametrize("page", ["scoring", "endings", "duration"])
+def test_a_game_without_its_own_sections_gets_the_generic_ones(
+        page: str, sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A registered game the app has no section module for (a plug-in game) still gets every
+    shared analytics page, worded by its declared vocabulary."""
+    from dashboards import gameapps
+
+    monkeypatch.setattr(gameapps, "SECTION_MODULES", {"mandate2038": "mandate2038"})
+    at = _app(sample_db, monkeypatch, games=["vestige"])
+    at.switch_page(f"views/{page}.py").run()
+    if page == "duration":
+        at.checkbox(key="dur_nonhuman").check().run()
+    _no_exception(at)
+    assert not at.error, [e.value for e in at.error]
+    assert at.dataframe or (page == "duration" and at.info), "a table from the shared tables"
+    if page == "scoring":
+        from engine.core.registry import get_ruleset
+
+        words = set(get_ruleset("vestige").vocabulary.score_sources.values())
+        shown = set(at.dataframe[0].value.iloc[:, 0].to_list())
+        assert shown and shown <= words | {s.replace("_", " ").capitalize() for s in shown}
+
+
+def test_a_database_without_the_games_table_is_not_read_as_no_games(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file that is not a warehouse (no ``games`` table) says so on every analytics page
+    (dashboards/store.py, the one place a missing table is judged), instead of "no games"."""
+    db = tmp_path / "not-a-warehouse.duckdb"
+    con = duckdb.connect(str(db))
+    con.execute("CREATE TABLE notes (text VARCHAR)")
+    con.close()
+    at = _app(db, monkeypatch)
+    for page in ANALYTICS:
+        at.switch_page(f"views/{page}.py").run()
+        _no_exception(at)
+        errors = [e.value for e in at.error]
+        assert any("has no 'games' table" in str(e) for e in errors), (page, errors)
+        assert not any("No games match" in str(i.value) for i in at.info), page

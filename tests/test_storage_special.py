@@ -9,7 +9,6 @@ import hashlib
 import io
 import json
 import os
-import resource
 import subprocess
 import sys
 import time
@@ -48,6 +47,7 @@ def _hostile_folder(tmp_path: Path, valid: int = 3) -> tuple[Path, list[Path]]:
     secret.mkdir()
     (secret / "secret.json").write_text('{"not": "yours"}')
     (folder / "leak.json").symlink_to(secret / "secret.json")
+    (folder / "elsewhere").symlink_to(secret, target_is_directory=True)  # a folder out
     return folder, games
 
 
@@ -57,9 +57,17 @@ def test_ingest_with_a_fifo_a_dev_zero_link_and_a_link_out_loads_every_valid_gam
     folder, games = _hostile_folder(tmp_path)
     db = tmp_path / "w" / "playtest.duckdb"
     started = time.monotonic()
-    done = _cli("ingest", str(folder), "--db", str(db), "--format", "json", timeout=120)
+    # the child reports its own peak (RUSAGE_CHILDREN would be the largest of every child this
+    # test process ever waited for, Ray workers of other tests included)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PLAYTEST_WORKERS": "1"}
+    code = ("import resource, sys; from cli.main import main; rc = main(sys.argv[1:]); "
+            "print('PEAK_KB', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, "
+            "file=sys.stderr); sys.exit(rc)")
+    done = subprocess.run([sys.executable, "-c", code, "ingest", str(folder), "--db", str(db),
+                           "--format", "json"], capture_output=True, text=True, timeout=120,
+                          env=env, cwd=ROOT, check=False)
     seconds = time.monotonic() - started
-    peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    peak_mb = int(done.stderr.rsplit("PEAK_KB", 1)[1].split()[0]) / 1024
     assert done.returncode == 2, done.stderr[-2000:]  # 2: some input was unreadable
     doc = json.loads(done.stdout)
     by_file = {Path(r["file"]).name: r for r in doc["reports"]}
@@ -68,11 +76,14 @@ def test_ingest_with_a_fifo_a_dev_zero_link_and_a_link_out_loads_every_valid_gam
     assert "link out of the folder" in by_file["zero.json"]["reason"]
     assert "/dev/zero" in by_file["zero.json"]["reason"]
     assert "link out of the folder" in by_file["leak.json"]["reason"]
-    assert doc["counts"] == {"loaded": 3, "skipped": 0, "recovered": 0, "unreadable": 3, "failed": 0}
+    assert "link out of the folder" in by_file["elsewhere"]["reason"]
+    assert doc["counts"] == {"loaded": 3, "skipped": 0, "recovered": 0, "unreadable": 4, "failed": 0}
     # the link out was not followed: its target's bytes are nowhere in the archive
     secret_sha = hashlib.sha256(b'{"not": "yours"}').hexdigest()
     assert not list((db.parent / "archive").rglob(f"{secret_sha}*"))
-    assert seconds < 60 and peak_mb < 300, (seconds, peak_mb)
+    # a hang is caught by the subprocess timeout above; time itself is measured, never asserted
+    print(f"ingest with special files: {seconds:.1f} s, peak {peak_mb:.0f} MB")
+    assert peak_mb < 300, (seconds, peak_mb)
 
 
 def test_validate_a_fifo_or_a_device_says_what_it_is_without_reading_it(tmp_path: Path) -> None:
@@ -191,7 +202,7 @@ def test_file_names_are_printed_escaped(tmp_path: Path) -> None:
     evil.write_bytes(b"{not a log")
     db = tmp_path / "w" / "playtest.duckdb"
     for args in (("ingest", str(folder), "--db", str(db)), ("validate", str(folder)),
-                 ("validate", str(evil))):
+                 ("validate", str(evil)), ("replay", str(evil)), ("convert", str(evil), "--to", "csv")):
         done = _cli(*args, timeout=60)
         assert done.returncode == 2
         text = done.stdout + done.stderr
@@ -270,3 +281,56 @@ def test_validating_a_file_that_is_no_log_lists_a_few_errors_not_every_line(
         out = capsys.readouterr().out
         assert out.count("log/parse-error") <= 4, out[:3000]
         assert "more lines could not be read either" in out
+
+
+def test_a_second_ingest_never_reads_a_large_or_special_file_whole(tmp_path: Path) -> None:
+    """The "already ingested" check hashed each input with an unbounded read."""
+    import tracemalloc
+
+    from ingest.archive import Archive
+    from ingest.batching import _known_raw
+    from ingest.formats import MAX_BYTES
+
+    big = tmp_path / "big.json"
+    with big.open("wb") as fh:
+        fh.truncate(MAX_BYTES + 1)  # sparse: no disk used
+    os.mkfifo(tmp_path / "pipe.json")
+    arch = Archive(tmp_path / "archive")
+    reports: list = []
+    tracemalloc.start()
+    try:
+        assert not _known_raw(arch, big, frozenset({"0" * 16}), reports)
+        assert not _known_raw(arch, tmp_path / "pipe.json", frozenset({"0" * 16}), reports)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 * 2**20, f"{peak / 2**20:.0f} MB"
+    assert reports == []
+
+
+def test_a_game_with_seats_not_numbered_1_to_n_loads_and_rebuilds(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 19 item 2: ingest marked such a game failed and every later rebuild exited 2."""
+    sheet = (SAMPLES / "vestige" / "walkthrough-3p.csv").read_text(encoding="utf-8")
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "seats.csv").write_text(sheet.replace("\nseat,1,", "\nseat,4,", 1), encoding="utf-8")
+    db = tmp_path / "w" / "playtest.duckdb"
+    assert main(["ingest", str(folder), "--db", str(db), "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [r["status"] for r in doc["reports"]] == ["loaded"] and doc["reports"][0]["findings"] > 0
+    assert main(["rebuild", "--db", str(db)]) == 0
+
+
+def test_validate_a_glob_treats_sidecar_names_like_the_folder_walk(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "x.meta.json").write_bytes(SIMS[0].read_bytes())  # a game log so named
+    (tmp_path / "z.json").write_bytes(SIMS[1].read_bytes())
+    (tmp_path / "z.meta.json").write_text("{}")  # the archive's record of z.json
+    (tmp_path / "notes\x1b[2J.md").write_text("not a log")
+    files = sorted(str(p) for p in tmp_path.iterdir())
+    capsys.readouterr()
+    main(["validate", "--format", "json", *files])
+    out = capsys.readouterr()
+    assert sorted(Path(f["path"]).name for f in json.loads(out.out)["files"]) == ["x.meta.json", "z.json"]
+    assert "skipped 2 file(s)" in out.err and "\x1b" not in out.err

@@ -1,23 +1,23 @@
 """What the app knows about each game, in ONE place: the per-game dispatch of every page.
 
-Every shared page (Record, Games, Audit, Replay viewer, Duration, Scoring sources, End
-conditions, Observation protocols) asks this module for the game it is drawing, never tests a
-game id itself. A game's app part is a module of this package named in :data:`APP_MODULES`
-(``dashboards/gameapps/<module>.py``) that may define:
+Most of it comes from the game's declaration (docs/notes/game-declaration.md, read through
+``engine.core.registry``): its id and title, its analytics words (``vocabulary``), its board
+picture, recorder and extra pages. The app's contract for the declaration's app members:
 
-* ``replay_panel(log, pos, result, ruleset)``: the board picture and table state in the Replay
-  viewer (the generic panel lists seats and findings);
-* ``new_session()`` and ``recording(draft_id)``: the recorder (Record page);
-* ``draft_seats(header)``: how a draft's seats are named in the Record page's list;
-* ``scoring(db, f)``, ``endings(db, f)``, ``duration(db, f, include)``: the game's section of
-  the Scoring sources, End conditions and Duration pages;
-* ``EXTRA_PAGES``: the game's own pages (:class:`ExtraPage`, files in ``dashboards/views/``).
+* ``board_picture``: ``"module:function"`` called as ``fn(game_id, log, pos, result, ruleset)``
+  in the Replay viewer after replaying to event ``pos`` (``log``: :class:`dashboards.gamelog.
+  GameLog`; ``result``: the replay result with ``state`` and ``findings``); None: the generic
+  panel (findings and the engine snapshot);
+* ``recorder``: ``"module:attribute"`` naming a :class:`Recorder` (``new_session()``,
+  ``recording(draft_id)``, ``draft_seats(header)``) used by the Record page; None: the game is
+  not offered for live entry;
+* ``pages``: ``engine.core.game.Page`` entries added to the navigation under the game's title.
 
-A game registered with the engine but absent from :data:`APP_MODULES` (e.g. a game installed
-as a plug-in) gets the generic parts: its title from the ruleset, a generic replay panel,
-scoring sources from the shared ``ledger`` table, and a note where a page needs a part the game
-does not provide. With "all games" a page draws one section per game (:func:`each_game`), so
-no figure pools two games.
+A game's own sections of the shared Scoring sources, End conditions and Duration pages live in a
+module of this package named in :data:`SECTION_MODULES` (``scoring(db, f)``, ``endings(db, f)``,
+``duration(db, f, include)``); a game without one gets the generic sections
+(:mod:`dashboards.generic_sections`), worded by its vocabulary. With "all games" a page draws one
+section per game (:func:`each_game`), so no figure pools two games.
 """
 
 from __future__ import annotations
@@ -31,21 +31,21 @@ from typing import Any
 
 import streamlit as st
 
-#: game id -> module of this package holding the game's app parts (the one per-game list)
-APP_MODULES: dict[str, str] = {
+#: game id -> module of this package with the game's own sections of the shared analytics
+#: pages (the one per-game list of the app; everything else comes from the declaration)
+SECTION_MODULES: dict[str, str] = {
     "mandate2038": "mandate2038",
     "vestige": "vestige",
 }
 
 
 @dataclass(frozen=True)
-class ExtraPage:
-    """A page a game adds to the app (its file under ``dashboards/views/``)."""
+class Recorder:
+    """A game's recorder on the Record page (the declaration's ``recorder`` names one)."""
 
-    path: str
-    title: str
-    icon: str
-    url_path: str
+    new_session: Callable[[], None]
+    recording: Callable[[str], None]
+    draft_seats: Callable[[dict[str, Any]], str]
 
 
 @dataclass(frozen=True)
@@ -54,44 +54,69 @@ class GameApp:
 
     id: str
     title: str
+    declaration: Any  # the registered declaration, None for a game id no longer registered
     module: ModuleType | None
 
     def part(self, name: str) -> Any:
-        """The game's ``name`` part, or None when the game does not provide it."""
+        """The game's own section ``name`` (``scoring``, ``endings``, ``duration``,
+        ``PROTOCOL``), or None when it has none (the page then uses the generic one)."""
         return getattr(self.module, name, None) if self.module is not None else None
 
     @property
-    def extra_pages(self) -> tuple[ExtraPage, ...]:
-        return tuple(self.part("EXTRA_PAGES") or ())
+    def board_picture(self) -> Callable[..., None] | None:
+        ref = self.declaration.board_picture if self.declaration is not None else None
+        return _resolve(ref)
+
+    @property
+    def recorder(self) -> Recorder | None:
+        ref = self.declaration.recorder if self.declaration is not None else None
+        return _resolve(ref)
+
+    @property
+    def pages(self) -> tuple[Any, ...]:
+        return tuple(self.declaration.pages) if self.declaration is not None else ()
+
+    def label(self, group: str, value: Any) -> str:
+        """A recorded id in the game's words (its vocabulary), e.g. a score source."""
+        if self.declaration is None or value is None:
+            return "–" if value is None else str(value)
+        return str(self.declaration.vocabulary.label(group, str(value)))
+
+
+def _resolve(ref: Any) -> Any:
+    if ref is None:
+        return None
+    from engine.core.game import resolve
+
+    return resolve(ref)
 
 
 def _rulesets() -> dict[str, Any]:
-    try:
-        from engine.core.registry import rulesets
+    from engine.core.registry import rulesets
 
-        return dict(rulesets())
-    except Exception:  # the engine failing to import must not take the app down
-        return {}
+    return dict(rulesets())
 
 
 def game_ids() -> list[str]:
-    """Every game the app can show: the engine's registered rulesets (known ones first)."""
-    known = [g for g in APP_MODULES]
-    return known + sorted(g for g in _rulesets() if g not in APP_MODULES)
+    """Every registered game, in the registry's order (the default game first)."""
+    from engine.core.registry import game_ids as ids
+
+    return list(ids())
 
 
 def title(game: str) -> str:
-    """A game's name as its designers write it (the ruleset's title), else the id in words."""
+    """A game's name as its designers write it (its declaration's title), else the id in
+    words (a game in the warehouse that is no longer installed)."""
     rs = _rulesets().get(game)
     name = rs.title if rs is not None else None
     return str(name) if name else game.replace("_", " ").replace("-", " ").title()
 
 
 def app(game: str) -> GameApp:
-    """The app parts of ``game`` (generic parts for a game without its own module)."""
-    mod_name = APP_MODULES.get(game)
+    """The app parts of ``game`` (generic sections for a game without its own module)."""
+    mod_name = SECTION_MODULES.get(game)
     module = importlib.import_module(f"{__name__}.{mod_name}") if mod_name else None
-    return GameApp(game, title(game), module)
+    return GameApp(game, title(game), _rulesets().get(game), module)
 
 
 def shown_games(db: Path, games: tuple[str, ...]) -> list[str]:
@@ -160,5 +185,5 @@ def sections(db: Path, f: Any) -> Iterator[tuple[GameApp, Any]]:
         yield app(g), dataclasses.replace(f, games=(g,))
 
 
-__all__ = ["APP_MODULES", "ExtraPage", "GameApp", "app", "each_game",
+__all__ = ["SECTION_MODULES", "GameApp", "Recorder", "app", "each_game",
            "game_ids", "key", "sections", "shown_games", "title"]

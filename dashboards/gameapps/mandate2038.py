@@ -21,7 +21,6 @@ from dashboards import (
     ui,
 )
 from dashboards.filters import SESSION_TYPE_LABELS
-from dashboards.gameapps.mandate_record import draft_seats, new_session, recording  # noqa: F401
 from dashboards.queries import Filters
 
 #: the observation protocol its sessions are scored against
@@ -78,7 +77,7 @@ def replay_panel(gid: str, log: Any, pos: int, result: Any, rs: Any) -> None:
     with right:
         era, cycle = getattr(state, "era", None), getattr(state, "cycle", None)
         st.markdown(f"**Era** {replay_view.ROMAN.get(era or 0, str(era or '-'))} · **cycle** {cycle or '-'}"
-                    f" · **phase** {getattr(state, 'phase', '?')} · **Initiative** seat "
+                    f" · **phase** {ui.words(getattr(state, 'phase', None))} · **Initiative** seat "
                     f"{getattr(state, 'initiative', '?')}")
         seats = replay_view.seat_table(state)
         st.dataframe(seats, hide_index=True, width="stretch", column_config=ui.column_config(seats))

@@ -19,7 +19,8 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
-from dashboards import drafts, hexmap, live, protocols, record_nav, replay_view, store
+from dashboards import drafts, hexmap, live, protocols, record_nav, replay_view, store, ui
+from dashboards.gameapps import Recorder
 from dashboards.ui import plural
 from schemas.log import HUMAN_SESSION_TYPES
 
@@ -384,7 +385,10 @@ def recording(draft_id: str) -> None:
     names = live.factions(live.pack())
     seat_names = {s["seat"]: names.get(s["faction"], s["faction"]) for s in header.get("seats", [])}
     top = st.columns([4, 1, 1])
-    top[0].markdown(f"Draft `{d.id}` · {header.get('session_type', '?').replace('_', ' ')} · "
+    from dashboards.filters import SESSION_TYPE_LABELS
+
+    kind = SESSION_TYPE_LABELS.get(header.get("session_type", ""), "session type not set")
+    top[0].markdown(f"**Mandate 2038** · {kind} · "
                     + ", ".join(f"{k}: {v}" for k, v in seat_names.items()))
     top[1].button("Leave", key="leave", on_click=_open, args=(None,),
                   help="Back to the list; the draft stays on disk and can be resumed.")
@@ -412,7 +416,7 @@ def recording(draft_id: str) -> None:
     with status[0]:
         if state is not None:
             st.markdown(f"**Era** {replay_view.ROMAN.get(era or 0, str(era or '-'))} · **cycle** "
-                        f"{cycle or '-'} · **phase** {getattr(state, 'phase', '?')} · "
+                        f"{cycle or '-'} · **phase** {ui.words(getattr(state, 'phase', None))} · "
                         f"**Initiative** seat {getattr(state, 'initiative', '?')} · "
                         f"**{plural(len(d.events), 'event')}**")
         else:
@@ -518,3 +522,7 @@ def finish_panel(d: drafts.Draft) -> None:
                 _open(None)
                 st.rerun()
             n.button("Cancel", key="abandon_no", on_click=_ask, args=(None,))
+
+
+#: what the game's declaration names as its ``recorder`` (dashboards.gameapps.Recorder)
+RECORDER = Recorder(new_session=new_session, recording=recording, draft_seats=draft_seats)

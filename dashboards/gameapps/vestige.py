@@ -18,17 +18,11 @@ from dashboards import replay_view, stats, ui
 from dashboards import vestige_charts as vc
 from dashboards import vestige_map as vm
 from dashboards import vestige_queries as vq
-from dashboards.gameapps import ExtraPage
-from dashboards.gameapps.vestige_record import draft_seats, new_session, recording  # noqa: F401
 from dashboards.queries import Filters
 from dashboards.vestige_labels import words
 
 #: the observation protocol its sessions are scored against
 PROTOCOL = "vestige-observation"
-EXTRA_PAGES = (
-    ExtraPage("views/vestige_modes.py", "Vestige: modes and nemeses", ":material/groups:",
-              "vestige-modes"),
-)
 
 
 def event_label(ev: Any) -> str:

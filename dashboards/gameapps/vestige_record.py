@@ -21,6 +21,7 @@ from dashboards import drafts, record_nav, store, ui
 from dashboards import vestige_live as vl
 from dashboards import vestige_map as vm
 from dashboards.filters import SESSION_TYPE_LABELS
+from dashboards.gameapps import Recorder
 from dashboards.vestige_labels import event_label, words
 from engine.vestige.ruleset import RULESET
 
@@ -247,3 +248,7 @@ def _controls(d: drafts.Draft, over: bool) -> None:
                 drafts.mark(record_nav.ddir(), d.id, "finished", game_id=gid)
                 st.rerun()
             n.button("Cancel", key="vrec_finish_no", on_click=_ask, args=(None,))
+
+
+#: what the game's declaration names as its ``recorder`` (dashboards.gameapps.Recorder)
+RECORDER = Recorder(new_session=new_session, recording=recording, draft_seats=draft_seats)

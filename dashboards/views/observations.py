@@ -1,4 +1,5 @@
-"""Observation protocols: observations by category, Era and rule; capture completeness; survey."""
+"""Observation protocols: observations by category, part of the game and rule; capture
+completeness against each game's own protocol; survey. One section per game."""
 
 from __future__ import annotations
 
@@ -26,9 +27,10 @@ def _completeness(db: str, stamp: tuple[object, ...], games: tuple[tuple[str, st
 
 
 st.caption(
-    "What the facilitators captured (FACTS.md §11.2-11.4): observations by category, Era and "
-    "rule section; rules lookups and interventions; each session's capture completeness against "
-    "its versioned protocol; and the post-game survey."
+    "What the facilitators captured, one section per game against that game's own versioned "
+    "observation protocol: observations by category, part of the game (Mandate 2038's Era) and "
+    "rule section; rules lookups and interventions; each session's capture completeness; and "
+    "the post-game survey."
 )
 
 
@@ -36,7 +38,7 @@ def _named(obs: pl.DataFrame, names: dict[str, str]) -> pl.DataFrame:
     """Observation rows with the protocol's category names and Eras as words."""
     return obs.with_columns(
         pl.col("category").replace_strict(names, default=pl.col("category")).alias("category"),
-        pl.col("era").cast(pl.Utf8).fill_null("(no Era)").alias("era"),
+        pl.col("era").cast(pl.Utf8).fill_null("not recorded").alias("era"),
     )
 
 

@@ -34,9 +34,9 @@ def draft_list() -> None:
         return
     for d in rows[:60]:
         ga = gameapps.app(_game(d))
-        seats_of = ga.part("draft_seats")
+        rec = ga.recorder
         try:
-            seats = seats_of(d.header) if seats_of else ""
+            seats = rec.draft_seats(d.header) if rec is not None else ""
         except Exception:  # a damaged header must not hide the other drafts
             seats = "seats not readable"
         kind = SESSION_TYPE_LABELS.get(d.header.get("session_type", ""), "session type not set")
@@ -53,13 +53,15 @@ def draft_list() -> None:
 def new_session() -> None:
     st.subheader("New session")
     ids = gameapps.game_ids()
-    recordable = [g for g in ids if gameapps.app(g).part("new_session") is not None]
+    recordable = [g for g in ids if gameapps.app(g).recorder is not None]
     if not recordable:
         ui.empty_state("No registered game has a recorder.")
         return
     game = st.radio("Game", recordable, format_func=gameapps.title, horizontal=True,
                     key="new_game")
-    gameapps.app(game).part("new_session")()
+    recorder = gameapps.app(game).recorder
+    if recorder is not None:
+        recorder.new_session()
 
 
 def render() -> None:
@@ -71,12 +73,12 @@ def render() -> None:
         for p in d.problems:
             st.caption(f"Draft note: {p}")
         ga = gameapps.app(_game(d))
-        recorder = ga.part("recording")
+        recorder = ga.recorder
         if recorder is None:
             st.error(f"{ga.title} has no recorder in this app; the draft is kept on disk.")
             st.button("Back to the list", on_click=record_nav.open_draft, args=(None,))
             return
-        recorder(current)
+        recorder.recording(current)
         return
     st.caption("Record a game as it is played: every event is written to a draft file on disk "
                "at once, so a refresh or a restart loses nothing.")

@@ -125,7 +125,7 @@ def render() -> None:
                         if values[k] is not None)
         box(f"**{f.code}** ({f.rule}) at event {pos}: {f.message}{extra}",
             icon=":material/report:")
-    panel = ga.part("replay_panel") or generic_panel
+    panel = ga.board_picture or generic_panel
     panel(gid, log, pos, result, rs)
     _event_list(ga, log, pos)
 

@@ -161,6 +161,11 @@ class Game:
     #: event types the log may still hold once ``ended(state)`` is true (a table's final record
     #: after the end); any other is ``log/event-after-game-end``
     after_end_events: frozenset[str] = frozenset({"observation", "survey", "phase"})
+    #: finding codes that may follow from an earlier finding about the same seat (a checkpoint
+    #: mismatch after an illegal step): such a finding links to it (engine.core.findings)
+    consequence_codes: frozenset[str] = frozenset()
+    #: of those, the codes that still follow from it after later checkpoints
+    lingering_codes: frozenset[str] = frozenset()
     #: simulation: the player counts and bot names the simulator accepts (() = no simulator)
     player_counts: tuple[int, ...] = ()
     bot_names: tuple[str, ...] = ()
@@ -212,7 +217,8 @@ REQUIRED_FUNCTIONS: tuple[str, ...] = (
 #: Optional members and their defaults (filled in on an object that lacks them).
 OPTIONAL: dict[str, Any] = {
     name: getattr(Game, name) for name in (
-        "events_adapter", "apply_locates", "plays_variants", "after_end_events", "player_counts", "bot_names", "formats",
+        "events_adapter", "apply_locates", "plays_variants", "after_end_events", "consequence_codes",
+        "lingering_codes", "player_counts", "bot_names", "formats",
         "timed_phases", "timing", "rulings_dir", "protocols_dir", "vocabulary", "board_picture", "recorder", "pages",
         "simulate_one", "prepare_simulation", "simulation_moves",
     )

@@ -254,6 +254,9 @@ class MandateRuleset(Game):
     events_adapter = EVENTS_ADAPTER  # one-call validation of a whole event list (fast path)
     event_types = EVENT_TYPES
     location_parts: tuple[str, ...] = ("era", "cycle")
+    #: one slip, one finding: these follow from an earlier slip of the same seat (codes.py)
+    consequence_codes = codes.CONSEQUENCE_CODES
+    lingering_codes = codes.LINGERING_CODES
     #: ``apply`` first sets the sink's era and cycle from the state (what
     #: ``sink.locate(location_parts, location(state))`` does), so a caller need not
     apply_locates = True
@@ -267,9 +270,9 @@ class MandateRuleset(Game):
                                      "dossier", "audit", "scoring", "final_scoring")
     timing = "ingest.timing:compute_timing"  # Eras, cycles, Production ... and turn times
     rulings_dir = data_dir() / "content" / "mandate2038" / "rulings"
-    # the app's members (filled in by the app's own modules; docs/notes/game-declaration.md)
-    board_picture = None
-    recorder = None
+    # the app's members (the app's contract: dashboards/gameapps/__init__.py; never imported here)
+    board_picture = "dashboards.gameapps.mandate2038:replay_panel"
+    recorder = "dashboards.gameapps.mandate_record:RECORDER"
     pages = ()
     #: a log's header may name a rules variant (docs/variants.md): setup plays its pack
     plays_variants = True

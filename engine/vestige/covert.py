@@ -12,6 +12,9 @@ from schemas.vestige import CovertOp, Trigger
 
 
 def on_trigger(st: GameState, ev: Trigger, sink: FindingSink) -> None:
+    if ev.seat is None:
+        _nemesis_trigger(st, ev, sink)
+        return
     s = st.seats[ev.seat]
     point = ev.point
     st.rest_on("trigger_points")
@@ -46,6 +49,20 @@ def on_trigger(st: GameState, ev: Trigger, sink: FindingSink) -> None:
             sink.report("vestige-nemesis/unknown", f"threat {card!r} belongs to no nemesis in "
                         "this game", recorded=owner)
     st.row("triggers", seat=ev.seat, point=point, endgame=ev.endgame, threats=len(ev.threats))
+
+
+def _nemesis_trigger(st: GameState, ev: Trigger, sink: FindingSink) -> None:
+    """A nemesis's disc recorded triggering a stack: reported (p. 26: nemesis discs do not
+    trigger stacks), then followed (what the table revealed is in play)."""
+    sink.report("vestige-trigger/nemesis", f"{ev.nemesis or 'no seat'} reached trigger "
+                f"{ev.point}: only a human player's disc triggers a stack",
+                expected="a human seat", recorded=ev.nemesis)
+    st.triggers_reached.add(ev.point)
+    if ev.endgame is not None:
+        reveal_endgame(st, ev.endgame, ev.point, sink)
+    for card in ev.threats:
+        if len(st.nemeses) == 1:
+            st.nemeses[next(iter(st.nemeses))].threats.append(card)
 
 
 def on_covert_op(st: GameState, ev: CovertOp, sink: FindingSink) -> None:

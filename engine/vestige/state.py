@@ -110,6 +110,7 @@ class GameState:
     triggers_reached: set[int] = field(default_factory=set)
     trigger_endgame: set[int] = field(default_factory=set)  # triggers whose card was revealed
     endgame_due: set[int] = field(default_factory=set)  # first reached, card not yet revealed
+    severed: dict[str, int] = field(default_factory=dict)  # card lost to SEVER -> its seat
     supply_flagged: set[str] = field(default_factory=set)  # card kinds reported over supply
     recorded_goal: str | None = None  # FinalScoring.nemesis_goal, the table's record
     rulings: dict[str, str] = field(default_factory=dict)  # ruling id -> option (per replay)

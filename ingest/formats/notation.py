@@ -18,7 +18,7 @@ import json
 import re
 from typing import Any
 
-from ingest.formats._common import LoadedLog, Problems, read_text_log, value_problem
+from ingest.formats._common import LoadedLog, Problems, read_text_log, seat_of, value_problem
 from ingest.formats.events import (
     PHASES,
     ROMAN_OF,
@@ -60,7 +60,7 @@ TAGS: dict[str, tuple[str, str, str]] = {
     "FirstInitiative": ("", "first_initiative", "int"),
     "PacedPlay": ("", "paced_play", "bool"),
     "Rulings": ("", "rulings", "str"),
-    # the rules variant played (docs/variants.md): its stamp as one JSON text
+    # the rules variant played (docs/variants.md): its stamp as one JSON object
     "Variant": ("", "variant", "json"),
     "SecretObjectives": ("", "secret_objectives", "bool"),
     "Tactics": ("", "tactics", "bool"),
@@ -97,27 +97,27 @@ _TAG_OF_FIELD = {(sec, f): tag for tag, (sec, f, _) in TAGS.items()}
 
 
 def json_value(text: str, col: int) -> Any:
-    """A ``json`` tag's value (a JSON object text); ParseError when it is not one."""
+    """A header value written as one JSON object (a variant's stamp)."""
     try:
         value = json.loads(text)
-    except ValueError as err:
-        raise ParseError(col, f"expected a JSON object, found {text[:40]!r} ({err})") from None
+    except ValueError as exc:
+        raise ParseError(col, f"expected a JSON object, found {text[:60]!r} ({exc})") from None
     if not isinstance(value, dict):
-        raise ParseError(col, f"expected a JSON object, found {text[:40]!r}")
+        raise ParseError(col, f"expected a JSON object, found {text[:60]!r}")
     return value
 
 
 def json_text(value: Any) -> str:
-    """A ``json`` tag's text: the model's JSON, keys in their order (round trip exact)."""
-    data = value.model_dump(mode="json") if hasattr(value, "model_dump") else value
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    """The JSON text of a header value written as one object (:func:`json_value` reads it)."""
+    data = value.model_dump() if hasattr(value, "model_dump") else value
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))  # key order kept
 
 
 def _tag_value(kind: str, tok: Token) -> Any:
-    if kind == "json":
-        return json_value(parse_str(tok.text, tok.col), tok.col)
     if kind == "str" or kind == "list":
         return parse_str(tok.text, tok.col)
+    if kind == "json":
+        return json_value(parse_str(tok.text, tok.col), tok.col)
     if kind == "bool":
         return parse_bool(tok.text, tok.col)
     if kind == "int":
@@ -161,7 +161,8 @@ class _Reader:
         try:
             fn(n, line.rstrip("\r"))
         except ParseError as err:
-            self.problems.error(n, err.col, err.message)
+            first = line.split(None, 1)[0] if line.split() else ""
+            self.problems.error(n, err.col, err.message, seat=seat_of(first))
         except ValueError as err:  # int()/float() of an absurd number (over 4,300 digits)
             self.problems.error(n, None, value_problem(err))
 
