@@ -257,3 +257,23 @@ def test_vestige_unreadable_line_costs_one_problem(vestige, fmt, name, kind):
     errs, loaded = _vestige_read(lines, name)
     assert [f.where.line for f in errs] == [ln], [f.message for f in errs]
     assert len(loaded.parsed.events) == n - 1  # every other line read
+
+
+@pytest.mark.parametrize("fmt,name", MANDATE_FORMATS, ids=[f for f, _n in MANDATE_FORMATS])
+def test_two_slips_of_two_seats_are_two_findings(mandate, fmt, name):
+    """Linking follows the seat: a mistyped Research line of one seat and, later, a checkpoint
+    value off by one for another seat are two findings, each at its own line."""
+    clean, kinds, other = mandate[fmt]
+    lines = list(clean)
+    typo_at = _typo(lines, kinds, other, fmt)
+    seat = kinds[typo_at][1]
+    other_seat = next(x for x in (1, 2, 3, 4) if x != seat)
+    cp = _turn_lines(kinds, "checkpoint")[0]
+    line = lines[cp - 1]
+    k = line.index(f"{other_seat}:m") + len(f"{other_seat}:m")
+    end = k
+    while line[end].isdigit():
+        end += 1
+    lines[cp - 1] = line[:k] + str(int(line[k:end]) + 1) + line[end:]
+    errs, _loaded = _read("\n".join(lines), name)
+    assert sorted(f.where.line for f in errs) == [typo_at, cp], [(f.code, f.where.line) for f in errs]

@@ -104,6 +104,10 @@ class FindingSink:
     #: Facilities a seat owns, the final record): they follow from a seat's first slip however
     #: many checkpoints came since (a ruleset's ``lingering_codes``)
     lingering: frozenset[str] = frozenset()
+    #: codes of a garbled log (a ruleset's ``slip_codes``): what follows them may be consequence
+    slips: frozenset[str] = frozenset()
+    #: codes that follow from any earlier finding about the seat (``mismatch_codes``)
+    mismatches: frozenset[str] = frozenset()
     ever: dict[int | None, Finding | int] = field(default_factory=dict)  # first slip per seat
 
     def locate(self, parts: Sequence[str], location: Sequence[Any]) -> None:
@@ -146,13 +150,13 @@ class FindingSink:
             message = f"{message} [{_follows(follows)}]"
         if self.implicated and code in self.consequences and sev != "info":
             cause = self._cause_of(seat, involves)
-            if cause is not None:
+            if cause is not None and self._explains(cause, code):
                 sev = "info"
                 message = f"{message} [{_follows(cause)}]"
         if self.ever and code in self.lingering and sev != "info":
             cause = (self.ever.get(seat) if seat is not None else None) or self.ever.get(None) or (
                 next(iter(self.ever.values())) if seat is None else None)
-            if cause is not None:
+            if cause is not None and self._explains(cause, code):
                 sev = "info"
                 message = f"{message} [{_follows(cause)}]"
         expected = clip(expected) if isinstance(expected, str) else expected
@@ -173,6 +177,18 @@ class FindingSink:
             for who in ((seat, *involves) if seat is not None or involves else (None,)):
                 self.implicate(who, f)
         return f
+
+    def _explains(self, cause: Finding | int, code: str) -> bool:
+        """Whether an earlier slip may explain a finding of ``code`` now: an unreadable line or
+        a garbled log (:attr:`slips`) explains every consequence code, at its own event too; a
+        plain rule error explains only :attr:`mismatches` at later events (the engine followed
+        the table's record, so a second rule broken, or one event breaking two rules, is a
+        second finding: a multi-error log's planted errors each stand as an error)."""
+        if isinstance(cause, int) or cause.code in self.slips or cause.code.startswith("log/"):
+            return True
+        if self.event is not None and cause.where.event == self.event:
+            return False
+        return code in self.mismatches
 
     def _cause_of(self, seat: int | None, involves: tuple[int, ...]) -> Finding | int | None:
         """The earlier slip a finding about ``seat`` (and ``involves``) follows from, if any."""

@@ -166,6 +166,10 @@ class Game:
     consequence_codes: frozenset[str] = frozenset()
     #: of those, the codes that still follow from it after later checkpoints
     lingering_codes: frozenset[str] = frozenset()
+    #: codes that say the log itself is garbled (what follows them may be their consequence)
+    slip_codes: frozenset[str] = frozenset()
+    #: codes that follow from any earlier finding about the seat until a resync
+    mismatch_codes: frozenset[str] = frozenset()
     #: simulation: the player counts and bot names the simulator accepts (() = no simulator)
     player_counts: tuple[int, ...] = ()
     bot_names: tuple[str, ...] = ()
@@ -218,7 +222,7 @@ REQUIRED_FUNCTIONS: tuple[str, ...] = (
 OPTIONAL: dict[str, Any] = {
     name: getattr(Game, name) for name in (
         "events_adapter", "apply_locates", "plays_variants", "after_end_events", "consequence_codes",
-        "lingering_codes", "player_counts", "bot_names", "formats",
+        "lingering_codes", "slip_codes", "mismatch_codes", "player_counts", "bot_names", "formats",
         "timed_phases", "timing", "rulings_dir", "protocols_dir", "vocabulary", "board_picture", "recorder", "pages",
         "simulate_one", "prepare_simulation", "simulation_moves",
     )

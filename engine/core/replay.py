@@ -123,6 +123,8 @@ def replay(
     sink = FindingSink(rs.catalogue)
     sink.consequences = frozenset(rs.consequence_codes)
     sink.lingering = frozenset(rs.lingering_codes)
+    sink.slips = frozenset(rs.slip_codes)
+    sink.mismatches = frozenset(rs.mismatch_codes)
     gaps = sorted((ln, seat) for ln, seat in unreadable if ln is not None)
     state = rs.setup(for_setup(header), sink)
     unplayable = variant_unplayable(header, rs)

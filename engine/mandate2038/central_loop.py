@@ -920,10 +920,13 @@ def on_turn(st: GameState, ev: TurnEvent, sink: FindingSink) -> None:
         selection_problems(st, s, kind, sink, where="resolved")
     else:
         if pick != kind:
+            # the seat still to resolve that revealed this action may be the one the line
+            # meant (a wrong seat): what then happens to its turn follows from this finding
+            meant = tuple(x for x in st.to_resolve if x != seat and st.selections.get(x) == kind)
             sink.report("turn/not-selected",
                         f"seat {seat} revealed {pick} but resolved {kind}; the selected "
                         "Action is the only Action this turn", seat=seat, expected=pick,
-                        recorded=kind)
+                        recorded=kind, involves=meant[:1])
             selection_problems(st, s, kind, sink, where="resolved")
         nxt = st.to_resolve[0] if st.to_resolve else None
         if nxt is not None and nxt != seat and not st.order_reported:

@@ -226,3 +226,16 @@ LINGERING_CODES = frozenset({
     "final/offline-penalty", "final/provisional-winner", "final/winner", "final/claimant",
     "final/claim-strength", "mandate/era-mandate-scorers",
 })
+
+
+#: codes that say the log itself is garbled here (a line unreadable, a turn missing, repeated or
+#: out of order, a checkpoint from another Era): what follows such a slip for the same seat may
+#: be its consequence. After a plain rule error the engine followed the table's record, so a
+#: later rule broken is a finding of its own; only :data:`MISMATCH_CODES` link to it (a
+#: multi-error log's planted errors each stand as an error).
+SLIP_CODES = frozenset({
+    "log/parse-error", "turn/out-of-order", "turn/twice", "turn/not-selected", "turn/unresolved",
+    "checkpoint/wrong-era",
+})
+#: codes that follow from any earlier finding about the seat until a checkpoint resyncs it
+MISMATCH_CODES = frozenset({"checkpoint/mismatch"})

@@ -257,6 +257,8 @@ class MandateRuleset(Game):
     #: one slip, one finding: these follow from an earlier slip of the same seat (codes.py)
     consequence_codes = codes.CONSEQUENCE_CODES
     lingering_codes = codes.LINGERING_CODES
+    slip_codes = codes.SLIP_CODES
+    mismatch_codes = codes.MISMATCH_CODES
     #: ``apply`` first sets the sink's era and cycle from the state (what
     #: ``sink.locate(location_parts, location(state))`` does), so a caller need not
     apply_locates = True

@@ -119,8 +119,7 @@ def select_fusion_without_runway():
     printed +2 (Era I Fund) = 5; in Eras II-III it Organizes, Influences for Trust and
     Researches (Compute only): still 5. Era IV cycle 1 it Builds Facility 1 on the Allocation
     Exchange I4 (-2: 3 left), then selects Fusion in cycle 2 -> select/ineligible at the reveal
-    (Fusion's selection was never checked); the Fusion's own resource/insufficient is a note
-    linked to it (one slip, one finding)."""
+    (Fusion's selection was never checked) and resource/insufficient at the Fusion itself."""
     g = Game()
     g.setup()
     g.filler_era(1)
@@ -134,6 +133,7 @@ def select_fusion_without_runway():
     for s in g.order():
         if s == 3:
             g.turn(3, "fusion", to="I6")
+            g.expect("resource/insufficient")
         else:
             g.play(s, "organize")
     return g

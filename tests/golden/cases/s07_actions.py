@@ -349,8 +349,7 @@ def deploy_without_capability():
     """§7 Deploy (FACTS §7): Customer #1 requires Capability 2. Kestralyn (Capability 0) deploys
     -> deploy/capability-too-low at the Deploy. The selection itself was already illegal (§2
     step 2: a choice is eligible only when it has a legal resolution now)
-    -> select/ineligible at the reveal. Since issue 21 (one slip, one finding) the Deploy's
-    finding is a note linked to the selection's (severity info)."""
+    -> select/ineligible at the reveal."""
     g = Game()
     g.setup()
     g.era_start(1)
@@ -358,6 +357,7 @@ def deploy_without_capability():
     g.reveal({1: "deploy", 2: "fund", 3: "fund"})
     g.expect("select/ineligible")
     g.turn(1, "deploy")
+    g.expect("deploy/capability-too-low")
     return g
 
 
@@ -366,8 +366,7 @@ def deploy_loopfold_second_customer_needs_four():
     """§7 Deploy / FACTS §3: Loopfold starts with Customer #1, so its next Customer (#2) needs
     Capability 4. Open Weights Become the Default (Era I) gives everyone +1 Capability; Loopfold
     then banks Code+Science (+2) -> Capability 3 and deploys in cycle 3
-    -> select/ineligible at the reveal (§2 step 2); the Deploy's deploy/capability-too-low is a
-    note linked to it since issue 21 (one slip, one finding)."""
+    -> deploy/capability-too-low, and select/ineligible at the reveal (§2 step 2)."""
     g = Game()
     g.setup()
     g.era_start(1)
@@ -380,6 +379,7 @@ def deploy_loopfold_second_customer_needs_four():
     g.play(3, "influence")
     g.play(1, "influence")
     g.turn(2, "deploy")
+    g.expect("deploy/capability-too-low")
     return g
 
 
