@@ -63,7 +63,7 @@ def replay_panel(gid: str, log: Any, pos: int, result: Any, rs: Any) -> None:
         found = list(result.findings)
         st.markdown(f"**Findings so far**: {len(found)}")
         if found:
-            st.dataframe(replay_view.findings_table(found), hide_index=True, width="stretch")
+            ui.table(replay_view.findings_table(found))
 
 
 def pick_kind(db: Path, f: Filters, key: str) -> str | None:
