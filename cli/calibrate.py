@@ -42,6 +42,7 @@ DESIGNERS: dict[str, tuple[str, str, dict[int, float]]] = {
     "profile_win_share_range": ("precision", "equal", {3: 0.1257, 4: 0.1233, 5: 0.1049}),
     # "between 0.9033 and 0.9047", "between 0.7171 and 0.7185" over the three counts
     "action_entropy": ("precision", "equal", {3: 0.904, 4: 0.904, 5: 0.904}),
+    "action_entropy_dossier": ("precision", "equal", {3: 0.904, 4: 0.904, 5: 0.904}),
     "opening_entropy": ("precision", "equal", {3: 0.718, 4: 0.718, 5: 0.718}),
     # "the most common opening held no more than 5.6% of observations"
     "opening_top_share": ("diagnostic", "at most", {3: 0.056, 4: 0.056, 5: 0.056}),
@@ -57,6 +58,7 @@ ROWS: list[tuple[str, str, str]] = [
     ("faction_strategy_interaction", "Faction × strategy spread", "pp"),
     ("pairwise_dominance", "Pairwise dominance", ""),
     ("action_entropy", "Action entropy", ""),
+    ("action_entropy_dossier", "Action entropy, Dossier Commits counted as actions", ""),
     ("opening_entropy", "Opening entropy", ""),
     ("opening_top_share", "Opening top share", "%"),
     ("winning_path_entropy", "Winning-path entropy", ""),
@@ -126,7 +128,42 @@ def _outcome_rows(src: Any, n: int) -> dict[str, dict[str, dict[str, Any]]]:
 
 #: the entropies and what they count (``ENTROPY_SCALE`` keys)
 ENTROPY_IDS = {"action_entropy": "action", "opening_entropy": "opening",
-               "winning_path_entropy": "path"}
+               "winning_path_entropy": "path", "action_entropy_dossier": "action_dossier"}
+
+#: the designers count their AGI Dossier as an action id: 12 action ids and the Dossier Commit
+DOSSIER_SCALE = 13
+
+
+def _dossier_entropy(src: Any, n: int) -> dict[str, dict[str, Any]]:
+    """kind -> action entropy with Dossier Commits counted as actions (the designers' count:
+    their executable's AGI Dossier is a Program action), normalised by log 13, with its
+    interval; and the ids seen."""
+    import functools
+
+    import polars as pl
+
+    from dashboards import balance_queries as bq
+    from dashboards import stats
+    from dashboards.queries import Filters
+
+    f = Filters(player_counts=(n,))
+    acts, dos = bq.action_counts(src, f), bq.dossier_counts(src, f)
+    if acts.is_empty():
+        return {}
+    both = pl.concat([acts.select("kind", "player_count", "blk", "action", "n"),
+                      dos.select("kind", "player_count", "blk", "action",
+                                 pl.col("n").cast(acts.schema["n"]))]
+                     if not dos.is_empty() else [acts], how="vertical_relaxed")
+    out: dict[str, dict[str, Any]] = {}
+    for (kind,), part in both.group_by(["kind"], maintain_order=True):
+        keys, arr = stats.block_array(part, ["action"], ["n"])
+        res = stats.bootstrap_array(arr, functools.partial(stats.entropy_fixed_rows,
+                                                           k=DOSSIER_SCALE))
+        games = bq.games_by_count(src, f).get((str(kind), n), 0)
+        seen = int((arr.sum(axis=0)[:, 0] > 0).sum())
+        out[str(kind)] = {"value": res["value"], "low": max(0.0, res["low"]),
+                          "high": min(1.0, res["high"]), "games": games, "seen": seen}
+    return out
 
 
 def _ids_seen(src: Any, n: int) -> dict[str, dict[str, int]]:
@@ -167,11 +204,20 @@ def rows(study: Path) -> list[dict[str, Any]]:
             metrics = bq.metrics(src, Filters(player_counts=(n,)), n)
             outcomes = _outcome_rows(src, n)
             seen = _ids_seen(src, n)
+            with_dossier = _dossier_entropy(src, n)
+            for kind, r in with_dossier.items():
+                seen.setdefault(kind, {})["action_dossier"] = r["seen"]
             for kind in sorted(set(metrics["kind"]) if not metrics.is_empty() else []):
                 part = {r["metric"]: r for r in metrics.filter(
                     metrics["kind"] == kind).iter_rows(named=True)}
                 for key, name, unit in ROWS:
-                    if key in ("agi", "open"):
+                    if key == "action_entropy_dossier":
+                        r = with_dossier.get(kind)
+                        if r is None:
+                            continue
+                        value, low, high, games = r["value"], r["low"], r["high"], r["games"]
+                        check, need = None, stats.MIN_VERDICT_GAMES
+                    elif key in ("agi", "open"):
                         r = outcomes.get(kind, {}).get(key)
                         if r is None:
                             continue
@@ -190,7 +236,8 @@ def rows(study: Path) -> list[dict[str, Any]]:
                     cmp_value, cmp_low, cmp_high = value, low, high
                     if key in ENTROPY_IDS and value is not None:
                         # the designers normalise by the ids seen: compare on their scale
-                        k = stats.ENTROPY_SCALE[ENTROPY_IDS[key]]
+                        k = (DOSSIER_SCALE if key == "action_entropy_dossier"
+                             else stats.ENTROPY_SCALE[ENTROPY_IDS[key]])
                         n_seen = seen.get(kind, {}).get(ENTROPY_IDS[key], 0)
                         factor = math.log(k) / math.log(n_seen) if n_seen >= 2 else math.nan
                         cmp_value = value * factor

@@ -6,6 +6,7 @@ helpers (the database path, the pipeline, a summary's text).
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,7 +28,12 @@ class CliError(Exception):
         self.status = status
 
 
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # all but tab and newline
+
+
 def _err(msg: str) -> None:
+    """Print an error; control characters (a file name's terminal escape codes) escaped."""
+    msg = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", msg)
     print(f"playtest: {msg}", file=sys.stderr)
 
 
@@ -89,7 +95,7 @@ def select_inputs(paths: list[str]) -> tuple[list[str], list[str]]:
     archive sidecar) is left out the same way; a single path is always taken as given."""
     if len(paths) < 2:
         return list(paths), []
-    from ingest.reading import _ARCHIVE_SIDECARS, SESSION_MARKER, suffixes
+    from ingest.reading import SESSION_MARKER, archive_sidecar, suffixes
 
     accepted = suffixes()
     keep: list[str] = []
@@ -102,7 +108,7 @@ def select_inputs(paths: list[str]) -> tuple[list[str], list[str]]:
                 keep.append(folder)
             continue
         log_file = (p.suffix.lower() in accepted and not p.name.startswith(".")
-                    and not p.name.endswith(_ARCHIVE_SIDECARS))
+                    and not archive_sidecar(p))
         if p.is_file() and not log_file:
             skipped.append(text)
         else:
@@ -123,9 +129,11 @@ def read_logs(path_text: str) -> list[Loaded]:
 
 def _replay(parsed: Any, upto: int | None = None) -> Any:
     from engine.core.replay import replay
+    from ingest.formats._common import unreadable_lines
 
+    # the lines a reader could not read: what follows from them links to them (issue 21)
     return replay(parsed.header, parsed.events, lines=parsed.lines, indices=parsed.indices,
-                  ruleset=parsed.ruleset, upto=upto)
+                  ruleset=parsed.ruleset, upto=upto, unreadable=unreadable_lines(parsed))
 
 
 def _accepts(game: str, spec: str) -> str | None:
@@ -171,8 +179,8 @@ def check_rulings_spec(spec: str | None) -> None:
                        f"(see `playtest rulings`): {shown(spec, 60)}")
     why = {rs.title: _accepts(g, spec) for g, rs in rulesets().items()}
     if all(w is not None for w in why.values()):
-        raise CliError(f"--rulings {shown(spec)}: "
-                       + shown("; ".join(f"{t}: {w}" for t, w in why.items()), 400))
+        reasons = "; ".join(f"{t}: {w}" for t, w in why.items())
+        raise CliError(f"--rulings {shown(spec)}: {shown(reasons, 400)}")
 
 
 def _rests_on(parsed: Any, findings: list[Any]) -> list[Any]:
@@ -345,3 +353,11 @@ def format_names() -> tuple[str, ...]:
     for rs in rulesets().values():
         names.extend(f.name for f in rs.formats if f.writer is not None and f.name not in names)
     return tuple(names)
+
+
+def bots_help() -> str:
+    """Each simulated game's bot names, e.g. ``Mandate 2038: random, heuristic, mixed; ...``."""
+    from engine.core.registry import rulesets
+
+    return "; ".join(f"{rs.title}: {', '.join(rs.bot_names)}"
+                     for rs in rulesets().values() if rs.simulate_one is not None)

@@ -85,7 +85,7 @@ def load_pool(study: Path) -> list[_Pool]:
         n = int(n)
         counts = part.group_by("game_id").len()
         whole = counts.filter(pl.col("len") == n)["game_id"]
-        part = part.filter(pl.col("game_id").is_in(whole)).sort(["game_id", "seat"])
+        part = part.filter(pl.col("game_id").is_in(whole.to_list())).sort(["game_id", "seat"])
         g = part.height // n
         if g == 0:
             continue
@@ -259,6 +259,8 @@ def null_check(study: Path, replicates: int, sizes: Sequence[int] = SIZES,
                     if t is None:
                         continue
                     tru = truth[r["metric"]]
+                    if math.isnan(tru):  # undefined in the pool (no group seen enough)
+                        continue
                     t[0] += 1
                     t[1] += _wrong(r["verdict"], tru, r["threshold"],
                                    "max" if r["bound"] == "at most" else "min")

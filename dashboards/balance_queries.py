@@ -14,10 +14,10 @@ rc.17 era, ``lab/runner/monte-carlo-runner.js`` and ``lab/balance/winning-path.j
 * **action entropy** counts every resolved action id (Core Actions, Programs and the extra
   actions they grant, blocked ones included) and normalises by log(number of ids seen).
 
-Only complete games count. Each query returns its counts per *block* (games are split into
-:data:`dashboards.stats.BLOCKS` blocks by a hash of the game id) so that
-:func:`dashboards.stats.jackknife` can put a 95% interval on every statistic; the frames are
-small (groups x blocks), whatever the number of games.
+Only complete games count. Each query returns its counts per *group* (the games' common-seed
+blocks, :data:`CLUSTER_SQL`, hashed into :data:`dashboards.stats.BLOCKS` groups) so that
+:func:`_interval` can put a 95% interval over common-seed blocks on every statistic; the frames
+are small (keys x groups), whatever the number of games.
 
 A study folder written by ``playtest study`` (``DIR/<table>/**/*.parquet``, the warehouse's
 column names) is read in place through DuckDB: :class:`Source` names either. Results from a
@@ -47,7 +47,7 @@ from ingest.warehouse import balance as wb
 
 #: tables a study folder may hold that the balance queries read
 STUDY_TABLES = ("games", "seats", "outcomes", "selections", "turns", "ledger", "production",
-                "claims")
+                "claims", "dossiers")
 
 
 
@@ -288,7 +288,7 @@ def deal_cte(turn_order: bool = True) -> str:
 
 
 def _ctes(src: Source, f: Filters) -> tuple[str, list[Any]]:
-    """``g``: the selected complete games with kind, player count and jackknife block; ``sb``:
+    """``g``: the selected complete games with kind, player count and interval group; ``sb``:
     their ``seat_balance`` rows (derived on the fly from a warehouse older than migration 6)."""
     blk = f"hash({CLUSTER_SQL}) % {stats.BLOCKS}"
     if src.study is not None:
@@ -519,6 +519,22 @@ def outcome_counts(src: Source, f: Filters) -> pl.DataFrame:
         """, params)
 
 
+def dossier_counts(src: Source, f: Filters) -> pl.DataFrame:
+    """Dossier cards filed as Commit per kind, player count and block (``n``; action id
+    ``dossier``): the designers count their AGI Dossier as an action, rc.17 files a Dossier
+    card each Era without an Action (``calibrate`` compares on their count too)."""
+    if not columns(src, "seats"):
+        return pl.DataFrame()
+    ctes, params = _ctes(src, f)
+    return run(src, f"""
+        WITH {ctes}
+        SELECT g.kind, g.player_count, g.blk, 'dossier' AS action, count(*) AS n
+        FROM g JOIN dossiers d USING (game_id)
+        WHERE d.orientation = 'commit'
+        GROUP BY ALL
+        """, params)
+
+
 # --- from block counts to metrics -----------------------------------------------------------
 
 #: the contract's checks this page computes: id, name as the designers write it, threshold key,
@@ -554,7 +570,8 @@ NOT_RECORDED = {
 
 
 #: the forced no-op rate: a ratio of rare events, skewed (a few games hold most of them), so
-#: it gets the BCa interval (the bias-corrected normal one covered 86-89% at 1,000 games)
+#: it gets the BCa interval (the bias-corrected normal one covered 86-89% at 1,000 games),
+#: widened to the Wilson interval where that is wider (a few events: 83% at 50 games without)
 _RARE_RATE = functools.partial(stats.ratio_rows)
 
 #: the statistics that are maxima over groups, and get simultaneous intervals
@@ -576,7 +593,21 @@ def _interval(arr: Any, stat: Any, weights: Any = None) -> dict[str, float]:
         return stats.max_rate_interval(arr, 4, weights=w)
     if stat == _TOP:
         return stats.top_share_interval(arr, weights=w)
-    return stats.bootstrap_array(arr, stat, weights=w, skewed=stat is _RARE_RATE)
+    if stat is _RARE_RATE:
+        res = stats.bootstrap_array(arr, stat, weights=w, skewed=True)
+        # a handful of events in a handful of blocks can give a zero-width bootstrap: the
+        # interval is at least the Wilson interval of the events over the opportunities
+        total = arr.sum(axis=(0, 1)) if arr.size else None
+        if total is not None and total[1] > 0 and not math.isnan(res["value"]):
+            lo, hi = stats.wilson(int(round(total[0])), int(round(total[1])))
+            res = {"value": res["value"], "low": min(lo, res["low"]) if not math.isnan(
+                res["low"]) else lo, "high": max(hi, res["high"]) if not math.isnan(
+                res["high"]) else hi}
+        return res
+    # an entropy: the jackknife's bias estimate and the larger standard error (plug-in entropy
+    # of a few dozen winners over many paths is biased more than the bootstrap sees)
+    return stats.bootstrap_array(arr, stat, weights=w, jackknife_bias=getattr(
+        stat, "func", None) is stats.entropy_fixed_rows)
 
 
 def _jk(df: pl.DataFrame, key: list[str], values: list[str], stat: Any) -> dict[str, float]:
@@ -605,10 +636,11 @@ def _metrics(src: Source, f: Filters, only: int | None = None) -> pl.DataFrame:
     return metrics_from_parts(_grouped(src, f), matchup_counts(src, f), only)
 
 
-#: the fewest games a check needs before it gets a verdict (below: "not enough games"), chosen
-#: with ``playtest calibrate --null-check`` (docs/balance.md, "How sure a verdict is"): the
-#: faction x strategy check is a max - min over ~24 cells of a handful of seats each
-MIN_GAMES: dict[str, int] = {"faction_strategy_interaction": 200}
+#: the fewest games a check needs before it gets a verdict when that is more than
+#: :data:`dashboards.stats.MIN_VERDICT_GAMES` (none: with intervals from simultaneous intervals
+#: of the groups, ``playtest calibrate --null-check`` finds no false verdict of the faction x
+#: strategy check even at 50 games, where the plug-in interval gave 40-58%)
+MIN_GAMES: dict[str, int] = {}
 
 
 def metrics_from_parts(parts: dict[str, pl.DataFrame], matchups: pl.DataFrame,
@@ -732,7 +764,7 @@ def metrics_from_parts(parts: dict[str, pl.DataFrame], matchups: pl.DataFrame,
 
 def _shares(src: Source, f: Filters, by: str, only: int | None = None) -> pl.DataFrame:
     """Win share (1/k credit) per kind, player count and ``by`` (``turn_order``, ``faction``
-    or ``profile``) with the 95% jackknife interval of each share and the even share 1/n."""
+    or ``profile``) with the 95% interval of each share and the even share 1/n."""
     if by not in ("turn_order", "faction", "profile"):
         raise ValueError(f"unknown grouping {by!r}")
     seats = seat_counts(src, f, by)
@@ -745,8 +777,9 @@ def _shares(src: Source, f: Filters, by: str, only: int | None = None) -> pl.Dat
             continue
         keys, arr = stats.block_array(part, [by], ["appearances", "credit"])
         total = arr.sum(axis=0)
+        each = stats.bootstrap_shares(arr)
         for i in sorted(range(len(keys)), key=lambda i: str(keys[i])):
-            res = _interval(arr, functools.partial(stats.share_rows, key=i))
+            res = each[i]
             rows.append({"kind": kind, "player_count": n, by: keys[i],
                          "appearances": int(total[i, 0]),
                          "wins": float(total[i, 1]), "share": res["value"],
@@ -778,7 +811,7 @@ def _memo(key: tuple[Any, ...], make: Any) -> pl.DataFrame:
 
 def metrics(src: Source, f: Filters, player_count: int | None = None) -> pl.DataFrame:
     """Every metric of :data:`METRICS` per kind and player count (only ``player_count`` when
-    given): value, 95% jackknife interval, games, threshold, verdict
+    given): value, 95% interval, games, threshold, verdict
     (:func:`dashboards.stats.verdict`) and a note where the source does not record what the
     metric needs. Kept until the data changes."""
     return _memo(("metrics", _data_version(src), f, player_count),
@@ -787,7 +820,7 @@ def metrics(src: Source, f: Filters, player_count: int | None = None) -> pl.Data
 
 def shares(src: Source, f: Filters, by: str, player_count: int | None = None) -> pl.DataFrame:
     """Win share (1/k credit) per kind, player count (only ``player_count`` when given) and
-    ``by`` (``turn_order``, ``faction`` or ``profile``) with the 95% jackknife interval of each
+    ``by`` (``turn_order``, ``faction`` or ``profile``) with the 95% interval of each
     share and the even share 1/n. Kept until the data changes."""
     return _memo(("shares", _data_version(src), f, by, player_count),
                  lambda: _shares(src, f, by, player_count))

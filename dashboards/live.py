@@ -214,7 +214,7 @@ def next_decision(result: Any, passed: frozenset[str] = frozenset()) -> Next:
         from engine.core.registry import get_ruleset
 
         rs = get_ruleset(GAME)
-        fn = getattr(rs, "legal_moves", None)
+        fn = rs.legal_moves if rs is not None else None
         if fn is None:
             return Next("unknown", problem="the engine has no legal-move generator yet")
         params = inspect.signature(fn).parameters

@@ -10,6 +10,7 @@ No I/O; every function takes plain values or a polars frame and returns the same
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import warnings
@@ -222,9 +223,8 @@ def proportion_verdict(successes: float, n: int, limit: float, bound: str,
 
 # --- the designers' balance statistics (lab/runner/monte-carlo-runner.js, rc.17 era) ---------
 #
-# Each statistic works on plain dicts of counts (key -> number or tuple of numbers), so that
-# the same function gives the value on all games and, in :func:`jackknife`, on the games minus
-# one block.
+# Each statistic on plain dicts of counts (key -> number or tuple of numbers): the reference
+# forms of the row-wise array statistics below, which the page uses (the tests compare them).
 
 #: games are split into this many groups for the intervals: a hash of each game's common-seed
 #: block (:func:`dashboards.balance_queries` ``cluster``; a study's games of one block share
@@ -237,22 +237,12 @@ RESAMPLES = 400
 
 #: the number of distinct values each entropy is normalised by (a fixed number, from the
 #: rules, not the number seen: a rare id appearing once must not move the scale).
-#: Mandate 2038 rc.17: 6 Core Actions + 6 Programs + the Dossier and Open Weights decisions
-#: (the designers count these as actions); an opening is 3 different Core Actions in order
-#: (core rules §4, "one eligible unused Core Action": 6 x 5 x 4); a winning path is
-#: ``agi_declaration``, one of 6 lanes or one of the 15 hybrids of two lanes
-ENTROPY_SCALE = {"action": 14, "opening": 120, "path": 22}
-
-
-def entropy(counts: Mapping[Any, float]) -> float:
-    """The designers' normalised entropy: Shannon entropy of ``counts`` over the keys actually
-    seen, divided by log(number of keys seen); 0.0 when fewer than two keys were seen."""
-    values = [float(v) for v in counts.values() if v > 0]
-    total = sum(values)
-    if len(values) < 2 or total <= 0:
-        return 0.0
-    h = -sum((v / total) * math.log(v / total) for v in values)
-    return h / math.log(len(values))
+#: Mandate 2038 rc.17: 6 Core Actions + 6 Programs (Open Weights is our Covenant Program;
+#: the Dossier is filed each Era, not selected as an action, so it is not counted); an
+#: opening is 3 different Core Actions in order (core rules §4, "one eligible unused Core
+#: Action": 6 x 5 x 4); a winning path is ``agi_declaration``, one of 6 lanes or one of the
+#: 15 hybrids of two lanes
+ENTROPY_SCALE = {"action": 12, "opening": 120, "path": 22}
 
 
 def top_share(counts: Mapping[Any, float]) -> float:
@@ -286,57 +276,18 @@ def dominance(pairs: Mapping[Any, tuple[float, float]], min_comparisons: float =
     return max(rates) if rates else math.nan
 
 
-def _sub(a: Any, b: Any) -> Any:
-    if isinstance(a, tuple):
-        return tuple(x - y for x, y in zip(a, b, strict=True))
-    return a - b
-
-
 def _add(a: Any, b: Any) -> Any:
     if isinstance(a, tuple):
         return tuple(x + y for x, y in zip(a, b, strict=True))
     return a + b
 
 
-def jackknife(blocks: Mapping[int, Mapping[Any, Any]], stat: Any) -> dict[str, float]:
-    """``stat`` on all the data and its delete-one-block jackknife 95% interval.
-
-    ``blocks`` maps a block number to that block's counts (``key -> number or tuple``); games
-    are assigned to blocks by a hash of their id, so every game's rows stay in one block and
-    the interval accounts for the games' internal correlation. With fewer than two non-empty
-    blocks the interval is undefined (nan). Returns value, low, high.
-    """
-    total: dict[Any, Any] = {}
-    for counts in blocks.values():
-        for k, v in counts.items():
-            total[k] = _add(total[k], v) if k in total else v
-    value = stat(total)
-    keys = [b for b, c in blocks.items() if c]
-    if len(keys) < 2 or value is None or math.isnan(value):
-        return {"value": value, "low": math.nan, "high": math.nan}
-    loo = []
-    for b in keys:
-        part = dict(total)
-        for k, v in blocks[b].items():
-            part[k] = _sub(part[k], v)
-        loo.append(stat(part))
-    if any(x is None or math.isnan(x) for x in loo):
-        return {"value": value, "low": math.nan, "high": math.nan}
-    m = len(loo)
-    mean = sum(loo) / m
-    var = (m - 1) / m * sum((x - mean) ** 2 for x in loo)
-    half = t975(m - 1) * math.sqrt(var)
-    return {"value": value, "low": value - half, "high": value + half}
-
-
-# --- the same statistics on arrays: every block left out at once ----------------------------
+# --- the same statistics on arrays: every resample at once -----------------------------------
 #
-# :func:`jackknife` on dicts costs a Python loop per block, key and statistic; on the Balance
-# page (20 blocks, up to a few hundred keys, a dozen statistics) that was a fifth of a cold
-# view. :func:`jackknife_array` takes the block counts as one array ``(blocks, keys, values)``
-# and each ``*_rows`` statistic below computes, for every row of a ``(rows, keys, values)``
-# array, what its dict twin above computes on one dict: the same figures (to rounding; the
-# tests compare the two).
+# The block counts are one array ``(groups, keys, values)`` (:func:`block_array`), and each
+# ``*_rows`` statistic below computes, for every row of a ``(rows, keys, values)`` array, what
+# its dict twin above computes on one dict (the tests compare the two): the interval functions
+# evaluate all 400 bootstrap resamples in one call.
 
 
 def block_array(df: pl.DataFrame, key: list[str], values: list[str]
@@ -363,25 +314,6 @@ def block_array(df: pl.DataFrame, key: list[str], values: list[str]
     return list(index), arr
 
 
-def jackknife_array(blocks: np.ndarray, stat: Callable[[np.ndarray], np.ndarray]
-                    ) -> dict[str, float]:
-    """:func:`jackknife` with the block counts as an array ``(blocks, keys, values)`` (every
-    block non-empty, as :func:`block_array` gives them) and ``stat`` a row-wise statistic
-    (:func:`share_range_rows`, ...)."""
-    total = blocks.sum(axis=0)
-    value = float(stat(total[np.newaxis])[0])
-    m = blocks.shape[0]
-    if m < 2 or math.isnan(value):
-        return {"value": value, "low": math.nan, "high": math.nan}
-    loo = stat(total[np.newaxis] - blocks)
-    if np.isnan(loo).any():
-        return {"value": value, "low": math.nan, "high": math.nan}
-    mean = float(loo.sum()) / m
-    var = (m - 1) / m * float(((loo - mean) ** 2).sum())
-    half = t975(m - 1) * math.sqrt(var)
-    return {"value": value, "low": value - half, "high": value + half}
-
-
 def share_range_rows(a: np.ndarray, min_appearances: float = 1) -> np.ndarray:
     """:func:`share_range` of each row of ``(rows, keys, 2)`` (appearances, win credit)."""
     app, credit = a[..., 0], a[..., 1]
@@ -390,19 +322,6 @@ def share_range_rows(a: np.ndarray, min_appearances: float = 1) -> np.ndarray:
     hi = np.where(ok, share, -np.inf).max(axis=1, initial=-np.inf)
     lo = np.where(ok, share, np.inf).min(axis=1, initial=np.inf)
     return np.where(ok.sum(axis=1) >= 2, hi - lo, np.nan)
-
-
-def entropy_rows(a: np.ndarray) -> np.ndarray:
-    """:func:`entropy` of each row of ``(rows, keys, 1)``."""
-    v = a[..., 0]
-    pos = v > 0
-    total = np.where(pos, v, 0.0).sum(axis=1)
-    safe = np.where(total > 0, total, 1.0)[:, np.newaxis]
-    p = np.where(pos, v, 1.0) / safe
-    h = -np.where(pos, p * np.log(p), 0.0).sum(axis=1)
-    n = pos.sum(axis=1)
-    norm = np.log(np.maximum(n, 2))
-    return np.where((n >= 2) & (total > 0), h / norm, 0.0)
 
 
 def top_share_rows(a: np.ndarray) -> np.ndarray:
@@ -449,11 +368,15 @@ def entropy_fixed_rows(a: np.ndarray, k: int) -> np.ndarray:
     return np.where(total > 0, h / math.log(k), 0.0)
 
 
+@functools.lru_cache(maxsize=256)
 def bootstrap_weights(m: int, resamples: int = RESAMPLES, seed: int = 0) -> np.ndarray:
     """``(resamples, m)`` multinomial counts: how often each of ``m`` groups is drawn in each
-    resample (seeded, so the same data always give the same interval)."""
-    rng = np.random.default_rng(seed)
-    return rng.multinomial(m, np.full(m, 1.0 / m), size=resamples).astype(np.float64)
+    resample (seeded, so the same data always give the same interval; kept per ``m``,
+    read-only)."""
+    rng = np.random.default_rng([seed, m])
+    w = rng.multinomial(m, np.full(m, 1.0 / m), size=resamples).astype(np.float64)
+    w.setflags(write=False)
+    return w
 
 
 def _normal_cdf(x: float) -> float:
@@ -497,8 +420,8 @@ def _bca(blocks: np.ndarray, stat: Callable[[np.ndarray], np.ndarray], value: fl
 
 def bootstrap_array(blocks: np.ndarray, stat: Callable[[np.ndarray], np.ndarray],
                     resamples: int = RESAMPLES, seed: int = 0,
-                    weights: np.ndarray | None = None, skewed: bool = False
-                    ) -> dict[str, float]:
+                    weights: np.ndarray | None = None, skewed: bool = False,
+                    jackknife_bias: bool = False) -> dict[str, float]:
     """``stat`` on all the data and its bias-corrected 95% cluster-bootstrap interval.
 
     ``blocks`` is ``(groups, keys, values)``: the counts of each group of games
@@ -508,8 +431,13 @@ def bootstrap_array(blocks: np.ndarray, stat: Callable[[np.ndarray], np.ndarray]
     (a plug-in entropy is biased downward, a ratio of rare counts is skewed) with half-width
     ``t(0.975, m - 1) * sd(v*) * sqrt(m / (m - 1))`` for ``m`` groups (the bootstrap's
     variance of a mean of ``m`` groups is ``(m - 1) / m`` of the unbiased one, and a t
-    rather than a normal quantile for few groups). ``playtest calibrate --null-check`` measures
-    its coverage (docs/balance.md). Fewer than two groups give an undefined interval (nan).
+    rather than a normal quantile for few groups). With ``jackknife_bias`` (the entropies) the
+    centre is corrected by the delete-one-group jackknife's bias estimate instead, and the
+    standard error is the larger of the bootstrap's and the jackknife's: a plug-in entropy of
+    a few dozen winners over many paths is biased more than resamples of the same few dozen
+    show (coverage 0.88 at 50 games without, 0.905 with). ``skewed`` gives the BCa interval
+    (:func:`_bca`). ``playtest calibrate --null-check`` measures the coverage (docs/balance.md).
+    Fewer than two groups give an undefined interval (nan).
 
     >>> a = np.array([[[1.0, 1.0]], [[3.0, 1.0]], [[2.0, 1.0]], [[2.0, 1.0]]])
     >>> r = bootstrap_array(a, ratio_rows)
@@ -528,8 +456,15 @@ def bootstrap_array(blocks: np.ndarray, stat: Callable[[np.ndarray], np.ndarray]
         return {"value": value, "low": math.nan, "high": math.nan}
     if skewed:
         return _bca(blocks, stat, value, boot, m)
+    sd = float(boot.std(ddof=1)) * math.sqrt(m / (m - 1))
     centre = 2 * value - float(boot.mean())
-    half = t975(m - 1) * float(boot.std(ddof=1)) * math.sqrt(m / (m - 1))
+    if jackknife_bias:
+        loo = stat(total[np.newaxis] - blocks)
+        loo = loo[~np.isnan(loo)]
+        if loo.size == m:
+            centre = value - (m - 1) * (float(loo.mean()) - value)
+            sd = max(sd, math.sqrt((m - 1) / m * float(((loo - loo.mean()) ** 2).sum())))
+    half = t975(m - 1) * sd
     return {"value": value, "low": centre - half, "high": centre + half}
 
 
@@ -636,3 +571,31 @@ def top_share_interval(blocks: np.ndarray, weights: np.ndarray | None = None
     lo, hi = simultaneous(est, bshare, floor, m)
     return {"value": value, "low": float(np.clip(np.nanmax(lo), 0, 1)),
             "high": float(np.clip(np.nanmax(hi), 0, 1))}
+
+
+def bootstrap_shares(blocks: np.ndarray, weights: np.ndarray | None = None
+                     ) -> list[dict[str, float]]:
+    """:func:`bootstrap_array` of every key's win share (:func:`share_rows`) of block counts
+    ``(blocks, keys, 2)``, with one bootstrap for all keys (the same figures as one call per
+    key)."""
+    total = blocks.sum(axis=0)
+    m, k = blocks.shape[0], blocks.shape[1]
+    app, credit = total[:, 0], total[:, 1]
+    values = np.where(app > 0, credit / np.where(app > 0, app, 1.0), np.nan)
+    if m < 2:
+        return [{"value": float(v), "low": math.nan, "high": math.nan} for v in values]
+    w = weights if weights is not None else bootstrap_weights(m)
+    boot = np.einsum("bm,mkv->bkv", w, blocks)
+    out = []
+    for i in range(k):
+        v = float(values[i])
+        b = boot[:, i, :]
+        b = np.where(b[:, 0] > 0, b[:, 1] / np.where(b[:, 0] > 0, b[:, 0], 1.0), np.nan)
+        b = b[~np.isnan(b)]
+        if math.isnan(v) or b.size < 0.9 * w.shape[0]:
+            out.append({"value": v, "low": math.nan, "high": math.nan})
+            continue
+        centre = 2 * v - float(b.mean())
+        half = t975(m - 1) * float(b.std(ddof=1)) * math.sqrt(m / (m - 1))
+        out.append({"value": v, "low": centre - half, "high": centre + half})
+    return out

@@ -33,9 +33,12 @@ def sweep_chart(sweep: pl.DataFrame) -> alt.FacetChart:
     """A knob's sweep: per metric, the difference from the baseline at each level as a line
     with its interval (one small panel per metric)."""
     df = sweep.select("metric", "knob", "level", "difference", "low", "high").to_pandas()
-    base = alt.Chart(df).encode(x=alt.X("level:O", title="knob value"))
+    knob = str(df["knob"].iloc[0]) if len(df) else "knob"
+    base = alt.Chart(df).encode(x=alt.X("level:O", title=f"{knob} value"))
     line = base.mark_line(point=True).encode(y=alt.Y("difference:Q", title="difference"))
     band = base.mark_errorbar().encode(y=alt.Y("low:Q", title="difference"), y2="high:Q")
     zero = alt.Chart(df).mark_rule(strokeDash=[4, 4], color="gray").encode(y=alt.datum(0))
     return (band + line + zero).properties(width=180, height=120).facet(
-        facet=alt.Facet("metric:N", title=None), columns=4).resolve_scale(y="independent")
+        facet=alt.Facet("metric:N", title=None, sort=None), columns=4,
+        title=f"{knob}: difference from the printed rules (intervals as bars)",
+    ).resolve_scale(y="independent")

@@ -19,6 +19,7 @@ rule, from that arm's 95% bootstrap interval) is given too, and whether it chang
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections.abc import Callable
@@ -58,6 +59,11 @@ class MetricSpec:
     frame: str = "seats"  # which per-seat frame: seats, actions, pairs
 
 
+def _entropy(scale: str) -> Callable[[np.ndarray], np.ndarray]:
+    # the Balance page's entropy: normalised by the fixed number of possible values
+    return functools.partial(stats.entropy_fixed_rows, k=stats.ENTROPY_SCALE[scale])
+
+
 def _fallback_sum(a: np.ndarray) -> np.ndarray:
     return np.asarray(a[..., 0].sum(axis=1), dtype=float)
 
@@ -73,10 +79,10 @@ SPECS: tuple[MetricSpec, ...] = (
                lambda a: stats.share_range_rows(a, 4)),
     MetricSpec("round_two_leader_conversion", (), ("lead_won_share", "first_seat"),
                stats.ratio_rows),
-    MetricSpec("action_entropy", ("action",), ("n",), stats.entropy_rows, "actions"),
-    MetricSpec("opening_entropy", ("opening",), ("one",), stats.entropy_rows),
+    MetricSpec("action_entropy", ("action",), ("n",), _entropy("action"), "actions"),
+    MetricSpec("opening_entropy", ("opening",), ("one",), _entropy("opening")),
     MetricSpec("opening_top_share", ("opening",), ("one",), stats.top_share_rows),
-    MetricSpec("winning_path_entropy", ("path",), ("credit",), stats.entropy_rows),
+    MetricSpec("winning_path_entropy", ("path",), ("credit",), _entropy("path")),
     MetricSpec("winning_path_top_share", ("path",), ("credit",), stats.top_share_rows),
     MetricSpec("pairwise_dominance", ("profile", "opponent"), ("comparisons", "points"),
                stats.dominance_rows, "pairs"),
@@ -322,8 +328,8 @@ def compare(folder: Path, *, against: Path | None = None, players: int | None = 
     if base.is_empty():
         raise CompareError(f"{folder}: no baseline games (variant 'baseline') to compare with")
     arms: list[tuple[str, pl.DataFrame, pl.DataFrame | None]] = []
-    if other is not None:
-        seed2 = study_info(against).get("seed", against.name)  # type: ignore[arg-type]
+    if other is not None and against is not None:
+        seed2 = study_info(against).get("seed", against.name)
         arms.append((f"baseline (seed {seed2})", other.filter(pl.col("variant") == BASELINE),
                      None))
     else:
@@ -417,31 +423,41 @@ def _archived_variant(db: Path, archive_path: str | None) -> tuple[str, str | No
     return str(v.get("name") or "(unnamed)"), v.get("hash")
 
 
-def physical_by_variant(db: Path) -> pl.DataFrame:
-    """Physical playtests (facilitated and blind) of Mandate 2038 per rules variant, as their
-    archived headers name it: complete games, AGI emergences and Open endings. Read from the
-    archive (the system of record), one header per human game."""
+def physical_by_variant(db: Path, f: Any = None) -> pl.DataFrame:
+    """Physical playtests (facilitated and blind) per game and rules variant, as their archived
+    headers name it, among the games the sidebar's filters ``f`` select
+    (``dashboards.queries.Filters``; None: every game): complete games, AGI emergences and Open
+    endings (Mandate 2038's; NULL for a game without them). Read from the archive (the system
+    of record), one header per human game."""
     from dashboards import store
+    from dashboards.queries import Filters
 
     if not store.table_exists(db, "games"):
         return pl.DataFrame()
-    games = store.query(db, """
-        SELECT g.game_id, g.archive_path, g.complete, o.agi, o.open
-        FROM games g LEFT JOIN outcomes o USING (game_id)
-        WHERE g.is_human AND coalesce(g.game, 'mandate2038') = ?
-        """, ["mandate2038"])
+    where, params = (f if f is not None else Filters()).where("g")
+    has_agi = "agi" in set(store.query(db, "SELECT * FROM outcomes LIMIT 0").columns) \
+        if store.table_exists(db, "outcomes") else False
+    outcome = ("LEFT JOIN outcomes o USING (game_id)", "o.agi", "o.open") if has_agi else (
+        "", "CAST(NULL AS BOOLEAN)", "CAST(NULL AS BOOLEAN)")
+    # the SQL pieces above are this module's constants; the filter values travel as parameters
+    games = store.query(db, f"""
+        SELECT g.game_id, coalesce(g.game, 'mandate2038') AS game, g.archive_path, g.complete,
+               {outcome[1]} AS agi, {outcome[2]} AS open
+        FROM games g {outcome[0]}
+        WHERE g.is_human AND {where}
+        """, params)
     if games.is_empty():
         return pl.DataFrame()
     named = [_archived_variant(db, p) for p in games["archive_path"].to_list()]
     games = games.with_columns(pl.Series("variant", [n for n, _ in named]),
                                pl.Series("variant_hash", [h for _, h in named],
                                          dtype=pl.String))
-    return (games.group_by(["variant", "variant_hash"])
+    return (games.group_by(["game", "variant", "variant_hash"])
             .agg(pl.len().alias("games"), pl.col("complete").fill_null(False).sum()
                  .alias("complete"),
                  pl.col("agi").fill_null(False).sum().alias("agi"),
                  pl.col("open").fill_null(False).sum().alias("open"))
-            .sort("variant"))
+            .sort(["game", "variant"]))
 
 
 def simulated_by_variant(folder: Path) -> pl.DataFrame:
@@ -456,6 +472,9 @@ def simulated_by_variant(folder: Path) -> pl.DataFrame:
 def evidence_beside(physical: pl.DataFrame, simulated: pl.DataFrame) -> pl.DataFrame:
     """Per variant, the physical playtests and the simulated games side by side, each with
     its own AGI share and 95% Wilson interval: two columns groups, never one pooled figure."""
+    if not physical.is_empty() and "game" in physical.columns:
+        # a study plays Mandate 2038: the physical playtests beside it are Mandate 2038's
+        physical = physical.filter(pl.col("game") == "mandate2038")
     names = sorted(set(physical["variant"].to_list() if not physical.is_empty() else [])
                    | set(simulated["variant"].to_list() if not simulated.is_empty() else []))
     rows = []

@@ -24,6 +24,7 @@ from pydantic import BaseModel
 from engine.core.findings import FindingSink
 from engine.core.registry import DEFAULT_GAME, get_ruleset
 from engine.core.ruleset import Decision, Pass, Ruleset
+from engine.core.variants import for_setup
 from schemas.findings import Finding
 
 SIMULATOR_VERSION = "0.1.0"
@@ -93,7 +94,7 @@ def simulate_game(
     parts = tuple(ruleset.location_parts)
     moves = _moves_function(ruleset)
     sink = FindingSink(ruleset.catalogue)
-    state = ruleset.setup(header, sink)
+    state = ruleset.setup(for_setup(header), sink)  # a variant's options (docs/variants.md)
     if strict and sink.findings:
         raise SimulationError(f"setup reported findings: {sink.findings[0].message}", [], sink.findings)
     events: list[Any] = []

@@ -35,6 +35,7 @@ from ingest.archive import (
     sha256_hex,
 )
 from ingest.db import StorageError
+from ingest.formats import NotReadable, read_file
 from ingest.formats import source_name as formats_source_name
 from ingest.frames import FrameBuilder
 from ingest.reading import read_input
@@ -189,12 +190,13 @@ def process_batch(
             loaded_logs = read_input(Path(item.path))
         except Exception as err:  # noqa: BLE001 - a reader bug must not stop the batch
             reason = f"reader error: {_describe(err)}"
-            reports.append(FileReport(item.path, "failed", reason=reason))
+            reports.append(FileReport(formats_source_name(item.path), "failed", reason=reason))
             if arch is not None:  # a bug of ours: the input is still kept, with the reason
                 _keep_failed(arch, Path(item.path), None, "", item.path, reason)
             continue
         if not loaded_logs:
-            reports.append(FileReport(item.path, "unreadable", reason="no game log found in it"))
+            reports.append(FileReport(formats_source_name(item.path), "unreadable",
+                                      reason="no game log found in it"))
             continue
         for loaded in loaded_logs:
             source = loaded.source
@@ -347,7 +349,7 @@ def _keep_failed(arch: Archive, path: Path | None, raw: bytes | None, fmt: str, 
     canonical text raised), so that every input stays in the archive with a reason."""
     try:
         if raw is None and path is not None and path.is_file():
-            raw = path.read_bytes()
+            raw = read_file(path)  # bounded; a larger file raises and the report stands
         if raw:
             arch.quarantine(raw, _raw_ext(source, fmt), file=source,
                             reasons=[{"message": f"{source}: {reason}", "line": None}])
@@ -358,16 +360,14 @@ def _keep_failed(arch: Archive, path: Path | None, raw: bytes | None, fmt: str, 
 def _known_raw(arch: Archive, path: Path, skip_ids: frozenset[str], reports: list[FileReport]) -> bool:
     """True (and "skipped" reports added) when these exact bytes were ingested before and all
     their games are loaded: then the file need not be read or replayed again."""
-    if not path.is_file():
-        return False
     try:
-        sha = sha256_hex(path.read_bytes())
-    except OSError:
+        sha = sha256_hex(read_file(path))  # a regular file of at most MAX_BYTES, else not known
+    except (NotReadable, OSError):
         return False
     ids = arch.games_of_raw(sha)
     if not ids or not all(g in skip_ids and arch.has_game(g) for g in ids):
         return False
-    reports.extend(FileReport(str(path), "skipped", g, "already loaded") for g in ids)
+    reports.extend(FileReport(formats_source_name(path), "skipped", g, "already loaded") for g in ids)
     return True
 
 

@@ -224,7 +224,6 @@ def ingest_log(log: Any, db_path: str | Path | None = None, *, source: str = "li
     db = resolve_db(db_path)
     root = archive_root(db)
     summary = IngestSummary(db, root, files=1)
-    known = _ensure_schema(db)
     arch = Archive(root)
     text = canonical_text(log)
     raw = text.encode("utf-8")
@@ -238,6 +237,13 @@ def ingest_log(log: Any, db_path: str | Path | None = None, *, source: str = "li
     }
     arch.put_game_text(text, meta)
     meta = arch.read_meta(game_id) or meta
+    try:  # archived first: a busy database stops the loading only
+        known = _ensure_schema(db)
+    except DatabaseBusy as err:
+        summary.seconds = time.perf_counter() - started
+        waiting = FileReport(source, "recovered" if existed else "loaded", game_id)
+        summary.reports.append(waiting)
+        raise _busy(err, summary, [waiting]) from None
     if game_id in known:
         summary.reports.append(FileReport(source, "skipped", game_id, "already loaded"))
     else:
@@ -250,6 +256,10 @@ def ingest_log(log: Any, db_path: str | Path | None = None, *, source: str = "li
                 report.status, report.reason = "failed", bad[game_id]
             else:
                 _load(db, BatchResult(frames, [report]))
+        except DatabaseBusy as err:
+            summary.reports.append(report)
+            summary.seconds = time.perf_counter() - started
+            raise _busy(err, summary, [report]) from None
         except StorageError:
             raise
         except Exception as err:  # noqa: BLE001

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from glob import escape as glob_escape
 from pathlib import Path
 
 from ingest import formats
@@ -15,6 +16,21 @@ from ingest.reports import FileReport
 SESSION_MARKER = "receipt.json"
 # The archive's own JSON files that are not game logs (skipped when a folder walk meets them).
 _ARCHIVE_SIDECARS = (".meta.json", ".games.json", ".reason.json")
+
+
+def archive_sidecar(path: Path) -> bool:
+    """Whether ``path`` is the archive's record of a file beside it: ``X.meta.json``,
+    ``X.games.json`` or ``X.reason.json`` next to its own ``X.*`` (a file so named without one
+    is an input like any other)."""
+    name = path.name
+    if not name.endswith(_ARCHIVE_SIDECARS):
+        return False
+    stem = name.rsplit(".", 2)[0]
+    try:
+        return any(o.name != name and not o.name.endswith(_ARCHIVE_SIDECARS)
+                   for o in path.parent.glob(glob_escape(stem) + ".*"))
+    except OSError:
+        return False
 
 
 def suffixes() -> frozenset[str]:
@@ -61,17 +77,6 @@ def walk_inputs(paths: Iterable[str | Path]) -> tuple[list[Path], list[FileRepor
             add(p)  # as given: a file (read_path says when it is a FIFO or device) or a session
             continue
         top = p.resolve()
-
-        def outside(entry: Path) -> str | None:
-            """Why ``entry`` (a link) is not followed, or None when it stays in ``top``."""
-            if not entry.is_symlink():
-                return None
-            target = entry.resolve()
-            if target == top or top in target.parents:
-                return None
-            return (f"a link out of the folder {formats.source_name(p)} "
-                    f"(to {formats.source_name(target)}); not followed")
-
         for root, dirs, files in os.walk(p):
             rootp = Path(root)
             dirs[:] = sorted(
@@ -80,27 +85,38 @@ def walk_inputs(paths: Iterable[str | Path]) -> tuple[list[Path], list[FileRepor
             )
             session_dirs = []
             for d in dirs:
-                if (rootp / d / SESSION_MARKER).is_file():
-                    why = outside(rootp / d)
-                    if why is None:
-                        add(rootp / d)
-                    else:
-                        missing.append(FileReport(formats.source_name(rootp / d), "unreadable",
-                                                  reason=why))
+                why = _link_out(rootp / d, p, top)
+                if why is not None:  # a linked folder out of the walk: said, never entered
+                    missing.append(FileReport(formats.source_name(rootp / d), "unreadable",
+                                              reason=why))
+                    session_dirs.append(d)
+                elif (rootp / d / SESSION_MARKER).is_file():
+                    add(rootp / d)
                     session_dirs.append(d)
             dirs[:] = [d for d in dirs if d not in session_dirs]
-            companions = {f.rsplit(".", 1)[0] for f in files if not f.endswith(_ARCHIVE_SIDECARS)}
             for f in sorted(files):
                 if f.startswith("."):
                     continue
-                if f.endswith(_ARCHIVE_SIDECARS) and f.rsplit(".", 2)[0] in companions:
+                if f.endswith(_ARCHIVE_SIDECARS) and archive_sidecar(rootp / f):
                     continue  # the archive's own record of the file beside it
                 fp = rootp / f
                 if fp.suffix.lower() not in accepted:
                     continue
-                why = outside(fp)
+                why = _link_out(fp, p, top)
                 if why is not None:
                     missing.append(FileReport(formats.source_name(fp), "unreadable", reason=why))
                     continue
                 add(fp)
     return found, missing
+
+
+def _link_out(entry: Path, folder: Path, top: Path) -> str | None:
+    """Why ``entry`` (a link) is not followed, or None when it is no link or stays inside
+    ``folder`` (whose resolved path is ``top``)."""
+    if not entry.is_symlink():
+        return None
+    target = entry.resolve()
+    if target == top or top in target.parents:
+        return None
+    return (f"a link out of the folder {formats.source_name(folder)} "
+            f"(to {formats.source_name(target)}); not followed")

@@ -17,10 +17,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine.core.game import resolve
 from engine.core.registry import get_ruleset
 from engine.core.replay import replay
 from ingest.evidence import duration_evidence, evidence
-from ingest.timing import compute_timing, naive_utc
+from ingest.timing import naive_utc, phase_timing
 from ingest.warehouse.schema import RECORD_TABLES, TABLES
 
 # The generic columns of the shared tables that a ruleset's rows may not override.
@@ -113,17 +114,26 @@ def default_protocol(game: str) -> str:
 _PROTOCOLS: dict[str, tuple[Any, str | None]] = {}
 
 
-def _protocol(reference: str) -> tuple[Any, str | None]:
-    """The observation protocol named by ``reference`` (``<id>`` or ``<id>@<version>``), or
+def _protocol(reference: str, game: str | None = None) -> tuple[Any, str | None]:
+    """The observation protocol named by ``reference`` (``<id>`` or ``<id>@<version>``), from
+    the game's declared ``protocols_dir`` when it has one, else ``data/protocols``; or
     (None, reason) when it cannot be loaded. Cached per reference in this process."""
-    if reference not in _PROTOCOLS:
+    key = f"{game}:{reference}"
+    if key not in _PROTOCOLS:
         from schemas.packs import load_protocol
 
+        rs = get_ruleset(game) if game else None
+        root = rs.protocols_dir if rs is not None else None
         try:
-            _PROTOCOLS[reference] = (load_protocol(reference), None)
-        except Exception as err:  # unknown id or version, unreadable or invalid file
-            _PROTOCOLS[reference] = (None, f"{type(err).__name__}: {err}")
-    return _PROTOCOLS[reference]
+            _PROTOCOLS[key] = (load_protocol(reference, root=root), None)
+        except FileNotFoundError:
+            try:  # a game's own folder may not hold a shared protocol
+                _PROTOCOLS[key] = (load_protocol(reference), None)
+            except Exception as err:  # unknown id or version, unreadable or invalid file
+                _PROTOCOLS[key] = (None, f"{type(err).__name__}: {err}")
+        except Exception as err:  # unreadable or invalid file
+            _PROTOCOLS[key] = (None, f"{type(err).__name__}: {err}")
+    return _PROTOCOLS[key]
 
 
 def _capture_rows(header: Any, events: Sequence[Any], notes: list[str]) -> list[dict[str, Any]]:
@@ -138,7 +148,7 @@ def _capture_rows(header: Any, events: Sequence[Any], notes: list[str]) -> list[
         # only fill the table with "not captured" rows)
         return []
     reference = getattr(header, "protocol", None) or default_protocol(header.game)
-    protocol, problem = _protocol(reference)
+    protocol, problem = _protocol(reference, header.game)
     if protocol is None:
         notes.append(f"observation protocol {reference!r} could not be loaded ({problem}); "
                      "no capture rows")
@@ -290,7 +300,10 @@ def game_columns(
     out["capture"] = _from_rows("capture", _capture_rows(header, events, notes))
 
     # Timing.
-    timing = compute_timing(events, indices)
+    if rs.timing is not None:  # the game's own timing (Mandate 2038: ingest.timing.compute_timing)
+        timing = resolve(rs.timing)(events, indices)
+    else:  # its declared timed phases, from its ``phase`` events
+        timing = phase_timing(events, rs.timed_phases, indices)
     out["phases"] = _from_rows("phases", timing.phases)
     out["turn_times"] = _from_rows("turn_times", timing.turn_times)
 

@@ -211,3 +211,60 @@ def compute_timing(events: Sequence[Any], indices: Sequence[int] | None = None) 
                 )
             ref = t
     return out
+
+
+def phase_timing(events: Sequence[Any], phases: Sequence[str],
+                 indices: Sequence[int] | None = None) -> Timing:
+    """The timing of a game that declares no timing function of its own (``Game.timing``):
+    each ``phase NAME`` event whose NAME is one of the game's ``timed_phases`` opens that phase,
+    which runs until the next ``phase`` event (or the last timed event); breaks (``phase break``
+    .. ``phase resume``) are left out as in :func:`compute_timing`, and so are the totals. No turn
+    times: which events are a turn is the game's to say."""
+    out = Timing()
+    times = [naive_utc(getattr(e, "t", None)) for e in events]
+    timed = [t for t in times if t is not None]
+    out.timed_events = len(timed)
+    if not timed:
+        return out
+    breaks: list[tuple[dt.datetime, dt.datetime]] = []
+    open_break: dt.datetime | None = None
+    last_t = max(timed)
+    wanted = set(phases)
+    current: tuple[str, dt.datetime | None] | None = None
+    end_t: dt.datetime | None = None
+
+    def close(end: dt.datetime | None) -> None:
+        if current is None or current[1] is None or end is None or end < current[1]:
+            return
+        out.phases.append({"phase": current[0], "era": None, "cycle": None,
+                           "start_t": current[1], "end_t": end, "minutes": 0.0})
+
+    for ev, t in zip(events, times, strict=True):
+        if ev.type != "phase":
+            continue
+        name = getattr(ev, "name", None)
+        if name == "break" and t is not None and open_break is None:
+            open_break = t
+            continue
+        if name == "resume" and t is not None and open_break is not None:
+            breaks.append((open_break, t))
+            open_break = None
+            continue
+        if name in ("break", "resume"):
+            continue
+        close(t)
+        current = (str(name), t) if name in wanted else None
+        if name == "game_end" and t is not None:
+            end_t = t
+    if open_break is not None:
+        breaks.append((open_break, last_t))
+    close(last_t)
+    for row in out.phases:
+        row["minutes"] = _minutes(row["start_t"], row["end_t"], breaks)
+    first = min(timed)
+    end = end_t or last_t
+    if end > first:
+        out.total_minutes = _minutes(first, end, breaks)
+    setup = [p["minutes"] for p in out.phases if p["phase"] == "setup"]
+    out.setup_minutes = round(sum(setup), 4) if setup else None
+    return out

@@ -7,10 +7,10 @@ options, and returns a :class:`LoadedVariant` (the stamp a log stores and the ef
 against the base) or raises :class:`schemas.variants.VariantError` listing every problem with
 the file, line, path and reason.
 
-Unwritten-rule options come from the game's one options mechanism as the bounds file names it:
-``"options": "rulings"`` (Mandate 2038's ruling book: an option is one of a ruling's choices) or
-``"options": "declared"`` (Vestige's declared values, ``data/content/<game>/declared.json``: an
-option is a declared value by path, of the same type and inside its declared bound).
+Unwritten-rule options come from the game's one options mechanism, its ruling book
+(``data/content/<game>/rulings/<rules version>.json``, the same format for every game): with
+``"options": "rulings"`` in the bounds file, an option is one of a ruling's choices. A game
+without a content pack per rules version (Vestige: ``"pack": false``) has options only.
 """
 
 from __future__ import annotations
@@ -22,15 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.variants import (
-    MISSING,
     Change,
-    _check_bound,
-    _same_type,
-    bound_for,
     checked,
-    get_path,
 )
-from schemas.packs import data_dir, load_pack
+from schemas.packs import load_pack
 from schemas.variants import (
     VariantError,
     VariantFile,
@@ -56,11 +51,15 @@ class LoadedVariant:
         return self.stamp.name
 
 
-def _ruling_check(rules_version: str) -> tuple[Callable[[str, Any], str | None],
-                                               Callable[[str], Any]]:
-    from engine.mandate2038.rulings import load_rulings
+def _ruling_check(game: str, rules_version: str) -> tuple[Callable[[str, Any], str | None],
+                                                          Callable[[str], Any]]:
+    # the game's one options mechanism (engine.core.options): its ruling book
+    from engine.core.options import RulingsError, book_for
 
-    book = load_rulings(rules_version)
+    try:
+        book = book_for(game, rules_version)
+    except RulingsError as exc:
+        raise VariantError([VariantProblem("", None, "options", str(exc))]) from None
 
     def check(oid: str, value: Any) -> str | None:
         r = book.rulings.get(oid)
@@ -71,26 +70,6 @@ def _ruling_check(rules_version: str) -> tuple[Callable[[str, Any], str | None],
         return None
 
     return check, lambda oid: book.rulings[oid].default
-
-
-def _declared_check(game: str, bounds: dict[str, Any]) -> tuple[Callable[[str, Any], str | None],
-                                                                 Callable[[str], Any]]:
-    path = data_dir() / "content" / game / "declared.json"
-    values = {k: v["value"] for k, v in json.loads(path.read_text("utf-8"))["values"].items()}
-    opt_bounds = {"bounds": bounds.get("option_bounds", [])}
-
-    def check(oid: str, value: Any) -> str | None:
-        base = get_path(values, oid)
-        if base is MISSING:
-            return f"unknown declared value (known: {', '.join(sorted(values))})"
-        if not _same_type(base, value):
-            return f"{value!r} does not have the declared value's type (declared: {base!r})"
-        b = bound_for(opt_bounds, oid)
-        if b is None:
-            return "not a knob: the game declares no bounds for this value"
-        return _check_bound(oid, value, b)
-
-    return check, lambda oid: get_path(values, oid)
 
 
 def load_variant(path: Path | str) -> LoadedVariant:
@@ -114,15 +93,12 @@ def check_variant(vf: VariantFile) -> LoadedVariant:
                                                "rules_version", str(exc))]) from None
     kind = bounds.get("options")
     if kind == "rulings":
-        option_check, base_of = _ruling_check(vf.rules_version)
-    elif kind == "declared":
-        option_check, base_of = _declared_check(vf.game, bounds)
+        option_check, base_of = _ruling_check(vf.game, vf.rules_version)
     else:
         option_check, base_of = (lambda oid, v: "this game has no unwritten-rule options"), (
             lambda oid: None)
-    stamp, changes = checked(vf, pack, bounds, game=vf.game,
-                             rules_version=bounds.get("rules_version", vf.rules_version)
-                             if not pack else pack["rules_version"],
+    rules_version = pack["rules_version"] if pack else bounds.get("rules_version", "")
+    stamp, changes = checked(vf, pack, bounds, game=vf.game, rules_version=rules_version,
                              option_check=option_check)
     options = {k: (base_of(k), v) for k, v in stamp.options.items()}
     return LoadedVariant(file=vf, stamp=stamp, changes=changes, options=options)

@@ -109,11 +109,11 @@ class BaseHeader(Strict):
     receipt: ReceiptIdentity | None = None
     provenance: Provenance = Field(default_factory=Provenance)
     notes: str | None = None
-    variant: VariantStamp | None = None  # the rules variant played (None: the rules as printed)
     # The rulings this game was played under (engine/core/options.py): a set name and/or
     # ID=OPTION pairs, e.g. "executable" or "garage_speed=declared"; None: the defaults.
     # ``playtest validate --rulings`` replays under another.
     rulings: str | None = None
+    variant: VariantStamp | None = None  # the rules variant played (None: the rules as printed)
 
     @property
     def player_count(self) -> int:

@@ -97,14 +97,16 @@ def _load_pack(root: str, game: str, rules_version: str) -> ContentPack:
     return pack
 
 
-def protocol_dir(protocol_id: str) -> Path:
-    """The folder holding the versions of observation protocol ``protocol_id``."""
-    return data_dir() / "protocols" / protocol_id
+def protocol_dir(protocol_id: str, root: Path | None = None) -> Path:
+    """The folder holding the versions of observation protocol ``protocol_id`` (under ``root``,
+    a folder of protocol folders: a game package's declared ``protocols_dir``; default
+    ``data/protocols``)."""
+    return (root if root is not None else data_dir() / "protocols") / protocol_id
 
 
-def available_protocol_versions(protocol_id: str) -> list[int]:
+def available_protocol_versions(protocol_id: str, root: Path | None = None) -> list[int]:
     """Version numbers of ``protocol_id`` that exist (``v<N>.json``), ascending."""
-    folder = protocol_dir(protocol_id)
+    folder = protocol_dir(protocol_id, root)
     if not folder.is_dir():
         return []
     out = []
@@ -115,11 +117,13 @@ def available_protocol_versions(protocol_id: str) -> list[int]:
     return sorted(out)
 
 
-def load_protocol(protocol_id: str, version: int | None = None) -> Protocol:
+def load_protocol(protocol_id: str, version: int | None = None, *,
+                  root: Path | None = None) -> Protocol:
     """The validated observation protocol ``protocol_id`` at ``version`` (latest when None).
 
     ``protocol_id`` may also be written ``"<id>@<version>"`` (the form a log header's
-    ``protocol`` field uses), e.g. ``"mandate2038-observation@1"``. Raises FileNotFoundError
+    ``protocol`` field uses), e.g. ``"mandate2038-observation@1"``. ``root``: a folder of
+    protocol folders other than ``data/protocols`` (a game package's ``protocols_dir``). Raises FileNotFoundError
     (naming the path and the versions that exist) or PackError (bad name or reference,
     unreadable or invalid file).
     """
@@ -135,22 +139,23 @@ def load_protocol(protocol_id: str, version: int | None = None) -> Protocol:
             raise PackError(f"protocol {protocol_id}: version given twice ({at} and {version})")
         version = at
     _check_name("protocol id", protocol_id)
+    folders = root if root is not None else data_dir() / "protocols"
     if version is None:
-        versions = available_protocol_versions(protocol_id)
+        versions = available_protocol_versions(protocol_id, folders)
         if not versions:
             raise FileNotFoundError(
                 f"no observation protocol {protocol_id!r}: "
-                f"{protocol_dir(protocol_id)} has no v<N>.json"
+                f"{protocol_dir(protocol_id, folders)} has no v<N>.json"
             )
         version = versions[-1]
-    return _load_protocol(str(data_dir()), protocol_id, version)
+    return _load_protocol(str(folders), protocol_id, version)
 
 
 @functools.lru_cache(maxsize=32)
-def _load_protocol(root: str, protocol_id: str, version: int) -> Protocol:
-    path = Path(root) / "protocols" / protocol_id / f"v{version}.json"
+def _load_protocol(folders: str, protocol_id: str, version: int) -> Protocol:
+    path = Path(folders) / protocol_id / f"v{version}.json"
     if not path.is_file():
-        versions = available_protocol_versions(protocol_id)
+        versions = available_protocol_versions(protocol_id, Path(folders))
         raise FileNotFoundError(
             f"no observation protocol {protocol_id} version {version}: {path} does not exist"
             + (f" (available: {', '.join(map(str, versions))})" if versions else "")

@@ -288,6 +288,11 @@ class Visit(_Event):
     contact: ContactType | None = None
     source: Literal["market", "stack"] | None = None
     swap: Position | None = None  # Jump Point on control: the other tile
+    # what the table paid for an effect whose cost the other fields imply (Lawmaker Ridge,
+    # Mercenary Camp, Smugglers' Lair, the Underground, the Chop Shop, the Garage, the
+    # Observatory, the Oasis): attribute or ``conviction`` -> blocks; None: as the rules say
+    pay: dict[str, int] | None = None
+    leverage: int | None = None  # the leverage the table gave the region's controller
 
 
 class Rest(_Event):
@@ -334,6 +339,7 @@ class Roll(_Event):
     seat: SeatNo
     face: DieFace
     reroll: bool = False
+    conviction: int | None = Field(default=None, ge=0, le=20)  # paid for a reroll (None: 1)
 
 
 class Complete(_Event):
@@ -362,8 +368,11 @@ class Convert(_Event):
 
     type: Literal["convert"] = "convert"
     seat: SeatNo
-    spend: tuple[Attribute, Attribute]  # anything but two different primaries is a finding
+    spend: list[Attribute] = Field(min_length=1, max_length=2)  # anything but two different
+    #   primaries is a finding
     into: Attribute | None = None
+    split: list[Attribute] = Field(default_factory=list, max_length=2)  # a secondary split back
+    #   into these primaries (recorded as the table did it; never allowed, p. 9)
 
 
 class Recover(_Event):
@@ -384,6 +393,7 @@ class Control(_Event):
     seat: SeatNo
     position: Position
     swap: Position | None = None  # Jump Point: the tile it swaps with
+    pay: int | None = Field(default=None, ge=0, le=20)  # conviction paid (None: as the rules)
 
 
 class SpeedBoost(_Event):
@@ -401,6 +411,17 @@ class Reset(_Event):
     type: Literal["reset"] = "reset"
     seat: SeatNo
     action: MainAction
+
+
+class BlocksAdded(_Event):
+    """Blocks the table put into play from nothing (recorded as done: a seat has 20 blocks,
+    p. 8, and never gains more)."""
+
+    type: Literal["blocks_added"] = "blocks_added"
+    seat: SeatNo
+    dst: Loc
+    n: int = Field(default=1, ge=1, le=20)
+    reason: str | None = None
 
 
 class BlockMove(Strict):
@@ -459,10 +480,12 @@ class Transfer(_Event):
 
 class Trigger(_Event):
     """A human scoring disc reached or passed trigger ``point`` (1..5); what its stack revealed:
-    the endgame condition card, threat cards."""
+    the endgame condition card, threat cards. ``nemesis``: the table let a nemesis's disc
+    trigger it (recorded as done; nemesis discs do not trigger, p. 26)."""
 
     type: Literal["trigger"] = "trigger"
-    seat: SeatNo
+    seat: SeatNo | None = None
+    nemesis: str | None = None
     point: int = Field(ge=1, le=5)
     endgame: CardName | None = None
     threats: list[CardName] = Field(default_factory=list)
@@ -593,6 +616,7 @@ VestigeEvent = Annotated[
     | SpeedBoost
     | Reset
     | Effect
+    | BlocksAdded
     | Attach
     | CovertOp
     | Transfer
@@ -609,17 +633,17 @@ VestigeEvent = Annotated[
 ]
 
 EVENT_MODELS: tuple[type[_Event], ...] = (
-    CardRecord, Phase, SeatSetup, Reveal, Display, EndgameReveal, StackTop, RoundStart, TurnStart, TurnEnd,
-    Activate, Move, Visit, Rest, Draw, Pickup, Roll, Complete, Convert, Recover, Control,
-    SpeedBoost, Reset, Effect, Attach, CovertOp, Transfer, Trigger, EndgameMet, NemesisTurn,
-    NemesisGain, ThreatRemoved, FinalScoring, Checkpoint, Observation, SurveyAnswer,
+    CardRecord, Phase, SeatSetup, Reveal, Display, EndgameReveal, StackTop, RoundStart,
+    TurnStart, TurnEnd, Activate, Move, Visit, Rest, Draw, Pickup, Roll, Complete, Convert,
+    Recover, Control, SpeedBoost, Reset, Effect, BlocksAdded, Attach, CovertOp, Transfer,
+    Trigger, EndgameMet, NemesisTurn, NemesisGain, ThreatRemoved, FinalScoring, Checkpoint, Observation, SurveyAnswer,
 )
 EVENT_ADAPTER: TypeAdapter[VestigeEvent] = TypeAdapter(VestigeEvent)
 EVENTS_ADAPTER: TypeAdapter[list[VestigeEvent]] = TypeAdapter(list[VestigeEvent])
 EVENT_TYPES: frozenset[str] = frozenset(str(m.model_fields["type"].default) for m in EVENT_MODELS)
 BONUS_TYPES: frozenset[str] = frozenset(
     {"convert", "recover", "control", "speed_boost", "reset", "effect", "attach", "covert_op",
-     "transfer"}
+     "transfer", "blocks_added"}
 )
 MAIN_TYPES: dict[str, MainAction] = {
     "activate": "activate", "move": "move", "visit": "visit", "rest": "visit", "pickup": "job",

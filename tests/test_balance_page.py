@@ -51,6 +51,9 @@ def test_scorecard_first_coloured_and_tables_narrow(sample_db: Path,  # noqa: F8
         assert any(f":{colour}[" in line for colour in ("green", "red", "orange", "gray"))
     for table in _tables(at):
         assert table.shape[1] <= 8, list(table.columns)
+    # the Variants view (a rule's A/B on these checks) is linked from here
+    links = at.get("page_link")
+    assert any("Variants" in str(link.proto) for link in links)
     faction_table = next(t for t in _tables(at) if "faction" in t.columns)
     ids = {"dovetalis", "loopfold", "mirevanta", "kestralyn", "orisonix", "corthaven"}
     shown = set(faction_table["faction"])

@@ -2,12 +2,12 @@
 
 The old computations are kept here as references, verbatim in what they compute: the seven
 grouping sets DuckDB aggregated over every seat, the head-to-head pairs joined on the game
-id's text, and the jackknife on dicts of block counts (``stats.jackknife`` with the dict
-statistics of ``stats``, still there) that the array jackknife replaced. They are compared
+id's text, and the statistics on dicts of block counts (the dict statistics of ``stats``)
+that the row-wise array statistics replaced. They are compared
 with the current code on the hand-built corpus of ``test_balance_metrics`` (joint wins, tied Era II leaders, a blocked
 action, an AGI winner, a seat without an opening; as a warehouse and as a study folder) and on
-that corpus replicated under 240 game ids, so that all 20 jackknife blocks hold games; the
-jackknife also on random block counts (missing keys, zeros, ties, 1/k credit).
+that corpus replicated under 240 game ids; the statistics also on random block counts
+(missing keys, zeros, ties, 1/k credit), on all the data and with each block left out.
 """
 
 from __future__ import annotations
@@ -180,7 +180,7 @@ def test_matchups_equal_the_join_on_game_ids(known_db: Path, known_study: Path, 
     assert (int(xy["comparisons"].sum()), float(xy["points"].sum())) == (8, 5.0)
 
 
-# --- the jackknife on arrays against the jackknife on dicts ------------------------------------
+# --- the row-wise statistics on arrays against the statistics on dicts -------------------------
 
 
 def _old_blocks(df: pl.DataFrame, key: list[str], values: list[str]) -> dict[int, dict[Any, Any]]:
@@ -206,20 +206,50 @@ STATS = {
     "dominance": (stats.dominance, stats.dominance_rows),
     "ratio": (stats.ratio, stats.ratio_rows),
 }
-COUNT_STATS = {"entropy": (stats.entropy, stats.entropy_rows),
+def _fixed_entropy(counts: dict[Any, float], k: int = 120) -> float:
+    """Shannon entropy over log k, on a dict (the reference form of entropy_fixed_rows)."""
+    values = [float(v) for v in counts.values() if v > 0]
+    total = sum(values)
+    if total <= 0:
+        return 0.0
+    return -sum(v / total * math.log(v / total) for v in values) / math.log(k)
+
+
+COUNT_STATS = {"entropy": (_fixed_entropy,
+                           lambda a: stats.entropy_fixed_rows(a, 120)),
                "top_share": (stats.top_share, stats.top_share_rows)}
 
 
-def _same_interval(a: dict[str, float], b: dict[str, float]) -> None:
-    for k in ("value", "low", "high"):
-        x, y = a[k], b[k]
-        if math.isnan(x) or math.isnan(y):
-            assert math.isnan(x) and math.isnan(y), (k, a, b)
+def _sub(a: Any, b: Any) -> Any:
+    return tuple(x - y for x, y in zip(a, b, strict=True)) if isinstance(a, tuple) else a - b
+
+
+def _same_rows(df: pl.DataFrame, blocks: dict[int, dict[Any, Any]], key: list[str],
+               values: list[str], old_stat: Any, new_stat: Any) -> None:
+    """The array statistic on all the data and with each block left out (what the bootstrap
+    and the jackknife evaluate) equals the dict statistic on the same sums."""
+    arr = stats.block_array(df, key, values)[1]
+    total: dict[Any, Any] = {}
+    for counts in blocks.values():
+        for k, v in counts.items():
+            total[k] = stats._add(total[k], v) if k in total else v
+    parts = [total]
+    for b in sorted(blocks):
+        part = dict(total)
+        for k, v in blocks[b].items():
+            part[k] = _sub(part[k], v)
+        parts.append(part)
+    whole = arr.sum(axis=0)[np.newaxis]
+    got = new_stat(np.concatenate([whole, whole - arr])) if arr.size else np.array([])
+    for i, part in enumerate(parts[:len(got)]):
+        want, x = old_stat(part), float(got[i])
+        if math.isnan(want) or math.isnan(x):
+            assert math.isnan(want) and math.isnan(x), (i, want, x)
         else:
-            assert x == pytest.approx(y, abs=1e-12), (k, a, b)
+            assert x == pytest.approx(want, abs=1e-12), (i, want, x)
 
 
-def test_array_jackknife_equals_the_dict_jackknife_on_the_corpora(
+def test_array_statistics_equal_the_dict_statistics_on_the_corpora(
         known_db: Path, known_study: Path, replicated_db: Path) -> None:  # noqa: F811
     for src in _sources(known_db, known_study, replicated_db):
         bq.clear_caches()
@@ -247,9 +277,7 @@ def test_array_jackknife_equals_the_dict_jackknife_on_the_corpora(
         for df, key, values, name in cases:
             assert not df.is_empty(), (src, name, key)
             old_stat, new_stat = {**STATS, **COUNT_STATS}[name]
-            old = stats.jackknife(_old_blocks(df, key, values), old_stat)
-            new = stats.jackknife_array(stats.block_array(df, key, values)[1], new_stat)
-            _same_interval(new, old)
+            _same_rows(df, _old_blocks(df, key, values), key, values, old_stat, new_stat)
 
 
 def _random_blocks(rng: random.Random, pairs: bool) -> dict[int, dict[Any, Any]]:
@@ -273,7 +301,7 @@ def _as_frame(blocks: dict[int, dict[Any, Any]], pairs: bool) -> pl.DataFrame:
 
 
 @pytest.mark.parametrize("name", [*STATS, *COUNT_STATS])
-def test_array_jackknife_equals_the_dict_jackknife_on_random_blocks(name: str) -> None:
+def test_array_statistics_equal_the_dict_statistics_on_random_blocks(name: str) -> None:
     rng = random.Random(f"balance-{name}")
     pairs = name in STATS
     old_stat, new_stat = {**STATS, **COUNT_STATS}[name]
@@ -281,9 +309,7 @@ def test_array_jackknife_equals_the_dict_jackknife_on_random_blocks(name: str) -
         blocks = _random_blocks(rng, pairs)
         df = _as_frame(blocks, pairs)
         values = ["x", "y"] if pairs else ["x"]
-        _same_interval(stats.jackknife_array(stats.block_array(df, ["key"], values)[1],
-                                             new_stat),
-                       stats.jackknife(blocks, old_stat))
+        _same_rows(df, blocks, ["key"], values, old_stat, new_stat)
 
 
 def test_shares_per_key_equal_the_bootstrap_of_the_dict_blocks(replicated_db: Path) -> None:

@@ -276,6 +276,6 @@ def test_simulate_without_out_writes_to_a_folder_per_game_and_seed(tmp_path, mon
     assert main(["simulate", "--games", "2", "--players", "4"]) == 0
     out = capsys.readouterr().out
     folder = tmp_path / "simulated" / "mandate2038-seed-0"
-    assert f"wrote 2 simulated mandate2038 game(s) to {Path('simulated') / 'mandate2038-seed-0'}" in out
+    assert f"wrote 2 simulated Mandate 2038 game(s) to {Path('simulated') / 'mandate2038-seed-0'}" in out
     assert sorted(f.name for f in folder.glob("*.json")) == ["sim-0-00000.json", "sim-0-00001.json"]
     assert "games per CPU-second playing" in out

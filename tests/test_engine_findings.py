@@ -52,3 +52,42 @@ def test_checkpoint_mismatch_lists_the_steps_and_cites_the_rule() -> None:
     assert found[0]["rule"].startswith("core rules §3 Resources, Customers")
     assert "since the last checkpoint" in found[0]["message"]
     assert "the step at issue: +2" in found[0]["message"]
+
+
+def test_a_second_rule_broken_by_the_same_seat_stands_as_its_own_error() -> None:
+    """One slip, one finding must not hide a planted error: after a plain rule error the engine
+    followed the table's record, so a later rule broken by the same seat (and a second rule
+    broken by the same event) is an error of its own; only a checkpoint mismatch links to it.
+    After a garbled line (a turn out of order, an unreadable line) the consequences are notes."""
+    from engine.core.findings import FindingSink
+    from engine.core.registry import get_ruleset
+
+    rs = get_ruleset("mandate2038")
+
+    def sink() -> FindingSink:
+        s = FindingSink(rs.catalogue)
+        s.consequences = frozenset(rs.consequence_codes)
+        s.lingering = frozenset(rs.lingering_codes)
+        s.slips = frozenset(rs.slip_codes)
+        s.mismatches = frozenset(rs.mismatch_codes)
+        return s
+
+    s = sink()
+    s.event = 10
+    s.report("deploy/capability-too-low", "planted 1", seat=2)
+    s.report("resource/insufficient", "planted 2, same event", seat=2)
+    s.event = 12
+    s.report("build/cannot-pay", "planted 3, a later event", seat=2)
+    s.event = 14
+    mismatch = s.report("checkpoint/mismatch", "what the first error changed", seat=2)
+    assert [f.severity for f in s.findings[:3]] == ["error", "error", "error"]
+    assert mismatch.severity == "info" and "follows" in mismatch.message
+
+    s = sink()
+    s.event = 10
+    s.report("turn/out-of-order", "a line in the wrong place", seat=2)
+    s.event = 11
+    note = s.report("build/cannot-pay", "what the garbled line changed", seat=2)
+    assert note.severity == "info"
+    s.implicate(3, 40)  # line 40 of seat 3 could not be read
+    assert s.report("resource/insufficient", "after it", seat=3).severity == "info"

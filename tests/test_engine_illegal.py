@@ -81,8 +81,9 @@ def test_order_and_selection() -> None:
                      {"type": "fund", "seat": 3, "path": ["F"]},
                      {"type": "fund", "seat": 4, "path": ["F"]},
                      {"type": "fund", "seat": 4, "path": ["F"]}))
-    assert codes(r) == ["turn/out-of-order", "turn/not-selected", "turn/twice",
-                        "select/action-exhausted"]
+    # seat 4's second Fund repeats its turn exactly (a line written twice): one finding, and
+    # the repeat is not applied again (issue 21: one slip, one finding)
+    assert codes(r) == ["turn/out-of-order", "turn/not-selected", "turn/twice"]
 
 
 def test_exhausted_action_and_missing_selection() -> None:

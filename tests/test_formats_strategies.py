@@ -71,6 +71,8 @@ def for_type(tp: Any, meta: list[Any] | None = None) -> st.SearchStrategy[Any]:
         return st.one_of([for_type(a, meta) for a in typing.get_args(tp)])
     if tp is type(None):
         return st.none()
+    if tp is typing.Any:  # a JSON value (e.g. a variant's changed value)
+        return st.one_of(st.none(), st.booleans(), st.integers(-1000, 1000), TEXT)
     if tp is bool:
         return st.booleans()
     if tp is int:

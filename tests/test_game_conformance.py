@@ -106,3 +106,28 @@ def test_arbitrary_bytes_never_make_a_reader_raise(game: str) -> None:
                 data.insert(rng.randrange(len(data) + 1), rng.randrange(256))
             for item in read_bytes(bytes(data), f"fuzz{f.suffixes[0]}"):
                 assert item.parsed is not None or item.unreadable
+
+
+def test_a_game_without_its_own_timing_gets_its_declared_phases() -> None:
+    # ingest.timing.phase_timing: what a game declaring ``timed_phases`` and no ``timing`` gets
+    import datetime as dt
+    from types import SimpleNamespace as E
+
+    from ingest.timing import phase_timing
+
+    t0 = dt.datetime(2026, 12, 1, 18, 0)
+
+    def at(minutes: float) -> dt.datetime:
+        return t0 + dt.timedelta(minutes=minutes)
+
+    events = [E(type="phase", name="setup", t=at(0)), E(type="roll", t=at(2)),
+              E(type="phase", name="setup_end", t=at(5)), E(type="roll", t=at(6)),
+              E(type="phase", name="break", t=at(10)), E(type="phase", name="resume", t=at(20)),
+              E(type="phase", name="final_scoring", t=at(30)),
+              E(type="phase", name="game_end", t=at(33))]
+    timing = phase_timing(events, ("setup", "final_scoring"))
+    assert [(p["phase"], p["minutes"]) for p in timing.phases] == [("setup", 5.0),
+                                                                    ("final_scoring", 3.0)]
+    assert timing.total_minutes == 23.0 and timing.setup_minutes == 5.0  # the break left out
+    assert timing.turn_times == []
+    assert phase_timing(events, ()).phases == []  # a phase not declared is not timed

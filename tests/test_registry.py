@@ -34,6 +34,7 @@ _CLONE = """
     class Clone(VestigeRuleset):
         game = "clone"
         title = "Clone"
+        tables = {}  # Vestige's are Vestige's (a table belongs to one game)
 """
 
 
@@ -99,7 +100,7 @@ def test_defaults_are_filled_once_and_a_complete_declaration_registers() -> None
     bare = Bare()
     for name in REQUIRED_VALUES + REQUIRED_FUNCTIONS:
         setattr(bare, name, getattr(src, name))
-    bare.game, bare.title = "bare", "Bare"
+    bare.game, bare.title, bare.tables = "bare", "Bare", {}
     register(bare)
     got = get_ruleset("bare")
     assert got is bare
@@ -108,6 +109,20 @@ def test_defaults_are_filled_once_and_a_complete_declaration_registers() -> None
     assert bare.formats == () and bare.simulate_one is None and bare.pages == ()
     """)
     assert run.returncode == 0, run.stderr
+
+
+def test_a_table_of_another_game_is_refused_naming_it() -> None:
+    run = _fresh(_CLONE + """
+    class Thief(Clone):
+        tables = {"vestige_jobs": (("seat", "INTEGER"),), "seats": (("x", "INTEGER"),)}
+
+    try:
+        register(Thief())
+    except GameDeclarationError as err:
+        print("ERR", err)
+    """)
+    assert run.returncode == 0, run.stderr
+    assert "ERR game 'clone': the table 'vestige_jobs' is the vestige game's" in run.stdout
 
 
 def test_malformed_members_are_refused_naming_them() -> None:
@@ -228,12 +243,14 @@ def test_a_new_games_tables_are_created_from_its_declaration_alone() -> None:
 def test_the_builtin_declarations_match_the_released_migrations() -> None:
     import duckdb
 
+    from engine.core.registry import BUILTIN
     from ingest.warehouse.migrations import MIGRATIONS, _existing, declared_ddl
 
     con = duckdb.connect()
     for _v, _name, sql in MIGRATIONS:
         con.execute(sql)
-    assert declared_ddl(_existing(con)) == []
+    # the toolkit's own games (another installed game's tables are created from its declaration)
+    assert declared_ddl(_existing(con), BUILTIN) == []
 
 
 def test_the_game_tables_in_docs_warehouse_md_are_current() -> None:
@@ -242,3 +259,33 @@ def test_the_game_tables_in_docs_warehouse_md_are_current() -> None:
     text = DOC.read_text(encoding="utf-8")
     block = text[text.index(DOC_START):text.index(DOC_END) + len(DOC_END)]
     assert block == tables_markdown(), "run `python -m ingest.warehouse.docs`"
+
+
+def test_a_games_observation_protocol_comes_from_its_declared_folder(tmp_path) -> None:
+    import json
+
+    from schemas.packs import data_dir
+
+    src = json.loads((data_dir() / "protocols" / "vestige-observation" / "v1.json")
+                     .read_text(encoding="utf-8"))
+    src["id"] = "clone-observation"
+    folder = tmp_path / "protocols" / "clone-observation"
+    folder.mkdir(parents=True)
+    (folder / "v1.json").write_text(json.dumps(src), encoding="utf-8")
+    run = _fresh(_CLONE + f"""
+    from pathlib import Path
+
+    class Observed(Clone):
+        protocols_dir = Path({str(tmp_path / "protocols")!r})
+
+    register(Observed())
+    from ingest.rows import _protocol, default_protocol
+
+    proto, why = _protocol(default_protocol("clone"), "clone")
+    assert why is None and proto.id == "clone-observation", why
+    shared, why = _protocol("vestige-observation", "clone")  # the toolkit's still found
+    assert why is None and shared.id == "vestige-observation", why
+    missing, why = _protocol("clone-observation", "vestige")  # not Vestige's folder
+    assert missing is None and "clone-observation" in why
+    """)
+    assert run.returncode == 0, run.stderr

@@ -7,7 +7,6 @@ from __future__ import annotations
 import io
 import subprocess
 import sys
-import tracemalloc
 import zipfile
 from pathlib import Path
 
@@ -150,6 +149,31 @@ def test_wrong_passwords_are_rate_limited() -> None:
         now[0] += 1000.0
         t.attempt("guess", "s3cret")
     assert t.wait_left() == 60.0
+
+
+def test_a_live_game_is_archived_even_when_the_database_is_busy(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Archive first for the live entry too: a busy database stops only the loading."""
+    from ingest.formats import read_bytes
+    from ingest.loading import BusyAfterArchiving, ingest_log
+
+    [loaded] = read_bytes(SIM.read_bytes(), "live.json")
+    log = loaded.parsed.ruleset.log_model(header=loaded.parsed.header, events=loaded.parsed.events)
+    db = tmp_path / "w" / "playtest.duckdb"
+    db.parent.mkdir()
+    duckdb.connect(str(db)).close()
+    monkeypatch.setenv("PLAYTEST_DB_WAIT", "0.3")
+    holder = _hold(db)
+    try:
+        with pytest.raises(BusyAfterArchiving, match="1 game\\(s\\) are archived but not loaded") as err:
+            ingest_log(log, db, source="live entry")
+        gid = err.value.summary.reports[0].game_id
+        assert gid and list((db.parent / "archive" / "games").rglob(f"{gid}.json"))
+    finally:
+        holder.kill()
+        holder.wait()
+    again = ingest_log(log, db, source="live entry")
+    assert [r.status for r in again.reports] == ["recovered"] and _games(db) == 1
 
 
 def test_one_client_cannot_keep_another_locked_out() -> None:

@@ -47,6 +47,7 @@ def _hostile_folder(tmp_path: Path, valid: int = 3) -> tuple[Path, list[Path]]:
     secret.mkdir()
     (secret / "secret.json").write_text('{"not": "yours"}')
     (folder / "leak.json").symlink_to(secret / "secret.json")
+    (folder / "elsewhere").symlink_to(secret, target_is_directory=True)  # a folder out
     return folder, games
 
 
@@ -75,7 +76,8 @@ def test_ingest_with_a_fifo_a_dev_zero_link_and_a_link_out_loads_every_valid_gam
     assert "link out of the folder" in by_file["zero.json"]["reason"]
     assert "/dev/zero" in by_file["zero.json"]["reason"]
     assert "link out of the folder" in by_file["leak.json"]["reason"]
-    assert doc["counts"] == {"loaded": 3, "skipped": 0, "recovered": 0, "unreadable": 3, "failed": 0}
+    assert "link out of the folder" in by_file["elsewhere"]["reason"]
+    assert doc["counts"] == {"loaded": 3, "skipped": 0, "recovered": 0, "unreadable": 4, "failed": 0}
     # the link out was not followed: its target's bytes are nowhere in the archive
     secret_sha = hashlib.sha256(b'{"not": "yours"}').hexdigest()
     assert not list((db.parent / "archive").rglob(f"{secret_sha}*"))
@@ -200,7 +202,7 @@ def test_file_names_are_printed_escaped(tmp_path: Path) -> None:
     evil.write_bytes(b"{not a log")
     db = tmp_path / "w" / "playtest.duckdb"
     for args in (("ingest", str(folder), "--db", str(db)), ("validate", str(folder)),
-                 ("validate", str(evil))):
+                 ("validate", str(evil)), ("replay", str(evil)), ("convert", str(evil), "--to", "csv")):
         done = _cli(*args, timeout=60)
         assert done.returncode == 2
         text = done.stdout + done.stderr
@@ -279,3 +281,56 @@ def test_validating_a_file_that_is_no_log_lists_a_few_errors_not_every_line(
         out = capsys.readouterr().out
         assert out.count("log/parse-error") <= 4, out[:3000]
         assert "more lines could not be read either" in out
+
+
+def test_a_second_ingest_never_reads_a_large_or_special_file_whole(tmp_path: Path) -> None:
+    """The "already ingested" check hashed each input with an unbounded read."""
+    import tracemalloc
+
+    from ingest.archive import Archive
+    from ingest.batching import _known_raw
+    from ingest.formats import MAX_BYTES
+
+    big = tmp_path / "big.json"
+    with big.open("wb") as fh:
+        fh.truncate(MAX_BYTES + 1)  # sparse: no disk used
+    os.mkfifo(tmp_path / "pipe.json")
+    arch = Archive(tmp_path / "archive")
+    reports: list = []
+    tracemalloc.start()
+    try:
+        assert not _known_raw(arch, big, frozenset({"0" * 16}), reports)
+        assert not _known_raw(arch, tmp_path / "pipe.json", frozenset({"0" * 16}), reports)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 * 2**20, f"{peak / 2**20:.0f} MB"
+    assert reports == []
+
+
+def test_a_game_with_seats_not_numbered_1_to_n_loads_and_rebuilds(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 19 item 2: ingest marked such a game failed and every later rebuild exited 2."""
+    sheet = (SAMPLES / "vestige" / "walkthrough-3p.csv").read_text(encoding="utf-8")
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "seats.csv").write_text(sheet.replace("\nseat,1,", "\nseat,4,", 1), encoding="utf-8")
+    db = tmp_path / "w" / "playtest.duckdb"
+    assert main(["ingest", str(folder), "--db", str(db), "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [r["status"] for r in doc["reports"]] == ["loaded"] and doc["reports"][0]["findings"] > 0
+    assert main(["rebuild", "--db", str(db)]) == 0
+
+
+def test_validate_a_glob_treats_sidecar_names_like_the_folder_walk(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "x.meta.json").write_bytes(SIMS[0].read_bytes())  # a game log so named
+    (tmp_path / "z.json").write_bytes(SIMS[1].read_bytes())
+    (tmp_path / "z.meta.json").write_text("{}")  # the archive's record of z.json
+    (tmp_path / "notes\x1b[2J.md").write_text("not a log")
+    files = sorted(str(p) for p in tmp_path.iterdir())
+    capsys.readouterr()
+    main(["validate", "--format", "json", *files])
+    out = capsys.readouterr()
+    assert sorted(Path(f["path"]).name for f in json.loads(out.out)["files"]) == ["x.meta.json", "z.json"]
+    assert "skipped 2 file(s)" in out.err and "\x1b" not in out.err

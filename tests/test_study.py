@@ -229,7 +229,7 @@ def test_the_study_and_calibrate_commands(tmp_path, capsys):
     assert main(["study", "--games", "1", "--players", "6", "--out", str(tmp_path / "x")]) == 2
 
 
-def test_a_damaged_batch_file_is_played_again_not_trusted(tmp_path):
+def test_a_damaged_batch_file_is_played_again_not_trusted(tmp_path, capsys):
     """Issue 19 item 8: after a finished batch's Parquet file was truncated, the rerun said
     "all batches already done" and calibrate failed with an internal error."""
     out = tmp_path / "study"
@@ -255,6 +255,13 @@ def test_a_damaged_batch_file_is_played_again_not_trusted(tmp_path):
     damaged = {}
     assert victim.stem not in completed_batches(out, damaged)
     assert "not a whole Parquet file" in damaged[victim.stem]
+    # calibrate on the damaged study: a hint, not an internal error (exit 3)
+    from cli.main import main
+
+    capsys.readouterr()
+    assert main(["calibrate", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "damaged" in err and "run `playtest study` again" in err and "internal error" not in err
 
 
 def test_alternating_line_ups_alternate_policies_by_seat():

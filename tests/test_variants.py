@@ -142,15 +142,18 @@ def _shape(findings: list[dict]) -> list[dict]:
              "variant_changes": f.get("variant_changes", [])} for f in findings]
 
 
-@pytest.mark.parametrize("log", sorted(GOLDEN.glob("*/*[!d].json")) + sorted(
-    GOLDEN.glob("*/*-stamped.json")), ids=lambda p: p.stem)
+@pytest.mark.parametrize("log", sorted(p for p in GOLDEN.glob("*/*.json")
+                                       if not p.name.endswith(".expected.json")),
+                         ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_golden_pairs(log: Path, capsys: pytest.CaptureFixture[str]) -> None:
     expected = json.loads(log.with_suffix(".expected.json").read_text("utf-8"))
     code, under = _validate(log, capsys=capsys)
+    under = [f for f in under if f["severity"] != "info"]
     assert _shape(under) == expected["under_variant"]
     assert code == (1 if expected["under_variant"] else 0)
     code, printed = _validate(log, "--printed-rules", capsys=capsys)
     assert _shape(printed) == expected["under_printed_rules"]
+    assert code == (1 if expected["under_printed_rules"] else 0)
     # the file of the variant the header names gives the same audit as the stored stamp
     code, again = _validate(log, "--variant", str(ROOT / expected["variant_file"]),
                             capsys=capsys)
@@ -160,7 +163,8 @@ def test_golden_pairs(log: Path, capsys: pytest.CaptureFixture[str]) -> None:
 def test_golden_pair_mandate_is_clean_under_the_variant_only() -> None:
     exp = json.loads((GOLDEN / "mandate2038" / "dossier-compute-2.expected.json").read_text())
     assert exp["under_variant"] == []
-    assert {"checkpoint/mismatch", "final/agi"} <= {f["code"] for f in exp["under_printed_rules"]}
+    # under the printed rules a Dossier commit costs 1 Compute: the table's Compute is wrong
+    assert "checkpoint/mismatch" in {f["code"] for f in exp["under_printed_rules"]}
     stamped = json.loads((GOLDEN / "mandate2038" / "dossier-compute-2-stamped.expected.json")
                          .read_text())
     # the stamped game's findings rest on the one changed value, and say so
@@ -170,12 +174,16 @@ def test_golden_pair_mandate_is_clean_under_the_variant_only() -> None:
 
 
 def test_golden_files_are_what_regen_writes() -> None:
-    from tests.golden.variant_pairs import PAIRS, build
+    from tests.golden.variant_pairs import every_pair
 
-    for game, vfile, seed, players, index in PAIRS:
-        for name, (_log, expected) in build(game, vfile, seed, players, index).items():
+    pairs = every_pair()
+    assert set(pairs) == {"mandate2038", "vestige"}  # a golden pair per game
+    for game, by_name in pairs.items():
+        for name, (_log, expected) in by_name.items():
             on_disk = json.loads((GOLDEN / game / f"{name}.expected.json").read_text("utf-8"))
             assert on_disk == expected, f"python -m tests.golden.variant_pairs and review {name}"
+            if not name.endswith("-stamped"):  # clean under the variant, not under the print
+                assert expected["under_variant"] == [] and expected["under_printed_rules"]
 
 
 def test_findings_name_only_the_changes_they_rest_on(capsys: pytest.CaptureFixture[str],
@@ -191,6 +199,30 @@ def test_findings_name_only_the_changes_they_rest_on(capsys: pytest.CaptureFixtu
     _code, found = _validate(path, capsys=capsys)
     assert found and all(f["variant_changes"] == ["dossier.compute_per_commit=2"]
                          for f in found)
+
+
+def test_vestige_variant_sets_an_option_and_refuses_content_changes() -> None:
+    lv = load_variant(EXAMPLES / "obelisk-other-pair.toml")
+    assert lv.stamp.options == {"obelisk-other": "other-pair"} and not lv.stamp.changes
+    assert lv.options == {"obelisk-other": ("other-than-spent", "other-pair")}
+    probs = _check('name = "v"\ngame = "vestige"\nrules_version = "rulebook-1"\n[changes]\n'
+                   '"region_leverage.trench" = 3\n[options]\nobelisk-other = "any"\n')
+    assert "v.toml:5: region_leverage.trench: unknown path: vestige has no content pack" in probs[0]
+    assert "v.toml:7: options.obelisk-other: 'any' is not an option" in probs[1]
+
+
+def test_a_game_that_cannot_change_content_says_so(capsys: pytest.CaptureFixture[str],
+                                                   tmp_path: Path) -> None:
+    log = json.loads((GOLDEN / "vestige" / "obelisk-other-pair.json").read_text())
+    ch = {"region_leverage.trench": 3}
+    log["header"]["variant"] = {"name": "lev", "changes": ch, "paused": [], "options": {},
+                                "hash": content_hash("vestige", "rulebook-1", ch, [], {})}
+    path = tmp_path / "lev.json"
+    path.write_text(json.dumps(log), "utf-8")
+    _code, found = _validate(path, capsys=capsys)
+    assert found[0]["code"] == "log/variant" and "cannot change its content" in found[0]["message"]
+    # replayed under the printed rules: the Obelisk's finding
+    assert "vestige-visit/wrong-effect" in {f["code"] for f in found}
 
 
 def test_a_hand_edited_stamp_is_reported(capsys: pytest.CaptureFixture[str],
@@ -214,7 +246,7 @@ def test_a_stamp_that_does_not_fit_the_pack_is_a_finding(capsys: pytest.CaptureF
     _code, found = _validate(path, capsys=capsys)
     # replayed under the printed rules: the variant finding, then the printed rules' findings
     assert found[0]["code"] == "log/variant" and "does not hold" in found[0]["message"]
-    assert "final/agi" in {f["code"] for f in found}
+    assert "checkpoint/mismatch" in {f["code"] for f in found}
 
 
 # --- paired studies and the comparison ------------------------------------------------------
@@ -372,3 +404,34 @@ def test_variants_view_without_a_study(tmp_path: Path, monkeypatch: pytest.Monke
     at.switch_page("views/variants.py").run()
     assert not [e.value for e in at.exception]
     assert "playtest study --variant" in " ".join(i.value for i in at.info)
+
+
+def test_physical_playtests_of_a_variant_are_found_in_the_archive(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from dashboards.variant_queries import evidence_beside, physical_by_variant
+
+    log = json.loads((GOLDEN / "mandate2038" / "dossier-compute-2.json").read_text())
+    log["header"]["session_type"] = "facilitated_playtest"
+    log["header"]["game_id"] = "table-variant-1"
+    plain = json.loads((GOLDEN / "mandate2038" / "dossier-compute-2.json").read_text())
+    plain["header"]["session_type"] = "facilitated_playtest"
+    plain["header"]["game_id"] = "table-printed-1"
+    plain["header"]["variant"] = None
+    for name, doc in (("v.json", log), ("p.json", plain)):
+        (tmp_path / name).write_text(json.dumps(doc), "utf-8")
+    db = tmp_path / "w" / "playtest.duckdb"
+    assert main(["ingest", "--db", str(db), str(tmp_path / "v.json"),
+                 str(tmp_path / "p.json")]) == 0
+    capsys.readouterr()
+    phys = physical_by_variant(db)
+    rows = {r["variant"]: r for r in phys.iter_rows(named=True)}
+    assert set(rows) == {"baseline", "dossier-compute-2"}
+    assert rows["dossier-compute-2"]["games"] == 1
+    assert rows["dossier-compute-2"]["variant_hash"] == log["header"]["variant"]["hash"]
+    sim = pl.DataFrame({"variant": ["baseline", "dossier-compute-2"], "games": [10, 10],
+                        "agi": [2, 1], "open": [10, 10]})
+    beside = evidence_beside(phys, sim)
+    # physical and simulated evidence side by side, each with its own games: never summed
+    row = beside.filter(pl.col("variant") == "dossier-compute-2").row(0, named=True)
+    assert row["physical games"] == 1 and row["simulated games"] == 10

@@ -208,15 +208,16 @@ def test_simulated_component_counts_fit_the_box(mode: str, players: int, nemesis
             for s in st.seats.values():
                 if s.set_up:
                     assert s.total_blocks() == CONTENT.stated["blocks_per_seat"]
-            for n in st.nemeses.values():
-                assert len(n.regions) <= CONTENT.box_nemesis_blocks
+            for nem in st.nemeses.values():
+                assert len(nem.regions) <= CONTENT.box_nemesis_blocks
             assert len(st.market) <= 3
-        for kind in ("lawmaker", "mercenary", "smuggler", "chop_bot", "artifact",
-                     "augmentation", "bounty"):
-            most[kind] = max(most.get(kind, 0), cards_out(st, kind))
+            for kind in ("lawmaker", "mercenary", "smuggler", "chop_bot", "artifact",
+                         "augmentation", "bounty"):
+                most[kind] = max(most.get(kind, 0), cards_out(st, kind))
         covert = sum(s.covert_held for s in st.seats.values())
         assert covert <= CONTENT.box["covert_op"]
         assert len(st.endgame_active) <= CONTENT.box["endgame"]
         assert not sink.findings
-    for kind, n in most.items():
-        assert n <= CONTENT.box[kind], (kind, n)
+    for kind, count in most.items():
+        assert count <= CONTENT.box[kind], (kind, count)
+    assert most["mercenary"] > 0

@@ -58,7 +58,8 @@ def _for(tp: Any, meta: list[Any]) -> st.SearchStrategy[Any]:
     if origin is list:
         (item,) = typing.get_args(tp)
         lo = next((m.min_length for m in meta if isinstance(m, annotated_types.MinLen)), 0)
-        return st.lists(_for(item, []), min_size=lo, max_size=lo + 3)
+        hi = next((m.max_length for m in meta if isinstance(m, annotated_types.MaxLen)), lo + 3)
+        return st.lists(_for(item, []), min_size=lo, max_size=min(hi, lo + 3))
     if origin is dict:
         k, v = typing.get_args(tp)
         return st.dictionaries(_for(k, []), _for(v, []), max_size=3)
@@ -145,9 +146,9 @@ def test_sheet_errors_name_line_and_column() -> None:
             ",,1,teleport,,\n")
     _, _, lines, problems = parse_vestige_sheet(text, "g.csv")
     msgs = [f.message for f in problems.findings]
-    assert msgs[0].startswith("g.csv:6:2:") and "round 2 on a row of round 1" in msgs[0]
+    assert msgs[0].startswith("g.csv:6:2:") and "says round 2" in msgs[0] and "round 1" in msgs[0]
     assert msgs[1].startswith("g.csv:7:4:") and "unknown event type" in msgs[1]
-    assert lines == [5]
+    assert lines == [5, 6]  # the row of another round is reported and kept (issue 21)
 
 
 def _check(out: LoadedLog, name: str) -> None:
@@ -245,3 +246,16 @@ def test_simulated_games_round_trip_through_notation_and_sheet() -> None:
     for log in simulate(12, [2, 3, 4], "formats"):
         assert loads_vestige_notation(write_vestige_notation(log)) == log
         assert loads_vestige_sheet(write_vestige_sheet(log)) == log
+
+
+def test_walkthrough_composer_writes_clean_illustrative_samples() -> None:
+    """``python -m engine.vestige.walkthroughs`` recomposes the bundled samples after a rules
+    change: labelled illustrative, replaying clean, Bone's sample won by Bone."""
+    from engine.core.replay import replay
+    from engine.vestige.walkthroughs import SPECS, compose
+
+    spec = next(s for s in SPECS if s.nemesis == "bone")
+    log = compose(spec)
+    assert log.header.provenance.illustrative and log.header.session_type == "developer_walkthrough"
+    r = replay(log.header, log.events)
+    assert not r.findings and r.outcome is not None and r.outcome.details["winners"] == ["bone"]

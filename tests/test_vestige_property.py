@@ -15,7 +15,7 @@ import contextlib
 import random
 from collections.abc import Callable
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -26,7 +26,7 @@ from engine.vestige.content import CONTENT
 from engine.vestige.simulate import simulate_one
 from engine.vestige.state import GameState
 from schemas.canonical import dump_event
-from schemas.vestige import EVENT_ADAPTER, VestigeEvent, VestigeLog
+from schemas.vestige import EVENT_ADAPTER, Complete, VestigeEvent, VestigeLog
 
 Events = list[VestigeEvent]
 Mutation = Callable[[Events, int, GameState], Events | None]
@@ -222,6 +222,42 @@ def pickup_incapable(ev: Events, i: int, st: GameState) -> Events | None:
     return None
 
 
+@_of("pickup")
+def pickup_wrong_region(ev: Events, i: int, st: GameState) -> Events | None:
+    """p. 14: another adjacent tile than the one the stack's top card shows."""
+    e = ev[i]
+    shows = st.stack_top.get(e.stack)  # type: ignore[union-attr]
+    near = adjacent_tiles(st.seats[_seat(e)].space or 0)
+    other = next((p for p in sorted(near) if st.map.get(p) not in (None, shows)), None)
+    return None if shows is None or other is None else _set(ev, i, at=other)
+
+
+@_of("display")
+def display_not_replaced(ev: Events, i: int, st: GameState) -> Events | None:
+    """p. 14: the face-up job taken is replaced at once; the replacement is dropped."""
+    if st.phase != "play" or ev[i].stack not in st.display_taken:  # type: ignore[union-attr]
+        return None
+    return _delete(ev, i)
+
+
+@_of("covert_op")
+def covert_draw_deleted(ev: Events, i: int, st: GameState) -> Events | None:
+    """p. 24: a covert op at setup and at each magenta trigger; one draw is dropped."""
+    return _delete(ev, i) if ev[i].action == "draw" else None  # type: ignore[union-attr]
+
+
+@_of("endgame_reveal")
+def setup_reveal_deleted(ev: Events, i: int, st: GameState) -> Events | None:
+    """Setup step 8: a competitive game reveals 1 endgame condition; it is dropped."""
+    return _delete(ev, i) if ev[i].trigger is None else None  # type: ignore[union-attr]
+
+
+@_of("seat_setup")
+def setup_no_chop_bot(ev: Events, i: int, st: GameState) -> Events | None:
+    """p. 18: a single starting chop bot; a seat starts with none."""
+    return _set(ev, i, chop_bot=None)
+
+
 @_of("complete")
 def complete_no_roll(ev: Events, i: int, st: GameState) -> Events | None:
     j = i - 1
@@ -239,7 +275,7 @@ def complete_unrolled_face(ev: Events, i: int, st: GameState) -> Events | None:
 
 @_of("complete")
 def complete_wrong_pay(ev: Events, i: int, st: GameState) -> Events | None:
-    pay = dict(ev[i].pay)  # type: ignore[union-attr]
+    pay = dict(cast(Complete, ev[i]).pay)
     if not pay:
         return None
     k = sorted(pay)[0]
@@ -366,6 +402,11 @@ KINDS: dict[str, tuple[Mutation, set[str]]] = {
     "activate-unknown-card": (activate_unknown_card, {"vestige-activate/not-character"}),
     "pickup-far": (pickup_far, {"vestige-job/pickup-not-adjacent"}),
     "pickup-incapable": (pickup_incapable, {"vestige-job/incapable"}),
+    "pickup-wrong-region": (pickup_wrong_region, {"vestige-job/pickup-wrong-region"}),
+    "display-not-replaced": (display_not_replaced, {"vestige-job/face-up-not-replaced"}),
+    "covert-draw-deleted": (covert_draw_deleted, {"vestige-covert/draw-missing"}),
+    "setup-reveal-deleted": (setup_reveal_deleted, {"vestige-setup/endgame-missing"}),
+    "setup-no-chop-bot": (setup_no_chop_bot, {"vestige-setup/chop-bot"}),
     "complete-no-roll": (complete_no_roll, {"vestige-job/no-roll"}),
     "complete-unrolled-face": (complete_unrolled_face, {"vestige-job/face-not-rolled"}),
     "complete-wrong-pay": (complete_wrong_pay, {"vestige-job/wrong-cost"}),

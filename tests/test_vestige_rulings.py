@@ -30,13 +30,17 @@ def _codes(r: ReplayResult) -> list[str]:
 
 def test_the_book_loads_in_mandates_format() -> None:
     book = load_rulings("rulebook-1")
-    assert set(book.rulings) == {
+    # the unclear points (rulebook-1.json); the declared component values, rulings with a value
+    # per option, come from rulebook-1.declared.json beside it (one mechanism, issue 16)
+    unclear = {rid: r for rid, r in book.rulings.items() if not r.values}
+    assert set(unclear) == {
         "black-dove-repeat", "obelisk-other", "menace-high-threat", "bone-endgame",
         "recovered-job-reassign", "artifact-other-turns", "garage-top-speed",
         "coop-control-twice"}
-    for r in book.rulings.values():
+    assert {"garage_speed", "region_leverage", "trigger_points"} <= set(book.rulings)
+    for r in unclear.values():
         assert r.seed_says and r.why_default and r.default in r.options and len(r.options) >= 2
-    assert set(book.sets["before-rulings"]) == set(book.rulings)
+    assert set(book.sets["before-rulings"]) == set(unclear)
 
 
 def test_unknown_ruling_is_a_finding_and_defaults_apply() -> None:

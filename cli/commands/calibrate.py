@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from cli.common import (
@@ -14,7 +15,16 @@ from cli.common import (
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
     from cli.calibrate import command
+    from ingest.study import completed_batches
 
+    if args.study is not None and (Path(args.study) / "_batches").is_dir():
+        damaged: dict[str, str] = {}
+        completed_batches(Path(args.study), damaged)  # each batch's files against its marker
+        if damaged:
+            bid, why = sorted(damaged.items())[0]
+            raise CliError(f"{args.study}: {len(damaged)} batch(es) of the study are damaged "
+                           f"(batch {bid}: {why}); run `playtest study` again with --out "
+                           f"{args.study} to play them again")
     try:
         print(command(args))
     except ValueError as exc:

@@ -12,6 +12,7 @@ from cli.common import (
     CliError,
     _player_counts,
     _stderr_console,
+    bots_help,
     games_help,
     player_counts_help,
     simulated_games,
@@ -38,7 +39,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     counts = _player_counts(args.players, rs.player_counts)
     bots = rs.bot_names
     if bots and args.bot not in bots:
-        raise CliError(f"--bot {args.bot}: the {args.game} simulator has bots {', '.join(bots)}")
+        raise CliError(f"--bot {args.bot}: the {rs.title} simulator has bots {', '.join(bots)}")
     if args.out is None:  # a folder per game and seed under the current one
         seed = re.sub(r"[^A-Za-z0-9._-]+", "_", str(args.seed))
         out = Path("simulated") / f"{args.game}-seed-{seed}"
@@ -76,7 +77,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             written += 1
             bar.advance(task)
     all_cpu = time.process_time() - t_all
-    print(f"wrote {written} simulated {args.game} game(s) to {out}")
+    print(f"wrote {written} simulated {rs.title} game(s) to {out}")
     print(f"speed: {written / max(play_cpu, 1e-9):.1f} games per CPU-second playing "
           f"({play_cpu:.2f} CPU s), {written / max(all_cpu, 1e-9):.1f} with writing the logs "
           f"({all_cpu:.2f} CPU s); start-up excluded")
@@ -96,5 +97,5 @@ def register(sub: Any, db_parent: argparse.ArgumentParser) -> None:
     s.add_argument("--seed", default="0")
     s.add_argument("--out", default=None, metavar="DIR",
                    help="where to write the games (default: simulated/GAME-seed-SEED)")
-    s.add_argument("--bot", default="mixed", help="random, heuristic or mixed (the game's bots)")
+    s.add_argument("--bot", default="mixed", help="the game's bots: " + bots_help())
     s.set_defaults(func=cmd_simulate)

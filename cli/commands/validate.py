@@ -64,6 +64,8 @@ def _validate_input(item: Path | Loaded, rulings: str | None = None, variant: An
 def cmd_validate(args: argparse.Namespace) -> int:
     from rich.progress import Progress
 
+    from ingest.formats import source_name
+
     if args.jobs < 1:
         raise CliError("--jobs must be at least 1")
     rulings = getattr(args, "rulings", None)
@@ -79,7 +81,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
         work.extend([found] if isinstance(found, Loaded) else found)
     if skipped and not args.quiet:
         print(f"skipped {len(skipped)} file(s) that are not game logs, as a folder walk does: "
-              + ", ".join(skipped[:5]) + (" ..." if len(skipped) > 5 else ""), file=sys.stderr)
+              + ", ".join(source_name(x) for x in skipped[:5]) + (" ..." if len(skipped) > 5 else ""),
+              file=sys.stderr)
     quiet_bar = args.quiet or len(work) < 20
     with Progress(transient=True, console=_stderr_console(), disable=quiet_bar) as bar:
         task = bar.add_task("validating", total=len(work))

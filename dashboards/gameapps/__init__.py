@@ -108,7 +108,8 @@ def title(game: str) -> str:
     """A game's name as its designers write it (its declaration's title), else the id in
     words (a game in the warehouse that is no longer installed)."""
     rs = _rulesets().get(game)
-    return rs.title if rs is not None else game.replace("_", " ").title()
+    name = rs.title if rs is not None else None
+    return str(name) if name else game.replace("_", " ").replace("-", " ").title()
 
 
 def app(game: str) -> GameApp:

@@ -96,7 +96,7 @@ def replay_panel(gid: str, log: Any, pos: int, result: Any, rs: Any) -> None:
             table = replay_view.findings_table(found)
             ui.table(table, column_config={"message": st.column_config.TextColumn(
                 "Message", width="large")})
-    snap = getattr(rs, "snapshot", None)
+    snap = rs.snapshot if rs is not None else None
     if callable(snap):
         with st.expander("Engine snapshot (JSON)"):
             try:

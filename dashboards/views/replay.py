@@ -145,7 +145,7 @@ def generic_panel(gid: str, log: gamelog.GameLog, pos: int, result: object, rs: 
     st.markdown(f"**Findings so far**: {len(found)}")
     if found:
         ui.table(replay_view.findings_table(found))
-    snap = getattr(rs, "snapshot", None)
+    snap = rs.snapshot if rs is not None else None
     if callable(snap):
         with st.expander("The table at this event (engine snapshot)", expanded=True):
             try:

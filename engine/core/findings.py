@@ -93,6 +93,22 @@ class FindingSink:
     era: int | None = None
     cycle: int | None = None
     round: int | None = None
+    #: codes whose check reads state an earlier slip may have put wrong (a ruleset's
+    #: ``consequence_codes``; empty: every finding stands on its own)
+    consequences: frozenset[str] = frozenset()
+    #: seat (None: every seat) -> what an earlier slip of it was: the first finding, or the
+    #: line that could not be read; cleared by :meth:`settle` (a checkpoint resynchronised it)
+    implicated: dict[int | None, Finding | int] = field(default_factory=dict)
+    settled: set[int] = field(default_factory=set)  # seats resynchronised since a seatless slip
+    #: codes that read what a checkpoint does not resynchronise (where pieces stand, which
+    #: Facilities a seat owns, the final record): they follow from a seat's first slip however
+    #: many checkpoints came since (a ruleset's ``lingering_codes``)
+    lingering: frozenset[str] = frozenset()
+    #: codes of a garbled log (a ruleset's ``slip_codes``): what follows them may be consequence
+    slips: frozenset[str] = frozenset()
+    #: codes that follow from any earlier finding about the seat (``mismatch_codes``)
+    mismatches: frozenset[str] = frozenset()
+    ever: dict[int | None, Finding | int] = field(default_factory=dict)  # first slip per seat
 
     def locate(self, parts: Sequence[str], location: Sequence[Any]) -> None:
         """Set the current location from a ruleset's ``location(state)`` named by its
@@ -112,18 +128,42 @@ class FindingSink:
         severity: Severity | None = None,
         rule: str | None = None,
         rulings: tuple[str, ...] = (),
+        involves: tuple[int, ...] = (),
+        follows: Finding | int | None = None,
     ) -> Finding:
         """Record one finding at the current location and return it. ``rule`` overrides the
         catalogue's citation when the finding is caused by a more specific rule (e.g. a
         checkpoint value that a Customer's score or a threshold produced); ``rulings`` names
-        the rulings it rests on."""
+        the rulings it rests on; ``involves``: other seats the slip concerns (the seat whose
+        turn a turn out of order skipped); ``follows``: the earlier finding (or unreadable line)
+        this one is known to follow from.
+
+        One slip, one finding: a finding of a consequence code (:attr:`consequences`) about a
+        seat an earlier slip concerns is reported as a note (severity ``info``) that links to
+        that slip; every other error or warning marks its seats as concerned until
+        :meth:`settle`."""
         entry = self.catalogue[code]  # KeyError here is a programmer error: add the code first
         message = clip(message)
+        sev = severity or entry.severity
+        if follows is not None and sev != "info":  # the caller knows which slip it follows
+            sev = "info"
+            message = f"{message} [{_follows(follows)}]"
+        if self.implicated and code in self.consequences and sev != "info":
+            cause = self._cause_of(seat, involves)
+            if cause is not None and self._explains(cause, code):
+                sev = "info"
+                message = f"{message} [{_follows(cause)}]"
+        if self.ever and code in self.lingering and sev != "info":
+            cause = (self.ever.get(seat) if seat is not None else None) or self.ever.get(None) or (
+                next(iter(self.ever.values())) if seat is None else None)
+            if cause is not None and self._explains(cause, code):
+                sev = "info"
+                message = f"{message} [{_follows(cause)}]"
         expected = clip(expected) if isinstance(expected, str) else expected
         recorded = clip(recorded) if isinstance(recorded, str) else recorded
         f = Finding(
             code=code,
-            severity=severity or entry.severity,
+            severity=sev,
             rule=rule or entry.rule,
             message=message,
             where=Where(event=self.event, line=self.line, era=self.era, cycle=self.cycle,
@@ -133,7 +173,52 @@ class FindingSink:
             rulings=rulings,
         )
         self.findings.append(f)
+        if self.consequences and sev != "info":
+            for who in ((seat, *involves) if seat is not None or involves else (None,)):
+                self.implicate(who, f)
         return f
+
+    def _explains(self, cause: Finding | int, code: str) -> bool:
+        """Whether an earlier slip may explain a finding of ``code`` now: an unreadable line or
+        a garbled log (:attr:`slips`) explains every consequence code, at its own event too; a
+        plain rule error explains only :attr:`mismatches` at later events (the engine followed
+        the table's record, so a second rule broken, or one event breaking two rules, is a
+        second finding: a multi-error log's planted errors each stand as an error)."""
+        if isinstance(cause, int) or cause.code in self.slips or cause.code.startswith("log/"):
+            return True
+        if self.event is not None and cause.where.event == self.event:
+            return False
+        return code in self.mismatches
+
+    def _cause_of(self, seat: int | None, involves: tuple[int, ...]) -> Finding | int | None:
+        """The earlier slip a finding about ``seat`` (and ``involves``) follows from, if any."""
+        imp = self.implicated
+        for who in (seat, *involves):
+            if who is not None and who in imp:
+                return imp[who]
+        if seat is None and not involves:  # a finding about no seat: the latest slip
+            return next(reversed(imp.values()), None)
+        if None in imp and seat not in self.settled:
+            return imp[None]
+        return None
+
+    def implicate(self, seat: int | None, cause: Finding | int) -> None:
+        """Mark ``seat`` (None: every seat) as concerned by ``cause``: a finding, or the number
+        of a line that could not be read (the engine knows something happened there)."""
+        self.implicated.setdefault(seat, cause)
+        self.ever.setdefault(seat, cause)
+        if seat is None:
+            self.settled.clear()
+
+    def settle(self, seat: int | None = None) -> None:
+        """The table's values resynchronised ``seat`` (None: every seat): later findings
+        about it stand on their own again."""
+        if seat is None:
+            self.implicated.clear()
+            self.settled.clear()
+        else:
+            self.implicated.pop(seat, None)
+            self.settled.add(seat)
 
     def resync(self, what: str, engine_value: Any, table_value: Any, *, seat: int | None = None) -> Any:
         """Compare a table value with the engine's; on mismatch report once and return the
@@ -149,3 +234,13 @@ class FindingSink:
             recorded=table_value,
         )
         return table_value
+
+
+def _follows(cause: Finding | int) -> str:
+    """The link of a consequence to the slip it follows from."""
+    if isinstance(cause, int):
+        return (f"this follows from line {cause}, which could not be read; not reported as a "
+                "separate error")
+    at = (f"line {cause.where.line}" if cause.where.line is not None
+          else f"event {cause.where.event}" if cause.where.event is not None else "earlier")
+    return f"this follows from the {cause.code} finding at {at}; not reported as a separate error"

@@ -155,6 +155,21 @@ class Game:
     events_adapter: Any = None
     #: True when ``apply`` sets the sink's location itself (then callers need not)
     apply_locates: bool = False
+    #: True when ``setup`` plays a header's rules variant (docs/variants.md); else a log with a
+    #: variant is replayed as printed and says so
+    plays_variants: bool = False
+    #: event types the log may still hold once ``ended(state)`` is true (a table's final record
+    #: after the end); any other is ``log/event-after-game-end``
+    after_end_events: frozenset[str] = frozenset({"observation", "survey", "phase"})
+    #: finding codes that may follow from an earlier finding about the same seat (a checkpoint
+    #: mismatch after an illegal step): such a finding links to it (engine.core.findings)
+    consequence_codes: frozenset[str] = frozenset()
+    #: of those, the codes that still follow from it after later checkpoints
+    lingering_codes: frozenset[str] = frozenset()
+    #: codes that say the log itself is garbled (what follows them may be their consequence)
+    slip_codes: frozenset[str] = frozenset()
+    #: codes that follow from any earlier finding about the seat until a resync
+    mismatch_codes: frozenset[str] = frozenset()
     #: simulation: the player counts and bot names the simulator accepts (() = no simulator)
     player_counts: tuple[int, ...] = ()
     bot_names: tuple[str, ...] = ()
@@ -162,8 +177,15 @@ class Game:
     formats: tuple[Format, ...] = ()
     #: the phases the Duration page times, in play order (ids of ``vocabulary.phases``)
     timed_phases: tuple[str, ...] = ()
+    #: ``"module:function"`` ``(events, indices) -> ingest.timing.Timing`` computing the game's
+    #: phase and turn times; None: each ``phase NAME`` event of ``timed_phases`` opens a phase
+    #: (ingest.timing.phase_timing), no turn times
+    timing: str | None = None
     #: folder of the unwritten-rule options files, ``<rules_version>.json`` each (None: none)
     rulings_dir: Path | None = None
+    #: folder of the game's observation protocols (``<protocol id>/v<N>.json``; its default
+    #: protocol is ``<game>-observation``); None: the toolkit's ``data/protocols``
+    protocols_dir: Path | None = None
     #: the analytics words (see :class:`Vocabulary`)
     vocabulary: Vocabulary = Vocabulary()
     #: ``"module:function"`` drawing the board at a position (replay viewer), or None
@@ -199,8 +221,9 @@ REQUIRED_FUNCTIONS: tuple[str, ...] = (
 #: Optional members and their defaults (filled in on an object that lacks them).
 OPTIONAL: dict[str, Any] = {
     name: getattr(Game, name) for name in (
-        "events_adapter", "apply_locates", "player_counts", "bot_names", "formats",
-        "timed_phases", "rulings_dir", "vocabulary", "board_picture", "recorder", "pages",
+        "events_adapter", "apply_locates", "plays_variants", "after_end_events", "consequence_codes",
+        "lingering_codes", "slip_codes", "mismatch_codes", "player_counts", "bot_names", "formats",
+        "timed_phases", "timing", "rulings_dir", "protocols_dir", "vocabulary", "board_picture", "recorder", "pages",
         "simulate_one", "prepare_simulation", "simulation_moves",
     )
 }

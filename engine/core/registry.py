@@ -34,6 +34,9 @@ BUILTIN: dict[str, str] = {
     "vestige": "engine.vestige:RULESET",
 }
 
+#: the shared tables every game may add columns to (ingest/warehouse/schema.py EXTENSIBLE)
+SHARED_EXTENSIBLE: frozenset[str] = frozenset({"seats", "outcomes"})
+
 _RULESETS: dict[str, Ruleset] = {}
 _loaded = False
 _warned = False
@@ -53,6 +56,12 @@ def register(game: Ruleset) -> Ruleset:
         raise GameDeclarationError(
             f"game {game.game!r} is already registered (by {type(have).__module__}."
             f"{type(have).__name__}); a game id names one game")
+    for other, rs in _RULESETS.items():
+        taken = sorted(set(game.tables) & set(rs.tables) - SHARED_EXTENSIBLE)
+        if taken:
+            raise GameDeclarationError(
+                f"game {game.game!r}: the table {taken[0]!r} is the {other} game's; a game's "
+                "tables are its own (name them after the game)")
     _RULESETS[game.game] = game
     return game
 

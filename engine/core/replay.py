@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 from engine.core.findings import FindingSink
 from engine.core.registry import get_ruleset
 from engine.core.ruleset import Ruleset
+from engine.core.variants import for_setup, variant_unplayable
 from schemas.findings import Finding
 
 
@@ -104,22 +105,31 @@ def replay(
     indices: Sequence[int] | None = None,
     upto: int | None = None,
     ruleset: Ruleset | None = None,
+    unreadable: Sequence[tuple[int, int | None]] = (),
 ) -> ReplayResult:
     """Replay ``events`` (validated event models) from ``header``; never raises on bad games.
 
     ``upto``: stop after applying the event with this index (for "state at position").
     ``lines``: source line of each event, for locating findings.
     ``indices``: the event's index in the original log when the reader skipped bad events.
+    ``unreadable``: (line, seat or None) of each source line whose reading had a problem (the
+    reader's own finding says so): the engine knows something happened there, so what follows
+    from it (a ruleset's ``consequence_codes``, about that seat) links to that line instead of
+    standing as a new rule error (:meth:`FindingSink.report`).
     """
     rs = ruleset or get_ruleset(header.game)
     if rs is None:  # pragma: no cover - the reader reports unknown games before this
         raise ValueError(f"no ruleset for game {header.game!r}")
     sink = FindingSink(rs.catalogue)
-    state = rs.setup(header, sink)
-    if getattr(header, "variant", None) is not None and not getattr(rs, "plays_variants", False):
-        sink.report("log/variant", f"the log names the rules variant {header.variant.name!r}, "
-                    f"but {rs.game} cannot play variants yet: replayed under the rules as printed",
-                    recorded=header.variant.name)
+    sink.consequences = frozenset(rs.consequence_codes)
+    sink.lingering = frozenset(rs.lingering_codes)
+    sink.slips = frozenset(rs.slip_codes)
+    sink.mismatches = frozenset(rs.mismatch_codes)
+    gaps = sorted((ln, seat) for ln, seat in unreadable if ln is not None)
+    state = rs.setup(for_setup(header), sink)
+    unplayable = variant_unplayable(header, rs)
+    if unplayable:
+        sink.report("log/variant", unplayable, recorded=header.variant.name)
     n_seats = len(header.seats)
     # The seats at the table are the header's numbers (a game's own setup check says when they
     # are not 1..N); an event naming any other seat is skipped here, so that no game's rules
@@ -139,11 +149,15 @@ def replay(
     if len(idx) < stop:
         raise IndexError(f"indices has {len(idx)} entries for {stop} events")
     has_seat = _HAS_SEAT
-    after_end_ok = _AFTER_END_OK
+    after_end_ok = rs.after_end_events
     locations: list[Any] = []
     here = location(state)
     # zip stops after ``stop`` events: ``idx`` and ``src`` hold exactly ``stop`` entries
     for ev, ix, ln in zip(events, idx, src, strict=False):
+        while gaps and ln is not None and gaps[0][0] <= ln:
+            # a line read with a problem came before this event (or is this event's own)
+            sink.implicate(gaps[0][1], gaps[0][0])
+            gaps.pop(0)
         sink.event = ix
         sink.line = ln
         if era_cycle:

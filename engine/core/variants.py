@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import copy
 import fnmatch
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -158,7 +158,7 @@ def _same_type(base: Any, value: Any) -> bool:
     return False
 
 
-def _leaves(path: str, base: Any, value: Any) -> Iterable[tuple[str, Any, Any]]:
+def _leaves(path: str, base: Any, value: Any) -> Iterator[tuple[str, Any, Any]]:
     # a list value changes each of its elements: each is checked against its own bound
     if isinstance(base, list) and isinstance(value, list):
         for i, (a, b) in enumerate(zip(base, value, strict=True)):
@@ -264,7 +264,9 @@ def check(vf: VariantFile, pack: Mapping[str, Any], bounds: Mapping[str, Any], *
         if base is MISSING:
             known = ", ".join(k["name"] for k in bounds.get("knobs", []))
             bad("changes", key, key, "unknown path: neither a named knob of the game "
-                f"({known}) nor a value of its content pack")
+                f"({known}) nor a value of its content pack" if pack else
+                f"unknown path: {game} has no content pack values a variant may change "
+                "(only its [options])")
             continue
         path = canonical_path(work, path)
         if not _same_type(base, value):
@@ -272,7 +274,7 @@ def check(vf: VariantFile, pack: Mapping[str, Any], bounds: Mapping[str, Any], *
                 f"value is {base!r})")
             continue
         leaf_bad = False
-        for lp, lb, lv in _leaves(path, base, value):
+        for lp, _lb, lv in _leaves(path, base, value):
             b = bound_for(bounds, lp)
             if b is None:
                 bad("changes", key, lp, "not a knob: the game declares no bounds for this "
@@ -398,10 +400,10 @@ def rests_on(header: Any, findings: list[Any], replay_under: Callable[[Any], lis
     as printed (``replay_under(header) -> findings``), the engine does not report it (the same
     code, event, seat and message). Findings under a header without a variant are returned as
     they are."""
-    st = getattr(header, "variant", None)
-    keys = change_keys(st) if st is not None else []
-    if not keys or not findings:
+    st: VariantStamp | None = getattr(header, "variant", None)
+    if st is None or not findings or not change_keys(st):
         return findings
+    keys = change_keys(st)
 
     def sig(f: Any) -> tuple[Any, ...]:
         return (f.code, f.where.event, f.where.seat, f.message)
@@ -415,3 +417,36 @@ def rests_on(header: Any, findings: list[Any], replay_under: Callable[[Any], lis
                 rests.setdefault(sig(f), []).append(describe(st, k))
     return [f.model_copy(update={"variant_changes": tuple(rests[sig(f)])}) if sig(f) in rests
             else f for f in findings]
+
+
+# --- the header a game's setup reads --------------------------------------------------------
+
+
+def for_setup(header: Any) -> Any:
+    """The header a ruleset's setup reads under the header's variant: the variant's
+    unwritten-rule options added to the header's ruling set (the one options mechanism, every
+    game's ``header.rulings``), as ``ID=OPTION`` pairs after what the header names. A header
+    without a variant, or whose variant sets no option, is returned as it is."""
+    st = getattr(header, "variant", None)
+    if st is None or not st.options or "rulings" not in type(header).model_fields:
+        return header
+    extra = ",".join(f"{k}={v}" for k, v in st.options.items())
+    spec = header.rulings
+    return header.model_copy(update={"rulings": f"{spec},{extra}" if spec else extra})
+
+
+def variant_unplayable(header: Any, ruleset: Any) -> str | None:
+    """Why the header's variant cannot be played by ``ruleset`` (None when it can): a change to
+    content or a paused ability needs a game that plays variant packs (``plays_variants``), an
+    option needs a header with a ruling set."""
+    st = getattr(header, "variant", None)
+    if st is None:
+        return None
+    if (st.changes or st.paused) and not ruleset.plays_variants:
+        return (f"the log names the rules variant {st.name!r}, which changes content values or "
+                f"pauses abilities; {ruleset.game} cannot change its content per game yet: "
+                "replayed under the rules as printed")
+    if st.options and "rulings" not in type(header).model_fields:
+        return (f"the log names the rules variant {st.name!r}, which sets options; "
+                f"{ruleset.game}'s header has no ruling set: replayed under the rules as printed")
+    return None

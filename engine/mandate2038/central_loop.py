@@ -14,9 +14,16 @@ from operator import itemgetter
 
 from engine.core.findings import FindingSink
 from engine.mandate2038 import factions
-from engine.mandate2038.board import FRONTIER, WITHIN_TWO
-from engine.mandate2038.core_actions import ACTIONS, do_run_end, moved_facility_power
+from engine.mandate2038.board import DISTANCE, FRONTIER, WITHIN_TWO
+from engine.mandate2038.core_actions import (
+    ACTIONS,
+    compute_free,
+    deploy_requirement,
+    do_run_end,
+    moved_facility_power,
+)
 from engine.mandate2038.hex_board import (
+    adjacent_hexes,
     check_path,
     controller,
     has_free_space,
@@ -168,6 +175,10 @@ def on_headline(st: GameState, ev: HeadlineReveal, sink: FindingSink) -> None:
     if st.production_started and not st.partial:
         sink.report("turn/wrong-phase",
                     f"a Headline (cycle {cycle}) was revealed after this Era's Production")
+    elif cycle > expected and expected <= 3 and not st.partial:
+        # a cycle number written wrong: the table's evident sequence is the next cycle (the
+        # following Headline, with its own number, then reads in order: one slip, one finding)
+        cycle = expected
     st.cycle = cycle
     sink.cycle = cycle
     st.phase = "cycle"
@@ -179,7 +190,6 @@ def on_headline(st: GameState, ev: HeadlineReveal, sink: FindingSink) -> None:
     st.paused_program = None
     st.order_reported = False
     st.beam_used = False
-    st.robot_used = False
     st.revealed = False
     st.headline_action = ev.action
     st.after_resolve = {}
@@ -297,6 +307,13 @@ def on_emergency_pause(st: GameState, ev: EmergencyPause, sink: FindingSink) -> 
     st.paused_program = ev.program
 
 
+def compute_trade_banned(st: GameState) -> bool:
+    """Compute Borders Harden: "Compute cannot be traded" this cycle (§9; §6B: the active
+    Headline may prohibit a named resource from being traded). Read by the immediate trade, the
+    Allocation Window's sales and the move generator."""
+    return st.headline == "export_controls"
+
+
 def on_allocation_window(st: GameState, ev: AllocationWindow, sink: FindingSink) -> None:
     """Corthaven, Allocation Window (Era II only, once): make two temporary Compute and offer
     each to a rival for a Runway price no higher than the rival's Runway; one lower counter
@@ -310,6 +327,12 @@ def on_allocation_window(st: GameState, ev: AllocationWindow, sink: FindingSink)
     made = gain(st, s, "compute", 2)
     s.temp_compute += made
     st.temp_compute_live = True
+    if ev.offers and compute_trade_banned(st):
+        # each offer sells Compute for Runway: a trade the Headline forbids (one finding)
+        sink.report("trade/resource-banned",
+                    "Compute Borders Harden: Compute cannot be traded this cycle, so the "
+                    "Allocation Window's temporary Compute may not be offered to a rival",
+                    seat=s.seat)
     for off in ev.offers:
         if not 1 <= off.to <= st.n or off.to == s.seat:
             sink.report("ability/invalid",
@@ -356,9 +379,9 @@ def selection_problems(
                         seat=s.seat, recorded=pick)
         _ineligible(st, s, pick, sink)
     else:
-        if pick == "agent_swarm":
-            _ineligible(st, s, pick, sink)
         unlock = st.c.program_unlock.get(pick, 9)
+        if pick in ("agent_swarm", "mega_cluster", "fusion") and st.era >= unlock:
+            _ineligible(st, s, pick, sink)
         if st.era < unlock:
             sink.report("select/program-locked",
                         f"seat {s.seat} {where} the Program {pick}, which unlocks in Era {unlock}",
@@ -393,12 +416,10 @@ def _ineligible(st: GameState, s: SeatState, pick: str, sink: FindingSink) -> No
         if s.customers >= st.c.cap_customers:
             why = f"all {st.c.cap_customers} Customers are already gained"
         else:
-            req = st.c.customer_requirement(s.customers + 1) or 0
-            if st.headline == "synthetic_celebrity":
-                req = max(1, req - 1)
+            req = deploy_requirement(st, s, district=True) or 0  # the best destination
             if s.capability < req:
                 why = f"Customer #{s.customers + 1} needs Capability {req}; it has {s.capability}"
-            elif s.compute < 1 and st.headline != "ten_dollar_intelligence" and st.board.known:
+            elif s.compute < 1 and not compute_free(st) and st.board.known:
                 free = {"consumer", "cloud"}
                 if option(st, "compute-estate-discount") == "research-only":
                     free.discard("cloud")
@@ -406,7 +427,7 @@ def _ineligible(st: GameState, s: SeatState, pick: str, sink: FindingSink) -> No
                     free.add("media")
                 if not _reachable(st, s, free, remote=True):
                     why = "it has no Compute and no Compute-free Deploy is within reach"
-    elif pick == "research" and s.compute < 1 and st.headline != "ten_dollar_intelligence" and (
+    elif pick == "research" and s.compute < 1 and not compute_free(st) and (
             st.board.known and not _reachable(st, s, {"cloud"})):
         why = "it has no Compute and no Compute Estate is within reach"
     elif pick == "build" and len(s.facilities) >= 4 and (st.era < 2 or s.generator is not None):
@@ -418,6 +439,15 @@ def _ineligible(st: GameState, s: SeatState, pick: str, sink: FindingSink) -> No
                "end")
     elif pick == "agent_swarm" and sum(1 for a in CORE_ACTIONS if a not in s.exhausted) < 2:
         why = "Agent Swarm needs two different unused Core Actions"
+    elif pick == "mega_cluster":
+        why = _mega_cluster_blocked(st, s)
+    elif pick == "fusion" and st.fusion_owner is None and st.c.fusion is not None:
+        if s.runway < st.c.fusion.runway:
+            why = f"Fusion costs {st.c.fusion.runway} Runway; it has {s.runway}"
+        elif st.board.known and not any(
+                st.board.tile_at.get(pos) == st.c.fusion.tile
+                and len(st.gen_slots.get(pos, [])) < _slots(st, pos) for pos in _reach(st, s)):
+            why = "no Power Corridor with a free Generator slot is within reach"
     if why is not None and not st.partial:
         sink.report("select/ineligible", f"seat {s.seat} selected {pick}, which had no legal "
                     f"resolution: {why}", seat=s.seat, recorded=pick)
@@ -471,14 +501,77 @@ def _can_build(st: GameState, s: SeatState) -> bool:
 
 def _can_influence(st: GameState, s: SeatState) -> bool:
     """A political district within reach, or an own Facility within reach (§7 Influence: Joint
-    Ventures are created or terminated at one of your Facilities) in Era III+ or while the seat
-    shares a Joint Venture it could terminate."""
+    Ventures are created or terminated at one of your Facilities) while the seat shares a Joint
+    Venture it could terminate, or in Era III+ where a venture could form: a free token pair and
+    a rival Facility in range of that Facility (§4: adjacent; Strategic Partnership, two
+    hexes)."""
     reach = _reach(st, s)
     if any(st.board.tile_at.get(pos) in st.c.political for pos in reach):
         return True
-    if not any(f.hex in reach for f in s.facilities.values()):
+    here = [f.hex for f in s.facilities.values() if f.hex in reach]
+    if not here:
         return False
-    return st.era >= 3 or any(s.seat in (j.a_seat, j.b_seat) for j in st.jvs.values())
+    if any(s.seat in (j.a_seat, j.b_seat) for j in st.jvs.values()):
+        return True
+    if st.era < 3 or len(st.jvs) >= st.c.jv_pairs:
+        return False
+    return any(_venture_partner(st, s, h) for h in here)
+
+
+def _venture_partner(st: GameState, s: SeatState, hx: str) -> bool:
+    """Some rival Facility a Joint Venture from the seat's Facility on ``hx`` could join: the
+    distances core_actions.do_influence accepts (rulings partnership-range, -same-hex)."""
+    own_wide = factions.has_active(st, s, "strategic_partnership")
+    either = option(st, "partnership-range") == "either-partner"
+    same_hex = option(st, "partnership-same-hex") == "allowed"
+    near_hx = DISTANCE[hx]
+    for r in st.seats:
+        if r is s:
+            continue
+        wide = own_wide or (either and factions.has_active(st, r, "strategic_partnership"))
+        for rf in r.facilities.values():
+            d = near_hx.get(rf.hex, 9) if rf.hex is not None else 9
+            if d == 1 or (wide and (d == 2 or (d == 0 and same_hex))):
+                return True
+    return False
+
+
+def _slots(st: GameState, pos: str) -> int:
+    tid = st.board.tile_at.get(pos)
+    tile = st.c.tiles.get(tid) if tid else None
+    return tile.generator_slots if tile is not None else 0
+
+
+def _mega_cluster_blocked(st: GameState, s: SeatState) -> str | None:
+    """Why no Mega-Cluster could be built now whatever the move (§5 Era II Program: two
+    adjacent own Facilities, neither a host yet, each eligible for local Power, a free token
+    pair, 3 Runway and 2 Compute, the first Compute cost 1 lower on a Compute Estate host), or
+    None."""
+    if len(st.megas) >= st.c.mega_pairs:
+        return f"all {st.c.mega_pairs} Mega-Cluster pairs are in use"
+    prog = st.c.programs.get("mega_cluster")
+    runway = prog.runway if prog is not None else 3
+    compute = prog.compute if prog is not None else 2
+    if s.runway < runway:
+        return f"a Mega-Cluster costs {runway} Runway; it has {s.runway}"
+    if not st.board.known:
+        return None
+    reach = _reach(st, s)
+    discount = option(st, "compute-estate-discount") == "first-compute-cost"
+    free = [f for f in s.facilities.values() if f.mega is None and f.hex is not None
+            and locally_eligible(st, s, f.number)]
+    for i, fa in enumerate(free):
+        for fb in free[i + 1:]:
+            if not adjacent_hexes(fa.hex, fb.hex):
+                continue
+            for h in (fa.hex, fb.hex):
+                if h not in reach:
+                    continue
+                cloud = discount and st.board.tile_at.get(h) == "cloud"
+                if s.compute >= compute - (1 if cloud else 0):
+                    return None
+    return ("no two adjacent own Facilities (neither a host yet, each eligible for local "
+            f"Power) within reach that it can pay for ({runway} Runway, {compute} Compute)")
 
 
 def _reachable(st: GameState, s: SeatState, tiles: set[str], *, remote: bool = False) -> bool:
@@ -643,7 +736,7 @@ def on_trade(st: GameState, ev: Trade, sink: FindingSink) -> None:
         if st.revealed and nxt is not None and nxt != seat:
             sink.report("trade/not-active-player",
                         f"seat {seat} offered a trade, but seat {nxt} is the next to resolve",
-                        seat=seat, expected=nxt, recorded=seat)
+                        seat=seat, expected=nxt, recorded=seat, involves=(nxt,))
         t = Turn(seat=seat, pick=st.selections.get(seat, "?"))
         st.turn = t
     t.traded = True
@@ -652,7 +745,7 @@ def on_trade(st: GameState, ev: Trade, sink: FindingSink) -> None:
                     f"seat {s.seat} offered a trade to seat {rival}", seat=s.seat,
                     recorded=rival)
         return
-    if st.headline == "export_controls":
+    if compute_trade_banned(st):
         sink.report("trade/resource-banned",
                     "Compute Borders Harden: Compute cannot be traded this cycle", seat=s.seat)
     st.rows.setdefault("trades", []).append({
@@ -775,6 +868,21 @@ def on_turn(st: GameState, ev: TurnEvent, sink: FindingSink) -> None:
                     "resolves two Core Actions, not a Program", seat=s.seat, recorded=kind)
     if st.run is not None:
         force_close_run(st, sink)
+    if st.revealed and seat in st.resolved and not st.partial:
+        # one slip, one finding: a second turn of a seat this cycle is reported once, and the
+        # table's evident state is followed (docs/engine.md)
+        nxt = st.to_resolve[0] if st.to_resolve else None
+        if st.last_turn.get(seat) == ev:
+            sink.report("turn/twice", f"seat {seat}'s {kind} repeats its turn of this cycle "
+                        "exactly (a line written twice); it is not applied again", seat=seat)
+            return
+        if nxt is not None and st.selections.get(nxt) == kind:
+            sink.report("turn/twice", f"seat {seat} resolved a second turn in Era {st.era} cycle "
+                        f"{st.cycle}; seat {nxt}, next to resolve, revealed {kind}: read as seat "
+                        f"{nxt}'s turn (a wrong seat)", seat=seat, involves=(nxt,))
+            ev = ev.model_copy(update={"seat": nxt})
+            seat, s = nxt, st.seats[nxt - 1]
+    st.last_turn[seat] = ev
     t = st.turn
     if t is not None and (t.seat != seat or t.started):
         close_turn(st, sink)
@@ -812,10 +920,13 @@ def on_turn(st: GameState, ev: TurnEvent, sink: FindingSink) -> None:
         selection_problems(st, s, kind, sink, where="resolved")
     else:
         if pick != kind:
+            # the seat still to resolve that revealed this action may be the one the line
+            # meant (a wrong seat): what then happens to its turn follows from this finding
+            meant = tuple(x for x in st.to_resolve if x != seat and st.selections.get(x) == kind)
             sink.report("turn/not-selected",
                         f"seat {seat} revealed {pick} but resolved {kind}; the selected "
                         "Action is the only Action this turn", seat=seat, expected=pick,
-                        recorded=kind)
+                        recorded=kind, involves=meant[:1])
             selection_problems(st, s, kind, sink, where="resolved")
         nxt = st.to_resolve[0] if st.to_resolve else None
         if nxt is not None and nxt != seat and not st.order_reported:
@@ -823,7 +934,7 @@ def on_turn(st: GameState, ev: TurnEvent, sink: FindingSink) -> None:
             sink.report("turn/out-of-order",
                         f"seat {seat} resolved before seat {nxt}; resolution runs clockwise "
                         f"from Initiative (seat {st.initiative})", seat=seat, expected=nxt,
-                        recorded=seat)
+                        recorded=seat, involves=(nxt,))
     if seat in st.to_resolve:
         st.to_resolve.remove(seat)
     st.resolved.add(seat)
@@ -840,6 +951,12 @@ def on_turn(st: GameState, ev: TurnEvent, sink: FindingSink) -> None:
     t.piece = piece
     # Move
     if orbital is not None:
+        if path and len(path) > 1 and not st.partial:
+            # "Instead of moving the acting piece, move 1 Facility" (Kestralyn, Orbital Compute)
+            sink.report("ability/invalid",
+                        f"seat {seat}'s turn uses Orbital Compute and also moves its {piece} "
+                        f"({'-'.join(path)}); the ability replaces the move (the piece stays)",
+                        seat=seat, recorded=path)
         _orbital(st, s, ev, sink)
         t.dest = _dest_of(s, piece)
     elif path:

@@ -13,6 +13,7 @@ Trust or Customers across a threshold comes with at least that threshold's Manda
 
 from __future__ import annotations
 
+import re
 from operator import attrgetter, itemgetter
 from typing import Any
 
@@ -47,6 +48,16 @@ def on_checkpoint(st: GameState, ev: Checkpoint, sink: FindingSink) -> None:
 
         resolve_production(st, sink)
     label = f" ({ev.label})" if ev.label else ""
+    named = _labelled_era(ev.label)
+    if named is not None and st.era >= 1 and not st.partial and (
+            named < st.era or named > st.era + 1
+            or (named == st.era + 1 and "end" in (ev.label or "").lower())):
+        # a checkpoint copied from another place: its values are another Era's, so comparing
+        # them field by field would report every difference (one slip, one finding)
+        sink.report("checkpoint/wrong-era",
+                    f"the checkpoint is labelled {ev.label!r} but Era {st.era} is being played; "
+                    "its values were not compared or adopted", expected=st.era, recorded=named)
+        return
     seen: set[int] = set()
     # (field, SeatState attribute, cap) once per checkpoint rather than per seat and field
     fields = [(f, "bag" if f == "scrutiny" else f, _cap(st, f)) for f in FIELDS]
@@ -67,6 +78,8 @@ def on_checkpoint(st: GameState, ev: Checkpoint, sink: FindingSink) -> None:
             if rec is None:
                 continue
             if rec == mine and rec >= 0 and (cap is None or rec <= cap):
+                if st.resynced:
+                    st.resynced.pop((s.seat, field), None)
                 continue  # the usual case: the table agrees
             changed = True
             if rec < 0 and field == "mandate":
@@ -99,6 +112,11 @@ def on_checkpoint(st: GameState, ev: Checkpoint, sink: FindingSink) -> None:
             else:
                 setattr(s, attr, value)
         s.steps.clear()  # steps are counted from this checkpoint on
+        sink.settle(s.seat)  # the table's values: later findings about it stand on their own
+        if s.owed:  # the table's values settle what was owed of the fields it recorded
+            for (_field, attr, _limit), rec in zip(fields, _recorded(sv.__dict__), strict=True):
+                if rec is not None:
+                    s.owed.pop(attr, None)
         if st.partial:
             _invariants(st, s, sv, sink, label)
         if changed or st.partial:
@@ -128,12 +146,34 @@ def _mismatch(st: GameState, s: SeatState, field: str, label: str, mine: int, re
     """``checkpoint/mismatch`` citing the rule behind the engine's number: the ledger step or
     effect (trace.py) most likely at issue, with every step since the seat's last checkpoint."""
     rule, steps = explain(s, field, mine, rec)
-    sink.report(
+    follows: Any = None
+    prev = st.resynced.get((s.seat, field))
+    if prev is not None and rec - mine == -prev[0]:
+        # the earlier checkpoint's value was the slip: the table went on from its own value,
+        # so this one differs by the same amount the other way
+        follows = prev[1]
+        steps += (f"; the checkpoint before recorded {prev[0]:+d} against the rules, and the "
+                  "table went on from its own value")
+    elif s.seat in sink.ever and _structural(sink.ever[s.seat]):
+        # a turn the table lost, added or gave another seat: the Facilities and pieces behind
+        # this value differ since then (checkpoints resynchronise only the values they record)
+        follows = sink.ever[s.seat]
+    f = sink.report(
         "checkpoint/mismatch",
         f"the table recorded seat {s.seat} {field}{label} = {rec!r}, the rules give {mine!r}"
         f"{steps}; continuing from the table's value",
-        seat=s.seat, expected=mine, recorded=rec, rule=rule)
+        seat=s.seat, expected=mine, recorded=rec, rule=rule, follows=follows)
+    st.resynced[(s.seat, field)] = (rec - mine, f)
     return rec
+
+
+#: findings that mean a whole turn was lost, added or given to another seat
+_STRUCTURAL = frozenset({"turn/out-of-order", "turn/twice", "turn/unresolved", "turn/not-selected",
+                         "select/fourth-action"})
+
+
+def _structural(cause: Any) -> bool:
+    return isinstance(cause, int) or getattr(cause, "code", None) in _STRUCTURAL
 
 
 def _mark_reached(st: GameState, s: SeatState) -> None:
@@ -201,3 +241,18 @@ def _invariants(st: GameState, s: SeatState, sv: Any, sink: FindingSink, label: 
                     f"seat {s.seat} reached {', '.join(why)}{label}, worth {need} Mandate, but its "
                     f"Mandate rose only {gained} (from {prev['mandate']} to {sv.mandate})",
                     seat=s.seat, expected=f">= {prev['mandate'] + need}", recorded=sv.mandate)
+
+
+_ERA_LABEL = re.compile(r"\bera\s+(IV|III|II|I|[1-4])\b", re.IGNORECASE)
+_ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4}
+
+
+def _labelled_era(label: str | None) -> int | None:
+    """The Era a checkpoint's label names ("end of Era 2", "Era III cycle 1"), or None."""
+    if not label:
+        return None
+    m = _ERA_LABEL.search(label)
+    if m is None:
+        return None
+    v = m.group(1).upper()
+    return _ROMAN.get(v) or int(v)

@@ -59,6 +59,26 @@ LEAK = "benchmark_leak"
 HUMAN_EVAL = "human_evaluation"
 
 
+def compute_free(st: GameState) -> bool:
+    """§9 Headline The Token Price Reaches Zero (``ten_dollar_intelligence``): Research and
+    Deploy cost no Compute this cycle (each adds one Scrutiny). The one place the engine and the
+    move generator ask it."""
+    return st.headline == "ten_dollar_intelligence"
+
+
+def deploy_requirement(st: GameState, s: SeatState, district: bool) -> int | None:
+    """The Capability the seat's next Customer needs (None: every Customer is gained), on a
+    Human Access District or Consensus Network when ``district``: §9 Headline The Home Robot
+    Requests Expert Assistance (``synthetic_celebrity``) lowers it by one there (minimum 1) for
+    each player's Deploy this cycle. The one place the engine and the move generator ask it."""
+    if s.customers >= st.c.cap_customers:
+        return None
+    req = st.c.customer_requirement(s.customers + 1)
+    if req is not None and district and st.headline == "synthetic_celebrity":
+        req = max(1, req - 1)
+    return req
+
+
 def bonus_tile(st: GameState, t: Turn, action: str) -> str | None:
     """The destination tile whose visit bonus applies to ``action`` this turn, or None.
     In Agent Swarm the bonus applies to only one of the two actions (§5 Era IV)."""
@@ -91,6 +111,8 @@ def compute_cost(st: GameState, t: Turn, action: str, base: int, waived: bool) -
         cost -= 1
         t.discount_used = True
         _use_bonus(t, action)
+        s = st.seats[t.seat - 1]  # a zero step naming the discount (trace.py)
+        s.steps.append(("compute", 0, (st.cause[0], "compute_estate_discount")))
     return max(0, cost)
 
 
@@ -126,7 +148,7 @@ def do_fund(st: GameState, s: SeatState, ev: Fund, t: Turn, sink: FindingSink) -
 
 def do_research(st: GameState, s: SeatState, ev: Research, t: Turn, sink: FindingSink) -> None:
     """Spend 1 Compute and open a Training Run (closed by ``run_end``)."""
-    token_price = st.headline == "ten_dollar_intelligence"
+    token_price = compute_free(st)
     cost = compute_cost(st, t, "research", 1, token_price)
     pay(st, s, "compute", cost, sink, "research/no-compute", "Research")
     run = TrainingRun(seat=s.seat, event=st.event_index, swarm=bool(ev.swarm))
@@ -505,12 +527,12 @@ def do_deploy(st: GameState, s: SeatState, ev: Deploy, t: Turn, sink: FindingSin
                     f"seat {s.seat} deployed with {s.customers} Customers; the track ends at "
                     f"{st.c.cap_customers}", seat=s.seat)
         return
-    req = st.c.customer_requirement(s.customers + 1) or 0
+    district = dest_tile in DEPLOY_DISTRICTS
+    req = deploy_requirement(st, s, district) or 0
     extra_scrutiny = 0
     # The Home Robot Requests Expert Assistance: each player's next Deploy (its only one this
-    # cycle) on a Human Access District or Consensus Network
-    if st.headline == "synthetic_celebrity" and dest_tile in DEPLOY_DISTRICTS:
-        req = max(1, req - 1)
+    # cycle) on a Human Access District or Consensus Network also adds 2 Scrutiny
+    if st.headline == "synthetic_celebrity" and district:
         extra_scrutiny += 2
     # (a partial log checks this at checkpoints: the Capability here may be stale)
     if s.capability < req and not st.partial:
@@ -518,7 +540,7 @@ def do_deploy(st: GameState, s: SeatState, ev: Deploy, t: Turn, sink: FindingSin
                     f"seat {s.seat} gained Customer #{s.customers + 1} with Capability "
                     f"{s.capability}; it requires {req}", seat=s.seat,
                     expected=f"Capability >= {req}", recorded=s.capability)
-    waived = st.headline == "ten_dollar_intelligence"
+    waived = compute_free(st)
     if tile == "consumer":
         waived = True
         _use_bonus(t, "deploy")
@@ -527,12 +549,14 @@ def do_deploy(st: GameState, s: SeatState, ev: Deploy, t: Turn, sink: FindingSin
         factions.use(st, s, "installed_base")
         waived = True
     cost = compute_cost(st, t, "deploy", 1, waived)
+    if waived:  # a zero step: a table that paid anyway is explained by this rule (trace.py)
+        s.steps.append(("compute", 0, (st.cause[0], "deploy_waived")))
     pay(st, s, "compute", cost, sink, "deploy/no-compute", "Deploy")
     gain_customer(st, s)
     scrut = 1
     if s.era.deploys == 0 and factions.ability(st, s, "audited_deployment") is not None:
         scrut = 0
-    if st.headline == "ten_dollar_intelligence":
+    if compute_free(st):
         extra_scrutiny += 1
     add_scrutiny(st, s, scrut + extra_scrutiny)
     s.era.deployed = True

@@ -20,6 +20,10 @@ def gain(st: GameState, s: SeatState, res: str, amount: int) -> int:
     return what was actually gained. Capability goes through :func:`gain_capability`."""
     if amount <= 0:
         return 0
+    if s.owed and res in s.owed:  # a shortfall reported earlier is paid from this gain
+        amount = _repay(s, res, amount)
+        if amount <= 0:
+            return 0
     cap = st.c.caps[res]
     before = getattr(s, res)
     after = min(cap, before + amount)
@@ -72,12 +76,26 @@ def pay(
                 f"seat {s.seat} paid {amount} {res} for {what} but had only {have}",
                 seat=s.seat, expected=f">= {amount} {res}", recorded=have,
             )
+            # the table paid in full somehow: the shortfall comes out of the next gains,
+            # so a later gain is not credited in full (no state the table never had)
+            s.owed[res] = s.owed.get(res, 0) + amount - have
         setattr(s, res, 0)
         step(st, s, res, -have)
         return int(have)
     setattr(s, res, have - amount)
     s.steps.append((res, -amount, st.cause))  # trace.step, inlined
     return amount
+
+
+def _repay(s: SeatState, res: str, amount: int) -> int:
+    """Take what the seat owes of ``res`` out of a gain of ``amount``; return what is left."""
+    owed = s.owed[res]
+    paid = min(owed, amount)
+    if owed > paid:
+        s.owed[res] = owed - paid
+    else:
+        del s.owed[res]
+    return amount - paid
 
 
 def lose_runway_else_trust(st: GameState, s: SeatState) -> str | None:

@@ -254,6 +254,11 @@ class MandateRuleset(Game):
     events_adapter = EVENTS_ADAPTER  # one-call validation of a whole event list (fast path)
     event_types = EVENT_TYPES
     location_parts: tuple[str, ...] = ("era", "cycle")
+    #: one slip, one finding: these follow from an earlier slip of the same seat (codes.py)
+    consequence_codes = codes.CONSEQUENCE_CODES
+    lingering_codes = codes.LINGERING_CODES
+    slip_codes = codes.SLIP_CODES
+    mismatch_codes = codes.MISMATCH_CODES
     #: ``apply`` first sets the sink's era and cycle from the state (what
     #: ``sink.locate(location_parts, location(state))`` does), so a caller need not
     apply_locates = True
@@ -261,17 +266,18 @@ class MandateRuleset(Game):
     tables: Mapping[str, TableColumns] = warehouse.TABLES
     player_counts: tuple[int, ...] = (3, 4, 5)
     bot_names: tuple[str, ...] = ("random", "heuristic", "mixed")
-    #: a log's header may name a rules variant (docs/variants.md): setup plays its pack
-    plays_variants = True
     formats = FORMATS
     vocabulary = VOCABULARY
     timed_phases: tuple[str, ...] = ("setup", "era1", "era2", "era3", "era4", "production",
                                      "dossier", "audit", "scoring", "final_scoring")
+    timing = "ingest.timing:compute_timing"  # Eras, cycles, Production ... and turn times
     rulings_dir = data_dir() / "content" / "mandate2038" / "rulings"
     # the app's members (the app's contract: dashboards/gameapps/__init__.py; never imported here)
     board_picture = "dashboards.gameapps.mandate2038:replay_panel"
     recorder = "dashboards.gameapps.mandate_record:RECORDER"
     pages = ()
+    #: a log's header may name a rules variant (docs/variants.md): setup plays its pack
+    plays_variants = True
 
     def content(self, rules_version: str = RULES_VERSION) -> Content:
         """The indexed content pack (raises RuntimeError when the pack is not installed)."""

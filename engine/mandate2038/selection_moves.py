@@ -13,7 +13,9 @@ from typing import Any, cast
 from engine.core.ruleset import Decision, Pass
 from engine.mandate2038 import hex_board as hb
 from engine.mandate2038.board import ADJACENT, DISTANCE, FRONTIER
+from engine.mandate2038.central_loop import compute_trade_banned
 from engine.mandate2038.content import DEPLOY_DISTRICTS
+from engine.mandate2038.core_actions import compute_free, deploy_requirement
 from engine.mandate2038.factions import has_active
 from engine.mandate2038.lazy_options import (
     _LAZY,
@@ -45,7 +47,7 @@ from schemas import mandate2038 as ev
 def _before_selection(st: GameState, passed: frozenset[str]) -> Decision:
     for seat in st.initiative_order():
         s = st.seat(seat)
-        if st.era == 2 and has_active(st, s, "allocation_window"):
+        if st.era == 2 and has_active(st, s, "allocation_window") and not compute_trade_banned(st):
             key = f"allocation_window:{seat}"
             if key not in passed:
                 opts = _allocation_window_options(st, s)
@@ -197,7 +199,7 @@ def _eligible_picks(st: GameState, s: SeatState, sel: _Selection) -> list[str]:
         out.append("fund")
         anywhere += 1
     if "research" not in ex:
-        if s.compute >= 1 or st.headline == "ten_dollar_intelligence":
+        if s.compute >= 1 or compute_free(st):
             out.append("research")
             anywhere += 1
         else:
@@ -376,7 +378,7 @@ def _quick_resolution(st: GameState, s: SeatState, pick: str,
     if pick in _ALWAYS_RESOLVABLE:  # Fund, Covenant, Narrative Capture (Runway), Reorganization
         return True  # (no move), Organize (the CEO to an adjacent hex) resolve anywhere
     if pick == "research":  # costs at most 1 Compute anywhere
-        if s.compute >= 1 or st.headline == "ten_dollar_intelligence":
+        if s.compute >= 1 or compute_free(st):
             return True
         return _quick_research_without_compute(st, s, _move_table(s).reach)
     if pick == "deploy":
@@ -390,7 +392,7 @@ def _quick_resolution(st: GameState, s: SeatState, pick: str,
     if pick == "agent_swarm":  # two unused Core Actions that resolve anywhere suffice
         ex = s.exhausted
         anywhere = (("fund" not in ex) + ("organize" not in ex)
-                    + ("research" not in ex and (s.compute >= 1 or st.headline == "ten_dollar_intelligence")))
+                    + ("research" not in ex and (s.compute >= 1 or compute_free(st))))
         if anywhere >= 2:
             return True
         # one that resolves anywhere and one that resolves (without the visit bonus) somewhere
@@ -421,12 +423,11 @@ def _quick_deploy(st: GameState, s: SeatState, reach: frozenset[str]) -> bool | 
     req = st.c.customer_requirement(s.customers + 1)
     if req is None:
         return False
-    robot = st.headline == "synthetic_celebrity" and not st.robot_used
-    if s.capability < req - (1 if robot else 0):
+    if s.capability < (deploy_requirement(st, s, district=True) or req):
         return False
     if s.capability < req:
         return None
-    if s.compute >= 1 or (s.compute >= 0 and st.headline == "ten_dollar_intelligence"):
+    if s.compute >= 1 or (s.compute >= 0 and compute_free(st)):
         return True
     if _free_deploy_in_reach(st, s, reach):
         return True
@@ -583,7 +584,7 @@ def _trade_options(st: GameState, s: SeatState, pick: str, resolvable: bool | No
     knows. A trade's effect on the acting seat depends only on what is given and whether it is
     accepted, so each distinct effect is checked once (not once per rival).
     """
-    if st.headline == "export_controls":  # Compute Borders Harden: Compute cannot be traded
+    if compute_trade_banned(st):  # Compute Borders Harden: Compute cannot be traded
         return []
     out: list[Any] = []
     seats = st.seats
@@ -661,7 +662,7 @@ def _resolvable_after(st: GameState, s: SeatState, pick: str, give: str, n: int,
     """Whether ``pick`` has a resolution once ``n`` of ``give`` is traded for the other (the
     seat's values are changed for the check and restored). ``sel``: as :func:`_has_resolution`."""
     d = -n if give == "compute" else n  # the Compute change; Runway changes the other way
-    if pick == "research" and (s.compute + d >= 1 or st.headline == "ten_dollar_intelligence"):
+    if pick == "research" and (s.compute + d >= 1 or compute_free(st)):
         return True  # (as _quick_resolution)
     s.compute += d
     s.runway -= d

@@ -70,11 +70,6 @@ def build_state(header: Any, pack: Any, c: Content, sink: FindingSink) -> GameSt
     st = GameState(header=header, pack=pack, c=c, board=board, seats=seats, n=n)
     book = load_rulings(getattr(header, "rules_version", "") or "0.8.0-rc.17-test")
     spec = getattr(header, "rulings", None)
-    variant = getattr(header, "variant", None)
-    if variant is not None and variant.options:
-        # the variant's unwritten-rule options, on top of the header's ruling set
-        extra = ",".join(f"{k}={v}" for k, v in variant.options.items())
-        spec = f"{spec},{extra}" if spec else extra
     try:
         st.rulings = book.resolve(spec)
     except RulingsError as exc:

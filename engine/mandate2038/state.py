@@ -109,6 +109,9 @@ class SeatState:
     steps: list[tuple[str, int, tuple[int | None, str]]] = field(default_factory=list)
     temp_compute: int = 0  # Allocation Window: temporary Compute held this cycle (gone at its end)
     offline_penalty: int = 0  # Mandate lost at final scoring
+    #: a cost the seat could not pay (reported once): resource -> the shortfall, taken from the
+    #: next gains of that resource (the table evidently paid it from them) until a checkpoint
+    owed: dict[str, int] = field(default_factory=dict)
 
     @property
     def facilities_built(self) -> int:
@@ -233,7 +236,6 @@ class GameState:
     production_headline: str | None = None  # a Headline whose effect lasts this Production
     paused_program: str | None = None  # Emergency Pause this cycle
     beam_used: bool = False  # Orbital Power Receives a Beam Corridor used this cycle
-    robot_used: bool = False  # The Home Robot Requests Expert Assistance used this cycle
     temp_compute_live: bool = False  # some seat holds Allocation Window temporary Compute
     mandate_card: str | None = None  # this Era's Era Mandate id
     deck: dict[str, int] = field(default_factory=dict)  # Training card -> copies left in deck
@@ -256,6 +258,9 @@ class GameState:
     audit_missing_reported: bool = False
     #: the ``audit/missing`` and ``dossier/missing`` warnings of this Era, withdrawn when the
     #: Audit or Dossier turns up late (one slip, one finding: the late event is the error)
+    last_turn: dict[int, Any] = field(default_factory=dict)  # seat -> its latest turn event
+    #: (seat, field) -> (table minus rules, the finding) of the latest checkpoint resync
+    resynced: dict[tuple[int, str], tuple[int, Any]] = field(default_factory=dict)
     audit_missing_finding: Any = None
     dossier_missing_findings: dict[int, Any] = field(default_factory=dict)
     era_mandate_done: bool = False

@@ -49,7 +49,15 @@ RULES: dict[str, str] = {
     "temporary_compute": f"{S}9 Printed card authorities (Allocation Window: temporary Compute left anywhere at cycle end is gone)",
     "starting": f"{S}1 Setup, step 7 (each Faction's already-earned public Mandate)",
     "workforce_move": f"{S}10 Map and component reference (Workforce Transition District)",
+    # costs the rules waived or lowered: a zero step, so that a table that paid anyway is
+    # explained by the rule that waived it
+    "deploy_waived": f"{S}7 Core Actions, Deploy (no Compute: Human Access District, Installed Base or the Headline)",
+    "compute_estate_discount": f"{S}10 Map reference, Compute Estate (the first Compute cost of the action resolved here is 1 lower)",
 }
+
+#: causes whose amount the table may get wrong (a tie scored as a win...): a mismatch with no
+#: step of its size is blamed on the latest such step when the table's amount has its sign
+AMOUNT_CAUSES = frozenset({"era_mandate"})
 
 def step(st: Any, s: Any, field: str, delta: int, why: str | None = None) -> None:
     """Record that ``field`` of seat ``s`` changed by ``delta``, caused by the game's current
@@ -66,22 +74,43 @@ def set_cause(st: Any, why: str | None) -> None:
 
 def explain(s: Any, field: str, engine_value: int, table_value: int) -> tuple[str | None, str]:
     """The rule most likely behind a mismatch of ``field`` and a sentence listing the steps
-    since the seat's last checkpoint: (rule or None, text)."""
-    steps = [x for x in s.steps if x[0] == field]
-    if not steps:
+    since the seat's last checkpoint: (rule or None, text).
+
+    Steps of one event and cause count as one (a Venture's two Scrutiny cubes are added one at a
+    time). The step at issue is the latest one the size of the difference (the table evidently
+    did not make it); else a waived or lowered cost (a zero step) when the table is lower (it
+    paid anyway); else the latest step of a cause whose amount the table may have misread
+    (:data:`AMOUNT_CAUSES`) when the table's amount keeps its sign."""
+    raw = [x for x in s.steps if x[0] == field]
+    if not raw:
         return None, ""
+    steps: list[tuple[str, int, Any]] = []
+    for x in raw:  # group consecutive steps of one event and cause
+        if steps and steps[-1][2] == x[2] and x[1] and steps[-1][1]:
+            steps[-1] = (field, steps[-1][1] + x[1], x[2])
+        else:
+            steps.append(x)
     diff = engine_value - table_value
-    # a step the table evidently did not make: same size and direction as the difference
-    same = [x for x in steps if x[1] == diff]
-    blamed = same[-1] if same else None
+    shown = [x for x in steps if x[1]]
+    blamed = next((x for x in reversed(shown) if x[1] == diff), None)
+    how = ""
+    if blamed is None and diff > 0:
+        blamed = next((x for x in reversed(steps) if x[1] == 0), None)
+        if blamed is not None:
+            how = f"; the table paid {diff} the rules waive here"
+    if blamed is None:
+        blamed = next((x for x in reversed(shown) if x[2][1] in AMOUNT_CAUSES
+                       and (x[1] - diff) * x[1] > 0), None)
+        if blamed is not None:
+            how = f"; the table evidently counted {blamed[1] - diff:+d} for it"
     parts = [f"{d:+d} {'at setup' if e is None else f'at event {e}'} "
              f"({RULES.get(k, k).removeprefix('core rules ')})"
-             for (_f, d, (e, k)) in steps[-6:]]
-    more = f"{len(steps) - 6} earlier step(s), then " if len(steps) > 6 else ""
+             for (_f, d, (e, k)) in shown[-6:]]
+    more = f"{len(shown) - 6} earlier step(s), then " if len(shown) > 6 else ""
     text = f"; the engine's {field} since the last checkpoint: {more}{', '.join(parts)}"
     if blamed is None:
         return None, text + "; no single step accounts for the difference"
     rule = RULES.get(blamed[2][1])
     at = "at setup" if blamed[2][0] is None else f"at event {blamed[2][0]}"
     return rule, (text + f"; the step at issue: {blamed[1]:+d} {at}"
-                  + (f" ({rule})" if rule else ""))
+                  + (f" ({rule})" if rule else "") + how)

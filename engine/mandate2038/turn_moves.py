@@ -15,6 +15,7 @@ from engine.core.ruleset import Decision
 from engine.mandate2038 import hex_board as hb
 from engine.mandate2038.board import ADJACENT, DISTANCE, FRONTIER, POSITIONS
 from engine.mandate2038.content import DEPLOY_DISTRICTS
+from engine.mandate2038.core_actions import compute_free, deploy_requirement
 from engine.mandate2038.factions import has_active
 from engine.mandate2038.lazy_options import (
     _ADJ_SORTED,
@@ -225,7 +226,7 @@ def _uniform_variants(st: GameState, s: SeatState, pick: str,
         key = (pick, s.bag >= 1,
                *(r for r in st.order_from(s.seat)[1:] if st.seats[r - 1].customers > s.customers))
     elif pick == "research":
-        if s.compute < (0 if st.headline == "ten_dollar_intelligence" else 1):
+        if s.compute < (0 if compute_free(st) else 1):
             return None  # a Compute Estate's discount decides
         key = (pick, has_active(st, s, "scaling_law_breakthrough"))
     elif pick == "deploy":
@@ -233,10 +234,9 @@ def _uniform_variants(st: GameState, s: SeatState, pick: str,
         if req is None:
             key = (pick, False)
         else:
-            robot = st.headline == "synthetic_celebrity" and not st.robot_used
-            if s.capability < (max(1, req - 1) if robot else req):
+            if s.capability < (deploy_requirement(st, s, district=True) or req):
                 key = (pick, False)  # not even at a Human Access District with the Home Robot
-            elif s.capability >= req and (s.compute >= 1 or st.headline == "ten_dollar_intelligence"):
+            elif s.capability >= req and (s.compute >= 1 or compute_free(st)):
                 key = (pick, True)  # every destination: the requirement met, the cost paid
             else:
                 return None
@@ -478,7 +478,7 @@ def _social_graph_options(st: GameState, s: SeatState) -> Iterator[Any]:
         tid = st.board.tile(h)
         if tid not in ("consumer", "media") or hb.controller(st, h) != s.seat:
             continue
-        cost = 0 if (tid == "consumer" or st.headline == "ten_dollar_intelligence") else 1
+        cost = 0 if (tid == "consumer" or compute_free(st)) else 1
         if s.compute >= cost:
             yield _new(ev.Deploy, seat=s.seat, piece="ceo", path=[s.ceo], remote=h)
 
@@ -517,7 +517,7 @@ def _action_at(
         yield _new(ev.Fund, mode="conservative", **kw)
         yield _new(ev.Fund, mode="venture", **kw)
     elif pick == "research":
-        cost = 0 if head == "ten_dollar_intelligence" else 1
+        cost = 0 if compute_free(st) else 1
         if visit == "compute_discount":
             cost = max(0, cost - 1)
         if s.compute >= cost:
@@ -547,14 +547,11 @@ def _action_at(
         yield from _organize(st, s, dest, kw, visit, piece_moved)
     elif pick == "deploy":
         if s.customers < st.c.cap_customers:
-            req = st.c.customer_requirement(s.customers + 1)
             tid = st.board.tile(dest)
-            if (req is not None and head == "synthetic_celebrity" and not st.robot_used
-                    and tid in DEPLOY_DISTRICTS):
-                req = max(1, req - 1)  # The Home Robot Requests Expert Assistance
+            req = deploy_requirement(st, s, tid in DEPLOY_DISTRICTS)
             if req is not None and s.capability >= req:
                 cost = 1
-                if head == "ten_dollar_intelligence" or visit == "deploy_free":
+                if compute_free(st) or visit == "deploy_free":
                     cost = 0
                 if tid in DEPLOY_DISTRICTS and has_active(st, s, "installed_base"):
                     cost = 0  # Loopfold, Installed Base

@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine.core.findings import FindingSink
 from engine.vestige.blocks import PRIMS, counts, downgrade, gain_attributes, move
 from engine.vestige.board import adjacent_tiles, spaces_adjacent
-from engine.vestige.cards import CHARACTERS, printed_or_warn
+from engine.vestige.cards import CHARACTERS, not_owned_rule, printed_or_warn
 from engine.vestige.content import CONTENT
 from engine.vestige.setup import check_reveal
 from engine.vestige.state import GameState
@@ -21,8 +21,9 @@ def on_activate(st: GameState, ev: Activate, sink: FindingSink) -> None:
     card = s.cards.get(ev.card)
     if card is None or card.kind not in CHARACTERS:
         sink.report("vestige-activate/not-character",
-                    f"{ev.card!r} is not a contact or chop bot in seat {ev.seat}'s tableau",
-                    seat=ev.seat, recorded=ev.card)
+                    f"{ev.card!r} is not a contact or chop bot in seat {ev.seat}'s tableau"
+                    + (" (lost to SEVER)" if ev.card in st.severed else ""),
+                    seat=ev.seat, recorded=ev.card, rule=not_owned_rule(st, ev.card))
         return
     p = printed_or_warn(st, ev.card, sink, ev.seat)
     bad: object = None

@@ -12,7 +12,7 @@ from engine.core.findings import FindingSink
 from engine.core.replay import LedgerEntry
 from engine.vestige.content import CONTENT
 from engine.vestige.state import GameState, SeatState
-from schemas.vestige import ATTRIBUTES, PRIMARIES, Convert, Recover
+from schemas.vestige import ATTRIBUTES, PRIMARIES, BlocksAdded, Convert, Recover
 
 UP = {"potential": "influence", "influence": "conviction"}
 DOWN = {"influence": "potential", "conviction": "influence"}
@@ -45,15 +45,41 @@ def _add(s: SeatState, loc: str, n: int) -> None:
     s.blocks[loc] = s.blocks.get(loc, 0) + n
 
 
+def cost_rule(why: str) -> str | None:
+    """The rule of the action a payment is for (``vestige-blocks/unaffordable`` cites it)."""
+    from engine.vestige import codes
+
+    for prefix, rule in (
+            ("visiting", f"{codes.REGIONS} and {codes.VISIT} (if you cannot afford the cost of "
+                         "an effect, you cannot visit that tile)"),
+            ("speed boost", f"{codes.MOVE}, Temporary Speed Boost (downgrade 1 power)"),
+            ("control", f"{codes.CONTROL} (1 conviction; 2 if controlled by another player)"),
+            ("reroll", f"{codes.BONUS}, Reroll the Outcome Die (use 1 conviction)"),
+            ("surveil", f"{codes.BONUS}, Surveil (use 1 conviction)"),
+            ("reset", f"{codes.RESET} (use a conviction)"),
+            ("activating", f"{codes.ACTIVATE} (place 1 influence; gain the attributes in full)"),
+            ("completing", f"{codes.JOBS}, Completing Jobs (pay the attribute cost)"),
+            ("STRAIN", f"{codes.JOBS}, Outcome Die Results: STRAIN (add 2 influence)"),
+            ("UPGRADE", f"{codes.JOBS}, Outcome Die Results: UPGRADE"),
+            ("artifact", f"{codes.ARTIFACTS} (place 1-3 influence; return a charge to use it)"),
+            ("convert", f"{codes.ATTR}, Converting Attributes"),
+            ("recover", f"{codes.BONUS}, Recover Influence"),
+            ("rest", f"{codes.VISIT}, Rest (upgrade 1 power)")):
+        if why.startswith(prefix):
+            return rule
+    return None
+
+
 def take(s: SeatState, loc: str, n: int, sink: FindingSink, why: str) -> bool:
-    """Remove ``n`` blocks from ``loc``; report when the seat has fewer (takes what there is)."""
+    """Remove ``n`` blocks from ``loc``; report when the seat has fewer (takes what there is).
+    The finding cites the rule of the action that costs (``why``)."""
     if n <= 0:
         return True
     got = have(s, loc)
     if got < n:
         sink.report("vestige-blocks/unaffordable",
                     f"seat {s.seat} needs {n} at {loc} for {why} but has {got}",
-                    seat=s.seat, expected=f">= {n}", recorded=got)
+                    seat=s.seat, expected=f">= {n}", recorded=got, rule=cost_rule(why))
         n = got
         ok = False
     else:
@@ -129,7 +155,7 @@ def gain(st: GameState, seat: int, amount: int, source: str, detail: str = "") -
                                  era=None, cycle=None, round=st.round or None,
                                  event=st.event_index, detail=detail))
     if amount > 0 and st.phase in ("setup", "play"):
-        for i, point in enumerate(CONTENT.trigger_points, start=1):
+        for i, point in enumerate(st.content.trigger_points, start=1):
             if before < point <= s.leverage and i not in s.triggers:
                 s.pending_triggers.add(i)
 
@@ -141,6 +167,9 @@ def on_convert(st: GameState, ev: Convert, sink: FindingSink) -> None:
     """Convert (p. 9): two different primaries -> the secondary between them, the extra block
     back to influence. Irreversible: only primaries can be spent."""
     s = st.seats[ev.seat]
+    if ev.split or len(ev.spend) == 1:
+        _split_back(s, ev, sink)
+        return
     a, b = ev.spend
     sec = CONTENT.secondary_of(a, b) if a != b else None
     if sec is None or (ev.into is not None and ev.into != sec):
@@ -156,6 +185,31 @@ def on_convert(st: GameState, ev: Convert, sink: FindingSink) -> None:
     take(s, b, 1, sink, "convert")
     _add(s, sec, 1)
     _add(s, "influence", 1)
+
+
+def _split_back(s: SeatState, ev: Convert, sink: FindingSink) -> None:
+    """A secondary split back into primaries, as the table did it: reported (p. 9: 'can never
+    be reversed'), then followed (1 secondary and 1 influence become the primaries recorded)."""
+    sink.report("vestige-convert/invalid", f"{'+'.join(ev.spend)} was split back into "
+                f"{'+'.join(ev.split) or 'primaries'}: secondary attributes cannot be split back",
+                seat=ev.seat, expected="no reversal", recorded={"spend": list(ev.spend),
+                                                               "split": list(ev.split)})
+    for a in ev.spend:
+        take(s, a, 1, sink, "convert")
+    for i, p in enumerate(ev.split):
+        if i >= len(ev.spend) and not take(s, "influence", 1, sink, "convert"):
+            continue
+        _add(s, p, 1)
+
+
+def on_blocks_added(st: GameState, ev: BlocksAdded, sink: FindingSink) -> None:
+    """Blocks put into play from nothing, as the table did: reported (a seat has 20 blocks,
+    p. 8), then followed."""
+    s = st.seats[ev.seat]
+    sink.report("vestige-blocks/created", f"{ev.n} block(s) added to {ev.dst} from nothing"
+                + (f" ({ev.reason})" if ev.reason else ""), seat=ev.seat,
+                expected="no new blocks", recorded=ev.n)
+    _add(s, ev.dst, ev.n)
 
 
 def on_recover(st: GameState, ev: Recover, sink: FindingSink) -> None:
@@ -207,7 +261,7 @@ def region_value(st: GameState, region: str | None) -> int:
     if region == "chop_shop":
         return CONTENT.stated["chop_shop_leverage"]
     st.rest_on("region_leverage")
-    return CONTENT.region_leverage.get(region, 0)
+    return st.content.region_leverage.get(region, 0)
 
 
 ATTRS = frozenset(ATTRIBUTES)

@@ -60,6 +60,15 @@ def printed_or_warn(st: GameState, name: str, sink: FindingSink, seat: int | Non
     return p
 
 
+SEVER_RULE = ("Vestige rulebook pp. 14-15, Main Actions: Pickup or Complete a Job, Outcome Die "
+              "Results: SEVER (contact or chop bot lost: shuffled back into the stacks)")
+
+
+def not_owned_rule(st: GameState, name: str) -> str | None:
+    """A card lost to a SEVER result and used later: the finding cites SEVER (p. 15)."""
+    return SEVER_RULE if name in st.severed else None
+
+
 def kind_of(st: GameState, name: str, default: str) -> str:
     p = st.printed.get(name)
     return p.kind if p is not None else default
@@ -71,7 +80,7 @@ def colour_of(st: GameState, name: str, kind: str) -> str | None:
         return p.colour
     if kind == "chop_bot":
         st.rest_on("chop_bot_colour")
-        return CONTENT.chop_bot_colour
+        return st.content.chop_bot_colour
     return CONTENT.card_colour.get(kind)
 
 
@@ -206,6 +215,8 @@ def abandon(st: GameState, s: SeatState, name: str, sink: FindingSink, *, reassi
     card = s.cards.pop(name, None)
     if card is None:
         return
+    if not lose_leverage:  # severed (p. 15): a later use of it cites SEVER
+        st.severed[name] = s.seat
     s.blocks["influence"] = s.blocks.get("influence", 0) + card.blocks
     lost = card.leverage
     for aug in card.augmentations:
@@ -260,7 +271,8 @@ def on_effect(st: GameState, ev: Effect, sink: FindingSink) -> None:
     if ev.via in ("contact", "chop_bot", "artifact", "augmentation"):
         if card is None:
             sink.report("vestige-card/not-owned", f"{ev.card!r} is not in seat {ev.seat}'s "
-                        "tableau", seat=ev.seat, recorded=ev.card)
+                        "tableau" + (" (lost to SEVER)" if ev.card in st.severed else ""),
+                        seat=ev.seat, recorded=ev.card, rule=not_owned_rule(st, ev.card))
             return
         if ev.via == "contact" and ev.card not in owner.activated:
             sink.report("vestige-effect/inactive-contact",

@@ -8,9 +8,31 @@ from __future__ import annotations
 
 from engine.core.findings import FindingSink
 from engine.core.replay import LedgerEntry
+from engine.vestige import codes
 from engine.vestige.content import CONTENT
 from engine.vestige.state import GameState
 from schemas.vestige import Checkpoint
+
+CP_RULES = {
+    "leverage": f"{codes.SUMMARY}, Leverage & Endgame Triggers (leverage is tracked on the "
+                "leverage track)",
+    "nemesis": f"{codes.NEMESIS}, Running a Game with Nemeses (Leverage)",
+    "dash": f"{codes.BLOCKS} (influence, potential, conviction on your dashboard)",
+    "attribute": f"{codes.ATTR} (blocks on the alchemy mat's hexes)",
+    "speed": f"{codes.MOVE} (movement speed on the dashboard's track)",
+}
+
+
+def resync(sink: FindingSink, what: str, engine_value: int, table_value: int | None, *,
+           seat: int | None = None, rule: str) -> int:
+    """A table value compared with the engine's: a mismatch is reported once, citing the rule
+    that produced the value, and replay continues from the table's value."""
+    if table_value is None or table_value == engine_value:
+        return engine_value
+    sink.report("checkpoint/mismatch", f"the table recorded {what} = {table_value!r}, the rules "
+                f"give {engine_value!r}; continuing from the table's value", seat=seat,
+                expected=engine_value, recorded=table_value, rule=rule)
+    return table_value
 
 
 def on_checkpoint(st: GameState, ev: Checkpoint, sink: FindingSink) -> None:
@@ -24,8 +46,9 @@ def on_checkpoint(st: GameState, ev: Checkpoint, sink: FindingSink) -> None:
         if v.nemesis is not None:
             n = st.nemeses.get(v.nemesis)
             if n is not None and v.leverage is not None:
-                n.leverage = v.leverage if st.partial else sink.resync(
-                    f"{v.nemesis}'s leverage", n.leverage, v.leverage)
+                n.leverage = v.leverage if st.partial else (resync(
+                    sink, f"{v.nemesis}'s leverage", n.leverage, v.leverage,
+                    rule=CP_RULES["nemesis"]))
             continue
         if v.seat is None or v.seat not in st.seats:
             continue
@@ -34,8 +57,9 @@ def on_checkpoint(st: GameState, ev: Checkpoint, sink: FindingSink) -> None:
             if v.leverage < 0:
                 sink.report("vestige-partial/negative-leverage", "leverage is never negative",
                             seat=v.seat, recorded=v.leverage)
-            new = v.leverage if st.partial else sink.resync(
-                f"seat {v.seat}'s leverage", s.leverage, v.leverage, seat=v.seat)
+            new = v.leverage if st.partial else (resync(
+                sink, f"seat {v.seat}'s leverage", s.leverage, v.leverage, seat=v.seat,
+                rule=CP_RULES["leverage"]))
             if new != s.leverage:
                 st.ledger.append(LedgerEntry(seat=v.seat, amount=new - s.leverage, total=new,
                                              source="checkpoint", era=None, cycle=None,
@@ -45,11 +69,14 @@ def on_checkpoint(st: GameState, ev: Checkpoint, sink: FindingSink) -> None:
         for k, val in list(dash.items()) + list((v.attributes or {}).items()):
             if val is None:
                 continue
-            s.blocks[k] = val if st.partial else sink.resync(
-                f"seat {v.seat}'s {k}", s.blocks.get(k, 0), val, seat=v.seat)
+            rule = CP_RULES["dash" if k in dash else "attribute"]
+            s.blocks[k] = val if st.partial else (resync(
+                sink, f"seat {v.seat}'s {k}", s.blocks.get(k, 0), val, seat=v.seat,
+                rule=rule))
         if v.speed is not None:
-            s.speed = v.speed if st.partial else sink.resync(
-                f"seat {v.seat}'s speed", s.speed, v.speed, seat=v.seat)
+            s.speed = v.speed if st.partial else (resync(
+                sink, f"seat {v.seat}'s speed", s.speed, v.speed, seat=v.seat,
+                rule=CP_RULES["speed"]))
         listed = sum(x for x in dash.values() if x is not None) + sum(
             (v.attributes or {}).values())
         if listed > CONTENT.stated["blocks_per_seat"]:

@@ -71,6 +71,12 @@ VESTIGE_RULES: list[Rule] = [
     Rule("vestige-turn/no-move", f"{MOVE} (the only mandatory action)", "a turn ended without a move"),
     Rule("vestige-turn/missing", f"{SUMMARY} (every player takes a turn each round)", "a round ended without a seat's turn"),
     Rule("vestige-blocks/direction", f"{UPDOWN} (upgrade: one hex right, potential to influence or influence to conviction; downgrade: one hex left)", "a block was upgraded from conviction or downgraded from potential"),
+    Rule("vestige-blocks/created", f"{BLOCKS} (you control 21 blocks in your color, 20 blocks and 1 speed counter)", "blocks were put into play from nothing"),
+    Rule("vestige-visit/wrong-payment", f"{VISIT} (fully resolve the effect) and {BASE_REGIONS} (each region's cost)", "the table paid other than the region's cost"),
+    Rule("vestige-visit/controller-leverage", f"{VISIT} and {CONTROL} (the controlling player gains the region's leverage when another visits; none for your own)", "the leverage the table gave the region's controller differs from the rules"),
+    Rule("vestige-control/wrong-cost", f"{CONTROL} (1 conviction; 2 if controlled by another player)", "the table paid other than the control cost"),
+    Rule("vestige-job/reroll-unpaid", f"{BONUS}, Reroll the Outcome Die (use 1 conviction)", "a reroll paid other than 1 conviction"),
+    Rule("vestige-trigger/nemesis", f"{NEMESIS} (nemeses' scoring discs do not trigger stacks around the leverage track)", "a nemesis's disc was recorded triggering a stack"),
     Rule("vestige-blocks/unaffordable", f"{BLOCKS} and {ATTR} (you cannot spend what you do not have)", "a cost or placement needs blocks the seat does not have there"),
     # activate
     Rule("vestige-activate/not-character", f"{ACTIVATE} (one of your contacts or chop bots)", "only a contact or chop bot in the tableau can be activated"),

@@ -130,7 +130,11 @@ def load(rulings: Rulings | None = None) -> Content:
 def content_for(rulings: Rulings) -> Content:
     """The component sheet of one replay: :data:`CONTENT` with the declared values of the
     options in force (``state.rulings``); :data:`CONTENT` itself when they are the defaults."""
-    return CONTENT if not rulings.spec() else load(rulings)
+    book = rulings.book
+    if book is None or all(rulings.get(rid, r.default) == r.default
+                           for rid, r in book.rulings.items() if r.values):
+        return CONTENT
+    return load(rulings)
 
 
 CONTENT = load()

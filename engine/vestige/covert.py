@@ -6,13 +6,15 @@ from __future__ import annotations
 
 from engine.core.findings import FindingSink
 from engine.vestige.blocks import gain
-from engine.vestige.content import CONTENT
 from engine.vestige.endgame import reveal_endgame
 from engine.vestige.state import GameState
 from schemas.vestige import CovertOp, Trigger
 
 
 def on_trigger(st: GameState, ev: Trigger, sink: FindingSink) -> None:
+    if ev.seat is None:
+        _nemesis_trigger(st, ev, sink)
+        return
     s = st.seats[ev.seat]
     point = ev.point
     st.rest_on("trigger_points")
@@ -20,7 +22,7 @@ def on_trigger(st: GameState, ev: Trigger, sink: FindingSink) -> None:
         sink.report("vestige-trigger/repeated", f"seat {ev.seat} already reached trigger "
                     f"{point}", seat=ev.seat, expected="once", recorded="again")
         return
-    needed = CONTENT.trigger_points[point - 1]
+    needed = st.content.trigger_points[point - 1]
     if s.leverage < needed and point not in s.pending_triggers and not st.partial:
         sink.report("vestige-trigger/not-reached", f"seat {ev.seat} has {s.leverage} leverage; "
                     f"trigger {point} is at {needed}", seat=ev.seat, expected=f">= {needed}",
@@ -30,7 +32,7 @@ def on_trigger(st: GameState, ev: Trigger, sink: FindingSink) -> None:
     s.triggers.add(point)
     s.pending_triggers.discard(point)
     st.triggers_reached.add(point)
-    if point in CONTENT.magenta_triggers:
+    if point in st.content.magenta_triggers:
         s.covert_due.add(point)  # drawn immediately after (p. 24)
     if ev.endgame is not None:
         reveal_endgame(st, ev.endgame, point, sink)
@@ -49,6 +51,20 @@ def on_trigger(st: GameState, ev: Trigger, sink: FindingSink) -> None:
     st.row("triggers", seat=ev.seat, point=point, endgame=ev.endgame, threats=len(ev.threats))
 
 
+def _nemesis_trigger(st: GameState, ev: Trigger, sink: FindingSink) -> None:
+    """A nemesis's disc recorded triggering a stack: reported (p. 26: nemesis discs do not
+    trigger stacks), then followed (what the table revealed is in play)."""
+    sink.report("vestige-trigger/nemesis", f"{ev.nemesis or 'no seat'} reached trigger "
+                f"{ev.point}: only a human player's disc triggers a stack",
+                expected="a human seat", recorded=ev.nemesis)
+    st.triggers_reached.add(ev.point)
+    if ev.endgame is not None:
+        reveal_endgame(st, ev.endgame, ev.point, sink)
+    for card in ev.threats:
+        if len(st.nemeses) == 1:
+            st.nemeses[next(iter(st.nemeses))].threats.append(card)
+
+
 def on_covert_op(st: GameState, ev: CovertOp, sink: FindingSink) -> None:
     s = st.seats[ev.seat]
     if ev.action == "draw":
@@ -63,7 +79,7 @@ def on_covert_op(st: GameState, ev: CovertOp, sink: FindingSink) -> None:
             bad = None
             if ev.trigger not in s.triggers:
                 bad = f"seat {ev.seat} has not reached trigger {ev.trigger}"
-            elif ev.trigger not in CONTENT.magenta_triggers:
+            elif ev.trigger not in st.content.magenta_triggers:
                 bad = f"trigger {ev.trigger} is not magenta"
             elif ev.trigger in s.covert_draws:
                 bad = f"seat {ev.seat} already drew at trigger {ev.trigger}"

@@ -127,7 +127,7 @@ def mastery(st: GameState, ents: list[Entity]) -> dict[str, str | None]:
     nem_team = next((e for e in ents if e.nemesis_side and len(ents) > 1 and e.label == "nemeses"),
                     None)
     out: dict[str, str | None] = {}
-    for colour in CONTENT.mastery_leverage:
+    for colour in st.content.mastery_leverage:
         best = max((counts[e.label].get(colour, 0) for e in ents), default=0)
         top = [e for e in ents if counts[e.label].get(colour, 0) == best]
         claim: Entity | None = top[0] if best > 0 and len(top) == 1 else None
@@ -141,7 +141,7 @@ def mastery_value(st: GameState, colour: str) -> int:
     if colour == "ingenuity":
         return CONTENT.stated["ingenuity_mastery"]
     st.rest_on("mastery_leverage")
-    return CONTENT.mastery_leverage[colour]
+    return st.content.mastery_leverage[colour]
 
 
 def close_game(st: GameState, sink: FindingSink) -> None:

@@ -11,6 +11,7 @@ from engine.vestige.cards import (
     abandon,
     add_card,
     capable,
+    not_owned_rule,
     printed_or_warn,
     record,
     supply_check,
@@ -91,7 +92,8 @@ def on_pickup(st: GameState, ev: Pickup, sink: FindingSink) -> None:
     who = s.cards.get(ev.assignee)
     if who is None or who.kind not in ("lawmaker", "mercenary", "smuggler", "chop_bot"):
         sink.report("vestige-card/not-owned", f"{ev.assignee!r} is not a contact or chop bot in "
-                    f"seat {ev.seat}'s tableau", seat=ev.seat, recorded=ev.assignee)
+                    f"seat {ev.seat}'s tableau", seat=ev.seat, recorded=ev.assignee,
+                    rule=not_owned_rule(st, ev.assignee))
         return
     if not capable(st, who, ev.stack):
         sink.report("vestige-job/incapable", f"{ev.assignee!r} does not do {ev.stack} jobs",
@@ -113,7 +115,13 @@ def on_roll(st: GameState, ev: Roll, sink: FindingSink) -> None:
         if not s.rolls:
             sink.report("vestige-job/reroll-without-roll", "a reroll before any roll",
                         seat=ev.seat, expected="a roll first", recorded="reroll")
-        move(s, "conviction", "influence", CONTENT.stated["reroll_cost"], sink, "reroll")
+        cost = CONTENT.stated["reroll_cost"]
+        if ev.conviction is not None and ev.conviction != cost:
+            sink.report("vestige-job/reroll-unpaid", f"a reroll uses {cost} conviction; the "
+                        f"table paid {ev.conviction}", seat=ev.seat, expected=cost,
+                        recorded=ev.conviction)
+            cost = ev.conviction  # followed: the blocks the table moved
+        move(s, "conviction", "influence", cost, sink, "reroll")
         s.rolls.append(ev.face)
     else:
         s.rolls = [ev.face]

@@ -125,7 +125,7 @@ def legal_moves(st: GameState, passed: frozenset[str] = frozenset()) -> Decision
     for s in st.seats.values():
         if s.pending_triggers:
             return _trigger(st, s)
-        todo = sorted(p for p in s.triggers if p in CONTENT.magenta_triggers
+        todo = sorted(p for p in s.triggers if p in st.content.magenta_triggers
                       and p not in s.covert_draws)
         if todo:
             return _chance([CovertOp(seat=s.seat, action="draw", trigger=todo[0])], "covert op")
@@ -212,8 +212,8 @@ def _setup(st: GameState) -> Decision:
                                "setup chop bot")
             letter = "ABCDEF"[st.order.index(seat)]
             return _chance([SeatSetup.model_validate(dict(seat=seat, setup_card=f"Sim setup {letter}",
-                                      start=CONTENT.start_letters[letter], chop_bot=free[0],
-                                      blocks={"conviction": CONTENT.setup_other_blocks["conviction"]}))],
+                                      start=st.content.start_letters[letter], chop_bot=free[0],
+                                      blocks={"conviction": st.content.setup_other_blocks["conviction"]}))],
                            "seat setup")
         if not s.covert_held:
             return _chance([CovertOp(seat=seat, action="draw")], "setup covert op")
@@ -457,7 +457,7 @@ def _visit(st: GameState, s: SeatState, pos: str) -> Visit | None:
         return Visit.model_validate(dict(seat=seat, position=pos, region=region, contact="smuggler"))
     if region == "chop_shop" and conv >= 1 and _left(st, "chop_bot"):
         return Visit.model_validate(dict(seat=seat, position=pos, region=region, source="stack"))
-    if region == "garage" and _b(s, "might") >= 3 and s.speed < CONTENT.max_speed:
+    if region == "garage" and _b(s, "might") >= 3 and s.speed < st.content.max_speed:
         return Visit.model_validate(dict(seat=seat, position=pos, region=region))
     if region == "generator":
         for c in s.cards.values():

@@ -23,6 +23,7 @@ from engine.vestige.blocks import (
 )
 from engine.vestige.board import adjacent_tiles
 from engine.vestige.cards import CHARACTERS
+from engine.vestige.codes import CONTROL as CONTROL_RULE
 from engine.vestige.content import CONTENT
 from engine.vestige.rulings import option
 from engine.vestige.state import GameState, SeatState
@@ -77,8 +78,13 @@ def on_visit(st: GameState, ev: Visit, sink: FindingSink) -> None:
     if region is not None:
         resolve(st, s, region, ev, sink)
     owner = st.controller.get(pos)
+    value = region_value(st, region) if owner is not None and owner != ev.seat else 0
+    if ev.leverage is not None and ev.leverage != value:
+        sink.report("vestige-visit/controller-leverage", f"visiting {region or pos} gives its "
+                    f"controller ({owner}) {value}; the table gave {ev.leverage}",
+                    seat=ev.seat, expected=value, recorded=ev.leverage)
+        value = ev.leverage  # followed: the controller's disc moved as recorded
     if owner is not None and owner != ev.seat:
-        value = region_value(st, region)
         if isinstance(owner, int):
             gain(st, owner, value, "region_visit", f"{pos} visited by seat {ev.seat}")
         else:
@@ -114,26 +120,27 @@ def resolve(st: GameState, s: SeatState, region: str, ev: Visit, sink: FindingSi
         gain_attributes(s, list(ev.gain), sink, why)
     elif region in HQ:
         attr, kind = HQ[region]
-        move(s, attr, "influence", CONTENT.stated["contact_cost"], sink, why)
+        _pay(s, ev, {attr: CONTENT.stated["contact_cost"]}, sink, why)
         st.pending_draw = (ev.seat, kind)
     elif region == "underground":
-        move(s, "conviction", "influence", 1, sink, why)
+        _pay(s, ev, {"conviction": 1}, sink, why)
         st.pending_draw = (ev.seat, ev.contact or "lawmaker")
         if ev.contact is None:
             _wrong(sink, ev, region, "a contact type", None)
     elif region == "chop_shop":
-        move(s, "conviction", "influence", 1, sink, why)
+        _pay(s, ev, {"conviction": 1}, sink, why)
         st.pending_draw = (ev.seat, "chop_bot")
     elif region == "garage":
-        if s.speed >= CONTENT.max_speed and option(st, "garage-top-speed") == "cannot-visit":
+        if s.speed >= st.content.max_speed and option(st, "garage-top-speed") == "cannot-visit":
             st.rest_on("max_speed")
             sink.report("vestige-visit/not-resolved", f"speed {s.speed} is the end of the "
                         "track: the Garage's effect cannot be resolved", seat=ev.seat,
-                        expected=f"speed < {CONTENT.max_speed}", recorded=s.speed)
+                        expected=f"speed < {st.content.max_speed}", recorded=s.speed)
+            s.visited_now.discard(ev.position)  # no visit: it justifies no control (p. 17)
             return
-        if spend_attributes(s, {"might": 3}, sink, why):
+        if _pay(s, ev, {"might": 3}, sink, why):
             st.rest_on("garage_speed")
-            for _ in range(CONTENT.garage_speed):
+            for _ in range(st.content.garage_speed):
                 raise_speed(st, s)
     elif region == "generator":
         total = sum(c.n for c in ev.charges)
@@ -154,7 +161,7 @@ def resolve(st: GameState, s: SeatState, region: str, ev: Visit, sink: FindingSi
         if returned > 2 * times:
             _wrong(sink, ev, region, f"up to {2 * times} influence returned", returned)
             return
-        move(s, "ambition", "influence", times, sink, why)
+        _pay(s, ev, {"ambition": times}, sink, why)
         for r in ev.returns:
             card = s.cards.get(r.card)
             if card is None or card.kind not in CHARACTERS:
@@ -177,8 +184,8 @@ def resolve(st: GameState, s: SeatState, region: str, ev: Visit, sink: FindingSi
         if len(ev.upgrades) != times:
             _wrong(sink, ev, region, f"{times} upgrades", len(ev.upgrades))
             return
+        _pay(s, ev, {"cunning": times}, sink, why)
         for u in ev.upgrades:
-            move(s, "cunning", "influence", 1, sink, why)
             upgrade(s, u, sink, why)
     elif region == "black_dove":
         if len(ev.downgrades) != times:
@@ -201,13 +208,29 @@ def resolve(st: GameState, s: SeatState, region: str, ev: Visit, sink: FindingSi
     # camp, white raven, deserted factory: resolved through ``effect`` (via "region") events
 
 
+def _pay(s: SeatState, ev: Visit, want: dict[str, int], sink: FindingSink, why: str) -> bool:
+    """Pay a region's cost back to influence. A recorded payment (``pay``) that differs from
+    the cost is reported and followed: replay goes on with the blocks the table moved."""
+    want = {k: v for k, v in want.items() if v}
+    got = want if ev.pay is None else {k: v for k, v in ev.pay.items() if v}
+    if got != want:
+        sink.report("vestige-visit/wrong-payment", f"{why} costs {want}; the table paid {got}",
+                    seat=ev.seat, expected=want, recorded=got)
+    ok = True
+    for loc, n in got.items():
+        if loc not in ATTRS and loc != "conviction":
+            continue
+        ok = move(s, loc, "influence", n, sink, why) and ok
+    return ok
+
+
 def raise_speed(st: GameState, s: SeatState) -> None:
     """Move the speed counter one space right and score the space's leverage (p. 12)."""
-    if s.speed >= CONTENT.max_speed:
+    if s.speed >= st.content.max_speed:
         st.rest_on("max_speed")
         return
     s.speed += 1
-    value = CONTENT.speed_leverage.get(s.speed, 0)
+    value = st.content.speed_leverage.get(s.speed, 0)
     if s.speed not in (3, 4):
         st.rest_on("speed_track_leverage")
     gain(st, s.seat, value, "speed", f"speed {s.speed}")
@@ -239,13 +262,22 @@ def on_control(st: GameState, ev: Control, sink: FindingSink) -> None:
                     seat=ev.seat, recorded=pos)
         return
     cost = CONTENT.stated["takeover_cost"] if owner is not None else CONTENT.stated["control_cost"]
+    if ev.pay is not None and ev.pay != cost:
+        sink.report("vestige-control/wrong-cost", f"control of {pos} costs {cost} conviction"
+                    + (" (it is another's)" if owner is not None else "") + f"; the table paid "
+                    f"{ev.pay}", seat=ev.seat, expected=cost, recorded=ev.pay)
+        cost = ev.pay  # followed: the blocks the table moved
     if s.blocks.get("conviction", 0) < cost:
         sink.report("vestige-blocks/unaffordable", f"control of {pos} costs {cost} conviction; "
                     f"seat {ev.seat} has {s.blocks.get('conviction', 0)}", seat=ev.seat,
-                    expected=f">= {cost}", recorded=s.blocks.get("conviction", 0))
+                    expected=f">= {cost}", recorded=s.blocks.get("conviction", 0),
+                    rule=f"{CONTROL_RULE} (1 conviction; 2 if controlled by another player)")
         return
-    take(s, "conviction", cost, sink, f"control of {pos}")
-    s.blocks["influence"] = s.blocks.get("influence", 0) + cost - 1
+    if cost < 1:  # the table paid no conviction: the block on the tile came from influence
+        take(s, "influence", 1, sink, f"control of {pos}")
+    else:
+        take(s, "conviction", cost, sink, f"control of {pos}")
+        s.blocks["influence"] = s.blocks.get("influence", 0) + cost - 1
     if isinstance(owner, int):
         o = st.seats[owner]
         o.regions.discard(pos)

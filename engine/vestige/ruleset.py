@@ -26,7 +26,7 @@ from engine.core.replay import LedgerEntry, Outcome
 from engine.core.ruleset import Decision, TableColumns
 from engine.vestige import codes
 from engine.vestige.actions import on_activate, on_move, on_speed_boost
-from engine.vestige.blocks import on_convert, on_recover
+from engine.vestige.blocks import on_blocks_added, on_convert, on_recover
 from engine.vestige.cards import (
     on_attach,
     on_card,
@@ -74,6 +74,10 @@ UNCHECKED = [
     "nemeses other than Bone: their threat tables are not printed; their turns are recorded",
     "Extra Regions module effects of the Bridge, Refugee Camp, White Raven, Deserted Factory, "
     "the Den and the Ring: recorded as effects, checked for blocks only",
+    "where a face-up job may be picked up when the log does not record the region its stack's "
+    "top card shows (stack_top events, p. 14)",
+    "card supply in games with nemeses other than Bone: their packs shuffle cards into the "
+    "stacks (p. 26) in numbers the rulebook does not print",
 ]
 
 Handler = Callable[[GameState, Any, FindingSink], None]
@@ -128,7 +132,7 @@ HANDLERS: dict[str, Handler] = {
     "move": on_move, "visit": on_visit, "rest": on_rest, "draw": on_draw, "pickup": on_pickup,
     "roll": on_roll, "complete": on_complete, "convert": on_convert, "recover": on_recover,
     "control": on_control, "speed_boost": on_speed_boost, "reset": on_reset,
-    "effect": on_effect, "attach": on_attach, "covert_op": on_covert_op,
+    "effect": on_effect, "blocks_added": on_blocks_added, "attach": on_attach, "covert_op": on_covert_op,
     "transfer": on_transfer, "trigger": on_trigger, "endgame_met": on_endgame_met,
     "nemesis_turn": on_nemesis_turn, "nemesis_gain": on_nemesis_gain,
     "threat_removed": on_threat_removed, "final_scoring": on_final_scoring,

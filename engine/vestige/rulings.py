@@ -1,7 +1,8 @@
 """The unclear points of the Vestige rulebook as named, switchable options (rulings), read from
-``data/content/vestige/rulings/<rules version>.json``: the same file format and the same loader as
-Mandate 2038's rulings (engine/mandate2038/rulings.py), the project's one mechanism for rules the
-text leaves open.
+``data/content/vestige/rulings/<rules version>.json`` and, beside it, the declared component
+values (``<rules version>.declared.json``: a ruling with a value per option): the same file format
+and the same loader as Mandate 2038's rulings (engine/core/options.py), the project's one
+mechanism for rules the text leaves open.
 
 A log header may name a ruling set or single options (``header.rulings``: ``SET``,
 ``ID=OPTION,...`` or both); a variant switches them there. The options in force are resolved once
@@ -12,11 +13,12 @@ ruling names it (``Finding.rulings``: ``ID=OPTION``).
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from engine.mandate2038.rulings import RulingBook, RulingsError, _load
+from engine.core.options import OptionBook, Rulings, RulingsError, load_book, rulings_files
+
+RulingBook = OptionBook
 
 ROOT = Path(__file__).resolve().parents[2] / "data" / "content" / "vestige" / "rulings"
 DEFAULT_VERSION = "rulebook-1"
@@ -26,16 +28,14 @@ def rulings_path(rules_version: str) -> Path:
     return ROOT / f"{rules_version}.json"
 
 
-@lru_cache(maxsize=8)
 def load_rulings(rules_version: str = DEFAULT_VERSION) -> RulingBook:
-    """The Vestige ruling book of ``rules_version`` (the rulebook-1 book when it has none)."""
-    path = rulings_path(rules_version)
-    if not path.is_file():
-        path = rulings_path(DEFAULT_VERSION)
-    return _load(str(path))
+    """The Vestige ruling book of ``rules_version`` (the rulebook-1 book when it has none): the
+    unclear points and the declared values (cached in engine.core.options)."""
+    files = rulings_files(ROOT, rules_version) or rulings_files(ROOT, DEFAULT_VERSION)
+    return load_book(files)
 
 
-def resolve(rules_version: str, spec: str | None) -> dict[str, str]:
+def resolve(rules_version: str, spec: str | None) -> Rulings:
     """Every ruling's option under ``spec`` (raises :class:`RulingsError` on a bad spec)."""
     return load_rulings(rules_version).resolve(spec)
 

@@ -86,6 +86,9 @@ def build_state(header: VestigeHeader, sink: FindingSink) -> GameState:
         sink.report("vestige-setup/rulings", f"{e}; replayed with the default rulings",
                     expected="a ruling set or ID=OPTION pairs", recorded=header.rulings)
         st.rulings = resolve(header.rules_version, None)
+    from engine.vestige.content import content_for
+
+    st.content = content_for(st.rulings)  # the declared values in force in this replay
     if header.map is not None:
         st.map = dict(header.map)
         if header.map and mprob is None:

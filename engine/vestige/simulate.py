@@ -39,7 +39,8 @@ def random_map(rng: random.Random) -> dict[str, str]:
 
 
 def game_header(players: int, rng: random.Random, seat_bots: list[str], *, seed: object,
-                index: int, mode: str = "competitive", nemesis: str = "bone") -> VestigeHeader:
+                index: int, mode: str = "competitive",
+                nemesis: str | None = None) -> VestigeHeader:
     bots_txt = ",".join(f"{i + 1}:{b}" for i, b in enumerate(seat_bots))
     colours = rng.sample(COLOURS, players)
     return VestigeHeader.model_validate({
@@ -49,8 +50,8 @@ def game_header(players: int, rng: random.Random, seat_bots: list[str], *, seed:
                   for i, c in enumerate(colours)],
         "mode": mode,
         "teams": [[1, 3], [2, 4]] if mode == "team" else None,
-        "nemeses": [{"name": nemesis, "team": mode == "coop"}] if mode in ("solo", "coop") else [],
-        "difficulty": rng.choice(("nuisance", "menace")) if mode in ("solo", "coop") else None,
+        "nemeses": [{"name": nemesis, "team": mode == "coop"}] if nemesis else [],
+        "difficulty": rng.choice(("nuisance", "menace")) if nemesis else None,
         "map": random_map(rng),
         "first_player": rng.randint(1, players),
         "provenance": Provenance(
@@ -65,12 +66,13 @@ def game_header(players: int, rng: random.Random, seat_bots: list[str], *, seed:
 
 
 def simulate_one(seed: object, index: int, players: int, bots: str = "mixed",
-                 mode: str | None = None, nemesis: str = "bone") -> VestigeLog:
+                 mode: str | None = None, nemesis: str | None = None) -> VestigeLog:
     """Game ``index`` of seed ``seed``: ``players`` 2-4; ``mode`` competitive (default),
     ``team`` (4 players, seats 1+3 against 2+4), ``coop`` (2-4 players against ``nemesis`` as
     a team) or ``solo`` (1 player against ``nemesis``; ``players`` is taken as 1).
     ``nemesis``: bone (the rulebook's worked example, the only one whose threat table is
-    printed), dunecrest or happy (their turns gain nothing: their tables are not printed)."""
+    printed), dunecrest or happy (their turns gain nothing: their tables are not printed);
+    co-op and solo default to Bone, competitive and team games have none unless named."""
     mode = mode or "competitive"
     if mode not in MODES:
         raise ValueError(f"the simulator plays {', '.join(MODES)} games, not {mode!r}")
@@ -78,7 +80,9 @@ def simulate_one(seed: object, index: int, players: int, bots: str = "mixed",
         raise ValueError(f"team mode is simulated with 4 players, not {players}")
     if bots not in BOT_CHOICES:
         raise ValueError(f"unknown bot choice {bots!r}; choose one of {', '.join(BOT_CHOICES)}")
-    if nemesis not in NEMESES:
+    if nemesis is None and mode in ("solo", "coop"):
+        nemesis = "bone"
+    if nemesis is not None and nemesis not in NEMESES:
         raise ValueError(f"unknown nemesis {nemesis!r}; choose one of {', '.join(NEMESES)}")
     if mode == "solo":
         players = 1
@@ -94,7 +98,7 @@ def simulate_one(seed: object, index: int, players: int, bots: str = "mixed",
 
 
 def _play(seed: object, index: int, players: int, bots: str, attempt: int,
-          mode: str, nemesis: str = "bone") -> VestigeLog:
+          mode: str, nemesis: str | None = None) -> VestigeLog:
     """One deal; ``attempt`` > 0 re-deals a game whose bots stalled (no leverage, no end)."""
     tag = f"vestige:{seed}:{index}" + (f":retry{attempt}" if attempt else "")
     rng = random.Random(tag)

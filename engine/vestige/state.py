@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.core.replay import LedgerEntry, Outcome
+from engine.vestige.content import CONTENT, Content
 from schemas.vestige import Printed, VestigeHeader
 
 DASH = ("potential", "influence", "conviction")
@@ -109,9 +110,12 @@ class GameState:
     triggers_reached: set[int] = field(default_factory=set)
     trigger_endgame: set[int] = field(default_factory=set)  # triggers whose card was revealed
     endgame_due: set[int] = field(default_factory=set)  # first reached, card not yet revealed
+    severed: dict[str, int] = field(default_factory=dict)  # card lost to SEVER -> its seat
     supply_flagged: set[str] = field(default_factory=set)  # card kinds reported over supply
     recorded_goal: str | None = None  # FinalScoring.nemesis_goal, the table's record
     rulings: dict[str, str] = field(default_factory=dict)  # ruling id -> option (per replay)
+    #: the component sheet of this replay: the declared values of the rulings in force
+    content: Content = CONTENT
     event_rulings: set[str] = field(default_factory=set)  # ID=OPTION used by this event
     phase: str = "setup"  # setup, play, final_scoring, ended
     ended: bool = False
@@ -127,8 +131,12 @@ class GameState:
     names_seen: int = 0
 
     def rest_on(self, name: str) -> None:
-        """Note that a check rested on the declared value ``name``."""
+        """Note that a check rested on the declared value ``name`` (a ruling: the findings of
+        this event name it, ``Finding.rulings``)."""
         self.declared_used[name] = self.declared_used.get(name, 0) + 1
+        option = self.rulings.get(name)
+        if option is not None:
+            self.event_rulings.add(f"{name}={option}")
 
     def row(self, table: str, **values: object) -> None:
         self.rows.setdefault(table, []).append({"round": self.round or None, **values})

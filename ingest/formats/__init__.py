@@ -25,7 +25,15 @@ from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from ingest.formats._common import LoadedLog, make_finding, unreadable
+from ingest.formats._common import (
+    LoadedLog,
+    Problems,
+    decode_text,
+    make_finding,
+    read_text_log,
+    unreadable,
+    validate,
+)
 from ingest.formats.jsonlog import read_json
 from ingest.formats.session import SESSION_MARKER, read_session_files, session_zip_bytes
 from ingest.formats.tokens import _SURROGATE
@@ -34,7 +42,10 @@ from schemas.canonical import dumps_log
 if TYPE_CHECKING:
     from engine.core.game import Format
 
-__all__ = ["FORMATS", "MAX_SESSION_BYTES", "MAX_ZIP_BYTES", "MAX_ZIP_MEMBERS", "SUFFIXES",
+# The reader toolkit a game's own formats use (public: a game package imports it from here):
+# Problems, decode_text, make_finding, read_text_log, unreadable, validate, LoadedLog.
+__all__ = ["Problems", "decode_text", "make_finding", "read_text_log", "unreadable", "validate",
+           "FORMATS", "MAX_SESSION_BYTES", "MAX_ZIP_BYTES", "MAX_ZIP_MEMBERS", "SUFFIXES",
            "LoadedLog", "NotReadable", "ZipTooLarge", "read_bytes", "read_file", "read_folder_files",
            "read_path", "source_name", "special_kind", "unpack_zip", "write_log", "writers"]
 

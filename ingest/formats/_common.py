@@ -52,13 +52,21 @@ class Problems:
 
     source: str
     findings: list[Finding] = field(default_factory=list)
+    #: lines whose one problem is already said (an unterminated quote): what else goes wrong
+    #: reading that line follows from it and is not reported again
+    settled: set[int] = field(default_factory=set)
 
-    def error(self, line: int | None, col: int | None, message: str, code: str = "log/parse-error") -> None:
-        """Record one problem at ``line``:``col`` (1-based; None when unknown)."""
-        self.findings.append(make_finding(code, self.source, line, col, message))
+    def error(self, line: int | None, col: int | None, message: str, code: str = "log/parse-error",
+              seat: int | None = None) -> None:
+        """Record one problem at ``line``:``col`` (1-based; None when unknown); ``seat``: the
+        seat the line names, when it can be told (the engine links what follows to it)."""
+        if line is not None and line in self.settled:
+            return
+        self.findings.append(make_finding(code, self.source, line, col, message, seat))
 
 
-def make_finding(code: str, source: str, line: int | None, col: int | None, message: str) -> Finding:
+def make_finding(code: str, source: str, line: int | None, col: int | None, message: str,
+                 seat: int | None = None) -> Finding:
     """A core-catalogue finding whose message names ``source:line:column``."""
     loc = source
     if line is not None:
@@ -67,7 +75,22 @@ def make_finding(code: str, source: str, line: int | None, col: int | None, mess
             loc += f":{col}"
     sink = FindingSink(_CORE)
     sink.line = line
-    return sink.report(code, f"{loc}: {message}")
+    return sink.report(code, f"{loc}: {message}", seat=seat)
+
+
+def seat_of(first: str) -> int | None:
+    """The seat a line's first word or cell names (``3`` in ``3 reserch ...``), or None."""
+    first = first.strip()
+    return int(first) if first.isdigit() and 0 < len(first) <= 2 else None
+
+
+def unreadable_lines(parsed: Any) -> list[tuple[int, int | None]]:
+    """(line, seat or None) of each source line whose reading had a problem (a reader's
+    ``log/parse-error`` or ``log/invalid-event``: the line was lost, or its row was kept with a
+    cell in doubt), for ``replay(unreadable=...)``: what follows from it, at that line or after,
+    links to that problem instead of standing as a rule error."""
+    return [(f.where.line, f.where.seat) for f in parsed.findings
+            if f.code in ("log/parse-error", "log/invalid-event") and f.where.line is not None]
 
 
 def unreadable(source: str, fmt: str, raw: bytes, reason: str, line: int | None = None,
@@ -248,6 +271,9 @@ def validate(
         out.parsed.findings[:0] = list(problems or [])
         return out
     located = [_prefix(f, source) for f in parsed.findings]
+    said = {f.where.line for f in problems or [] if f.where.line is not None}
+    if said:  # one slip, one finding: a line the reader already reported is not reported again
+        located = [f for f in located if not (f.code == "log/invalid-event" and f.where.line in said)]
     parsed.findings = list(problems or []) + located
     if fmt == "session-folder" or suspect(raw):
         bad = _checked(parsed, obj, source, fmt, raw, header_line, problems)
@@ -306,11 +332,11 @@ TextParser = Callable[[str, str], "tuple[dict[str, Any], int | None, list[int | 
 
 
 def read_text_log(data: bytes, source: str, fmt: str, parse: TextParser, *, what: str,
-                  empty: str) -> LoadedLog:
+                  empty: str, title: str = "Mandate 2038") -> LoadedLog:
     """Decode a text log (notation or sheet), parse it with ``parse`` and validate it.
 
     Never raises: undecodable bytes or a file with neither header nor events is unreadable
-    (``not a Mandate 2038 <what> (<first problem or empty>)``); every other problem is a finding.
+    (``not a <title> <what> (<first problem or empty>)``); every other problem is a finding.
     """
     text, reason, line, col = decode_text(data)
     if text is None:
@@ -318,7 +344,102 @@ def read_text_log(data: bytes, source: str, fmt: str, parse: TextParser, *, what
     obj, header_line, event_lines, problems = parse(text, source)
     if not obj["header"] and not obj["events"]:
         first = problems.findings[0].message if problems.findings else empty
-        return not_a_log(source, fmt, data, f"not a Mandate 2038 {what} ({first})",
+        return not_a_log(source, fmt, data, f"not a {title} {what} ({first})",
                          problems.findings)
     return validate(obj, source=source, fmt=fmt, raw=data, header_line=header_line,
                     event_lines=event_lines, problems=problems.findings)
+
+
+def csv_rows(text: str, delimiter: str, problems: Problems) -> list[tuple[int, list[str]]]:
+    """The rows of a CSV text as (first line, cells), one slip costing one problem.
+
+    A quoted cell may hold line breaks (a spreadsheet's multi-line cell), but a quote left open
+    must not swallow the rows after it (a checkpoint cell cut inside its quote used to eat the
+    next four rows and shift the rest of the Era): a quote still open at a line end continues
+    only onto lines that read as the rest of that cell (no delimiter before its closing quote,
+    or no delimiter at all). Otherwise the quote is reported as unterminated, the row is read
+    with the cell closed at its line's end, and reading resumes at the next line."""
+    if "\r" in text and "\n" not in text:
+        text = text.replace("\r", "\n")  # old Mac line ends
+    lines = text.split("\n")
+    out: list[tuple[int, list[str]]] = []
+    i = 0
+    while i < len(lines):
+        start = i
+        chunk = lines[i].removesuffix("\r")
+        row, open_at = _csv_line(chunk, delimiter)
+        while open_at is not None and i + 1 < len(lines):
+            nxt = lines[i + 1].removesuffix("\r")
+            close = _closing_quote(nxt)
+            head = nxt if close is None else nxt[:close]
+            if delimiter in head:
+                break  # the next line is a row of its own: the quote was left open
+            i += 1
+            chunk = f"{chunk}\n{nxt}"
+            row, open_at = _csv_line(chunk, delimiter)
+        if open_at is not None:
+            problems.error(start + 1, open_at,
+                           "unterminated quote: the quote opened in this cell is never closed; "
+                           "the cell was read to the end of the line and reading resumed at the "
+                           "next line")
+            problems.settled.add(start + 1)
+            chunk = lines[start].removesuffix("\r")
+            i = start
+            row, _ = _csv_line(chunk + '"', delimiter)
+        if row is not None:
+            out.append((start + 1, row))
+        i += 1
+    return out
+
+
+def _csv_line(chunk: str, delimiter: str) -> tuple[list[str] | None, int | None]:
+    """(cells, None) of one CSV record, or (None, None) for an empty one; (cells read so far,
+    1-based column of the open cell) when a quoted cell is still open at the end."""
+    if chunk == "":
+        return None, None
+    cells: list[str] = []
+    cur: list[str] = []
+    quoted = False
+    at_start = True
+    opened = 0
+    col = 1
+    k = 0
+    n = len(chunk)
+    while k < n:
+        ch = chunk[k]
+        if quoted:
+            if ch == '"':
+                if k + 1 < n and chunk[k + 1] == '"':
+                    cur.append('"')
+                    k += 2
+                    continue
+                quoted = False
+            else:
+                cur.append(ch)
+        elif ch == delimiter:
+            cells.append("".join(cur))
+            cur, at_start = [], True
+            col += 1
+            k += 1
+            continue
+        elif ch == '"' and at_start:
+            quoted, opened = True, col
+        else:
+            cur.append(ch)
+        at_start = False
+        k += 1
+    cells.append("".join(cur))
+    return cells, (opened if quoted else None)
+
+
+def _closing_quote(line: str) -> int | None:
+    """Index of the first single (undoubled) quote of ``line``: where an open cell closes."""
+    k = 0
+    while k < len(line):
+        if line[k] == '"':
+            if k + 1 < len(line) and line[k + 1] == '"':
+                k += 2
+                continue
+            return k
+        k += 1
+    return None

@@ -14,10 +14,11 @@ inverse on every valid log: ``read(write(log)) == log``.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 from typing import Any
 
-from ingest.formats._common import LoadedLog, Problems, read_text_log, value_problem
+from ingest.formats._common import LoadedLog, Problems, read_text_log, seat_of, value_problem
 from ingest.formats.events import (
     PHASES,
     ROMAN_OF,
@@ -59,6 +60,8 @@ TAGS: dict[str, tuple[str, str, str]] = {
     "FirstInitiative": ("", "first_initiative", "int"),
     "PacedPlay": ("", "paced_play", "bool"),
     "Rulings": ("", "rulings", "str"),
+    # the rules variant played (docs/variants.md): its stamp as one JSON object
+    "Variant": ("", "variant", "json"),
     "SecretObjectives": ("", "secret_objectives", "bool"),
     "Tactics": ("", "tactics", "bool"),
     "Notes": ("", "notes", "str"),
@@ -93,9 +96,28 @@ _TAG_OF_FIELD = {(sec, f): tag for tag, (sec, f, _) in TAGS.items()}
 # --- reading ----------------------------------------------------------------------------------
 
 
+def json_value(text: str, col: int) -> Any:
+    """A header value written as one JSON object (a variant's stamp)."""
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        raise ParseError(col, f"expected a JSON object, found {text[:60]!r} ({exc})") from None
+    if not isinstance(value, dict):
+        raise ParseError(col, f"expected a JSON object, found {text[:60]!r}")
+    return value
+
+
+def json_text(value: Any) -> str:
+    """The JSON text of a header value written as one object (:func:`json_value` reads it)."""
+    data = value.model_dump() if hasattr(value, "model_dump") else value
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))  # key order kept
+
+
 def _tag_value(kind: str, tok: Token) -> Any:
     if kind == "str" or kind == "list":
         return parse_str(tok.text, tok.col)
+    if kind == "json":
+        return json_value(parse_str(tok.text, tok.col), tok.col)
     if kind == "bool":
         return parse_bool(tok.text, tok.col)
     if kind == "int":
@@ -139,7 +161,8 @@ class _Reader:
         try:
             fn(n, line.rstrip("\r"))
         except ParseError as err:
-            self.problems.error(n, err.col, err.message)
+            first = line.split(None, 1)[0] if line.split() else ""
+            self.problems.error(n, err.col, err.message, seat=seat_of(first))
         except ValueError as err:  # int()/float() of an absurd number (over 4,300 digits)
             self.problems.error(n, None, value_problem(err))
 
@@ -303,11 +326,14 @@ def _header_lines(log: MandateLog) -> list[str]:
             out.append(f"[{tag} {fmt_bool(value)}]")
         elif kind in ("int", "date", "datetime"):
             out.append(f"[{tag} {value.isoformat() if kind != 'int' else value}]")
+        elif kind == "json":
+            out.append(f"[{tag} {quote(json_text(value))}]")
         else:
             out.append(f"[{tag} {fmt_str(value)}]")
 
     for f in ("session_type", "profile", "game_id", "date", "venue", "facilitator", "protocol",
-              "detail", "first_initiative", "paced_play", "rulings", "secret_objectives", "tactics"):
+              "detail", "first_initiative", "paced_play", "rulings", "variant", "secret_objectives",
+              "tactics"):
         if f in present:
             put("", f, getattr(h, f))
     for s in h.seats:

@@ -27,7 +27,14 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ingest.formats._common import LoadedLog, Problems, read_text_log, value_problem
+from ingest.formats._common import (
+    LoadedLog,
+    Problems,
+    csv_rows,
+    read_text_log,
+    seat_of,
+    value_problem,
+)
 from ingest.formats.cells import neutralise, restore
 from ingest.formats.events import (
     ROMAN,
@@ -38,7 +45,7 @@ from ingest.formats.events import (
     survey_value,
     write_event,
 )
-from ingest.formats.notation import _TAG_BY_LOWER, _TAG_OF_FIELD, TAGS
+from ingest.formats.notation import _TAG_BY_LOWER, _TAG_OF_FIELD, TAGS, json_text, json_value
 from ingest.formats.tokens import (
     _SURROGATE,
     INT_RE,
@@ -97,25 +104,14 @@ class _SheetReader:
         self.columns: dict[str, int] | None = None
         self.era: int | None = None
         self.cycle: int | None = None
+        self.era_alt: int | None = None  # an Era the rows say against the era row (reported)
+        self.cycle_alt: int | None = None  # likewise for the cycle, or the cycle in sequence
 
     def rows(self) -> list[tuple[int, list[str]]]:
-        out: list[tuple[int, list[str]]] = []
-        reader = csv.reader(io.StringIO(self.text, newline=""), delimiter=self.delimiter())
-        last = 0
-        while True:
-            try:
-                row = next(reader)
-            except StopIteration:
-                break
-            except csv.Error as err:
-                self.problems.error(last + 1, None, f"not a readable CSV row: {err}")
-                if reader.line_num <= last:
-                    break
-                last = reader.line_num
-                continue
-            out.append((last + 1, [restore(c) for c in row]))
-            last = reader.line_num
-        return out
+        """Every CSV row with its first line; an unterminated quote is one problem and reading
+        resumes at the next line (:func:`ingest.formats._common.csv_rows`)."""
+        return [(n, [restore(c) for c in row])
+                for n, row in csv_rows(self.text, self.delimiter(), self.problems)]
 
     def delimiter(self) -> str:
         """``,`` unless the column row is separated by ``;`` (spreadsheets in many locales) or
@@ -156,7 +152,10 @@ class _SheetReader:
                 self._event(n, row)
             except ParseError as err:
                 name = self._column_name(err.col)
-                self.problems.error(n, err.col, f"column {name}: {err.message}" if name else err.message)
+                i = self.columns.get("seat") if self.columns else None
+                seat = seat_of(row[i]) if i is not None and i < len(row) else None
+                self.problems.error(n, err.col, f"column {name}: {err.message}" if name else err.message,
+                                    seat=seat)
             except ValueError as err:  # int()/float() of an absurd number (over 4,300 digits)
                 self.problems.error(n, None, value_problem(err))
 
@@ -221,6 +220,8 @@ class _SheetReader:
                 value = dt.date.fromisoformat(raw)
             except ValueError:
                 raise ParseError(col, f"expected a date YYYY-MM-DD, found {raw!r}") from None
+        elif kind == "json":
+            value = json_value(raw, col)
         elif kind == "datetime":
             try:
                 value = dt.datetime.fromisoformat(raw)
@@ -277,16 +278,27 @@ class _SheetReader:
         preset: dict[str, Any] = {}
         era_cell, ecol = cell("era")
         cycle_cell, ccol = cell("cycle")
+        # one slip, one problem: a column that disagrees is reported once, then the rows that
+        # say the same are read as written until the next era or cycle row; a cycle row that
+        # skips a number is checked against the next cycle too (what the engine follows)
         if spec.type == "era_start":
             if era_cell:
                 tokens.append(Token(era_cell, ecol))
-        elif era_cell and self.era is not None and _era_number(era_cell, ecol) != self.era:
-            self.problems.error(n, ecol, f"column era: this row says Era {era_cell}, but the last era row began Era {self.era}")
+        elif era_cell and self.era is not None and _era_number(era_cell, ecol) not in (
+                self.era, self.era_alt):
+            self.problems.error(n, ecol, f"column era: this row says Era {era_cell}, but the last era row began Era {self.era}",
+                                seat=seat)
+            self.era_alt = _era_number(era_cell, ecol)
         if spec.type == "headline":
             if cycle_cell:
                 tokens.append(Token(cycle_cell, ccol))
-        elif cycle_cell and self.cycle is not None and cycle_cell != str(self.cycle):
-            self.problems.error(n, ccol, f"column cycle: this row says cycle {cycle_cell}, but the last cycle row began cycle {self.cycle}")
+        elif cycle_cell and self.cycle is not None and cycle_cell not in (
+                str(self.cycle), str(self.cycle_alt)) and not (
+                self.problems.findings and self.problems.findings[-1].where.line == n):
+            # (one problem per row: an Era column that disagreed already said this row's slip)
+            self.problems.error(n, ccol, f"column cycle: this row says cycle {cycle_cell}, but the last cycle row began cycle {self.cycle}",
+                                seat=seat)
+            self.cycle_alt = int(cycle_cell) if cycle_cell.isdigit() else None
         for name in ("what", "piece", "path"):
             c, col = cell(name)
             if c:
@@ -312,8 +324,11 @@ class _SheetReader:
         ev = parse_event(spec, verb, seat, tokens, col0=1, date=self.date, preset=preset)
         if spec.type == "era_start":
             self.era, self.cycle = ev.get("era"), None
+            self.era_alt, self.cycle_alt = None, None
         elif spec.type == "headline":
+            before = self.cycle or 0
             self.cycle = ev.get("cycle")
+            self.cycle_alt = before + 1 if self.cycle != before + 1 else None
         self.events.append(ev)
         self.event_lines.append(n)
 
@@ -357,12 +372,14 @@ def _header_rows(log: MandateLog) -> list[list[str]]:
             rows.append([tag, str(value)])
         elif kind in ("date", "datetime"):
             rows.append([tag, value.isoformat()])
+        elif kind == "json":
+            rows.append([tag, cell_text(json_text(value))])
         else:
             rows.append([tag, cell_text(value)])
 
     for f in ("session_type", "profile", "game_id", "date", "venue", "facilitator", "protocol",
-              "detail", "first_initiative", "paced_play", "rulings", "secret_objectives", "tactics",
-              "notes"):
+              "detail", "first_initiative", "paced_play", "rulings", "variant", "secret_objectives",
+              "tactics", "notes"):
         if f in present:
             put("", f, getattr(h, f))
     for s in h.seats:

@@ -75,6 +75,8 @@ def fmt_value(tp: Any, v: Any, top: bool = False) -> str:
     tp = strip(tp)
     if v is None:
         return "~"
+    if tp is Any and isinstance(v, str):  # a free value (a variant's): strings always quoted,
+        return quote(v)  # so that "2" and 2 stay apart
     args = _union_args(tp)
     if args is not None:
         rest = [a for a in args if a is not type(None)]
@@ -198,12 +200,21 @@ class ValueReader:
 
     def value(self, tp: Any, top: bool = False) -> Any:
         tp = strip(tp)
-        if tp is Any:
-            return self.word()[0]
         if self.s.startswith("~", self.i) and (self.i + 1 == len(self.s)
                                                 or self.s[self.i + 1] in _STOP):
             self.i += 1
             return None
+        if tp is Any:  # a free value: quoted text, yes/no, a number, else a bare word
+            w, quoted = self.word()
+            if quoted:
+                return w
+            if w in ("yes", "no"):
+                return w == "yes"
+            if INT_RE.fullmatch(w):
+                return int(w)
+            if FLOAT_RE.fullmatch(w):
+                return float(w)
+            return w
         args = _union_args(tp)
         if args is not None:
             rest = [a for a in args if a is not type(None)]

@@ -25,7 +25,7 @@ import types
 import typing
 from typing import Any
 
-from ingest.formats._common import LoadedLog, Problems
+from ingest.formats._common import LoadedLog, Problems, csv_rows
 from ingest.formats.cells import restore
 from ingest.formats.sheet import _SafeWriter
 from ingest.formats.tokens import INT_RE, ParseError, fmt_time, parse_time, quote, tokenize
@@ -145,18 +145,9 @@ def parse_vestige_sheet(text: str, source: str) -> tuple[dict[str, Any], int | N
     events: list[dict[str, Any]] = []
     lines: list[int | None] = []
     columns: list[str] | None = None
-    rnd: int | None = None
-    reader = csv.reader(io.StringIO(text, newline=""))
-    while True:
-        try:
-            row = next(reader)
-        except StopIteration:
-            break
-        except csv.Error as err:
-            problems.error(reader.line_num, None, f"not a readable CSV row: {err}")
-            break
-        n = reader.line_num
-        row = [restore(c) for c in row]  # the writer's formula escaping undone (cells.py)
+    rnd: tuple[int, ...] | None = None  # the round, and one the table wrote against it
+    for n, cells in csv_rows(text, ",", problems):  # an unterminated quote: one problem
+        row = [restore(c) for c in cells]  # the writer's formula escaping undone (cells.py)
         if not row or all(not c.strip() for c in row) or row[0].strip().startswith("#"):
             continue
         try:
@@ -171,9 +162,11 @@ def parse_vestige_sheet(text: str, source: str) -> tuple[dict[str, Any], int | N
                 _header_row(row, header)
                 header_line = header_line or n
                 continue
-            ev, rnd = _event_row(row, columns, header, rnd)
+            ev, rnd, cell_problem = _event_row(row, columns, header, rnd)
             events.append(ev)
             lines.append(n)
+            if cell_problem is not None:  # reported, and the row is kept (like the Mandate sheet)
+                problems.error(n, cell_problem.col, cell_problem.message)
         except ParseError as err:
             problems.error(n, err.col, err.message)
         except (ValueError, TypeError, RecursionError) as err:
@@ -222,7 +215,11 @@ def _header_row(row: list[str], header: dict[str, Any]) -> None:
 
 
 def _event_row(row: list[str], columns: list[str], header: dict[str, Any],
-               rnd: int | None) -> tuple[dict[str, Any], int | None]:
+               rnd: tuple[int, ...] | None
+               ) -> tuple[dict[str, Any], tuple[int, ...] | None, ParseError | None]:
+    """(event, the round now, a cell that disagrees but does not lose the row). A round cell
+    that disagrees with the latest ``round_start`` is reported once: the rows after it that
+    carry the same round are read as the table wrote them (the round is the table's)."""
     cells = {c: (row[i] if i < len(row) else "") for i, c in enumerate(columns)}
     col_of = {c: i + 1 for i, c in enumerate(columns)}
     extra = [c for c in row[len(columns):] if c.strip()]
@@ -255,15 +252,20 @@ def _event_row(row: list[str], columns: list[str], header: dict[str, Any],
     if comment.strip():
         ev["comment"] = _cell(comment, col_of["comment"])
     if ev["type"] == "round_start" and isinstance(ev.get("round"), int):
-        rnd = ev["round"]
+        rnd = (ev["round"],)
     r = cells.get("round", "").strip()
+    problem = None
     if r:
         if not INT_RE.fullmatch(r):
-            raise ParseError(col_of["round"], f"expected a round number, found {r!r}")
-        if rnd is not None and int(r) != rnd:
-            raise ParseError(col_of["round"], f"round {r} on a row of round {rnd} (the latest "
-                             "round_start)")
-    return ev, rnd
+            problem = ParseError(col_of["round"], f"expected a round number, found {r!r}")
+        elif rnd is not None and int(r) not in rnd:
+            what = (f"this round_start row begins round {rnd[0]}" if ev["type"] == "round_start"
+                    else f"the latest round_start began round {rnd[0]}")
+            problem = ParseError(col_of["round"], f"column round: this row says round {r}, but "
+                                 f"{what}; the row is kept")
+            # one slip, one problem: until the next round_start, rows saying either are read
+            rnd = (rnd[0], int(r))
+    return ev, rnd, problem
 
 
 def read_vestige_sheet(data: bytes, source: str) -> LoadedLog:

@@ -15,6 +15,8 @@ migration written here. A declared column whose type differs from the database's
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import duckdb
 
 from ingest.archive import now_utc
@@ -468,14 +470,18 @@ def _ident(name: str) -> str:
     return f'"{name}"'
 
 
-def declared_ddl(existing: dict[str, dict[str, str]]) -> list[str]:
+def declared_ddl(existing: dict[str, dict[str, str]],
+                 games: Collection[str] | None = None) -> list[str]:
     """The statements that bring a database with the tables ``existing`` (table -> column ->
-    type) up to every registered game's declared tables, in registry order."""
+    type) up to every registered game's declared tables (or only ``games``'), in registry
+    order."""
     from engine.core.registry import rulesets
 
     statements: list[str] = []
     have = {t: dict(cols) for t, cols in existing.items()}
     for game, rs in rulesets().items():
+        if games is not None and game not in games:
+            continue
         for table, cols in rs.tables.items():
             if table not in have:
                 body = ",\n    ".join(["game_id VARCHAR",

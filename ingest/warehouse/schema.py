@@ -162,10 +162,15 @@ DOC_END = "<!-- end of game tables -->"
 
 
 def tables_markdown() -> str:
-    """Each registered game's declared tables (and its columns of the shared ``seats`` and
-    ``outcomes`` tables) as the markdown block docs/warehouse.md carries."""
+    """The toolkit's own games' declared tables (and their columns of the shared ``seats`` and
+    ``outcomes`` tables) as the markdown block docs/warehouse.md carries (a game installed as
+    its own package documents its tables itself)."""
+    from engine.core.registry import BUILTIN
+
     lines = [DOC_START, ""]
     for game, rs in rulesets().items():
+        if game not in BUILTIN:
+            continue
         lines += [f"**{rs.title}** (`{game}`, `{type(rs).__module__}`):", "",
                   "| table | columns (DuckDB type) |", "|---|---|"]
         for name, cols in rs.tables.items():

@@ -21,6 +21,9 @@ OUT = Path(__file__).resolve().parent / "variants"
 PAIRS: tuple[tuple[str, str, str, int, int], ...] = (
     ("mandate2038", "examples/variants/dossier-compute-2.toml", "golden", 3, 2),
 )
+#: Vestige pairs: (variant file, a game built with tests.golden.vestige.build played as the
+#: variant allows)
+VESTIGE_PAIRS: tuple[str, ...] = ("examples/variants/obelisk-other-pair.toml",)
 
 
 def findings_of(header: Any, events: list[Any]) -> list[dict[str, Any]]:
@@ -69,13 +72,52 @@ def build(game: str, variant_file: str, seed: str, players: int, index: int
     return out
 
 
+def _obelisk_other_pair() -> Any:
+    """Seat 1 visits the Obelisk, spends ambition + ambition and gains ambition + might: one of
+    the spent attributes comes back (allowed when only the pair must differ)."""
+    from tests.golden.vestige.build import Game
+
+    g = Game().opening(blocks={1: {"conviction": 2, "attributes": {"ambition": 2}}})
+    g.move(1, [19, 24, 18])
+    g.e("visit", seat=1, position="O6", region="obelisk", spend=["ambition", "ambition"],
+        gain=["ambition", "might"])
+    return g
+
+
+def build_vestige(variant_file: str) -> dict[str, tuple[Any, dict[str, Any]]]:
+    """The Vestige pair of one variant file: name -> (log, expected)."""
+    from ingest.variants import load_variant
+    from schemas.vestige import VestigeLog
+
+    stamp = load_variant(ROOT / variant_file).stamp
+    g = _obelisk_other_pair()
+    header = {**g.header, "variant": stamp.model_dump(), "game_id": f"golden-{stamp.name}"}
+    log = VestigeLog.model_validate({"header": header, "events": g.events})
+    base = log.header.model_copy(update={"variant": None})
+    return {stamp.name: (log, {
+        "case": stamp.name, "variant_file": variant_file,
+        "doc": f"played under {stamp.name}: clean under it, a finding under the printed rules",
+        "under_variant": findings_of(log.header, log.events),
+        "under_printed_rules": findings_of(base, log.events)})}
+
+
+def every_pair() -> dict[str, dict[str, tuple[Any, dict[str, Any]]]]:
+    """Every golden pair by game: game -> name -> (log, expected)."""
+    out: dict[str, dict[str, tuple[Any, dict[str, Any]]]] = {}
+    for game, vfile, seed, players, index in PAIRS:
+        out.setdefault(game, {}).update(build(game, vfile, seed, players, index))
+    for vfile in VESTIGE_PAIRS:
+        out.setdefault("vestige", {}).update(build_vestige(vfile))
+    return out
+
+
 def main() -> None:
     from schemas.canonical import dumps_log
 
-    for game, vfile, seed, players, index in PAIRS:
+    for game, pairs in every_pair().items():
         folder = OUT / game
         folder.mkdir(parents=True, exist_ok=True)
-        for name, (log, expected) in build(game, vfile, seed, players, index).items():
+        for name, (log, expected) in pairs.items():
             (folder / f"{name}.json").write_text(dumps_log(log), encoding="utf-8")
             (folder / f"{name}.expected.json").write_text(
                 json.dumps(expected, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

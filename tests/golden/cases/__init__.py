@@ -15,4 +15,5 @@ from tests.golden.cases import (  # noqa: F401
     s12_partial,
     s13_fidelity,
     s14_rulings,
+    s15_round_three,
 )

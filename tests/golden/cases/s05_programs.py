@@ -16,7 +16,10 @@ def mega_cluster_non_adjacent_hosts():
     Power. Kestralyn builds Facility 1 on I1 in Era I and Facility 2 on I3 in Era II cycle 1
     (I1 and I3 are two hexes apart; Industrial Velocity makes each first Build cost 1), then in
     cycle 2 commits its marker to a Mega-Cluster on hosts 1 and 2 from I3
-    -> program/mega-cluster-invalid."""
+    -> program/mega-cluster-invalid, and, since issue 21 checks a Mega-Cluster's selection
+    (§2 step 2: a choice is eligible only when it has a legal resolution now), select/ineligible
+    at the reveal (no two adjacent Facilities: as for Deploy, the selection and the resolution
+    are each reported)."""
     g = Game()
     g.setup()
     g.filler_era(1, turns={1: [("build", {"to": "I1"}), "organize", "fund"]})
@@ -24,6 +27,7 @@ def mega_cluster_non_adjacent_hosts():
     g.cycle_of({1: ("build", {"to": "I3"}), 2: "fund", 3: "fund"})
     g.headline()
     g.reveal({1: "mega_cluster", 2: "organize", 3: "organize"})
+    g.expect("select/ineligible")
     g.play(2, "organize")
     g.play(3, "organize")
     g.turn(1, "mega_cluster", hosts=[1, 2])
@@ -83,4 +87,53 @@ def fusion_off_power_corridor():
     g.reveal({1: "fusion", 2: "fund", 3: "fund"})
     g.turn(1, "fusion")
     g.expect("program/fusion-invalid")
+    return g
+
+
+@case
+def select_mega_cluster_without_two_facilities():
+    """§2 step 2: "A choice is eligible only when it has a legal resolution now"; §5 Era II
+    Mega-Cluster needs two adjacent own Facilities. Kestralyn has only Facility 1 (I1) and
+    selects Mega-Cluster in Era II cycle 1 -> select/ineligible at the reveal (Mega-Cluster's
+    selection was never checked), then program/mega-cluster-invalid at its resolution (Facility
+    2 is not built)."""
+    g = Game()
+    g.setup()
+    g.filler_era(1, turns={1: [("build", {"to": "I1"}), "organize", "fund"]})
+    g.era_start(2)
+    g.headline()
+    g.reveal({1: "mega_cluster", 2: "fund", 3: "fund"})
+    g.expect("select/ineligible")
+    for s in g.order():
+        if s == 1:
+            g.turn(1, "mega_cluster", hosts=[1, 2])
+            g.expect("program/mega-cluster-invalid")
+        else:
+            g.play(s, "fund")
+    return g
+
+
+@case
+def select_fusion_without_runway():
+    """§2 step 2 and §5 Era IV Fusion Demonstrator (5 Runway). Mirevanta (seat 3): Runway 3
+    printed +2 (Era I Fund) = 5; in Eras II-III it Organizes, Influences for Trust and
+    Researches (Compute only): still 5. Era IV cycle 1 it Builds Facility 1 on the Allocation
+    Exchange I4 (-2: 3 left), then selects Fusion in cycle 2 -> select/ineligible at the reveal
+    (Fusion's selection was never checked) and resource/insufficient at the Fusion itself."""
+    g = Game()
+    g.setup()
+    g.filler_era(1)
+    for e in (2, 3):
+        g.filler_era(e, turns={3: ["organize", "influence", ("research", {"cards": ["code"]})]})
+    g.era_start(4)
+    g.cycle_of({1: "fund", 2: "fund", 3: ("build", {"to": "I4"})})
+    g.headline()
+    g.reveal({1: "organize", 2: "organize", 3: "fusion"})
+    g.expect("select/ineligible")
+    for s in g.order():
+        if s == 3:
+            g.turn(3, "fusion", to="I6")
+            g.expect("resource/insufficient")
+        else:
+            g.play(s, "organize")
     return g

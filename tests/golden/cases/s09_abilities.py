@@ -160,3 +160,47 @@ def allocation_window_temporary_compute_spent_first():
     g.headline()
     g.add("checkpoint", label="after cycle 1", seats=[{"seat": 3, "compute": 4}])
     return g
+
+
+@case
+def allocation_window_under_compute_borders_harden():
+    """§9 Headline Compute Borders Harden (Era II): "Compute cannot be traded" this cycle (§6B:
+    the active Headline may prohibit a named resource from being traded). Corthaven's
+    Allocation Window sells temporary Compute to rivals for Runway: opened with offers under
+    that Headline -> one trade/resource-banned at the window (it was never checked)."""
+    g = Game(CORT)
+    g.setup()
+    g.filler_era(1)
+    g.era_start(2)
+    g.headline("export_controls")
+    g.add("allocation_window", seat=3, offers=[{"to": 2, "price": 1, "answer": "accept"},
+                                               {"to": 1, "price": 1, "answer": "reject"}])
+    g.expect("trade/resource-banned")
+    g.reveal({s: "fund" for s in g.seats})
+    for s in g.order():
+        g.play(s, "fund")
+    return g
+
+
+@case
+def orbital_compute_with_a_piece_path():
+    """§9 Kestralyn, Orbital Compute (Era IV, once per game): "Instead of moving the acting
+    piece, move 1 Facility to any legal open Facility space". Kestralyn (Facility 1 on I1 from
+    Era I) Funds in Era IV cycle 1 with Orbital Compute moving Facility 1 to O2, and the turn
+    also records its CEO walking I4-F -> one ability/invalid (the path used to be silently
+    ignored)."""
+    g = Game()
+    g.setup()
+    g.filler_era(1, turns={1: [("build", {"to": "I1"}), "organize", "influence"]})
+    for e in (2, 3):
+        g.filler_era(e)
+    g.era_start(4)
+    g.headline()
+    g.reveal({1: "fund", 2: "fund", 3: "fund"})
+    for s in g.order():
+        if s == 1:
+            g.turn(1, "fund", to="F", orbital={"facility": 1, "to": "O2"})
+            g.expect("ability/invalid")
+        else:
+            g.play(s, "fund")
+    return g

@@ -101,11 +101,12 @@ class Game:
         self.events.append({"type": type, **kw})
         return self
 
-    def expect(self, code: str) -> Game:
-        """The finding the event just written must produce."""
-        rule = CATALOGUE[code]
-        self.expected.append({"code": code, "rule": rule.rule, "event": len(self.events) - 1,
-                              "severity": rule.severity})
+    def expect(self, code: str, rule: str | None = None) -> Game:
+        """The finding the event just written must produce (``rule``: the citation when the
+        finding names a more specific rule than its code's)."""
+        entry = CATALOGUE[code]
+        self.expected.append({"code": code, "rule": rule or entry.rule,
+                              "event": len(self.events) - 1, "severity": entry.severity})
         return self
 
     def expect_setup(self, code: str) -> Game:

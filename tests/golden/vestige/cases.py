@@ -6,7 +6,12 @@ and cards: see ``tests/golden/vestige/build.py``. Regenerate: ``python -m tests.
 
 from __future__ import annotations
 
+from engine.vestige.blocks import cost_rule
+from engine.vestige.checkpoints import CP_RULES
+from engine.vestige.codes import CONTROL
 from tests.golden.vestige.build import MAP, Game, case
+
+CONTROL_COST = f"{CONTROL} (1 conviction; 2 if controlled by another player)"
 
 VISIT_C = {"seat": 1, "position": "C", "region": "archives", "gain": ["ambition", "ambition"]}
 
@@ -259,7 +264,7 @@ def convert_without_attributes() -> Game:
     cunning (the finding names the first one missing)."""
     g = Game().opening()
     g.e("convert", seat=1, spend=["ambition", "cunning"])
-    return g.expect("vestige-blocks/unaffordable")
+    return g.expect("vestige-blocks/unaffordable", cost_rule("convert"))
 
 
 # --- activate and move ------------------------------------------------------------------
@@ -418,7 +423,7 @@ def garage_without_might() -> Game:
     """p. 30 Garage: use 3 might. Seat 1 (on 19 -> 24 -> 30, next to the Garage I5) has none."""
     g = Game().opening().move(1, [19, 24, 30])
     g.e("visit", seat=1, position="I5", region="garage")
-    return g.expect("vestige-blocks/unaffordable")
+    return g.expect("vestige-blocks/unaffordable", cost_rule("visiting garage"))
 
 
 @case
@@ -460,7 +465,7 @@ def takeover_with_one_conviction() -> Game:
     g.turn(2).move(2, [25, 31])
     g.e("visit", seat=2, position="C", region="archives", gain=["ambition", "ambition"])
     g.e("control", seat=2, position="C")
-    return g.expect("vestige-blocks/unaffordable")
+    return g.expect("vestige-blocks/unaffordable", CONTROL_COST)
 
 
 # --- jobs -------------------------------------------------------------------------------
@@ -1006,7 +1011,7 @@ def checkpoint_leverage_resync() -> Game:
     the table, so a later checkpoint of 5 is no new finding."""
     g = Game().opening()
     g.e("checkpoint", seats=[{"seat": 1, "leverage": 5}])
-    g.expect("checkpoint/mismatch")
+    g.expect("checkpoint/mismatch", CP_RULES["leverage"])
     g.move(1, [19, 24]).e("checkpoint", seats=[{"seat": 1, "leverage": 5}])
     return g
 
@@ -1018,7 +1023,7 @@ def checkpoint_influence_resync() -> Game:
     g = Game().opening().move(1, [19, 24]).e("visit", **VISIT_C)
     g.e("checkpoint", seats=[{"seat": 1, "influence": 6}])
     g.e("checkpoint", seats=[{"seat": 1, "influence": 7}])
-    return g.expect("checkpoint/mismatch")
+    return g.expect("checkpoint/mismatch", CP_RULES["dash"])
 
 
 @case
@@ -1711,3 +1716,136 @@ def face_up_job_not_replaced() -> Game:
     the stack into that place.' Seat 1 takes the face-up bounty and ends its turn without the
     replacement (legal twin: pickup_without_tile_next_to_it)."""
     return _no_at([19, 24]).end(1).expect("vestige-job/face-up-not-replaced")
+
+
+# --- format gaps (issue 20): what the table did is recorded, then judged -------------------
+
+
+@case
+def speed_boost_without_downgrade() -> Game:
+    """p. 12 Temporary Speed Boost: 'This act of desperation requires you to downgrade 1
+    power.' Seat 1 boosts and downgrades nothing."""
+    g = Game().opening()
+    g.e("speed_boost", seat=1)
+    return g.expect("vestige-move/boost-unpaid")
+
+
+def _ridge_paid(pay: dict[str, int]) -> Game:
+    g = Game().opening(blocks={1: {"conviction": 2, "attributes": {"ambition": 2}}})
+    g.move(1, [19, 24]).e("visit", seat=1, position="I4", region="lawmaker_ridge", pay=pay)
+    return g.e("draw", seat=1, stack="lawmaker", card="Dispatch", printed=DISPATCH)
+
+
+@case
+def lawmaker_ridge_paid_as_recorded() -> Game:
+    """Legal. p. 30 Lawmaker Ridge: use 2 ambition; the table records paying 2 ambition."""
+    return _ridge_paid({"ambition": 2}).end(1)
+
+
+@case
+def lawmaker_ridge_underpaid() -> Game:
+    """p. 30 Lawmaker Ridge costs 2 ambition; the table records paying 1 (followed: 1 ambition
+    stays on the mat)."""
+    g = _ridge_paid({"ambition": 1})  # the finding is at the visit, before the draw
+    g.expected.append({"code": "vestige-visit/wrong-payment",
+                       "rule": _rule("vestige-visit/wrong-payment"),
+                       "event": len(g.events) - 2, "severity": "error"})
+    return g
+
+
+def _visit_controlled(leverage: int) -> Game:
+    """Seat 1 controls the Archives (round 1); seat 2 visits it, giving seat 1 the recorded
+    ``leverage`` (the Archives' declared value is 1)."""
+    g = Game().setup().round(1).turn(1)
+    g.move(1, [19, 24]).e("visit", **VISIT_C).e("control", seat=1, position="C").end(1)
+    g.turn(2).move(2, [25, 31])
+    return g.e("visit", seat=2, position="C", region="archives", gain=["ambition", "ambition"],
+               leverage=leverage)
+
+
+@case
+def visit_pays_controller() -> Game:
+    """Legal. p. 13: if you visit a region controlled by another player, the controller gains
+    its leverage; the table moves seat 1's disc 1 (the Archives, declared 1)."""
+    return _visit_controlled(1).end(2)
+
+
+@case
+def visit_pays_controller_wrong() -> Game:
+    """p. 13: seat 2's visit to the Archives gives seat 1 its value, 1; the table gives 2."""
+    return _visit_controlled(2).expect("vestige-visit/controller-leverage")
+
+
+@case
+def convert_split_back_recorded() -> Game:
+    """p. 9: 'secondary attributes cannot be split back into primary attributes.' The table
+    splits 1 guile into ambition and might (recorded as done)."""
+    g = Game().opening(blocks={1: {"conviction": 3, "attributes": {"guile": 1}}})
+    g.e("convert", seat=1, spend=["guile"], split=["ambition", "might"])
+    return g.expect("vestige-convert/invalid")
+
+
+@case
+def takeover_paid_one_conviction() -> Game:
+    """p. 17: taking a region from another player costs 2 conviction. Seat 2 records paying 1
+    (and has it)."""
+    g = Game().setup().round(1).turn(1)
+    g.move(1, [19, 24]).e("visit", **VISIT_C).e("control", seat=1, position="C").end(1)
+    g.turn(2).move(2, [25, 31])
+    g.e("visit", seat=2, position="C", region="archives", gain=["ambition", "ambition"])
+    g.e("control", seat=2, position="C", pay=1)
+    return g.expect("vestige-control/wrong-cost")
+
+
+@case
+def reroll_without_conviction() -> Game:
+    """p. 16 Reroll the Outcome Die: use 1 conviction. Seat 1's reroll records none paid."""
+    g = Game().opening(blocks={1: {"conviction": 2, "attributes": {"intrigue": 2}}})
+    g.move(1, [19, 25, 20])
+    g.e("pickup", seat=1, stack="artifact", card="Obelisk Heart Shard", at="I1",
+        assignee="Bartholomew", face_up=True)
+    g.replace("artifact", "Dust Compass", pickup="black_market", top="scrapyard")
+    g.e("reset", seat=1, action="job").e("roll", seat=1, face="sever")
+    g.e("roll", seat=1, face="strain", reroll=True, conviction=0)
+    return g.expect("vestige-job/reroll-unpaid")
+
+
+@case
+def artifact_four_charges() -> Game:
+    """p. 22: place 1-3 influence onto a new artifact. The table places 4 (the log records it;
+    the engine judges it)."""
+    g = _artifact_in_hand()
+    g.e("complete", seat=1, card="Obelisk Heart Shard", face="strain", pay={"intrigue": 2},
+        charges=4)
+    return g.expect("vestige-job/charges")
+
+
+@case
+def blocks_added_from_nothing() -> Game:
+    """p. 8: you control 20 blocks and a speed counter. The table adds a 21st to influence."""
+    g = Game().opening()
+    g.e("blocks_added", seat=1, dst="influence", n=1, reason="miscount")
+    return g.expect("vestige-blocks/created")
+
+
+@case
+def nemesis_disc_triggers_stack() -> Game:
+    """p. 26: nemeses' scoring discs do not trigger stacks around the leverage track. Bone's
+    disc is recorded triggering trigger 1 (its endgame condition revealed)."""
+    g = _solo().quiet_turn(1, [19, 24])
+    g.e("trigger", nemesis="bone", point=1, endgame="Scorched Earth")
+    return g.expect("vestige-trigger/nemesis")
+
+
+@case
+def severed_chop_bot_activated() -> Game:
+    """p. 15 SEVER: the contact or chop bot is lost. Bartholomew is severed completing the
+    artifact; seat 1 activates him in its next turn (the finding cites SEVER)."""
+    from engine.vestige.cards import SEVER_RULE
+
+    g = _artifact_in_hand().e("roll", seat=1, face="sever", reroll=True)
+    g.e("complete", seat=1, card="Obelisk Heart Shard", face="sever", pay={"intrigue": 2},
+        charges=1).end(1)
+    g.quiet_turn(2, [25, 31]).round(2).turn(1)
+    g.e("activate", seat=1, card="Bartholomew", gain=["might"])
+    return g.expect("vestige-activate/not-character", SEVER_RULE)

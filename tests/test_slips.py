@@ -1,0 +1,279 @@
+"""One slip, one finding (issue 21): a transcription-slip golden set.
+
+A clean simulated game is written in each text format (Mandate 2038 notation and sheet; Vestige
+notation and sheet), one hand-transcription slip is made in the text, and the file is read and
+replayed as ``playtest validate`` does (the reader's unreadable lines passed to the engine). For
+every slip:
+
+* exactly one error or warning, at the slip's line (a line that went missing is reported at the
+  line where its absence shows: the next line);
+* no consequential finding after it (what follows from the slip is an ``info`` note that links to
+  it, not a second error);
+* every later line is still read (the events after the slip are all there);
+* the finding's message names the problem in words (no exception text).
+
+The slip kinds: typo, missing / duplicated / swapped / truncated line, wrong seat, number off by
+one, wrong phase, a line from another game, and a checkpoint pasted from another Era. Targets are found by what the line holds, not by line
+numbers, so the set keeps working when the bots play other games. Vestige is checked through its
+readers only (its rules are another helper's): an unterminated quote, a round cell that disagrees,
+a typo and a truncated line, each one finding with every later line read."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from engine.core.replay import replay
+from engine.simulate import simulate_one
+from ingest.formats import read_bytes, write_log
+from ingest.formats._common import unreadable_lines
+
+MANDATE_FORMATS = [("notation", "game.m38"), ("csv", "game.csv")]
+
+
+def _read(text: str, name: str):
+    """Read and replay as ``playtest validate`` does: (errors and warnings, loaded log)."""
+    (loaded,) = read_bytes(text.encode("utf-8"), name)
+    p = loaded.parsed
+    found = list(p.findings)
+    if p.header is not None:
+        res = replay(p.header, p.events, lines=p.lines, indices=p.indices, ruleset=p.ruleset,
+                     unreadable=unreadable_lines(p))
+        found += res.findings
+    return [f for f in found if f.severity in ("error", "warning")], loaded
+
+
+@pytest.fixture(scope="module")
+def mandate() -> dict[str, tuple[list[str], dict[int, tuple[str, int]], list[str]]]:
+    """Per format: the clean text's lines, line -> (event type, seat) and another game's lines."""
+    log = simulate_one("slips", 0, 4, "heuristic")
+    other = simulate_one("slips", 1, 4, "heuristic")
+    out = {}
+    for fmt, name in MANDATE_FORMATS:
+        text = write_log(log, fmt)
+        errs, loaded = _read(text, name)
+        assert errs == [], [f.message for f in errs]  # the clean game is clean
+        p = loaded.parsed
+        kinds = {ln: (e.type, getattr(e, "seat", None)) for e, ln in zip(p.events, p.lines, strict=True)
+                 if ln is not None}
+        out[fmt] = (text.split("\n"), kinds, write_log(other, fmt).split("\n"))
+    return out
+
+
+def _turn_lines(kinds: dict[int, tuple[str, int]], kind: str) -> list[int]:
+    return sorted(ln for ln, (t, _s) in kinds.items() if t == kind)
+
+
+def _line_of_turn(kinds, kind: str, *, not_last: bool = True) -> int:
+    """The first line of a ``kind`` turn that the next turn of another seat follows."""
+    turns = {"fund", "research", "build", "organize", "deploy", "influence"}
+    for ln in _turn_lines(kinds, kind):
+        after = [k for k in sorted(kinds) if k > ln and kinds[k][0] in turns | {"headline", "phase"}]
+        if after and (not not_last or (kinds[after[0]][0] in turns
+                                       and kinds[after[0]][1] != kinds[ln][1])):
+            return ln
+    raise AssertionError(f"no {kind} turn followed by another seat's turn")
+
+
+def _typo(lines, kinds, other, fmt):
+    ln = _turn_lines(kinds, "research")[0]
+    lines[ln - 1] = lines[ln - 1].replace("research", "reserch", 1)
+    return ln
+
+
+def _missing(lines, kinds, other, fmt):
+    ln = _line_of_turn(kinds, "build")
+    del lines[ln - 1]
+    return ln  # the next line now sits here: where the absence shows
+
+
+def _duplicated(lines, kinds, other, fmt):
+    ln = _line_of_turn(kinds, "build")
+    lines.insert(ln, lines[ln - 1])
+    return ln + 1
+
+
+def _swapped(lines, kinds, other, fmt):
+    ln = _line_of_turn(kinds, "build")
+    lines[ln - 1], lines[ln] = lines[ln], lines[ln - 1]
+    return ln
+
+
+def _truncated(lines, kinds, other, fmt):
+    ln = _turn_lines(kinds, "fund")[0]
+    cut = lines[ln - 1].index("fund") + len("fund ven")
+    lines[ln - 1] = lines[ln - 1][:cut]
+    return ln
+
+
+def _wrong_seat(lines, kinds, other, fmt):
+    """A turn written for the seat that resolved just before it."""
+    ln = _line_of_turn(kinds, "build")
+    seat = kinds[ln][1]
+    before = max(k for k in kinds if k < ln and kinds[k][0] in
+                 {"fund", "research", "build", "organize", "deploy", "influence"})
+    prev = kinds[before][1]
+    assert prev != seat
+    if fmt == "notation":
+        lines[ln - 1] = lines[ln - 1].replace(f"{seat} build", f"{prev} build", 1)
+    else:
+        lines[ln - 1] = lines[ln - 1].replace(f",{seat},build,", f",{prev},build,", 1)
+    return ln
+
+
+def _off_by_one(lines, kinds, other, fmt):
+    ln = _turn_lines(kinds, "checkpoint")[0]
+    line = lines[ln - 1]
+    k = line.index("1:m") + 3
+    end = k
+    while line[end].isdigit():
+        end += 1
+    lines[ln - 1] = line[:k] + str(int(line[k:end]) + 1) + line[end:]
+    return ln
+
+
+def _wrong_phase(lines, kinds, other, fmt):
+    ln = _turn_lines(kinds, "headline")[1]  # cycle 2 of Era I, written as cycle 3
+    if fmt == "notation":
+        lines[ln - 1] = lines[ln - 1].replace("Cycle 2", "Cycle 3", 1)
+    else:
+        lines[ln - 1] = lines[ln - 1].replace(",I,2,", ",I,3,", 1)
+    return ln
+
+
+def _other_game(lines, kinds, other, fmt):
+    """A turn line copied from another game in place of a Deploy of this one."""
+    ln = _turn_lines(kinds, "deploy")[0]
+    seat = kinds[ln][1]
+    mark = f"{seat} research" if fmt == "notation" else f",{seat},research,"
+    lines[ln - 1] = next(x for x in other if mark in x and (fmt != "notation" or x.startswith(mark)))
+    return ln
+
+
+def _pasted_checkpoint(lines, kinds, other, fmt):
+    """The end-of-Era-II checkpoint pasted over Era I's (its label says Era 2)."""
+    first, second = _turn_lines(kinds, "checkpoint")[:2]
+    lines[first - 1] = lines[second - 1]
+    return first
+
+
+SLIPS: dict[str, Callable[..., int]] = {
+    "pasted_checkpoint": _pasted_checkpoint,
+    "typo": _typo, "missing": _missing, "duplicated": _duplicated, "swapped": _swapped,
+    "truncated": _truncated, "wrong_seat": _wrong_seat, "off_by_one": _off_by_one,
+    "wrong_phase": _wrong_phase, "other_game": _other_game,
+}
+
+
+@pytest.mark.parametrize("fmt,name", MANDATE_FORMATS, ids=[f for f, _n in MANDATE_FORMATS])
+@pytest.mark.parametrize("kind", list(SLIPS))
+def test_mandate_slip_gives_one_finding(mandate, fmt, name, kind):
+    clean, kinds, other = mandate[fmt]
+    lines = list(clean)
+    at = SLIPS[kind](lines, kinds, other, fmt)
+    errs, loaded = _read("\n".join(lines), name)
+    assert len(errs) == 1, [(f.code, f.where.line, f.message) for f in errs]
+    f = errs[0]
+    assert f.where.line == at, (f.where.line, at, f.message)
+    assert "Traceback" not in f.message and "Error(" not in f.message
+    # every later line still read: the events after the slip are those of the clean text
+    p = loaded.parsed
+    after = sum(1 for ln in p.lines if ln is not None and ln > at + 1)
+    clean_after = sum(1 for ln in kinds if ln > at + 1)
+    assert after == clean_after + {"missing": -1, "duplicated": 1}.get(kind, 0)
+    # what follows from the slip is a note linked to it, never a second error
+    notes = [x for x in loaded.parsed.findings if x.severity == "info" and "follows from" in x.message]
+    assert all(f"line {at}" in x.message or f.code in x.message for x in notes)
+
+
+def test_unterminated_quote_in_the_mandate_sheet_costs_one_problem(mandate):
+    """A checkpoint cell cut inside its quote (issue 21: it used to swallow the next rows, 115
+    findings): 'unterminated quote' at that line, the rows after it read as written."""
+    clean, kinds, _other = mandate["csv"]
+    lines = list(clean)
+    ln = _turn_lines(kinds, "checkpoint")[0]
+    lines[ln - 1] = lines[ln - 1][: lines[ln - 1].index('"') + 12]
+    errs, loaded = _read("\n".join(lines), "game.csv")
+    assert [(f.where.line, "unterminated quote" in f.message) for f in errs] == [(ln, True)]
+    assert len(loaded.parsed.events) >= len(kinds) - 1  # only the cut row may be lost
+
+
+# --- Vestige: the readers -------------------------------------------------------------------
+
+VESTIGE_FORMATS = [("notation", "game.vst"), ("csv", "game.csv")]
+
+
+@pytest.fixture(scope="module")
+def vestige() -> dict[str, tuple[list[str], int]]:
+    log = simulate_one("slips", 0, 3, "mixed", game="vestige")
+    out = {}
+    for fmt, name in VESTIGE_FORMATS:
+        text = write_log(log, fmt)
+        (loaded,) = read_bytes(text.encode("utf-8"), name)
+        assert loaded.parsed.findings == [], [f.message for f in loaded.parsed.findings]
+        out[fmt] = (text.split("\n"), len(loaded.parsed.events))
+    return out
+
+
+def _vestige_read(lines: list[str], name: str):
+    (loaded,) = read_bytes("\n".join(lines).encode("utf-8"), name)
+    return [f for f in loaded.parsed.findings if f.severity in ("error", "warning")], loaded
+
+
+def _first(lines: list[str], mark: str, nth: int = 0) -> int:
+    return [i for i, x in enumerate(lines) if mark in x][nth] + 1
+
+
+def test_vestige_sheet_unterminated_quote(vestige):
+    lines, n = list(vestige["csv"][0]), vestige["csv"][1]
+    ln = _first(lines, ',draw,"')
+    lines[ln - 1] = lines[ln - 1][: lines[ln - 1].index('"') + 10]
+    errs, loaded = _vestige_read(lines, "game.csv")
+    assert [(f.where.line, "unterminated quote" in f.message) for f in errs] == [(ln, True)]
+    assert len(loaded.parsed.events) >= n - 1  # only the cut row may be lost
+
+
+def test_vestige_sheet_keeps_rows_whose_round_disagrees(vestige):
+    """``round_start`` typed as 3 for round 2 in the round column: one problem at that cell, and
+    every row of the round kept (they used to be dropped: 22 events never replayed)."""
+    lines, n = list(vestige["csv"][0]), vestige["csv"][1]
+    ln = _first(lines, ",round_start,2")
+    lines[ln - 1] = lines[ln - 1].replace(",2,,round_start,", ",3,,round_start,", 1)
+    errs, loaded = _vestige_read(lines, "game.csv")
+    assert [(f.where.line, "column round" in f.message) for f in errs] == [(ln, True)]
+    assert len(loaded.parsed.events) == n
+
+
+@pytest.mark.parametrize("fmt,name", VESTIGE_FORMATS, ids=[f for f, _n in VESTIGE_FORMATS])
+@pytest.mark.parametrize("kind", ["typo", "truncated"])
+def test_vestige_unreadable_line_costs_one_problem(vestige, fmt, name, kind):
+    lines, n = list(vestige[fmt][0]), vestige[fmt][1]
+    ln = _first(lines, "visit O" if fmt == "notation" else ",visit,")
+    if kind == "typo":
+        lines[ln - 1] = lines[ln - 1].replace("visit", "vsit", 1)
+    else:
+        lines[ln - 1] = lines[ln - 1][: lines[ln - 1].index("visit") + 3]
+    errs, loaded = _vestige_read(lines, name)
+    assert [f.where.line for f in errs] == [ln], [f.message for f in errs]
+    assert len(loaded.parsed.events) == n - 1  # every other line read
+
+
+@pytest.mark.parametrize("fmt,name", MANDATE_FORMATS, ids=[f for f, _n in MANDATE_FORMATS])
+def test_two_slips_of_two_seats_are_two_findings(mandate, fmt, name):
+    """Linking follows the seat: a mistyped Research line of one seat and, later, a checkpoint
+    value off by one for another seat are two findings, each at its own line."""
+    clean, kinds, other = mandate[fmt]
+    lines = list(clean)
+    typo_at = _typo(lines, kinds, other, fmt)
+    seat = kinds[typo_at][1]
+    other_seat = next(x for x in (1, 2, 3, 4) if x != seat)
+    cp = _turn_lines(kinds, "checkpoint")[0]
+    line = lines[cp - 1]
+    k = line.index(f"{other_seat}:m") + len(f"{other_seat}:m")
+    end = k
+    while line[end].isdigit():
+        end += 1
+    lines[cp - 1] = line[:k] + str(int(line[k:end]) + 1) + line[end:]
+    errs, _loaded = _read("\n".join(lines), name)
+    assert sorted(f.where.line for f in errs) == [typo_at, cp], [(f.code, f.where.line) for f in errs]
