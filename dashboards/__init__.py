@@ -1,8 +1,10 @@
-"""The Streamlit dashboard of the playtest toolkit.
+"""The Streamlit dashboard of the playtest toolkit: one app for every registered game.
 
 ``serve(db_path)`` runs ``streamlit run dashboards/app.py`` with the database passed in the
 environment variable ``PLAYTEST_DB`` and blocks until the server stops. The pages live in
-``dashboards/views/``; SQL lives in ``dashboards/queries.py`` and chart builders in
+``dashboards/views/`` (listed by ``dashboards/navigation.py``); what differs per game is
+dispatched in one place, ``dashboards/gameapps/``, from each game's declaration; the shared SQL
+lives in ``dashboards/queries.py`` (a game's own in ``<game>_queries.py``) and chart builders in
 ``dashboards/charts.py`` so that page code only arranges them (STYLE.md principle 9).
 """
 

@@ -161,4 +161,6 @@ def show_exclusions(db: Path, f: Filters, evidence: str = "evidence") -> None:
             return
         show = excluded.select("game_id", "date", "session_type", "player_count", "profile",
                                pl.col("reasons").replace("", "(no reason recorded)"))
-        st.dataframe(show, width="stretch", hide_index=True)
+        from dashboards import ui
+
+        ui.table(show)

@@ -254,14 +254,16 @@ def move_of(option: Any) -> tuple[str, tuple[str, ...]] | None:
 
 
 def move_label(move: tuple[str, tuple[str, ...]], places: dict[str, str] | None = None) -> str:
-    """'CEO F → I1 Research Commons' for a (piece, path) pair."""
+    """'CEO Frontier → I1 Research Commons' for a (piece, path) pair."""
+    from dashboards.replay_view import position
+
     piece, path = move
     who = "CEO" if piece == "ceo" else "Team"
     dest = path[-1]
-    name = f" {places[dest]}" if places and dest in places else ""
+    name = f" {places[dest]}" if places and dest in places and dest != "F" else ""
     if len(path) == 1:
-        return f"{who} stays at {dest}{name}"
-    return f"{who} {' → '.join(path)}{name}"
+        return f"{who} stays at {position(dest)}{name}"
+    return f"{who} {' → '.join(position(p) for p in path)}{name}"
 
 
 def variant_label(option: Any) -> str:

@@ -49,6 +49,12 @@ def _get(ev: Any, name: str, default: Any = None) -> Any:
     return getattr(ev, name, default)
 
 
+def position(pos: Any) -> str:
+    """A map position in words: the centre ``F`` is the Frontier; I1..I6 and O1..O12 are the
+    rulebook's inner and outer ring positions and stay as printed."""
+    return "Frontier" if pos == "F" else str(pos)
+
+
 def event_label(ev: Any, places: dict[str, str] | None = None) -> str:
     """A short sentence for an event (model or dict), in the game's words.
 
@@ -59,10 +65,10 @@ def event_label(ev: Any, places: dict[str, str] | None = None) -> str:
     who = f"Seat {seat}" if seat is not None else ""
     path = _get(ev, "path") or []
     dest = path[-1] if path else None
-    where = f" {places[dest]}" if places and dest in places else ""
-    via = f" at {dest}{where}" if path else ""
+    where = f" {places[dest]}" if places and dest in places and dest != "F" else ""
+    via = f" at {position(dest)}{where}" if path else ""
     if len(path) > 1:
-        via = f" moving {'→'.join(path)}{where}"
+        via = f" moving {'→'.join(position(p) for p in path)}{where}"
     piece = _get(ev, "piece") or "ceo"
     piece_w = "CEO" if piece == "ceo" else "Team"
     if t == "era_start":
@@ -120,7 +126,7 @@ def event_label(ev: Any, places: dict[str, str] | None = None) -> str:
     if t == "survey":
         return f"Survey {_get(ev, 'item')}" + (f" (seat {seat})" if seat else "") + f": {_get(ev, 'value')}"
     if t == "workforce_move":
-        return f"{who} moves a Team {'→'.join(_get(ev, 'path') or [])}"
+        return f"{who} moves a Team {'→'.join(position(p) for p in _get(ev, 'path') or [])}"
     if t == "emergency_pause":
         return f"{who} Emergency Pause on {_get(ev, 'program')}"
     if t == "allocation_window":

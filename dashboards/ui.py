@@ -121,11 +121,32 @@ def readable(df: pl.DataFrame) -> pl.DataFrame:
               if t == pl.Utf8 and c not in _VALUE_NAMES and c not in _WORDED and c != "game"]
     fixes += [pl.col(c).cast(pl.Utf8).fill_null("not recorded") for c, t in df.schema.items()
               if t == pl.Date]
+    fixes += [pl.col(c).cast(pl.Utf8).fill_null("–") for c, t in df.schema.items()
+              if t == pl.Null]
+    # a number that is not there reads "–", not "None": such a column is shown as text
+    fixes += [_number_text(c, t) for c, t in df.schema.items()
+              if t.is_numeric() and df[c].null_count() > 0 and c not in maps]
     if "game" in df.columns and df.schema["game"] == pl.Utf8:
         from dashboards import gameapps
 
         fixes.append(pl.col("game").map_elements(gameapps.title, return_dtype=pl.Utf8))
     return df.with_columns(fixes) if fixes else df
+
+
+def _number_text(column: str, dtype: pl.DataType) -> pl.Expr:
+    expr = pl.col(column)
+    if dtype.is_float():
+        expr = expr.round(2)
+    return expr.cast(pl.Utf8).fill_null("–").alias(column)
+
+
+def table(df: pl.DataFrame, **kwargs: Any) -> None:
+    """A small table in words (:func:`readable`, :func:`column_config`), without download."""
+    df = readable(df)
+    kwargs["column_config"] = column_config(df, kwargs.get("column_config"))
+    kwargs.setdefault("hide_index", True)
+    kwargs.setdefault("width", "stretch")
+    st.dataframe(df, **kwargs)
 
 
 def column_config(df: pl.DataFrame, given: dict[str, Any] | None = None) -> dict[str, Any]:

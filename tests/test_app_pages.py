@@ -10,6 +10,7 @@ Every page is opened with each value of the Game filter (all games, then each ga
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import duckdb
@@ -148,12 +149,31 @@ def test_every_page_with_each_game_filter_value(games: list[str], sample_db: Pat
         _no_exception(at)
         assert not at.error, (page.title, games, [e.value for e in at.error])
         assert [t.value for t in at.title] == [page.title]
+        _in_words(at, f"{page.title} with {games or 'all games'}")
         headers = [h.value for h in at.header]
         if Path(page.path).stem in SECTIONED:
             if games:  # one game: no section header of another game
                 assert not set(headers) & (set(titles.values()) - {titles[games[0]]}), headers
             else:  # all games: one section per game in the warehouse
                 assert {"Mandate 2038", "Vestige"} <= set(headers), (page.title, headers)
+
+
+#: what must not show on a page: Python's None, a list or dict repr, a bare position id
+NOT_WORDS = re.compile(r"(^|[\s(:])None($|[\s),.])|\['|\{'|^'F'$|^F$")
+
+
+def _in_words(at: AppTest, where: str) -> None:
+    """No ``None``, no Python repr and no empty cell in the page's text and tables."""
+    for kind in ("markdown", "caption", "info", "warning", "metric", "header", "subheader"):
+        for e in at.get(kind):
+            text = str(getattr(e, "value", ""))
+            assert not NOT_WORDS.search(text), (where, kind, text[:200])
+    for d in at.dataframe:
+        df = d.value
+        for c in df.columns:
+            assert not df[c].isna().any(), (where, "an empty cell in column", c)
+            for v in {str(x) for x in df[c].unique()[:300]}:
+                assert not NOT_WORDS.search(v), (where, c, v[:120])
 
 
 def test_evidence_switch_excludes_the_right_games(sample_db: Path,

@@ -41,7 +41,7 @@ except ImportError as err:  # pragma: no cover
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     """The app served on a free local port over a small warehouse of both games."""
     db = tmp_path_factory.mktemp("browser") / "playtest.duckdb"
-    sample_warehouse.build(db, simulated=3, human=2, vestige=2)
+    sample_warehouse.build(db, simulated=2, human=1, vestige=1)
     with served_app(db) as base:
         yield base, db
 
@@ -52,7 +52,7 @@ def _settled(page: Page, title: str) -> None:
     # up a moment after a run starts, so one look is not enough)
     quiet, deadline = 0, time.monotonic() + 30
     while quiet < 3 and time.monotonic() < deadline:
-        page.wait_for_timeout(200)
+        page.wait_for_timeout(150)
         running = page.locator('[data-testid="stStatusWidgetRunningIcon"]').count() > 0
         quiet = 0 if running else quiet + 1
     assert page.locator('[data-testid="stException"]').count() == 0, f"{title}: an exception"

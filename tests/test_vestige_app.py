@@ -189,7 +189,9 @@ def test_record_a_vestige_game_undo_and_resume(tmp_path: Path,
             next(b for b in at.button if str(b.key).startswith("vrec_opt_")).click().run()
         _clean(at)
         assert len(drafts.load(ddir, draft_id).events) == n
-    _button(at, "vrec_undo").click().run()
+    _button(at, "vrec_undo").click().run()  # asks first
+    assert len(drafts.load(ddir, draft_id).events) == 4
+    _button(at, "vrec_undo_yes").click().run()
     assert len(drafts.load(ddir, draft_id).events) == 3
     # put aside asks first; Cancel keeps the draft open
     _button(at, "vrec_abandon").click().run()

@@ -1,5 +1,5 @@
 """Browser test: record a Vestige game in headless Chromium on a 1366x768 laptop screen, counting
-the clicks; reload mid-game, find the draft intact (on screen and on disk), undo once, put the
+the clicks; reload mid-game, find the draft intact (on screen and on disk), undo once (it asks first), put the
 draft aside (it asks first) and reopen it from the Record page's list.
 
 The measure (printed, and kept in ``test-output/vestige-clicks.json``): clicks per recorded
@@ -178,6 +178,9 @@ def test_record_measure_reload_and_find_the_draft_intact(server: tuple[str, Path
         assert d.status == "open" and len(d.events) == EVENTS and d.header["game"] == "vestige"
         assert all("t" in e for e in d.events), "every event is stamped when recorded"
         page.get_by_role("button", name="Undo last event").click()
+        _settled(page)
+        assert _n_events(db, draft_id) == EVENTS, "undo asks first"
+        page.get_by_role("button", name="Yes, undo it").click()
         _settled(page)
         assert _n_events(db, draft_id) == EVENTS - 1
         # putting the draft aside asks first, then the list reopens it

@@ -80,25 +80,22 @@ def replay_panel(gid: str, log: Any, pos: int, result: Any, rs: Any) -> None:
                     f" · **phase** {ui.words(getattr(state, 'phase', None))} · **Initiative** seat "
                     f"{getattr(state, 'initiative', '?')}")
         seats = replay_view.seat_table(state)
-        st.dataframe(seats, hide_index=True, width="stretch", column_config=ui.column_config(seats))
+        ui.table(seats)
         ledger = replay_view.ledger_table(result)
         st.markdown("**Score ledger so far**")
         if ledger.is_empty():
             st.caption("No Mandate changes yet.")
         else:
             totals = ledger.group_by("seat").agg(pl.col("amount").sum().alias("mandate")).sort("seat")
-            st.dataframe(totals, hide_index=True, column_config=ui.column_config(totals))
+            ui.table(totals, width="content")
             with st.expander(f"{ledger.height} ledger entries"):
-                ledger = ui.readable(ledger)
-                st.dataframe(ledger, hide_index=True, width="stretch",
-                             column_config=ui.column_config(ledger))
+                ui.table(ledger)
         found = [f for f in result.findings]
         st.markdown(f"**Findings so far**: {len(found)}")
         if found:
             table = replay_view.findings_table(found)
-            st.dataframe(table, hide_index=True, width="stretch",
-                         column_config=ui.column_config(table, {"message": st.column_config
-                                                                .TextColumn("Message", width="large")}))
+            ui.table(table, column_config={"message": st.column_config.TextColumn(
+                "Message", width="large")})
     snap = rs.snapshot if rs is not None else None
     if callable(snap):
         with st.expander("Engine snapshot (JSON)"):

@@ -435,7 +435,7 @@ def recording(draft_id: str) -> None:
         for f in fresh:
             st.warning(f"**{f.code}** ({f.rule}): {f.message}", icon=":material/report:")
         with st.expander(f"Findings so far: {len(findings)}", expanded=bool(fresh)):
-            st.dataframe(replay_view.findings_table(findings), hide_index=True, width="stretch")
+            ui.table(replay_view.findings_table(findings))
 
     decision_panel(d.id, nxt, seat_names, live.places(state, live.pack()), len(d.events))
 
@@ -456,7 +456,8 @@ def recording(draft_id: str) -> None:
             m1, m2 = st.columns([3, 2])
             m1.image(hexmap.render_svg(hexmap.board_view(state), live.tile_names(live.pack()),
                                        replay_view.content_names()), width="stretch")
-            m2.dataframe(replay_view.seat_table(state), hide_index=True)
+            with m2:
+                ui.table(replay_view.seat_table(state))
     survey_form(d.id, sorted(seat_names))
     _events_table(d)
     finish_panel(d)

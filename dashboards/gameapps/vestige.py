@@ -50,7 +50,7 @@ def replay_panel(gid: str, log: Any, pos: int, result: Any, rs: Any) -> None:
     with right:
         st.dataframe(pl.DataFrame([
             {"Seat": s["seat"], "Colour": words(s["colour"]), "Leverage": s["leverage"],
-             "Speed": s["speed"], "Space": "not placed" if s["space"] is None else s["space"],
+             "Speed": s["speed"], "Space": "not placed" if s["space"] is None else str(s["space"]),
              "Regions": len(s["regions"]),
              "Cards": len(s["cards"])} for s in snap.get("seats", [])]), hide_index=True)
         if snap.get("nemeses"):
@@ -63,7 +63,7 @@ def replay_panel(gid: str, log: Any, pos: int, result: Any, rs: Any) -> None:
         found = list(result.findings)
         st.markdown(f"**Findings so far**: {len(found)}")
         if found:
-            st.dataframe(replay_view.findings_table(found), hide_index=True, width="stretch")
+            ui.table(replay_view.findings_table(found))
 
 
 def pick_kind(db: Path, f: Filters, key: str) -> str | None:

@@ -8,7 +8,7 @@ visit, activate, ...) and then one button (or one list) per choice; a forced sin
 shown as such and recorded with one click. The decision comes first on the page, beside the
 map, so it is visible without scrolling on a 1366x768 laptop. Every event is appended
 (fsynced) to the draft file at once; "Undo" appends an undo line; putting the draft aside and
-finishing it each ask once more.
+finishing it and undoing the last event each ask once more.
 """
 
 from __future__ import annotations
@@ -192,7 +192,7 @@ def recording(draft_id: str) -> None:
                  width="stretch")
         st.dataframe([{"Seat": seat_label(s, names), "Leverage": s["leverage"],
                        "Speed": s["speed"],
-                       "Space": "not placed" if s["space"] is None else s["space"],
+                       "Space": "not placed" if s["space"] is None else str(s["space"]),
                        "Regions": ", ".join(words(x) for x in s["regions"]) or "–"}
                       for s in snap.get("seats", [])], hide_index=True)
     with st.expander(f"Events recorded ({len(d.events)}; {d.undone} undone)"):
@@ -213,15 +213,25 @@ def _controls(d: drafts.Draft, over: bool) -> None:
     """Undo, put aside and finish; the last two ask once more before acting."""
     asking = st.session_state.get(CONFIRM)
     c = st.columns(3)
+    last = event_label(d.events[-1], vl.seat_names(d.header)) if d.events else ""
     if d.events:
-        last = event_label(d.events[-1], vl.seat_names(d.header))
-        c[0].button("Undo last event", key="vrec_undo", on_click=_undo, args=(d.id,),
+        c[0].button("Undo last event", key="vrec_undo", on_click=_ask, args=("undo",),
                     icon=":material/undo:", help=f"Takes back: {last}")
     c[1].button("Put this draft aside", key="vrec_abandon", on_click=_ask, args=("abandon",))
     if over:
         c[2].button("Finish: archive and load", key="vrec_finish", type="primary",
                     on_click=_ask, args=("finish",))
-    if asking == "abandon":
+    if asking == "undo" and d.events:
+        with st.container(border=True):
+            st.warning(f"Take back the last event? “{last}” (the draft file keeps it as undone).",
+                       icon=":material/help:")
+            y, n = st.columns(2)
+            if y.button("Yes, undo it", key="vrec_undo_yes", type="primary"):
+                _ask(None)
+                _undo(d.id)
+                st.rerun()
+            n.button("Cancel", key="vrec_undo_no", on_click=_ask, args=(None,))
+    elif asking == "abandon":
         with st.container(border=True):
             st.warning("Put this draft aside? Its file is kept and it can be reopened from the "
                        "Record page's list.", icon=":material/help:")

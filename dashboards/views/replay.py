@@ -144,7 +144,7 @@ def generic_panel(gid: str, log: gamelog.GameLog, pos: int, result: object, rs: 
     found = list(getattr(result, "findings", []) or [])
     st.markdown(f"**Findings so far**: {len(found)}")
     if found:
-        st.dataframe(replay_view.findings_table(found), hide_index=True, width="stretch")
+        ui.table(replay_view.findings_table(found))
     snap = rs.snapshot if rs is not None else None
     if callable(snap):
         with st.expander("The table at this event (engine snapshot)", expanded=True):
@@ -160,7 +160,7 @@ def _event_list(ga: gameapps.GameApp, log: gamelog.GameLog, pos: int) -> None:
              "": "▶" if i == pos else "", "what": _label(ga, log.events[i])}
             for i in range(lo, min(len(log.events), pos + 9))]
     with st.expander("Events around this one", expanded=True):
-        st.dataframe(pl.DataFrame(rows), hide_index=True, width="stretch")
+        ui.table(pl.DataFrame(rows))
 
 
 ui.guarded(render, reads_only=True)
