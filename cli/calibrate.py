@@ -212,16 +212,16 @@ def rows(study: Path) -> list[dict[str, Any]]:
                     metrics["kind"] == kind).iter_rows(named=True)}
                 for key, name, unit in ROWS:
                     if key == "action_entropy_dossier":
-                        r = with_dossier.get(kind)
-                        if r is None:
+                        d = with_dossier.get(kind)
+                        if d is None:
                             continue
-                        value, low, high, games = r["value"], r["low"], r["high"], r["games"]
+                        value, low, high, games = d["value"], d["low"], d["high"], d["games"]
                         check, need = None, stats.MIN_VERDICT_GAMES
                     elif key in ("agi", "open"):
-                        r = outcomes.get(kind, {}).get(key)
-                        if r is None:
+                        o = outcomes.get(kind, {}).get(key)
+                        if o is None:
                             continue
-                        value, low, high, games = r["value"], r["low"], r["high"], r["games"]
+                        value, low, high, games = o["value"], o["low"], o["high"], o["games"]
                         check, need = None, stats.MIN_VERDICT_GAMES
                     else:
                         m = part.get(key)

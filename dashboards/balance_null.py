@@ -160,9 +160,9 @@ def _replicate(pool: _Pool, games: int, rng: np.random.Generator) -> tuple[pl.Da
     while len(picked) < games:
         b = blocks[rng.integers(len(blocks))]
         grp = int(rng.integers(stats.BLOCKS))
-        for i in members[b]:
+        for game in members[b]:
             if len(picked) < games:
-                picked.append(int(i))
+                picked.append(int(game))
                 groups.append(grp)
     idx = np.array(picked)
     g = len(idx)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Collection, Iterator, Sequence
 from functools import cache, partial
-from typing import Annotated, Any, cast, get_args, get_origin
+from typing import Annotated, Any, get_args, get_origin
 
 from pydantic import BaseModel
 
@@ -49,7 +49,8 @@ def _moves_function(ruleset: Ruleset) -> Callable[..., Decision]:
     without its own indirection (Mandate 2038's move generator, called directly)."""
     direct = ruleset.simulation_moves
     if direct is not None:
-        return cast(Callable[..., Decision], direct())
+        moves: Callable[..., Decision] = direct()
+        return moves
     return partial(ruleset.legal_moves, lazy=True)
 
 

@@ -56,32 +56,21 @@ def _simulate(spec: dict[str, Any], out: Path) -> list[str]:
 
 
 def _walkthrough(spec: dict[str, Any], out: Path) -> list[str]:
-    """A Vestige game played by the heuristic bot through the engine, labelled as the
-    illustrative walkthrough it is (never as a playtest), in the format its name says."""
-    from engine.vestige.simulate import simulate_one as vestige_one
+    """Vestige games composed move by move from the engine's legal moves with the heuristic
+    policy (tests/vestige_walkthroughs.py), labelled as the illustrative walkthroughs they are
+    (never as playtests), each refused unless it replays clean."""
+    from engine.core.replay import replay
     from ingest.formats import write_log
+    from tests.vestige_walkthroughs import SPECS, compose
 
     names = []
-    for w in spec["walkthroughs"]:
-        log = vestige_one(w["seed"], 0, int(w["players"]), "heuristic", w["mode"])
-        stem = Path(w["file"]).stem
-        fmt = "csv" if w["file"].endswith(".csv") else "notation"
-        header = log.header.model_copy(update={
-            "session_type": "developer_walkthrough",
-            "game_id": f"vestige-{stem}",
-            "notes": "Illustrative walkthrough, not a playtest: it shows the format and replays clean.",
-            "provenance": log.header.provenance.model_copy(update={
-                "source_format": fmt,
-                "illustrative": True,
-                "description": (
-                    f"ILLUSTRATIVE {w['players']}-player Vestige walkthrough ({w['mode']}) for the "
-                    f"docs: played by the heuristic bot through the engine (seed {w['seed']}, "
-                    "simulator cards, declared component values); not a real playtest."),
-            }),
-        })
-        log = log.model_copy(update={"header": header})
-        (out / w["file"]).write_text(write_log(log, fmt), encoding="utf-8")
-        names.append(w["file"])
+    for w in SPECS:
+        log = compose(w)
+        r = replay(log.header, log.events)
+        if r.findings or r.outcome is None or not r.outcome.complete:
+            raise SystemExit(f"{w.file}: does not replay clean: {[f.message for f in r.findings[:3]]}")
+        (out / w.file).write_text(write_log(log, w.fmt), encoding="utf-8")
+        names.append(w.file)
     return names
 
 

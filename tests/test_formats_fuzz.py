@@ -145,8 +145,9 @@ def test_deep_nesting_is_unreadable() -> None:
 
 # --- issue 19: seeded mutations of every game's logs in every format, end to end --------------
 #
-# For every registered game: its smallest bundled sample, written in every format its writers
-# know, then mutated (truncated, random bytes, lines deleted/duplicated/swapped, hostile tokens,
+# For every registered game (the registry's declarations: the toolkit's two and any game package
+# installed): its smallest bundled sample (else a bot game), written in every format it
+# declares, then mutated (truncated, random bytes, lines deleted/duplicated/swapped, hostile tokens,
 # JSON values replaced or removed, header seats renumbered, zips with repeated names). Each
 # input goes through the CLI's validate, replay and convert (no exit 3, no "internal error")
 # and all of them through one ingest: no "failed" report, and every input's bytes are in the
@@ -164,27 +165,32 @@ HOSTILE = ["", "-1", "0", "4", "99", "2147483648", "1e999", "NaN", "[]", "{}", "
 
 
 def _seeds() -> dict[str, list[tuple[str, bytes]]]:
-    """game -> [(file name, bytes)]: its smallest sample in each format it can be written in."""
+    """game -> [(file name, bytes)] for every registered game: its smallest bundled sample (a
+    bot game from its simulator when it has none, such as a game package installed on its own)
+    written as canonical JSON and in every format its declaration can write."""
     from engine.core.registry import rulesets
-    from ingest.formats import SUFFIXES, read_path, writers
+    from ingest.formats import read_path, write_log
 
-    by_game: dict[str, list[Path]] = {}
+    samples: dict[str, list[Path]] = {}
     for path in sorted((ROOT / "data" / "samples").rglob("*")):
-        if path.suffix.lower() in SUFFIXES and path.suffix.lower() != ".zip" and path.is_file():
+        if path.is_file() and path.suffix.lower() in (".json", ".m38", ".txt", ".csv", ".vst"):
             for loaded in read_path(path):
                 if loaded.parsed.readable and not loaded.findings:
-                    by_game.setdefault(loaded.parsed.header.game, []).append(path)
-    suffix_of = {"json": ".json", "notation": ".txt", "csv": ".csv"}
+                    samples.setdefault(loaded.parsed.header.game, []).append(path)
     out: dict[str, list[tuple[str, bytes]]] = {}
     for game, ruleset in rulesets().items():
-        paths = by_game.get(game)
-        if not paths:
-            continue  # a game registered without any sample (an example package in a test)
-        smallest = min(paths, key=lambda p: p.stat().st_size)
-        [loaded] = read_path(smallest)
-        log = ruleset.log_model(header=loaded.parsed.header, events=loaded.parsed.events)
-        out[game] = [(f"{game}-seed{suffix_of.get(fmt, '.' + fmt)}", write(log).encode("utf-8"))
-                     for fmt, write in writers(game).items()]
+        if samples.get(game):
+            [loaded] = read_path(min(samples[game], key=lambda p: p.stat().st_size))
+            log = ruleset.log_model(header=loaded.parsed.header, events=loaded.parsed.events)
+        elif ruleset.simulate_one is not None:
+            if ruleset.prepare_simulation is not None:
+                ruleset.prepare_simulation()
+            log = ruleset.simulate_one("fuzz", 0, min(ruleset.player_counts), ruleset.bot_names[-1])
+        else:
+            continue
+        out[game] = [(f"{game}-seed.json", write_log(log, "json").encode("utf-8"))]
+        out[game] += [(f"{game}-seed{f.suffixes[0]}", write_log(log, f.name).encode("utf-8"))
+                      for f in ruleset.formats if f.writer is not None]
     return out
 
 
@@ -265,7 +271,9 @@ def _zip(members: list[tuple[str, bytes]]) -> bytes:
 
 def _inputs() -> list[tuple[str, bytes]]:
     seeds = _seeds()
-    assert {"mandate2038", "vestige"} <= set(seeds), sorted(seeds)
+    from engine.core.registry import rulesets
+
+    assert {"mandate2038", "vestige"} <= set(seeds) == set(rulesets()), sorted(seeds)
     out: list[tuple[str, bytes]] = []
     for game, files in sorted(seeds.items()):
         rng = random.Random(f"issue-19-{game}")

@@ -76,7 +76,8 @@ def for_type(tp: Any, meta: list[Any] | None = None) -> st.SearchStrategy[Any]:
     if tp is bool:
         return st.booleans()
     if tp is int:
-        return st.integers(min_value=b.get("min", -(2**40)), max_value=b.get("max", 2**40))
+        # a log holds 32-bit integers (the warehouse's INTEGER; larger values are refused)
+        return st.integers(min_value=b.get("min", -(2**31)), max_value=b.get("max", 2**31 - 1))
     if tp is float:
         return st.floats(min_value=b.get("min"), allow_nan=False, allow_infinity=False)
     if tp is str:

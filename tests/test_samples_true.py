@@ -36,7 +36,9 @@ def _expected_files(spec: dict[str, Any]) -> set[str] | None:
     if spec["recipe"] == "golden-copy":
         return {f"{c}.json" for c in spec["cases"]}
     if spec["recipe"] == "walkthrough":
-        return {w["file"] for w in spec["walkthroughs"]}
+        from tests.vestige_walkthroughs import SPECS
+
+        return {w.file for w in SPECS}
     if spec["recipe"] == "hand-written":
         return set(spec["files"])
     return None  # simulated: whatever the recipe wrote, each checked below

@@ -334,3 +334,21 @@ def test_validate_a_glob_treats_sidecar_names_like_the_folder_walk(
     out = capsys.readouterr()
     assert sorted(Path(f["path"]).name for f in json.loads(out.out)["files"]) == ["x.meta.json", "z.json"]
     assert "skipped 2 file(s)" in out.err and "\x1b" not in out.err
+
+
+def test_a_renamed_zip_member_never_overwrites_a_member_really_named_so() -> None:
+    import warnings
+
+    from ingest.formats import unpack_zip
+
+    buf = io.BytesIO()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with zipfile.ZipFile(buf, "w") as zf:
+            for name, body in (("a.json", b"1"), ("a.json", b"2"), ("a~2.json", b"3"),
+                               ("a.json", b"4"), ("a~2.json", b"5")):
+                zf.writestr(name, body)
+    with zipfile.ZipFile(buf) as zf:
+        members, problems = unpack_zip(zf)
+    assert sorted(members.values()) == [b"1", b"2", b"3", b"4", b"5"]
+    assert len(problems) == 4

@@ -276,3 +276,32 @@ def test_alternating_line_ups_alternate_policies_by_seat():
                                                  for k in range(n)]
     with pytest.raises(ValueError, match="unknown policy"):
         play_lineup_game("x", 0, 3, ids, "alternating", profiles, load_pack("mandate2038", "0.8.0-rc.17-test"))
+
+
+def test_agi_candidate_builds_next_to_the_capacity_operator():
+    """The designers' spatial preference: a Facility destination at distance 1 from the
+    Capacity Operator's nearest Facility weighs x12, on its hex x0.05, elsewhere x1; not once
+    the AGI Candidate has 3 Facilities, nor when no Capacity Operator has a Facility."""
+    from types import SimpleNamespace
+
+    from engine.mandate2038.board import DISTANCE
+    from engine.mandate2038.profiles import _spatial
+
+    profiles = load_profiles("default")
+    agi = ProfileBot(profiles["agi"], "greedy", random.Random(1))
+    cap = ProfileBot(profiles["capacity"], "greedy", random.Random(2))
+    agi.table = {1: agi, 2: cap}
+    home = next(iter(DISTANCE))
+    near = next(h for h, d in DISTANCE[home].items() if d == 1)
+    far = next(h for h, d in DISTANCE[home].items() if d >= 2)
+    fac = SimpleNamespace(hex=home)
+    me = SimpleNamespace(facilities={})
+    st = SimpleNamespace(seats=[me, SimpleNamespace(facilities={1: fac})])
+    assert _spatial(agi, st, me, near) == 12
+    assert _spatial(agi, st, me, home) == 0.05
+    assert _spatial(agi, st, me, far) == 1.0
+    me.facilities = {1: fac, 2: fac, 3: fac}
+    assert _spatial(agi, st, me, near) == 1.0
+    me.facilities = {}
+    st.seats[1].facilities = {}
+    assert _spatial(agi, st, me, near) == 1.0

@@ -215,15 +215,7 @@ def test_samples_exist_for_two_three_and_four_players() -> None:
     assert any(p.name == "walkthrough-2p-bone.vst" for p in SAMPLES)
 
 
-# Samples made before a rules change that they break, until the coordinator regenerates them
-# (issue 20: Bone at threat 1 gains 1 mercenary, p. 27; the old walkthrough's Bone gained none).
-STALE = {"walkthrough-2p-bone.vst"}
-
-
-@pytest.mark.parametrize("path", [
-    pytest.param(p, marks=pytest.mark.xfail(reason="stale sample: regenerate (issue 20)",
-                                            strict=False)) if p.name in STALE else p
-    for p in SAMPLES], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
 def test_sample_replays_clean_and_round_trips(path: Path) -> None:
     import engine.vestige  # noqa: F401 - registers the ruleset
     from engine.core.replay import replay
@@ -249,10 +241,10 @@ def test_simulated_games_round_trip_through_notation_and_sheet() -> None:
 
 
 def test_walkthrough_composer_writes_clean_illustrative_samples() -> None:
-    """``python -m engine.vestige.walkthroughs`` recomposes the bundled samples after a rules
+    """``python -m tests.regen_samples vestige`` recomposes the bundled samples after a rules
     change: labelled illustrative, replaying clean, Bone's sample won by Bone."""
     from engine.core.replay import replay
-    from engine.vestige.walkthroughs import SPECS, compose
+    from tests.vestige_walkthroughs import SPECS, compose
 
     spec = next(s for s in SPECS if s.nemesis == "bone")
     log = compose(spec)

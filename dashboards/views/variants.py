@@ -10,7 +10,7 @@ import polars as pl
 import streamlit as st
 
 from dashboards import balance_queries as bq
-from dashboards import store, ui
+from dashboards import filters, store, ui
 from dashboards import variant_charts as vc
 from dashboards import variant_queries as vq
 
@@ -31,17 +31,20 @@ def _compare(folder: str, version: Any) -> dict[str, Any]:
 
 
 def render() -> None:
+    db = store.db_path()
+    f = filters.sidebar(db)  # the physical playtests shown below follow the shared filters
     text = st.sidebar.text_input(
         "Study folder", key="variants_study", value="",
         help="A folder written by `playtest study --variant ...` (Parquet tables). "
              "PLAYTEST_STUDY sets the default.")
     study = bq.study_path(text)
-    physical = vq.physical_by_variant(store.db_path())
+    physical = vq.physical_by_variant(db, f)
     if study is None:
         ui.empty_state("No study folder with variants. Play one with `playtest study --variant "
                        "examples/variants/dossier-compute-2.toml --games 400 --players 4 --seed "
                        "1 --out DIR` and name DIR in the sidebar (or set PLAYTEST_STUDY).")
         _physical(physical, pl.DataFrame())
+        filters.show_exclusions(db, f)
         return
     version = bq._study_version(bq.study_tables(study))
     try:
@@ -49,6 +52,7 @@ def render() -> None:
     except vq.CompareError as exc:
         ui.empty_state(str(exc))
         _physical(physical, pl.DataFrame())
+        filters.show_exclusions(db, f)
         return
     frame = vq.rows_frame(result)
     summary = pl.DataFrame(result["variants"])
@@ -79,13 +83,15 @@ def render() -> None:
             ui.show_chart(vc.sweep_chart(sweep.filter(pl.col("knob") == knob)),
                           f"sweep-{knob}")
     _physical(physical, vq.simulated_by_variant(study))
+    filters.show_exclusions(db, f)
 
 
 def _physical(physical: pl.DataFrame, simulated: pl.DataFrame) -> None:
     st.subheader("Physical playtests beside the simulated evidence")
-    st.caption("Physical playtests (facilitated and blind) of each variant, as their logs' "
-               "headers name it, next to the study's simulated games: two kinds of evidence "
-               "side by side, never pooled into one figure.")
+    st.caption("Physical playtests (facilitated and blind, among the games the sidebar's "
+               "filters select) of each variant, as their logs' headers name it, next to the "
+               "study's simulated games: two kinds of evidence side by side, never pooled into "
+               "one figure.")
     beside = vq.evidence_beside(physical, simulated)
     if beside.is_empty():
         st.info("No physical playtest and no study yet.")

@@ -74,8 +74,8 @@ class OptionBook:
                 if not part:
                     continue
                 if "=" in part:
-                    rid, opt = (x.strip() for x in part.split("=", 1))
-                    pairs.append((rid, opt))
+                    rid, chosen_opt = (x.strip() for x in part.split("=", 1))
+                    pairs.append((rid, chosen_opt))
                 else:
                     pairs.append((part, None))
         for name, opt in pairs:
@@ -129,7 +129,7 @@ class Rulings(dict[str, str]):
         d = self.book.defaults()
         return ",".join(f"{k}={v}" for k, v in sorted(self.items()) if d.get(k) != v)
 
-    def copy(self) -> Rulings:  # type: ignore[override]
+    def copy(self) -> Rulings:
         return Rulings(self, self.book)
 
     def __reduce__(self) -> tuple[Any, ...]:

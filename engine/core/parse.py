@@ -54,7 +54,8 @@ def describe_validation_error(err: ValidationError, limit: int = 3) -> str:
 
 def _list_adapter(rs: Ruleset) -> TypeAdapter[Any] | None:
     """The ruleset's adapter for a whole list of events, when it provides one."""
-    return rs.events_adapter
+    adapter: TypeAdapter[Any] | None = rs.events_adapter
+    return adapter
 
 
 def _sink(event: int | None = None, line: int | None = None) -> FindingSink:

@@ -78,7 +78,7 @@ def _load(name: str, ref: str) -> None:
     if getattr(obj, "game", None) != name:
         raise GameDeclarationError(f"the {ENTRY_POINT_GROUP} entry point {name!r} names "
                                    f"{ref}, whose game id is {getattr(obj, 'game', None)!r}")
-    register(obj)  # type: ignore[arg-type]
+    register(obj)
 
 
 def _discover() -> None:

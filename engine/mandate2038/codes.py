@@ -195,7 +195,8 @@ MANDATE_CITATIONS: dict[str, str] = {
 }
 #: the codes that say a log could not be read at all: no game rule applies to them
 FORMAT_ONLY = frozenset({"log/unreadable", "log/invalid-header", "log/invalid-event",
-                         "log/unknown-event", "log/unknown-game", "log/parse-error"})
+                         "log/unknown-event", "log/unknown-game", "log/parse-error",
+                         "log/variant", "log/variant-hash"})
 
 CATALOGUE = Catalogue(
     [Rule(r.code, MANDATE_CITATIONS.get(r.code, r.rule), r.title, r.severity) for r in CORE_RULES]

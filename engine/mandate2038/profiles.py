@@ -366,7 +366,7 @@ class ProfileBot:
 
 def _target_hexes(bot: ProfileBot, st: GameState, target: str) -> list[Any]:
     """The hexes of the Facilities of every seat played by profile ``target``."""
-    out = []
+    out: list[Any] = []
     for seat, other in bot.table.items():
         if other is bot or not isinstance(other, ProfileBot) or other.profile.id != target:
             continue
@@ -380,7 +380,7 @@ def _spatial(bot: ProfileBot, st: GameState, s: SeatState, dest: Any) -> float:
     nearest Facility, x0.05 on its hex when the preferred distance is 1; only while the bot has
     fewer Facilities than ``apply_until_facilities`` and the target has a Facility."""
     pref = bot._spatial
-    if len(s.facilities) >= pref.apply_until_facilities:
+    if pref is None or len(s.facilities) >= pref.apply_until_facilities:
         return 1.0
     hexes = _target_hexes(bot, st, pref.target_profile)
     if not hexes:

@@ -148,13 +148,15 @@ def unpack_zip(zf: zipfile.ZipFile, *, keep: bool = True, max_member: int = MAX_
         name = info.filename
         if name in seen:
             seen[name] += 1
-            path = PurePosixPath(name)
-            renamed = str(path.with_name(f"{path.stem}~{seen[name]}{path.suffix}"))
+            path, k = PurePosixPath(name), seen[name]
+            renamed = str(path.with_name(f"{path.stem}~{k}{path.suffix}"))
+            while renamed in seen:  # a member really named so: another name, nothing lost
+                k += 1
+                renamed = str(path.with_name(f"{path.stem}~{k}{path.suffix}"))
             problems.append(f"{name}: the zip holds {seen[name]} members of this name; "
                             f"member {seen[name]} is read as {renamed}")
             name = renamed
-        else:
-            seen[name] = 1
+        seen.setdefault(name, 1)
         if keep:
             members[name] = b"".join(parts)
     return members, problems

@@ -374,8 +374,10 @@ def csv_rows(text: str, delimiter: str, problems: Problems) -> list[tuple[int, l
             head = nxt if close is None else nxt[:close]
             if delimiter in head:
                 break  # the next line is a row of its own: the quote was left open
+            # the line break inside the cell as written (a cell's own "\r\n" is kept)
+            brk = "\r\n" if lines[i].endswith("\r") else "\n"
             i += 1
-            chunk = f"{chunk}\n{nxt}"
+            chunk = f"{chunk}{brk}{nxt}"
             row, open_at = _csv_line(chunk, delimiter)
         if open_at is not None:
             problems.error(start + 1, open_at,

@@ -1,7 +1,6 @@
 """The bundled ILLUSTRATIVE Vestige walkthroughs (``data/samples/vestige``), composed again from
-the engine's legal moves after a rules change:
-
-    python -m engine.vestige.walkthroughs data/samples/vestige
+the engine's legal moves after a rules change (``python -m tests.regen_samples vestige``, the
+recipe ``walkthrough`` of data/samples/manifest.toml):
 
 Each sample is a game played move by move through ``RULESET.legal_moves`` with the heuristic bot
 (the simulator's strict loop: a move that produced a finding would raise), the first deal of its
@@ -15,11 +14,8 @@ files replay with zero findings (checked here before writing, and by
 
 from __future__ import annotations
 
-import argparse
 import datetime as dt
-import sys
 from dataclasses import dataclass
-from pathlib import Path
 
 from engine.core.replay import replay
 from engine.vestige.ruleset import RULESET
@@ -82,31 +78,7 @@ def compose(spec: Spec, tries: int = 200) -> VestigeLog:
             "description": f"ILLUSTRATIVE {spec.players}-player Vestige walkthrough ({who}) for "
                            "docs/vestige-app.md: composed move by move from the engine's legal "
                            "moves with the heuristic policy (python -m "
-                           "engine.vestige.walkthroughs); not a real playtest."}),
+                           "tests.regen_samples vestige); not a real playtest."}),
         "notes": "Illustrative walkthrough, not a playtest.",
     })
     return VestigeLog(header=header, events=log.events)
-
-
-def main(argv: list[str] | None = None) -> int:
-    from ingest.formats import write_log
-
-    p = argparse.ArgumentParser(prog="python -m engine.vestige.walkthroughs",
-                                description=__doc__.split("\n\n")[0])
-    p.add_argument("out", type=Path, help="folder to write the samples into")
-    a = p.parse_args(argv)
-    a.out.mkdir(parents=True, exist_ok=True)
-    for spec in SPECS:
-        log = compose(spec)
-        r = replay(log.header, log.events, ruleset=RULESET)
-        if r.findings or r.outcome is None or not r.outcome.complete:
-            raise SystemExit(f"{spec.file}: does not replay clean: "
-                             f"{[f.message for f in r.findings[:3]]}")
-        (a.out / spec.file).write_text(write_log(log, spec.fmt), encoding="utf-8")
-        print(f"wrote {a.out / spec.file}: {len(log.events)} events, {r.outcome.details['rounds']} "
-              f"rounds, winners {r.outcome.details['winners']}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
