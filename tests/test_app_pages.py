@@ -597,3 +597,45 @@ def test_a_database_without_the_games_table_is_not_read_as_no_games(
         errors = [e.value for e in at.error]
         assert any("has no 'games' table" in str(e) for e in errors), (page, errors)
         assert not any("No games match" in str(i.value) for i in at.info), page
+
+
+PIG = Path(__file__).resolve().parent.parent / "examples" / "pig"
+
+
+def test_a_third_game_appears_in_every_shared_page(sample_db: Path, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The example game (examples/pig), registered as a plug-in would be, gets a section on the
+    shared pages, its own page in the navigation, and opens with the Game filter on it; no
+    file of the app names it."""
+    if not (PIG / "playtest_pig" / "__init__.py").is_file():
+        pytest.skip("examples/pig is not in this checkout")
+    import shutil
+
+    from engine.core import registry
+    from ingest.pipeline import ingest_paths
+    from schemas.canonical import dumps_log
+
+    monkeypatch.syspath_prepend(str(PIG))
+    import playtest_pig
+
+    monkeypatch.setattr(registry, "_RULESETS", dict(registry.rulesets()))  # undone afterwards
+    if "pig" not in registry.rulesets():
+        registry.register(playtest_pig.GAME)
+    db = tmp_path / "w" / "playtest.duckdb"
+    db.parent.mkdir()
+    shutil.copy(sample_db, db)
+    logs = tmp_path / "pig-logs"
+    logs.mkdir()
+    for i in range(3):
+        log = playtest_pig.GAME.simulate_one("app", i, 2, "mixed")
+        (logs / f"pig-{i}.json").write_text(dumps_log(log), encoding="utf-8")
+    ingest_paths([logs], db, progress=False)
+    assert "Pig: turn risk" in [p.title for p in all_pages()]
+    for games in ([], ["pig"]):
+        at = _app(db, monkeypatch, games=games)
+        for page in all_pages():
+            at.switch_page(page.path).run()
+            _no_exception(at)
+            assert not at.error, (page.title, games, [e.value for e in at.error])
+            if Path(page.path).stem in SECTIONED and not games:
+                assert "Pig" in [h.value for h in at.header], page.title

@@ -143,8 +143,12 @@ def test_record_measure_reload_and_find_the_draft_intact(server: tuple[str, Path
         page.screenshot(path=str(SHOTS / "vestige-record-first-decision.png"))
         clicks = Clicks(page)
         forced = forced_one = out_of_view = 0
+        by_kind: dict[str, list[int]] = {}  # player / table decision -> [events, clicks]
         for n in range(1, EVENTS + 1):
             before = clicks.n
+            page.evaluate(TO_TOP)
+            kind = ("player" if page.locator('[data-testid="stMain"]').get_by_text(
+                " decides", exact=False).count() else "table")
             passes = 0
             while True:  # an option that records nothing (a "not met") asks again
                 was_forced, in_view = _record_one(page, clicks, rng)
@@ -156,13 +160,18 @@ def test_record_measure_reload_and_find_the_draft_intact(server: tuple[str, Path
             if was_forced and not passes:
                 forced += 1
                 forced_one += clicks.n - before == 1
+            tally = by_kind.setdefault(kind, [0, 0])
+            tally[0] += 1
+            tally[1] += clicks.n - before
         page.evaluate(TO_TOP)
         page.screenshot(path=str(SHOTS / "vestige-record-laptop.png"))
         measure = {"events": EVENTS, "clicks": clicks.n,
                    "clicks_per_event": round(clicks.n / EVENTS, 2),
                    "forced_events": forced, "forced_in_one_click": forced_one,
                    "forced_share_one_click": round(forced_one / forced, 3) if forced else None,
-                   "decisions_out_of_view_1366x768": out_of_view}
+                   "decisions_out_of_view_1366x768": out_of_view,
+                   "clicks_per_event_by_decision": {k: [v[0], round(v[1] / v[0], 2)]
+                                                    for k, v in by_kind.items()}}
         (OUT / "vestige-clicks.json").write_text(json.dumps(measure, indent=1) + "\n",
                                                  encoding="utf-8")
         print("Vestige recording measure:", measure)
