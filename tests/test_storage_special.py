@@ -57,12 +57,12 @@ def test_ingest_with_a_fifo_a_dev_zero_link_and_a_link_out_loads_every_valid_gam
     folder, games = _hostile_folder(tmp_path)
     db = tmp_path / "w" / "playtest.duckdb"
     started = time.monotonic()
-    # the child reports its own peak (RUSAGE_CHILDREN would be the largest of every child this
-    # test process ever waited for, Ray workers of other tests included)
+    # the child reports its own peak: VmHWM of its own memory map (ru_maxrss would carry the
+    # forked pytest process's size across exec, and RUSAGE_CHILDREN the largest child ever)
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PLAYTEST_WORKERS": "1"}
-    code = ("import resource, sys; from cli.main import main; rc = main(sys.argv[1:]); "
-            "print('PEAK_KB', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, "
-            "file=sys.stderr); sys.exit(rc)")
+    code = ("import sys; from cli.main import main; rc = main(sys.argv[1:]); "
+            "hwm = [ln for ln in open('/proc/self/status') if ln.startswith('VmHWM')]; "
+            "print('PEAK_KB', hwm[0].split()[1] if hwm else 0, file=sys.stderr); sys.exit(rc)")
     done = subprocess.run([sys.executable, "-c", code, "ingest", str(folder), "--db", str(db),
                            "--format", "json"], capture_output=True, text=True, timeout=120,
                           env=env, cwd=ROOT, check=False)
