@@ -101,6 +101,7 @@ def new_header(
     facilitator: str | None = None,
     notes: str | None = None,
     detail: str = "full",
+    variant: dict[str, Any] | None = None,
 ) -> tuple[dict[str, Any] | None, str | None]:
     """(canonical header dict, problem). The header is validated by the log schema."""
     body: dict[str, Any] = {
@@ -115,7 +116,7 @@ def new_header(
     }
     for key, value in (("map", layout), ("first_initiative", first_initiative),
                        ("protocol", protocol), ("venue", venue), ("facilitator", facilitator),
-                       ("notes", notes)):
+                       ("notes", notes), ("variant", variant)):
         if value:
             body[key] = value
     try:

@@ -31,8 +31,10 @@ PROTOCOL = "vestige-observation@1"
 def new_header(players: list[tuple[str, str]], *, mode: str = "competitive",
                nemesis: str | None = None, difficulty: str | None = None,
                session_type: str = "facilitated_playtest", map_seed: str = "",
-               facilitator: str | None = None, venue: str | None = None) -> dict[str, Any]:
-    """A validated header dict: ``players`` are (colour, name) in seat order."""
+               facilitator: str | None = None, venue: str | None = None,
+               variant: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A validated header dict: ``players`` are (colour, name) in seat order; ``variant``: the
+    stamp of the rules variant the table plays (dashboards.variant_pick), None as printed."""
     rng = random.Random(map_seed or dt.datetime.now(dt.UTC).isoformat())
     header = {
         "game": "vestige", "session_type": session_type, "date": dt.date.today().isoformat(),
@@ -42,6 +44,8 @@ def new_header(players: list[tuple[str, str]], *, mode: str = "competitive",
         "facilitator": facilitator or None, "venue": venue or None,
         "provenance": {"source_format": "live"},
     }
+    if variant:
+        header["variant"] = variant
     if nemesis:
         header["nemeses"] = [{"name": nemesis}]
         header["difficulty"] = difficulty or "nuisance"

@@ -19,7 +19,17 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
-from dashboards import drafts, hexmap, live, protocols, record_nav, replay_view, store, ui
+from dashboards import (
+    drafts,
+    hexmap,
+    live,
+    protocols,
+    record_nav,
+    replay_view,
+    store,
+    ui,
+    variant_pick,
+)
 from dashboards.gameapps import Recorder
 from dashboards.ui import plural
 from schemas.log import HUMAN_SESSION_TYPES
@@ -133,7 +143,8 @@ def new_session() -> None:
     ini = st.selectbox("First Initiative", ini_opts, key="new_ini")
     start_setup = st.checkbox("Setup starts now (record the setup start time)", value=True,
                               key="new_setup_now")
-    if st.button("Start recording", type="primary", key="new_start"):
+    variant, usable = variant_pick.pick("mandate2038", "new_variant")
+    if st.button("Start recording", type="primary", key="new_start", disabled=not usable):
         if len({f for f, _ in seats}) != len(seats):
             st.error("Each seat needs a different faction.")
             return
@@ -143,7 +154,8 @@ def new_session() -> None:
             seats=seats, session_type=session_type, layout=layout, first_initiative=first,
             protocol=None if protocol == "(none)" else protocol, profile=profile,
             date=date if isinstance(date, dt.date) else None, venue=venue.strip() or None,
-            facilitator=facilitator.strip() or None, notes=seed_note, detail=detail)
+            facilitator=facilitator.strip() or None, notes=seed_note, detail=detail,
+            variant=variant)
         if problem or header is None:
             st.error(problem or "the session could not be created")
             return

@@ -17,7 +17,7 @@ from typing import Any
 
 import streamlit as st
 
-from dashboards import drafts, record_nav, store, ui
+from dashboards import drafts, record_nav, store, ui, variant_pick
 from dashboards import vestige_live as vl
 from dashboards import vestige_map as vm
 from dashboards.filters import SESSION_TYPE_LABELS
@@ -53,6 +53,7 @@ def draft_seats(header: dict[str, Any]) -> str:
 
 def new_session() -> None:
     """The new-game form; "Start recording" creates the draft and opens it."""
+    variant, usable = variant_pick.pick("vestige", "vrec_variant")
     with st.form("vrec_new"):
         c = st.columns(3)
         n = c[0].number_input("Players", min_value=1, max_value=4, value=2, step=1)
@@ -66,13 +67,14 @@ def new_session() -> None:
         difficulty = c[1].selectbox("Difficulty (with a nemesis)", DIFFICULTIES,
                                     format_func=words)
         seed = c[2].text_input("Map seed (blank: random)", "")
-        go = st.form_submit_button("Start recording", type="primary")
+        go = st.form_submit_button("Start recording", type="primary", disabled=not usable)
     if go:
         given = [x.strip() for x in names.split(",")] if names.strip() else []
         players = [(vl.COLOURS[i], given[i] if i < len(given) else "") for i in range(int(n))]
         try:
             header = vl.new_header(players, mode=mode, nemesis=nemesis or None,
-                                   difficulty=difficulty, session_type=session, map_seed=seed)
+                                   difficulty=difficulty, session_type=session, map_seed=seed,
+                                   variant=variant)
         except ValueError as err:
             st.error(f"The game could not be set up: {err}")
             return
