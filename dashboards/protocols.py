@@ -22,10 +22,15 @@ from schemas.protocol import capture_completeness, completeness_share, protocol_
 DEFAULT_PROTOCOL = "mandate2038-observation"
 
 
-def load(reference: str | None) -> tuple[Any, str | None]:
-    """(protocol, problem): the protocol named by ``reference`` (default: the latest)."""
+def load(reference: str | None, game: str | None = None) -> tuple[Any, str | None]:
+    """(protocol, problem): the protocol named by ``reference`` (default: the latest), looked up
+    where ``game`` keeps its protocols (its declared ``protocols_dir``, else data/protocols)."""
+    from engine.core.registry import get_ruleset
+
+    rs = get_ruleset(game) if game else None
     try:
-        return load_protocol(reference or DEFAULT_PROTOCOL), None
+        return load_protocol(reference or DEFAULT_PROTOCOL,
+                             root=rs.protocols_dir if rs is not None else None), None
     except Exception as err:  # unknown id/version, unreadable file: say so on the page
         return None, f"protocol {reference or DEFAULT_PROTOCOL!r} could not be loaded: {err}"
 

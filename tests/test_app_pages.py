@@ -23,6 +23,9 @@ from tests import sample_warehouse
 APP = Path(__file__).resolve().parent.parent / "dashboards" / "app.py"
 #: page module name -> title, for every page of the app
 ALL = {Path(p.path).stem: p.title for p in all_pages()}
+#: page module name -> the path the navigation gives it (a game package's page is a file of its
+#: own package, not of dashboards/views)
+PATHS = {Path(p.path).stem: p.path for p in all_pages()}
 DASHBOARDS = APP.parent
 #: the shared pages that draw the filter sidebar (read from each page's own code)
 ANALYTICS = {Path(p.path).stem: p.title for section in ("Check", "Analyse")
@@ -59,7 +62,7 @@ def _app(db: Path, monkeypatch: pytest.MonkeyPatch, page: str | None = None,
     if page:
         if query:
             at.query_params.update(query)
-        at.switch_page(f"views/{page}.py").run()
+        at.switch_page(PATHS.get(page, f"views/{page}.py")).run()
     return at
 
 
@@ -200,7 +203,7 @@ def test_evidence_switch_holds_on_every_page(sample_db: Path,
     at.sidebar.multiselect[1].set_value([4]).run()
     tour = [p for a in ANALYTICS for p in (a, "record")] + list(ANALYTICS)
     for page in tour:
-        at.switch_page(f"views/{page}.py").run()
+        at.switch_page(PATHS.get(page, f"views/{page}.py")).run()
         _no_exception(at)
         if page in ANALYTICS:
             toggles = [t.value for t in at.sidebar.toggle if t.label == "Evidence only"]
@@ -358,7 +361,7 @@ def test_switching_through_every_page_in_one_session(sample_db: Path, monkeypatc
     `playtest bench --pages`, never asserted in a test)."""
     at = _app(sample_db, monkeypatch)
     for page in ALL:
-        at.switch_page(f"views/{page}.py").run()
+        at.switch_page(PATHS.get(page, f"views/{page}.py")).run()
         _no_exception(at)
     assert os.environ["PLAYTEST_DB"] == str(sample_db)
 
@@ -548,7 +551,7 @@ def test_game_filter_holds_on_every_page_and_a_game_page_fixes_its_game(
     assert "mandate2038" in game.options or "Mandate 2038" in game.options
     game.set_value(["mandate2038"]).run()
     for page in [*ANALYTICS, "record", "overview"]:
-        at.switch_page(f"views/{page}.py").run()
+        at.switch_page(PATHS.get(page, f"views/{page}.py")).run()
         _no_exception(at)
         if page in ANALYTICS:
             games = [m.value for m in at.sidebar.multiselect if m.label == "Game"]
@@ -568,7 +571,7 @@ def test_a_game_without_its_own_sections_gets_the_generic_ones(
 
     monkeypatch.setattr(gameapps, "SECTION_MODULES", {"mandate2038": "mandate2038"})
     at = _app(sample_db, monkeypatch, games=["vestige"])
-    at.switch_page(f"views/{page}.py").run()
+    at.switch_page(PATHS.get(page, f"views/{page}.py")).run()
     if page == "duration":
         at.checkbox(key="dur_nonhuman").check().run()
     _no_exception(at)
@@ -592,7 +595,7 @@ def test_a_database_without_the_games_table_is_not_read_as_no_games(
     con.close()
     at = _app(db, monkeypatch)
     for page in ANALYTICS:
-        at.switch_page(f"views/{page}.py").run()
+        at.switch_page(PATHS.get(page, f"views/{page}.py")).run()
         _no_exception(at)
         errors = [e.value for e in at.error]
         assert any("has no 'games' table" in str(e) for e in errors), (page, errors)

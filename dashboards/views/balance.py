@@ -237,6 +237,14 @@ def render() -> None:
     db = store.db_path()
     f = filters.sidebar(db)
     st.title("Balance")
+    others = [g for g in (f.games or ()) if g != "mandate2038"]
+    if others and "mandate2038" not in (f.games or ()):
+        from dashboards import gameapps
+
+        ui.empty_state("The balance checks are Mandate 2038's designers' contract; "
+                       + ", ".join(gameapps.title(g) for g in others)
+                       + " has none yet. Choose Mandate 2038 (or all games) in the Game filter.")
+        return
     th = stats.thresholds()
     st.caption(
         "The designers' balance checks (contract strategic-unsolvability-v3, provisional "

@@ -52,7 +52,7 @@ def render() -> None:
 def section(ga: gameapps.GameApp, f: filters.Filters) -> None:
     """One game's observations, scored against its own protocol."""
     db = store.db_path()
-    protocol, problem = protocols.load(ga.part("PROTOCOL") or f"{ga.id}-observation")
+    protocol, problem = protocols.load(ga.part("PROTOCOL") or f"{ga.id}-observation", ga.id)
     names = {c.id: c.name for c in protocol.categories} if protocol is not None else {}
     rows = ui.TABLE_ROWS
     data = queries.observation_page(db, f, rows)  # counted in SQL, on one connection
