@@ -217,12 +217,18 @@ def game_columns(
     rs = get_ruleset(header.game)
     if rs is None:
         raise ValueError(f"no ruleset is registered for game {header.game!r}")
-    result = replay(header, events, lines=lines, indices=indices, ruleset=rs)
+    # Findings: the reader's (kept in meta) first, then the engine's. The lines the reader could
+    # not read are told to the engine, as `playtest validate` does (issue 21: what follows from
+    # them links to them), so the warehouse holds the same findings as validate.
+    read_findings = [f for f in meta.get("read_findings", []) if isinstance(f, dict)]
+    unreadable = [(int(w["line"]), w.get("seat")) for f in read_findings
+                  if f.get("code") in ("log/parse-error", "log/invalid-event")
+                  and isinstance(w := f.get("where") or {}, dict) and w.get("line") is not None]
+    result = replay(header, events, lines=lines, indices=indices, ruleset=rs,
+                    unreadable=unreadable)
     out: GameColumns = {}
     notes: list[str] = []
 
-    # Findings: the reader's (kept in meta) first, then the engine's.
-    read_findings = [f for f in meta.get("read_findings", []) if isinstance(f, dict)]
     all_findings: list[dict[str, Any]] = list(read_findings)
     all_findings += [f.model_dump(mode="json") for f in result.findings]
     finding_rows = []

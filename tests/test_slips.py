@@ -277,3 +277,34 @@ def test_two_slips_of_two_seats_are_two_findings(mandate, fmt, name):
     lines[cp - 1] = line[:k] + str(int(line[k:end]) + 1) + line[end:]
     errs, _loaded = _read("\n".join(lines), name)
     assert sorted(f.where.line for f in errs) == [typo_at, cp], [(f.code, f.where.line) for f in errs]
+
+
+@pytest.mark.parametrize("kind", ["typo", "truncated"])
+def test_the_warehouse_holds_the_same_findings_as_validate(mandate, tmp_path, kind):
+    """A slip's consequences are notes in the warehouse too: ingest tells the engine which
+    lines could not be read, as validate does, so the Audit page and validate agree."""
+    import json
+
+    import duckdb
+
+    from cli.main import main
+
+    lines, kinds, other = (list(x) if isinstance(x, list) else x for x in mandate["notation"])
+    SLIPS[kind](lines, kinds, other, "notation")
+    path = tmp_path / "slip.m38"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    db = tmp_path / "w" / "playtest.duckdb"
+    main(["ingest", str(path), "--db", str(db)])
+    con = duckdb.connect(str(db), read_only=True)
+    stored = con.execute("SELECT code, severity, line FROM findings ORDER BY n").fetchall()
+    con.close()
+    import contextlib
+    import io
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        main(["validate", str(path), "--format", "json"])
+    (entry,) = json.loads(out.getvalue())["files"]
+    said = [(f["code"], f["severity"], (f.get("where") or {}).get("line")) for f in entry["findings"]]
+    assert sorted(stored, key=str) == sorted(said, key=str)
+    assert sum(1 for _c, sev, _l in stored if sev in ("error", "warning")) == 1
