@@ -351,7 +351,9 @@ def add_arguments(parser: Any) -> None:
     """The ``calibrate`` command's arguments."""
     parser.add_argument("study", metavar="STUDY_DIR", nargs="?", default=None,
                         help="a folder written by playtest study (for --null-check: the pool "
-                             "of games to draw replicate studies from)")
+                             "of games to draw replicate studies from; without it the null "
+                             "check plays its documented pool, 200 games per player count and "
+                             "policy, into simulated/null-pool once)")
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument("--null-check", type=int, default=None, metavar="N",
                         help="instead: each check's false-verdict rate and interval coverage "
@@ -361,12 +363,33 @@ def add_arguments(parser: Any) -> None:
                         help="with --null-check: the player counts to check (default: all)")
 
 
+#: the pool ``--null-check`` draws from when no study folder is named: the documented one
+#: (docs/balance.md, "How sure a verdict is"), played once and kept under the current folder
+POOL_GAMES = 200
+POOL_POLICIES = ("greedy", "weighted")
+POOL_BACKEND = "auto"  # Ray when installed, else local processes (as `playtest study`)
+
+
+def default_pool(players: str = "") -> Path:
+    """The null check's default pool: 200 games per player count and policy (greedy, weighted)
+    of seed ``pool1``, played by ``playtest study`` into ``simulated/null-pool`` the first time
+    (resumable, like any study) and reused after."""
+    import sys
+
+    from ingest.study import StudySpec, run_study
+
+    counts = tuple(int(x) for x in str(players).split(",") if x.strip()) or (3, 4, 5)
+    out = Path("simulated") / "null-pool"
+    spec = StudySpec(games=POOL_GAMES, players=counts, policies=POOL_POLICIES, seed="pool1")
+    run_study(spec, out, backend=POOL_BACKEND, say=lambda m: print(m, file=sys.stderr))
+    return out
+
+
 def command(args: Any) -> str:
     """Run ``calibrate`` and return what it prints (ValueError: bad input, said in words)."""
-    if args.study is None:
-        raise ValueError("name a study folder (playtest study --out DIR ...); for --null-check "
-                         "it is the pool of games replicate studies are drawn from")
-    study = Path(args.study)
+    if args.study is None and args.null_check is None:
+        raise ValueError("name a study folder (playtest study --out DIR ...)")
+    study = Path(args.study) if args.study is not None else default_pool(args.players)
     if not (study / "games").is_dir() or not (study / "seats").is_dir():
         raise ValueError(f"{study}: not a study folder (no games/ and seats/ tables); make one "
                          "with playtest study")

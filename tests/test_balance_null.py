@@ -70,3 +70,23 @@ def test_the_null_check_command(pool: Path, capsys: pytest.CaptureFixture[str]) 
         assert c["coverage"] is None or 0 <= c["coverage"] <= 1
     assert main(["calibrate", str(pool), "--null-check", "0"]) == 2
     assert "at least 1" in capsys.readouterr().err
+
+
+def test_null_check_without_a_folder_plays_its_documented_pool(tmp_path, monkeypatch, capsys):
+    """`playtest calibrate --null-check N --format json` as the issue writes it (no folder):
+    the documented pool is played once into simulated/null-pool and drawn from."""
+    import json
+
+    import cli.calibrate as calibrate
+    from cli.main import main
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(calibrate, "POOL_GAMES", 3)
+    monkeypatch.setattr(calibrate, "POOL_BACKEND", "local")
+    assert main(["calibrate", "--null-check", "2", "--players", "3", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["study"].endswith("null-pool") and (tmp_path / "simulated" / "null-pool").is_dir()
+    assert {c["games"] for c in doc["checks"]} == {50, 200, 1000}
+    rates = [c["false_verdict_rate"] for c in doc["checks"]]
+    assert any(r is not None for r in rates)  # a pool of 3 games a policy leaves some out
+    assert all(r is None or 0 <= r <= 1 for r in rates)
