@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from conftest import event, header
-from test_timing import EVENTS
+from test_pig_timing import EVENTS
 
 from engine.core.registry import get_ruleset
 from schemas.packs import load_protocol
