@@ -368,6 +368,7 @@ def add_arguments(parser: Any) -> None:
 POOL_GAMES = 200
 POOL_POLICIES = ("greedy", "weighted")
 POOL_BACKEND = "auto"  # Ray when installed, else local processes (as `playtest study`)
+POOL_WORKERS: int | None = None  # all CPUs
 
 
 def default_pool(players: str = "") -> Path:
@@ -381,7 +382,8 @@ def default_pool(players: str = "") -> Path:
     counts = tuple(int(x) for x in str(players).split(",") if x.strip()) or (3, 4, 5)
     out = Path("simulated") / "null-pool"
     spec = StudySpec(games=POOL_GAMES, players=counts, policies=POOL_POLICIES, seed="pool1")
-    run_study(spec, out, backend=POOL_BACKEND, say=lambda m: print(m, file=sys.stderr))
+    run_study(spec, out, backend=POOL_BACKEND, workers=POOL_WORKERS,
+              say=lambda m: print(m, file=sys.stderr))
     return out
 
 

@@ -83,6 +83,7 @@ def test_null_check_without_a_folder_plays_its_documented_pool(tmp_path, monkeyp
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(calibrate, "POOL_GAMES", 3)
     monkeypatch.setattr(calibrate, "POOL_BACKEND", "local")
+    monkeypatch.setattr(calibrate, "POOL_WORKERS", 1)  # in this process: no fork under pytest
     assert main(["calibrate", "--null-check", "2", "--players", "3", "--format", "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["study"].endswith("null-pool") and (tmp_path / "simulated" / "null-pool").is_dir()
