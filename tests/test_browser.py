@@ -133,14 +133,13 @@ def test_every_page_with_each_game_filter_value(server: tuple[str, Path]) -> Non
                     page.screenshot(path=str(SHOTS / f"{slug}.png"))
                 print(f"{game or 'all games'} · {title}: {time.monotonic() - started:.0f} s")
         browser.close()
-    assert time.monotonic() - started < 150  # wall time on a shared machine: a bound
+    # wall time is measured (printed per page above), never asserted
 
 
 def test_audit_link_and_a_recorded_game(server: tuple[str, Path]) -> None:
     base, db = server
     SHOTS.mkdir(parents=True, exist_ok=True)
     expect.set_options(timeout=20_000)
-    started = time.monotonic()
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
         page = browser.new_page(viewport={"width": 1400, "height": 1600})
@@ -194,4 +193,4 @@ def test_audit_link_and_a_recorded_game(server: tuple[str, Path]) -> None:
         assert [e["type"] for e in d.events] == ["phase", "era_start", "headline", "reveal"]
         page.screenshot(path=str(SHOTS / "record-after-reload.png"), full_page=True)
         browser.close()
-    assert time.monotonic() - started < 240  # wall time on a shared machine: a bound, not a benchmark
+    # wall time is not asserted (a busy machine is not a failure)

@@ -244,6 +244,7 @@ def render() -> None:
         ui.empty_state("The balance checks are Mandate 2038's designers' contract; "
                        + ", ".join(gameapps.title(g) for g in others)
                        + " has none yet. Choose Mandate 2038 (or all games) in the Game filter.")
+        filters.show_exclusions(db, f)
         return
     th = stats.thresholds()
     st.caption(
