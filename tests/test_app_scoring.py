@@ -14,7 +14,7 @@ import duckdb
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dashboards import mandate_queries, queries, tables
+from dashboards import mandate_queries, tables
 from dashboards.queries import Filters
 
 APP = Path(__file__).resolve().parent.parent / "dashboards" / "app.py"
