@@ -48,3 +48,12 @@ def open_draft(draft_id: str | None) -> None:
         st.query_params[QP] = draft_id
     elif QP in st.query_params:
         del st.query_params[QP]
+
+
+def put_aside(draft_id: str) -> None:
+    """Mark a draft abandoned (its file is kept; the Record page lists it to reopen) and close
+    it."""
+    from dashboards import drafts
+
+    drafts.mark(ddir(), draft_id, "abandoned")
+    open_draft(None)

@@ -349,3 +349,26 @@ def write_access() -> bool:
             else:
                 st.error(problem or "That password is not right.")
     return False
+
+
+def confirm(message: str, yes: str, key: str, on_cancel: Callable[[], None], *,
+            primary: bool = True) -> bool:
+    """A question asked before a destructive action (undo, put a draft aside, finish): True in
+    the run where the facilitator says yes; "Cancel" calls ``on_cancel``. Buttons are keyed
+    ``KEY_yes`` and ``KEY_no`` (every recorder, every game, asks the same way)."""
+    with st.container(border=True):
+        st.warning(message, icon=":material/help:")
+        y, n = st.columns(2)
+        said = y.button(yes, key=f"{key}_yes", type="primary" if primary else "secondary")
+        n.button("Cancel", key=f"{key}_no", on_click=on_cancel)
+    return said
+
+
+#: the questions every recorder asks before putting a draft aside and finishing a game
+ASIDE_QUESTION = ("Put this draft aside? Its file is kept and it can be reopened from the "
+                  "Record page's list.")
+
+
+def finish_question(n_events: int) -> str:
+    return (f"Finish this game? Its {plural(n_events, 'event')} are archived and loaded, and "
+            "nothing more can be recorded in this draft.")

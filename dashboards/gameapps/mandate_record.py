@@ -508,33 +508,23 @@ def finish_panel(d: drafts.Draft) -> None:
                 help="Keep the file but take it off the list.")
     if d.header.get("session_type") not in HUMAN_SESSION_TYPES:
         c[3].caption("This session type is not a human playtest: it will not count as evidence.")
+    cancel = lambda: _ask(None)  # noqa: E731
     if asking == "finish":
-        with st.container(border=True):
-            st.warning(f"Finish this game now? Its {plural(len(d.events), 'event')} are archived "
-                       "and loaded, and nothing more can be recorded in this draft.",
-                       icon=":material/help:")
-            y, n, _ = st.columns([1, 1, 4])
-            if y.button("Yes, finish and load", type="primary", key="finish_yes"):
-                _ask(None)
-                result, problem = live.finish(d.header, d.events, store.db_path(), d.id)
-                if problem:
-                    st.error(problem)
-                    return
-                drafts.mark(_ddir(), d.id, "finished", game_id=live.game_id_of(result))
-                st.session_state["just_finished"] = d.id
-                st.rerun()
-            n.button("Cancel", key="finish_no", on_click=_ask, args=(None,))
-    elif asking == "abandon":
-        with st.container(border=True):
-            st.warning("Abandon this draft? The file is kept and can be reopened from the list "
-                       "of finished and abandoned drafts.", icon=":material/help:")
-            y, n, _ = st.columns([1, 1, 4])
-            if y.button("Yes, abandon", key="abandon_yes"):
-                _ask(None)
-                drafts.mark(_ddir(), d.id, "abandoned")
-                _open(None)
-                st.rerun()
-            n.button("Cancel", key="abandon_no", on_click=_ask, args=(None,))
+        if ui.confirm(ui.finish_question(len(d.events)), "Yes, finish and load", "finish",
+                      cancel):
+            _ask(None)
+            result, problem = live.finish(d.header, d.events, store.db_path(), d.id)
+            if problem:
+                st.error(problem)
+                return
+            drafts.mark(_ddir(), d.id, "finished", game_id=live.game_id_of(result))
+            st.session_state["just_finished"] = d.id
+            st.rerun()
+    elif asking == "abandon" and ui.confirm(ui.ASIDE_QUESTION, "Yes, put it aside", "abandon",
+                                            cancel, primary=False):
+        _ask(None)
+        record_nav.put_aside(d.id)
+        st.rerun()
 
 
 #: what the game's declaration names as its ``recorder`` (dashboards.gameapps.Recorder)

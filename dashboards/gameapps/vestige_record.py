@@ -223,43 +223,29 @@ def _controls(d: drafts.Draft, over: bool) -> None:
     if over:
         c[2].button("Finish: archive and load", key="vrec_finish", type="primary",
                     on_click=_ask, args=("finish",))
+    cancel = lambda: _ask(None)  # noqa: E731
     if asking == "undo" and d.events:
-        with st.container(border=True):
-            st.warning(f"Take back the last event? “{last}” (the draft file keeps it as undone).",
-                       icon=":material/help:")
-            y, n = st.columns(2)
-            if y.button("Yes, undo it", key="vrec_undo_yes", type="primary"):
-                _ask(None)
-                _undo(d.id)
-                st.rerun()
-            n.button("Cancel", key="vrec_undo_no", on_click=_ask, args=(None,))
+        if ui.confirm(f"Take back the last event? “{last}” (the draft file keeps it as undone).",
+                      "Yes, undo it", "vrec_undo", cancel):
+            _ask(None)
+            _undo(d.id)
+            st.rerun()
     elif asking == "abandon":
-        with st.container(border=True):
-            st.warning("Put this draft aside? Its file is kept and it can be reopened from the "
-                       "Record page's list.", icon=":material/help:")
-            y, n = st.columns(2)
-            if y.button("Yes, put it aside", key="vrec_abandon_yes"):
-                _ask(None)
-                drafts.mark(record_nav.ddir(), d.id, "abandoned")
-                record_nav.open_draft(None)
-                st.rerun()
-            n.button("Cancel", key="vrec_abandon_no", on_click=_ask, args=(None,))
-    elif asking == "finish" and over:
-        with st.container(border=True):
-            st.warning(f"Finish this game? Its {ui.plural(len(d.events), 'event')} are "
-                       "archived and loaded, and nothing more can be recorded in this draft.",
-                       icon=":material/help:")
-            y, n = st.columns(2)
-            if y.button("Yes, finish and load", key="vrec_finish_yes", type="primary"):
-                _ask(None)
-                result, problem = vl.finish(d.header, d.events, store.db_path())
-                if problem:
-                    st.error(f"The game could not be stored: {problem}")
-                    return
-                gid = result.reports[0].game_id if result and result.reports else None
-                drafts.mark(record_nav.ddir(), d.id, "finished", game_id=gid)
-                st.rerun()
-            n.button("Cancel", key="vrec_finish_no", on_click=_ask, args=(None,))
+        if ui.confirm(ui.ASIDE_QUESTION, "Yes, put it aside", "vrec_abandon", cancel,
+                      primary=False):
+            _ask(None)
+            record_nav.put_aside(d.id)
+            st.rerun()
+    elif asking == "finish" and over and ui.confirm(
+            ui.finish_question(len(d.events)), "Yes, finish and load", "vrec_finish", cancel):
+        _ask(None)
+        result, problem = vl.finish(d.header, d.events, store.db_path())
+        if problem:
+            st.error(f"The game could not be stored: {problem}")
+            return
+        gid = result.reports[0].game_id if result and result.reports else None
+        drafts.mark(record_nav.ddir(), d.id, "finished", game_id=gid)
+        st.rerun()
 
 
 #: what the game's declaration names as its ``recorder`` (dashboards.gameapps.Recorder)

@@ -214,36 +214,26 @@ def _controls(d: drafts.Draft, names: dict[int, str], over: bool) -> None:
     if over:
         c[2].button("Finish: archive and load", key="pigrec_finish", type="primary",
                     on_click=_ask, args=("finish",))
+    cancel = lambda: _ask(None)  # noqa: E731
     if asking == "abandon":
-        with st.container(border=True):
-            st.warning("Put this draft aside? Its file is kept and it can be reopened from the "
-                       "Record page's list.", icon=":material/help:")
-            y, n = st.columns(2)
-            if y.button("Yes, put it aside", key="pigrec_abandon_yes"):
-                _ask(None)
-                drafts.mark(record_nav.ddir(), d.id, "abandoned")
-                record_nav.open_draft(None)
-                st.rerun()
-            n.button("Cancel", key="pigrec_abandon_no", on_click=_ask, args=(None,))
-    elif asking == "finish" and over:
-        with st.container(border=True):
-            st.warning(f"Finish this game? Its {ui.plural(len(d.events), 'event')} are "
-                       "archived and loaded, and nothing more can be recorded in this draft.",
-                       icon=":material/help:")
-            y, n = st.columns(2)
-            if y.button("Yes, finish and load", key="pigrec_finish_yes", type="primary"):
-                _ask(None)
-                from ingest.pipeline import ingest_log
+        if ui.confirm(ui.ASIDE_QUESTION, "Yes, put it aside", "pigrec_abandon", cancel,
+                      primary=False):
+            _ask(None)
+            record_nav.put_aside(d.id)
+            st.rerun()
+    elif asking == "finish" and over and ui.confirm(
+            ui.finish_question(len(d.events)), "Yes, finish and load", "pigrec_finish", cancel):
+        _ask(None)
+        from ingest.pipeline import ingest_log
 
-                try:
-                    summary = ingest_log(as_log(d.header, d.events), store.db_path())
-                except Exception as err:  # storage problems are shown on the page
-                    st.error(f"The game could not be stored: {type(err).__name__}: {err}")
-                    return
-                gid = summary.reports[0].game_id if summary.reports else None
-                drafts.mark(record_nav.ddir(), d.id, "finished", game_id=gid)
-                st.rerun()
-            n.button("Cancel", key="pigrec_finish_no", on_click=_ask, args=(None,))
+        try:
+            summary = ingest_log(as_log(d.header, d.events), store.db_path())
+        except Exception as err:  # storage problems are shown on the page
+            st.error(f"The game could not be stored: {type(err).__name__}: {err}")
+            return
+        gid = summary.reports[0].game_id if summary.reports else None
+        drafts.mark(record_nav.ddir(), d.id, "finished", game_id=gid)
+        st.rerun()
 
 
 #: what the declaration names as its ``recorder`` (dashboards.gameapps.Recorder)
