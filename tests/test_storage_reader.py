@@ -73,10 +73,7 @@ def _cases() -> list[tuple[str, bytes]]:
     return cases
 
 
-@pytest.mark.parametrize("chunk", [jsonlog.CHUNK_EVENTS, 7])
-def test_fast_path_agrees_with_the_general_reader(monkeypatch, chunk):
-    # chunk 7: every log is validated in several chunks (decoded JSON of one chunk at a time)
-    monkeypatch.setattr(jsonlog, "CHUNK_EVENTS", chunk)
+def test_fast_path_agrees_with_the_general_reader(monkeypatch):
     fast_used = 0
     for source, data in _cases():
         if jsonlog._read_canonical(data, source) is not None:

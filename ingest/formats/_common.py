@@ -145,10 +145,31 @@ def _long_line(raw: bytes) -> bool:
         start = end + 1
 
 
+#: :func:`suspect`'s byte map: a digit becomes ``0``, ``e``/``E`` becomes ``e``, a sign ``+``,
+#: anything else a space; then ``_SUSPECT``'s number patterns are plain substrings
+_NUMBER_SHAPE = bytes(
+    ord("0") if chr(b).isdigit() and b < 128 else ord("e") if b in b"eE"
+    else ord("+") if b in b"+-" else ord(" ") for b in range(256))
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
 def suspect(raw: bytes) -> bool:
     """Whether ``raw`` may hold a value :func:`bad_value` rejects (then the decoded log is
-    walked value by value; other inputs skip the walk)."""
-    return bool(_SUSPECT.search(raw)) or _long_line(raw)
+    walked value by value; other inputs skip the walk).
+
+    The same answer as ``_SUSPECT.search(raw)`` (tests/test_ingest_suspect.py), about 20 times
+    faster: that regex scans every byte in Python's engine (about 0.7 ms for a 16 KB log, a
+    quarter of reading it); here substring searches and one ``bytes.translate`` run in C."""
+    if b"NaN" in raw or b"Infinity" in raw:
+        return True
+    if b"\\u" in raw and _SURROGATE_ESCAPE.search(raw):
+        return True
+    shape = raw.translate(_NUMBER_SHAPE)
+    if b"0000000000" in shape or b"0e000" in shape or b"0e+000" in shape:
+        return True
+    return _long_line(raw)
+
+
 _SURROGATE = re.compile("[\ud800-\udfff]")
 MAX_SHOWN = 80  # characters of an offending value quoted in a message
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from engine.core.parse import ParsedLog, parse_log
+from engine.core.parse import parse_log
 from ingest.formats._common import (
     LineIndex,
     LoadedLog,
@@ -135,11 +135,6 @@ _HEADER_PREFIX = '"header": '
 _EVENTS_OPEN = '"events": ['
 
 
-#: events decoded and validated together on the canonical fast path: the decoded JSON of one
-#: chunk is alive at a time, never the whole log's (docs/storage.md "Measured memory")
-CHUNK_EVENTS = 4096
-
-
 def _lines_of(data: bytes) -> list[tuple[int, int]]:
     """(start, end) byte offsets of each line of ``data`` (without the newline)."""
     spans: list[tuple[int, int]] = []
@@ -156,18 +151,18 @@ def _lines_of(data: bytes) -> list[tuple[int, int]]:
 
 
 def _read_canonical(data: bytes, source: str) -> LoadedLog | None:
-    """Read the canonical one-event-per-line layout (``schemas.canonical.dumps_log``) fast,
-    in chunks of :data:`CHUNK_EVENTS` events.
+    """Read the canonical one-event-per-line layout (``schemas.canonical.dumps_log``) fast.
 
     Applies when ``data`` has exactly that layout: line 1 the format line, line 2
     ``"header": {...},``, line 3 ``"events": [``, then one complete JSON value per line (all but
-    the last followed by a comma), then ``]}``; and when it is clean: every line decodes, no
-    value the validator must look at closely (``_SUSPECT``), every event valid. Each line is
-    decoded on its own by the C decoder (so an event's line is its line number by
-    construction) and each chunk of events is validated, then its decoded JSON dropped. Returns
-    None for anything else; the caller then reads the whole document the general way, which
-    reports every problem with its line and column (identical results for clean input: the
-    validator looks at each event on its own).
+    the last followed by a comma), then ``]}``; and when it is clean: no value the validator
+    must look at closely (:func:`~ingest.formats._common.suspect`), a valid header and every
+    event valid. Each event line is validated straight from its bytes by pydantic-core
+    (``event_adapter.validate_json``: JSON decoding and validation in one call, no Python dict
+    in between; a line holding anything but exactly one value is refused), so an event's line is
+    its line number by construction and no decoded JSON is ever alive. Returns None for anything
+    else; the caller then reads the whole document the general way, which reports every problem
+    with its line and column (identical results for clean input: tests/test_storage_reader.py).
     """
     if not data.startswith(b'{"format": "playtest-log", "format_version": 1,\n'):
         return None
@@ -187,42 +182,35 @@ def _read_canonical(data: bytes, source: str) -> LoadedLog | None:
         head = line(1)
         if not head.startswith(_HEADER_PREFIX) or not head.endswith(","):
             return None
-        decode = _DECODER.raw_decode
         header_text = head[len(_HEADER_PREFIX):-1]
-        header, end = decode(header_text)
+        header, end = _DECODER.raw_decode(header_text)
         if end != len(header_text) or not isinstance(header, dict):
             return None
-        body = range(3, len(spans) - 1)
+        out = parse_log({"format": "playtest-log", "format_version": 1, "header": header,
+                         "events": []}, header_line=2)
+        rs = out.ruleset
+        if out.findings or out.header is None or rs is None:
+            return None
+        validate_json = rs.event_adapter.validate_json
         last = len(spans) - 2
-        out = ParsedLog()
-        for first in range(0, max(len(body), 1), CHUNK_EVENTS):
-            events: list[Any] = []
-            for k in body[first:first + CHUNK_EVENTS]:
-                ln = line(k)
-                if k < last:
-                    if not ln.endswith(","):
-                        return None
-                    ln = ln[:-1]
-                ev, end = decode(ln)
-                if end != len(ln) or (isinstance(ev, dict)
-                                      and isinstance(ev.get("type"), list | dict)):
+        events: list[Any] = []
+        append = events.append
+        for k in range(3, last + 1):
+            a, b = spans[k]
+            if k < last:
+                if data[b - 1:b] != b",":
                     return None
-                events.append(ev)
-            lines: list[int | None] = list(range(4 + first, 4 + first + len(events)))
-            part = parse_log({"format": "playtest-log", "format_version": 1, "header": header,
-                              "events": events}, header_line=2, event_lines=lines)
-            del events
-            if part.findings or part.header is None or len(part.indices) != len(lines):
-                return None
-            if out.header is None:
-                out.header, out.ruleset = part.header, part.ruleset
-            out.events += part.events
-            out.lines += part.lines
-            out.indices += [first + i for i in part.indices]
-            out.raw_event_count += part.raw_event_count
+                b -= 1
+            append(validate_json(data[a:b]))
     except (ValueError, RecursionError, UnicodeDecodeError):
-        # bad JSON or UTF-8, or a number too long to convert: the general path says where
+        # bad JSON or UTF-8, an invalid event (pydantic's ValidationError is a ValueError), or a
+        # number too long to convert: the general path says where
         return None
+    n = len(events)
+    out.events = events
+    out.lines = list(range(4, 4 + n))
+    out.indices = list(range(n))
+    out.raw_event_count = n
     return LoadedLog(source=source, format="json", parsed=out, raw=data, unreadable=None)
 
 
