@@ -261,16 +261,27 @@ def _spec_class(model: Any) -> type:
     return sc
 
 
-_LAZY = [False]
+# The generator's two option constructors. The mode is the call's: ``legal_moves`` passes
+# ``lazy`` down, and the functions that build turn options take the constructor (``new``)
+# chosen once per call, so eager and lazy calls may run side by side (threads, or a lazy call
+# made while an eager one is in progress) without reading each other's mode.
 
 
-def _new(model: type, **fields: Any) -> Any:
-    """An option: the event, or its :class:`Spec` while ``legal_moves(lazy=True)`` runs."""
-    if not _LAZY[0]:
-        return model(**fields)
+def _event(model: type, **fields: Any) -> Any:
+    """An eager option: the validated event ``model(**fields)``."""
+    return model(**fields)
+
+
+def _spec(model: type, **fields: Any) -> Any:
+    """A lazy option: the :class:`Spec` of ``model(**fields)`` (built by ``materialize()``)."""
     o: Any = object.__new__(_SPECS.get(model) or _spec_class(model))
     o.__dict__ = fields
     return o
+
+
+def _option_maker(lazy: bool) -> Callable[..., Any]:
+    """The option constructor of a ``legal_moves`` call: :func:`_spec` when ``lazy``."""
+    return _spec if lazy else _event
 
 
 class Options(Sequence[Any]):
