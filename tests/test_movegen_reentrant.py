@@ -165,6 +165,34 @@ def test_eager_and_lazy_threads_over_a_game(monkeypatch):
     assert got["lazy"] == want_lazy
 
 
+def test_two_games_in_two_threads():
+    """Two simulator threads, each generating lazily over its own game (its own map), switching
+    as often as the interpreter allows: each gives the decisions it gives alone. (The generator keeps
+    its last map and that map's table as one pair; the race of two slots, a map checked and
+    then another thread's table read, is too narrow for this test to hit reliably.)"""
+    games = {"a": _states(2, 4), "b": _states(3, 5)}
+    want = {k: [_lazy(st) for st in v] for k, v in games.items()}
+    got: dict[str, Any] = {}
+
+    def run(name: str) -> None:
+        try:
+            got[name] = [_lazy(st) for st in games[name]]
+        except BaseException as e:  # reported by the main thread
+            got[name] = e
+
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=run, args=(k,)) for k in games]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(120)
+    finally:
+        sys.setswitchinterval(old)
+    assert got == want
+
+
 def test_no_module_state_holds_the_mode():
     """The generator keeps no mode flag: ``moves`` no longer exports one."""
     assert "_LAZY" not in mv.__all__ and not hasattr(mv, "_LAZY")

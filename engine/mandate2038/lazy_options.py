@@ -389,25 +389,28 @@ def _forced(event: Any, label: str) -> Decision:
 _TILES: dict[int, tuple[Any, dict[str, Any]]] = {}
 
 
-_LAST_TILES: list[Any] = [None, {}]  # the last board looked up and its table (the common case)
+#: the last board looked up and its table (the common case), as one pair: read and replaced
+#: whole, so a thread never pairs one game's board with another game's table
+_LAST_TILES: list[tuple[Any, dict[str, Any]]] = [(None, {})]
 
 
 def _tiles(st: GameState) -> dict[str, Any]:
     """Position -> Tile of this game's map (cached per board; the map never changes)."""
-    if _LAST_TILES[0] is st.board:
-        return cast(dict[str, Any], _LAST_TILES[1])
-    hit = _TILES.get(id(st.board))
-    if hit is not None and hit[0] is st.board:
-        _LAST_TILES[0], _LAST_TILES[1] = st.board, hit[1]
+    board = st.board
+    last = _LAST_TILES[0]
+    if last[0] is board:
+        return last[1]
+    hit = _TILES.get(id(board))
+    if hit is not None and hit[0] is board:
+        _LAST_TILES[0] = hit
         return hit[1]
     table = {}
     for pos in POSITIONS:
-        tid = st.board.tile(pos)
+        tid = board.tile(pos)
         table[pos] = st.c.tiles.get(tid) if tid else None
     if len(_TILES) > 256:
         _TILES.clear()
-    _TILES[id(st.board)] = (st.board, table)
-    _LAST_TILES[0], _LAST_TILES[1] = st.board, table
+    _TILES[id(board)] = _LAST_TILES[0] = (board, table)
     return table
 
 

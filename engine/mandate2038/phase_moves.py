@@ -43,7 +43,8 @@ def _era_start(st: GameState, era: int, lazy: bool) -> Decision:
 def _decks(st: GameState) -> tuple[dict[int, tuple[str, ...]], dict[int, tuple[str, ...]]]:
     """The pack's Era Mandate cards and default Headlines by Era, in pack order (kept for the
     last pack seen: one per process in practice)."""
-    if _DECKS[0] is not st.pack:
+    last = _DECKS[0]
+    if last[0] is not st.pack:
         mandates: dict[int, tuple[str, ...]] = {}
         for m in st.pack.era_mandates:
             mandates[m.era] = (*mandates.get(m.era, ()), m.id)
@@ -51,11 +52,13 @@ def _decks(st: GameState) -> tuple[dict[int, tuple[str, ...]], dict[int, tuple[s
         for h in st.pack.headlines:
             if h.default:
                 headlines[h.era] = (*headlines.get(h.era, ()), h.id)
-        _DECKS[0], _DECKS[1] = st.pack, (mandates, headlines)
-    return cast(tuple[dict[int, tuple[str, ...]], dict[int, tuple[str, ...]]], _DECKS[1])
+        last = _DECKS[0] = (st.pack, (mandates, headlines))
+    return cast(tuple[dict[int, tuple[str, ...]], dict[int, tuple[str, ...]]], last[1])
 
 
-_DECKS: list[Any] = [None, None]
+#: [(the last pack seen, its decks)]: one pair, read and replaced whole (threads never pair one
+#: pack with another's decks)
+_DECKS: list[tuple[Any, Any]] = [(None, None)]
 
 
 #: the lazy decisions (options, weights, label) of the Era Mandate and Headline reveals, by what
@@ -249,11 +252,12 @@ def _draw_from_deck(st: GameState, seat: int, run: Any) -> Decision | None:
     below zero."""
     deck = st.deck
     c = st.c
-    if _DECK_FACES[0] is not c:
+    last = _DECK_FACES[0]
+    if last[0] is not c:
         faces = tuple(sorted(c.training))  # the deck's faces at setup
-        _DECK_FACES[:] = [c, (faces, frozenset(faces), tuple(sorted(c.domains)),
-                              faces.index("curated_corpus") if "curated_corpus" in faces else -1)]
-    faces, faceset, domains, corpus = _DECK_FACES[1]
+        last = _DECK_FACES[0] = (c, (faces, frozenset(faces), tuple(sorted(c.domains)),
+                                     faces.index("curated_corpus") if "curated_corpus" in faces else -1))
+    faces, faceset, domains, corpus = last[1]
     if deck.keys() != faceset:
         return None
     counts = tuple(map(deck.__getitem__, faces))
@@ -276,9 +280,10 @@ def _draw_from_deck(st: GameState, seat: int, run: Any) -> Decision | None:
                     label="draw a Training card")
 
 
-#: [content, (the Training deck's faces sorted, as a set, the Domains sorted, Curated Corpus's
-#: place among the faces)] for the last content seen (one per process in practice)
-_DECK_FACES: list[Any] = [None, None]
+#: [(content, (the Training deck's faces sorted, as a set, the Domains sorted, Curated Corpus's
+#: place among the faces))] for the last content seen (one per process in practice): one pair,
+#: read and replaced whole
+_DECK_FACES: list[tuple[Any, Any]] = [(None, None)]
 
 
 #: a Training draw's lazy options by (seat, the cards in the pool, the Domains Curated Corpus
