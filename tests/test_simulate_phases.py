@@ -112,11 +112,7 @@ def test_shared_allocation_options_equal_the_plain_search():
         for ev in log.events:
             if ev.type == "allocate" and st.seat(ev.seat).facilities:
                 s = st.seat(ev.seat)
-                mv._LAZY[0] = True
-                try:
-                    shared = mv.allocation_options(st, s)
-                finally:
-                    mv._LAZY[0] = False
+                shared = mv.allocation_options(st, s, lazy=True)
                 assert shared == mv._allocation_options(st, s)
                 assert ev in shared
                 checked += 1
@@ -152,14 +148,14 @@ def test_audit_options_are_every_multiset_with_its_probability():
 
 def test_simulation_entry_equals_lazy_legal_moves():
     """``simulation_legal_moves`` (the simulator's direct entry) gives the lazy decision of
-    ``legal_moves`` at every decision of a whole game, and leaves lazy mode off afterwards."""
+    ``legal_moves`` at every decision of a whole game, and an eager call after it gives events."""
     rs = get_ruleset("mandate2038")
     log = simulate_one("entry", 0, 4, "mixed")
     sink = FindingSink(rs.catalogue)
     st = rs.setup(log.header, sink)
     for ev in log.events:
         a = mv.simulation_legal_moves(st)
-        assert not mv._LAZY[0]
+        assert not any(isinstance(o, mv.Spec) for o in mv.legal_moves(st).options)
         b = mv.legal_moves(st, None, frozenset(), lazy=True)
         assert (a.kind, a.seat, a.label, len(a.options), a.weights) == (b.kind, b.seat, b.label, len(b.options),
                                                                           b.weights)

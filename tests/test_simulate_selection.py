@@ -98,12 +98,8 @@ def test_selection_and_trades_agree_with_the_plain_computation(players, bot, ind
             plain = _plain_trade_options(st, s, pick, resolvable)
             eager = [(o.seat, o.rival, o.give, o.accepted)
                      for o in mv._trade_options(st, s, pick, resolvable=resolvable)]
-            mv._LAZY[0] = True
-            try:
-                lazy = [(o.seat, o.rival, o.give, o.accepted)
-                        for o in mv._trade_options(st, s, pick, resolvable=resolvable)]
-            finally:
-                mv._LAZY[0] = False
+            lazy = [(o.seat, o.rival, o.give, o.accepted)
+                    for o in mv._trade_options(st, s, pick, resolvable=resolvable, lazy=True)]
             assert eager == lazy == plain, (seat, pick)
             trades_checked += bool(plain)
         rs.apply(st, ev, sink)

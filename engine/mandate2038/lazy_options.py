@@ -261,16 +261,27 @@ def _spec_class(model: Any) -> type:
     return sc
 
 
-_LAZY = [False]
+# The generator's two option constructors. The mode is the call's: ``legal_moves`` passes
+# ``lazy`` down, and the functions that build turn options take the constructor (``new``)
+# chosen once per call, so eager and lazy calls may run side by side (threads, or a lazy call
+# made while an eager one is in progress) without reading each other's mode.
 
 
-def _new(model: type, **fields: Any) -> Any:
-    """An option: the event, or its :class:`Spec` while ``legal_moves(lazy=True)`` runs."""
-    if not _LAZY[0]:
-        return model(**fields)
+def _event(model: type, **fields: Any) -> Any:
+    """An eager option: the validated event ``model(**fields)``."""
+    return model(**fields)
+
+
+def _spec(model: type, **fields: Any) -> Any:
+    """A lazy option: the :class:`Spec` of ``model(**fields)`` (built by ``materialize()``)."""
     o: Any = object.__new__(_SPECS.get(model) or _spec_class(model))
     o.__dict__ = fields
     return o
+
+
+def _option_maker(lazy: bool) -> Callable[..., Any]:
+    """The option constructor of a ``legal_moves`` call: :func:`_spec` when ``lazy``."""
+    return _spec if lazy else _event
 
 
 class Options(Sequence[Any]):
@@ -378,25 +389,28 @@ def _forced(event: Any, label: str) -> Decision:
 _TILES: dict[int, tuple[Any, dict[str, Any]]] = {}
 
 
-_LAST_TILES: list[Any] = [None, {}]  # the last board looked up and its table (the common case)
+#: the last board looked up and its table (the common case), as one pair: read and replaced
+#: whole, so a thread never pairs one game's board with another game's table
+_LAST_TILES: list[tuple[Any, dict[str, Any]]] = [(None, {})]
 
 
 def _tiles(st: GameState) -> dict[str, Any]:
     """Position -> Tile of this game's map (cached per board; the map never changes)."""
-    if _LAST_TILES[0] is st.board:
-        return cast(dict[str, Any], _LAST_TILES[1])
-    hit = _TILES.get(id(st.board))
-    if hit is not None and hit[0] is st.board:
-        _LAST_TILES[0], _LAST_TILES[1] = st.board, hit[1]
+    board = st.board
+    last = _LAST_TILES[0]
+    if last[0] is board:
+        return last[1]
+    hit = _TILES.get(id(board))
+    if hit is not None and hit[0] is board:
+        _LAST_TILES[0] = hit
         return hit[1]
     table = {}
     for pos in POSITIONS:
-        tid = st.board.tile(pos)
+        tid = board.tile(pos)
         table[pos] = st.c.tiles.get(tid) if tid else None
     if len(_TILES) > 256:
         _TILES.clear()
-    _TILES[id(st.board)] = (st.board, table)
-    _LAST_TILES[0], _LAST_TILES[1] = st.board, table
+    _TILES[id(board)] = _LAST_TILES[0] = (board, table)
     return table
 
 

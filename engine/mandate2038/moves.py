@@ -41,7 +41,6 @@ from typing import Any
 
 from engine.core.ruleset import Decision, Pass
 from engine.mandate2038.lazy_options import (
-    _LAZY,
     PATHS,
     Options,
     Spec,
@@ -98,65 +97,58 @@ def legal_moves(state: GameState, pack: Any = None, passed: frozenset[str] = fro
     (``state.c``) is what is read. ``passed`` holds the keys of :class:`Pass` options already
     chosen since the last event. With ``lazy`` the turn options (and trades) are
     :class:`Spec` objects: call ``materialize()`` on the chosen one to get its event.
+
+    The mode is this call's own (passed down, no module state): eager and lazy calls may run
+    at once in threads, or one inside the other (``tests/test_movegen_reentrant.py``).
     """
-    if lazy:
-        _LAZY[0] = True
-        try:
-            return _legal_moves(state, passed)
-        finally:
-            _LAZY[0] = False
-    return _legal_moves(state, passed)
+    return _legal_moves(state, passed, lazy)
 
 
 def simulation_legal_moves(state: GameState, passed: frozenset[str] = frozenset()) -> Decision:
     """``legal_moves(state, passed=passed, lazy=True)``, for the simulator's loop: called
     directly it saves the partial's keyword handling (about 2,500 instructions of a decision,
     160 decisions per game)."""
-    _LAZY[0] = True
-    try:
-        return _legal_moves(state, passed)
-    finally:
-        _LAZY[0] = False
+    return _legal_moves(state, passed, True)
 
 
-def _legal_moves(state: GameState, passed: frozenset[str]) -> Decision:
+def _legal_moves(state: GameState, passed: frozenset[str], lazy: bool) -> Decision:
     st = state
     if st.ended or st.phase == "ended" or st.final_done:
         return Decision(kind="end", label="the game is over")
     if st.run is not None:
-        return _training_decision(st, passed)
+        return _training_decision(st, passed, lazy)
     t = st.turn
     if t is not None and t.swarm_left:
-        return _swarm_decision(st, t)
+        return _swarm_decision(st, t, lazy)
     if st.era == 0:
-        return _era_start(st, 1)
+        return _era_start(st, 1, lazy)
     if not st.production_started and not st.production_done:
         if st.cycle == 0:
-            return _headline_reveal(st, 1)
+            return _headline_reveal(st, 1, lazy)
         if not st.revealed:
-            return _before_selection(st, passed)
+            return _before_selection(st, passed, lazy)
         if st.to_resolve:
-            return _turn_decision(st, st.to_resolve[0])
+            return _turn_decision(st, st.to_resolve[0], lazy)
         if st.cycle < 3:
-            return _headline_reveal(st, st.cycle + 1)
-        return _production_begins()
+            return _headline_reveal(st, st.cycle + 1, lazy)
+        return _production_begins(lazy)
     if not st.production_done:
-        return _production(st)
+        return _production(st, lazy)
     if not any(st.era in x.dossier for x in st.seats):
-        d = _workforce(st, passed)
+        d = _workforce(st, passed, lazy)
         if d is not None:
             return d
     for seat in st.initiative_order():
         if st.era not in st.seat(seat).dossier:
-            return _dossier(st, seat)
+            return _dossier(st, seat, lazy)
     if st.era == 4 and not st.dossier_revealed:
         return _forced(dossier_reveal_event(st), "reveal every Dossier")
     if not st.audit_done:
-        return _audit(st)
+        return _audit(st, lazy)
     if not st.era_mandate_done:
-        return _forced(era_mandate_event(st), "score the Era Mandate")
+        return _forced(era_mandate_event(st, lazy), "score the Era Mandate")
     if st.era < 4:
-        return _era_start(st, st.era + 1)
+        return _era_start(st, st.era + 1, lazy)
     return _forced(final_record_event(st), "final scoring: the public record")
 
 
@@ -165,7 +157,6 @@ __all__ = [
     "PATHS",
     "Pass",
     "Spec",
-    "_LAZY",
     "_Selection",
     "_allocation_options",
     "_audit_options",

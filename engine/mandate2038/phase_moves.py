@@ -20,22 +20,22 @@ from engine.mandate2038 import hex_board as hb
 from engine.mandate2038.board import DISTANCE, POSITIONS
 from engine.mandate2038.content import DOSSIER_CARDS
 from engine.mandate2038.factions import has_active
-from engine.mandate2038.lazy_options import _ADJ_SORTED, _LAZY, _SPECS, _forced, _new, _spec_class
+from engine.mandate2038.lazy_options import _ADJ_SORTED, _forced, _option_maker, _spec
 from engine.mandate2038.rulings import option
 from engine.mandate2038.state import CORE_ACTIONS, GameState, SeatState
 from engine.mandate2038.turn_moves import _MISSING
 from schemas import mandate2038 as ev
 
 
-def _era_start(st: GameState, era: int) -> Decision:
+def _era_start(st: GameState, era: int, lazy: bool) -> Decision:
     cards = _decks(st)[0].get(era, ())
     key = ("era_start", era, cards)
-    hit = _REVEALS.get(key) if _LAZY[0] else None
+    hit = _REVEALS.get(key) if lazy else None
     if hit is None:
-        hit = Decision(kind="chance", options=[_option((ev.EraStart, era, c), ev.EraStart, era=era, mandate=c)
+        hit = Decision(kind="chance", options=[_option(lazy, (ev.EraStart, era, c), ev.EraStart, era=era, mandate=c)
                                                for c in cards],
                        weights=[1.0 / len(cards)] * len(cards), label=f"reveal Era {era}'s Mandate")
-        if _LAZY[0]:
+        if lazy:
             _keep_reveal(key, hit)
     return hit
 
@@ -43,7 +43,8 @@ def _era_start(st: GameState, era: int) -> Decision:
 def _decks(st: GameState) -> tuple[dict[int, tuple[str, ...]], dict[int, tuple[str, ...]]]:
     """The pack's Era Mandate cards and default Headlines by Era, in pack order (kept for the
     last pack seen: one per process in practice)."""
-    if _DECKS[0] is not st.pack:
+    last = _DECKS[0]
+    if last[0] is not st.pack:
         mandates: dict[int, tuple[str, ...]] = {}
         for m in st.pack.era_mandates:
             mandates[m.era] = (*mandates.get(m.era, ()), m.id)
@@ -51,11 +52,13 @@ def _decks(st: GameState) -> tuple[dict[int, tuple[str, ...]], dict[int, tuple[s
         for h in st.pack.headlines:
             if h.default:
                 headlines[h.era] = (*headlines.get(h.era, ()), h.id)
-        _DECKS[0], _DECKS[1] = st.pack, (mandates, headlines)
-    return cast(tuple[dict[int, tuple[str, ...]], dict[int, tuple[str, ...]]], _DECKS[1])
+        last = _DECKS[0] = (st.pack, (mandates, headlines))
+    return cast(tuple[dict[int, tuple[str, ...]], dict[int, tuple[str, ...]]], last[1])
 
 
-_DECKS: list[Any] = [None, None]
+#: [(the last pack seen, its decks)]: one pair, read and replaced whole (threads never pair one
+#: pack with another's decks)
+_DECKS: list[tuple[Any, Any]] = [(None, None)]
 
 
 #: the lazy decisions (options, weights, label) of the Era Mandate and Headline reveals, by what
@@ -79,7 +82,7 @@ def _lowest_capability_seat(st: GameState, cycle: int) -> int:
     return order[caps.index(min(caps))]
 
 
-def _headline_reveal(st: GameState, cycle: int) -> Decision:
+def _headline_reveal(st: GameState, cycle: int, lazy: bool) -> Decision:
     seen = {h for (_e, _c, h) in st.headlines_seen}
     seen.update(st.era_headlines.get(st.era, ()))
     cards = tuple([h for h in _decks(st)[1].get(st.era, ()) if h not in seen])
@@ -88,19 +91,19 @@ def _headline_reveal(st: GameState, cycle: int) -> Decision:
         low = st.seat(_lowest_capability_seat(st, cycle))
         powered = sorted([n for n, f in low.facilities.items() if f.powered])
     key = ("headline", cycle, cards, *powered)
-    hit = _REVEALS.get(key) if _LAZY[0] else None
+    hit = _REVEALS.get(key) if lazy else None
     if hit is not None:
         return hit
     if not cards:  # the Era's deck is exhausted: the cycle begins without a Headline
-        hit = _forced(_option((ev.HeadlineReveal, cycle), ev.HeadlineReveal, cycle=cycle), f"cycle {cycle} begins")
+        hit = _forced(_option(lazy, (ev.HeadlineReveal, cycle), ev.HeadlineReveal, cycle=cycle), f"cycle {cycle} begins")
     else:
-        hit = _headline_options(cycle, cards, powered)
-    if _LAZY[0]:
+        hit = _headline_options(cycle, cards, powered, lazy)
+    if lazy:
         _keep_reveal(key, hit)
     return hit
 
 
-def _headline_options(cycle: int, cards: tuple[str, ...], powered: list[int]) -> Decision:
+def _headline_options(cycle: int, cards: tuple[str, ...], powered: list[int], lazy: bool) -> Decision:
     """The Headline reveal of ``cycle``: each card left equally likely, shared among the Core
     Actions AI-Written Law may name and the Facilities The Passive Citizen Dividend may name."""
     options: list[Any] = []
@@ -109,16 +112,16 @@ def _headline_options(cycle: int, cards: tuple[str, ...], powered: list[int]) ->
     for h in cards:
         if h == "ai_written_law":
             for a in CORE_ACTIONS:
-                options.append(_option((ev.HeadlineReveal, cycle, h, a), ev.HeadlineReveal, cycle=cycle,
+                options.append(_option(lazy, (ev.HeadlineReveal, cycle, h, a), ev.HeadlineReveal, cycle=cycle,
                                        headline=h, action=cast(Any, a)))
                 weights.append(share / len(CORE_ACTIONS))
         elif h == "weights_on_internet" and powered:
             for n in powered:
-                options.append(_option((ev.HeadlineReveal, cycle, h, None, n), ev.HeadlineReveal,
+                options.append(_option(lazy, (ev.HeadlineReveal, cycle, h, None, n), ev.HeadlineReveal,
                                        cycle=cycle, headline=h, facility=n))
                 weights.append(share / len(powered))
         else:
-            options.append(_option((ev.HeadlineReveal, cycle, h), ev.HeadlineReveal, cycle=cycle, headline=h))
+            options.append(_option(lazy, (ev.HeadlineReveal, cycle, h), ev.HeadlineReveal, cycle=cycle, headline=h))
             weights.append(share)
     return Decision(kind="chance", options=options, weights=weights, label=f"reveal cycle {cycle}'s Headline")
 
@@ -136,10 +139,10 @@ _OPTIONS: dict[tuple[Any, ...], Any] = {}
 _OPTIONS_MAX = 5_000
 
 
-def _option(key: tuple[Any, ...], model: type, **fields: Any) -> Any:
+def _option(lazy: bool, key: tuple[Any, ...], model: type, **fields: Any) -> Any:
     """The event ``model(**fields)`` (``key``: the model and the values of ``fields``): a fresh
-    one, or in lazy mode (the simulator) the shared built one, which needs no materialising."""
-    if not _LAZY[0]:
+    one, or with ``lazy`` (the simulator) the shared built one, which needs no materialising."""
+    if not lazy:
         return model(**fields)
     o = _OPTIONS.get(key)
     if o is None:
@@ -165,41 +168,41 @@ def banked_value(st: GameState) -> int:
     return run.provisional + (min(3, len(run.domains)) if run.breakthrough else 0)
 
 
-def _training_decision(st: GameState, passed: frozenset[str]) -> Decision:
+def _training_decision(st: GameState, passed: frozenset[str], lazy: bool) -> Decision:
     run = st.run
     assert run is not None
     s = st.seat(run.seat)
     if run.duplicate is not None:
-        options: list[Any] = [_run_end(s.seat, "crash", 0)]
+        options: list[Any] = [_run_end(s.seat, "crash", 0, lazy)]
         if s.protection + run.protection_bonus >= 1:
-            options.append(_run_end(s.seat, "protect", banked_value(st)))
+            options.append(_run_end(s.seat, "protect", banked_value(st), lazy))
         if s.runway >= 1 and has_active(st, s, "scientific_method"):
-            options.append(_run_end(s.seat, "method", banked_value(st)))
+            options.append(_run_end(s.seat, "method", banked_value(st), lazy))
         return Decision(kind="player", seat=s.seat, options=options,
                         label="a duplicate: crash, protect or Scientific Method")
     if run.ended_by_card:
-        return _forced(_run_end(s.seat, "bank", banked_value(st)), "Human Evaluation banks the run")
+        return _forced(_run_end(s.seat, "bank", banked_value(st), lazy), "Human Evaluation banks the run")
     if not run.cards or "continue" in passed:
-        return _draw(st, s)
+        return _draw(st, s, lazy)
     banked = banked_value(st)
     key = ("bank or continue", s.seat, banked)
-    shared = _OPTIONS.get(key) if _LAZY[0] else None
+    shared = _OPTIONS.get(key) if lazy else None
     if shared is None:
-        shared = Decision(kind="player", seat=s.seat, options=[_run_end(s.seat, "bank", banked), _CONTINUE],
+        shared = Decision(kind="player", seat=s.seat, options=[_run_end(s.seat, "bank", banked, lazy), _CONTINUE],
                           label="bank or continue the Training Run")
-        if _LAZY[0]:
+        if lazy:
             _keep_option(key, shared)
     return cast(Decision, shared)
 
 
-def _run_end(seat: int, outcome: str, banked: int) -> Any:
-    return _option((ev.RunEnd, seat, outcome, banked), ev.RunEnd, seat=seat, outcome=outcome, banked=banked)
+def _run_end(seat: int, outcome: str, banked: int, lazy: bool) -> Any:
+    return _option(lazy, (ev.RunEnd, seat, outcome, banked), ev.RunEnd, seat=seat, outcome=outcome, banked=banked)
 
 
-def _draw(st: GameState, s: SeatState) -> Decision:
+def _draw(st: GameState, s: SeatState, lazy: bool) -> Decision:
     run = st.run
     assert run is not None
-    if _LAZY[0] and st.deck_left > 0:
+    if lazy and st.deck_left > 0:
         fast = _draw_from_deck(st, s.seat, run)
         if fast is not None:
             return fast
@@ -217,24 +220,24 @@ def _draw(st: GameState, s: SeatState) -> Decision:
         if free:  # one option per free Domain, sharing the card's weight
             i = cards.index("curated_corpus")
             weights[i:i + 1] = [weights[i] / len(free)] * len(free)
-    return Decision(kind="chance", options=_draw_options(s.seat, free, tuple(cards)), weights=weights,
+    return Decision(kind="chance", options=_draw_options(s.seat, free, tuple(cards), lazy), weights=weights,
                     label="draw a Training card")
 
 
-def _draw_options(seat: int, free: tuple[str, ...], cards: tuple[str, ...]) -> list[Any]:
+def _draw_options(seat: int, free: tuple[str, ...], cards: tuple[str, ...], lazy: bool) -> list[Any]:
     """A Training draw's options: one per card with copies left (``cards``, sorted), Curated
     Corpus once per Domain it may name (``free``); in lazy mode shared by every draw alike."""
     key = (seat, free, cards)  # what the options depend on
-    options = _DRAWS.get(key) if _LAZY[0] else None
+    options = _DRAWS.get(key) if lazy else None
     if options is None:
         options = []
         for card in cards:
             if card == "curated_corpus" and free:
                 for d in free:
-                    options.append(_option((ev.Draw, seat, card, d), ev.Draw, seat=seat, card=card, domain=d))
+                    options.append(_option(lazy, (ev.Draw, seat, card, d), ev.Draw, seat=seat, card=card, domain=d))
             else:
-                options.append(_option((ev.Draw, seat, card), ev.Draw, seat=seat, card=card))
-        if _LAZY[0]:
+                options.append(_option(lazy, (ev.Draw, seat, card), ev.Draw, seat=seat, card=card))
+        if lazy:
             if len(_DRAWS) >= 2_000:
                 _DRAWS.clear()
             _DRAWS[key] = options
@@ -249,11 +252,12 @@ def _draw_from_deck(st: GameState, seat: int, run: Any) -> Decision | None:
     below zero."""
     deck = st.deck
     c = st.c
-    if _DECK_FACES[0] is not c:
+    last = _DECK_FACES[0]
+    if last[0] is not c:
         faces = tuple(sorted(c.training))  # the deck's faces at setup
-        _DECK_FACES[:] = [c, (faces, frozenset(faces), tuple(sorted(c.domains)),
-                              faces.index("curated_corpus") if "curated_corpus" in faces else -1)]
-    faces, faceset, domains, corpus = _DECK_FACES[1]
+        last = _DECK_FACES[0] = (c, (faces, frozenset(faces), tuple(sorted(c.domains)),
+                                     faces.index("curated_corpus") if "curated_corpus" in faces else -1))
+    faces, faceset, domains, corpus = last[1]
     if deck.keys() != faceset:
         return None
     counts = tuple(map(deck.__getitem__, faces))
@@ -272,13 +276,14 @@ def _draw_from_deck(st: GameState, seat: int, run: Any) -> Decision | None:
         free = tuple([d for d in domains if d not in drawn]) if drawn else domains
         if free:  # one option per free Domain, sharing the card's weight
             weights[corpus:corpus + 1] = [weights[corpus] / len(free)] * len(free)
-    return Decision(kind="chance", options=_draw_options(seat, free, cards), weights=weights,
+    return Decision(kind="chance", options=_draw_options(seat, free, cards, True), weights=weights,
                     label="draw a Training card")
 
 
-#: [content, (the Training deck's faces sorted, as a set, the Domains sorted, Curated Corpus's
-#: place among the faces)] for the last content seen (one per process in practice)
-_DECK_FACES: list[Any] = [None, None]
+#: [(content, (the Training deck's faces sorted, as a set, the Domains sorted, Curated Corpus's
+#: place among the faces))] for the last content seen (one per process in practice): one pair,
+#: read and replaced whole
+_DECK_FACES: list[tuple[Any, Any]] = [(None, None)]
 
 
 #: a Training draw's lazy options by (seat, the cards in the pool, the Domains Curated Corpus
@@ -307,29 +312,29 @@ def _greedy_allocation(
     return sorted(chosen_f), chosen_m
 
 
-def allocation_options(st: GameState, s: SeatState) -> list[ev.Allocate]:
+def allocation_options(st: GameState, s: SeatState, lazy: bool = False) -> list[ev.Allocate]:
     """Maximal feasible allocations for the seat: with and without Mega-Cluster demand, and
     with emergency Power while The Counterfactual Casino Clears Priority Load is in force.
 
-    In lazy mode (the simulator) the list is shared by every allocation with the same
+    With ``lazy`` (the simulator) the list is shared by every allocation with the same
     :func:`_allocation_key` (treat as read-only)."""
-    if not _LAZY[0]:
+    if not lazy:
         return _allocation_options(st, s)
-    return cast(list[ev.Allocate], _allocation_decision(st, s).options)
+    return cast(list[ev.Allocate], _allocation_decision(st, s, True).options)
 
 
-def _allocation_decision(st: GameState, s: SeatState) -> Decision:
+def _allocation_decision(st: GameState, s: SeatState, lazy: bool) -> Decision:
     """The seat's allocation decision; in lazy mode shared by every allocation with the same
     :func:`_allocation_key` (treat as read-only)."""
-    if not _LAZY[0]:
-        return Decision(kind="player", seat=s.seat, options=_allocation_options(st, s),
+    if not lazy:
+        return Decision(kind="player", seat=s.seat, options=_allocation_options(st, s, False),
                         label=f"seat {s.seat} allocates Power")
     key = _allocation_key(st, s)
     hit = _ALLOCATIONS.get(key)
     if hit is None:
         if len(_ALLOCATIONS) >= 5_000:
             _ALLOCATIONS.clear()
-        hit = _ALLOCATIONS[key] = Decision(kind="player", seat=s.seat, options=_allocation_options(st, s),
+        hit = _ALLOCATIONS[key] = Decision(kind="player", seat=s.seat, options=_allocation_options(st, s, True),
                                            label=f"seat {s.seat} allocates Power")
     return hit
 
@@ -377,7 +382,7 @@ _WITHIN_ONE: dict[str | None, frozenset[str]] = {
 _NOWHERE: frozenset[str] = frozenset()
 
 
-def _allocation_options(st: GameState, s: SeatState) -> list[ev.Allocate]:
+def _allocation_options(st: GameState, s: SeatState, lazy: bool = False) -> list[ev.Allocate]:
     facs = sorted(s.facilities)
     megas = sorted(num for num, m in st.megas.items() if m.owner == s.seat)
     out: list[ev.Allocate] = []
@@ -394,34 +399,34 @@ def _allocation_options(st: GameState, s: SeatState) -> list[ev.Allocate]:
                 continue  # emergency Power that powers nothing more is not worth offering
             if key not in seen:
                 seen.add(key)
-                out.append(_option((ev.Allocate, s.seat, *key), ev.Allocate, seat=s.seat, facilities=chosen_f,
+                out.append(_option(lazy, (ev.Allocate, s.seat, *key), ev.Allocate, seat=s.seat, facilities=chosen_f,
                                    mega_clusters=chosen_m, emergency=emergency))
     return out
 
 
-def _production_begins() -> Decision:
+def _production_begins(lazy: bool) -> Decision:
     """The ``phase: production`` marker (one shared decision in lazy mode)."""
-    if not _LAZY[0]:
+    if not lazy:
         return _forced(ev.Phase(name="production"), "Production begins")
     d = _OPTIONS.get(("production begins",))
     if d is None:
         d = _keep_option(("production begins",),
-                         _forced(_option((ev.Phase, "production"), ev.Phase, name="production"), "Production begins"))
+                         _forced(_option(lazy, (ev.Phase, "production"), ev.Phase, name="production"), "Production begins"))
     return cast(Decision, d)
 
 
-def _production(st: GameState) -> Decision:
+def _production(st: GameState, lazy: bool) -> Decision:
     for seat in st.initiative_order():
         s = st.seat(seat)
         if not s.allocated:
             if not s.facilities:
-                return _forced(_option((ev.Allocate, seat), ev.Allocate, seat=seat),
+                return _forced(_option(lazy, (ev.Allocate, seat), ev.Allocate, seat=seat),
                                f"seat {seat} has no Facility to power")
-            return _allocation_decision(st, s)
+            return _allocation_decision(st, s, lazy)
     return Decision(kind="end", label="Production is waiting for its allocations")
 
 
-def _workforce(st: GameState, passed: frozenset[str]) -> Decision | None:
+def _workforce(st: GameState, passed: frozenset[str], lazy: bool) -> Decision | None:
     """Workforce Transition District production: a powered Facility there may move one Team
     one hex (offered after Production, before the Dossiers)."""
     left = st.workforce_left
@@ -438,24 +443,25 @@ def _workforce(st: GameState, passed: frozenset[str]) -> Decision | None:
                     if f.powered and f.hex and st.board.tile(f.hex) == "talent"), None)
         if fac is None:
             continue
+        new = _option_maker(lazy)
         opts: list[Any] = []
         for h in sorted(set(s.teams), key=POSITIONS.index)[:2]:
             for to in _ADJ_SORTED[h][:2]:
-                opts.append(_new(ev.WorkforceMove, seat=seat, facility=fac, path=[h, to]))
+                opts.append(new(ev.WorkforceMove, seat=seat, facility=fac, path=[h, to]))
         return Decision(kind="player", seat=seat, options=[*opts, Pass(key, "no Workforce move")],
                         label=f"seat {seat} may move a Team (Workforce Transition District)")
     return None
 
 
-def _dossier(st: GameState, seat: int) -> Decision:
+def _dossier(st: GameState, seat: int, lazy: bool) -> Decision:
     key = ("dossier", seat, st.era)
-    hit = _OPTIONS.get(key) if _LAZY[0] else None
+    hit = _OPTIONS.get(key) if lazy else None
     if hit is None:
         hit = Decision(kind="player", seat=seat, options=[
-            _option((ev.DossierFile, seat, "commit"), ev.DossierFile, seat=seat, orientation="commit"),
-            _option((ev.DossierFile, seat, "hedge"), ev.DossierFile, seat=seat, orientation="hedge")],
+            _option(lazy, (ev.DossierFile, seat, "commit"), ev.DossierFile, seat=seat, orientation="commit"),
+            _option(lazy, (ev.DossierFile, seat, "hedge"), ev.DossierFile, seat=seat, orientation="hedge")],
             label=f"seat {seat} files the {DOSSIER_CARDS.get(st.era, '')} Dossier")
-        if _LAZY[0]:
+        if lazy:
             _keep_option(key, hit)
     return cast(Decision, hit)
 
@@ -476,7 +482,7 @@ def audit_draw_count(st: GameState) -> int:
     return min(want, sum(s.bag for s in st.seats) + st.black)
 
 
-def _audit(st: GameState) -> Decision:
+def _audit(st: GameState, lazy: bool) -> Decision:
     """Every multiset of drawn cubes, with its multivariate hypergeometric probability."""
     colours: list[int | str] = [s.seat for s in st.seats if s.bag > 0]
     counts = [st.seat(c).bag for c in colours if isinstance(c, int)]
@@ -484,11 +490,12 @@ def _audit(st: GameState) -> Decision:
         colours.append("black")
         counts.append(st.black)
     # (not kept for later: over 150 games, 92% of the Audits drew from a bag no earlier one had)
-    opts, weights = _audit_options(colours, counts, audit_draw_count(st))
+    opts, weights = _audit_options(colours, counts, audit_draw_count(st), lazy)
     return Decision(kind="chance", options=opts, weights=weights, label="draw the Audit")
 
 
-def _audit_options(colours: list[int | str], counts: list[int], k: int) -> tuple[Sequence[Any], list[float]]:
+def _audit_options(colours: list[int | str], counts: list[int], k: int,
+                   lazy: bool = False) -> tuple[Sequence[Any], list[float]]:
     """Every multiset of ``k`` cubes drawn from the bag (``counts[i]`` cubes of ``colours[i]``),
     in lexicographic order of the counts drawn per colour, with its multivariate hypergeometric
     probability (the product of C(count, drawn) over C(total, k)). In lazy mode the options are
@@ -509,7 +516,7 @@ def _audit_options(colours: list[int | str], counts: list[int], k: int) -> tuple
             for w, draws in _draw_ways(rest_colours, rest_counts, k - p):
                 ways.append(head + draws)
                 weights.append(cp * w / denom)
-    if _LAZY[0]:
+    if lazy:
         return _AuditOptions(ways), weights
     return [ev.Audit(draws=cast(Any, list(d))) for d in ways], weights
 
@@ -639,7 +646,7 @@ def _slot_names(t: type) -> tuple[str, ...]:
     return names
 
 
-def era_mandate_event(st: GameState) -> ev.EraMandate:
+def era_mandate_event(st: GameState, lazy: bool = False) -> ev.EraMandate:
     """The Era Mandate scoring as the table writes it: whoever the rules score (§6F)."""
     from engine.mandate2038.era_sequence import compute_era_mandate
 
@@ -647,7 +654,7 @@ def era_mandate_event(st: GameState) -> ev.EraMandate:
     if card is None:  # the card was not recorded: the engine scores nothing to compare
         return ev.EraMandate()
     scorers, _values = compute_era_mandate(st, card)
-    return cast(ev.EraMandate, _option((ev.EraMandate, *scorers), ev.EraMandate, scorers=scorers))
+    return cast(ev.EraMandate, _option(lazy, (ev.EraMandate, *scorers), ev.EraMandate, scorers=scorers))
 
 
 def _shallow(o: Any) -> Any:
@@ -772,9 +779,3 @@ def checkpoint_event(st: GameState, label: str) -> ev.Checkpoint:
         systemic_risk=st.black,
     ).materialize())
 
-
-def _spec(model: type, **fields: Any) -> Any:
-    """A :class:`Spec` of ``model`` with ``fields`` (what :func:`_new` gives in lazy mode)."""
-    o: Any = object.__new__(_SPECS.get(model) or _spec_class(model))
-    o.__dict__ = fields
-    return o

@@ -18,12 +18,12 @@ from engine.mandate2038.content import DEPLOY_DISTRICTS
 from engine.mandate2038.core_actions import compute_free, deploy_requirement
 from engine.mandate2038.factions import has_active
 from engine.mandate2038.lazy_options import (
-    _LAZY,
     PATHS,
     Options,
     _board_sets,
-    _new,
+    _event,
     _per_board,
+    _spec,
     _tiles,
 )
 from engine.mandate2038.phase_moves import _OPTIONS, _keep_option, _option
@@ -44,13 +44,13 @@ from engine.mandate2038.turn_moves import (
 from schemas import mandate2038 as ev
 
 
-def _before_selection(st: GameState, passed: frozenset[str]) -> Decision:
+def _before_selection(st: GameState, passed: frozenset[str], lazy: bool) -> Decision:
     for seat in st.initiative_order():
         s = st.seat(seat)
         if st.era == 2 and has_active(st, s, "allocation_window") and not compute_trade_banned(st):
             key = f"allocation_window:{seat}"
             if key not in passed:
-                opts = _allocation_window_options(st, s)
+                opts = _allocation_window_options(st, s, lazy)
                 if opts:
                     return Decision(kind="player", seat=seat,
                                     options=[*opts, Pass(key, "keep the Allocation Window closed")],
@@ -59,14 +59,14 @@ def _before_selection(st: GameState, passed: frozenset[str]) -> Decision:
             key = f"emergency_pause:{seat}"
             progs = _unlocked_programs(st) if key not in passed else None
             if progs:
-                opts = [_option((ev.EmergencyPause, seat, p), ev.EmergencyPause, seat=seat, program=cast(Any, p))
-                        for p in progs]
+                opts = [_option(lazy, (ev.EmergencyPause, seat, p), ev.EmergencyPause, seat=seat,
+                                program=cast(Any, p)) for p in progs]
                 return Decision(kind="player", seat=seat, options=[*opts, Pass(key, "no Emergency Pause")],
                                 label="Orisonix may call the Emergency Pause")
-    return selection_decision(st)
+    return selection_decision(st, lazy)
 
 
-def _allocation_window_options(st: GameState, s: SeatState) -> list[Any]:
+def _allocation_window_options(st: GameState, s: SeatState, lazy: bool) -> list[Any]:
     rivals = [r for r in st.order_from(s.seat) if r != s.seat]
     offers: list[tuple[tuple[int, str], ...]] = []  # per option: (rival, answer) per offer
     cap = st.c.cap_compute
@@ -84,20 +84,20 @@ def _allocation_window_options(st: GameState, s: SeatState) -> list[Any]:
             offers.append(((pair[0], "counter"),))
         if len(offers) >= 6:
             break
-    return [_allocation_window(s.seat, o) for o in offers]
+    return [_allocation_window(s.seat, o, lazy) for o in offers]
 
 
-def _allocation_window(seat: int, offers: tuple[tuple[int, str], ...]) -> Any:
+def _allocation_window(seat: int, offers: tuple[tuple[int, str], ...], lazy: bool) -> Any:
     """The window's event: an offer of 1 Runway, accepted or rejected, to each rival named, or
     of 2 to one rival who counters with 1, accepted (shared in lazy mode, like :func:`_option`)."""
     key = (ev.AllocationWindow, seat, offers)
-    o = _OPTIONS.get(key) if _LAZY[0] else None
+    o = _OPTIONS.get(key) if lazy else None
     if o is None:
         o = ev.AllocationWindow(seat=seat, offers=[
             ev.WindowOffer(to=to, price=2, answer="counter", counter_price=1, counter_accepted=True)
             if ans == "counter" else ev.WindowOffer(to=to, price=1, answer=cast(Any, ans))
             for to, ans in offers])
-        if _LAZY[0]:
+        if lazy:
             _keep_option(key, o)
     return o
 
@@ -245,8 +245,9 @@ def _eligible_picks(st: GameState, s: SeatState, sel: _Selection) -> list[str]:
     return out
 
 
-def selection_decision(st: GameState) -> Decision:
-    """The simultaneous secret selection of this cycle."""
+def selection_decision(st: GameState, lazy: bool = False) -> Decision:
+    """The simultaneous secret selection of this cycle (``lazy``: the reveal events are shared,
+    see :func:`_reveal`)."""
     per_seat: dict[int, Any] = {}
     sel = _Selection(st)  # the board as every seat's picks read it (one per selection)
     for s in st.seats:
@@ -256,7 +257,6 @@ def selection_decision(st: GameState) -> Decision:
             # Action, which resolves blocked (a forced no-op in the designers' terms).
             picks = [a for a in CORE_ACTIONS if a not in s.exhausted and a not in ("deploy", "build")]
         per_seat[s.seat] = picks
-    lazy = _LAZY[0]
 
     def combine(picks: dict[int, Any]) -> ev.Reveal:
         tie = mind_trust_tie_choice(st, picks)
@@ -328,9 +328,10 @@ def _has_resolution(st: GameState, s: SeatState, pick: str, sel: _Selection | No
 
 
 def _walk_resolution(st: GameState, s: SeatState, pick: str) -> bool:
-    """Whether ``pick`` has a resolution, by walking the destinations (as :func:`_turn_events`)."""
+    """Whether ``pick`` has a resolution, by walking the destinations (as :func:`_turn_events`;
+    a check: the first option is a :class:`Spec`, whatever the mode of the call)."""
     if pick in _PIECE_DEPENDENT:
-        return next(iter(_turn_events(st, s, pick)), None) is not None
+        return next(iter(_turn_events(st, s, pick, _spec)), None) is not None
     # the options at a destination do not depend on the moving piece: each destination once
     tiles = _tiles(st)
     seen: set[str] = set()
@@ -340,14 +341,14 @@ def _walk_resolution(st: GameState, s: SeatState, pick: str) -> bool:
                 continue
             seen.add(dest)
             kw = {"seat": s.seat, "piece": piece, "path": path}
-            if next(iter(_action_at(st, s, pick, dest, kw, bonus=True, piece_moved=None,
+            if next(iter(_action_at(st, s, pick, dest, kw, _spec, bonus=True, piece_moved=None,
                                     tiles=tiles)), None) is not None:
                 return True
     if (pick in ORBITAL_PICKS and s.facilities and has_active(st, s, "orbital_compute")
-            and next(iter(_orbital_options(st, s, pick)), None) is not None):
+            and next(iter(_orbital_options(st, s, pick, _spec)), None) is not None):
         return True
     if pick == "deploy" and has_active(st, s, "social_graph"):
-        return next(iter(_social_graph_options(st, s)), None) is not None
+        return next(iter(_social_graph_options(st, s, _spec)), None) is not None
     return False
 
 
@@ -552,24 +553,24 @@ def _free_deploy_in_reach(st: GameState, s: SeatState, reach: frozenset[str]) ->
     return False
 
 
-def _turn_decision(st: GameState, seat: int) -> Decision:
+def _turn_decision(st: GameState, seat: int, lazy: bool) -> Decision:
     s = st.seat(seat)
     pick = st.selections.get(seat)
     if pick is None:
         return Decision(kind="end", label=f"seat {seat} has no revealed selection")
     t = st.turn
     trades_open = not (t is not None and t.seat == seat and (t.traded or t.started))
-    if _LAZY[0]:  # grouped options: no object per option (see Options)
+    if lazy:  # grouped options: no object per option (see Options)
         groups, tail, size, ends = _turn_groups(st, s, pick)
         resolvable = bool(groups or tail)
-        head = [] if resolvable else _blocked_events(st, s, pick)
+        head = [] if resolvable else _blocked_events(st, s, pick, _spec)
         if trades_open:
-            head = _trade_options(st, s, pick, resolvable=resolvable) + head
+            head = _trade_options(st, s, pick, resolvable=resolvable, lazy=True) + head
         return Decision(kind="player", seat=seat, options=Options(head, groups, tail, size, ends),
                         label=f"seat {seat} resolves {pick}")
-    options: list[Any] = list(_turn_events(st, s, pick))
+    options: list[Any] = list(_turn_events(st, s, pick, _event))
     if not options:
-        options = _blocked_events(st, s, pick)
+        options = _blocked_events(st, s, pick, _event)
     if trades_open:
         options = _trade_options(st, s, pick, resolvable=bool(options) and not getattr(
             options[0], "blocked", False)) + options
@@ -577,12 +578,14 @@ def _turn_decision(st: GameState, seat: int) -> Decision:
                     label=f"seat {seat} resolves {pick}")
 
 
-def _trade_options(st: GameState, s: SeatState, pick: str, resolvable: bool | None = None) -> list[Any]:
+def _trade_options(st: GameState, s: SeatState, pick: str, resolvable: bool | None = None,
+                   lazy: bool = False) -> list[Any]:
     """The immediate 1-for-1 trade offers (§6B) that leave the selected action resolvable.
 
     ``resolvable``: whether the action has a legal resolution without a trade, when the caller
-    knows. A trade's effect on the acting seat depends only on what is given and whether it is
-    accepted, so each distinct effect is checked once (not once per rival).
+    knows; ``lazy``: the offers are shared :class:`Spec` objects (:func:`_trade_offers`). A
+    trade's effect on the acting seat depends only on what is given and whether it is accepted,
+    so each distinct effect is checked once (not once per rival).
     """
     if compute_trade_banned(st):  # Compute Borders Harden: Compute cannot be traded
         return []
@@ -594,7 +597,7 @@ def _trade_options(st: GameState, s: SeatState, pick: str, resolvable: bool | No
     sel = _Selection(st) if pick == "build" else None
     # a trade that only adds what the pick reads keeps a resolvable pick resolvable
     gains = _TRADE_GAINS.get(pick, ()) if resolvable else ()
-    for give, offers in _trade_offers(s.seat, st.n):
+    for give, offers in _trade_offers(s.seat, st.n, lazy):
         if give == "runway":  # give 1 Runway for 1 Compute
             if s.runway < 1:
                 continue
@@ -616,27 +619,26 @@ def _trade_options(st: GameState, s: SeatState, pick: str, resolvable: bool | No
                 if ok_accepted is None:
                     ok_accepted = _resolvable_after(st, s, pick, give, 1, sel)
                 if ok_accepted:
-                    out.append(accept if accept is not None else _trade(s.seat, r + 1, give, True))
+                    out.append(accept if accept is not None else _trade(s.seat, r + 1, give, True, lazy))
             if ok_rejected is None:
                 ok_rejected = _has_resolution(st, s, pick)
             if ok_rejected:
-                out.append(reject if reject is not None else _trade(s.seat, r + 1, give, False))
+                out.append(reject if reject is not None else _trade(s.seat, r + 1, give, False, lazy))
     return out
 
 
 _OFFERS: dict[tuple[int, int], list[tuple[str, list[tuple[int, Any, Any]]]]] = {}
 
 
-def _trade_offers(seat: int, n: int) -> list[tuple[str, list[tuple[int, Any, Any]]]]:
+def _trade_offers(seat: int, n: int, lazy: bool) -> list[tuple[str, list[tuple[int, Any, Any]]]]:
     """Per thing given (Runway, then Compute), the rivals clockwise from ``seat`` as (index in
     ``st.seats``, the accepted offer, the rejected offer): as lazy options, the shared
     :class:`Spec` offers; otherwise ``None`` (the caller builds each event)."""
-    lazy = _LAZY[0]
     hit = _OFFERS.get((seat, n)) if lazy else None
     if hit is None:
         rivals = [((seat - 1 + i) % n) + 1 for i in range(1, n)]  # as st.order_from(seat)[1:]
-        hit = [(give, [(r - 1, _trade(seat, r, give, True) if lazy else None,
-                        _trade(seat, r, give, False) if lazy else None) for r in rivals])
+        hit = [(give, [(r - 1, _trade(seat, r, give, True, lazy) if lazy else None,
+                        _trade(seat, r, give, False, lazy) if lazy else None) for r in rivals])
                for give in ("runway", "compute")]
         if lazy:
             _OFFERS[(seat, n)] = hit
@@ -646,14 +648,14 @@ def _trade_offers(seat: int, n: int) -> list[tuple[str, list[tuple[int, Any, Any
 _TRADES: dict[tuple[int, int, str, bool], Any] = {}
 
 
-def _trade(seat: int, rival: int, give: str, accepted: bool) -> Any:
+def _trade(seat: int, rival: int, give: str, accepted: bool, lazy: bool) -> Any:
     """A trade offer; as a lazy option, one shared :class:`Spec` per offer (read-only)."""
-    if not _LAZY[0]:
+    if not lazy:
         return ev.Trade(seat=seat, rival=rival, give=cast(Any, give), accepted=accepted)
     key = (seat, rival, give, accepted)
     o = _TRADES.get(key)
     if o is None:
-        o = _TRADES[key] = _new(ev.Trade, seat=seat, rival=rival, give=cast(Any, give), accepted=accepted)
+        o = _TRADES[key] = _spec(ev.Trade, seat=seat, rival=rival, give=cast(Any, give), accepted=accepted)
     return o
 
 

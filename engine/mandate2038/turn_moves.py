@@ -8,7 +8,7 @@ Part of :mod:`engine.mandate2038.moves`; nothing here does I/O or uses randomnes
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, cast
 
 from engine.core.ruleset import Decision
@@ -20,12 +20,13 @@ from engine.mandate2038.factions import has_active
 from engine.mandate2038.lazy_options import (
     _ADJ_SORTED,
     _FAR,
-    _LAZY,
     _POS_INDEX,
     PATHS,
+    _event,
     _group_ends,
-    _new,
+    _option_maker,
     _path,
+    _spec,
     _tile,
     _tiles,
 )
@@ -56,22 +57,24 @@ def _moves(s: SeatState) -> Iterator[tuple[str, list[str]]]:
             yield piece, path
 
 
-def _turn_events(st: GameState, s: SeatState, pick: str) -> Iterator[Any]:
-    """Every option of resolving ``pick`` now (lazily; the first is enough for eligibility)."""
+def _turn_events(st: GameState, s: SeatState, pick: str,
+                 new: Callable[..., Any] = _event) -> Iterator[Any]:
+    """Every option of resolving ``pick`` now (lazily; the first is enough for eligibility),
+    each made by ``new`` (:func:`_event`, or :func:`_spec` for lazy options)."""
     tiles = _tiles(st)
     for piece, start in _pieces(s):
         for path in PATHS[start].values():
             dest = path[-1]
             kw = {"seat": s.seat, "piece": piece, "path": path}
-            for e in _action_at(st, s, pick, dest, kw, bonus=True, piece_moved=(piece, path),
+            for e in _action_at(st, s, pick, dest, kw, new, bonus=True, piece_moved=(piece, path),
                                 tiles=tiles):
                 yield e  # and the Frontier visit with its bonus (as _with_frontier)
                 if dest == FRONTIER and not e.swarm and not e.blocked:
                     yield e.model_copy(update={"frontier_bonus": True})
     if pick in ORBITAL_PICKS and s.facilities and has_active(st, s, "orbital_compute"):
-        yield from _orbital_options(st, s, pick)
+        yield from _orbital_options(st, s, pick, new)
     if pick == "deploy" and has_active(st, s, "social_graph"):
-        yield from _social_graph_options(st, s)
+        yield from _social_graph_options(st, s, new)
 
 
 #: picks whose options are the same at every destination but the Frontier (its bonus twin)
@@ -90,9 +93,7 @@ def _turn_groups(
     :func:`_action_at` (``tests/test_simulate.py`` compares the options with the eager walk).
     Organize and Reorganization assemble theirs from shared parts
     (:func:`_organize_variants`); then the Orbital Compute and Social Graph options.
-    Only for lazy options (the variants are :class:`Spec` objects)."""
-    if not _LAZY[0]:
-        raise RuntimeError("_turn_groups builds lazy options only (legal_moves(..., lazy=True))")
+    Lazy options only: the variants are :class:`Spec` objects (:func:`_spec`)."""
     tiles = _tiles(st)
     cache: dict[Any, Any] = {}
     groups: list[tuple[dict[str, Any], list[Any]]] = []
@@ -181,9 +182,9 @@ def _turn_groups(
         groups = [(kw, vs) for kw, dest in flat if (vs := by_dest[dest])]
     tail: list[Any] = []
     if pick in ORBITAL_PICKS and s.facilities and has_active(st, s, "orbital_compute"):
-        tail.extend(_orbital_options(st, s, pick))
+        tail.extend(_orbital_options(st, s, pick, _spec))
     if pick == "deploy" and has_active(st, s, "social_graph"):
-        tail.extend(_social_graph_options(st, s))
+        tail.extend(_social_graph_options(st, s, _spec))
     return groups, tail, size, ends
 
 
@@ -205,7 +206,7 @@ def _reorganization_variants(s: SeatState, dest: str, piece_moved: tuple[str, li
     if hit is None:
         if len(_REORGANIZATIONS) > 20000:
             _REORGANIZATIONS.clear()
-        hit = list(_reorganization(s, {}, piece_moved))
+        hit = list(_reorganization(s, {}, piece_moved, _spec))
         hit = _REORGANIZATIONS[key] = _with_bonus(hit) if dest == FRONTIER else hit
     return hit
 
@@ -244,7 +245,8 @@ def _uniform_variants(st: GameState, s: SeatState, pick: str,
         return None
     hit = _SHARED.get(key)
     if hit is None:  # the variants from a destination that is not the Frontier
-        vs = list(_action_at(st, s, pick, _NOT_FRONTIER, {}, bonus=True, piece_moved=None, tiles=tiles))
+        vs = list(_action_at(st, s, pick, _NOT_FRONTIER, {}, _spec, bonus=True, piece_moved=None,
+                             tiles=tiles))
         hit = _SHARED[key] = (vs, _with_bonus(vs))
     return hit
 
@@ -274,9 +276,9 @@ def _dest_variants(st: GameState, s: SeatState, pick: str, dest: str,
     """The lazy variants of resolving ``pick`` from ``dest`` (without seat, piece and path),
     each Frontier visit followed by its bonus twin, as :func:`_turn_events` yields them."""
     if pick == "agent_swarm":  # the same pairs wherever the same Core Actions resolve
-        vs = list(_agent_swarm(st, s, dest, {}, by_pairs))
+        vs = list(_agent_swarm(st, s, dest, {}, _spec, by_pairs))
     else:
-        vs = list(_action_at(st, s, pick, dest, {}, bonus=True, piece_moved=piece_moved, tiles=tiles))
+        vs = list(_action_at(st, s, pick, dest, {}, _spec, bonus=True, piece_moved=piece_moved, tiles=tiles))
     if dest == FRONTIER and vs:
         vs = _with_bonus(vs)
     return vs
@@ -374,12 +376,12 @@ def _organize_variants(
     ceo, teams = _after_move(s, piece_moved)
     cp = _PLANS.get(("ceo", ceo))
     if cp is None:  # geometry only: built once per hex
-        plans: list[list[Any]] = [[_new(ev.Step, piece="ceo", path=[ceo, target])]
+        plans: list[list[Any]] = [[_spec(ev.Step, piece="ceo", path=[ceo, target])]
                                   for target in _ADJ_SORTED[ceo][:2]]
         far = _FAR[ceo]
         if far:
-            plans.append([_new(ev.Step, piece="ceo", path=far[len(far) // 2])])
-        cp = _PLANS[("ceo", ceo)] = (plans, [_new(ev.Organize, mode="redistribute", moves=p) for p in plans])
+            plans.append([_spec(ev.Step, piece="ceo", path=far[len(far) // 2])])
+        cp = _PLANS[("ceo", ceo)] = (plans, [_spec(ev.Organize, mode="redistribute", moves=p) for p in plans])
     # the Teams' plans: the same for every move of the CEO (kept in the decision's cache)
     team_part = cache.get("teams") if piece_moved[0] == "ceo" else None
     if team_part is None:
@@ -396,18 +398,18 @@ def _organize_variants(
         if st.headline == "humanoid_factory_gate":  # The Last Hazard Shift Is Retired
             cost = 1 - (1 if visit == "recruit_discount" else 0)
             if s.teams_supply >= 2 and s.runway >= cost:
-                gate_opts.append(_new(ev.Organize, mode="recruit", recruits=2))
+                gate_opts.append(_spec(ev.Organize, mode="recruit", recruits=2))
         if s.teams_supply >= 1 and s.runway >= cost:
-            rest.append(_new(ev.Organize, mode="recruit"))
+            rest.append(_spec(ev.Organize, mode="recruit"))
             step = _ADJ_SORTED[dest][(s.seat + st.cycle) % len(ADJACENT[dest])]
-            rest.append(_new(ev.Organize, mode="recruit", then=_new(ev.Step, piece="team", path=[dest, step])))
+            rest.append(_spec(ev.Organize, mode="recruit", then=_spec(ev.Step, piece="team", path=[dest, step])))
         if s.runway >= 1 and dest != FRONTIER:
             for no, f in sorted(s.facilities.items()):
                 if f.hex != dest:
                     continue
                 for to in _ADJ_SORTED[dest]:
                     if to != FRONTIER and hb.has_free_space(st, to):
-                        rest.append(_new(ev.Organize, mode="relocate", facility=no, to=to))
+                        rest.append(_spec(ev.Organize, mode="relocate", facility=no, to=to))
                 break
         if dest == FRONTIER:  # each Frontier visit with its bonus (as _turn_events)
             gate_opts, rest = _with_bonus(gate_opts), _with_bonus(rest)
@@ -418,7 +420,7 @@ def _organize_variants(
     plan0 = cp[0][0] if cp[0] else first_team_plan
     if st.headline == "employee_free_unicorn" and teams and plan0 is not None:
         # The Company Brain Survives Bankruptcy: return deployed Teams for Runway
-        u = _new(ev.Organize, mode="redistribute", moves=plan0, return_teams=[teams[-1]])
+        u = _spec(ev.Organize, mode="redistribute", moves=plan0, return_teams=[teams[-1]])
         out.extend(_with_bonus([u]) if dest == FRONTIER else [u])
     out.extend(dp[1])
     return out
@@ -433,8 +435,8 @@ def _team_plans(seat: int, teams: list[str]) -> tuple[list[Any], list[Any] | Non
         tp = _PLANS.get(("team", h, seat), _MISSING)
         if tp is _MISSING:
             path = PATHS[h].get(FRONTIER, [h]) if h != FRONTIER else [h, _ADJ_SORTED[h][seat % 6]]
-            plan = [_new(ev.Step, piece="team", path=path)]
-            tp = _PLANS[("team", h, seat)] = (plan, _new(ev.Organize, mode="redistribute", moves=plan)
+            plan = [_spec(ev.Step, piece="team", path=path)]
+            tp = _PLANS[("team", h, seat)] = (plan, _spec(ev.Organize, mode="redistribute", moves=plan)
                                               if len(path) > 1 else None)
         if first_team_plan is None:
             first_team_plan = tp[0]
@@ -453,7 +455,7 @@ def _with_bonus(vs: list[Any]) -> list[Any]:
 ORBITAL_PICKS = frozenset({"fund", "research", "deploy"})
 
 
-def _orbital_options(st: GameState, s: SeatState, pick: str) -> Iterator[Any]:
+def _orbital_options(st: GameState, s: SeatState, pick: str, new: Callable[..., Any]) -> Iterator[Any]:
     """Kestralyn, Orbital Compute: instead of moving, move one Facility to any open space."""
     spaces = [h for h in POSITIONS if h != FRONTIER and hb.has_free_space(st, h)]
     if not spaces:
@@ -463,10 +465,10 @@ def _orbital_options(st: GameState, s: SeatState, pick: str) -> Iterator[Any]:
         for to in targets[:: max(1, len(targets) // 3)][:3]:
             kw = {"seat": s.seat, "piece": "ceo", "path": [],
                   "orbital": ev.OrbitalMove(facility=no, to=to)}
-            yield from _action_at(st, s, pick, s.ceo, kw, bonus=True, piece_moved=None)
+            yield from _action_at(st, s, pick, s.ceo, kw, new, bonus=True, piece_moved=None)
 
 
-def _social_graph_options(st: GameState, s: SeatState) -> Iterator[Any]:
+def _social_graph_options(st: GameState, s: SeatState, new: Callable[..., Any]) -> Iterator[Any]:
     """Loopfold, The Social Graph: Deploy at a controlled Human Access District or Consensus
     Network without moving there (it supplies that hex's visit bonus)."""
     if s.customers >= st.c.cap_customers:
@@ -480,7 +482,7 @@ def _social_graph_options(st: GameState, s: SeatState) -> Iterator[Any]:
             continue
         cost = 0 if (tid == "consumer" or compute_free(st)) else 1
         if s.compute >= cost:
-            yield _new(ev.Deploy, seat=s.seat, piece="ceo", path=[s.ceo], remote=h)
+            yield new(ev.Deploy, seat=s.seat, piece="ceo", path=[s.ceo], remote=h)
 
 
 def _with_frontier(e: Any) -> Iterator[Any]:
@@ -502,10 +504,11 @@ def _after_move(s: SeatState, piece_moved: tuple[str, list[str]] | None) -> tupl
 
 
 def _action_at(
-    st: GameState, s: SeatState, pick: str, dest: str, kw: dict[str, Any], *, bonus: bool,
-    piece_moved: tuple[str, list[str]] | None, tiles: dict[str, Any] | None = None,
+    st: GameState, s: SeatState, pick: str, dest: str, kw: dict[str, Any], new: Callable[..., Any],
+    *, bonus: bool, piece_moved: tuple[str, list[str]] | None, tiles: dict[str, Any] | None = None,
 ) -> Iterator[Any]:
-    """Options of resolving ``pick`` from ``dest``; ``bonus``: the visit bonus applies.
+    """Options of resolving ``pick`` from ``dest``, each made by ``new`` (:func:`_event` or
+    :func:`_spec`); ``bonus``: the visit bonus applies.
     ``tiles``: the map's position -> tile table, when the caller has it (:func:`_tiles`).
     :func:`_turn_groups` shares the result between destinations that read alike here (its
     keys name what each pick reads of ``dest``): update them with any new read of ``dest``."""
@@ -514,16 +517,16 @@ def _action_at(
     cat = here.category if here is not None else None
     head = st.headline
     if pick == "fund":
-        yield _new(ev.Fund, mode="conservative", **kw)
-        yield _new(ev.Fund, mode="venture", **kw)
+        yield new(ev.Fund, mode="conservative", **kw)
+        yield new(ev.Fund, mode="venture", **kw)
     elif pick == "research":
         cost = 0 if compute_free(st) else 1
         if visit == "compute_discount":
             cost = max(0, cost - 1)
         if s.compute >= cost:
-            yield _new(ev.Research, **kw)
+            yield new(ev.Research, **kw)
             if has_active(st, s, "scaling_law_breakthrough"):
-                yield _new(ev.Research, breakthrough=True, **kw)
+                yield new(ev.Research, breakthrough=True, **kw)
     elif pick == "build":
         if dest != FRONTIER and len(s.facilities) < 4 and hb.has_free_space(st, dest):
             cost = 2
@@ -532,7 +535,7 @@ def _action_at(
             if has_active(st, s, "industrial_velocity") and s.era.facility_builds == 0:
                 cost -= 1
             if s.runway >= max(0, cost):
-                yield _new(ev.Build, mode="facility", **kw)
+                yield new(ev.Build, mode="facility", **kw)
         if st.era >= 2 and cat == "energy" and s.generator is None:
             tile = _tile(st, dest)
             con = st.c.generator_at.get(tile.id) if tile is not None else None
@@ -542,9 +545,9 @@ def _action_at(
                     and head == "reactor_restart_one_model" and not st.beam_used):
                 cost = max(0, cost - 1)  # Orbital Power Receives a Beam Corridor
             if con is not None and len(st.gen_slots.get(dest, [])) < slots and s.runway >= cost:
-                yield _new(ev.Build, mode="generator", **kw)
+                yield new(ev.Build, mode="generator", **kw)
     elif pick == "organize":
-        yield from _organize(st, s, dest, kw, visit, piece_moved)
+        yield from _organize(st, s, dest, kw, visit, piece_moved, new)
     elif pick == "deploy":
         if s.customers < st.c.cap_customers:
             tid = st.board.tile(dest)
@@ -558,66 +561,66 @@ def _action_at(
                 if visit == "compute_discount" and option(st, "compute-estate-discount") == "first-compute-cost":
                     cost = max(0, cost - 1)
                 if s.compute >= cost:
-                    yield _new(ev.Deploy, **kw)
+                    yield new(ev.Deploy, **kw)
     elif pick == "influence":
-        yield from _influence(st, s, dest, kw)
+        yield from _influence(st, s, dest, kw, new)
     elif pick == "mega_cluster":
-        yield from _mega_cluster(st, s, dest, kw)
+        yield from _mega_cluster(st, s, dest, kw, new)
     elif pick == "reorganization":
-        yield from _reorganization(s, kw, piece_moved)
+        yield from _reorganization(s, kw, piece_moved, new)
     elif pick == "covenant":
-        yield _new(ev.Covenant, **kw)
+        yield new(ev.Covenant, **kw)
     elif pick == "narrative_capture":
         if s.bag >= 1:
-            yield _new(ev.NarrativeCapture, mode="remove_scrutiny", **kw)
-        yield _new(ev.NarrativeCapture, mode="runway", **kw)
+            yield new(ev.NarrativeCapture, mode="remove_scrutiny", **kw)
+        yield new(ev.NarrativeCapture, mode="runway", **kw)
         for r in st.order_from(s.seat)[1:]:
             if st.seat(r).customers > s.customers:
-                yield _new(ev.NarrativeCapture, mode="give_scrutiny", target=r, **kw)
+                yield new(ev.NarrativeCapture, mode="give_scrutiny", target=r, **kw)
     elif pick == "agent_swarm":
-        yield from _agent_swarm(st, s, dest, kw)
+        yield from _agent_swarm(st, s, dest, kw, new)
     elif pick == "fusion":
         tile = _tile(st, dest)
         fus = st.c.fusion
         if (fus is not None and tile is not None and tile.id == fus.tile and st.fusion_owner is None
                 and len(st.gen_slots.get(dest, [])) < tile.generator_slots and s.runway >= fus.runway):
-            yield _new(ev.Fusion, **kw)
+            yield new(ev.Fusion, **kw)
 
 
 def _organize(
     st: GameState, s: SeatState, dest: str, kw: dict[str, Any], visit: str | None,
-    piece_moved: tuple[str, list[str]] | None,
+    piece_moved: tuple[str, list[str]] | None, new: Callable[..., Any],
 ) -> Iterator[Any]:
     ceo, teams = _after_move(s, piece_moved)
     # redistribute: a few representative plans of up to five combined steps
     plans: list[list[ev.Step]] = []
     for target in _ADJ_SORTED[ceo][:2]:
-        plans.append([_new(ev.Step, piece="ceo", path=[ceo, target])])
+        plans.append([new(ev.Step, piece="ceo", path=[ceo, target])])
     far = _FAR[ceo]
     if far:
-        plans.append([_new(ev.Step, piece="ceo", path=far[len(far) // 2])])
+        plans.append([new(ev.Step, piece="ceo", path=far[len(far) // 2])])
     for h in sorted(set(teams), key=_POS_INDEX.__getitem__)[:2]:
         if h != FRONTIER:
-            plans.append([_new(ev.Step, piece="team", path=PATHS[h].get(FRONTIER, [h]))])
+            plans.append([new(ev.Step, piece="team", path=PATHS[h].get(FRONTIER, [h]))])
         else:
-            plans.append([_new(ev.Step, piece="team", path=[h, _ADJ_SORTED[h][s.seat % 6]])])
+            plans.append([new(ev.Step, piece="team", path=[h, _ADJ_SORTED[h][s.seat % 6]])])
     for plan in plans:
         if all(len(step.path) > 1 for step in plan):
-            yield _new(ev.Organize, mode="redistribute", moves=plan, **kw)
+            yield new(ev.Organize, mode="redistribute", moves=plan, **kw)
     # recruit one Team at the destination, then optionally move one piece up to two steps
     cost = 2 - (1 if visit == "recruit_discount" else 0)
     gate = st.headline == "humanoid_factory_gate"  # The Last Hazard Shift Is Retired
     if gate:
         cost = 1 - (1 if visit == "recruit_discount" else 0)
         if s.teams_supply >= 2 and s.runway >= cost:
-            yield _new(ev.Organize, mode="recruit", recruits=2, **kw)
+            yield new(ev.Organize, mode="recruit", recruits=2, **kw)
     if st.headline == "employee_free_unicorn" and teams and plans:
         # The Company Brain Survives Bankruptcy: return deployed Teams for Runway
-        yield _new(ev.Organize, mode="redistribute", moves=plans[0], return_teams=[teams[-1]], **kw)
+        yield new(ev.Organize, mode="redistribute", moves=plans[0], return_teams=[teams[-1]], **kw)
     if s.teams_supply >= 1 and s.runway >= cost:
-        yield _new(ev.Organize, mode="recruit", **kw)
+        yield new(ev.Organize, mode="recruit", **kw)
         step = _ADJ_SORTED[dest][(s.seat + st.cycle) % len(ADJACENT[dest])]
-        yield _new(ev.Organize, mode="recruit", then=_new(ev.Step, piece="team", path=[dest, step]), **kw)
+        yield new(ev.Organize, mode="recruit", then=new(ev.Step, piece="team", path=[dest, step]), **kw)
     # relocate one own Facility at the destination to an adjacent hex with a free space
     if s.runway >= 1 and dest != FRONTIER:
         for no, f in sorted(s.facilities.items()):
@@ -625,16 +628,17 @@ def _organize(
                 continue
             for to in _ADJ_SORTED[dest]:
                 if to != FRONTIER and hb.has_free_space(st, to):
-                    yield _new(ev.Organize, mode="relocate", facility=no, to=to, **kw)
+                    yield new(ev.Organize, mode="relocate", facility=no, to=to, **kw)
             break
 
 
-def _influence(st: GameState, s: SeatState, dest: str, kw: dict[str, Any]) -> Iterator[Any]:
+def _influence(st: GameState, s: SeatState, dest: str, kw: dict[str, Any],
+               new: Callable[..., Any]) -> Iterator[Any]:
     if st.board.tile(dest) in st.c.political:
         if s.trust < st.c.cap_trust:
-            yield _new(ev.Influence, mode="trust", **kw)
+            yield new(ev.Influence, mode="trust", **kw)
         if s.bag >= 1:
-            yield _new(ev.Influence, mode="scrutiny", **kw)
+            yield new(ev.Influence, mode="scrutiny", **kw)
     if st.era < 3 or dest == FRONTIER:
         return
     own_here = sorted(no for no, f in s.facilities.items() if f.hex == dest)
@@ -658,16 +662,17 @@ def _influence(st: GameState, s: SeatState, dest: str, kw: dict[str, Any]) -> It
                     if (s.seat, no, r, rno) in existing:
                         continue
                     for accepted in (True, False):
-                        yield _new(ev.Influence, mode="jv", facility=no, partner=r, partner_facility=rno,
+                        yield new(ev.Influence, mode="jv", facility=no, partner=r, partner_facility=rno,
                                            accepted=accepted, **kw)
             break
     # §7 Influence: at one of your Facilities, terminate one named Joint Venture you share
     for num, j in sorted(st.jvs.items()):
         if s.seat in (j.a_seat, j.b_seat):
-            yield _new(ev.Influence, mode="terminate", contract=num, **kw)
+            yield new(ev.Influence, mode="terminate", contract=num, **kw)
 
 
-def _mega_cluster(st: GameState, s: SeatState, dest: str, kw: dict[str, Any]) -> Iterator[Any]:
+def _mega_cluster(st: GameState, s: SeatState, dest: str, kw: dict[str, Any],
+                  new: Callable[..., Any]) -> Iterator[Any]:
     if s.runway < 3 or s.compute < 2 or len(st.megas) >= st.c.mega_pairs:
         return
     facs = sorted(s.facilities.items())
@@ -677,21 +682,22 @@ def _mega_cluster(st: GameState, s: SeatState, dest: str, kw: dict[str, Any]) ->
         if not hb.adjacent_hexes(fa.hex, fb.hex):
             continue
         if hb.locally_eligible(st, s, a) and hb.locally_eligible(st, s, b):
-            yield _new(ev.MegaCluster, hosts=(a, b), **kw)
+            yield new(ev.MegaCluster, hosts=(a, b), **kw)
 
 
 def _reorganization(
-    s: SeatState, kw: dict[str, Any], piece_moved: tuple[str, list[str]] | None
+    s: SeatState, kw: dict[str, Any], piece_moved: tuple[str, list[str]] | None,
+    new: Callable[..., Any],
 ) -> Iterator[Any]:
     _ceo, teams = _after_move(s, piece_moved)
-    toward = [_new(ev.TeamMove, path=[h] if h == FRONTIER else [h, _path(h, FRONTIER)[1]]) for h in teams]
-    yield _new(ev.Reorganization, **kw)
+    toward = [new(ev.TeamMove, path=[h] if h == FRONTIER else [h, _path(h, FRONTIER)[1]]) for h in teams]
+    yield new(ev.Reorganization, **kw)
     if teams:
-        yield _new(ev.Reorganization, team_moves=toward, **kw)
-        yield _new(ev.Reorganization, return_team=teams[0], **kw)
+        yield new(ev.Reorganization, team_moves=toward, **kw)
+        yield new(ev.Reorganization, return_team=teams[0], **kw)
 
 
-def _agent_swarm(st: GameState, s: SeatState, dest: str, kw: dict[str, Any],
+def _agent_swarm(st: GameState, s: SeatState, dest: str, kw: dict[str, Any], new: Callable[..., Any],
                  by_pairs: dict[Any, list[Any]] | None = None) -> Iterator[Any]:
     """Agent Swarm from ``dest``: every pair of unused Core Actions with the visit bonus on
     either that the seat can resolve there, the two together (:func:`_swarm_triples`).
@@ -702,15 +708,16 @@ def _agent_swarm(st: GameState, s: SeatState, dest: str, kw: dict[str, Any],
         key = tuple(triples)
         hit = by_pairs.get(key)
         if hit is None:
-            hit = by_pairs[key] = list(_swarm_pairs(triples, kw))
+            hit = by_pairs[key] = list(_swarm_pairs(triples, kw, new))
         yield from hit
         return
-    yield from _swarm_pairs(triples, kw)
+    yield from _swarm_pairs(triples, kw, new)
 
 
-def _swarm_pairs(triples: list[tuple[str, str, str]], kw: dict[str, Any]) -> Iterator[Any]:
+def _swarm_pairs(triples: list[tuple[str, str, str]], kw: dict[str, Any],
+                 new: Callable[..., Any]) -> Iterator[Any]:
     for a, b, bonus in triples:
-        yield _new(ev.AgentSwarm, actions=cast(Any, (a, b)), bonus_to=cast(Any, bonus), **kw)
+        yield new(ev.AgentSwarm, actions=cast(Any, (a, b)), bonus_to=cast(Any, bonus), **kw)
 
 
 #: what a Conservative Fund gains (§7 Fund): the least a first Fund adds before the second action
@@ -719,11 +726,12 @@ _FUND_RUNWAY = 2
 
 def _swarm_can(st: GameState, s: SeatState, a: str, dest: str, bonus: bool) -> bool:
     """Whether Core Action ``a`` has a resolution from ``dest`` now (``bonus``: with the visit
-    bonus), as :func:`_action_at` reads it; Fund and Organize resolve anywhere."""
+    bonus), as :func:`_action_at` reads it; Fund and Organize resolve anywhere. (A check: the
+    first option is a :class:`Spec`, whatever the mode of the call.)"""
     if a == "fund" or a == "organize":
         return True
     sw = {"seat": s.seat, "swarm": True}
-    return next(iter(_action_at(st, s, a, dest, sw, bonus=bonus, piece_moved=None)), None) is not None
+    return next(iter(_action_at(st, s, a, dest, sw, _spec, bonus=bonus, piece_moved=None)), None) is not None
 
 
 def _swarm_triples(st: GameState, s: SeatState, dest: str) -> list[tuple[str, str, str]]:
@@ -756,20 +764,22 @@ def _swarm_triples(st: GameState, s: SeatState, dest: str) -> list[tuple[str, st
     return out
 
 
-def _swarm_decision(st: GameState, t: Any) -> Decision:
+def _swarm_decision(st: GameState, t: Any, lazy: bool = False) -> Decision:
     """The next Agent Swarm action: the left actions that resolve now (the other may need the
-    first one's gains); a left action resolves blocked only when none of them resolves."""
+    first one's gains); a left action resolves blocked only when none of them resolves.
+    ``lazy``: the options are :class:`Spec` objects."""
+    new = _option_maker(lazy)
     s = st.seat(t.seat)
     dest = t.dest
     sw = {"seat": s.seat, "swarm": True}
     options: list[Any] = []
     blocked: list[Any] = []
     for a in dict.fromkeys(t.swarm_left):
-        found = list(_action_at(st, s, a, dest, sw, bonus=(t.swarm_bonus == a), piece_moved=None))
+        found = list(_action_at(st, s, a, dest, sw, new, bonus=(t.swarm_bonus == a), piece_moved=None))
         if found:
             options.extend(found)
         else:
-            blocked.append(_blocked(a, sw))
+            blocked.append(_blocked(a, sw, new))
     return Decision(kind="player", seat=s.seat, options=options or blocked,
                     label=f"seat {s.seat} resolves an Agent Swarm action")
 
@@ -789,14 +799,16 @@ _TURN_MODELS: dict[str, tuple[type, dict[str, Any]]] = {
 }
 
 
-def _blocked(pick: str, kw: dict[str, Any]) -> Any:
+def _blocked(pick: str, kw: dict[str, Any], new: Callable[..., Any]) -> Any:
     model, extra = _TURN_MODELS[pick]
-    return _new(model, blocked=True, **extra, **kw)
+    return new(model, blocked=True, **extra, **kw)
 
 
-def _blocked_events(st: GameState, s: SeatState, pick: str) -> list[Any]:
+def _blocked_events(st: GameState, s: SeatState, pick: str,
+                    new: Callable[..., Any] = _event) -> list[Any]:
     """§2 A committed Action that becomes blocked: movement resolves, the action exhausts.
-    Agent Swarm names two unused Core Actions (the engine asks only for two at selection)."""
+    Agent Swarm names two unused Core Actions (the engine asks only for two at selection).
+    Each made by ``new`` (:func:`_event`, or :func:`_spec` for lazy options)."""
     extra: dict[str, Any] = {}
     if pick == "agent_swarm":
         unused = [a for a in CORE_ACTIONS if a not in s.exhausted]
@@ -809,6 +821,6 @@ def _blocked_events(st: GameState, s: SeatState, pick: str) -> list[Any]:
     for piece, start in _pieces(s)[:1]:
         for path in list(PATHS[start].values())[:7]:
             kw = {"seat": s.seat, "piece": piece, "path": path}
-            out.append(_new(ev.AgentSwarm, blocked=True, **extra, **kw) if extra
-                       else _blocked(pick, kw))
+            out.append(new(ev.AgentSwarm, blocked=True, **extra, **kw) if extra
+                       else _blocked(pick, kw, new))
     return out
