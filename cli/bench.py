@@ -4,10 +4,12 @@ dashboard page timings.
 The corpus is simulated in memory (``--games``, ``--players``, ``--seed``, ``--bot``) or read from
 ``--corpus DIR`` (canonical JSON files). Three measurements over the same canonical JSON texts:
 
-(a) **parse**: ``engine.core.parse.parse_text`` (JSON text to the pydantic event models in one
-    pydantic-core call; a log that path refuses goes through ``json.loads`` + ``parse_log``);
-(b) **replay**: ``engine.core.replay.replay`` of the already parsed games (the rules only);
-(c) **validate**: (a) then (b), what ``playtest validate`` does per game.
+(a) **read**: a file's bytes read as ``playtest validate`` reads them (``ingest.formats``; the
+    canonical layout validates each event line straight from its bytes);
+(b) **replay**: the replay ``playtest validate`` runs on the games read (``cli.common.
+    validate_one``: the rules, and the findings as the validate contract's entries);
+(c) **validate**: (a) then (b), what ``playtest validate`` does per file (start-up and the
+    report excluded), under the same collector settings (``cli.common.batch_gc``).
 
 Each is reported as events/s and games/s from the best of three passes, on the wall clock
 (``time.perf_counter``) and on the process's CPU time (``time.process_time``); on a machine
@@ -77,26 +79,32 @@ def _corpus_folder(folder: Path) -> list[str]:
 
 
 def _parse(text: str) -> Any:
-    from engine.core.parse import parse_text
+    """(a): the file's bytes read as ``playtest validate`` reads them (ingest.formats)."""
+    from cli.common import read_data
 
-    return parse_text(text)
+    (loaded,) = read_data(text.encode("utf-8"), "bench.json")
+    return loaded
 
 
-def _replay(parsed: Any) -> Any:
-    from engine.core.replay import replay
+def _replay(loaded: Any) -> Any:
+    """(b): the replay ``playtest validate`` runs (cli.common), findings turned into the
+    validate contract's entries."""
+    from cli.common import validate_one
 
-    return replay(parsed.header, parsed.events, indices=parsed.indices, ruleset=parsed.ruleset)
+    return validate_one(loaded)
 
 
 def measure(texts: list[str], *, profile: bool = False, repeat: int = 3) -> BenchResult:
-    """Time (a) parse, (b) replay, (c) parse+replay over ``texts`` (best of ``repeat`` passes,
+    """Time (a) read, (b) replay, (c) read+replay over ``texts`` (best of ``repeat`` passes,
     after one warm-up game); tracemalloc peak; optional cProfile of one validate pass."""
+    from cli.common import batch_gc
+
     res = BenchResult(games=len(texts))
     parsed = [_parse(t) for t in texts]
     unreadable = [i for i, p in enumerate(parsed) if not p.readable]
     if unreadable:
         raise ValueError(f"{len(unreadable)} corpus game(s) could not be read (first: #{unreadable[0]})")
-    res.events = sum(len(p.events) for p in parsed)
+    res.events = sum(len(p.parsed.events) for p in parsed)
     _replay(parsed[0])  # warm-up: imports, caches, content pack
     best = {"parse": float("inf"), "replay": float("inf"), "validate": float("inf")}
     cpu = dict(best)
@@ -110,21 +118,21 @@ def measure(texts: list[str], *, profile: bool = False, repeat: int = 3) -> Benc
         best[name] = min(best[name], w - start[0])
         cpu[name] = min(cpu[name], c - start[1])
 
-    for _ in range(max(1, repeat)):
-        t0 = clocks()
-        parsed = [_parse(t) for t in texts]
-        keep("parse", t0)
-        t0 = clocks()
-        for p in parsed:
-            _replay(p)
-        keep("replay", t0)
-        del parsed
-        t0 = clocks()
-        findings = 0
-        for t in texts:
-            p = _parse(t)
-            findings += len(p.findings) + len(_replay(p).findings)
-        keep("validate", t0)
+    with batch_gc():  # as playtest validate runs
+        for _ in range(max(1, repeat)):
+            t0 = clocks()
+            parsed = [_parse(t) for t in texts]
+            keep("parse", t0)
+            t0 = clocks()
+            for p in parsed:
+                _replay(p)
+            keep("replay", t0)
+            del parsed
+            t0 = clocks()
+            findings = 0
+            for t in texts:
+                findings += len(_replay(_parse(t))["findings"])
+            keep("validate", t0)
     res.parse_s, res.replay_s, res.validate_s = best["parse"], best["replay"], best["validate"]
     res.cpu = cpu
     res.findings = findings
@@ -151,8 +159,7 @@ def _validate_chunk(texts: list[str]) -> int:
     """Worker: validate a chunk of games; the number of findings."""
     n = 0
     for t in texts:
-        p = _parse(t)
-        n += len(p.findings) + len(_replay(p).findings)
+        n += len(_replay(_parse(t))["findings"])
     return n
 
 
@@ -214,9 +221,9 @@ def format_table(res: BenchResult) -> str:
     t.add_column("games/s (wall)", justify="right")
     t.add_column("CPU s", justify="right")
     t.add_column("events/s (CPU)", justify="right")
-    for name, secs, key in (("(a) parse JSON + validate models", res.parse_s, "parse"),
+    for name, secs, key in (("(a) read (as validate reads a file)", res.parse_s, "parse"),
                             ("(b) replay only", res.replay_s, "replay"),
-                            ("(c) parse + replay (validate)", res.validate_s, "validate")):
+                            ("(c) read + replay (validate)", res.validate_s, "validate")):
         c = res.cpu.get(key)
         t.add_row(name, f"{secs:.3f}", f"{res.rate(secs, 'events'):,.0f}", f"{res.rate(secs, 'games'):,.1f}",
                   f"{c:.3f}" if c is not None else "", f"{res.rate(c, 'events'):,.0f}" if c else "")

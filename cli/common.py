@@ -6,9 +6,11 @@ helpers (the database path, the pipeline, a summary's text).
 from __future__ import annotations
 
 import argparse
+import gc
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -53,6 +55,30 @@ class Loaded:
         return self.parsed is not None and bool(getattr(self.parsed, "readable", False))
 
 
+#: objects allocated (net) between two young-generation collections during a batch
+BATCH_GC_THRESHOLD = 20_000
+
+
+@contextmanager
+def batch_gc() -> Iterator[None]:
+    """For a command that reads and replays game after game (``validate``, ``bench``): the
+    modules' objects imported so far are moved out of the collector's sight (``gc.freeze``, as
+    CPython's docs advise for long-lived start-up objects), and the young generation is
+    collected every :data:`BATCH_GC_THRESHOLD` allocations instead of every 700, since a replay
+    allocates tens of thousands of short-lived objects. Collection still runs (memory stays
+    bounded: reference cycles are found as before, a little later). Restored on exit.
+    Measured in docs/engine.md "Performance": about 4% fewer instructions for validate."""
+    old = gc.get_threshold()
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(BATCH_GC_THRESHOLD, old[1], old[2])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*old)
+        gc.unfreeze()
+
+
 def _expand(path: Path) -> list[Path | Loaded]:
     """Files and session folders under ``path`` (the same walk as ``playtest ingest``), and
     what the walk would not read (a link out of the folder) with its reason."""
@@ -71,9 +97,21 @@ def _read_one(path: Path) -> list[Loaded]:
     except Exception as exc:  # noqa: BLE001 - a reader bug must not become a traceback
         return [Loaded(formats.source_name(path), None,
                        reason=f"could not be read ({type(exc).__name__}: {exc})")]
-    out = [Loaded(item.source, item.format, parsed=item.parsed, reason=item.unreadable,
-                  raw=item.raw) for item in loaded]
-    return out or [Loaded(formats.source_name(path), None, reason="no game log found in it")]
+    return _as_loaded(loaded) or [Loaded(formats.source_name(path), None,
+                                         reason="no game log found in it")]
+
+
+def read_data(data: bytes, source: str) -> list[Loaded]:
+    """Every game in one file's bytes, as :func:`_read_one` reads a file (``playtest bench``
+    times validation this way, without the file system)."""
+    from ingest import formats
+
+    return _as_loaded(formats.read_bytes(data, source))
+
+
+def _as_loaded(loaded: Any) -> list[Loaded]:
+    return [Loaded(item.source, item.format, parsed=item.parsed, reason=item.unreadable,
+                   raw=item.raw) for item in loaded]
 
 
 def expand_inputs(path_text: str) -> list[Path | Loaded] | Loaded:

@@ -204,7 +204,7 @@ def test_bench_on_a_small_corpus(sim_dir, capsys):
     capsys.readouterr()
     assert main(["bench", "--corpus", str(sim_dir)]) == 0
     out = capsys.readouterr().out
-    assert "(a) parse JSON + validate models" in out and "(c) parse + replay (validate)" in out
+    assert "(a) read (as validate reads a file)" in out and "(c) read + replay (validate)" in out
     assert "findings in the corpus: 0" in out
     assert main(["bench", "--corpus", str(sim_dir / "missing")]) == 2
     assert main(["bench", "--games", "0"]) == 2  # (--pages alone now times pages on big synthetic warehouses)

@@ -17,6 +17,7 @@ from cli.common import (
     _read_one,
     _stderr_console,
     _where_text,
+    batch_gc,
     check_rulings_spec,
     expand_inputs,
     select_inputs,
@@ -98,9 +99,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
                     files.extend(entries)
                     bar.advance(task)
         else:
-            for item in work:
-                files.extend(_validate_input(item, rulings, variant))
-                bar.advance(task)
+            with batch_gc():
+                for item in work:
+                    files.extend(_validate_input(item, rulings, variant))
+                    bar.advance(task)
     if args.format == "json":
         print(json.dumps({"files": files}, ensure_ascii=False, indent=2, default=str))
     else:

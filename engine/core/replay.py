@@ -58,20 +58,42 @@ class Outcome(BaseModel):
 
 @dataclass(slots=True)
 class ReplayResult:
-    """Everything one replay produces."""
+    """Everything one replay produces.
+
+    ``outcome`` and ``records`` (the warehouse rows) are made from the final state when first
+    read, not by every replay: ``playtest validate`` reads neither, and they were about a tenth
+    of a replay's time (docs/engine.md "Performance"). Give them to the constructor to set them."""
 
     game: str
     header: Any
     findings: list[Finding]
     ledger: list[LedgerEntry] = field(default_factory=list)
-    outcome: Outcome | None = None
-    records: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    _outcome: Outcome | None = None
+    _records: dict[str, list[dict[str, Any]]] | None = None
     unchecked: list[str] = field(default_factory=list)
     state: Any = None
     events_applied: int = 0
     # The ruleset's location after each event was applied (or skipped), one per event replayed:
     # where the event sits in the game (e.g. Era and cycle) for the warehouse's rows.
     locations: list[Any] = field(default_factory=list)
+    #: the ruleset that made ``state``: what makes ``outcome`` and ``records`` when first read
+    ruleset: Any = None
+    _outcome_made: bool = False
+
+    @property
+    def outcome(self) -> Outcome | None:
+        if not self._outcome_made:
+            self._outcome_made = True
+            if self._outcome is None and self.ruleset is not None:
+                self._outcome = self.ruleset.outcome(self.state)
+        return self._outcome
+
+    @property
+    def records(self) -> dict[str, list[dict[str, Any]]]:
+        if self._records is None:
+            self._records = (self.ruleset.records(self.state) if self.ruleset is not None
+                             else {})
+        return self._records
 
     @property
     def errors(self) -> list[Finding]:
@@ -201,12 +223,11 @@ def replay(
         header=header,
         findings=sink.findings,
         ledger=rs.ledger(state),
-        outcome=rs.outcome(state),
-        records=rs.records(state),
         unchecked=rs.unchecked(header),
         state=state,
         events_applied=applied,
         locations=locations,
+        ruleset=rs,
     )
 
 

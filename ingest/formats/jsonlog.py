@@ -191,7 +191,7 @@ def _read_canonical(data: bytes, source: str) -> LoadedLog | None:
         rs = out.ruleset
         if out.findings or out.header is None or rs is None:
             return None
-        validate_json = rs.event_adapter.validate_json
+        validate_json = rs.event_adapter.validator.validate_json  # (no Python wrapper per line)
         last = len(spans) - 2
         events: list[Any] = []
         append = events.append
