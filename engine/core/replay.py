@@ -164,6 +164,9 @@ def replay(
     apply, location, ended = rs.apply, rs.location, rs.ended
     parts = tuple(rs.location_parts)
     era_cycle = parts == ("era", "cycle")
+    # the ruleset's apply sets the sink's Era and cycle itself (to what ``location`` gave after
+    # the previous event): the loop sets them only where it reports before apply
+    self_locating = era_cycle and rs.apply_locates is True
     idx = list(indices[:stop]) if indices is not None else range(stop)
     src = list(lines[:stop]) if lines is not None else []
     if len(src) < stop:
@@ -182,11 +185,15 @@ def replay(
             gaps.pop(0)
         sink.event = ix
         sink.line = ln
-        if era_cycle:
+        if self_locating:
+            pass  # the ruleset's apply locates the sink where ``here`` says (``apply_locates``)
+        elif era_cycle:
             sink.era, sink.cycle = here
         else:
             sink.locate(parts, here)
         if ended(state) and ev.type not in after_end_ok:
+            if self_locating:
+                sink.era, sink.cycle = here
             if not ended_reported:
                 sink.report(
                     "log/event-after-game-end",
@@ -198,7 +205,9 @@ def replay(
         cls = ev.__class__
         if has_seat[cls] if cls in has_seat else _has_seat(cls):
             seat = ev.seat
-            if isinstance(seat, int) and seat not in at_table:
+            if seat not in at_table and isinstance(seat, int):
+                if self_locating:
+                    sink.era, sink.cycle = here
                 table = _seat_list(at_table, n_seats)
                 sink.report(
                     "log/seat-out-of-range",

@@ -133,21 +133,8 @@ def load_json_document(data: bytes, max_depth: int = MAX_DEPTH) -> tuple[Any, di
 _CANONICAL_HEAD = '{"format": "playtest-log", "format_version": 1,'
 _HEADER_PREFIX = '"header": '
 _EVENTS_OPEN = '"events": ['
-
-
-def _lines_of(data: bytes) -> list[tuple[int, int]]:
-    """(start, end) byte offsets of each line of ``data`` (without the newline)."""
-    spans: list[tuple[int, int]] = []
-    find = data.find
-    pos, n = 0, len(data)
-    while pos < n:
-        nl = find(b"\n", pos)
-        if nl < 0:
-            spans.append((pos, n))
-            break
-        spans.append((pos, nl))
-        pos = nl + 1
-    return spans
+_CANONICAL_HEAD_BYTES = _CANONICAL_HEAD.encode()
+_EVENTS_OPEN_BYTES = _EVENTS_OPEN.encode()
 
 
 def _read_canonical(data: bytes, source: str) -> LoadedLog | None:
@@ -168,18 +155,16 @@ def _read_canonical(data: bytes, source: str) -> LoadedLog | None:
         return None
     if suspect(data):
         return None
-    spans = _lines_of(data)
-    if len(spans) < 4:
+    rows = data.split(b"\n")  # UTF-8 never splits a character at a newline byte
+    if rows[-1] == b"":
+        rows.pop()  # the newline that ends the file
+    if len(rows) < 4:
         return None
-
-    def line(k: int) -> str:  # UTF-8 never splits a character at a newline byte
-        a, b = spans[k]
-        return data[a:b].decode("utf-8")
-
     try:
-        if (line(0) != _CANONICAL_HEAD or line(2) != _EVENTS_OPEN or line(len(spans) - 1) != "]}"):
+        if (rows[0] != _CANONICAL_HEAD_BYTES or rows[2] != _EVENTS_OPEN_BYTES
+                or rows[-1] != b"]}"):
             return None
-        head = line(1)
+        head = rows[1].decode("utf-8")
         if not head.startswith(_HEADER_PREFIX) or not head.endswith(","):
             return None
         header_text = head[len(_HEADER_PREFIX):-1]
@@ -192,16 +177,16 @@ def _read_canonical(data: bytes, source: str) -> LoadedLog | None:
         if out.findings or out.header is None or rs is None:
             return None
         validate_json = rs.event_adapter.validator.validate_json  # (no Python wrapper per line)
-        last = len(spans) - 2
+        body = rows[3:-1]
+        last = body.pop() if body else None
         events: list[Any] = []
         append = events.append
-        for k in range(3, last + 1):
-            a, b = spans[k]
-            if k < last:
-                if data[b - 1:b] != b",":
-                    return None
-                b -= 1
-            append(validate_json(data[a:b]))
+        for row in body:
+            if row[-1:] != b",":
+                return None
+            append(validate_json(row[:-1]))
+        if last is not None:
+            append(validate_json(last))
     except (ValueError, RecursionError, UnicodeDecodeError):
         # bad JSON or UTF-8, an invalid event (pydantic's ValidationError is a ValueError), or a
         # number too long to convert: the general path says where
