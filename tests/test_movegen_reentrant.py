@@ -136,31 +136,38 @@ def test_a_thread_paused_in_a_lazy_call_and_another_generating(turns, monkeypatc
     assert got["a"] == want[0]
 
 
-def test_eager_and_lazy_threads_over_a_game(monkeypatch):
-    """Two threads over every decision of a game, one eager and one lazy, switching as often
-    as the interpreter allows: each gives the decisions it gives alone."""
-    states = _states(1, 3)
-    want_eager = [_eager(st) for st in states]
-    want_lazy = [_lazy(st) for st in states]
+def _in_threads(work: dict[str, Any]) -> dict[str, Any]:
+    """Run each named function in its own thread, switching as often as the interpreter allows;
+    what each returned (or raised)."""
     got: dict[str, Any] = {}
 
-    def run(name: str, f: Any) -> None:
+    def run(name: str) -> None:
         try:
-            got[name] = [f(st) for st in states]
+            got[name] = work[name]()
         except BaseException as e:  # reported by the main thread
             got[name] = e
 
     old = sys.getswitchinterval()
     sys.setswitchinterval(1e-6)
     try:
-        threads = [threading.Thread(target=run, args=("eager", _eager)),
-                   threading.Thread(target=run, args=("lazy", _lazy))]
+        threads = [threading.Thread(target=run, args=(k,)) for k in work]
         for t in threads:
             t.start()
         for t in threads:
             t.join(120)
     finally:
         sys.setswitchinterval(old)
+    return got
+
+
+def test_eager_and_lazy_threads_over_a_game(monkeypatch):
+    """Two threads over every decision of a game, one eager and one lazy, switching as often
+    as the interpreter allows: each gives the decisions it gives alone."""
+    states = _states(1, 3)
+    want_eager = [_eager(st) for st in states]
+    want_lazy = [_lazy(st) for st in states]
+    got = _in_threads({"eager": lambda: [_eager(st) for st in states],
+                       "lazy": lambda: [_lazy(st) for st in states]})
     assert got["eager"] == want_eager
     assert got["lazy"] == want_lazy
 
@@ -172,24 +179,7 @@ def test_two_games_in_two_threads():
     then another thread's table read, is too narrow for this test to hit reliably.)"""
     games = {"a": _states(2, 4), "b": _states(3, 5)}
     want = {k: [_lazy(st) for st in v] for k, v in games.items()}
-    got: dict[str, Any] = {}
-
-    def run(name: str) -> None:
-        try:
-            got[name] = [_lazy(st) for st in games[name]]
-        except BaseException as e:  # reported by the main thread
-            got[name] = e
-
-    old = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    try:
-        threads = [threading.Thread(target=run, args=(k,)) for k in games]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join(120)
-    finally:
-        sys.setswitchinterval(old)
+    got = _in_threads({k: (lambda v=v: [_lazy(st) for st in v]) for k, v in games.items()})
     assert got == want
 
 
