@@ -61,8 +61,9 @@ class ReplayResult:
     """Everything one replay produces.
 
     ``outcome`` and ``records`` (the warehouse rows) are made from the final state when first
-    read, not by every replay: ``playtest validate`` reads neither, and they were about a tenth
-    of a replay's time (docs/engine.md "Performance"). Give them to the constructor to set them."""
+    read, not by every replay: ``playtest validate`` reads neither, and making them was about 5%
+    of a replay's time (docs/engine.md "Performance"). The constructor's ``_outcome`` and
+    ``_records`` set them instead."""
 
     game: str
     header: Any
