@@ -308,4 +308,23 @@ def run_bench(args: argparse.Namespace) -> int:
         except RuntimeError as exc:
             raise CliError(str(exc)) from None
     print(format_table(res))
+    if args.chess:
+        print(_chess_line(res))
     return 0
+
+
+def _chess_line(res: BenchResult) -> str:
+    """The issue's yardstick in the same run: python-chess reading and validating PGN
+    (``engine.bench_chess``: 300 random legal games, best of three), against row (c)."""
+    from engine import bench_chess
+
+    try:
+        bench_chess._chess()
+    except ImportError:
+        return "python-chess is not installed (pip install chess): no yardstick line"
+    texts, plies = bench_chess.make_pgns(300, 1)
+    moves_per_s = plies / bench_chess.measure(texts)
+    ours = res.rate(res.cpu["validate"], "events")
+    return (f"python-chess in the same run: {moves_per_s:,.0f} moves per CPU-second read and "
+            f"validated; (c) validates {ours:,.0f} events per CPU-second, "
+            f"{ours / moves_per_s:.2f}x python-chess")

@@ -210,6 +210,34 @@ def test_bench_on_a_small_corpus(sim_dir, capsys):
     assert main(["bench", "--games", "0"]) == 2  # (--pages alone now times pages on big synthetic warehouses)
 
 
+def test_bench_prints_the_python_chess_yardstick_or_why_not(sim_dir, capsys, monkeypatch):
+    """``bench --chess``: python-chess in the same run against row (c), or, without
+    python-chess, a line saying so (the command still succeeds)."""
+    from engine import bench_chess
+
+    try:
+        bench_chess._chess()
+        have = True
+    except ImportError:
+        have = False
+    real = bench_chess.make_pgns
+    monkeypatch.setattr(bench_chess, "make_pgns", lambda games, seed: real(5, seed, max_plies=20))
+    capsys.readouterr()
+    assert main(["bench", "--corpus", str(sim_dir), "--chess"]) == 0
+    out = capsys.readouterr().out
+    if have:
+        assert "python-chess in the same run:" in out and "x python-chess" in out
+    else:
+        assert "python-chess is not installed" in out
+
+    def missing() -> None:
+        raise ImportError("no chess")
+
+    monkeypatch.setattr(bench_chess, "_chess", missing)
+    assert main(["bench", "--corpus", str(sim_dir), "--chess"]) == 0
+    assert "python-chess is not installed" in capsys.readouterr().out
+
+
 def test_validate_in_two_processes_gives_the_same_report(sim_dir, tmp_path, capsys):
     bad = _broken_copy(_one(sim_dir), tmp_path / "bad.json")
     capsys.readouterr()

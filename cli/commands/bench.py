@@ -31,6 +31,9 @@ def register(sub: Any, db_parent: argparse.ArgumentParser) -> None:
                    help="where the synthetic warehouses are built and kept "
                         "(default /tmp/playtest-bench-pages or PLAYTEST_BENCH_DIR)")
     b.add_argument("--profile", action="store_true", help="print the top cProfile entries")
+    b.add_argument("--chess", action="store_true",
+                   help="also time python-chess reading PGN in the same run (the yardstick of "
+                        "docs/engine.md; needs pip install chess)")
     b.add_argument("--jobs", type=int, default=1,
                    help="also time validation split over this many processes (row d)")
     b.set_defaults(func=cmd_bench)
