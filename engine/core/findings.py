@@ -130,13 +130,16 @@ class FindingSink:
         rulings: tuple[str, ...] = (),
         involves: tuple[int, ...] = (),
         follows: Finding | int | None = None,
+        unsynced: bool = False,
     ) -> Finding:
         """Record one finding at the current location and return it. ``rule`` overrides the
         catalogue's citation when the finding is caused by a more specific rule (e.g. a
         checkpoint value that a Customer's score or a threshold produced); ``rulings`` names
         the rulings it rests on; ``involves``: other seats the slip concerns (the seat whose
         turn a turn out of order skipped); ``follows``: the earlier finding (or unreadable line)
-        this one is known to follow from.
+        this one is known to follow from; ``unsynced``: this finding reads what checkpoints do
+        not resynchronise (which Facilities a seat owns, where its pieces stand), as the
+        ruleset's ``lingering_codes`` do, though its code does not always.
 
         One slip, one finding: a finding of a consequence code (:attr:`consequences`) about a
         seat an earlier slip concerns is reported as a note (severity ``info``) that links to
@@ -153,7 +156,7 @@ class FindingSink:
             if cause is not None and self._explains(cause, code):
                 sev = "info"
                 message = f"{message} [{_follows(cause)}]"
-        if self.ever and code in self.lingering and sev != "info":
+        if self.ever and (unsynced or code in self.lingering) and sev != "info":
             cause = (self.ever.get(seat) if seat is not None else None) or self.ever.get(None) or (
                 next(iter(self.ever.values())) if seat is None else None)
             if cause is not None and self._explains(cause, code):

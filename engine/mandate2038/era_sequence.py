@@ -207,7 +207,7 @@ def on_allocate(st: GameState, ev: Allocate, sink: FindingSink) -> None:
         if m is None or m.owner != s.seat:
             sink.report("production/mega-cluster-demand",
                         f"seat {seat} satisfied Mega-Cluster {num}, which it does not own",
-                        seat=seat, recorded=num)
+                        seat=seat, recorded=num, unsynced=m is None)
             continue
         fa, fb = s.facilities.get(m.hosts[0]), s.facilities.get(m.hosts[1])
         if m.hosts[0] not in facs or m.hosts[1] not in facs:

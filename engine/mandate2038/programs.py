@@ -39,10 +39,12 @@ def do_mega_cluster(st: GameState, s: SeatState, ev: MegaCluster, t: Turn, sink:
     fa, fb = s.facilities.get(a), s.facilities.get(b)
     problem = None
     physical = True
+    unbuilt = False  # a host missing: what a checkpoint does not resync (a missing Build line)
     if a == b:
         problem, physical = "the two hosts must be different Facilities", False
     elif fa is None or fb is None:
         problem, physical = f"Facility {a if fa is None else b} is not built", False
+        unbuilt = True
     elif fa.mega is not None or fb.mega is not None:
         problem, physical = "a host already holds a Mega-Cluster half", False
     elif len(st.megas) >= st.c.mega_pairs:
@@ -55,7 +57,7 @@ def do_mega_cluster(st: GameState, s: SeatState, ev: MegaCluster, t: Turn, sink:
         problem = f"the acting piece ended on {t.dest}, not on a host's hex"
     if problem is not None:
         sink.report("program/mega-cluster-invalid", f"seat {s.seat}'s Mega-Cluster: {problem}",
-                    seat=s.seat)
+                    seat=s.seat, unsynced=unbuilt)
     prog = st.c.programs.get("mega_cluster")
     runway = prog.runway if prog is not None else 3
     compute = prog.compute if prog is not None else 2
