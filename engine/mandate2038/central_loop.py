@@ -1097,7 +1097,7 @@ def _orbital(st: GameState, s: SeatState, ev: TurnEvent, sink: FindingSink) -> N
     f = s.facilities.get(o.facility)
     if f is None:
         sink.report("ability/invalid", f"Orbital Compute moved Facility {o.facility}, not built",
-                    seat=s.seat)
+                    seat=s.seat, unsynced=True)  # which Facilities it owns: no checkpoint says
     else:
         if o.to == FRONTIER or (o.to != f.hex and not has_free_space(st, o.to)):
             sink.report("ability/invalid",
