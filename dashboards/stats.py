@@ -503,6 +503,19 @@ def _nan_result(value: float) -> dict[str, float]:
     return {"value": value, "low": math.nan, "high": math.nan}
 
 
+def _rates(blocks: np.ndarray, total: np.ndarray, keep: np.ndarray,
+           weights: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """The groups' rates from block counts ``(blocks, groups, 2)`` (second count over the
+    first; nan for a group not kept) and their bootstrap rates ``(B, groups)`` (nan where a
+    resample lacks the group)."""
+    est = np.where(keep, total[:, 1] / np.where(keep, total[:, 0], 1.0), np.nan)
+    w = weights if weights is not None else bootstrap_weights(blocks.shape[0])
+    boot = np.einsum("bm,mkv->bkv", w, blocks)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rates = np.where(boot[..., 0] > 0, boot[..., 1] / boot[..., 0], np.nan)
+    return est, rates
+
+
 def range_interval(blocks: np.ndarray, min_appearances: float = 1,
                    weights: np.ndarray | None = None) -> dict[str, float]:
     """:func:`share_range` of block counts ``(blocks, groups, 2)`` (appearances, win credit)
@@ -514,14 +527,12 @@ def range_interval(blocks: np.ndarray, min_appearances: float = 1,
         return _nan_result(value)
     app, credit = total[:, 0], total[:, 1]
     keep = app >= max(min_appearances, 1e-12)
-    est = np.where(keep, credit / np.where(keep, app, 1.0), np.nan)
-    w = weights if weights is not None else bootstrap_weights(m)
-    boot = np.einsum("bm,mkv->bkv", w, blocks)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        bshare = np.where(boot[..., 0] > 0, boot[..., 1] / boot[..., 0], np.nan)
+    est, bshare = _rates(blocks, total, keep, weights)
     pooled = credit[keep].sum() / app[keep].sum()
     floor = np.sqrt(pooled * (1 - pooled) / np.where(keep, app, 1.0))
     lo, hi = simultaneous(est, bshare, floor, m)
+    if np.isnan(lo).all():  # no spread anywhere (e.g. nobody ever won): no interval
+        return _nan_result(value)
     lo, hi = np.clip(lo, 0.0, 1.0), np.clip(hi, 0.0, 1.0)
     low = max(0.0, float(np.nanmax(lo) - np.nanmin(hi)))
     high = float(np.nanmax(hi) - np.nanmin(lo))
@@ -537,15 +548,13 @@ def max_rate_interval(blocks: np.ndarray, min_count: float = 4,
     m = blocks.shape[0]
     if m < 2 or math.isnan(value):
         return _nan_result(value)
-    c, p = total[:, 0], total[:, 1]
+    c = total[:, 0]
     keep = (c >= min_count) & (c > 0)
-    est = np.where(keep, p / np.where(keep, c, 1.0), np.nan)
-    w = weights if weights is not None else bootstrap_weights(m)
-    boot = np.einsum("bm,mkv->bkv", w, blocks)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        brate = np.where(boot[..., 0] > 0, boot[..., 1] / boot[..., 0], np.nan)
+    est, brate = _rates(blocks, total, keep, weights)
     floor = np.sqrt(0.25 / np.where(keep, c, 1.0))
     lo, hi = simultaneous(est, brate, floor, m)
+    if np.isnan(lo).all():
+        return _nan_result(value)
     return {"value": value, "low": float(np.clip(np.nanmax(lo), 0, 1)),
             "high": float(np.clip(np.nanmax(hi), 0, 1))}
 
@@ -569,6 +578,8 @@ def top_share_interval(blocks: np.ndarray, weights: np.ndarray | None = None
     p = np.maximum(est, 1.0 / n)
     floor = np.sqrt(p * (1 - p) / n)
     lo, hi = simultaneous(est, bshare, floor, m)
+    if np.isnan(lo).all():  # one key holds everything in every block: no spread, no interval
+        return _nan_result(value)
     return {"value": value, "low": float(np.clip(np.nanmax(lo), 0, 1)),
             "high": float(np.clip(np.nanmax(hi), 0, 1))}
 

@@ -10,20 +10,11 @@ from engine.core.registry import get_ruleset
 from engine.mandate2038 import central_loop as cl
 from engine.mandate2038.board import DISTANCE, POSITIONS, Board
 from engine.mandate2038.state import Facility
-from engine.simulate import simulate_one
+from tests.sim_states import state_at_era
 
 
 def _era_three_state():
-    log = simulate_one("never-checked", 0, 3, "heuristic")
-    rs = get_ruleset("mandate2038")
-    sink = FindingSink(rs.catalogue)
-    st = rs.setup(log.header, sink)
-    for e in log.events:
-        rs.apply(st, e, sink)
-        if e.type == "era_start" and e.era == 3:
-            break
-    assert st.era == 3 and not sink.findings
-    return st
+    return state_at_era("never-checked", 3, 3)
 
 
 def _lonely_hex(st) -> str:

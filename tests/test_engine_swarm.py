@@ -13,25 +13,15 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core.findings import FindingSink
-from engine.core.registry import get_ruleset
 from engine.mandate2038 import turn_moves as tm
 from engine.mandate2038.state import CORE_ACTIONS
 from engine.simulate import SimulationError, simulate_one
+from tests.sim_states import state_at_era
 
 
 def _era_four_state():
     """A simulated game replayed to the start of Era IV (a real board, pieces and markers)."""
-    log = simulate_one("swarm-state", 0, 4, "heuristic")
-    rs = get_ruleset("mandate2038")
-    sink = FindingSink(rs.catalogue)
-    st = rs.setup(log.header, sink)
-    for e in log.events:
-        rs.apply(st, e, sink)
-        if e.type == "era_start" and e.era == 4:
-            break
-    assert st.era == 4 and not sink.findings
-    return st
+    return state_at_era("swarm-state", 4, 4)
 
 
 def _hex_of(st, tile: str, free: bool = False) -> str:
