@@ -9,6 +9,7 @@ from engine.vestige.board import adjacent_tiles, spaces_adjacent
 from engine.vestige.cards import CHARACTERS, not_owned_rule, printed_or_warn
 from engine.vestige.content import CONTENT
 from engine.vestige.setup import check_reveal
+from engine.vestige.slips import lose_track
 from engine.vestige.state import GameState
 from engine.vestige.turns import take_main
 from schemas.vestige import Activate, Move, SpeedBoost
@@ -63,10 +64,14 @@ def on_move(st: GameState, ev: Move, sink: FindingSink) -> None:
     s = st.seats[ev.seat]
     take_main(st, s, "move", sink)
     path = list(ev.path)
+    garbled = None  # a finding that shows this line's path is not what the pawn did
     if s.space is not None and path[0] != s.space:
-        sink.report("vestige-move/wrong-start", f"seat {ev.seat}'s pawn is on space {s.space}, "
-                    f"the move starts on {path[0]}", seat=ev.seat, expected=s.space,
-                    recorded=path[0])
+        # the pawn is where the table has it: after a garbled move, or a turn whose move line
+        # is missing, this start is followed without a new error (one slip, one finding)
+        garbled = sink.report(
+            "vestige-move/wrong-start", f"seat {ev.seat}'s pawn is on space {s.space}, the "
+            f"move starts on {path[0]}", seat=ev.seat, expected=s.space, recorded=path[0],
+            follows=s.space_doubt)
     steps = len(path) - 1
     speed = s.speed + (CONTENT.stated["speed_boost"] if s.boosted else 0)
     if steps < 1 or path[-1] == path[0]:
@@ -77,30 +82,60 @@ def on_move(st: GameState, ev: Move, sink: FindingSink) -> None:
                     expected=f"<= {speed}", recorded=steps)
     for a, b in zip(path, path[1:], strict=False):
         if not spaces_adjacent(a, b):
-            sink.report("vestige-move/not-adjacent", f"space {b} is not next to space {a}",
-                        seat=ev.seat, expected="a neighbouring space", recorded=[a, b])
+            f = sink.report("vestige-move/not-adjacent", f"space {b} is not next to space {a}",
+                            seat=ev.seat, expected="a neighbouring space", recorded=[a, b])
+            garbled = garbled or f
             break
     if path[-1] in st.pawns(but=ev.seat) and steps >= 1:
+        # a pawn whose place is in doubt (its move line missing or garbled) may not be there
+        there = next((o.space_doubt for o in st.seats.values()
+                      if o.seat != ev.seat and o.space == path[-1]), None)
         sink.report("vestige-move/occupied", f"space {path[-1]} holds another pawn",
-                    seat=ev.seat, expected="an empty space", recorded=path[-1])
+                    seat=ev.seat, expected="an empty space", recorded=path[-1], follows=there)
     near: set[str] = set()
     for sp in path[1:]:
         near |= adjacent_tiles(sp)
     expected = {p for p in near if p not in st.face_up}
     recorded = set()
     for r in ev.reveals:
-        if r.position in st.face_up or r.position not in near:
+        assumed = st.assumed_up.pop(r.position, None)
+        if assumed is not None and r.position in near:
+            # the engine turned it face up only because an earlier move did not record it:
+            # the table evidently had not flipped it (that finding said so)
+            sink.report("vestige-move/reveal-invalid", f"{r.position} was flipped, which the "
+                        "engine had taken as flipped already", seat=ev.seat,
+                        recorded=r.position, follows=assumed)
+        elif r.position in st.face_up or r.position not in near:
             sink.report("vestige-move/reveal-invalid", f"{r.position} was flipped but is "
                         f"{'already face up' if r.position in st.face_up else 'not next to the path'}",
-                        seat=ev.seat, recorded=r.position)
+                        seat=ev.seat, recorded=r.position, follows=garbled)
             continue
-        check_reveal(st, r.position, r.region, sink)
+        check_reveal(st, r.position, r.region, sink, garbled)
         recorded.add(r.position)
+    for pos in recorded:
+        st.tiles_doubt.pop(pos, None)
     missing = sorted(expected - recorded)
-    if missing and not st.partial:
+    # a tile a missing or garbled move may have flipped: the table's record of it was lost
+    doubtful = [pos for pos in missing if pos in st.tiles_doubt]
+    missing = [pos for pos in missing if pos not in st.tiles_doubt]
+    if doubtful and not st.partial:
         sink.report("vestige-move/reveal-missing", f"face-down tiles next to the path were not "
-                    f"flipped: {missing}", seat=ev.seat, expected=missing, recorded=sorted(recorded))
+                    f"flipped: {doubtful}", seat=ev.seat, expected=doubtful,
+                    recorded=sorted(recorded), follows=st.tiles_doubt[doubtful[0]])
+    for pos in doubtful:
+        del st.tiles_doubt[pos]
+        st.face_up.add(pos)
+    if missing and not st.partial:
+        # a path that is not the pawn's (garbled) says nothing of the tiles next to it
+        f = sink.report("vestige-move/reveal-missing", f"face-down tiles next to the path were "
+                        f"not flipped: {missing}", seat=ev.seat, expected=missing,
+                        recorded=sorted(recorded), follows=garbled)
         st.face_up |= set(missing)
+        for pos in missing:
+            st.assumed_up.setdefault(pos, f)
+    lose_track(st, s, garbled)  # (from where the pawn stood: the tiles its real move flipped)
+    s.space_doubt = garbled
+    s.turn_doubt = None
     s.space = path[-1]
     st.row("moves", seat=ev.seat, steps=steps, start=path[0], end=path[-1],
            reveals=len(recorded))

@@ -18,6 +18,7 @@ from engine.vestige.cards import (
 )
 from engine.vestige.content import CONTENT
 from engine.vestige.rulings import option
+from engine.vestige.slips import position_doubt
 from engine.vestige.state import GameState, SeatState
 from engine.vestige.turns import actor, take_main
 from schemas.vestige import Complete, Pickup, Roll
@@ -61,8 +62,10 @@ def on_pickup(st: GameState, ev: Pickup, sink: FindingSink) -> None:
         shows = p.pickup
     if not ev.dove:
         if ev.at is not None and ev.at not in near:
-            sink.report("vestige-job/pickup-not-adjacent", f"{ev.at} is not adjacent to space "
-                        f"{s.space}", seat=ev.seat, expected=sorted(near), recorded=ev.at)
+            position_doubt(st, s, sink.report(
+                "vestige-job/pickup-not-adjacent", f"{ev.at} is not adjacent to space "
+                f"{s.space}", seat=ev.seat, expected=sorted(near), recorded=ev.at,
+                follows=s.space_doubt or s.turn_doubt))
         elif shows is not None:
             region = st.map.get(ev.at) if ev.at is not None else None
             if ev.at is not None and region is not None and region != shows:
@@ -70,9 +73,10 @@ def on_pickup(st: GameState, ev: Pickup, sink: FindingSink) -> None:
                             f"card shows {shows}; {ev.at} is {region}", seat=ev.seat,
                             expected=shows, recorded=region)
             elif ev.at is None and not any(st.map.get(pos) == shows for pos in near):
-                sink.report("vestige-job/pickup-not-adjacent", f"the {ev.stack} stack's top "
-                            f"card shows {shows}; space {s.space} is not next to one",
-                            seat=ev.seat, expected=shows, recorded=s.space)
+                position_doubt(st, s, sink.report(
+                    "vestige-job/pickup-not-adjacent", f"the {ev.stack} stack's top card shows "
+                    f"{shows}; space {s.space} is not next to one", seat=ev.seat,
+                    expected=shows, recorded=s.space, follows=s.space_doubt or s.turn_doubt))
     if ev.face_up:
         shown = st.display.get(ev.stack)
         if ev.stack in st.display_taken:
@@ -145,9 +149,10 @@ def on_complete(st: GameState, ev: Complete, sink: FindingSink) -> None:
     elif p is not None and p.complete_at is not None and not ev.free:
         near = {st.map.get(pos) for pos in adjacent_tiles(s.space or 0)}
         if p.complete_at not in near:
-            sink.report("vestige-job/complete-not-adjacent", f"{ev.card!r} is completed next to "
-                        f"{p.complete_at}", seat=ev.seat, expected=p.complete_at,
-                        recorded=s.space)
+            position_doubt(st, s, sink.report(
+                "vestige-job/complete-not-adjacent", f"{ev.card!r} is completed next to "
+                f"{p.complete_at}", seat=ev.seat, expected=p.complete_at, recorded=s.space,
+                follows=s.space_doubt or s.turn_doubt))
     face = ev.face
     if not ev.free:
         if not s.rolls:

@@ -26,6 +26,7 @@ from engine.vestige.cards import CHARACTERS
 from engine.vestige.codes import CONTROL as CONTROL_RULE
 from engine.vestige.content import CONTENT
 from engine.vestige.rulings import option
+from engine.vestige.slips import position_doubt
 from engine.vestige.state import GameState, SeatState
 from engine.vestige.turns import actor, take_main
 from schemas.vestige import Control, Rest, Visit
@@ -57,8 +58,10 @@ def on_visit(st: GameState, ev: Visit, sink: FindingSink) -> None:
     take_main(st, s, "visit", sink)
     pos = ev.position
     if pos not in adjacent_tiles(s.space or 0):
-        sink.report("vestige-visit/not-adjacent", f"{pos} is not adjacent to space {s.space}",
-                    seat=ev.seat, expected=sorted(adjacent_tiles(s.space or 0)), recorded=pos)
+        position_doubt(st, s, sink.report(
+            "vestige-visit/not-adjacent", f"{pos} is not adjacent to space {s.space}",
+            seat=ev.seat, expected=sorted(adjacent_tiles(s.space or 0)), recorded=pos,
+            follows=s.space_doubt or s.turn_doubt))
     known = st.map.get(pos)
     if ev.region is not None and known is not None and ev.region != known:
         sink.report("vestige-visit/wrong-region", f"{pos} is {known}, not {ev.region}",
@@ -121,15 +124,15 @@ def resolve(st: GameState, s: SeatState, region: str, ev: Visit, sink: FindingSi
     elif region in HQ:
         attr, kind = HQ[region]
         _pay(s, ev, {attr: CONTENT.stated["contact_cost"]}, sink, why)
-        st.pending_draw = (ev.seat, kind)
+        draw_due(st, ev.seat, kind, sink)
     elif region == "underground":
         _pay(s, ev, {"conviction": 1}, sink, why)
-        st.pending_draw = (ev.seat, ev.contact or "lawmaker")
+        draw_due(st, ev.seat, ev.contact or "lawmaker", sink)
         if ev.contact is None:
             _wrong(sink, ev, region, "a contact type", None)
     elif region == "chop_shop":
         _pay(s, ev, {"conviction": 1}, sink, why)
-        st.pending_draw = (ev.seat, "chop_bot")
+        draw_due(st, ev.seat, "chop_bot", sink)
     elif region == "garage":
         if s.speed >= st.content.max_speed and option(st, "garage-top-speed") == "cannot-visit":
             st.rest_on("max_speed")
@@ -336,3 +339,18 @@ def swap_tiles(st: GameState, a: str, b: str) -> None:
         st.face_up.add(b)
     if fb:
         st.face_up.add(a)
+
+
+def draw_due(st: GameState, seat: int, kind: str, sink: FindingSink) -> None:
+    """The visit adds a card of ``kind`` to the network: it is drawn next. A card of that kind
+    the seat drew earlier this turn, with no visit calling for it, was this one written before
+    its visit (two lines swapped): reported once, and not asked for again."""
+    early = st.early_draw
+    if early is not None and early[0] == seat and early[1] == kind:
+        st.early_draw = None
+        where = f"line {early[2]}" if early[2] is not None else "earlier"
+        sink.report("vestige-card/draw-order", f"seat {seat}'s visit adds a {kind}; the {kind} "
+                    f"drawn for it was recorded before the visit ({where}): two lines out of "
+                    "order?", seat=seat, expected="the draw after the visit", recorded=where)
+        return
+    st.pending_draw = (seat, kind)

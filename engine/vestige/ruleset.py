@@ -24,7 +24,7 @@ from engine.core.findings import FindingSink
 from engine.core.game import Format, Game, Page, Vocabulary
 from engine.core.replay import LedgerEntry, Outcome
 from engine.core.ruleset import Decision, TableColumns
-from engine.vestige import codes
+from engine.vestige import codes, slips
 from engine.vestige.actions import on_activate, on_move, on_speed_boost
 from engine.vestige.blocks import on_blocks_added, on_convert, on_recover
 from engine.vestige.cards import (
@@ -181,6 +181,10 @@ class VestigeRuleset(Game):
     title = "Vestige"
     rules_versions: tuple[str, ...] = (RULES_VERSION,)
     catalogue = codes.CATALOGUE
+    consequence_codes = slips.CONSEQUENCE_CODES
+    lingering_codes = slips.LINGERING_CODES
+    slip_codes = slips.SLIP_CODES
+    mismatch_codes = slips.MISMATCH_CODES
     header_model: type[BaseHeader] = VestigeHeader
     log_model: type[BaseModel] = VestigeLog
     event_adapter = EVENT_ADAPTER
@@ -224,7 +228,9 @@ class VestigeRuleset(Game):
     def apply(self, state: GameState, event: VestigeEvent, sink: FindingSink) -> None:
         state.event_index = sink.event
         n = len(sink.findings)
-        HANDLERS.get(event.type, _noop)(state, event, sink)
+        meant = slips.read_line(state, event, sink)  # one slip, one finding (engine/vestige/slips.py)
+        if meant is not None:
+            HANDLERS.get(meant.type, _noop)(state, meant, sink)
         if state.event_rulings:
             _cite_rulings(state, sink, n)
 

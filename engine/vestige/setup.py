@@ -8,6 +8,7 @@ from engine.vestige.board import POSITIONS, adjacent_tiles
 from engine.vestige.cards import add_card, record
 from engine.vestige.content import CONTENT
 from engine.vestige.state import GameState, NemesisState, SeatState
+from schemas.findings import Finding
 from schemas.vestige import Reveal, SeatSetup, VestigeHeader
 
 COLOURS = ("blue", "green", "purple", "orange")
@@ -141,11 +142,14 @@ def on_seat_setup(st: GameState, ev: SeatSetup, sink: FindingSink) -> None:
             add_card(st, s, name, "chop_bot").blocks = n
 
 
-def check_reveal(st: GameState, position: str, region: str, sink: FindingSink) -> None:
+def check_reveal(st: GameState, position: str, region: str, sink: FindingSink,
+                 follows: Finding | None = None) -> None:
+    """A tile turned face up shows the region the map has there (``follows``: the finding
+    that shows the line revealing it is garbled, which this one then follows from)."""
     known = st.map.get(position)
     if known is not None and known != region:
         sink.report("vestige-setup/tile-mismatch", f"{position} was revealed as {region}; the "
-                    f"map has {known} there", expected=known, recorded=region)
+                    f"map has {known} there", expected=known, recorded=region, follows=follows)
     else:
         st.map[position] = region
     st.face_up.add(position)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.core.replay import LedgerEntry, Outcome
 from engine.vestige.content import CONTENT, Content
+from schemas.findings import Finding
 from schemas.vestige import Printed, VestigeHeader
 
 DASH = ("potential", "influence", "conviction")
@@ -58,6 +60,12 @@ class SeatState:
     covert_flips: int = 0
     end_covert: int = 0
     pending_triggers: set[int] = field(default_factory=set)
+    #: the finding that leaves where the pawn stands in doubt (a move with a garbled path, a
+    #: turn without its move): the next move's recorded start is followed without a new error
+    space_doubt: Finding | None = None
+    #: this turn, before its move: a finding about where the pawn stands (a visit away from
+    #: it), the first sign of a move line that may be missing (slips.position_doubt)
+    turn_doubt: Finding | None = None
     covert_due: set[int] = field(default_factory=set)  # magenta triggers awaiting the draw
     turns: int = 0
 
@@ -126,9 +134,19 @@ class GameState:
     declared_used: dict[str, int] = field(default_factory=dict)
     event_index: int | None = None
     pending_draw: tuple[int, str] | None = None  # (seat, stack) a visit calls for
+    #: (seat, stack, line) of a card the active seat drew with no visit calling for it yet
+    early_draw: tuple[int, str, int | None] | None = None
     last_cp: dict[int, int] = field(default_factory=dict)  # partial logs: seat -> leverage
     rows: dict[str, list[dict[str, object]]] = field(default_factory=dict)
     names_seen: int = 0
+    prev_event: Any = None  # the event before this one (a line written twice: slips.py)
+    #: tiles the engine turned face up because a move did not record them (reveal-missing): a
+    #: later move that flips one links to that finding (the table evidently had not flipped it)
+    assumed_up: dict[str, Finding] = field(default_factory=dict)
+    #: face-down tiles a missing or garbled move may have flipped -> the finding that says so
+    tiles_doubt: dict[str, Finding] = field(default_factory=dict)
+    #: a mislabelled round_start (round/out-of-order): the next round may follow either count
+    round_label: int | None = None
 
     def rest_on(self, name: str) -> None:
         """Note that a check rested on the declared value ``name`` (a ruling: the findings of

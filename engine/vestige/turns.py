@@ -7,6 +7,7 @@ from __future__ import annotations
 from engine.core.findings import FindingSink
 from engine.vestige.blocks import move
 from engine.vestige.board import adjacent_tiles
+from engine.vestige.slips import lose_track, lost_line, new_round
 from engine.vestige.state import GameState, SeatState
 from schemas.vestige import Reset, RoundStart, TurnEnd, TurnStart
 
@@ -39,9 +40,19 @@ def on_round_start(st: GameState, ev: RoundStart, sink: FindingSink) -> None:
 
     finish_setup(st, sink)
     close_round(st, sink)
+    new_round(sink)  # what a slip of the last round left in doubt was played past
+    label, st.round_label = st.round_label, None
     if ev.round != st.round + 1:
-        sink.report("vestige-round/out-of-order", f"round {ev.round} follows round {st.round}",
-                    expected=st.round + 1, recorded=ev.round)
+        if label is not None and ev.round == label + 1:
+            # the round before was mislabelled (or its round_start line is missing): that
+            # finding said so, and the table's count goes on from its label
+            pass
+        else:
+            sink.report("vestige-round/out-of-order", f"round {ev.round} follows round "
+                        f"{st.round}", expected=st.round + 1, recorded=ev.round)
+            # one slip, one finding: the next round may follow this label or the count
+            st.round_label = ev.round
+            ev = ev.model_copy(update={"round": st.round + 1})
     if st.final_round is not None and ev.round > st.final_round:
         sink.report("vestige-endgame/round-after-final",
                     f"round {ev.round} was played after the final round {st.final_round}",
@@ -53,6 +64,7 @@ def on_round_start(st: GameState, ev: RoundStart, sink: FindingSink) -> None:
 
 
 def reset_turn(s: SeatState) -> None:
+    s.turn_doubt = None
     s.used.clear()
     s.resets.clear()
     s.boosted = False
@@ -118,8 +130,12 @@ def end_turn(st: GameState, sink: FindingSink, seat: int | None) -> None:
         s = st.seats[sn]
         if not st.partial:
             if not s.used.get("move"):
-                sink.report("vestige-turn/no-move", f"seat {sn}'s turn ended without a move",
-                            seat=sn, expected="one move", recorded="none")
+                # the pawn stands where the table has it: its next move's start is followed
+                # (a visit away from the pawn earlier this turn was the first sign of it)
+                f = sink.report("vestige-turn/no-move", f"seat {sn}'s turn ended without a move",
+                                seat=sn, expected="one move", recorded="none",
+                                follows=s.turn_doubt)
+                lose_track(st, s, s.turn_doubt or f)
             for pos in sorted(s.controlled_now - s.visited_now):
                 sink.report("vestige-control/no-visit", f"seat {sn} took control of {pos} "
                             "without visiting it this turn", seat=sn, expected="a visit",
@@ -147,6 +163,7 @@ def end_turn(st: GameState, sink: FindingSink, seat: int | None) -> None:
         st.took_turn.add(sn)
         reset_turn(s)
     check_due(st, sink)
+    st.early_draw = None
     st.active = None
     st.team_turn = False
     st.shared.clear()
@@ -172,7 +189,7 @@ def check_due(st: GameState, sink: FindingSink) -> None:
         if st.final_round is None and point not in st.trigger_endgame:
             sink.report("vestige-endgame/reveal-missing", f"trigger {point} was reached first; "
                         "its stack's endgame condition was not revealed",
-                        expected=f"an endgame card at trigger {point}", recorded="none")
+                        expected=f"an endgame card at trigger {point}", recorded="none", follows=lost_line(sink))
     st.endgame_due.clear()
 
 
@@ -209,8 +226,15 @@ def on_reset(st: GameState, ev: Reset, sink: FindingSink) -> None:
                     seat=ev.seat, expected="once", recorded="twice")
         return
     if not s.used.get(ev.action):
-        sink.report("vestige-turn/reset-unused", f"{ev.action} has not been taken this turn",
-                    seat=ev.seat, recorded=ev.action)
+        moved = ev.action == "move"
+        f = sink.report("vestige-turn/reset-unused", f"{ev.action} has not been taken this turn"
+                        + (" (if the turn moved, its move line is missing)" if moved else ""),
+                        seat=ev.seat, recorded=ev.action,
+                        follows=s.turn_doubt if moved else None)
+        if moved and not st.partial:
+            # the first sign of a missing move line: until a move is recorded, where the pawn
+            # stands is in doubt, and a turn that ends without one follows from this finding
+            s.turn_doubt = s.turn_doubt or f
     move(s, "conviction", "influence", 1, sink, "reset")
     s.resets.add(ev.action)
 

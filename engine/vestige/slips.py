@@ -1,0 +1,170 @@
+"""One slip, one finding (docs/engine.md, issue 21) for Vestige: how a hand-transcription slip
+is reported once and the table's evident state followed, so that what follows from it does not
+stand as a rule error of its own.
+
+* The codes (:data:`CONSEQUENCE_CODES`, :data:`LINGERING_CODES`, :data:`SLIP_CODES`,
+  :data:`MISMATCH_CODES`) tell the replay's finding sink (engine.core.findings.FindingSink)
+  which findings may follow from an earlier slip of the same seat: they are then notes that link
+  to it. A line that could not be read is such a slip.
+* :func:`read_line` runs before an event is applied: a main-action line that repeats the line
+  before it exactly (a line written twice) is reported once and not applied again; a line that
+  names another seat in the middle of a seat's turn, and fits only the seat whose turn it is,
+  is read as that seat's (a wrong seat), after one finding.
+* The move, turn and round handlers follow the table where it shows where things are: a pawn's
+  recorded start after a garbled move, tiles the engine assumed flipped (actions.py), the round
+  count after a mislabelled ``round_start`` (turns.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core.findings import FindingSink
+from engine.vestige.board import adjacent_tiles, reachable
+from engine.vestige.content import CONTENT
+from engine.vestige.state import GameState, SeatState
+from schemas.findings import Finding
+
+#: codes whose check reads state an earlier slip of the seat may have put wrong (where its pawn
+#: stands, which tiles are face up, its blocks, what it has used this turn)
+CONSEQUENCE_CODES = frozenset({
+    "checkpoint/mismatch", "vestige-turn/no-move", "vestige-turn/reset-unused",
+    "vestige-turn/reset-twice", "vestige-turn/action-repeated", "vestige-turn/not-your-turn",
+    "vestige-turn/out-of-order", "vestige-turn/missing", "vestige-round/out-of-order",
+    "vestige-move/wrong-start", "vestige-move/reveal-missing", "vestige-move/reveal-invalid",
+    "vestige-move/too-far", "vestige-move/occupied", "vestige-visit/not-adjacent",
+    "vestige-control/no-visit", "vestige-blocks/unaffordable", "vestige-card/draw-missing",
+    "vestige-recover/card-blocks", "vestige-activate/not-character",
+    "vestige-job/pickup-not-adjacent", "vestige-job/complete-not-adjacent",
+    "vestige-job/not-assigned", "vestige-effect/inactive-contact",
+    # what a seat's leverage decides: a slip that lost or added leverage moves its triggers
+    "vestige-trigger/not-reached", "vestige-trigger/missing", "vestige-covert/draw-invalid",
+    "vestige-covert/draw-missing", "vestige-covert/flip-invalid",
+    "vestige-endgame/not-revealed", "vestige-endgame/early-end",
+    "vestige-endgame/reveal-not-triggered", "vestige-endgame/reveal-missing",
+})
+
+#: codes about one seat that read what nothing in a Vestige log resynchronises once a round is
+#: over (where its pawn stands, which tiles are face up, the blocks on its dashboard and cards,
+#: its speed and leverage, unless a checkpoint records them): after a seat's first slip they
+#: are notes linked to it for the rest of the game. What every seat's leverage decides (the
+#: endgame, the winners) is not among them: a slip of one seat explains those only within its
+#: round, or for the rest of the game when a line could not be read (:func:`lost_line`).
+LINGERING_CODES = frozenset({
+    "vestige-move/wrong-start", "vestige-move/reveal-invalid", "vestige-blocks/unaffordable",
+    "vestige-recover/card-blocks", "vestige-move/too-far", "vestige-trigger/not-reached",
+    "vestige-trigger/missing", "vestige-covert/draw-invalid", "vestige-covert/draw-missing",
+    "vestige-covert/flip-invalid",
+})
+
+#: codes that say the log itself is garbled here (a line unreadable, missing, written twice or
+#: for the wrong seat, a pawn moving from where it is not, blocks taken off a card that holds
+#: none): what follows them for the same seat may be their consequence
+SLIP_CODES = frozenset({
+    "log/parse-error", "vestige-turn/no-move", "vestige-turn/not-your-turn",
+    "vestige-turn/action-repeated", "vestige-move/wrong-start", "vestige-round/out-of-order",
+    "vestige-turn/out-of-order", "vestige-recover/card-blocks", "vestige-turn/reset-unused",
+    "vestige-blocks/unaffordable",
+})
+
+#: codes that follow from any earlier finding about the seat until the next round
+MISMATCH_CODES = frozenset({"checkpoint/mismatch", "vestige-blocks/unaffordable"})
+
+#: reader problems: a line lost, or read with a cell in doubt
+_UNREAD = frozenset({"log/parse-error", "log/invalid-event"})
+
+
+def lost_line(sink: FindingSink) -> Finding | int | None:
+    """An earlier line that could not be read (what it recorded never reached the engine):
+    what every seat's leverage decides may follow from it for the rest of the game."""
+    for cause in sink.ever.values():
+        if isinstance(cause, int) or cause.code in _UNREAD:
+            return cause
+    return None
+
+
+def position_doubt(st: GameState, s: SeatState, f: Finding | None) -> Finding | None:
+    """A finding about where ``s``'s pawn stands (a visit, pickup or completion away from it):
+    the pawn's position was in doubt (``space_doubt``) or, before its move this turn, this may
+    be the first sign of a move line that is missing (``turn_doubt``)."""
+    if f is not None and f.severity != "info" and not s.used.get("move"):
+        s.turn_doubt = s.turn_doubt or f
+    return f
+
+
+def lose_track(st: GameState, s: SeatState, cause: Finding | None) -> None:
+    """``cause`` shows that a move of ``s`` is missing or garbled: where its pawn stands is in
+    doubt until its next recorded move, and so are the face-down tiles that move could have
+    flipped (every tile next to a space within its speed, boosted, of where it stood): a later
+    move that finds one face down links to ``cause`` (engine/vestige/actions.py)."""
+    if cause is None:
+        return
+    s.space_doubt = cause
+    if s.space is None:
+        return
+    reach = reachable(s.space, s.speed + CONTENT.stated["speed_boost"], frozenset())
+    for space in (s.space, *reach):
+        for pos in adjacent_tiles(space):
+            if pos not in st.face_up:
+                st.tiles_doubt.setdefault(pos, cause)
+
+
+def new_round(sink: FindingSink) -> None:
+    """A new round: what a slip of the last round left in doubt was played past (what a round
+    does not resynchronise lingers: :data:`LINGERING_CODES`). A slip on this very line (the
+    ``round_start`` row could not be read whole) still explains what it gives now."""
+    here = {seat: cause for seat, cause in sink.implicated.items()
+            if (cause if isinstance(cause, int) else cause.where.line) == sink.line
+            and sink.line is not None}
+    sink.settle()
+    for seat, cause in here.items():
+        sink.implicate(seat, cause)
+
+
+#: lines a seat never writes twice in a row: a main action needs a reset between two of them
+_REPEAT = {"move": "vestige-turn/action-repeated", "activate": "vestige-turn/action-repeated",
+           "visit": "vestige-turn/action-repeated", "control": "vestige-control/twice"}
+
+
+def read_line(st: GameState, ev: Any, sink: FindingSink) -> Any:
+    """The event as the table evidently meant it, or None when it is not to be applied."""
+    prev, st.prev_event = st.prev_event, ev
+    kind = ev.type
+    if st.partial or st.phase != "play":
+        return ev
+    code = _REPEAT.get(kind)
+    if code is not None and prev is not None and prev.__class__ is ev.__class__ \
+            and prev.__dict__ == ev.__dict__:
+        sink.report(code, f"seat {ev.seat}'s {kind} line repeats the line before it exactly "
+                    "(a line written twice); it is not applied again", seat=ev.seat,
+                    expected="once", recorded="twice")
+        return None
+    active = st.active
+    seat = getattr(ev, "seat", None)
+    if (active is None or st.team_turn or seat is None or seat == active
+            or seat not in st.seats or active not in st.seats):
+        return ev
+    if _fits(st, ev, active) and not _fits(st, ev, seat):
+        sink.report("vestige-turn/not-your-turn",
+                    f"seat {seat}'s {kind} was recorded during seat {active}'s turn and fits "
+                    f"only seat {active}'s position: read as seat {active}'s (a wrong seat)",
+                    seat=seat, expected=active, recorded=seat, involves=(active,))
+        return ev.model_copy(update={"seat": active})
+    return ev
+
+
+def _fits(st: GameState, ev: Any, seat: int) -> bool:
+    """Whether ``ev`` is what ``seat`` could have done now, by where it stands and what it
+    holds (only the evidence a line carries: a move's start, a visited tile next to the pawn,
+    a card in the tableau, an action taken this turn)."""
+    s = st.seats[seat]
+    kind = ev.type
+    if kind == "move":
+        return s.space is not None and ev.path[0] == s.space
+    if kind in ("visit", "control"):
+        return s.space is not None and ev.position in adjacent_tiles(s.space)
+    if kind == "activate":
+        return ev.card in s.cards
+    if kind == "reset":
+        return bool(s.used.get(ev.action))
+    return False
