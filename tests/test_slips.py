@@ -14,9 +14,11 @@ every slip:
 
 The slip kinds: typo, missing / duplicated / swapped / truncated line, wrong seat, number off by
 one, wrong phase, a line from another game, and a checkpoint pasted from another Era. Targets are found by what the line holds, not by line
-numbers, so the set keeps working when the bots play other games. Vestige is checked through its
-readers only (its rules are another helper's): an unterminated quote, a round cell that disagrees,
-a typo and a truncated line, each one finding with every later line read."""
+numbers, so the set keeps working when the bots play other games. Vestige: its readers (an
+unterminated quote, a round cell that disagrees, a typo and a truncated line) and every slip kind
+read and replayed in its notation and its sheet (a missing move or activate line, a line written
+twice, a visit and its draw swapped, a wrong seat, a path number off by one, a mislabelled round,
+a move line from another game: engine/vestige/slips.py)."""
 
 from __future__ import annotations
 
@@ -348,3 +350,178 @@ def test_the_warehouse_holds_the_same_findings_as_validate(mandate, tmp_path, ki
     said = [(f["code"], f["severity"], (f.get("where") or {}).get("line")) for f in entry["findings"]]
     assert sorted(stored, key=str) == sorted(said, key=str)
     assert sum(1 for _c, sev, _l in stored if sev in ("error", "warning")) == 1
+
+
+# --- Vestige: every slip kind, read and replayed ----------------------------------------------
+#
+# The same slip kinds in a clean simulated Vestige game, in its notation and its sheet, read and
+# replayed as ``playtest validate`` does (engine/vestige/slips.py). Targets are found by what
+# the line holds. A line that went missing is reported where its absence shows (a reset of the
+# move, a visit away from the pawn, the turn's end: at or after the slip's line); two lines
+# swapped, at either of them.
+
+
+def _v_seat(line: str, fmt: str) -> int | None:
+    if fmt == "notation":
+        head = line.split(" ", 1)[0]
+    else:
+        cells = line.split(",")
+        head = cells[2] if len(cells) > 2 else ""
+    return int(head) if head.isdigit() else None
+
+
+def _v_set_seat(line: str, fmt: str, seat: int) -> str:
+    if fmt == "notation":
+        return f"{seat} {line.split(' ', 1)[1]}"
+    cells = line.split(",")
+    cells[2] = str(seat)
+    return ",".join(cells)
+
+
+def _v_nth(kinds, etype: str, nth: int = 0, pred=lambda ln: True) -> int:
+    return [ln for ln in sorted(kinds) if kinds[ln][0] == etype and pred(ln)][nth]
+
+
+def _v_typo(lines, kinds, other, fmt):
+    ln = _v_nth(kinds, "visit")
+    lines[ln - 1] = lines[ln - 1].replace("visit", "vsit", 1)
+    return ln
+
+
+def _v_truncated(lines, kinds, other, fmt):
+    ln = _v_nth(kinds, "visit")
+    lines[ln - 1] = lines[ln - 1][: lines[ln - 1].index("visit") + 3]
+    return ln
+
+
+def _v_missing_move(lines, kinds, other, fmt):
+    ln = _v_nth(kinds, "move", 3)
+    del lines[ln - 1]
+    return ln
+
+
+def _v_missing_activate(lines, kinds, other, fmt):
+    ln = _v_nth(kinds, "activate", 2)
+    del lines[ln - 1]
+    return ln
+
+
+def _v_duplicated_move(lines, kinds, other, fmt):
+    ln = _v_nth(kinds, "move", 3)
+    lines.insert(ln, lines[ln - 1])
+    return ln + 1
+
+
+def _v_duplicated_activate(lines, kinds, other, fmt):
+    ln = _v_nth(kinds, "activate", 2)
+    lines.insert(ln, lines[ln - 1])
+    return ln + 1
+
+
+def _v_swapped(lines, kinds, other, fmt):
+    """A visit that adds a card and the draw of that card, written in the other order."""
+    ln = _v_nth(kinds, "visit", 0, lambda x: kinds.get(x + 1, ("",))[0] == "draw")
+    lines[ln - 1], lines[ln] = lines[ln], lines[ln - 1]
+    return ln
+
+
+def _v_wrong_seat(lines, kinds, other, fmt):
+    ln = _v_nth(kinds, "move", 4)
+    seat = kinds[ln][1]
+    lines[ln - 1] = _v_set_seat(lines[ln - 1], fmt, seat % 3 + 1)
+    return ln
+
+
+def _v_off_by_one(lines, kinds, other, fmt):
+    """The second space of a move's path one more than was written on the sheet."""
+    ln = _v_nth(kinds, "move", 4)
+    line = lines[ln - 1]
+    mark = "move " if fmt == "notation" else ",move,"
+    k = line.index(mark) + len(mark)
+    k = line.index(",", k) + 1
+    end = k
+    while line[end].isdigit():
+        end += 1
+    lines[ln - 1] = line[:k] + str(int(line[k:end]) + 1) + line[end:]
+    return ln
+
+
+def _v_wrong_phase(lines, kinds, other, fmt):
+    """``round_start 3`` written as 4 (the sheet's round cell left at 3)."""
+    ln = _v_nth(kinds, "round_start", 2)
+    if fmt == "notation":
+        lines[ln - 1] = lines[ln - 1].replace("round_start 3", "round_start 4", 1)
+    else:
+        lines[ln - 1] = lines[ln - 1].replace(",round_start,3", ",round_start,4", 1)
+    return ln
+
+
+def _v_other_game(lines, kinds, other, fmt):
+    """A move line of the same seat copied from another game in place of this game's."""
+    ln = _v_nth(kinds, "move", 4)
+    seat = kinds[ln][1]
+    mark = f"{seat} move " if fmt == "notation" else f",{seat},move,"
+    lines[ln - 1] = [x for x in other if (x.startswith(mark) if fmt == "notation" else mark in x)][3]
+    return ln
+
+
+VESTIGE_SLIPS: dict[str, Callable[..., int]] = {
+    "typo": _v_typo, "truncated": _v_truncated, "missing": _v_missing_move,
+    "missing_activate": _v_missing_activate, "duplicated": _v_duplicated_move,
+    "duplicated_activate": _v_duplicated_activate, "swapped": _v_swapped,
+    "wrong_seat": _v_wrong_seat, "off_by_one": _v_off_by_one, "wrong_phase": _v_wrong_phase,
+    "other_game": _v_other_game,
+}
+#: the lines a slip's one finding may stand at, from the slip's line ``at``
+_V_AT = {"missing": lambda at, ln: ln >= at, "missing_activate": lambda at, ln: ln >= at,
+         "swapped": lambda at, ln: ln in (at, at + 1)}
+
+
+def vestige_game(game: int, players: int = 3, seed: str = "slips"):
+    """(clean lines, line -> (type, seat), another game's lines, events) per format."""
+    log = simulate_one(seed, game, players, "mixed", game="vestige")
+    other = simulate_one(seed, game + 1000, players, "mixed", game="vestige")
+    out = {}
+    for fmt, name in VESTIGE_FORMATS:
+        text = write_log(log, fmt)
+        errs, loaded = _read(text, name)
+        assert errs == [], [(f.code, f.where.line) for f in errs]
+        p = loaded.parsed
+        kinds = {ln: (e.type, getattr(e, "seat", None))
+                 for e, ln in zip(p.events, p.lines, strict=True) if ln is not None}
+        out[fmt] = (text.split("\n"), kinds, write_log(other, fmt).split("\n"), len(p.events))
+    return out
+
+
+@pytest.fixture(scope="module")
+def vestige_slips_game():
+    return vestige_game(0)
+
+
+@pytest.mark.parametrize("fmt,name", VESTIGE_FORMATS, ids=[f for f, _n in VESTIGE_FORMATS])
+@pytest.mark.parametrize("kind", list(VESTIGE_SLIPS))
+def test_vestige_slip_gives_one_finding(vestige_slips_game, fmt, name, kind):
+    clean, kinds, other, n = vestige_slips_game[fmt]
+    lines = list(clean)
+    at = VESTIGE_SLIPS[kind](lines, kinds, other, fmt)
+    errs, loaded = _read("\n".join(lines), name)
+    where = [f.where.line for f in errs]
+    assert len(errs) == 1 and _V_AT.get(kind, lambda a, ln: ln == a)(at, where[0]), (
+        at, [(f.code, f.where.line, f.message) for f in errs])
+    assert "Error" not in errs[0].message and "Traceback" not in errs[0].message
+    # every other line still read: only an unreadable line's event is lost, a line written
+    # twice adds one, a missing line takes one away
+    change = {"typo": -1, "truncated": -1, "missing": -1, "missing_activate": -1,
+              "duplicated": 1, "duplicated_activate": 1}.get(kind, 0)
+    assert len(loaded.parsed.events) == n + change
+    # what follows from the slip is a note that links to it, or to a note that does
+    import re
+
+    found = _all_findings("\n".join(lines), name)
+    chain = {errs[0].where.line}
+    for f in found:
+        if f.severity == "info" and "follows from" in f.message:
+            linked = int(re.search(r"follows from (?:the \S+ finding at )?line (\d+)",
+                                   f.message).group(1))
+            assert linked in chain, (f.code, f.where.line, f.message)
+            chain.add(f.where.line)

@@ -131,6 +131,7 @@ class FindingSink:
         involves: tuple[int, ...] = (),
         follows: Finding | int | None = None,
         unsynced: bool = False,
+        stands: bool = False,
     ) -> Finding:
         """Record one finding at the current location and return it. ``rule`` overrides the
         catalogue's citation when the finding is caused by a more specific rule (e.g. a
@@ -139,7 +140,9 @@ class FindingSink:
         turn a turn out of order skipped); ``follows``: the earlier finding (or unreadable line)
         this one is known to follow from; ``unsynced``: this finding reads what checkpoints do
         not resynchronise (which Facilities a seat owns, where its pieces stand), as the
-        ruleset's ``lingering_codes`` do, though its code does not always.
+        ruleset's ``lingering_codes`` do, though its code does not always; ``stands``: this
+        finding is the slip itself, which what showed it earlier follows from (the caller then
+        :meth:`demote` demotes those), so it is never linked to them.
 
         One slip, one finding: a finding of a consequence code (:attr:`consequences`) about a
         seat an earlier slip concerns is reported as a note (severity ``info``) that links to
@@ -151,12 +154,12 @@ class FindingSink:
         if follows is not None and sev != "info":  # the caller knows which slip it follows
             sev = "info"
             message = f"{message} [{_follows(follows)}]"
-        if self.implicated and code in self.consequences and sev != "info":
+        if self.implicated and code in self.consequences and sev != "info" and not stands:
             cause = self._cause_of(seat, involves)
             if cause is not None and self._explains(cause, code):
                 sev = "info"
                 message = f"{message} [{_follows(cause)}]"
-        if self.ever and (unsynced or code in self.lingering) and sev != "info":
+        if self.ever and (unsynced or code in self.lingering) and sev != "info" and not stands:
             cause = (self.ever.get(seat) if seat is not None else None) or self.ever.get(None) or (
                 next(iter(self.ever.values())) if seat is None else None)
             if cause is not None and self._explains(cause, code):
@@ -222,6 +225,17 @@ class FindingSink:
         else:
             self.implicated.pop(seat, None)
             self.settled.add(seat)
+
+    def demote(self, finding: Finding, cause: Finding | int) -> None:
+        """An error or warning reported earlier turned out to follow from ``cause``, a slip
+        that showed itself only later (a visit away from the pawn, then the turn ends without
+        its move: the move line is missing): it becomes a note that links to ``cause``."""
+        key = (finding.code, finding.where, finding.message)
+        for i, f in enumerate(self.findings):  # (a ruleset may have re-made it to cite rulings)
+            if (f is finding or (f.code, f.where, f.message) == key) and f.severity != "info":
+                self.findings[i] = f.model_copy(update={
+                    "severity": "info", "message": f"{f.message} [{_follows(cause)}]"})
+                return
 
     def resync(self, what: str, engine_value: Any, table_value: Any, *, seat: int | None = None) -> Any:
         """Compare a table value with the engine's; on mismatch report once and return the

@@ -29,7 +29,7 @@ from schemas.findings import Finding
 #: stands, which tiles are face up, its blocks, what it has used this turn)
 CONSEQUENCE_CODES = frozenset({
     "checkpoint/mismatch", "vestige-turn/no-move", "vestige-turn/reset-unused",
-    "vestige-turn/reset-twice", "vestige-turn/action-repeated", "vestige-turn/not-your-turn",
+    "vestige-turn/reset-twice", "vestige-turn/not-your-turn",
     "vestige-turn/out-of-order", "vestige-turn/missing", "vestige-round/out-of-order",
     "vestige-move/wrong-start", "vestige-move/reveal-missing", "vestige-move/reveal-invalid",
     "vestige-move/too-far", "vestige-move/occupied", "vestige-visit/not-adjacent",

@@ -132,10 +132,15 @@ def end_turn(st: GameState, sink: FindingSink, seat: int | None) -> None:
             if not s.used.get("move"):
                 # the pawn stands where the table has it: its next move's start is followed
                 # (a visit away from the pawn earlier this turn was the first sign of it)
-                f = sink.report("vestige-turn/no-move", f"seat {sn}'s turn ended without a move",
+                f = sink.report("vestige-turn/no-move", f"seat {sn}'s turn ended without a move"
+                                + (" (its move line is missing?)" if s.turn_doubt else ""),
                                 seat=sn, expected="one move", recorded="none",
-                                follows=s.turn_doubt)
-                lose_track(st, s, s.turn_doubt or f)
+                                stands=s.turn_doubt is not None)
+                if s.turn_doubt is not None:
+                    # what showed it first (a visit away from the pawn, a reset of the move
+                    # not taken) follows from the missing move: one slip, one finding
+                    sink.demote(s.turn_doubt, f)
+                lose_track(st, s, f)
             for pos in sorted(s.controlled_now - s.visited_now):
                 sink.report("vestige-control/no-visit", f"seat {sn} took control of {pos} "
                             "without visiting it this turn", seat=sn, expected="a visit",
