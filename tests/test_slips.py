@@ -428,7 +428,8 @@ def _v_swapped(lines, kinds, other, fmt):
 def _v_wrong_seat(lines, kinds, other, fmt):
     ln = _v_nth(kinds, "move", 4)
     seat = kinds[ln][1]
-    lines[ln - 1] = _v_set_seat(lines[ln - 1], fmt, seat % 3 + 1)
+    other_seat = next(x for x in sorted({k[1] for k in kinds.values() if k[1]}) if x != seat)
+    lines[ln - 1] = _v_set_seat(lines[ln - 1], fmt, other_seat)
     return ln
 
 

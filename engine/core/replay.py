@@ -210,13 +210,17 @@ def replay(
                 if self_locating:
                     sink.era, sink.cycle = here
                 table = _seat_list(at_table, n_seats)
-                sink.report(
+                lost = sink.report(
                     "log/seat-out-of-range",
                     f"{ev.type!r} names seat {seat}, but only seats {table} are at the table",
                     seat=seat,
                     expected=table,
                     recorded=seat,
                 )
+                if sink.consequences:
+                    # the event is not applied, and whose it was is not known: like a line
+                    # that could not be read, it may explain what follows for any seat
+                    sink.implicate(None, lost)
                 locations.append(here)
                 continue
         apply(state, ev, sink)

@@ -12,6 +12,7 @@ from engine.vestige.setup import check_reveal
 from engine.vestige.slips import lose_track
 from engine.vestige.state import GameState
 from engine.vestige.turns import take_main
+from schemas.findings import Finding
 from schemas.vestige import Activate, Move, SpeedBoost
 
 
@@ -82,16 +83,24 @@ def on_move(st: GameState, ev: Move, sink: FindingSink) -> None:
                     expected=f"<= {speed}", recorded=steps)
     for a, b in zip(path, path[1:], strict=False):
         if not spaces_adjacent(a, b):
-            f = sink.report("vestige-move/not-adjacent", f"space {b} is not next to space {a}",
-                            seat=ev.seat, expected="a neighbouring space", recorded=[a, b])
-            garbled = garbled or f
+            garbled = garbled or sink.report(
+                "vestige-move/not-adjacent", f"space {b} is not next to space {a}",
+                seat=ev.seat, expected="a neighbouring space", recorded=[a, b])
             break
     if path[-1] in st.pawns(but=ev.seat) and steps >= 1:
-        # a pawn whose place is in doubt (its move line missing or garbled) may not be there
-        there = next((o.space_doubt for o in st.seats.values()
-                      if o.seat != ev.seat and o.space == path[-1]), None)
-        sink.report("vestige-move/occupied", f"space {path[-1]} holds another pawn",
-                    seat=ev.seat, expected="an empty space", recorded=path[-1], follows=there)
+        # a pawn whose place is in doubt (its move line missing or garbled) may not be there;
+        # ending on a pawn that is there says this line's path is garbled (a number mistyped)
+        other = next(o for o in st.seats.values() if o.seat != ev.seat and o.space == path[-1])
+        there = other.space_doubt
+        f = sink.report("vestige-move/occupied", f"space {path[-1]} holds another pawn",
+                        seat=ev.seat, expected="an empty space", recorded=path[-1],
+                        follows=there or garbled)
+        if st.team_turn and not other.used.get("move") and there is None:
+            # a team turn: that teammate has not moved yet; if its turn ends without a move,
+            # its move line is missing and this follows from it (turns.end_turn demotes it)
+            other.turn_doubt = other.turn_doubt or f
+        elif there is None:
+            garbled = garbled or f
     near: set[str] = set()
     for sp in path[1:]:
         near |= adjacent_tiles(sp)
@@ -100,18 +109,28 @@ def on_move(st: GameState, ev: Move, sink: FindingSink) -> None:
     for r in ev.reveals:
         assumed = st.assumed_up.pop(r.position, None)
         if assumed is not None and r.position in near:
-            # the engine turned it face up only because an earlier move did not record it:
-            # the table evidently had not flipped it (that finding said so)
+            # the engine turned it face up only on an earlier line's word (a move that did not
+            # record it, or a garbled one): the table evidently had not flipped it until now
             sink.report("vestige-move/reveal-invalid", f"{r.position} was flipped, which the "
                         "engine had taken as flipped already", seat=ev.seat,
                         recorded=r.position, follows=assumed)
-        elif r.position in st.face_up or r.position not in near:
-            sink.report("vestige-move/reveal-invalid", f"{r.position} was flipped but is "
-                        f"{'already face up' if r.position in st.face_up else 'not next to the path'}",
-                        seat=ev.seat, recorded=r.position, follows=garbled)
+            st.map[r.position] = r.region
+            recorded.add(r.position)
+            continue
+        if r.position in st.face_up or r.position not in near:
+            # a flip that does not fit the path: the path (or this line) is garbled
+            f = sink.report(
+                "vestige-move/reveal-invalid", f"{r.position} was flipped but is "
+                f"{'already face up' if r.position in st.face_up else 'not next to the path'}",
+                seat=ev.seat, recorded=r.position, follows=garbled)
+            garbled = garbled or f
             continue
         check_reveal(st, r.position, r.region, sink, garbled)
         recorded.add(r.position)
+    if garbled is not None:
+        # what this line's word alone turned face up: a later move may flip it after all
+        for pos in recorded:
+            st.assumed_up.setdefault(pos, garbled)
     for pos in recorded:
         st.tiles_doubt.pop(pos, None)
     missing = sorted(expected - recorded)
@@ -125,16 +144,19 @@ def on_move(st: GameState, ev: Move, sink: FindingSink) -> None:
     for pos in doubtful:
         del st.tiles_doubt[pos]
         st.face_up.add(pos)
+    unflipped: Finding | None = None
     if missing and not st.partial:
         # a path that is not the pawn's (garbled) says nothing of the tiles next to it
-        f = sink.report("vestige-move/reveal-missing", f"face-down tiles next to the path were "
+        unflipped = f = sink.report("vestige-move/reveal-missing", f"face-down tiles next to the path were "
                         f"not flipped: {missing}", seat=ev.seat, expected=missing,
                         recorded=sorted(recorded), follows=garbled)
         st.face_up |= set(missing)
         for pos in missing:
             st.assumed_up.setdefault(pos, f)
     lose_track(st, s, garbled)  # (from where the pawn stood: the tiles its real move flipped)
-    s.space_doubt = garbled
+    # tiles left face down may also mean the path is mistyped: where the pawn ended is in doubt
+    # until its next move (that move's start is followed without a new error)
+    s.space_doubt = garbled or unflipped
     s.turn_doubt = None
     s.space = path[-1]
     st.row("moves", seat=ev.seat, steps=steps, start=path[0], end=path[-1],

@@ -196,7 +196,7 @@ def on_draw(st: GameState, ev: Draw, sink: FindingSink) -> None:
                         f"was drawn from the {ev.stack} stack", seat=ev.seat, expected=want,
                         recorded=ev.stack)
         st.pending_draw = None
-    elif st.active == ev.seat and ev.source == "stack":
+    elif (st.active == ev.seat or st.team_turn) and ev.source == "stack":
         st.early_draw = (ev.seat, ev.stack, sink.line)  # a visit may call for it next (swapped)
     if ev.stack in ("artifact", "augmentation", "bounty", "covert_op"):
         return  # jobs enter through pickup; covert ops through covert_op

@@ -74,13 +74,15 @@ MISMATCH_CODES = frozenset({"checkpoint/mismatch", "vestige-blocks/unaffordable"
 _UNREAD = frozenset({"log/parse-error", "log/invalid-event"})
 
 
-def lost_line(sink: FindingSink) -> Finding | int | None:
-    """An earlier line that could not be read (what it recorded never reached the engine):
-    what every seat's leverage decides may follow from it for the rest of the game."""
+def lost_line(st: GameState, sink: FindingSink) -> Finding | int | None:
+    """An earlier line that could not be read, or that is evidently missing (an action reset
+    and never taken in its turn): what it recorded never reached the engine, so what every
+    seat's leverage decides may follow from it for the rest of the game. (A turn without its
+    move is not one: a move changes no leverage.)"""
     for cause in sink.ever.values():
         if isinstance(cause, int) or cause.code in _UNREAD:
             return cause
-    return None
+    return st.missing_lines[0] if st.missing_lines else None
 
 
 def position_doubt(st: GameState, s: SeatState, f: Finding | None) -> Finding | None:
@@ -139,13 +141,23 @@ def read_line(st: GameState, ev: Any, sink: FindingSink) -> Any:
                     "(a line written twice); it is not applied again", seat=ev.seat,
                     expected="once", recorded="twice")
         return None
-    active = st.active
     seat = getattr(ev, "seat", None)
+    if st.team_turn and kind == "move" and seat in st.seats and not _fits(st, ev, seat):
+        # a team turn (co-op): every teammate moves; a move that starts where another
+        # teammate's pawn stands is that teammate's (pawns never share a space)
+        meant = [o for o in st.seats if o != seat and _fits(st, ev, o)]
+        if len(meant) == 1:
+            st.read_as[meant[0]] = sink.report("vestige-move/wrong-start", f"seat {seat}'s move starts on space "
+                        f"{ev.path[0]}, where seat {meant[0]}'s pawn stands: read as seat "
+                        f"{meant[0]}'s (a wrong seat)", seat=seat, expected=st.seats[seat].space,
+                        recorded=ev.path[0], involves=(meant[0],))
+            return ev.model_copy(update={"seat": meant[0]})
+    active = st.active
     if (active is None or st.team_turn or seat is None or seat == active
             or seat not in st.seats or active not in st.seats):
         return ev
     if _fits(st, ev, active) and not _fits(st, ev, seat):
-        sink.report("vestige-turn/not-your-turn",
+        st.read_as[active] = sink.report("vestige-turn/not-your-turn",
                     f"seat {seat}'s {kind} was recorded during seat {active}'s turn and fits "
                     f"only seat {active}'s position: read as seat {active}'s (a wrong seat)",
                     seat=seat, expected=active, recorded=seat, involves=(active,))

@@ -66,6 +66,8 @@ class SeatState:
     #: this turn, before its move: a finding about where the pawn stands (a visit away from
     #: it), the first sign of a move line that may be missing (slips.position_doubt)
     turn_doubt: Finding | None = None
+    #: this turn: action -> the reset-unused finding of a reset before it was taken
+    reset_unused: dict[str, Finding] = field(default_factory=dict)
     covert_due: set[int] = field(default_factory=set)  # magenta triggers awaiting the draw
     turns: int = 0
 
@@ -139,12 +141,18 @@ class GameState:
     last_cp: dict[int, int] = field(default_factory=dict)  # partial logs: seat -> leverage
     rows: dict[str, list[dict[str, object]]] = field(default_factory=dict)
     names_seen: int = 0
+    #: this turn: seat -> the finding that read a line naming another seat as this seat's (a
+    #: second such action of the seat then follows from that reading: slips.read_line)
+    read_as: dict[int, Finding] = field(default_factory=dict)
     prev_event: Any = None  # the event before this one (a line written twice: slips.py)
     #: tiles the engine turned face up because a move did not record them (reveal-missing): a
     #: later move that flips one links to that finding (the table evidently had not flipped it)
     assumed_up: dict[str, Finding] = field(default_factory=dict)
     #: face-down tiles a missing or garbled move may have flipped -> the finding that says so
     tiles_doubt: dict[str, Finding] = field(default_factory=dict)
+    #: a line evidently missing (an action reset and never taken in its turn): what it recorded
+    #: never reached the engine, as with a line that could not be read (slips.lost_line)
+    missing_lines: list[Finding] = field(default_factory=list)
     #: a mislabelled round_start (round/out-of-order): the next round may follow either count
     round_label: int | None = None
 

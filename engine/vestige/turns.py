@@ -65,6 +65,7 @@ def on_round_start(st: GameState, ev: RoundStart, sink: FindingSink) -> None:
 
 def reset_turn(s: SeatState) -> None:
     s.turn_doubt = None
+    s.reset_unused.clear()
     s.used.clear()
     s.resets.clear()
     s.boosted = False
@@ -141,6 +142,9 @@ def end_turn(st: GameState, sink: FindingSink, seat: int | None) -> None:
                     # not taken) follows from the missing move: one slip, one finding
                     sink.demote(s.turn_doubt, f)
                 lose_track(st, s, f)
+            for action, f in s.reset_unused.items():
+                if action != "move" and not s.used.get(action):
+                    st.missing_lines.append(f)  # reset, never taken: its line is missing
             for pos in sorted(s.controlled_now - s.visited_now):
                 sink.report("vestige-control/no-visit", f"seat {sn} took control of {pos} "
                             "without visiting it this turn", seat=sn, expected="a visit",
@@ -169,6 +173,7 @@ def end_turn(st: GameState, sink: FindingSink, seat: int | None) -> None:
         reset_turn(s)
     check_due(st, sink)
     st.early_draw = None
+    st.read_as.clear()
     st.active = None
     st.team_turn = False
     st.shared.clear()
@@ -194,7 +199,7 @@ def check_due(st: GameState, sink: FindingSink) -> None:
         if st.final_round is None and point not in st.trigger_endgame:
             sink.report("vestige-endgame/reveal-missing", f"trigger {point} was reached first; "
                         "its stack's endgame condition was not revealed",
-                        expected=f"an endgame card at trigger {point}", recorded="none", follows=lost_line(sink))
+                        expected=f"an endgame card at trigger {point}", recorded="none", follows=lost_line(st, sink))
     st.endgame_due.clear()
 
 
@@ -219,7 +224,8 @@ def take_main(st: GameState, s: SeatState, action: str, sink: FindingSink) -> No
     n = s.used.get(action, 0)
     if n >= allowed:
         sink.report("vestige-turn/action-repeated", f"seat {s.seat} took {action} again "
-                    f"without a reset", seat=s.seat, expected=allowed, recorded=n + 1)
+                    f"without a reset", seat=s.seat, expected=allowed, recorded=n + 1,
+                    follows=st.read_as.get(s.seat))
     s.used[action] = n + 1
 
 
@@ -236,6 +242,7 @@ def on_reset(st: GameState, ev: Reset, sink: FindingSink) -> None:
                         + (" (if the turn moved, its move line is missing)" if moved else ""),
                         seat=ev.seat, recorded=ev.action,
                         follows=s.turn_doubt if moved else None)
+        s.reset_unused[ev.action] = f
         if moved and not st.partial:
             # the first sign of a missing move line: until a move is recorded, where the pawn
             # stands is in doubt, and a turn that ends without one follows from this finding
