@@ -226,6 +226,15 @@ class FindingSink:
             self.implicated.pop(seat, None)
             self.settled.add(seat)
 
+    def unread(self) -> Finding | int | None:
+        """The first earlier line that could not be read (or was read with a cell in doubt),
+        if any: what it recorded never reached the engine, so a finding about no seat that
+        depends on every seat's values may follow from it for the rest of the game."""
+        for cause in self.ever.values():
+            if isinstance(cause, int) or cause.code in ("log/parse-error", "log/invalid-event"):
+                return cause
+        return None
+
     def demote(self, finding: Finding, cause: Finding | int) -> None:
         """An error or warning reported earlier turned out to follow from ``cause``, a slip
         that showed itself only later (a visit away from the pawn, then the turn ends without

@@ -499,10 +499,14 @@ def on_audit(st: GameState, ev: Audit, sink: FindingSink) -> None:
     bag_before = sum(s.bag for s in st.seats) + st.black
     expected = min(st.c.audit_draws(st.era, st.n), bag_before)
     if len(ev.draws) != expected and not st.partial:
+        # a bag that held fewer cubes than the Audit draws decides the count: a line that could
+        # not be read (its Scrutiny lost) explains a count that differs then, and only then
+        limited = bag_before < st.c.audit_draws(st.era, st.n)
         sink.report("audit/wrong-draw-count",
                     f"the Era {st.era} Audit drew {len(ev.draws)} cubes; with {st.n} players it "
                     f"draws {st.c.audit_draws(st.era, st.n)} (bag held {bag_before})",
-                    expected=expected, recorded=len(ev.draws))
+                    expected=expected, recorded=len(ev.draws),
+                    follows=sink.unread() if limited else None)
     drawn = {s.seat: 0 for s in st.seats}
     lost = {s.seat: [0, 0] for s in st.seats}
     blacks = 0

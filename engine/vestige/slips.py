@@ -70,18 +70,14 @@ SLIP_CODES = frozenset({
 #: codes that follow from any earlier finding about the seat until the next round
 MISMATCH_CODES = frozenset({"checkpoint/mismatch", "vestige-blocks/unaffordable"})
 
-#: reader problems: a line lost, or read with a cell in doubt
-_UNREAD = frozenset({"log/parse-error", "log/invalid-event"})
-
-
 def lost_line(st: GameState, sink: FindingSink) -> Finding | int | None:
     """An earlier line that could not be read, or that is evidently missing (an action reset
     and never taken in its turn): what it recorded never reached the engine, so what every
     seat's leverage decides may follow from it for the rest of the game. (A turn without its
     move is not one: a move changes no leverage.)"""
-    for cause in sink.ever.values():
-        if isinstance(cause, int) or cause.code in _UNREAD:
-            return cause
+    unread = sink.unread()
+    if unread is not None:
+        return unread
     return st.missing_lines[0] if st.missing_lines else None
 
 
