@@ -526,3 +526,23 @@ def test_vestige_slip_gives_one_finding(vestige_slips_game, fmt, name, kind):
                                    f.message).group(1))
             assert linked in chain, (f.code, f.where.line, f.message)
             chain.add(f.where.line)
+
+
+@pytest.mark.parametrize("fmt,name", MANDATE_FORMATS, ids=[f for f, _n in MANDATE_FORMATS])
+def test_a_lost_line_that_changed_the_audit_count(fmt, name):
+    """A truncated Fund line whose lost Scrutiny leaves the bag smaller than the Audit's draws:
+    the Audit's count (a finding about no seat) and the Era Mandate's scorers after it follow
+    from the line that could not be read (tests/measure_slips.py 30 found them as errors)."""
+    log = simulate_one("slips-more", 8, 4, "heuristic")  # the measurement's game with that Fund
+    text = write_log(log, fmt)
+    (loaded,) = read_bytes(text.encode("utf-8"), name)
+    p = loaded.parsed
+    kinds = {ln: (e.type, getattr(e, "seat", None)) for e, ln in zip(p.events, p.lines, strict=True)
+             if ln is not None}
+    lines = text.split("\n")
+    at = _truncated(lines, kinds, [], fmt)
+    found = _all_findings("\n".join(lines), name)
+    errs = [f for f in found if f.severity in ("error", "warning")]
+    assert [f.where.line for f in errs] == [at], [(f.code, f.where.line) for f in errs]
+    audit = [f for f in found if f.code == "audit/wrong-draw-count"]
+    assert audit and all(f.severity == "info" and f"line {at}" in f.message for f in audit)
