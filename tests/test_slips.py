@@ -447,6 +447,20 @@ def _v_off_by_one(lines, kinds, other, fmt):
     return ln
 
 
+def _v_off_by_one_trigger(lines, kinds, other, fmt):
+    """A seat's trigger number one more than the trigger its leverage reached."""
+    ln = _v_nth(kinds, "trigger", 0, lambda x: kinds[x][1] is not None)
+    line = lines[ln - 1]
+    mark = "trigger " if fmt == "notation" else ",trigger,"
+    k = line.index(mark) + len(mark)
+    k += line[k] == '"'  # a sheet cell quoted for what follows the number
+    end = k
+    while line[end].isdigit():
+        end += 1
+    lines[ln - 1] = line[:k] + str(int(line[k:end]) + 1) + line[end:]
+    return ln
+
+
 def _v_wrong_phase(lines, kinds, other, fmt):
     """``round_start 3`` written as 4 (the sheet's round cell left at 3)."""
     ln = _v_nth(kinds, "round_start", 2)
@@ -470,7 +484,8 @@ VESTIGE_SLIPS: dict[str, Callable[..., int]] = {
     "typo": _v_typo, "truncated": _v_truncated, "missing": _v_missing_move,
     "missing_activate": _v_missing_activate, "duplicated": _v_duplicated_move,
     "duplicated_activate": _v_duplicated_activate, "swapped": _v_swapped,
-    "wrong_seat": _v_wrong_seat, "off_by_one": _v_off_by_one, "wrong_phase": _v_wrong_phase,
+    "wrong_seat": _v_wrong_seat, "off_by_one": _v_off_by_one,
+    "off_by_one_trigger": _v_off_by_one_trigger, "wrong_phase": _v_wrong_phase,
     "other_game": _v_other_game,
 }
 #: the lines a slip's one finding may stand at, from the slip's line ``at``

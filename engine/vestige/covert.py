@@ -24,10 +24,17 @@ def on_trigger(st: GameState, ev: Trigger, sink: FindingSink) -> None:
         return
     needed = st.content.trigger_points[point - 1]
     if s.leverage < needed and point not in s.pending_triggers and not st.partial:
+        # the one trigger its leverage passed and the table has not recorded is evidently the
+        # one this line meant (a number off by one): reported once, then read as that trigger
+        meant = sorted(s.pending_triggers)
         sink.report("vestige-trigger/not-reached", f"seat {ev.seat} has {s.leverage} leverage; "
-                    f"trigger {point} is at {needed}", seat=ev.seat, expected=f">= {needed}",
-                    recorded=s.leverage)
-        return
+                    f"trigger {point} is at {needed}" + (
+                        f"; its leverage passed trigger {meant[0]}, not yet recorded: read as "
+                        f"trigger {meant[0]} (a number off by one?)" if len(meant) == 1 else ""),
+                    seat=ev.seat, expected=f">= {needed}", recorded=s.leverage)
+        if len(meant) != 1:
+            return
+        point = meant[0]
     first = point not in st.triggers_reached
     s.triggers.add(point)
     s.pending_triggers.discard(point)
@@ -83,7 +90,15 @@ def on_covert_op(st: GameState, ev: CovertOp, sink: FindingSink) -> None:
                 bad = f"trigger {ev.trigger} is not magenta"
             elif ev.trigger in s.covert_draws:
                 bad = f"seat {ev.seat} already drew at trigger {ev.trigger}"
-            if bad:
+            due = sorted(s.covert_due)
+            if bad and len(due) == 1:
+                # the one magenta trigger reached and not yet drawn at: the line meant it (a
+                # number off by one): reported once, then read so
+                sink.report("vestige-covert/draw-invalid", f"{bad}; it reached magenta trigger "
+                            f"{due[0]} and drew nothing yet: read as trigger {due[0]} (a number "
+                            "off by one?)", seat=ev.seat, recorded=ev.trigger)
+                ev = ev.model_copy(update={"trigger": due[0]})
+            elif bad:
                 sink.report("vestige-covert/draw-invalid", bad, seat=ev.seat,
                             recorded=ev.trigger)
                 return
