@@ -90,6 +90,7 @@ def on_covert_op(st: GameState, ev: CovertOp, sink: FindingSink) -> None:
                 bad = f"trigger {ev.trigger} is not magenta"
             elif ev.trigger in s.covert_draws:
                 bad = f"seat {ev.seat} already drew at trigger {ev.trigger}"
+            point = ev.trigger
             due = sorted(s.covert_due)
             if bad and len(due) == 1:
                 # the one magenta trigger reached and not yet drawn at: the line meant it (a
@@ -97,13 +98,13 @@ def on_covert_op(st: GameState, ev: CovertOp, sink: FindingSink) -> None:
                 sink.report("vestige-covert/draw-invalid", f"{bad}; it reached magenta trigger "
                             f"{due[0]} and drew nothing yet: read as trigger {due[0]} (a number "
                             "off by one?)", seat=ev.seat, recorded=ev.trigger)
-                ev = ev.model_copy(update={"trigger": due[0]})
+                point = due[0]
             elif bad:
                 sink.report("vestige-covert/draw-invalid", bad, seat=ev.seat,
                             recorded=ev.trigger)
                 return
-            s.covert_draws.add(ev.trigger)
-            s.covert_due.discard(ev.trigger)
+            s.covert_draws.add(point)
+            s.covert_due.discard(point)
         s.covert_held += 1
         if ev.card is not None:
             s.covert_named.add(ev.card)
