@@ -97,6 +97,9 @@ def on_visit(st: GameState, ev: Visit, sink: FindingSink) -> None:
 
 
 def _wrong(sink: FindingSink, ev: Visit, region: str, expected: object, recorded: object) -> None:
+    """The recorded resolution is not the region's effect: reported once. Where the record
+    still says what the table moved (attributes gained or spent, blocks upgraded or downgraded)
+    replay follows it, so the seat's blocks do not drift from the table's (no cascade)."""
     sink.report("vestige-visit/wrong-effect", f"the recorded resolution of {region} is not its "
                 "effect", seat=ev.seat, expected=expected, recorded=recorded)
 
@@ -118,8 +121,7 @@ def resolve(st: GameState, s: SeatState, region: str, ev: Visit, sink: FindingSi
     if region in GAINS:
         want = {GAINS[region]: 2}
         if counts(list(ev.gain)) != want:
-            _wrong(sink, ev, region, want, counts(list(ev.gain)))
-            return
+            _wrong(sink, ev, region, want, counts(list(ev.gain)))  # then followed (_wrong)
         gain_attributes(s, list(ev.gain), sink, why)
     elif region in HQ:
         attr, kind = HQ[region]
@@ -180,20 +182,18 @@ def resolve(st: GameState, s: SeatState, region: str, ev: Visit, sink: FindingSi
         if len(ev.spend) != 2 or len(ev.gain) != 2 or not other:
             _wrong(sink, ev, region, "2 attributes spent, 2 other attributes gained",
                    {"spend": list(ev.spend), "gain": list(ev.gain)})
-            return
         spend_attributes(s, counts(list(ev.spend)), sink, why)
         gain_attributes(s, list(ev.gain), sink, why)
     elif region == "observatory":
         if len(ev.upgrades) != times:
             _wrong(sink, ev, region, f"{times} upgrades", len(ev.upgrades))
-            return
+            times = len(ev.upgrades)  # followed: the upgrades the table made, paid for
         _pay(s, ev, {"cunning": times}, sink, why)
         for u in ev.upgrades:
             upgrade(s, u, sink, why)
     elif region == "black_dove":
         if len(ev.downgrades) != times:
             _wrong(sink, ev, region, f"{times} downgrades", len(ev.downgrades))
-            return
         for d in ev.downgrades:
             if downgrade(s, d, sink, why):
                 s.dove_jobs += 1  # each resolution takes one job (ruling black-dove-repeat)
