@@ -561,3 +561,35 @@ def test_a_lost_line_that_changed_the_audit_count(fmt, name):
     assert [f.where.line for f in errs] == [at], [(f.code, f.where.line) for f in errs]
     audit = [f for f in found if f.code == "audit/wrong-draw-count"]
     assert audit and all(f.severity == "info" and f"line {at}" in f.message for f in audit)
+
+
+@pytest.mark.parametrize("kind", ["typo", "missing", "wrong_seat"])
+def test_vestige_warehouse_holds_the_same_findings_as_validate(vestige_slips_game, tmp_path, kind):
+    """A Vestige slip's consequences are notes in the warehouse too (ingest passes the lines it
+    could not read to the engine, and a demoted first sign is stored demoted): the Audit page
+    and validate agree, with one error or warning."""
+    import contextlib
+    import io
+    import json
+
+    import duckdb
+
+    from cli.main import main
+
+    clean, kinds, other, _n = vestige_slips_game["notation"]
+    lines = list(clean)
+    VESTIGE_SLIPS[kind](lines, kinds, other, "notation")
+    path = tmp_path / "slip.vst"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    db = tmp_path / "w" / "playtest.duckdb"
+    main(["ingest", str(path), "--db", str(db)])
+    con = duckdb.connect(str(db), read_only=True)
+    stored = con.execute("SELECT code, severity, line FROM findings ORDER BY n").fetchall()
+    con.close()
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        main(["validate", str(path), "--format", "json"])
+    (entry,) = json.loads(out.getvalue())["files"]
+    said = [(f["code"], f["severity"], (f.get("where") or {}).get("line")) for f in entry["findings"]]
+    assert sorted(stored, key=str) == sorted(said, key=str)
+    assert sum(1 for _c, sev, _l in stored if sev in ("error", "warning")) == 1
