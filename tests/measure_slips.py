@@ -31,6 +31,13 @@ from tests.test_slips import (
 )
 
 
+def _miss(game: int, fmt: str, kind: str, at: int, found: list) -> str:
+    """What a slip gave when it was not one finding at its line."""
+    return (f"game {game} {fmt} {kind} at line {at}: "
+            + ", ".join(f"{f.code}@{f.where.line}" for f in found[:6])
+            + (" ..." if len(found) > 6 else ""))
+
+
 def main(games: int) -> int:
     good: Counter[str] = Counter()
     tried: Counter[str] = Counter()
@@ -59,9 +66,7 @@ def main(games: int) -> int:
                 if len(found) == 1 and found[0].where.line == at:
                     good[kind] += 1
                 else:
-                    misses.append(f"game {g} {fmt} {kind} at line {at}: "
-                                  + ", ".join(f"{f.code}@{f.where.line}" for f in found[:6])
-                                  + (" ..." if len(found) > 6 else ""))
+                    misses.append(_miss(g, fmt, kind, at, found))
     for kind in SLIPS:
         print(f"{kind:18s} {good[kind]:3d} of {tried[kind]:3d} give one finding at their line")
     print(f"{'all':18s} {sum(good.values()):3d} of {sum(tried.values()):3d}")
@@ -97,9 +102,7 @@ def main_vestige(games: int, players: int) -> int:
                 elif not found:
                     silent[kind] += 1
                 else:
-                    misses.append(f"game {g} {fmt} {kind} at line {at}: "
-                                  + ", ".join(f"{f.code}@{f.where.line}" for f in found[:6])
-                                  + (" ..." if len(found) > 6 else ""))
+                    misses.append(_miss(g, fmt, kind, at, found))
     for kind in VESTIGE_SLIPS:
         print(f"{kind:20s} {good[kind]:3d} of {tried[kind]:3d} give one finding at their line"
               + (f" ({silent[kind]} undetectable: the log is still legal)" if silent[kind] else ""))

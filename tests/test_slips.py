@@ -124,10 +124,9 @@ def _wrong_seat(lines, kinds, other, fmt):
     return ln
 
 
-def _off_by_one(lines, kinds, other, fmt):
-    ln = _turn_lines(kinds, "checkpoint")[0]
+def _bump(lines: list[str], ln: int, k: int) -> int:
+    """Line ``ln`` with the number that starts at column ``k`` one more (a number off by one)."""
     line = lines[ln - 1]
-    k = line.index("1:m") + 3
     end = k
     while line[end].isdigit():
         end += 1
@@ -135,13 +134,22 @@ def _off_by_one(lines, kinds, other, fmt):
     return ln
 
 
+def _off_by_one(lines, kinds, other, fmt):
+    ln = _turn_lines(kinds, "checkpoint")[0]
+    return _bump(lines, ln, lines[ln - 1].index("1:m") + 3)
+
+
+def _retype(lines: list[str], ln: int, fmt: str, notation: tuple[str, str],
+            sheet: tuple[str, str]) -> int:
+    """Line ``ln`` with one text typed as another: ``notation`` or ``sheet`` (old, new)."""
+    old, new = notation if fmt == "notation" else sheet
+    lines[ln - 1] = lines[ln - 1].replace(old, new, 1)
+    return ln
+
+
 def _wrong_phase(lines, kinds, other, fmt):
     ln = _turn_lines(kinds, "headline")[1]  # cycle 2 of Era I, written as cycle 3
-    if fmt == "notation":
-        lines[ln - 1] = lines[ln - 1].replace("Cycle 2", "Cycle 3", 1)
-    else:
-        lines[ln - 1] = lines[ln - 1].replace(",I,2,", ",I,3,", 1)
-    return ln
+    return _retype(lines, ln, fmt, ("Cycle 2", "Cycle 3"), (",I,2,", ",I,3,"))
 
 
 def _other_game(lines, kinds, other, fmt):
@@ -290,6 +298,17 @@ def _all_findings(text: str, name: str) -> list:
     return list(p.findings) + list(res.findings)
 
 
+def _measured_game(game: int, fmt: str, name: str):
+    """Game ``game`` of tests/measure_slips.py's seed in ``fmt``: (its lines, line -> (type,
+    seat))."""
+    text = write_log(simulate_one("slips-more", game, 4, "heuristic"), fmt)
+    (loaded,) = read_bytes(text.encode("utf-8"), name)
+    p = loaded.parsed
+    kinds = {ln: (e.type, getattr(e, "seat", None)) for e, ln in zip(p.events, p.lines, strict=True)
+             if ln is not None}
+    return text.split("\n"), kinds
+
+
 @pytest.mark.parametrize("later", ["program/mega-cluster-invalid", "ability/invalid"])
 @pytest.mark.parametrize("fmt,name", MANDATE_FORMATS, ids=[f for f, _n in MANDATE_FORMATS])
 def test_a_missing_build_that_a_later_action_needed(fmt, name, later):
@@ -299,13 +318,7 @@ def test_a_missing_build_that_a_later_action_needed(fmt, name, later):
     owns), so they are notes linked to it, not more errors (tests/measure_slips.py found them
     as errors in 2 of 150 and 2 of 572 slips)."""
     for g in range(16):  # the first games of the measurement's seed with such a Build
-        log = simulate_one("slips-more", g, 4, "heuristic")
-        text = write_log(log, fmt)
-        (loaded,) = read_bytes(text.encode("utf-8"), name)
-        p = loaded.parsed
-        kinds = {ln: (e.type, getattr(e, "seat", None)) for e, ln in zip(p.events, p.lines, strict=True)
-                 if ln is not None}
-        lines = text.split("\n")
+        lines, kinds = _measured_game(g, fmt, name)
         try:
             at = _missing(lines, kinds, [], fmt)
         except AssertionError:
@@ -321,28 +334,25 @@ def test_a_missing_build_that_a_later_action_needed(fmt, name, later):
     pytest.fail(f"no game of the seed has a missing Build that a later {later} needed")
 
 
-@pytest.mark.parametrize("kind", ["typo", "truncated"])
-def test_the_warehouse_holds_the_same_findings_as_validate(mandate, tmp_path, kind):
-    """A slip's consequences are notes in the warehouse too: ingest tells the engine which
-    lines could not be read, as validate does, so the Audit page and validate agree."""
+def _warehouse_agrees(lines: list[str], name: str, tmp_path) -> None:
+    """The text of ``lines`` as a file ``name``: every finding the warehouse stores for it after
+    ``playtest ingest`` (code, severity, line) is one ``playtest validate --format json`` says,
+    and there is one error or warning among them."""
+    import contextlib
+    import io
     import json
 
     import duckdb
 
     from cli.main import main
 
-    lines, kinds, other = (list(x) if isinstance(x, list) else x for x in mandate["notation"])
-    SLIPS[kind](lines, kinds, other, "notation")
-    path = tmp_path / "slip.m38"
+    path = tmp_path / name
     path.write_text("\n".join(lines), encoding="utf-8")
     db = tmp_path / "w" / "playtest.duckdb"
     main(["ingest", str(path), "--db", str(db)])
     con = duckdb.connect(str(db), read_only=True)
     stored = con.execute("SELECT code, severity, line FROM findings ORDER BY n").fetchall()
     con.close()
-    import contextlib
-    import io
-
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         main(["validate", str(path), "--format", "json"])
@@ -350,6 +360,15 @@ def test_the_warehouse_holds_the_same_findings_as_validate(mandate, tmp_path, ki
     said = [(f["code"], f["severity"], (f.get("where") or {}).get("line")) for f in entry["findings"]]
     assert sorted(stored, key=str) == sorted(said, key=str)
     assert sum(1 for _c, sev, _l in stored if sev in ("error", "warning")) == 1
+
+
+@pytest.mark.parametrize("kind", ["typo", "truncated"])
+def test_the_warehouse_holds_the_same_findings_as_validate(mandate, tmp_path, kind):
+    """A slip's consequences are notes in the warehouse too: ingest tells the engine which
+    lines could not be read, as validate does, so the Audit page and validate agree."""
+    lines, kinds, other = (list(x) if isinstance(x, list) else x for x in mandate["notation"])
+    SLIPS[kind](lines, kinds, other, "notation")
+    _warehouse_agrees(lines, "slip.m38", tmp_path)
 
 
 # --- Vestige: every slip kind, read and replayed ----------------------------------------------
@@ -438,13 +457,7 @@ def _v_off_by_one(lines, kinds, other, fmt):
     ln = _v_nth(kinds, "move", 4)
     line = lines[ln - 1]
     mark = "move " if fmt == "notation" else ",move,"
-    k = line.index(mark) + len(mark)
-    k = line.index(",", k) + 1
-    end = k
-    while line[end].isdigit():
-        end += 1
-    lines[ln - 1] = line[:k] + str(int(line[k:end]) + 1) + line[end:]
-    return ln
+    return _bump(lines, ln, line.index(",", line.index(mark) + len(mark)) + 1)
 
 
 def _v_off_by_one_trigger(lines, kinds, other, fmt):
@@ -453,22 +466,14 @@ def _v_off_by_one_trigger(lines, kinds, other, fmt):
     line = lines[ln - 1]
     mark = "trigger " if fmt == "notation" else ",trigger,"
     k = line.index(mark) + len(mark)
-    k += line[k] == '"'  # a sheet cell quoted for what follows the number
-    end = k
-    while line[end].isdigit():
-        end += 1
-    lines[ln - 1] = line[:k] + str(int(line[k:end]) + 1) + line[end:]
-    return ln
+    return _bump(lines, ln, k + (line[k] == '"'))  # (a sheet cell quoted for what follows)
 
 
 def _v_wrong_phase(lines, kinds, other, fmt):
     """``round_start 3`` written as 4 (the sheet's round cell left at 3)."""
     ln = _v_nth(kinds, "round_start", 2)
-    if fmt == "notation":
-        lines[ln - 1] = lines[ln - 1].replace("round_start 3", "round_start 4", 1)
-    else:
-        lines[ln - 1] = lines[ln - 1].replace(",round_start,3", ",round_start,4", 1)
-    return ln
+    return _retype(lines, ln, fmt, ("round_start 3", "round_start 4"),
+                   (",round_start,3", ",round_start,4"))
 
 
 def _v_other_game(lines, kinds, other, fmt):
@@ -548,13 +553,7 @@ def test_a_lost_line_that_changed_the_audit_count(fmt, name):
     """A truncated Fund line whose lost Scrutiny leaves the bag smaller than the Audit's draws:
     the Audit's count (a finding about no seat) and the Era Mandate's scorers after it follow
     from the line that could not be read (tests/measure_slips.py 30 found them as errors)."""
-    log = simulate_one("slips-more", 8, 4, "heuristic")  # the measurement's game with that Fund
-    text = write_log(log, fmt)
-    (loaded,) = read_bytes(text.encode("utf-8"), name)
-    p = loaded.parsed
-    kinds = {ln: (e.type, getattr(e, "seat", None)) for e, ln in zip(p.events, p.lines, strict=True)
-             if ln is not None}
-    lines = text.split("\n")
+    lines, kinds = _measured_game(8, fmt, name)  # the measurement's game with that Fund
     at = _truncated(lines, kinds, [], fmt)
     found = _all_findings("\n".join(lines), name)
     errs = [f for f in found if f.severity in ("error", "warning")]
@@ -568,28 +567,7 @@ def test_vestige_warehouse_holds_the_same_findings_as_validate(vestige_slips_gam
     """A Vestige slip's consequences are notes in the warehouse too (ingest passes the lines it
     could not read to the engine, and a demoted first sign is stored demoted): the Audit page
     and validate agree, with one error or warning."""
-    import contextlib
-    import io
-    import json
-
-    import duckdb
-
-    from cli.main import main
-
     clean, kinds, other, _n = vestige_slips_game["notation"]
     lines = list(clean)
     VESTIGE_SLIPS[kind](lines, kinds, other, "notation")
-    path = tmp_path / "slip.vst"
-    path.write_text("\n".join(lines), encoding="utf-8")
-    db = tmp_path / "w" / "playtest.duckdb"
-    main(["ingest", str(path), "--db", str(db)])
-    con = duckdb.connect(str(db), read_only=True)
-    stored = con.execute("SELECT code, severity, line FROM findings ORDER BY n").fetchall()
-    con.close()
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        main(["validate", str(path), "--format", "json"])
-    (entry,) = json.loads(out.getvalue())["files"]
-    said = [(f["code"], f["severity"], (f.get("where") or {}).get("line")) for f in entry["findings"]]
-    assert sorted(stored, key=str) == sorted(said, key=str)
-    assert sum(1 for _c, sev, _l in stored if sev in ("error", "warning")) == 1
+    _warehouse_agrees(lines, "slip.vst", tmp_path)
