@@ -11,8 +11,11 @@ stand as a rule error of its own.
   names another seat in the middle of a seat's turn, and fits only the seat whose turn it is,
   is read as that seat's (a wrong seat), after one finding.
 * The move, turn and round handlers follow the table where it shows where things are: a pawn's
-  recorded start after a garbled move, tiles the engine assumed flipped (actions.py), the round
-  count after a mislabelled ``round_start`` (turns.py).
+  recorded start after a garbled or missing move (:func:`lose_track`), tiles the engine
+  assumed flipped (actions.py), the round count after a mislabelled ``round_start`` (turns.py).
+  A turn that ends without its move demotes what showed it first (turns.end_turn).
+* What every seat's leverage decides (the endgame, a nemesis's threat) follows from a line that
+  could not be read or is evidently missing, for the rest of the game (:func:`lost_line`).
 """
 
 from __future__ import annotations
@@ -58,8 +61,9 @@ LINGERING_CODES = frozenset({
 })
 
 #: codes that say the log itself is garbled here (a line unreadable, missing, written twice or
-#: for the wrong seat, a pawn moving from where it is not, blocks taken off a card that holds
-#: none): what follows them for the same seat may be their consequence
+#: for the wrong seat, a pawn moving from where it is not, an action reset before it was taken,
+#: blocks spent or taken off a card that the seat does not have there): what follows them for
+#: the same seat may be their consequence
 SLIP_CODES = frozenset({
     "log/parse-error", "vestige-turn/no-move", "vestige-turn/not-your-turn",
     "vestige-turn/action-repeated", "vestige-move/wrong-start", "vestige-round/out-of-order",
@@ -69,6 +73,7 @@ SLIP_CODES = frozenset({
 
 #: codes that follow from any earlier finding about the seat until the next round
 MISMATCH_CODES = frozenset({"checkpoint/mismatch", "vestige-blocks/unaffordable"})
+
 
 def lost_line(st: GameState, sink: FindingSink) -> Finding | int | None:
     """An earlier line that could not be read, or that is evidently missing (an action reset
@@ -143,20 +148,21 @@ def read_line(st: GameState, ev: Any, sink: FindingSink) -> Any:
         # teammate's pawn stands is that teammate's (pawns never share a space)
         meant = [o for o in st.seats if o != seat and _fits(st, ev, o)]
         if len(meant) == 1:
-            st.read_as[meant[0]] = sink.report("vestige-move/wrong-start", f"seat {seat}'s move starts on space "
-                        f"{ev.path[0]}, where seat {meant[0]}'s pawn stands: read as seat "
-                        f"{meant[0]}'s (a wrong seat)", seat=seat, expected=st.seats[seat].space,
-                        recorded=ev.path[0], involves=(meant[0],))
+            st.read_as[meant[0]] = sink.report(
+                "vestige-move/wrong-start", f"seat {seat}'s move starts on space {ev.path[0]}, "
+                f"where seat {meant[0]}'s pawn stands: read as seat {meant[0]}'s (a wrong seat)",
+                seat=seat, expected=st.seats[seat].space, recorded=ev.path[0],
+                involves=(meant[0],))
             return ev.model_copy(update={"seat": meant[0]})
     active = st.active
     if (active is None or st.team_turn or seat is None or seat == active
             or seat not in st.seats or active not in st.seats):
         return ev
     if _fits(st, ev, active) and not _fits(st, ev, seat):
-        st.read_as[active] = sink.report("vestige-turn/not-your-turn",
-                    f"seat {seat}'s {kind} was recorded during seat {active}'s turn and fits "
-                    f"only seat {active}'s position: read as seat {active}'s (a wrong seat)",
-                    seat=seat, expected=active, recorded=seat, involves=(active,))
+        st.read_as[active] = sink.report(
+            "vestige-turn/not-your-turn", f"seat {seat}'s {kind} was recorded during seat "
+            f"{active}'s turn and fits only seat {active}'s position: read as seat {active}'s "
+            "(a wrong seat)", seat=seat, expected=active, recorded=seat, involves=(active,))
         return ev.model_copy(update={"seat": active})
     return ev
 
