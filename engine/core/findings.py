@@ -154,9 +154,12 @@ class FindingSink:
         if follows is not None and sev != "info":  # the caller knows which slip it follows
             sev = "info"
             message = f"{message} [{_follows(follows)}]"
-        if self.implicated and code in self.consequences and sev != "info" and not stands:
+        if self.implicated and sev != "info" and not stands and (
+                code in self.consequences or self.line in self.implicated_lines):
+            # (a line read with a cell in doubt: whatever its own event gives follows from it)
             cause = self._cause_of(seat, involves)
-            if cause is not None and self._explains(cause, code):
+            if cause is not None and (self._explains(cause, code) or (
+                    isinstance(cause, int) and cause == self.line)):
                 sev = "info"
                 message = f"{message} [{_follows(cause)}]"
         if self.ever and (unsynced or code in self.lingering) and sev != "info" and not stands:
@@ -207,6 +210,11 @@ class FindingSink:
         if None in imp and seat not in self.settled:
             return imp[None]
         return None
+
+    @property
+    def implicated_lines(self) -> set[int]:
+        """The unreadable lines (numbers) among what is implicated now."""
+        return {c for c in self.implicated.values() if isinstance(c, int)}
 
     def implicate(self, seat: int | None, cause: Finding | int) -> None:
         """Mark ``seat`` (None: every seat) as concerned by ``cause``: a finding, or the number

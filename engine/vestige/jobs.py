@@ -18,7 +18,7 @@ from engine.vestige.cards import (
 )
 from engine.vestige.content import CONTENT
 from engine.vestige.rulings import option
-from engine.vestige.slips import position_doubt
+from engine.vestige.slips import position_doubt, unread_now
 from engine.vestige.state import GameState, SeatState
 from engine.vestige.turns import actor, take_main
 from schemas.vestige import Complete, Pickup, Roll
@@ -82,11 +82,11 @@ def on_pickup(st: GameState, ev: Pickup, sink: FindingSink) -> None:
         if ev.stack in st.display_taken:
             sink.report("vestige-job/face-up-not-replaced", f"the face-up {ev.stack} was taken "
                         "and never replaced; there is no face-up card to take", seat=ev.seat,
-                        expected="a replacement flipped face up", recorded=ev.card)
+                        expected="a replacement flipped face up", recorded=ev.card, follows=unread_now(sink))
             st.display_taken.discard(ev.stack)
         elif shown is not None and shown != ev.card:
             sink.report("vestige-job/face-up-mismatch", f"the face-up {ev.stack} is {shown!r}",
-                        seat=ev.seat, expected=shown, recorded=ev.card)
+                        seat=ev.seat, expected=shown, recorded=ev.card, follows=unread_now(sink))
         if shown is not None:  # a display the log tracks: it must be replaced
             st.display_taken.add(ev.stack)
         st.display.pop(ev.stack, None)

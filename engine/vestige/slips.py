@@ -45,6 +45,7 @@ CONSEQUENCE_CODES = frozenset({
     "vestige-covert/draw-missing", "vestige-covert/flip-invalid",
     "vestige-endgame/not-revealed", "vestige-endgame/early-end",
     "vestige-endgame/reveal-not-triggered", "vestige-endgame/reveal-missing",
+    "vestige-card/not-owned",
 })
 
 #: codes about one seat that read what nothing in a Vestige log resynchronises once a round is
@@ -57,7 +58,7 @@ LINGERING_CODES = frozenset({
     "vestige-move/wrong-start", "vestige-move/reveal-invalid", "vestige-blocks/unaffordable",
     "vestige-recover/card-blocks", "vestige-move/too-far", "vestige-trigger/not-reached",
     "vestige-trigger/missing", "vestige-covert/draw-invalid", "vestige-covert/draw-missing",
-    "vestige-covert/flip-invalid",
+    "vestige-covert/flip-invalid", "vestige-card/not-owned",
 })
 
 #: codes that say the log itself is garbled here (a line unreadable, missing, written twice or
@@ -84,6 +85,14 @@ def lost_line(st: GameState, sink: FindingSink) -> Finding | int | None:
     if unread is not None:
         return unread
     return st.missing_lines[0] if st.missing_lines else None
+
+
+def unread_now(sink: FindingSink) -> int | None:
+    """A line this round that could not be read (or was read with a cell in doubt): the
+    display and the stacks' tops it may have recorded (a face-up job, a stack's new top) were
+    lost with it, so what the next pickup finds there follows from it. (Not any slip: a
+    display finding is about no seat, and a plain slip of one seat must not hide it.)"""
+    return next((c for c in sink.implicated.values() if isinstance(c, int)), None)
 
 
 def position_doubt(st: GameState, s: SeatState, f: Finding | None) -> Finding | None:
@@ -124,9 +133,16 @@ def new_round(sink: FindingSink) -> None:
         sink.implicate(seat, cause)
 
 
-#: lines a seat never writes twice in a row: a main action needs a reset between two of them
+#: lines never written twice in a row: a main action needs a reset between two of them, a
+#: job card is picked up or completed once, and a round or turn begins or ends once
 _REPEAT = {"move": "vestige-turn/action-repeated", "activate": "vestige-turn/action-repeated",
-           "visit": "vestige-turn/action-repeated", "control": "vestige-control/twice"}
+           "visit": "vestige-turn/action-repeated", "pickup": "vestige-turn/action-repeated",
+           "complete": "vestige-turn/action-repeated", "control": "vestige-control/twice",
+           "round_start": "vestige-round/out-of-order", "turn_start": "vestige-turn/out-of-order",
+           "turn_end": "vestige-turn/out-of-order"}
+#: lines that only the seat whose turn it is writes (a main action, its reset)
+_IN_TURN = frozenset({"move", "activate", "visit", "pickup", "complete", "control", "reset",
+                      "rest"})
 
 
 def read_line(st: GameState, ev: Any, sink: FindingSink) -> Any:
@@ -135,14 +151,27 @@ def read_line(st: GameState, ev: Any, sink: FindingSink) -> Any:
     kind = ev.type
     if st.partial or st.phase != "play":
         return ev
+    seat = getattr(ev, "seat", None)
     code = _REPEAT.get(kind)
     if code is not None and prev is not None and prev.__class__ is ev.__class__ \
             and prev.__dict__ == ev.__dict__:
-        sink.report(code, f"seat {ev.seat}'s {kind} line repeats the line before it exactly "
-                    "(a line written twice); it is not applied again", seat=ev.seat,
-                    expected="once", recorded="twice")
+        whose = f"seat {seat}'s {kind}" if seat is not None else f"the {kind}"
+        sink.report(code, f"{whose} line repeats the line before it exactly (a line written "
+                    "twice); it is not applied again", seat=seat, expected="once",
+                    recorded="twice")
         return None
-    seat = getattr(ev, "seat", None)
+    if (kind in _IN_TURN and st.active is None and not st.team_turn and seat in st.seats
+            and seat not in st.took_turn and st.header.mode != "coop"):
+        # an action between two turns, by a seat that has not had its turn this round: its
+        # turn_start line is missing. Reported once, and the turn begins here
+        from engine.vestige.turns import on_turn_start
+        from schemas.vestige import TurnStart
+
+        sink.report("vestige-turn/not-your-turn", f"seat {seat}'s {kind} was recorded "
+                    f"between turns: read as the start of seat {seat}'s turn (its turn_start "
+                    "line missing?)", seat=seat, expected="a turn_start", recorded=kind)
+        on_turn_start(st, TurnStart(seat=seat), sink)
+        return ev
     if st.team_turn and kind == "move" and seat in st.seats and not _fits(st, ev, seat):
         # a team turn (co-op): every teammate moves; a move that starts where another
         # teammate's pawn stands is that teammate's (pawns never share a space)

@@ -144,6 +144,7 @@ class GameState:
     #: this turn: seat -> the finding that read a line naming another seat as this seat's (a
     #: second such action of the seat then follows from that reading: slips.read_line)
     read_as: dict[int, Finding] = field(default_factory=dict)
+    unrecorded: set[str] = field(default_factory=set)  # cards said to have no printed values
     prev_event: Any = None  # the event before this one (a line written twice: slips.py)
     #: tiles the engine turned face up because a move did not record them (reveal-missing): a
     #: later move that flips one links to that finding (the table evidently had not flipped it)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from engine.core.findings import FindingSink
 from engine.vestige.blocks import move
 from engine.vestige.board import adjacent_tiles
-from engine.vestige.slips import lose_track, lost_line, new_round
+from engine.vestige.slips import lose_track, lost_line, new_round, unread_now
 from engine.vestige.state import GameState, SeatState
 from schemas.vestige import Reset, RoundStart, TurnEnd, TurnStart
 
@@ -96,6 +96,14 @@ def on_turn_start(st: GameState, ev: TurnStart, sink: FindingSink) -> None:
         st.phase = "play"
     if st.active is not None or st.team_turn:
         end_turn(st, sink, None)
+    if (ev.seat is not None and ev.seat in st.took_turn and not st.partial and not st.nemeses
+            and st.header.mode != "coop" and all(x in st.took_turn for x in st.order)):
+        # every seat had its turn and one starts again: a new round began (its round_start
+        # line missing). Reported once; the round count goes on from here
+        on_round_start(st, RoundStart(round=st.round + 1), sink)
+        sink.report("vestige-round/out-of-order", f"seat {ev.seat} starts a turn after every "
+                    f"seat had its turn in round {st.round - 1}: read as round {st.round} (its "
+                    "round_start line missing?)", expected="a round_start", recorded="none")
     st.turn_no += 1
     st.shared.clear()
     st.team_controlled.clear()
@@ -193,7 +201,7 @@ def check_due(st: GameState, sink: FindingSink) -> None:
         if supply_left(st, stack) != 0:
             sink.report("vestige-job/face-up-not-replaced", f"the face-up {stack} was taken and "
                         "not replaced by the top card of the stack", expected="a display",
-                        recorded="none")
+                        recorded="none", follows=unread_now(sink))
     st.display_taken.clear()
     for point in sorted(st.endgame_due):
         if st.final_round is None and point not in st.trigger_endgame:
