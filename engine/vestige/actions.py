@@ -95,7 +95,8 @@ def on_move(st: GameState, ev: Move, sink: FindingSink) -> None:
         f = sink.report("vestige-move/occupied", f"space {path[-1]} holds another pawn",
                         seat=ev.seat, expected="an empty space", recorded=path[-1],
                         follows=there or garbled)
-        if st.team_turn and not other.used.get("move") and there is None:
+        if st.team_turn and not other.used.get("move") and there is None \
+                and f.severity != "info":
             # a team turn: that teammate has not moved yet; if its turn ends without a move,
             # its move line is missing and this follows from it (turns.end_turn demotes it)
             other.turn_doubt = other.turn_doubt or f

@@ -173,6 +173,15 @@ def on_draw(st: GameState, ev: Draw, sink: FindingSink) -> None:
     tableau and its leverage is gained (contacts, chop bots; p. 19, p. 21). Covert ops are drawn
     through ``covert_op``."""
     s = st.seats[ev.seat]
+    holder = st.owner(ev.card) if ev.stack not in ("artifact", "augmentation", "bounty",
+                                                    "covert_op") else None
+    if holder is not None and not st.partial:
+        # each card is one component: a card in a tableau is not in a stack (a draw line
+        # written twice, or another card's name): reported, and the tableau keeps it once
+        sink.report("vestige-card/in-play", f"{ev.card!r} is drawn, but it is already in seat "
+                    f"{holder}'s tableau", seat=ev.seat, expected="a card from the stack",
+                    recorded=ev.card)
+        return
     p = record(st, ev.card, ev.printed, sink, ev.seat)
     if p is not None and p.kind != ev.stack:
         sink.report("vestige-card/wrong-kind", f"{ev.card!r} is a {p.kind}, not from the "

@@ -58,6 +58,7 @@ VESTIGE_RULES: list[Rule] = [
     Rule("vestige-card/not-owned", f"{V} p. 18, Network & Tableau (your tableau)", "the card is not in the seat's tableau"),
     Rule("vestige-card/surveil", f"{BONUS}, Surveil (each conviction draws 2 more cards)", "the cards drawn do not match the surveil paid"),
     Rule("vestige-card/draw-missing", f"{REGIONS} (Chop Shop, Lawmaker Ridge, Mercenary Camp, Smugglers' Lair, the Underground: the effect adds a card)", "a visit that adds a card to the network was not followed by the card drawn"),
+    Rule("vestige-card/in-play", f"{COMPONENTS} (each card is one component) and {V} p. 18, Network & Tableau", "a card was drawn that is already in a tableau"),
     Rule("vestige-card/draw-order", f"{REGIONS} (the effect adds a card: it is drawn when the visit resolves)", "the card a visit adds was recorded before the visit (two lines out of order)", "warning"),
     Rule("vestige-card/wrong-kind", f"{V} p. 18, Network & Tableau (card types)", "the card is not of a type this action uses"),
     Rule("vestige-card/draw-wrong-stack", f"{BASE_REGIONS} (Lawmaker Ridge, Mercenary Camp, Smugglers' Lair: that contact type; the Underground: the type chosen; the Chop Shop: a chop bot)", "the card drawn after a visit is not from the stack the region's effect names"),

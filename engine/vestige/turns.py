@@ -100,10 +100,12 @@ def on_turn_start(st: GameState, ev: TurnStart, sink: FindingSink) -> None:
             and st.header.mode != "coop" and all(x in st.took_turn for x in st.order)):
         # every seat had its turn and one starts again: a new round began (its round_start
         # line missing). Reported once; the round count goes on from here
+        lost = unread_now(sink)  # the round_start line may be one that could not be read
         on_round_start(st, RoundStart(round=st.round + 1), sink)
         sink.report("vestige-round/out-of-order", f"seat {ev.seat} starts a turn after every "
                     f"seat had its turn in round {st.round - 1}: read as round {st.round} (its "
-                    "round_start line missing?)", expected="a round_start", recorded="none")
+                    "round_start line missing?)", expected="a round_start", recorded="none",
+                    follows=lost)
     st.turn_no += 1
     st.shared.clear()
     st.team_controlled.clear()
@@ -212,6 +214,13 @@ def check_due(st: GameState, sink: FindingSink) -> None:
 
 
 def on_turn_end(st: GameState, ev: TurnEnd, sink: FindingSink) -> None:
+    if (ev.seat is not None and st.active is not None and ev.seat != st.active
+            and not st.team_turn and not st.partial):
+        # the turn that ends is the one that began: the seat number is the slip
+        sink.report("vestige-turn/not-your-turn", f"turn_end names seat {ev.seat} during seat "
+                    f"{st.active}'s turn: read as the end of seat {st.active}'s turn (a wrong "
+                    "seat)", seat=ev.seat, expected=st.active, recorded=ev.seat,
+                    involves=(st.active,))
     end_turn(st, sink, ev.seat)
 
 
@@ -251,7 +260,7 @@ def on_reset(st: GameState, ev: Reset, sink: FindingSink) -> None:
                         seat=ev.seat, recorded=ev.action,
                         follows=s.turn_doubt if moved else None)
         s.reset_unused[ev.action] = f
-        if moved and not st.partial:
+        if moved and not st.partial and f.severity != "info":
             # the first sign of a missing move line: until a move is recorded, where the pawn
             # stands is in doubt, and a turn that ends without one follows from this finding
             s.turn_doubt = s.turn_doubt or f
