@@ -171,6 +171,19 @@ def read_line(st: GameState, ev: Any, sink: FindingSink) -> Any:
                     f"between turns: read as the start of seat {seat}'s turn (its turn_start "
                     "line missing?)", seat=seat, expected="a turn_start", recorded=kind)
         on_turn_start(st, TurnStart(seat=seat), sink)
+        st.implicit_start = seat
+        return ev
+    doubt = st.start_doubt
+    if (doubt is not None and kind in _IN_TURN and st.active is not None and seat != st.active
+            and seat == doubt[0] and not st.seats[st.active].used):
+        # the turn_start named another seat than clockwise order gives, and the turn's first
+        # action is by the seat it gives: the seat number on turn_start was the slip (that
+        # finding said so); the turn is this seat's
+        from engine.vestige.turns import reset_turn
+
+        st.start_doubt = None
+        st.active = seat
+        reset_turn(st.seats[seat])
         return ev
     if st.team_turn and kind == "move" and seat in st.seats and not _fits(st, ev, seat):
         # a team turn (co-op): every teammate moves; a move that starts where another
@@ -190,7 +203,7 @@ def read_line(st: GameState, ev: Any, sink: FindingSink) -> Any:
     if _fits(st, ev, active) and not _fits(st, ev, seat):
         st.read_as[active] = sink.report(
             "vestige-turn/not-your-turn", f"seat {seat}'s {kind} was recorded during seat "
-            f"{active}'s turn and fits only seat {active}'s position: read as seat {active}'s "
+            f"{active}'s turn and fits only seat {active}'s turn: read as seat {active}'s "
             "(a wrong seat)", seat=seat, expected=active, recorded=seat, involves=(active,))
         return ev.model_copy(update={"seat": active})
     return ev
@@ -199,7 +212,8 @@ def read_line(st: GameState, ev: Any, sink: FindingSink) -> Any:
 def _fits(st: GameState, ev: Any, seat: int) -> bool:
     """Whether ``ev`` is what ``seat`` could have done now, by where it stands and what it
     holds (only the evidence a line carries: a move's start, a visited tile next to the pawn,
-    a card in the tableau, an action taken this turn)."""
+    a card in the tableau, an action taken this turn, the card its visit calls for, the covert
+    op its trigger calls for)."""
     s = st.seats[seat]
     kind = ev.type
     if kind == "move":
@@ -210,4 +224,8 @@ def _fits(st: GameState, ev: Any, seat: int) -> bool:
         return ev.card in s.cards
     if kind == "reset":
         return bool(s.used.get(ev.action))
+    if kind == "draw":  # the card a visit of this seat calls for
+        return st.pending_draw == (seat, ev.stack)
+    if kind == "covert_op" and ev.action == "draw" and ev.trigger is not None:
+        return ev.trigger in s.covert_due  # a magenta trigger this seat just reached
     return False

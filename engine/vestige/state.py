@@ -145,6 +145,12 @@ class GameState:
     #: second such action of the seat then follows from that reading: slips.read_line)
     read_as: dict[int, Finding] = field(default_factory=dict)
     unrecorded: set[str] = field(default_factory=set)  # cards said to have no printed values
+    #: the seat whose turn an action between turns began (slips.read_line): its own
+    #: turn_start line, when it follows, starts nothing new
+    implicit_start: int | None = None
+    #: (the seat clockwise order expected, the finding) of a turn_start out of order: an action
+    #: of the expected seat next shows the turn_start's seat number was the slip
+    start_doubt: tuple[int, Finding] | None = None
     prev_event: Any = None  # the event before this one (a line written twice: slips.py)
     #: tiles the engine turned face up because a move did not record them (reveal-missing): a
     #: later move that flips one links to that finding (the table evidently had not flipped it)

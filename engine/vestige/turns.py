@@ -94,6 +94,13 @@ def on_turn_start(st: GameState, ev: TurnStart, sink: FindingSink) -> None:
     if st.round == 0:
         st.round = 1
         st.phase = "play"
+    st.start_doubt = None
+    if ev.seat is not None and ev.seat == st.implicit_start == st.active:
+        # the turn began at an action before this line (slips.read_line said so): the
+        # turn_start written after it starts nothing new
+        st.implicit_start = None
+        return
+    st.implicit_start = None
     if st.active is not None or st.team_turn:
         end_turn(st, sink, None)
     if (ev.seat is not None and ev.seat in st.took_turn and not st.partial and not st.nemeses
@@ -124,8 +131,11 @@ def on_turn_start(st: GameState, ev: TurnStart, sink: FindingSink) -> None:
             s.artifacts_used.clear()
     want = expected_seat(st)
     if ev.seat != want and not st.partial:
-        sink.report("vestige-turn/out-of-order", f"seat {ev.seat} took a turn; clockwise order "
-                    f"gives seat {want}", seat=ev.seat, expected=want, recorded=ev.seat)
+        f = sink.report("vestige-turn/out-of-order", f"seat {ev.seat} took a turn; clockwise "
+                        f"order gives seat {want}", seat=ev.seat, expected=want,
+                        recorded=ev.seat, involves=(want,) if want is not None else ())
+        if want is not None:
+            st.start_doubt = (want, f)
     if not st.seats[ev.seat].set_up:
         sink.report("vestige-setup/missing", f"seat {ev.seat} took a turn before its setup",
                     seat=ev.seat)
