@@ -57,6 +57,17 @@ def on_visit(st: GameState, ev: Visit, sink: FindingSink) -> None:
     s = st.seats[ev.seat]
     take_main(st, s, "visit", sink)
     pos = ev.position
+    known = st.map.get(pos)
+    if ev.region is not None and known is not None and ev.region != known:
+        # the recorded region is at one tile next to the pawn: the position was the slip (a
+        # number off by one, another tile's name): reported once, then read as that tile
+        near = [p for p in sorted(adjacent_tiles(s.space or 0)) if st.map.get(p) == ev.region]
+        if len(near) == 1 and s.space is not None and not st.partial:
+            sink.report("vestige-visit/wrong-region", f"{pos} is {known}, not {ev.region}; "
+                        f"{ev.region} is at {near[0]}, next to the pawn: read as {near[0]}",
+                        seat=ev.seat, expected=known, recorded=ev.region)
+            ev = ev.model_copy(update={"position": near[0]})
+            pos = near[0]
     if pos not in adjacent_tiles(s.space or 0):
         position_doubt(st, s, sink.report(
             "vestige-visit/not-adjacent", f"{pos} is not adjacent to space {s.space}",

@@ -63,13 +63,13 @@ LINGERING_CODES = frozenset({
 
 #: codes that say the log itself is garbled here (a line unreadable, missing, written twice or
 #: for the wrong seat, a pawn moving from where it is not, an action reset before it was taken,
-#: blocks spent or taken off a card that the seat does not have there): what follows them for
-#: the same seat may be their consequence
+#: blocks spent or taken off a card that the seat does not have there, a card used that is not
+#: in its tableau): what follows them for the same seat may be their consequence
 SLIP_CODES = frozenset({
     "log/parse-error", "vestige-turn/no-move", "vestige-turn/not-your-turn",
     "vestige-turn/action-repeated", "vestige-move/wrong-start", "vestige-round/out-of-order",
     "vestige-turn/out-of-order", "vestige-recover/card-blocks", "vestige-turn/reset-unused",
-    "vestige-blocks/unaffordable",
+    "vestige-blocks/unaffordable", "vestige-activate/not-character", "vestige-card/not-owned",
 })
 
 #: codes that follow from any earlier finding about the seat until the next round
