@@ -22,10 +22,12 @@ def on_activate(st: GameState, ev: Activate, sink: FindingSink) -> None:
     take_main(st, s, "activate", sink)
     card = s.cards.get(ev.card)
     if card is None or card.kind not in CHARACTERS:
-        sink.report("vestige-activate/not-character",
-                    f"{ev.card!r} is not a contact or chop bot in seat {ev.seat}'s tableau"
-                    + (" (lost to SEVER)" if ev.card in st.severed else ""),
-                    seat=ev.seat, recorded=ev.card, rule=not_owned_rule(st, ev.card))
+        f = sink.report("vestige-activate/not-character",
+                        f"{ev.card!r} is not a contact or chop bot in seat {ev.seat}'s tableau"
+                        + (" (lost to SEVER)" if ev.card in st.severed else ""),
+                        seat=ev.seat, recorded=ev.card, rule=not_owned_rule(st, ev.card))
+        if f.severity != "info":
+            s.card_doubt = s.card_doubt or (f, ev.card)  # its draw line may be missing
         return
     p = printed_or_warn(st, ev.card, sink, ev.seat)
     bad: object = None

@@ -95,9 +95,11 @@ def on_pickup(st: GameState, ev: Pickup, sink: FindingSink) -> None:
     supply_check(st, ev.stack, sink, ev.seat)
     who = s.cards.get(ev.assignee)
     if who is None or who.kind not in ("lawmaker", "mercenary", "smuggler", "chop_bot"):
-        sink.report("vestige-card/not-owned", f"{ev.assignee!r} is not a contact or chop bot in "
-                    f"seat {ev.seat}'s tableau", seat=ev.seat, recorded=ev.assignee,
-                    rule=not_owned_rule(st, ev.assignee))
+        f = sink.report("vestige-card/not-owned", f"{ev.assignee!r} is not a contact or chop "
+                        f"bot in seat {ev.seat}'s tableau", seat=ev.seat, recorded=ev.assignee,
+                        rule=not_owned_rule(st, ev.assignee))
+        if f.severity != "info" and who is None:
+            s.card_doubt = s.card_doubt or (f, ev.assignee)  # its draw line may be missing
         return
     if not capable(st, who, ev.stack):
         sink.report("vestige-job/incapable", f"{ev.assignee!r} does not do {ev.stack} jobs",

@@ -66,6 +66,9 @@ class SeatState:
     #: this turn, before its move: a finding about where the pawn stands (a visit away from
     #: it), the first sign of a move line that may be missing (slips.position_doubt)
     turn_doubt: Finding | None = None
+    #: this turn: (finding, card) of a card used that is not in the tableau (its draw line may
+    #: be the one missing: turns.end_turn)
+    card_doubt: tuple[Finding, str] | None = None
     #: this turn: action -> the reset-unused finding of a reset before it was taken
     reset_unused: dict[str, Finding] = field(default_factory=dict)
     covert_due: set[int] = field(default_factory=set)  # magenta triggers awaiting the draw

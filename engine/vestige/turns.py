@@ -5,7 +5,7 @@ resets (1 conviction, each action at most once per turn), and the end-of-turn ch
 from __future__ import annotations
 
 from engine.core.findings import FindingSink
-from engine.vestige.blocks import move
+from engine.vestige.blocks import gain, move
 from engine.vestige.board import adjacent_tiles
 from engine.vestige.slips import lose_track, lost_line, new_round, unread_now
 from engine.vestige.state import GameState, SeatState
@@ -65,6 +65,7 @@ def on_round_start(st: GameState, ev: RoundStart, sink: FindingSink) -> None:
 
 def reset_turn(s: SeatState) -> None:
     s.turn_doubt = None
+    s.card_doubt = None
     s.reset_unused.clear()
     s.used.clear()
     s.resets.clear()
@@ -176,9 +177,23 @@ def end_turn(st: GameState, sink: FindingSink, seat: int | None) -> None:
                             expected=f"trigger {point}", recorded="none")
         if st.pending_draw is not None and st.pending_draw[0] == sn:
             if not st.partial:
-                sink.report("vestige-card/draw-missing", f"seat {sn}'s visit adds a "
-                            f"{st.pending_draw[1]} but no card was drawn", seat=sn,
-                            expected=f"a {st.pending_draw[1]} drawn", recorded="none")
+                f = sink.report("vestige-card/draw-missing", f"seat {sn}'s visit adds a "
+                                f"{st.pending_draw[1]} but no card was drawn", seat=sn,
+                                expected=f"a {st.pending_draw[1]} drawn", recorded="none",
+                                stands=s.card_doubt is not None)
+                if s.card_doubt is not None:
+                    # the card used this turn that is not in the tableau was the one whose
+                    # draw line is missing: one slip, one finding; the table evidently drew
+                    # it, so it is in the tableau from now on
+                    from engine.vestige.cards import add_card
+
+                    first, card = s.card_doubt
+                    sink.demote(first, f)
+                    if st.owner(card) is None:
+                        c = add_card(st, s, card, st.pending_draw[1])
+                        p = st.printed.get(card)
+                        c.leverage = p.leverage if p is not None and p.leverage else 0
+                        gain(st, sn, c.leverage, "card", card)
             st.pending_draw = None
         for point in sorted(s.covert_due):
             if not st.partial:
