@@ -3,6 +3,7 @@ a reload or a restart comes back to the same draft whatever game it records."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import streamlit as st
@@ -53,7 +54,17 @@ def open_draft(draft_id: str | None) -> None:
 def put_aside(draft_id: str) -> None:
     """Mark a draft abandoned (its file is kept; the Record page lists it to reopen) and close
     it."""
-    from dashboards import drafts
-
     drafts.mark(ddir(), draft_id, "abandoned")
     open_draft(None)
+
+
+def ask_aside(draft_id: str, key: str, close: Callable[[], None]) -> None:
+    """The question every recorder asks before putting a draft aside (buttons ``KEY_yes`` and
+    ``KEY_no``); on yes, ``close`` ends the question, the draft is put aside and the page runs
+    again."""
+    from dashboards import ui
+
+    if ui.confirm(ui.ASIDE_QUESTION, "Yes, put it aside", key, close, primary=False):
+        close()
+        put_aside(draft_id)
+        st.rerun()

@@ -520,11 +520,8 @@ def finish_panel(d: drafts.Draft) -> None:
             drafts.mark(_ddir(), d.id, "finished", game_id=live.game_id_of(result))
             st.session_state["just_finished"] = d.id
             st.rerun()
-    elif asking == "abandon" and ui.confirm(ui.ASIDE_QUESTION, "Yes, put it aside", "abandon",
-                                            cancel, primary=False):
-        _ask(None)
-        record_nav.put_aside(d.id)
-        st.rerun()
+    elif asking == "abandon":
+        record_nav.ask_aside(d.id, "abandon", cancel)
 
 
 #: what the game's declaration names as its ``recorder`` (dashboards.gameapps.Recorder)

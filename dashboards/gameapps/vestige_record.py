@@ -231,11 +231,7 @@ def _controls(d: drafts.Draft, over: bool) -> None:
             _undo(d.id)
             st.rerun()
     elif asking == "abandon":
-        if ui.confirm(ui.ASIDE_QUESTION, "Yes, put it aside", "vrec_abandon", cancel,
-                      primary=False):
-            _ask(None)
-            record_nav.put_aside(d.id)
-            st.rerun()
+        record_nav.ask_aside(d.id, "vrec_abandon", cancel)
     elif asking == "finish" and over and ui.confirm(
             ui.finish_question(len(d.events)), "Yes, finish and load", "vrec_finish", cancel):
         _ask(None)

@@ -154,12 +154,12 @@ class FindingSink:
         if follows is not None and sev != "info":  # the caller knows which slip it follows
             sev = "info"
             message = f"{message} [{_follows(follows)}]"
-        if self.implicated and sev != "info" and not stands and (
-                code in self.consequences or self.line in self.implicated_lines):
-            # (a line read with a cell in doubt: whatever its own event gives follows from it)
+        if self.implicated and sev != "info" and not stands:
             cause = self._cause_of(seat, involves)
-            if cause is not None and (self._explains(cause, code) or (
-                    isinstance(cause, int) and cause == self.line)):
+            # a line read with a cell in doubt explains whatever its own event gives; any other
+            # slip explains only the ruleset's consequence codes
+            if cause is not None and ((isinstance(cause, int) and cause == self.line) or (
+                    code in self.consequences and self._explains(cause, code))):
                 sev = "info"
                 message = f"{message} [{_follows(cause)}]"
         if self.ever and (unsynced or code in self.lingering) and sev != "info" and not stands:
@@ -210,11 +210,6 @@ class FindingSink:
         if None in imp and seat not in self.settled:
             return imp[None]
         return None
-
-    @property
-    def implicated_lines(self) -> set[int]:
-        """The unreadable lines (numbers) among what is implicated now."""
-        return {c for c in self.implicated.values() if isinstance(c, int)}
 
     def implicate(self, seat: int | None, cause: Finding | int) -> None:
         """Mark ``seat`` (None: every seat) as concerned by ``cause``: a finding, or the number

@@ -9,7 +9,7 @@ from engine.vestige.board import adjacent_tiles, spaces_adjacent
 from engine.vestige.cards import CHARACTERS, not_owned_rule, printed_or_warn
 from engine.vestige.content import CONTENT
 from engine.vestige.setup import check_reveal
-from engine.vestige.slips import lose_track
+from engine.vestige.slips import card_sign, lose_track, move_sign
 from engine.vestige.state import GameState
 from engine.vestige.turns import take_main
 from schemas.findings import Finding
@@ -26,8 +26,7 @@ def on_activate(st: GameState, ev: Activate, sink: FindingSink) -> None:
                         f"{ev.card!r} is not a contact or chop bot in seat {ev.seat}'s tableau"
                         + (" (lost to SEVER)" if ev.card in st.severed else ""),
                         seat=ev.seat, recorded=ev.card, rule=not_owned_rule(st, ev.card))
-        if f.severity != "info":
-            s.card_doubt = s.card_doubt or (f, ev.card)  # its draw line may be missing
+        card_sign(s, f, ev.card)
         return
     p = printed_or_warn(st, ev.card, sink, ev.seat)
     bad: object = None
@@ -97,11 +96,8 @@ def on_move(st: GameState, ev: Move, sink: FindingSink) -> None:
         f = sink.report("vestige-move/occupied", f"space {path[-1]} holds another pawn",
                         seat=ev.seat, expected="an empty space", recorded=path[-1],
                         follows=there or garbled)
-        if st.team_turn and not other.used.get("move") and there is None \
-                and f.severity != "info":
-            # a team turn: that teammate has not moved yet; if its turn ends without a move,
-            # its move line is missing and this follows from it (turns.end_turn demotes it)
-            other.turn_doubt = other.turn_doubt or f
+        if st.team_turn and there is None and not other.used.get("move"):
+            move_sign(other, f)  # a teammate that has not moved yet: its move line missing?
         elif there is None:
             garbled = garbled or f
     near: set[str] = set()
@@ -150,9 +146,10 @@ def on_move(st: GameState, ev: Move, sink: FindingSink) -> None:
     unflipped: Finding | None = None
     if missing and not st.partial:
         # a path that is not the pawn's (garbled) says nothing of the tiles next to it
-        unflipped = f = sink.report("vestige-move/reveal-missing", f"face-down tiles next to the path were "
-                        f"not flipped: {missing}", seat=ev.seat, expected=missing,
-                        recorded=sorted(recorded), follows=garbled)
+        unflipped = f = sink.report(
+            "vestige-move/reveal-missing", f"face-down tiles next to the path were not flipped: "
+            f"{missing}", seat=ev.seat, expected=missing, recorded=sorted(recorded),
+            follows=garbled)
         st.face_up |= set(missing)
         for pos in missing:
             st.assumed_up.setdefault(pos, f)

@@ -197,7 +197,8 @@ def on_draw(st: GameState, ev: Draw, sink: FindingSink) -> None:
         if st.market and ev.card not in st.market:
             sink.report("vestige-job/face-up-mismatch",
                         f"{ev.card!r} is not in the chop bot market {st.market}",
-                        seat=ev.seat, expected=list(st.market), recorded=ev.card, follows=unread_now(sink))
+                        seat=ev.seat, expected=list(st.market), recorded=ev.card,
+                        follows=unread_now(sink))
         if ev.card in st.market:
             st.market.remove(ev.card)
     if st.pending_draw is not None and st.pending_draw[0] == ev.seat:
@@ -211,12 +212,18 @@ def on_draw(st: GameState, ev: Draw, sink: FindingSink) -> None:
         st.early_draw = (ev.seat, ev.stack, sink.line)  # a visit may call for it next (swapped)
     if ev.stack in ("artifact", "augmentation", "bounty", "covert_op"):
         return  # jobs enter through pickup; covert ops through covert_op
-    c = add_card(st, s, ev.card, ev.stack)
-    supply_check(st, ev.stack, sink, ev.seat)
-    lev = p.leverage if p is not None and p.leverage else 0
-    c.leverage = lev
-    gain(st, ev.seat, lev, "card", ev.card)
-    st.row("cards", seat=ev.seat, card=ev.card, kind=c.kind, how="draw", leverage=lev)
+    enter_tableau(st, s, ev.card, ev.stack, sink)
+
+
+def enter_tableau(st: GameState, s: SeatState, name: str, kind: str, sink: FindingSink) -> None:
+    """A contact or chop bot drawn into ``s``'s tableau: its printed leverage is gained (p. 19,
+    p. 21). Also what a draw line that is missing evidently did (turns.end_turn)."""
+    c = add_card(st, s, name, kind)
+    supply_check(st, kind, sink, s.seat)
+    p = st.printed.get(name)
+    c.leverage = p.leverage if p is not None and p.leverage else 0
+    gain(st, s.seat, c.leverage, "card", name)
+    st.row("cards", seat=s.seat, card=name, kind=c.kind, how="draw", leverage=c.leverage)
 
 
 def abandon(st: GameState, s: SeatState, name: str, sink: FindingSink, *, reassign: str | None,

@@ -18,7 +18,7 @@ from engine.vestige.cards import (
 )
 from engine.vestige.content import CONTENT
 from engine.vestige.rulings import option
-from engine.vestige.slips import position_doubt, unread_now
+from engine.vestige.slips import card_sign, move_sign, unread_now
 from engine.vestige.state import GameState, SeatState
 from engine.vestige.turns import actor, take_main
 from schemas.vestige import Complete, Pickup, Roll
@@ -62,7 +62,7 @@ def on_pickup(st: GameState, ev: Pickup, sink: FindingSink) -> None:
         shows = p.pickup
     if not ev.dove:
         if ev.at is not None and ev.at not in near:
-            position_doubt(st, s, sink.report(
+            move_sign(s, sink.report(
                 "vestige-job/pickup-not-adjacent", f"{ev.at} is not adjacent to space "
                 f"{s.space}", seat=ev.seat, expected=sorted(near), recorded=ev.at,
                 follows=s.space_doubt or s.turn_doubt))
@@ -73,7 +73,7 @@ def on_pickup(st: GameState, ev: Pickup, sink: FindingSink) -> None:
                             f"card shows {shows}; {ev.at} is {region}", seat=ev.seat,
                             expected=shows, recorded=region)
             elif ev.at is None and not any(st.map.get(pos) == shows for pos in near):
-                position_doubt(st, s, sink.report(
+                move_sign(s, sink.report(
                     "vestige-job/pickup-not-adjacent", f"the {ev.stack} stack's top card shows "
                     f"{shows}; space {s.space} is not next to one", seat=ev.seat,
                     expected=shows, recorded=s.space, follows=s.space_doubt or s.turn_doubt))
@@ -82,7 +82,8 @@ def on_pickup(st: GameState, ev: Pickup, sink: FindingSink) -> None:
         if ev.stack in st.display_taken:
             sink.report("vestige-job/face-up-not-replaced", f"the face-up {ev.stack} was taken "
                         "and never replaced; there is no face-up card to take", seat=ev.seat,
-                        expected="a replacement flipped face up", recorded=ev.card, follows=unread_now(sink))
+                        expected="a replacement flipped face up", recorded=ev.card,
+                        follows=unread_now(sink))
             st.display_taken.discard(ev.stack)
         elif shown is not None and shown != ev.card:
             sink.report("vestige-job/face-up-mismatch", f"the face-up {ev.stack} is {shown!r}",
@@ -98,8 +99,8 @@ def on_pickup(st: GameState, ev: Pickup, sink: FindingSink) -> None:
         f = sink.report("vestige-card/not-owned", f"{ev.assignee!r} is not a contact or chop "
                         f"bot in seat {ev.seat}'s tableau", seat=ev.seat, recorded=ev.assignee,
                         rule=not_owned_rule(st, ev.assignee))
-        if f.severity != "info" and who is None:
-            s.card_doubt = s.card_doubt or (f, ev.assignee)  # its draw line may be missing
+        if who is None:
+            card_sign(s, f, ev.assignee)
         return
     if not capable(st, who, ev.stack):
         sink.report("vestige-job/incapable", f"{ev.assignee!r} does not do {ev.stack} jobs",
@@ -151,7 +152,7 @@ def on_complete(st: GameState, ev: Complete, sink: FindingSink) -> None:
     elif p is not None and p.complete_at is not None and not ev.free:
         near = {st.map.get(pos) for pos in adjacent_tiles(s.space or 0)}
         if p.complete_at not in near:
-            position_doubt(st, s, sink.report(
+            move_sign(s, sink.report(
                 "vestige-job/complete-not-adjacent", f"{ev.card!r} is completed next to "
                 f"{p.complete_at}", seat=ev.seat, expected=p.complete_at, recorded=s.space,
                 follows=s.space_doubt or s.turn_doubt))

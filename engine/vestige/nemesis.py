@@ -71,8 +71,7 @@ def on_nemesis_turn(st: GameState, ev: NemesisTurn, sink: FindingSink) -> None:
         if ev.leverage != want:
             sink.report("vestige-nemesis/leverage", f"Bone at threat {ev.threat} "
                         f"({st.header.difficulty}) gains {want}", expected=want,
-                        recorded=ev.leverage,
-                    follows=lost_line(st, sink))
+                        recorded=ev.leverage, follows=lost_line(st, sink))
         mercs = bone_mercenaries(ev.threat, menace, every)
         left = supply_left(st, "mercenary")
         if left is not None:  # none left in the stack: none to gain (Game Components: 12)
@@ -80,8 +79,7 @@ def on_nemesis_turn(st: GameState, ev: NemesisTurn, sink: FindingSink) -> None:
         if len(ev.cards) != mercs:
             sink.report("vestige-nemesis/cards", f"Bone at threat {ev.threat} "
                         f"({st.header.difficulty}) gains {mercs} mercenary cards",
-                        expected=mercs, recorded=len(ev.cards),
-                    follows=lost_line(st, sink))
+                        expected=mercs, recorded=len(ev.cards), follows=lost_line(st, sink))
     _apply(st, n, ev.leverage, list(ev.cards), list(ev.control))
     if ev.cards:
         from engine.vestige.cards import supply_check

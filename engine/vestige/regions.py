@@ -26,7 +26,7 @@ from engine.vestige.cards import CHARACTERS
 from engine.vestige.codes import CONTROL as CONTROL_RULE
 from engine.vestige.content import CONTENT
 from engine.vestige.rulings import option
-from engine.vestige.slips import position_doubt
+from engine.vestige.slips import move_sign
 from engine.vestige.state import GameState, SeatState
 from engine.vestige.turns import actor, take_main
 from schemas.vestige import Control, Rest, Visit
@@ -69,7 +69,7 @@ def on_visit(st: GameState, ev: Visit, sink: FindingSink) -> None:
             ev = ev.model_copy(update={"position": near[0]})
             pos = near[0]
     if pos not in adjacent_tiles(s.space or 0):
-        position_doubt(st, s, sink.report(
+        move_sign(s, sink.report(
             "vestige-visit/not-adjacent", f"{pos} is not adjacent to space {s.space}",
             seat=ev.seat, expected=sorted(adjacent_tiles(s.space or 0)), recorded=pos,
             follows=s.space_doubt or s.turn_doubt))

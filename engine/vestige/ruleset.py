@@ -228,7 +228,7 @@ class VestigeRuleset(Game):
     def apply(self, state: GameState, event: VestigeEvent, sink: FindingSink) -> None:
         state.event_index = sink.event
         n = len(sink.findings)
-        meant = slips.read_line(state, event, sink)  # one slip, one finding (engine/vestige/slips.py)
+        meant = slips.read_line(state, event, sink)  # one slip, one finding (slips.py)
         if meant is not None:
             HANDLERS.get(meant.type, _noop)(state, meant, sink)
         if state.event_rulings:

@@ -95,13 +95,21 @@ def unread_now(sink: FindingSink) -> int | None:
     return next((c for c in sink.implicated.values() if isinstance(c, int)), None)
 
 
-def position_doubt(st: GameState, s: SeatState, f: Finding | None) -> Finding | None:
-    """A finding about where ``s``'s pawn stands (a visit, pickup or completion away from it):
-    the pawn's position was in doubt (``space_doubt``) or, before its move this turn, this may
-    be the first sign of a move line that is missing (``turn_doubt``)."""
-    if f is not None and f.severity != "info" and not s.used.get("move"):
+def move_sign(s: SeatState, f: Finding) -> None:
+    """``f`` (a visit, pickup or completion away from ``s``'s pawn, a reset of its move not
+    taken, a teammate's move ending on its pawn), before ``s`` moved this turn, may be the first
+    sign of a move line that is missing: if the turn ends without a move, ``f`` is demoted to
+    follow from that (turns.end_turn). Notes are no signs: they follow from a slip already."""
+    if f.severity != "info" and not s.used.get("move"):
         s.turn_doubt = s.turn_doubt or f
-    return f
+
+
+def card_sign(s: SeatState, f: Finding, card: str) -> None:
+    """``f`` (``card`` used by ``s`` but not in its tableau) may be the first sign of a draw
+    line that is missing: if the turn ends with its visit's draw missing, ``f`` is demoted and
+    the card enters the tableau (turns.end_turn)."""
+    if f.severity != "info":
+        s.card_doubt = s.card_doubt or (f, card)
 
 
 def lose_track(st: GameState, s: SeatState, cause: Finding | None) -> None:

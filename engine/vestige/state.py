@@ -64,7 +64,7 @@ class SeatState:
     #: turn without its move): the next move's recorded start is followed without a new error
     space_doubt: Finding | None = None
     #: this turn, before its move: a finding about where the pawn stands (a visit away from
-    #: it), the first sign of a move line that may be missing (slips.position_doubt)
+    #: it), the first sign of a move line that may be missing (slips.move_sign)
     turn_doubt: Finding | None = None
     #: this turn: (finding, card) of a card used that is not in the tableau (its draw line may
     #: be the one missing: turns.end_turn)

@@ -5,9 +5,9 @@ resets (1 conviction, each action at most once per turn), and the end-of-turn ch
 from __future__ import annotations
 
 from engine.core.findings import FindingSink
-from engine.vestige.blocks import gain, move
+from engine.vestige.blocks import move
 from engine.vestige.board import adjacent_tiles
-from engine.vestige.slips import lose_track, lost_line, new_round, unread_now
+from engine.vestige.slips import lose_track, lost_line, move_sign, new_round, unread_now
 from engine.vestige.state import GameState, SeatState
 from schemas.vestige import Reset, RoundStart, TurnEnd, TurnStart
 
@@ -42,17 +42,14 @@ def on_round_start(st: GameState, ev: RoundStart, sink: FindingSink) -> None:
     close_round(st, sink)
     new_round(sink)  # what a slip of the last round left in doubt was played past
     label, st.round_label = st.round_label, None
-    if ev.round != st.round + 1:
-        if label is not None and ev.round == label + 1:
-            # the round before was mislabelled (or its round_start line is missing): that
-            # finding said so, and the table's count goes on from its label
-            pass
-        else:
-            sink.report("vestige-round/out-of-order", f"round {ev.round} follows round "
-                        f"{st.round}", expected=st.round + 1, recorded=ev.round)
-            # one slip, one finding: the next round may follow this label or the count
-            st.round_label = ev.round
-            ev = ev.model_copy(update={"round": st.round + 1})
+    # after a mislabelled round, the table's count may go on from its label (that finding said
+    # so) as well as from the engine's count
+    if ev.round != st.round + 1 and (label is None or ev.round != label + 1):
+        sink.report("vestige-round/out-of-order", f"round {ev.round} follows round {st.round}",
+                    expected=st.round + 1, recorded=ev.round)
+        # one slip, one finding: the next round may follow this label or the count
+        st.round_label = ev.round
+        ev = ev.model_copy(update={"round": st.round + 1})
     if st.final_round is not None and ev.round > st.final_round:
         sink.report("vestige-endgame/round-after-final",
                     f"round {ev.round} was played after the final round {st.final_round}",
@@ -185,15 +182,12 @@ def end_turn(st: GameState, sink: FindingSink, seat: int | None) -> None:
                     # the card used this turn that is not in the tableau was the one whose
                     # draw line is missing: one slip, one finding; the table evidently drew
                     # it, so it is in the tableau from now on
-                    from engine.vestige.cards import add_card
+                    from engine.vestige.cards import enter_tableau
 
                     first, card = s.card_doubt
                     sink.demote(first, f)
                     if st.owner(card) is None:
-                        c = add_card(st, s, card, st.pending_draw[1])
-                        p = st.printed.get(card)
-                        c.leverage = p.leverage if p is not None and p.leverage else 0
-                        gain(st, sn, c.leverage, "card", card)
+                        enter_tableau(st, s, card, st.pending_draw[1], sink)
             st.pending_draw = None
         for point in sorted(s.covert_due):
             if not st.partial:
@@ -234,7 +228,8 @@ def check_due(st: GameState, sink: FindingSink) -> None:
         if st.final_round is None and point not in st.trigger_endgame:
             sink.report("vestige-endgame/reveal-missing", f"trigger {point} was reached first; "
                         "its stack's endgame condition was not revealed",
-                        expected=f"an endgame card at trigger {point}", recorded="none", follows=lost_line(st, sink))
+                        expected=f"an endgame card at trigger {point}", recorded="none",
+                        follows=lost_line(st, sink))
     st.endgame_due.clear()
 
 
@@ -285,10 +280,8 @@ def on_reset(st: GameState, ev: Reset, sink: FindingSink) -> None:
                         seat=ev.seat, recorded=ev.action,
                         follows=s.turn_doubt if moved else None)
         s.reset_unused[ev.action] = f
-        if moved and not st.partial and f.severity != "info":
-            # the first sign of a missing move line: until a move is recorded, where the pawn
-            # stands is in doubt, and a turn that ends without one follows from this finding
-            s.turn_doubt = s.turn_doubt or f
+        if moved and not st.partial:
+            move_sign(s, f)
     move(s, "conviction", "influence", 1, sink, "reset")
     s.resets.add(ev.action)
 

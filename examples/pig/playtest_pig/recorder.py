@@ -216,11 +216,7 @@ def _controls(d: drafts.Draft, names: dict[int, str], over: bool) -> None:
                     on_click=_ask, args=("finish",))
     cancel = lambda: _ask(None)  # noqa: E731
     if asking == "abandon":
-        if ui.confirm(ui.ASIDE_QUESTION, "Yes, put it aside", "pigrec_abandon", cancel,
-                      primary=False):
-            _ask(None)
-            record_nav.put_aside(d.id)
-            st.rerun()
+        record_nav.ask_aside(d.id, "pigrec_abandon", cancel)
     elif asking == "finish" and over and ui.confirm(
             ui.finish_question(len(d.events)), "Yes, finish and load", "pigrec_finish", cancel):
         _ask(None)
