@@ -194,5 +194,5 @@ def install(monkeypatch: Any, folder: Path, plugins: dict[str, str]) -> None:
 
     monkeypatch.setattr(registry, "entry_points", entry_points)
     monkeypatch.setattr(registry, "_RULESETS", {})
-    monkeypatch.setattr(registry, "_REFUSED", [])
+    monkeypatch.setattr(registry, "_REFUSED", [], raising=False)
     monkeypatch.setattr(registry, "_loaded", False)
