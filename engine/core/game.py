@@ -418,16 +418,19 @@ def _check_mark(member: str, mark: Any) -> None:
 
 def _check_location_parts(who: str, parts: tuple[str, ...]) -> None:
     """Refuse location parts the warehouse cannot store (docs/notes/game-declaration.md)."""
-    finer = False
+    finer = None
     for part in parts:
         if part in FINER_LOCATION_PARTS:
-            finer = True
-        elif part not in STORED_LOCATION_PARTS or finer:
-            stored = ", ".join(STORED_LOCATION_PARTS)
+            finer = part
+        elif part not in STORED_LOCATION_PARTS:
             raise GameDeclarationError(
                 f"{who}: the location part {part!r} cannot be stored by the warehouse (its "
-                f"location columns are {stored}, then optionally "
+                f"location columns are {', '.join(STORED_LOCATION_PARTS)}, then optionally "
                 f"{', '.join(FINER_LOCATION_PARTS)}); every finding and row would lose it")
+        elif finer is not None:
+            raise GameDeclarationError(
+                f"{who}: the location part {part!r} comes after {finer!r}: the parts the "
+                "warehouse stores come first, a turn last")
     if parts[0] not in STORED_LOCATION_PARTS:
         raise GameDeclarationError(
             f"{who}: the location part {parts[0]!r} cannot come first: a location starts with "
