@@ -32,7 +32,7 @@ BROKEN: dict[str, str] = {
 }
 #: why each broken plugin is refused: words the reason must hold
 REASONS: dict[str, tuple[str, ...]] = {
-    "crash": ("RuntimeError", "guest import fails"),
+    "crash": ("loading it raised RuntimeError", "guest import fails"),
     "halfgame": ("'apply'",),
     "wrongtype": ("'location_parts'",),
     "vestige": ("already registered",),
@@ -147,6 +147,29 @@ class Boom(Guest):
 
 BOOM = Boom()
 '''
+
+#: a fourth game's declaration module: Pig under the id ``fuzzguest`` with nothing of Pig's
+#: own; ``{members}`` (class members, indented) and ``{after}`` (module code) say what is wrong
+GUEST_BASE = '''
+from engine.core.game import Format, Page, REQUIRED_FUNCTIONS, REQUIRED_VALUES
+from playtest_pig.ruleset import PigRuleset
+
+
+class Guest(PigRuleset):
+    game = "fuzzguest"
+    title = "Fuzz guest"
+    tables = {{}}
+    pages = ()
+    formats = ()
+    rulings_dir = None
+    protocols_dir = None
+    recorder = None
+{members}
+
+GAME = Guest()
+{after}
+'''
+
 
 FILES = {
     "playtest_guests.py": GUESTS,

@@ -336,32 +336,14 @@ def test_every_reader_of_every_game_survives_mutations_end_to_end(
 # (tests/plugin_guests.py): the three are served; every command on their samples gives what it
 # gives without the guest; the app's pages of the three still run (a few cases, all pages).
 
-GUEST_BASE = '''
-from engine.core.game import Format, Page, REQUIRED_FUNCTIONS, REQUIRED_VALUES
-from playtest_pig.ruleset import PigRuleset
-
-
-class Guest(PigRuleset):
-    game = "fuzzguest"
-    title = "Fuzz guest"
-    tables = {{}}
-    pages = ()
-    formats = ()
-    rulings_dir = None
-    protocols_dir = None
-    recorder = None
-{members}
-
-GAME = Guest()
-{after}
-'''
 PIG_PAGE = ROOT / "examples" / "pig" / "playtest_pig" / "page.py"
 FAULTS = {
     "import": ["RuntimeError", "ImportError", "SystemExit", "KeyError", "SyntaxError"],
     "hostile": ["None", "0", "''", "'x'", "[]", "{}", "('a',)", "b'x'", "1.5", "object()"],
     "members": ["title", "rules_versions", "location_parts", "tables", "formats", "pages",
-                "vocabulary", "player_counts", "timing", "board_picture", "recorder",
-                "event_types", "catalogue"],
+                "vocabulary", "player_counts", "bot_names", "timing", "board_picture",
+                "recorder", "event_types", "catalogue", "rulings_dir", "protocols_dir",
+                "timed_phases", "after_end_events", "apply_locates", "simulate_one"],
     "refs": ["no_such:thing", "playtest_pig.timing:nope", "playtest_pig:", ":x", "os:path.nope",
              "playtest_pig.timing.pig_timing", "playtest_pig.timing:pig_timing"],
     "marks": ["b''", "b'.'", "b'(?s).*'", "b'['", "rb'(?m)^\\\\[Session '", "b'x'", "None",
@@ -378,6 +360,8 @@ FAULTS = {
 
 def _guest_source(rng: random.Random) -> tuple[str, str]:
     """(what is wrong, the source of a guest declaration module) for one seeded case."""
+    from plugin_guests import GUEST_BASE
+
     kind = rng.choice(["import", "missing", "hostile", "ref", "mark", "parts", "table", "id",
                        "page", "none"])
     members, after = "", ""

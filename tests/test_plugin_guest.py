@@ -89,6 +89,27 @@ def test_playtest_help_serves_the_installed_games_with_broken_plugins_installed(
     assert "Mandate 2038" in run.stdout and "Pig" in run.stdout
 
 
+@pytest.mark.parametrize("member", ["player_counts", "bot_names", "rulings_dir", "timed_phases",
+                                    "event_types", "after_end_events", "apply_locates"])
+def test_a_member_of_a_wrong_type_is_refused_naming_it(member: str, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    from plugin_guests import GUEST_BASE
+
+    from cli.main import main
+
+    folder = tmp_path / "guest"
+    install(monkeypatch, folder, {})
+    (folder / "wrong_member.py").write_text(
+        GUEST_BASE.format(members=f"    {member} = 1.5", after=""), encoding="utf-8")
+    install(monkeypatch, folder, {"fuzzguest": "wrong_member:GAME"})
+    assert main(["--help"]) == 0
+    assert main(["validate", str(PIG)]) == 0
+    err = capsys.readouterr().err
+    assert err.count("the game plugin 'fuzzguest'") == 2  # once per command
+    assert f"{member!r} must be" in _refused()["fuzzguest"]
+
+
 # --- 2. pages ----------------------------------------------------------------------------------
 
 

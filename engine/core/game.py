@@ -352,6 +352,9 @@ def check_declaration(obj: Any) -> Any:
     for table, cols in obj.tables.items():
         if not _TABLE.match(str(table)):
             raise GameDeclarationError(f"{who}: table name {table!r} is not a lower-case name")
+        if not isinstance(cols, tuple | list):
+            raise GameDeclarationError(f"{who}: table {table!r} must list its columns as "
+                                       f"(name, type) pairs, not {_shown(cols)}")
         for col in cols:
             if (not isinstance(col, tuple | list) or len(col) != 2
                     or col[1] not in COLUMN_TYPES):
@@ -378,6 +381,7 @@ def check_declaration(obj: Any) -> Any:
         raise GameDeclarationError(f"{who}: 'pages' must be engine.core.game.Page entries")
     if not isinstance(obj.vocabulary, Vocabulary):
         raise GameDeclarationError(f"{who}: 'vocabulary' must be an engine.core.game.Vocabulary")
+    _check_member_types(who, obj)
     if obj.simulate_one is not None and not callable(obj.simulate_one):
         raise GameDeclarationError(f"{who}: 'simulate_one' must be a function or None")
     if obj.simulate_one is not None and not (obj.player_counts and obj.bot_names):
@@ -391,6 +395,49 @@ def check_declaration(obj: Any) -> Any:
             raise GameDeclarationError(f"{who}: {member} {ref!r} does not resolve: "
                                        f"{err}") from None
     return obj
+
+
+def _strings(value: Any) -> bool:
+    return (isinstance(value, tuple | list | set | frozenset)
+            and all(isinstance(v, str) for v in value))
+
+
+#: optional members other than the structured ones, each with what it must be (checked once,
+#: so that no command meets a malformed one later)
+_MEMBER_TYPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
+    "event_types": ("a set of event type names", _strings),
+    "player_counts": ("a tuple of player counts (whole numbers)", lambda v: isinstance(
+        v, tuple | list) and all(isinstance(n, int) and not isinstance(n, bool) and n > 0
+                                 for n in v)),
+    "bot_names": ("a tuple of bot names", lambda v: isinstance(v, tuple | list) and _strings(v)),
+    "timed_phases": ("a tuple of phase ids", lambda v: isinstance(v, tuple | list)
+                     and _strings(v)),
+    "after_end_events": ("a set of event types", _strings),
+    "consequence_codes": ("a set of finding codes", _strings),
+    "lingering_codes": ("a set of finding codes", _strings),
+    "slip_codes": ("a set of finding codes", _strings),
+    "mismatch_codes": ("a set of finding codes", _strings),
+    "apply_locates": ("True or False", lambda v: isinstance(v, bool)),
+    "plays_variants": ("True or False", lambda v: isinstance(v, bool)),
+    "rulings_dir": ("a folder (Path) or None", lambda v: v is None or isinstance(v, Path | str)),
+    "protocols_dir": ("a folder (Path) or None", lambda v: v is None
+                      or isinstance(v, Path | str)),
+    "prepare_simulation": ("a function or None", lambda v: v is None or callable(v)),
+    "simulation_moves": ("a function or None", lambda v: v is None or callable(v)),
+}
+
+
+def _check_member_types(who: str, obj: Any) -> None:
+    for name, (what, fits) in _MEMBER_TYPES.items():
+        value = getattr(obj, name)
+        if not fits(value):
+            raise GameDeclarationError(f"{who}: {name!r} must be {what}, not "
+                                       f"{_shown(value)}")
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 #: inputs no game's mark may find (an empty file, a blank line, a word, an empty JSON object):

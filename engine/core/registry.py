@@ -171,7 +171,7 @@ def _discover() -> None:
             _load(name, ref)
         except (Exception, SystemExit) as err:  # noqa: BLE001 - a guest never takes the house down
             why = str(err) if isinstance(err, GameDeclarationError) else (
-                f"importing it raised {type(err).__name__}: {err}")
+                f"loading it raised {type(err).__name__}: {err}")
             _REFUSED.append(Refusal(name, ref, why))
 
 
