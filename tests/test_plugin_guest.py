@@ -100,9 +100,9 @@ def test_a_member_of_a_wrong_type_is_refused_naming_it(member: str, tmp_path: Pa
 
     folder = tmp_path / "guest"
     install(monkeypatch, folder, {})
-    (folder / "wrong_member.py").write_text(
+    (folder / f"wrong_{member}.py").write_text(
         GUEST_BASE.format(members=f"    {member} = 1.5", after=""), encoding="utf-8")
-    install(monkeypatch, folder, {"fuzzguest": "wrong_member:GAME"})
+    install(monkeypatch, folder, {"fuzzguest": f"wrong_{member}:GAME"})
     assert main(["--help"]) == 0
     assert main(["validate", str(PIG)]) == 0
     err = capsys.readouterr().err
