@@ -202,8 +202,8 @@ class FindingSink:
         if self.reads:
             puts = touches if touches is not None else self.doubts.get(code, ())
             if puts:
-                for who in (seat, *involves) if seat is not None else involves:
-                    self.doubt(who, puts, f)
+                for one in (seat, *involves) if seat is not None else involves:
+                    self.doubt(one, puts, f)
         elif self.consequences:
             for who in ((seat, *involves) if seat is not None or involves else (None,)):
                 self.implicate(who, f)
