@@ -360,7 +360,8 @@ class FindingSink:
                     "severity": "info", "message": f"{f.message} [{_follows(cause)}]"})
                 return
 
-    def resync(self, what: str, engine_value: Any, table_value: Any, *, seat: int | None = None) -> Any:
+    def resync(self, what: str, engine_value: Any, table_value: Any, *, seat: int | None = None,
+               reads: tuple[str, ...] | None = None) -> Any:
         """Compare a table value with the engine's; on mismatch report once and return the
         table's value so that replay continues from it (no cascade of follow-on findings)."""
         if table_value is None or table_value == engine_value:
@@ -372,6 +373,7 @@ class FindingSink:
             seat=seat,
             expected=engine_value,
             recorded=table_value,
+            reads=reads,
         )
         return table_value
 
