@@ -1,6 +1,6 @@
 """Vestige notation and sheet: exact round trip on generated logs, located errors, fuzz.
 
-Logs are generated from the pydantic models of ``schemas/vestige.py`` (the Mandate strategies'
+Logs are generated from the pydantic models of ``schemas/vestige/log.py`` (the Mandate strategies'
 builder walks any model), so every event type and field, and text that stresses quoting, is
 covered; a schema change is picked up without editing this file.
 """
