@@ -13,7 +13,7 @@ import pytest
 from pydantic import BaseModel
 
 from schemas import packs
-from schemas.content import AuditRules, ContentPack
+from schemas.mandate2038.content import AuditRules, ContentPack
 from schemas.packs import PackError, available_packs, load_pack
 from schemas.source import Source
 

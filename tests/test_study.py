@@ -14,8 +14,8 @@ import pytest
 from engine.mandate2038.lineups import plan_seats, play_lineup_game
 from engine.mandate2038.profiles import ProfileBot, dossier_assessment
 from ingest.study import StudyError, StudySpec, completed_batches, run_study
+from schemas.mandate2038.profiles import ProfileError, load_profiles
 from schemas.packs import load_pack
-from schemas.profiles import ProfileError, load_profiles
 
 
 def _q(sql: str, *params):

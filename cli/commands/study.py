@@ -17,7 +17,7 @@ from cli.common import (
 def cmd_study(args: argparse.Namespace) -> int:
     from engine.simulate import SimulationError
     from ingest.study import StudyError, StudySpec, run_study
-    from schemas.profiles import ProfileError
+    from schemas.mandate2038.profiles import ProfileError
 
     counts = _player_counts(args.players)
     policies = tuple(x.strip() for x in str(args.policy).split(",") if x.strip())
