@@ -210,10 +210,10 @@ _MOVES: list[Callable[..., Decision] | None] = [None]
 
 #: Mandate 2038's formats besides canonical JSON (docs/formats.md)
 FORMATS: tuple[Format, ...] = (
-    Format("notation", (".m38", ".txt"), reader="ingest.formats.notation:read_notation",
-           writer="ingest.formats.notation:write_notation", label="Mandate 2038 notation"),
-    Format("csv", (".csv",), reader="ingest.formats.sheet:read_sheet",
-           writer="ingest.formats.sheet:write_sheet", label="Mandate 2038 recording sheet"),
+    Format("notation", (".m38", ".txt"), reader="ingest.mandate2038.notation:read_notation",
+           writer="ingest.mandate2038.notation:write_notation", label="Mandate 2038 notation"),
+    Format("csv", (".csv",), reader="ingest.mandate2038.sheet:read_sheet",
+           writer="ingest.mandate2038.sheet:write_sheet", label="Mandate 2038 recording sheet"),
 )
 
 #: the words of Mandate 2038's analytics pages (rulebook terms)
