@@ -34,10 +34,6 @@ OFFENDERS: dict[str, set[str]] = {
     "schemas/packs.py": {"import schemas.mandate2038.content"},
     "engine/core/registry.py": {"names mandate2038", "names vestige"},
     "ingest/formats/__init__.py": {"import ingest.mandate2038.session"},
-    "ingest/formats/vestige_notation.py": {"import schemas.vestige", "names vestige"},
-    "ingest/formats/vestige_sheet.py": {
-        "import ingest.mandate2038.sheet", "import schemas.vestige", "names vestige",
-    },
     "ingest/timing.py": {"import schemas.mandate2038"},
     "ingest/variants.py": {"names mandate2038"},
     "ingest/warehouse/bench.py": {"import schemas.mandate2038"},

@@ -145,11 +145,11 @@ VESTIGE_MARK = rb"(?im)^\s*(\[\s*game\s+vestige\s*\]|\"?game\"?\s*[,;\t]\s*\"?ve
 
 #: Vestige's formats besides canonical JSON (docs/vestige.md)
 FORMATS: tuple[Format, ...] = (
-    Format("notation", (".vst",), reader="ingest.formats.vestige_notation:read_vestige_notation",
-           writer="ingest.formats.vestige_notation:write_vestige_notation", mark=VESTIGE_MARK,
+    Format("notation", (".vst",), reader="ingest.vestige.notation:read_vestige_notation",
+           writer="ingest.vestige.notation:write_vestige_notation", mark=VESTIGE_MARK,
            label="Vestige notation"),
-    Format("csv", (".csv",), reader="ingest.formats.vestige_sheet:read_vestige_sheet",
-           writer="ingest.formats.vestige_sheet:write_vestige_sheet", mark=VESTIGE_MARK,
+    Format("csv", (".csv",), reader="ingest.vestige.sheet:read_vestige_sheet",
+           writer="ingest.vestige.sheet:write_vestige_sheet", mark=VESTIGE_MARK,
            label="Vestige recording sheet"),
 )
 
