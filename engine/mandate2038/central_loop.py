@@ -15,6 +15,7 @@ from operator import itemgetter
 from engine.core.findings import FindingSink
 from engine.mandate2038 import factions
 from engine.mandate2038.board import DISTANCE, FRONTIER, WITHIN_TWO
+from engine.mandate2038.codes import turn_touches
 from engine.mandate2038.core_actions import (
     ACTIONS,
     compute_free,
@@ -923,10 +924,12 @@ def on_turn(st: GameState, ev: TurnEvent, sink: FindingSink) -> None:
             # the seat still to resolve that revealed this action may be the one the line
             # meant (a wrong seat): what then happens to its turn follows from this finding
             meant = tuple(x for x in st.to_resolve if x != seat and st.selections.get(x) == kind)
-            sink.report("turn/not-selected",
-                        f"seat {seat} revealed {pick} but resolved {kind}; the selected "
-                        "Action is the only Action this turn", seat=seat, expected=pick,
-                        recorded=kind, involves=meant[:1])
+            f = sink.report("turn/not-selected",
+                            f"seat {seat} revealed {pick} but resolved {kind}; the selected "
+                            "Action is the only Action this turn", seat=seat, expected=pick,
+                            recorded=kind)
+            if meant:  # the seat the line may have meant: what a turn of its kind changes
+                sink.doubt(meant[0], turn_touches(kind), f)
             selection_problems(st, s, kind, sink, where="resolved")
         nxt = st.to_resolve[0] if st.to_resolve else None
         if nxt is not None and nxt != seat and not st.order_reported:
@@ -1097,7 +1100,7 @@ def _orbital(st: GameState, s: SeatState, ev: TurnEvent, sink: FindingSink) -> N
     f = s.facilities.get(o.facility)
     if f is None:
         sink.report("ability/invalid", f"Orbital Compute moved Facility {o.facility}, not built",
-                    seat=s.seat, unsynced=True)  # which Facilities it owns: no checkpoint says
+                    seat=s.seat, reads=("facilities",))  # which Facilities it owns: no checkpoint says
     else:
         if o.to == FRONTIER or (o.to != f.hex and not has_free_space(st, o.to)):
             sink.report("ability/invalid",

@@ -259,6 +259,10 @@ class MandateRuleset(Game):
     lingering_codes = codes.LINGERING_CODES
     slip_codes = codes.SLIP_CODES
     mismatch_codes = codes.MISMATCH_CODES
+    # provenance: which values each check reads and each slip puts in doubt (codes.py)
+    reads = codes.READS
+    doubts = codes.DOUBTS
+    value_words = codes.VALUE_WORDS
     #: ``apply`` first sets the sink's era and cycle from the state (what
     #: ``sink.locate(location_parts, location(state))`` does), so a caller need not
     apply_locates = True
