@@ -201,10 +201,10 @@ class VestigeRuleset(Game):
     timed_phases: tuple[str, ...] = ("setup", "final_scoring")
     rulings_dir = Path(__file__).resolve().parents[2] / "data" / "content" / "vestige" / "rulings"
     # the app's members (the app's contract: dashboards/gameapps/__init__.py; never imported here)
-    board_picture = "dashboards.gameapps.vestige:replay_panel"
-    recorder = "dashboards.gameapps.vestige_record:RECORDER"
+    board_picture = "dashboards.vestige.sections:replay_panel"
+    recorder = "dashboards.vestige.record:RECORDER"
     pages = (Page(title="Vestige: modes and nemeses", url_path="vestige-modes",
-                  script="../../dashboards/views/vestige_modes.py", icon=":material/groups:"),)
+                  script="../../dashboards/vestige/modes.py", icon=":material/groups:"),)
 
     def prepare_simulation(self) -> None:
         """The simulator's start-up, done once before games are timed: import the simulator
