@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dashboards import live, variant_pick
+from dashboards import variant_pick
+from dashboards.mandate2038 import live
 from dashboards.vestige import live as vl
 from schemas.log import VariantStamp
 

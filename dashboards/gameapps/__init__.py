@@ -34,7 +34,7 @@ import streamlit as st
 #: game id -> module with the game's own sections of the shared analytics
 #: pages (the one per-game list of the app; everything else comes from the declaration)
 SECTION_MODULES: dict[str, str] = {
-    "mandate2038": "dashboards.gameapps.mandate2038",
+    "mandate2038": "dashboards.mandate2038.sections",
     "vestige": "dashboards.vestige.sections",
 }
 

@@ -277,8 +277,8 @@ class MandateRuleset(Game):
     timing = "ingest.timing:compute_timing"  # Eras, cycles, Production ... and turn times
     rulings_dir = data_dir() / "content" / "mandate2038" / "rulings"
     # the app's members (the app's contract: dashboards/gameapps/__init__.py; never imported here)
-    board_picture = "dashboards.gameapps.mandate2038:replay_panel"
-    recorder = "dashboards.gameapps.mandate_record:RECORDER"
+    board_picture = "dashboards.mandate2038.sections:replay_panel"
+    recorder = "dashboards.mandate2038.record:RECORDER"
     pages = ()
     #: a log's header may name a rules variant (docs/variants.md): setup plays its pack
     plays_variants = True
