@@ -97,6 +97,18 @@ class page_errors:  # noqa: N801 - used as a ``with`` block, like contextlib's h
         return True
 
 
+def _url_owners(apps: list[gameapps.GameApp]) -> dict[str, str]:
+    """url_path -> the game whose page keeps it when games claim one address: the game whose
+    id it starts with (``pig-turn-risk`` is Pig's), else the first in registry order; so no
+    game, broken or not, takes another's page by registering first."""
+    claims = [(not (p.url_path == ga.id or p.url_path.startswith(ga.id + "-")), k, p.url_path,
+               ga.id) for k, ga in enumerate(apps) for p in ga.pages]
+    owner: dict[str, str] = {}
+    for _named, _k, url, game in sorted(claims):
+        owner.setdefault(url, game)
+    return owner
+
+
 def checked_sections() -> tuple[dict[str, list[PageSpec]], list[str]]:
     """The shared sections, then one section per game whose declaration adds pages (titled by
     the game), and the notices of what was left out: each game plugin the registry refused and
@@ -107,14 +119,19 @@ def checked_sections() -> tuple[dict[str, list[PageSpec]], list[str]]:
     out = {name: list(pages) for name, pages in SHARED.items()}
     notices = [r.text() for r in refused()]
     taken = {p.url_path: f"the shared page {p.title!r}" for ps in SHARED.values() for p in ps}
-    for game in gameapps.game_ids():
-        ga = gameapps.app(game)
+    apps = [gameapps.app(game) for game in gameapps.game_ids()]
+    owner = _url_owners(apps)
+    for ga in apps:
+        game = ga.id
         extra: list[PageSpec] = []
         for p in ga.pages:
             icon = p.icon or ":material/article:"
             why = None
             if p.url_path in taken:
                 why = f"its url_path {p.url_path!r} is taken by {taken[p.url_path]}"
+            elif owner.get(p.url_path, game) != game:
+                why = (f"its url_path {p.url_path!r} is the {owner[p.url_path]} game's (a "
+                       "game's own pages' addresses start with its id)")
             elif is_page_function(p.script):
                 extra.append(PageSpec(p.script, p.title, icon, p.url_path, game=game,
                                       run=_guarded(ga.title, p.title, p.script)))

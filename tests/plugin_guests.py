@@ -113,6 +113,7 @@ PAGEY = _guest("pagey", pages=(
     Page("Guest missing", "no_such_page.py", "guest-missing"),
     Page("Guest typo", "playtest_guests:no_such_function", "guest-typo"),
     Page("Guest clash", str(HERE / "ok_page.py"), "import"),
+    Page("Guest steals", str(HERE / "ok_page.py"), "pig-turn-risk"),  # Pig's (registered later)
 ))
 
 

@@ -121,9 +121,10 @@ def test_pages_are_checked_at_registration_and_a_bad_one_is_dropped_with_a_notic
     assert [p.url_path for p in sections["Pagey"]] == [
         "guest-chart", "guest-explodes", "guest-file-explodes"]
     said = "\n".join(notices)
-    for title in ("Guest missing", "Guest typo", "Guest clash"):
+    for title in ("Guest missing", "Guest typo", "Guest clash", "Guest steals"):
         assert f"the page {title!r}" in said, said
     assert "'import' is taken by the shared page 'Import'" in said
+    assert "'pig-turn-risk' is the pig game's" in said  # pagey registers first, Pig keeps it
     assert "no_such_function" in said and "no_such_page.py" in said
     assert any(p.url_path == "pig-turn-risk" for p in sections["Pig"])  # Pig's page stays
 
