@@ -171,6 +171,23 @@ def test_a_broken_game_package_is_refused_with_a_clear_reason() -> None:
     assert "reinstall" in run.stderr  # the missing entry points are said, not silently patched
 
 
+def test_unreadable_entry_point_metadata_is_said_and_the_toolkits_games_served() -> None:
+    run = _fresh("""
+    import engine.core.registry as reg
+
+    def unreadable(group):
+        raise ValueError("bad metadata")
+
+    reg.entry_points = unreadable
+    print(list(reg.rulesets()))
+    print([r.text() for r in reg.refused()])
+    """)
+    assert run.returncode == 0, run.stderr
+    ids, said = run.stdout.splitlines()
+    assert ids == "['mandate2038', 'vestige']"
+    assert "could not be read (ValueError: bad metadata)" in said
+
+
 _REFUSED_CLONE = _CLONE + """
     class Odd(Clone):
         game = "odd"

@@ -150,7 +150,12 @@ def _discover() -> None:
     if _loaded:
         return
     _loaded = True
-    found: list[EntryPoint] = list(entry_points(group=ENTRY_POINT_GROUP))
+    try:
+        found: list[EntryPoint] = list(entry_points(group=ENTRY_POINT_GROUP))
+    except Exception as err:  # noqa: BLE001 - an installed distribution's metadata is unreadable
+        found = []
+        _REFUSED.append(Refusal("?", ENTRY_POINT_GROUP, "the installed games' entry points "
+                                f"could not be read ({type(err).__name__}: {err})"))
     names = {ep.name for ep in found}
     refs = [(ep.name, ep.value) for ep in found]
     missing = [(n, r) for n, r in BUILTIN.items() if n not in names]
