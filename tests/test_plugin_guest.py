@@ -66,7 +66,12 @@ def test_the_command_line_names_each_broken_plugin_once(guests: Path,
                                                         ) -> None:
     from cli.main import main
 
-    for argv in (["--help"], ["rulings", "--game", "pig"], ["validate", str(PIG)]):
+    three = guests / "three"
+    three.mkdir()
+    for src in (MANDATE, VESTIGE, PIG):
+        shutil.copy(src, three / src.name)
+    ingest = ["ingest", str(three), "--db", str(guests / "wh" / "playtest.duckdb")]
+    for argv in (["--help"], ["rulings", "--game", "pig"], ["validate", str(PIG)], ingest):
         status = main(argv)
         out, err = capsys.readouterr()
         assert status == 0, (argv, err)
