@@ -204,7 +204,8 @@ def test_validate_reports_each_games_failure_as_its_own(working: Path,
     out, err = capsys.readouterr()
     files = {Path(f["path"]).name: f for f in json.loads(out)["files"]}
     assert status == 3, err  # a game's engine raised: an internal error (docs/cli.md)
-    assert files["boom.json"]["status"] == "failed"
+    assert files["boom.json"]["status"] == "findings"  # the contract's statuses (DESIGN.md §4)
+    assert [x["code"] for x in files["boom.json"]["findings"]] == ["engine/internal-error"]
     assert "explodes in setup" in files["boom.json"]["findings"][0]["message"]
     assert files["guest.badr"]["status"] == "unreadable"
     assert "badreader game's notation reader returned str" in json.dumps(files["guest.badr"])
