@@ -63,12 +63,14 @@ class GameApp:
     @property
     def board_picture(self) -> Callable[..., None] | None:
         ref = self.declaration.board_picture if self.declaration is not None else None
-        return _resolve(ref)
+        picture: Callable[..., None] | None = _resolve(ref)
+        return picture
 
     @property
     def recorder(self) -> Recorder | None:
         ref = self.declaration.recorder if self.declaration is not None else None
-        return _resolve(ref)
+        recorder: Recorder | None = _resolve(ref)
+        return recorder
 
     @property
     def pages(self) -> tuple[Any, ...]:
