@@ -171,17 +171,18 @@ def _mismatch(st: GameState, s: SeatState, field: str, label: str, mine: int, re
     return rec
 
 
-#: the causes of steps that a seat's Facilities produce (trace.py)
-_FROM_FACILITIES = frozenset({"production", "generate", "produce", "partner"})
-
+#: the fields a Production changes (its Facilities' printed production, Generators' Scrutiny)
+_PRODUCED = frozenset({"runway", "compute", "trust", "scrutiny"})
 
 def _reads(s: SeatState, field: str) -> tuple[str, ...]:
-    """What a checkpoint comparison of ``field`` read: the field, and the seat's Facilities when
-    one of the field's steps since the last checkpoint came from them (a Production): only a
-    slip that put one of those in doubt explains the difference."""
-    attr = "bag" if field == "scrutiny" else field
-    produced = any(f == attr and why[1] in _FROM_FACILITIES for f, _d, why in s.steps)
-    return (field, "facilities") if produced else (field,)
+    """What a checkpoint comparison of ``field`` read: the field, and for what a Production
+    changes, which Facilities the seat owns (a Build the table lost produces every Production
+    after it) and which it powered (in doubt after a slip until an allocation the engine could
+    follow records them). Only a slip that put one of those in doubt explains the
+    difference."""
+    if field not in _PRODUCED:
+        return (field,)
+    return (field, "power", "facilities")
 
 
 def _mark_reached(st: GameState, s: SeatState) -> None:

@@ -283,8 +283,11 @@ READS: dict[str, tuple[str, ...]] = {
     "audit/cube-not-in-bag": ("table:bag", "scrutiny"),
     # the Era Mandate: each call names what its criterion reads, of the seats it disagrees on
     "mandate/era-mandate-scorers": ("era",),
-    "final/offline-penalty": ("facilities",),
-    "final/provisional-winner": ("mandate",), "final/winner": ("mandate",),
+    # the final Mandate: the last checkpoint's, less the offline penalty of the last Production
+    "final/offline-penalty": ("power", "facilities"),
+    "final/provisional-winner": ("mandate", "trust", "customers", "compute", "power",
+                                 "facilities"),
+    "final/winner": ("mandate", "trust", "customers", "compute", "power", "facilities"),
     "final/claimant": ("capability", "trust", "customers", "facilities"),
     "final/claim-strength": ("capability", "trust", "customers", "facilities"),
 }
@@ -302,8 +305,8 @@ DOUBTS: dict[str, tuple[str, ...]] = {
 #: only some turns change) or what stands on the board
 CRITERION_READS: dict[str, tuple[str, ...]] = {
     "capability_gained": ("era:capability",), "best_run_unique_domains": ("era:research",),
-    "fund_runway_gained": ("era:fund",), "demand_satisfied": ("power",),
-    "compute_produced": ("power",), "customers_gained": ("era:deploy",),
+    "fund_runway_gained": ("era:fund",), "demand_satisfied": ("power", "facilities"),
+    "compute_produced": ("power", "facilities"), "customers_gained": ("era:deploy",),
     "powered_facilities": ("power",), "controlled_categories": ("pieces", "facilities"),
     "active_new_joint_ventures": ("era:build",),
     "trust_among_deployers": ("trust", "era:deploy"),

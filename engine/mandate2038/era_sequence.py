@@ -183,6 +183,7 @@ def on_allocate(st: GameState, ev: Allocate, sink: FindingSink) -> None:
     """§6C.3 Allocate: the seat's complete allocation, checked against its local sources."""
     # each field read once (a pydantic attribute costs several plain ones)
     seat, emergency, mega_clusters = ev.seat, ev.emergency, ev.mega_clusters
+    reported = len(sink.findings)
     if st.production_done:
         if seat in st.allocations:
             sink.report("production/twice", f"seat {seat} allocated twice this Production",
@@ -229,7 +230,13 @@ def on_allocate(st: GameState, ev: Allocate, sink: FindingSink) -> None:
                               "emergency": emergency}, rulings=(tag,) if tag else ())
     st.allocations[seat] = (facs, megas, emergency)
     s.allocated = True
-    sink.resolve(seat, ("power",))  # the table's record of which Facilities it powers
+    if len(sink.findings) == reported:  # the table's record of which Facilities it powers
+        sink.resolve(seat, ("power",))
+    elif sink.last_cause is not None and any(
+            f.severity == "info" for f in sink.findings[reported:]):
+        # an allocation the engine could not follow because of a slip (a Facility it never saw
+        # built): what this Production gives the seat is in doubt because of that slip
+        sink.doubt(seat, ("power",), sink.last_cause)
     if len(st.allocations) == st.n:
         resolve_production(st, sink)
 
@@ -640,6 +647,8 @@ def score_era_mandate(st: GameState, recorded: list[int] | None, sink: FindingSi
             # the seats the table and the rules disagree on, and what the criterion reads of
             # them: only a slip that put one of those in doubt explains the difference
             apart = tuple(sorted(set(rec) ^ set(scorers)))
+            if card.criterion == "controlled_categories":  # who controls a hex: every seat's
+                apart = tuple(x.seat for x in st.seats)     # pieces and Facilities there
             sink.report("mandate/era-mandate-scorers",
                         f"{card.name}: the table scored seats {rec or 'none'}; the criterion "
                         f"({card.criterion}, minimum {card.minimum}) gives "
