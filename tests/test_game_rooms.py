@@ -51,7 +51,8 @@ OFFENDERS: dict[str, set[str]] = {
     "cli/calibrate.py": {"import ingest.mandate2038.study"},
     "cli/commands/calibrate.py": {"import ingest.mandate2038.study"},
     "cli/commands/study.py": {
-        "import ingest.mandate2038.study", "import schemas.mandate2038.profiles",
+        "import engine.mandate2038", "import ingest.mandate2038.study",
+        "import schemas.mandate2038.profiles",
     },
 }
 
