@@ -169,6 +169,11 @@ class _Keys:
     current: str = ""
 
 
+def current_game() -> str:
+    """The game whose section is being drawn ("" outside a game's section)."""
+    return _Keys.current
+
+
 def key(name: str) -> str:
     """A widget key unique to the game section being drawn."""
     return f"{_Keys.current}:{name}" if _Keys.current else name
