@@ -291,7 +291,15 @@ def run_bench(args: argparse.Namespace) -> int:
         if args.games < 1:
             raise CliError("--games must be at least 1")
         print(f"simulating {args.games} games ...", file=sys.stderr)
-        texts, sim_s = _corpus_simulated(args.games, _player_counts(args.players), str(args.seed), args.bot)
+        from engine.core.registry import DEFAULT_GAME
+        from engine.simulate import ruleset_for
+
+        try:  # the corpus is the default game's (engine.simulate.simulate)
+            allowed = ruleset_for(DEFAULT_GAME).player_counts
+        except ValueError as exc:
+            raise CliError(str(exc)) from None
+        counts = _player_counts(args.players, allowed)
+        texts, sim_s = _corpus_simulated(args.games, counts, str(args.seed), args.bot)
     try:
         res = measure(texts, profile=args.profile)
     except ValueError as exc:
