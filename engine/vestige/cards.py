@@ -146,7 +146,10 @@ def on_display(st: GameState, ev: Display, sink: FindingSink) -> None:
     if ev.stack == "chop_bot":
         st.market.append(ev.card)
     else:
-        shows = st.stack_top.get(ev.stack)
+        # the card flipped face up is the stack's top card (p. 14): after a pickup of the
+        # face-up card, the top the stack showed then; else the top it shows now
+        flipped = st.flip_shows.pop(ev.stack, None)
+        shows = st.stack_top.get(ev.stack) or flipped
         if shows is not None and p is not None and p.pickup is not None and p.pickup != shows:
             sink.report("vestige-job/stack-top-mismatch", f"the {ev.stack} stack's top card "
                         f"showed {shows}; {ev.card!r} flipped from it shows {p.pickup}",

@@ -91,6 +91,9 @@ def on_pickup(st: GameState, ev: Pickup, sink: FindingSink) -> None:
         if shown is not None:  # a display the log tracks: it must be replaced
             st.display_taken.add(ev.stack)
         st.display.pop(ev.stack, None)
+        top = st.stack_top.get(ev.stack)
+        if top is not None:  # the top card is flipped into the empty place (p. 14)
+            st.flip_shows[ev.stack] = top
     # the top card was flipped face up or drawn: the stack now shows another region
     st.stack_top.pop(ev.stack, None)
     supply_check(st, ev.stack, sink, ev.seat)

@@ -106,6 +106,9 @@ class GameState:
     display: dict[str, str] = field(default_factory=dict)  # stack -> face-up card (jobs)
     display_taken: set[str] = field(default_factory=set)  # face-up job taken, not yet replaced
     stack_top: dict[str, str] = field(default_factory=dict)  # job stack -> region its top shows
+    #: job stack -> the region its top card showed when the face-up job was taken: that card is
+    #: flipped into the empty place, so the replacement's back must show it (p. 14)
+    flip_shows: dict[str, str] = field(default_factory=dict)
     shared: dict[tuple[int, str], set[int]] = field(default_factory=dict)  # co-op abilities
     team_controlled: set[str] = field(default_factory=set)  # co-op: regions this team turn
     market: list[str] = field(default_factory=list)  # chop bot market
