@@ -27,6 +27,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 #: The entry-point group a game package declares itself in (docs/engine.md "Declaring a game").
@@ -170,6 +171,14 @@ class Game:
     slip_codes: frozenset[str] = frozenset()
     #: codes that follow from any earlier finding about the seat until a resync
     mismatch_codes: frozenset[str] = frozenset()
+    #: provenance (DESIGN.md §5; engine.core.findings.FindingSink): finding code -> the values
+    #: its check reads; a game that declares it links a finding to a slip only when a value it
+    #: reads is in doubt (the four code sets above are then not used)
+    reads: Mapping[str, tuple[str, ...]] = MappingProxyType({})
+    #: slip code -> the values of its seat it puts in doubt (``*``: every value)
+    doubts: Mapping[str, tuple[str, ...]] = MappingProxyType({})
+    #: value name -> the words a note names it by
+    value_words: Mapping[str, str] = MappingProxyType({})
     #: simulation: the player counts and bot names the simulator accepts (() = no simulator)
     player_counts: tuple[int, ...] = ()
     bot_names: tuple[str, ...] = ()
@@ -222,7 +231,7 @@ REQUIRED_FUNCTIONS: tuple[str, ...] = (
 OPTIONAL: dict[str, Any] = {
     name: getattr(Game, name) for name in (
         "events_adapter", "apply_locates", "plays_variants", "after_end_events", "consequence_codes",
-        "lingering_codes", "slip_codes", "mismatch_codes", "player_counts", "bot_names", "formats",
+        "lingering_codes", "slip_codes", "mismatch_codes", "reads", "doubts", "value_words", "player_counts", "bot_names", "formats",
         "timed_phases", "timing", "rulings_dir", "protocols_dir", "vocabulary", "board_picture", "recorder", "pages",
         "simulate_one", "prepare_simulation", "simulation_moves",
     )

@@ -148,6 +148,11 @@ def replay(
     sink.lingering = frozenset(rs.lingering_codes)
     sink.slips = frozenset(rs.slip_codes)
     sink.mismatches = frozenset(rs.mismatch_codes)
+    # provenance (DESIGN.md §5): which values each check reads and each slip puts in doubt
+    sink.reads = rs.reads
+    sink.doubts = rs.doubts
+    sink.value_words = rs.value_words
+    by_value = bool(sink.reads)
     gaps = sorted((ln, seat) for ln, seat in unreadable if ln is not None)
     state = rs.setup(for_setup(header), sink)
     unplayable = variant_unplayable(header, rs)
@@ -182,7 +187,10 @@ def replay(
     for ev, ix, ln in zip(events, idx, src, strict=False):
         while gaps and ln is not None and gaps[0][0] <= ln:
             # a line read with a problem came before this event (or is this event's own)
-            sink.implicate(gaps[0][1], gaps[0][0])
+            if by_value:
+                sink.doubtful_line(gaps[0][0], gaps[0][1])
+            else:
+                sink.implicate(gaps[0][1], gaps[0][0])
             gaps.pop(0)
         sink.event = ix
         sink.line = ln
@@ -217,7 +225,7 @@ def replay(
                     expected=table,
                     recorded=seat,
                 )
-                if sink.consequences:
+                if sink.consequences and not by_value:
                     # the event is not applied, and whose it was is not known: like a line
                     # that could not be read, it may explain what follows for any seat
                     sink.implicate(None, lost)
