@@ -6,7 +6,6 @@ threat table the engine knows (others' turns are recorded and accepted)."""
 from __future__ import annotations
 
 from engine.core.findings import FindingSink
-from engine.vestige.slips import lost_line
 from engine.vestige.state import GameState, NemesisState
 from schemas.vestige import NemesisGain, NemesisTurn, ThreatRemoved
 
@@ -58,8 +57,7 @@ def on_nemesis_turn(st: GameState, ev: NemesisTurn, sink: FindingSink) -> None:
     st.nemesis_done.add(n.name)
     if ev.threat != len(n.threats):
         sink.report("vestige-nemesis/threat-level", f"{n.name} has {len(n.threats)} threat "
-                    "cards in the column", expected=len(n.threats), recorded=ev.threat,
-                    follows=lost_line(st, sink))
+                    "cards in the column", expected=len(n.threats), recorded=ev.threat)
     if n.name == "bone":
         from engine.vestige.cards import supply_left
         from engine.vestige.rulings import option
@@ -71,7 +69,7 @@ def on_nemesis_turn(st: GameState, ev: NemesisTurn, sink: FindingSink) -> None:
         if ev.leverage != want:
             sink.report("vestige-nemesis/leverage", f"Bone at threat {ev.threat} "
                         f"({st.header.difficulty}) gains {want}", expected=want,
-                        recorded=ev.leverage, follows=lost_line(st, sink))
+                        recorded=ev.leverage)
         mercs = bone_mercenaries(ev.threat, menace, every)
         left = supply_left(st, "mercenary")
         if left is not None:  # none left in the stack: none to gain (Game Components: 12)
@@ -79,7 +77,7 @@ def on_nemesis_turn(st: GameState, ev: NemesisTurn, sink: FindingSink) -> None:
         if len(ev.cards) != mercs:
             sink.report("vestige-nemesis/cards", f"Bone at threat {ev.threat} "
                         f"({st.header.difficulty}) gains {mercs} mercenary cards",
-                        expected=mercs, recorded=len(ev.cards), follows=lost_line(st, sink))
+                        expected=mercs, recorded=len(ev.cards))
     _apply(st, n, ev.leverage, list(ev.cards), list(ev.control))
     if ev.cards:
         from engine.vestige.cards import supply_check
@@ -122,7 +120,6 @@ def on_threat_removed(st: GameState, ev: ThreatRemoved, sink: FindingSink) -> No
         return
     if ev.card not in n.threats:
         sink.report("vestige-nemesis/threat-level", f"{ev.card!r} is not in {n.name}'s column",
-                    seat=ev.seat, expected=list(n.threats), recorded=ev.card,
-                    follows=lost_line(st, sink))
+                    seat=ev.seat, expected=list(n.threats), recorded=ev.card)
         return
     n.threats.remove(ev.card)

@@ -181,10 +181,11 @@ class VestigeRuleset(Game):
     title = "Vestige"
     rules_versions: tuple[str, ...] = (RULES_VERSION,)
     catalogue = codes.CATALOGUE
-    consequence_codes = slips.CONSEQUENCE_CODES
-    lingering_codes = slips.LINGERING_CODES
-    slip_codes = slips.SLIP_CODES
-    mismatch_codes = slips.MISMATCH_CODES
+    # provenance (DESIGN.md §5): which values each check reads, which slips put which values
+    # in doubt (engine/vestige/slips.py)
+    reads = slips.READS
+    doubts = slips.DOUBTS
+    value_words = slips.VALUE_WORDS
     header_model: type[BaseHeader] = VestigeHeader
     log_model: type[BaseModel] = VestigeLog
     event_adapter = EVENT_ADAPTER
@@ -228,6 +229,8 @@ class VestigeRuleset(Game):
     def apply(self, state: GameState, event: VestigeEvent, sink: FindingSink) -> None:
         state.event_index = sink.event
         n = len(sink.findings)
+        if len(sink.doubtful_lines) > len(state.lines_lost):
+            slips.lost_lines(state, sink)  # a line before this one could not be read
         meant = slips.read_line(state, event, sink)  # one slip, one finding (slips.py)
         if meant is not None:
             HANDLERS.get(meant.type, _noop)(state, meant, sink)

@@ -166,8 +166,9 @@ def parse_vestige_sheet(text: str, source: str) -> tuple[dict[str, Any], int | N
             events.append(ev)
             lines.append(n)
             if cell_problem is not None:  # reported, and the row is kept (like the Mandate sheet)
-                problems.error(n, cell_problem.col, cell_problem.message,
-                               seat=_seat_cell(row, columns))
+                # (its event was read whole and applied: no value of its seat is in doubt, only
+                # what the row itself gives)
+                problems.error(n, cell_problem.col, cell_problem.message)
         except ParseError as err:
             problems.error(n, err.col, err.message, seat=_seat_cell(row, columns))
         except (ValueError, TypeError, RecursionError) as err:
