@@ -284,3 +284,53 @@ def test_plain_rule_errors_of_one_seat_each_stay_errors(seat, label, plants):
         lines = loaded.parsed.lines
         assert [(f.code, f.where.line) for f in found] == [(c, lines[i]) for c, i in want], (
             [(f.code, f.where.line, f.message) for f in found])
+
+
+# --- a missing line is reported where it is missing ------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def slips_game():
+    from tests.test_slips import vestige_game
+
+    return vestige_game(0)
+
+
+@pytest.mark.parametrize("fmt,name", VESTIGE_FORMATS, ids=[f for f, _n in VESTIGE_FORMATS])
+@pytest.mark.parametrize("nth", [0, 2, 4, 6])
+def test_a_missing_turn_end_is_one_warning_where_the_next_line_closes_it(slips_game, fmt, name,
+                                                                         nth):
+    """A ``turn_end`` line missing: the next ``turn_start`` or ``round_start`` closes the turn
+    (it gave no finding before); one warning there, naming the seat whose turn it was."""
+    from tests.test_slips import _v_nth
+
+    clean_lines, kinds, _other, _n = slips_game[fmt]
+    lines = list(clean_lines)
+    ln = _v_nth(kinds, "turn_end", nth)
+    seat = kinds[ln][1]
+    del lines[ln - 1]
+    errs, _loaded = _read("\n".join(lines), name)
+    assert [(f.code, f.where.line, f.where.seat) for f in errs] == [
+        ("vestige-turn/end-missing", ln, seat)], [(f.code, f.where.line) for f in errs]
+
+
+@pytest.mark.parametrize("fmt,name", VESTIGE_FORMATS, ids=[f for f, _n in VESTIGE_FORMATS])
+@pytest.mark.parametrize("nth", [1, 3, 5, 7])
+def test_a_missing_move_line_is_reported_in_its_turn(slips_game, fmt, name, nth):
+    """A move line missing: one finding, in the turn it is missing from (where its absence
+    first shows: a visit, pickup or completion away from the pawn; else the turn's end), never
+    at a later turn; what follows from it names the value in doubt."""
+    from tests.test_slips import _all_findings, _v_nth
+
+    clean_lines, kinds, _other, _n = slips_game[fmt]
+    lines = list(clean_lines)
+    ln = _v_nth(kinds, "move", nth)
+    end = min(k for k in kinds if k > ln and kinds[k][0] == "turn_end") - 1  # (one line less)
+    del lines[ln - 1]
+    errs, _loaded = _read("\n".join(lines), name)
+    assert len(errs) == 1 and ln <= errs[0].where.line <= end, (
+        ln, end, [(f.code, f.where.line) for f in errs])
+    assert errs[0].code == "vestige-turn/no-move"
+    for f in _all_findings("\n".join(lines), name):
+        if f.severity == "info" and "follows from" in f.message:
+            assert "in doubt" in f.message, f.message  # (where the pawn stands, the tiles)

@@ -82,7 +82,8 @@ def on_move(st: GameState, ev: Move, sink: FindingSink) -> None:
                     "where it began", seat=ev.seat, expected=">= 1 space", recorded=steps)
     elif steps > speed:
         sink.report("vestige-move/too-far", f"{steps} spaces with speed {speed}", seat=ev.seat,
-                    expected=f"<= {speed}", recorded=steps)
+                    expected=f"<= {speed}", recorded=steps, follows=garbled,
+                    because=words(ev.seat, "space"))  # (a path not the pawn's: its length too)
     for a, b in zip(path, path[1:], strict=False):
         if not spaces_adjacent(a, b):
             garbled = garbled or sink.report(

@@ -42,10 +42,9 @@ def on_nemesis_turn(st: GameState, ev: NemesisTurn, sink: FindingSink) -> None:
     n = _nemesis(st, ev.nemesis, sink)
     if n is None:
         return
-    from engine.vestige.turns import end_turn
+    from engine.vestige.turns import close_open_turn
 
-    if st.active is not None or st.team_turn:
-        end_turn(st, sink, None)
+    close_open_turn(st, sink, f"{n.name}'s turn")
     order = list(st.nemeses)
     humans_done = set(st.seats) <= st.took_turn or st.header.mode == "coop" and bool(st.took_turn)
     earlier = order[: order.index(n.name)]

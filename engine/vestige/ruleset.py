@@ -94,10 +94,9 @@ def on_phase(st: GameState, ev: Phase, sink: FindingSink) -> None:
         finish_setup(st, sink)
     elif ev.name == "final_scoring":
         from engine.vestige.endgame import close_game
-        from engine.vestige.turns import end_turn
+        from engine.vestige.turns import close_open_turn
 
-        if st.active is not None or st.team_turn:
-            end_turn(st, sink, None)
+        close_open_turn(st, sink, "final scoring")
         if st.phase != "final_scoring":
             close_game(st, sink)
             st.took_turn = set(st.seats)

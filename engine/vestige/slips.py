@@ -50,7 +50,7 @@ VALUE_WORDS: MappingProxyType[str, str] = MappingProxyType({
     "triggers": "triggers and covert ops",
     "turn": "actions this turn",
     **{v: f"{a} this turn" for a, v in USED.items()},
-    "table:tiles": "which tiles are face up",
+    "table:tiles": "the face-down tiles",
     "table:display": "the face-up jobs and the chop bot market",
     "table:stacks": "the regions the job stacks' top cards show",
     "table:round": "the round and whose turn it is",

@@ -27,8 +27,7 @@ def close_round(st: GameState, sink: FindingSink) -> None:
         st.took_turn.clear()
         st.nemesis_done.clear()
         return
-    if st.active is not None or st.team_turn:
-        end_turn(st, sink, None)
+    close_open_turn(st, sink, f"round {st.round}'s end")
     if not st.team_turn and st.header.mode != "coop":
         for seat in st.order:
             if seat not in st.took_turn:
@@ -112,8 +111,7 @@ def on_turn_start(st: GameState, ev: TurnStart, sink: FindingSink) -> None:
         st.implicit_start = None
         return
     st.implicit_start = None
-    if st.active is not None or st.team_turn:
-        end_turn(st, sink, None)
+    close_open_turn(st, sink, f"seat {ev.seat}'s turn_start" if ev.seat else "a turn_start")
     if (ev.seat is not None and ev.seat in st.took_turn and not st.partial and not st.nemeses
             and st.header.mode != "coop" and all(x in st.took_turn for x in st.order)):
         # every seat had its turn and one starts again: a new round began (its round_start
@@ -156,6 +154,19 @@ def on_turn_start(st: GameState, ev: TurnStart, sink: FindingSink) -> None:
     st.active = ev.seat
     reset_turn(st.seats[ev.seat])
     sink.resolve(ev.seat, TURN_VALUES)  # what the seat uses this turn starts afresh
+
+
+def close_open_turn(st: GameState, sink: FindingSink, by: str) -> None:
+    """A turn still open when ``by`` (the next turn, a round's end, a nemesis turn, final
+    scoring) comes: its turn_end line is missing, reported here where its absence shows; the
+    turn's end-of-turn checks run."""
+    if st.active is None and not st.team_turn:
+        return
+    if st.active is not None and not st.team_turn and not st.partial and st.phase == "play":
+        sink.report("vestige-turn/end-missing", f"seat {st.active}'s turn was not ended before "
+                    f"{by} (its turn_end line missing?)", seat=st.active,
+                    expected="a turn_end", recorded="none")
+    end_turn(st, sink, None)
 
 
 def end_turn(st: GameState, sink: FindingSink, seat: int | None) -> None:
