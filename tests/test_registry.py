@@ -179,12 +179,13 @@ def test_the_declaration_lists_are_disjoint() -> None:
 def test_log_models_and_writers_dispatch_on_the_header_game() -> None:
     from engine.simulate import simulate_one
     from ingest.formats import SUFFIXES, write_log, writers
-    from schemas import LOG_MODELS, log_model
     from schemas.mandate2038 import MandateLog
     from schemas.vestige import VestigeLog
 
-    assert log_model("mandate2038") is MandateLog and LOG_MODELS["vestige"] is VestigeLog
-    assert log_model("no-such-game") is None
+    mandate, vestige = get_ruleset("mandate2038"), get_ruleset("vestige")
+    assert mandate is not None and mandate.log_model is MandateLog
+    assert vestige is not None and vestige.log_model is VestigeLog
+    assert get_ruleset("no-such-game") is None
     assert {"json", "notation", "csv"} <= set(writers("mandate2038"))
     assert set(writers("no-such-game")) == {"json"}
     assert {".m38", ".txt", ".csv", ".vst", ".json", ".zip"} <= set(SUFFIXES)

@@ -14,7 +14,7 @@ picture, recorder and extra pages. The app's contract for the declaration's app 
 * ``pages``: ``engine.core.game.Page`` entries added to the navigation under the game's title.
 
 A game's own sections of the shared Scoring sources, End conditions and Duration pages live in a
-module of this package named in :data:`SECTION_MODULES` (``scoring(db, f)``, ``endings(db, f)``,
+module named in :data:`SECTION_MODULES` (``scoring(db, f)``, ``endings(db, f)``,
 ``duration(db, f, include)``); a game without one gets the generic sections
 (:mod:`dashboards.generic_sections`), worded by its vocabulary. With "all games" a page draws one
 section per game (:func:`each_game`), so no figure pools two games.
@@ -31,11 +31,11 @@ from typing import Any
 
 import streamlit as st
 
-#: game id -> module of this package with the game's own sections of the shared analytics
+#: game id -> module with the game's own sections of the shared analytics
 #: pages (the one per-game list of the app; everything else comes from the declaration)
 SECTION_MODULES: dict[str, str] = {
-    "mandate2038": "mandate2038",
-    "vestige": "vestige",
+    "mandate2038": "dashboards.mandate2038.sections",
+    "vestige": "dashboards.vestige.sections",
 }
 
 
@@ -115,7 +115,7 @@ def title(game: str) -> str:
 def app(game: str) -> GameApp:
     """The app parts of ``game`` (generic sections for a game without its own module)."""
     mod_name = SECTION_MODULES.get(game)
-    module = importlib.import_module(f"{__name__}.{mod_name}") if mod_name else None
+    module = importlib.import_module(mod_name) if mod_name else None
     return GameApp(game, title(game), _rulesets().get(game), module)
 
 

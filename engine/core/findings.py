@@ -123,6 +123,9 @@ class FindingSink:
     cleared: dict[int | None, set[str]] = field(default_factory=dict)
     #: lines read with a cell in doubt: whatever their own event gives follows from them
     doubtful_lines: set[int] = field(default_factory=set)
+    #: the slip the last note followed from (a handler whose check could not follow the table
+    #: because of it puts what it decides in doubt too: :meth:`doubt`)
+    last_cause: Finding | int | None = None
 
     def locate(self, parts: Sequence[str], location: Sequence[Any]) -> None:
         """Set the current location from a ruleset's ``location(state)`` named by its
@@ -181,6 +184,7 @@ class FindingSink:
                 if hit is not None:
                     sev = "info"
                     message = f"{message} [{_follows(*hit)}]"
+                    self.last_cause = hit[0]
         elif sev != "info" and not stands:
             sev, message = self._by_seat(code, sev, message, seat, involves, unsynced)
         expected = clip(expected) if isinstance(expected, str) else expected
@@ -360,7 +364,8 @@ class FindingSink:
                     "severity": "info", "message": f"{f.message} [{_follows(cause)}]"})
                 return
 
-    def resync(self, what: str, engine_value: Any, table_value: Any, *, seat: int | None = None) -> Any:
+    def resync(self, what: str, engine_value: Any, table_value: Any, *, seat: int | None = None,
+               reads: tuple[str, ...] | None = None) -> Any:
         """Compare a table value with the engine's; on mismatch report once and return the
         table's value so that replay continues from it (no cascade of follow-on findings)."""
         if table_value is None or table_value == engine_value:
@@ -372,6 +377,7 @@ class FindingSink:
             seat=seat,
             expected=engine_value,
             recorded=table_value,
+            reads=reads,
         )
         return table_value
 

@@ -240,3 +240,93 @@ SLIP_CODES = frozenset({
 })
 #: codes that follow from any earlier finding about the seat until a checkpoint resyncs it
 MISMATCH_CODES = frozenset({"checkpoint/mismatch"})
+
+
+# --- Provenance (DESIGN.md §5; engine.core.findings.FindingSink) -------------------------------
+# A later finding follows from a slip only when a value its check reads is in doubt because of
+# that slip. A seat's values: the seven a checkpoint records (resynchronised by the checkpoint
+# that records them), ``era`` (what it did this Era: its actions, markers, Research run, Dossier
+# and the Era's counters; a new Era starts them afresh), ``power`` (which Facilities it powers:
+# its next Production allocation records them), ``pieces`` and ``facilities`` (where its pieces
+# stand, which Facilities and Generator it owns: no record resynchronises them). The table's
+# values: the Audit bag and Systemic Risk.
+
+RESOURCES = ("mandate", "runway", "compute", "capability", "customers", "trust", "scrutiny")
+
+#: the words a note names each value by
+VALUE_WORDS: dict[str, str] = {
+    "mandate": "Mandate", "runway": "Runway", "compute": "Compute", "capability": "Capability",
+    "customers": "Customers", "trust": "Trust", "scrutiny": "Scrutiny",
+    "era": "record of this Era (actions taken, Program markers, Research run)",
+    "era:capability": "Capability gained this Era", "era:research": "Training Runs this Era",
+    "era:fund": "Runway gained by Fund this Era", "era:deploy": "deployments this Era",
+    "era:build": "Joint Ventures and Builds this Era",
+    "pieces": "pieces on the board (CEO and Teams)",
+    "facilities": "Facilities and Generator (which it owns, where)",
+    "power": "powered Facilities this Production",
+    "table:bag": "the Audit bag", "table:risk": "Systemic Risk",
+}
+
+#: finding code -> the values its check reads (a finding about no seat: of every seat)
+READS: dict[str, tuple[str, ...]] = {
+    "checkpoint/mismatch": RESOURCES,  # each comparison passes the one field it read
+    "turn/unresolved": ("era",), "turn/out-of-order": ("era",), "turn/not-selected": ("era",),
+    "turn/twice": ("era",), "select/action-exhausted": ("era",), "select/fourth-action": ("era",),
+    "select/ineligible": ("era",), "trade/not-active-player": ("era",), "dossier/missing": ("era",),
+    "research/draw-outside-run": ("era",), "research/run-not-ended": ("era",),
+    "research/no-compute": ("compute",), "deploy/no-compute": ("compute",),
+    "build/cannot-pay": ("runway",), "resource/insufficient": ("runway", "compute"),
+    "deploy/capability-too-low": ("capability", "customers"),
+    "move/piece-not-there": ("pieces",), "build/no-facility-space": ("facilities",),
+    "production/not-powered": ("facilities",),
+    "production/missing-allocation": ("facilities", "era"),
+    "audit/cube-not-in-bag": ("table:bag", "scrutiny"),
+    # the Era Mandate: each call names what its criterion reads, of the seats it disagrees on
+    "mandate/era-mandate-scorers": ("era",),
+    # the final Mandate: the last checkpoint's, less the offline penalty of the last Production
+    "final/offline-penalty": ("power", "facilities"),
+    "final/provisional-winner": ("mandate", "trust", "customers", "compute", "power",
+                                 "facilities"),
+    "final/winner": ("mandate", "trust", "customers", "compute", "power", "facilities"),
+    "final/claimant": ("capability", "trust", "customers", "facilities"),
+    "final/claim-strength": ("capability", "trust", "customers", "facilities"),
+}
+
+#: slip code -> the values of its seat (and of the seat it skipped) it puts in doubt: a turn
+#: the table lost, added, repeated or gave another seat may have changed any of them (through
+#: Headlines and abilities too); a checkpoint from another Era was neither compared nor adopted,
+#: so it puts nothing in doubt
+DOUBTS: dict[str, tuple[str, ...]] = {
+    "turn/out-of-order": ("*",), "turn/twice": ("*",), "turn/not-selected": ("*",),
+    "turn/unresolved": ("*",),
+}
+
+#: what an Era Mandate criterion reads of each seat: a count of this Era's (``era:NAME``, which
+#: only some turns change) or what stands on the board
+CRITERION_READS: dict[str, tuple[str, ...]] = {
+    "capability_gained": ("era:capability",), "best_run_unique_domains": ("era:research",),
+    "fund_runway_gained": ("era:fund",), "demand_satisfied": ("power", "facilities"),
+    "compute_produced": ("power", "facilities"), "customers_gained": ("era:deploy",),
+    "powered_facilities": ("power",), "controlled_categories": ("pieces", "facilities"),
+    "active_new_joint_ventures": ("era:build",),
+    "trust_among_deployers": ("trust", "era:deploy"),
+    "capability_among_trust4": ("capability", "trust"),
+    "fewest_scrutiny_added": ("scrutiny", "table:bag"),
+}
+#: this Era's counts, started afresh with each Era
+ERA_VALUES = ("era", "era:capability", "era:research", "era:fund", "era:deploy", "era:build")
+#: the counts a turn of each kind may change (besides its seat's resources and pieces)
+TURN_COUNTS: dict[str, tuple[str, ...]] = {
+    "fund": ("era:fund",), "research": ("era:research", "era:capability"),
+    "deploy": ("era:deploy", "era:capability"), "build": ("era:build", "facilities"),
+    "organize": ("facilities",), "influence": ("era:build",),
+}
+
+
+def turn_touches(kind: str) -> tuple[str, ...]:
+    """The values of a seat that a turn of ``kind`` may have changed: its resources, its pieces,
+    its actions this Era and the counts that kind of turn changes (another kind: all of them)."""
+    counts = TURN_COUNTS.get(kind)
+    if counts is None:
+        return ("*",)
+    return (*RESOURCES, "pieces", "era", *counts)

@@ -210,10 +210,10 @@ _MOVES: list[Callable[..., Decision] | None] = [None]
 
 #: Mandate 2038's formats besides canonical JSON (docs/formats.md)
 FORMATS: tuple[Format, ...] = (
-    Format("notation", (".m38", ".txt"), reader="ingest.formats.notation:read_notation",
-           writer="ingest.formats.notation:write_notation", label="Mandate 2038 notation"),
-    Format("csv", (".csv",), reader="ingest.formats.sheet:read_sheet",
-           writer="ingest.formats.sheet:write_sheet", label="Mandate 2038 recording sheet"),
+    Format("notation", (".m38", ".txt"), reader="ingest.mandate2038.notation:read_notation",
+           writer="ingest.mandate2038.notation:write_notation", label="Mandate 2038 notation"),
+    Format("csv", (".csv",), reader="ingest.mandate2038.sheet:read_sheet",
+           writer="ingest.mandate2038.sheet:write_sheet", label="Mandate 2038 recording sheet"),
 )
 
 #: the words of Mandate 2038's analytics pages (rulebook terms)
@@ -259,6 +259,10 @@ class MandateRuleset(Game):
     lingering_codes = codes.LINGERING_CODES
     slip_codes = codes.SLIP_CODES
     mismatch_codes = codes.MISMATCH_CODES
+    # provenance: which values each check reads and each slip puts in doubt (codes.py)
+    reads = codes.READS
+    doubts = codes.DOUBTS
+    value_words = codes.VALUE_WORDS
     #: ``apply`` first sets the sink's era and cycle from the state (what
     #: ``sink.locate(location_parts, location(state))`` does), so a caller need not
     apply_locates = True
@@ -273,8 +277,8 @@ class MandateRuleset(Game):
     timing = "ingest.timing:compute_timing"  # Eras, cycles, Production ... and turn times
     rulings_dir = data_dir() / "content" / "mandate2038" / "rulings"
     # the app's members (the app's contract: dashboards/gameapps/__init__.py; never imported here)
-    board_picture = "dashboards.gameapps.mandate2038:replay_panel"
-    recorder = "dashboards.gameapps.mandate_record:RECORDER"
+    board_picture = "dashboards.mandate2038.sections:replay_panel"
+    recorder = "dashboards.mandate2038.record:RECORDER"
     pages = ()
     #: a log's header may name a rules variant (docs/variants.md): setup plays its pack
     plays_variants = True

@@ -144,11 +144,11 @@ VESTIGE_MARK = rb"(?im)^\s*(\[\s*game\s+vestige\s*\]|\"?game\"?\s*[,;\t]\s*\"?ve
 
 #: Vestige's formats besides canonical JSON (docs/vestige.md)
 FORMATS: tuple[Format, ...] = (
-    Format("notation", (".vst",), reader="ingest.formats.vestige_notation:read_vestige_notation",
-           writer="ingest.formats.vestige_notation:write_vestige_notation", mark=VESTIGE_MARK,
+    Format("notation", (".vst",), reader="ingest.vestige.notation:read_vestige_notation",
+           writer="ingest.vestige.notation:write_vestige_notation", mark=VESTIGE_MARK,
            label="Vestige notation"),
-    Format("csv", (".csv",), reader="ingest.formats.vestige_sheet:read_vestige_sheet",
-           writer="ingest.formats.vestige_sheet:write_vestige_sheet", mark=VESTIGE_MARK,
+    Format("csv", (".csv",), reader="ingest.vestige.sheet:read_vestige_sheet",
+           writer="ingest.vestige.sheet:write_vestige_sheet", mark=VESTIGE_MARK,
            label="Vestige recording sheet"),
 )
 
@@ -201,10 +201,10 @@ class VestigeRuleset(Game):
     timed_phases: tuple[str, ...] = ("setup", "final_scoring")
     rulings_dir = Path(__file__).resolve().parents[2] / "data" / "content" / "vestige" / "rulings"
     # the app's members (the app's contract: dashboards/gameapps/__init__.py; never imported here)
-    board_picture = "dashboards.gameapps.vestige:replay_panel"
-    recorder = "dashboards.gameapps.vestige_record:RECORDER"
+    board_picture = "dashboards.vestige.sections:replay_panel"
+    recorder = "dashboards.vestige.record:RECORDER"
     pages = (Page(title="Vestige: modes and nemeses", url_path="vestige-modes",
-                  script="../../dashboards/views/vestige_modes.py", icon=":material/groups:"),)
+                  script="../../dashboards/vestige/modes.py", icon=":material/groups:"),)
 
     def prepare_simulation(self) -> None:
         """The simulator's start-up, done once before games are timed: import the simulator

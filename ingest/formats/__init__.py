@@ -35,8 +35,8 @@ from ingest.formats._common import (
     validate,
 )
 from ingest.formats.jsonlog import read_json
-from ingest.formats.session import SESSION_MARKER, read_session_files, session_zip_bytes
 from ingest.formats.tokens import _SURROGATE
+from ingest.mandate2038.session import SESSION_MARKER, read_session_files, session_zip_bytes
 from schemas.canonical import dumps_log
 
 if TYPE_CHECKING:
