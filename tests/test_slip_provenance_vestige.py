@@ -91,12 +91,17 @@ def _state_before(log: VestigeLog, i: int) -> GameState:
 
 def unaffordable(log: VestigeLog, t: Turn) -> tuple[str, VestigeEvent] | None:
     """A conversion spending a primary the seat has none of (p. 9: you cannot spend what you
-    do not have)."""
-    s = _state_before(log, t.end).seats[t.seat]
+    do not have); when it holds every primary, a block recovered from a region it does not
+    control (p. 16)."""
+    st = _state_before(log, t.end)
+    s = st.seats[t.seat]
     none = [a for a in PRIMARIES if s.blocks.get(a, 0) == 0]
     have = [a for a in PRIMARIES if s.blocks.get(a, 0) > 0]
     if not none or not have:
-        return None
+        # every primary held: a block recovered from a region the seat does not control
+        pos = next(p for p in sorted(st.map) if p not in s.regions)
+        return "vestige-blocks/unaffordable", _ev({"type": "recover", "seat": t.seat,
+                                                   "source": f"region:{pos}"})
     return "vestige-blocks/unaffordable", _ev({"type": "convert", "seat": t.seat,
                                                "spend": [none[0], have[0]]})
 
