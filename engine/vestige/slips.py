@@ -203,8 +203,8 @@ def move_sign(s: SeatState, f: Finding) -> None:
 
 def card_sign(s: SeatState, f: Finding, card: str) -> None:
     """``f`` (``card`` used by ``s`` but not in its tableau) may be the first sign of a draw
-    line that is missing: if the turn ends with its visit's draw missing, ``f`` is demoted and
-    the card enters the tableau (turns.end_turn)."""
+    line that is missing: if the turn ends with its visit's draw missing, ``f`` is restated as
+    that slip (:func:`restate`) and the card enters the tableau (turns.end_turn)."""
     if f.severity != "info":
         s.card_doubt = s.card_doubt or (f, card)
 
