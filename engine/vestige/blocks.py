@@ -79,7 +79,8 @@ def take(s: SeatState, loc: str, n: int, sink: FindingSink, why: str) -> bool:
     if got < n:
         sink.report("vestige-blocks/unaffordable",
                     f"seat {s.seat} needs {n} at {loc} for {why} but has {got}",
-                    seat=s.seat, expected=f">= {n}", recorded=got, rule=cost_rule(why))
+                    seat=s.seat, expected=f">= {n}", recorded=got, rule=cost_rule(why),
+                    reads=("blocks", "tableau") if loc.startswith("card:") else ("blocks",))
         n = got
         ok = False
     else:
@@ -247,7 +248,8 @@ def on_recover(st: GameState, ev: Recover, sink: FindingSink) -> None:
         pos = src[7:]
         if pos not in s.regions:
             sink.report("vestige-blocks/unaffordable", f"seat {ev.seat} does not control {pos}",
-                        seat=ev.seat, expected="a controlled region", recorded=pos)
+                        seat=ev.seat, expected="a controlled region", recorded=pos,
+                        reads=("regions",))
             return
         s.regions.discard(pos)
         st.controller.pop(pos, None)

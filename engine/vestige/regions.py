@@ -284,7 +284,7 @@ def on_control(st: GameState, ev: Control, sink: FindingSink) -> None:
     if s.blocks.get("conviction", 0) < cost:
         sink.report("vestige-blocks/unaffordable", f"control of {pos} costs {cost} conviction; "
                     f"seat {ev.seat} has {s.blocks.get('conviction', 0)}", seat=ev.seat,
-                    expected=f">= {cost}", recorded=s.blocks.get("conviction", 0),
+                    expected=f">= {cost}", recorded=s.blocks.get("conviction", 0), reads=("blocks",),
                     rule=f"{CONTROL_RULE} (1 conviction; 2 if controlled by another player)")
         return
     if cost < 1:  # the table paid no conviction: the block on the tile came from influence

@@ -81,7 +81,7 @@ READS: MappingProxyType[str, tuple[str, ...]] = MappingProxyType({
     "vestige-turn/missing": (*_ROUND, *_TURN),
     "vestige-visit/not-resolved": ("speed",),
     "vestige-visit/controller-leverage": ("table:tiles",),
-    "vestige-blocks/unaffordable": ("blocks", "regions", "tableau"),
+    "vestige-blocks/unaffordable": ("blocks",),  # (a card's: its tableau; a region's: regions)
     "vestige-activate/not-character": ("tableau",),
     "vestige-move/wrong-start": ("space",),
     "vestige-move/too-far": ("speed", "turn"),
