@@ -570,7 +570,8 @@ def test_a_game_without_its_own_sections_gets_the_generic_ones(
     shared analytics page, worded by its declared vocabulary."""
     from dashboards import gameapps
 
-    monkeypatch.setattr(gameapps, "SECTION_MODULES", {"mandate2038": "mandate2038"})
+    monkeypatch.setattr(gameapps, "SECTIONS_MODULE", "dashboards.no_room_{game}.sections")
+    assert gameapps.section_module("vestige") is None
     at = _app(sample_db, monkeypatch, games=["vestige"])
     at.switch_page(PATHS.get(page, f"views/{page}.py")).run()
     if page == "duration":

@@ -39,7 +39,6 @@ OFFENDERS: dict[str, set[str]] = {
     "ingest/warehouse/migrations.py": {"names vestige"},
     "ingest/warehouse/schema.py": {"names vestige"},
     "dashboards/balance_queries.py": {"names mandate2038"},
-    "dashboards/gameapps/__init__.py": {"names mandate2038", "names vestige"},
     "dashboards/gamelog.py": {"names mandate2038"},
     "dashboards/protocols.py": {"names mandate2038"},
     "dashboards/replay_view.py": {"names mandate2038"},

@@ -14,11 +14,18 @@ from typing import Any, get_args
 
 from pydantic import BaseModel
 
-from engine.core.findings import FindingSink
-from engine.core.game import Format, Game, Vocabulary
+from engine.api import (
+    BaseHeader,
+    Decision,
+    FindingSink,
+    Format,
+    Game,
+    LedgerEntry,
+    Outcome,
+    TableColumns,
+    Vocabulary,
+)
 from engine.core.options import cite_findings
-from engine.core.replay import LedgerEntry, Outcome
-from engine.core.ruleset import Decision, TableColumns
 from engine.mandate2038 import codes, warehouse
 from engine.mandate2038.central_loop import (
     close_cycle,
@@ -54,7 +61,6 @@ from engine.mandate2038.records import records as _records
 from engine.mandate2038.records import snapshot as _snapshot
 from engine.mandate2038.setup import build_state
 from engine.mandate2038.state import GameState
-from schemas.log import BaseHeader
 from schemas.mandate2038 import (
     EVENT_ADAPTER,
     EVENT_TYPES,

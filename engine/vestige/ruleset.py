@@ -20,10 +20,18 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from engine.core.findings import FindingSink
-from engine.core.game import Format, Game, Page, Vocabulary
-from engine.core.replay import LedgerEntry, Outcome
-from engine.core.ruleset import Decision, TableColumns
+from engine.api import (
+    BaseHeader,
+    Decision,
+    FindingSink,
+    Format,
+    Game,
+    LedgerEntry,
+    Outcome,
+    Page,
+    TableColumns,
+    Vocabulary,
+)
 from engine.vestige import codes, slips
 from engine.vestige.actions import on_activate, on_move, on_speed_boost
 from engine.vestige.blocks import on_blocks_added, on_convert, on_recover
@@ -54,7 +62,6 @@ from engine.vestige.setup import build_state, on_reveal, on_seat_setup
 from engine.vestige.state import GameState
 from engine.vestige.turns import on_reset, on_round_start, on_turn_end, on_turn_start
 from engine.vestige.warehouse import TABLES as VESTIGE_TABLES
-from schemas.log import BaseHeader
 from schemas.vestige import (
     EVENT_ADAPTER,
     EVENT_TYPES,

@@ -12,9 +12,16 @@ from typing import Annotated, Literal
 
 from pydantic import Field, TypeAdapter
 
-from schemas.events import Event as _Event
-from schemas.events import Observation, PhaseMarker, SurveyAnswer
-from schemas.log import LOG_FORMAT, LOG_FORMAT_VERSION, BaseHeader, Strict
+from engine.api import (
+    LOG_FORMAT,
+    LOG_FORMAT_VERSION,
+    BaseHeader,
+    Observation,
+    PhaseMarker,
+    Strict,
+    SurveyAnswer,
+)
+from engine.api import Event as _Event
 
 GAME_ID = "pig"
 TITLE = "Pig"
