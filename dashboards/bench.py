@@ -48,6 +48,13 @@ BUDGETS: dict[int, float] = {10_000: 0.3, 100_000: 1.0}
 BASE_SIMULATED = 100
 BASE_FACILITATED = 25
 
+#: the synthetic builder's DuckDB memory limit and rows per insert statement (of the largest table)
+BUILD_MEMORY = "1GB"
+COPY_ROWS = 2_000_000
+
+#: tables the load step derives from the game tables (replicated like them)
+DERIVED_TABLES: tuple[str, ...] = ("seat_balance",)
+
 
 def page_times(db_path: str | Path, repeat: int = 3, timeout: float = 120) -> list[dict[str, object]]:
     """Render every page ``1 + 2 * repeat`` times on ``db_path``; one result row per page.
@@ -205,18 +212,33 @@ def synthetic_warehouse(games: int, work: Path, seed: str = "bench-pages") -> Pa
     copies = games // per
     con = duckdb.connect(str(out))
     try:
+        # bounded: DuckDB's buffer pool (default 80% of the machine) and one copy batch at a time
+        con.execute(f"SET memory_limit = '{BUILD_MEMORY}'")
         con.execute("SET enable_progress_bar = false")
-        derived = [r[0] for r in con.execute(
-            "SELECT table_name FROM information_schema.tables WHERE table_name = 'seat_balance'"
-        ).fetchall()]
-        for table in (*GAME_TABLES, *derived):
-            con.execute(f"CREATE TEMP TABLE src AS SELECT * FROM {table}")
-            con.execute(
-                f"INSERT INTO {table} SELECT s.* REPLACE (s.game_id || '~' || r.i AS game_id) "
-                "FROM src s CROSS JOIN range(1, ?) AS r(i) ORDER BY r.i, s.game_id",
-                [copies],
-            )
-            con.execute("DROP TABLE src")
+        present = {r[0] for r in con.execute(
+            "SELECT table_name FROM information_schema.tables").fetchall()}
+        derived = [t for t in DERIVED_TABLES if t in present]
+        tables = [t for t in (*GAME_TABLES, *derived) if t in present]
+        largest = 1
+        for table in tables:
+            con.execute(f"CREATE TEMP TABLE src_{table} AS SELECT * FROM {table}")
+            row = con.execute(f"SELECT count(*) FROM src_{table}").fetchone()
+            largest = max(largest, int(row[0]) if row else 0)
+        # a few copies per statement, appended as they come: no ORDER BY, whose global sort of
+        # every copy held 20 GB of memory after 26 minutes at a million games
+        step = max(1, COPY_ROWS // largest)
+        for lo in range(1, copies, step):
+            hi = min(copies, lo + step)
+            con.execute("BEGIN TRANSACTION")
+            for table in tables:
+                con.execute(
+                    f"INSERT INTO {table} SELECT s.* REPLACE (s.game_id || '~' || r.i AS game_id) "
+                    f"FROM range(?, ?) AS r(i) CROSS JOIN src_{table} s",
+                    [lo, hi],
+                )
+            con.execute("COMMIT")
+        for table in tables:
+            con.execute(f"DROP TABLE src_{table}")
         con.execute("CHECKPOINT")
         n = con.execute("SELECT count(*) FROM games").fetchone()
     finally:
