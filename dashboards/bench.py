@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TextIO
 
 from dashboards import APP_PATH, DB_ENV
+from ingest.warehouse import summaries
 
 
 def _pages() -> dict[str, str]:
@@ -53,7 +54,7 @@ BUILD_MEMORY = "1GB"
 COPY_ROWS = 2_000_000
 
 #: tables the load step derives from the game tables (replicated like them)
-DERIVED_TABLES: tuple[str, ...] = ("seat_balance",)
+DERIVED_TABLES: tuple[str, ...] = ("seat_balance", *summaries.TABLES)
 
 
 def page_times(db_path: str | Path, repeat: int = 3, timeout: float = 120) -> list[dict[str, object]]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import duckdb
 import polars as pl
 
-from ingest.warehouse import balance
+from ingest.warehouse import balance, summaries
 from ingest.warehouse.schema import TABLES, empty_frame, polars_schema
 
 
@@ -78,6 +78,7 @@ def load_frames(
         result.skipped = [g for g in batch_ids if g in already]
         result.loaded = [g for g in batch_ids if g not in already]
         keep = pl.Series("game_id", result.loaded, dtype=pl.String)
+        summarised = summaries.present(con)
         for name, frame in tables.items():
             if already:
                 frame = frame.filter(pl.col("game_id").is_in(keep.implode()))
@@ -89,6 +90,8 @@ def load_frames(
             try:
                 # Identifiers are our own table names (never user input); values travel as Arrow.
                 con.execute(f'INSERT INTO "{name}" BY NAME SELECT * FROM "{view}"')
+                # the per-game summaries the pages read, from the same rows
+                summaries.add_batch(con, name, view, summarised)
             finally:
                 con.unregister(view)
             result.rows[name] = frame.height
