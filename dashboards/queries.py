@@ -345,18 +345,15 @@ def phase_moments(db: Path, f: Filters, include_non_human: bool = False) -> pl.D
     median, sd, minimum (computed in SQL; the per-phase rows of 100,000 games are millions)."""
     where, params = f.where("g", "duration_evidence")
     human = "TRUE" if include_non_human else HUMAN_SQL
-    return query(
-        db,
-        f"""
-        SELECT phase, player_count, {_moments("minutes")}
-        FROM (SELECT p.game_id, g.player_count, p.phase, sum(p.minutes) AS minutes
-              FROM phases p JOIN games g USING (game_id)
-              WHERE {where} AND {human} AND p.minutes IS NOT NULL
-              GROUP BY ALL)
-        GROUP BY ALL ORDER BY ALL
-        """,
-        params,
-    )
+    if summarised(db, "game_phases"):  # the load step's per-game sums
+        per_game = (f"SELECT p.game_id, g.player_count, p.phase, p.minutes FROM game_phases p "
+                    f"JOIN games g USING (game_id) WHERE {where} AND {human}")
+    else:
+        per_game = (f"SELECT p.game_id, g.player_count, p.phase, sum(p.minutes) AS minutes "
+                    f"FROM phases p JOIN games g USING (game_id) "
+                    f"WHERE {where} AND {human} AND p.minutes IS NOT NULL GROUP BY ALL")
+    return query(db, f"SELECT phase, player_count, {_moments('minutes')} FROM ({per_game}) "
+                     "GROUP BY ALL ORDER BY ALL", params)
 
 
 def turn_time_stats(db: Path, f: Filters, include_non_human: bool = False) -> dict[str, pl.DataFrame]:

@@ -1,8 +1,8 @@
 """The load step's per-game summaries give the pages the figures of the per-event queries.
 
 A small corpus (simulated games, and synthetic facilitated logs with findings, observations and
-timed events) is ingested through the real pipeline, which writes ``game_findings``,
-``game_observations`` and ``seat_ledger`` in its load step; the synthetic page-bench warehouse
+timed phases) is ingested through the real pipeline, which writes ``game_findings``,
+``game_observations``, ``seat_ledger`` and ``game_phases`` in its load step; the synthetic page-bench warehouse
 replicates it to 2,500 games. On both, each page query that now reads a summary must return
 exactly what the query it replaced returns from the events (the SQL of the per-event queries
 is kept below verbatim, as it stood before the summaries). Migration 8 must write the same
@@ -57,6 +57,18 @@ def _ledger_by_source(where: str) -> str:
         """
 
 
+def _phase_moments(where: str, human: str) -> str:
+    return f"""
+        SELECT phase, player_count, count(minutes) AS n, avg(minutes) AS mean,
+               median(minutes) AS median, stddev_samp(minutes) AS sd, min(minutes) AS minimum
+        FROM (SELECT p.game_id, g.player_count, p.phase, sum(p.minutes) AS minutes
+              FROM phases p JOIN games g USING (game_id)
+              WHERE {where} AND {human} AND p.minutes IS NOT NULL
+              GROUP BY ALL)
+        GROUP BY ALL ORDER BY ALL
+        """
+
+
 FILTERS = [
     Filters(),
     Filters(player_counts=(4,)),
@@ -94,6 +106,11 @@ def _check_pages(db: Path) -> int:
             (mandate_queries.ledger_by_source(db, f),
              _direct(db, _ledger_by_source(where), ["mandate2038", *params])),
         ]
+        d_where, d_params = f.where("g", "duration_evidence")
+        for everyone in (False, True):
+            pairs.append((queries.phase_moments(db, f, everyone),
+                          _direct(db, _phase_moments(d_where, "TRUE" if everyone
+                                                     else queries.HUMAN_SQL), d_params)))
         for new, old in pairs:
             assert new.columns == old.columns
             assert_frame_equal(_sorted(new), _sorted(old))

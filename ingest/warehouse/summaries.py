@@ -1,6 +1,6 @@
 """Per-game summaries of the large tables, written by the load step and read by the pages.
 
-A page that counts findings, observations or score-ledger entries across a million games would
+A page that counts findings, observations, score-ledger entries or phase minutes across a million games would
 otherwise aggregate tens of millions of rows on every draw. These tables hold each game's counts
 (per code, per observation category, per seat and ledger source), so a page aggregates a few rows
 per game instead; a figure is the same sum either way (``tests/test_warehouse_summaries.py``
@@ -15,7 +15,9 @@ way) and, in migration 8, the tables of a warehouse loaded before.
 * ``game_observations``: observations per game, category, Era and rule section (``rule`` NULL
   when none was cited);
 * ``seat_ledger``: the score ledger per game, seat, source and Era: the sum of the amounts
-  (``amount``) and the number of entries (``entries``).
+  (``amount``) and the number of entries (``entries``);
+* ``game_phases``: the minutes of each timed phase summed over the game (its Eras and cycles;
+  phases without recorded minutes left out).
 """
 
 from __future__ import annotations
@@ -44,6 +46,12 @@ SUMMARIES: dict[str, tuple[str, str, str]] = {
         "amount BIGINT, entries BIGINT)",
         "SELECT game_id, seat, source, era, CAST(sum(amount) AS BIGINT) AS amount, "
         "count(*) AS entries FROM {source} GROUP BY game_id, seat, source, era",
+    ),
+    "game_phases": (
+        "phases",
+        "CREATE TABLE game_phases (game_id VARCHAR, phase VARCHAR, minutes DOUBLE)",
+        "SELECT game_id, phase, sum(minutes) AS minutes FROM {source} "
+        "WHERE minutes IS NOT NULL GROUP BY game_id, phase",
     ),
 }
 
