@@ -14,7 +14,7 @@ from typing import Any
 
 import polars as pl
 
-from dashboards.queries import KIND_SQL, Filters, summarised
+from dashboards.queries import KIND_SQL, Filters
 from dashboards.store import query
 
 GAME = "mandate2038"
@@ -30,27 +30,23 @@ def _where(f: Filters) -> tuple[str, list[Any]]:
 
 
 def ledger_by_source(db: Path, f: Filters) -> pl.DataFrame:
-    """Mandate by ledger source, faction, Era and whether the seat won (checkpoint resyncs out),
-    from the load step's per-seat sums (``seat_ledger``; the ledger itself on a warehouse made
-    before it).
+    """Mandate by ledger source, faction, Era and whether the seat won (checkpoint resyncs out).
 
     (It counted distinct games per group too, unused and a third of its time at 100,000 games.)"""
     where, params = _where(f)
-    return query(db, _ledger_by_source_sql(summarised(db, "seat_ledger"), where), params)
-
-
-def _ledger_by_source_sql(summary: bool, where: str) -> str:
-    entries, source = ("sum(l.entries)", "seat_ledger") if summary else ("count(*)", "ledger")
-    return f"""
+    return query(
+        db,
+        f"""
         SELECT l.source, s.faction, l.era, coalesce(s.winner, FALSE) AS winner,
-               {KIND_SQL} AS kind, CAST(sum(l.amount) AS BIGINT) AS mandate,
-               CAST({entries} AS BIGINT) AS entries
-        FROM {source} l
+               {KIND_SQL} AS kind, CAST(sum(l.amount) AS BIGINT) AS mandate, count(*) AS entries
+        FROM ledger l
         JOIN games g USING (game_id)
         JOIN seats s ON s.game_id = l.game_id AND s.seat = l.seat
         WHERE {where} AND l.source <> 'checkpoint'
         GROUP BY ALL ORDER BY l.source, s.faction, l.era
-        """
+        """,
+        params,
+    )
 
 
 def seats_in_games(db: Path, f: Filters) -> pl.DataFrame:

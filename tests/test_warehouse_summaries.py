@@ -2,7 +2,7 @@
 
 A small corpus (simulated games, and synthetic facilitated logs with findings, observations and
 timed phases) is ingested through the real pipeline, which writes ``game_findings``,
-``game_observations``, ``seat_ledger`` and ``game_phases`` in its load step; the synthetic page-bench warehouse
+``game_observations`` and ``game_phases`` in its load step; the synthetic page-bench warehouse
 replicates it to 2,500 games. On both, each page query that now reads a summary must return
 exactly what the query it replaced returns from the events (the SQL of the per-event queries
 is kept below verbatim, as it stood before the summaries). Migration 8 must write the same
@@ -20,8 +20,8 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from dashboards import bench, mandate_queries, queries, store
-from dashboards.queries import KIND_SQL, Filters
+from dashboards import bench, queries, store
+from dashboards.queries import Filters
 from ingest.warehouse import summaries
 from ingest.warehouse.migrations import migrate
 
@@ -43,18 +43,6 @@ def _observation_counts(where: str) -> str:
                     count(*) AS observations
              FROM observations o JOIN games g USING (game_id)
              WHERE {where} GROUP BY ALL ORDER BY ALL"""
-
-
-def _ledger_by_source(where: str) -> str:
-    return f"""
-        SELECT l.source, s.faction, l.era, coalesce(s.winner, FALSE) AS winner,
-               {KIND_SQL} AS kind, CAST(sum(l.amount) AS BIGINT) AS mandate, count(*) AS entries
-        FROM ledger l
-        JOIN games g USING (game_id)
-        JOIN seats s ON s.game_id = l.game_id AND s.seat = l.seat
-        WHERE g.game = ? AND {where} AND l.source <> 'checkpoint'
-        GROUP BY ALL ORDER BY l.source, s.faction, l.era
-        """
 
 
 def _phase_moments(where: str, human: str) -> str:
@@ -103,8 +91,6 @@ def _check_pages(db: Path) -> int:
             (queries.findings_by_code(db, f), _direct(db, _findings_by_code(where), params)),
             (queries.observation_page(db, f, 10)["counts"],
              _direct(db, _observation_counts(where), params)),
-            (mandate_queries.ledger_by_source(db, f),
-             _direct(db, _ledger_by_source(where), ["mandate2038", *params])),
         ]
         d_where, d_params = f.where("g", "duration_evidence")
         for everyone in (False, True):

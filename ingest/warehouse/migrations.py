@@ -433,7 +433,7 @@ ALTER TABLE ledger ADD COLUMN round INTEGER;
 ALTER TABLE observations ADD COLUMN round INTEGER;
 """
 
-# per-game summaries of findings, observations, the score ledger and phases, written by every load
+# per-game summaries of findings, observations and phase minutes, written by every load
 # (ingest.warehouse.summaries) and here for games loaded before; the pages read them
 _V8 = _summaries.migration_sql()
 
@@ -447,8 +447,8 @@ MIGRATIONS: list[tuple[int, str, str]] = [
     (6, "seat_balance: per-seat inputs of the balance metrics", _V6),
     (7, "shared tables for every game: ruleset columns after the shared ones, outcome mode and "
         "result, round", _V7),
-    (8, "game_findings, game_observations, seat_ledger, game_phases: per-game summaries the "
-        "pages read", _V8),
+    (8, "game_findings, game_observations, game_phases: per-game summaries the pages read",
+     _V8),
 ]
 
 _CREATE_LOG = """

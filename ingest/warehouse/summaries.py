@@ -1,8 +1,8 @@
 """Per-game summaries of the large tables, written by the load step and read by the pages.
 
-A page that counts findings, observations, score-ledger entries or phase minutes across a million games would
+A page that counts findings, observations or phase minutes across a million games would
 otherwise aggregate tens of millions of rows on every draw. These tables hold each game's counts
-(per code, per observation category, per seat and ledger source), so a page aggregates a few rows
+(per finding code, per observation category, per phase), so a page aggregates a few rows
 per game instead; a figure is the same sum either way (``tests/test_warehouse_summaries.py``
 compares every summary-based query with the per-event query it replaces).
 
@@ -14,8 +14,6 @@ way) and, in migration 8, the tables of a warehouse loaded before.
 * ``game_findings``: findings per game, code, rule section and severity (``findings``);
 * ``game_observations``: observations per game, category, Era and rule section (``rule`` NULL
   when none was cited);
-* ``seat_ledger``: the score ledger per game, seat, source and Era: the sum of the amounts
-  (``amount``) and the number of entries (``entries``);
 * ``game_phases``: the minutes of each timed phase summed over the game (its Eras and cycles;
   phases without recorded minutes left out).
 """
@@ -39,13 +37,6 @@ SUMMARIES: dict[str, tuple[str, str, str]] = {
         "rule VARCHAR, n BIGINT)",
         "SELECT game_id, category, era, rule, count(*) AS n FROM {source} "
         "GROUP BY game_id, category, era, rule",
-    ),
-    "seat_ledger": (
-        "ledger",
-        "CREATE TABLE seat_ledger (game_id VARCHAR, seat INTEGER, source VARCHAR, era INTEGER, "
-        "amount BIGINT, entries BIGINT)",
-        "SELECT game_id, seat, source, era, CAST(sum(amount) AS BIGINT) AS amount, "
-        "count(*) AS entries FROM {source} GROUP BY game_id, seat, source, era",
     ),
     "game_phases": (
         "phases",
