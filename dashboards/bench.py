@@ -240,6 +240,10 @@ def synthetic_warehouse(games: int, work: Path, seed: str = "bench-pages") -> Pa
             con.execute("COMMIT")
         for table in tables:
             con.execute(f"DROP TABLE src_{table}")
+        if "ledger_totals" in present:
+            # every copy has the base games' filter values: their sums, ``copies`` times over
+            con.execute("UPDATE ledger_totals SET amount = amount * ?, entries = entries * ?",
+                        [copies, copies])
         con.execute("CHECKPOINT")
         n = con.execute("SELECT count(*) FROM games").fetchone()
     finally:

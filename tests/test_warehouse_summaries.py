@@ -2,7 +2,7 @@
 
 A small corpus (simulated games, and synthetic facilitated logs with findings, observations and
 timed phases) is ingested through the real pipeline, which writes ``game_findings``,
-``game_observations`` and ``game_phases`` in its load step; the synthetic page-bench warehouse
+``game_observations``, ``game_phases`` and ``ledger_totals`` in its load step; the synthetic page-bench warehouse
 replicates it to 2,500 games. On both, each page query that now reads a summary must return
 exactly what the query it replaced returns from the events (the SQL of the per-event queries
 is kept below verbatim, as it stood before the summaries). Migration 8 must write the same
@@ -20,8 +20,8 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from dashboards import bench, queries, store
-from dashboards.queries import Filters
+from dashboards import bench, mandate_queries, queries, store
+from dashboards.queries import KIND_SQL, Filters
 from ingest.warehouse import summaries
 from ingest.warehouse.migrations import migrate
 
@@ -43,6 +43,18 @@ def _observation_counts(where: str) -> str:
                     count(*) AS observations
              FROM observations o JOIN games g USING (game_id)
              WHERE {where} GROUP BY ALL ORDER BY ALL"""
+
+
+def _ledger_by_source(where: str) -> str:
+    return f"""
+        SELECT l.source, s.faction, l.era, coalesce(s.winner, FALSE) AS winner,
+               {KIND_SQL} AS kind, CAST(sum(l.amount) AS BIGINT) AS mandate, count(*) AS entries
+        FROM ledger l
+        JOIN games g USING (game_id)
+        JOIN seats s ON s.game_id = l.game_id AND s.seat = l.seat
+        WHERE g.game = ? AND {where} AND l.source <> 'checkpoint'
+        GROUP BY ALL ORDER BY l.source, s.faction, l.era
+        """
 
 
 def _phase_moments(where: str, human: str) -> str:
@@ -91,6 +103,8 @@ def _check_pages(db: Path) -> int:
             (queries.findings_by_code(db, f), _direct(db, _findings_by_code(where), params)),
             (queries.observation_page(db, f, 10)["counts"],
              _direct(db, _observation_counts(where), params)),
+            (mandate_queries.ledger_by_source(db, f),
+             _direct(db, _ledger_by_source(where), ["mandate2038", *params])),
         ]
         d_where, d_params = f.where("g", "duration_evidence")
         for everyone in (False, True):
@@ -111,6 +125,7 @@ def warehouses(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     # a base corpus of 25 games (20 simulated, 5 synthetic facilitated), replicated 100 times
     mp.setattr(bench, "BASE_SIMULATED", 20)
     mp.setattr(bench, "BASE_FACILITATED", 5)
+    mp.setenv("PLAYTEST_FLUSH_GAMES", "4")  # several loads, each adding its own totals
     try:
         big = bench.synthetic_warehouse(2_500, work)
     finally:
@@ -125,6 +140,11 @@ def test_the_load_step_writes_summaries_the_pages_read(warehouses: tuple[Path, P
         for table in summaries.TABLES:
             row = con.execute(f"SELECT count(*) FROM {table}").fetchone()
             assert row is not None and row[0] > 0, table
+        # the loads' ledger totals were merged at the end of the ingest: one row per key
+        keys = ", ".join(summaries.LEDGER_KEYS)
+        row = con.execute(f"SELECT count(*), count(DISTINCT ({keys})) FROM ledger_totals "
+                          ).fetchone()
+        assert row is not None and row[0] == row[1] > 0
     finally:
         con.close()
     assert _check_pages(base) > 0
@@ -149,8 +169,9 @@ def test_migration_8_summarises_games_loaded_before(warehouses: tuple[Path, Path
     db.write_bytes(base.read_bytes())
     con = duckdb.connect(str(db))
     try:
-        want = {t: con.sql(f"SELECT * FROM {t}").pl() for t in summaries.TABLES}
-        for table in summaries.TABLES:  # as a warehouse loaded before migration 8
+        made = (*summaries.TABLES, "ledger_totals")
+        want = {t: con.sql(f"SELECT * FROM {t}").pl() for t in made}
+        for table in made:  # as a warehouse loaded before migration 8
             con.execute(f"DROP TABLE {table}")
         con.execute("DELETE FROM schema_migrations WHERE version = 8")
         assert migrate(con) == [8]
@@ -169,7 +190,7 @@ def test_pages_read_a_warehouse_without_summaries_from_the_events(
     db.write_bytes(base.read_bytes())
     con = duckdb.connect(str(db))
     try:
-        for table in summaries.TABLES:
+        for table in (*summaries.TABLES, "ledger_totals"):
             con.execute(f"DROP TABLE {table}")
     finally:
         con.close()

@@ -79,22 +79,26 @@ def load_frames(
         result.loaded = [g for g in batch_ids if g not in already]
         keep = pl.Series("game_id", result.loaded, dtype=pl.String)
         summarised = summaries.present(con)
-        for name, frame in tables.items():
-            if already:
-                frame = frame.filter(pl.col("game_id").is_in(keep.implode()))
-            if frame.height == 0:
-                result.rows[name] = 0
-                continue
-            view = f"_load_{name}"
-            con.register(view, frame.to_arrow())
-            try:
+        views: dict[str, str] = {}
+        try:
+            for name, frame in tables.items():
+                if already:
+                    frame = frame.filter(pl.col("game_id").is_in(keep.implode()))
+                if frame.height == 0:
+                    result.rows[name] = 0
+                    continue
+                view = f"_load_{name}"
+                con.register(view, frame.to_arrow())
+                views[name] = view
                 # Identifiers are our own table names (never user input); values travel as Arrow.
                 con.execute(f'INSERT INTO "{name}" BY NAME SELECT * FROM "{view}"')
                 # the per-game summaries the pages read, from the same rows
                 summaries.add_batch(con, name, view, summarised)
-            finally:
+                result.rows[name] = frame.height
+            summaries.add_totals(con, views, summarised)
+        finally:
+            for view in views.values():
                 con.unregister(view)
-            result.rows[name] = frame.height
         # derived per-seat balance rows of the new games, in the same transaction
         balance.refresh(con, result.loaded)
         con.execute("COMMIT")
