@@ -41,8 +41,8 @@ def _pages() -> dict[str, str]:
 
 PAGES: dict[str, str] = _pages()
 
-#: the page budgets of issue 7: seconds per page at this many games
-BUDGETS: dict[int, float] = {10_000: 0.3, 100_000: 1.0}
+#: the page budgets of issues 7 and 30: seconds per page at this many games
+BUDGETS: dict[int, float] = {10_000: 0.3, 100_000: 1.0, 1_000_000: 0.3}
 
 #: the base corpus replicated into the synthetic warehouses: simulated games and synthetic
 #: facilitated-playtest logs (their sum divides 10,000 and 100,000)

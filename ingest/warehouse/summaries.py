@@ -130,6 +130,20 @@ def present(con: duckdb.DuckDBPyConnection) -> frozenset[str]:
     return frozenset(str(r[0]) for r in rows)
 
 
+def refresh(con: duckdb.DuckDBPyConnection) -> None:
+    """Recompute every summary table from the tables (in the caller's transaction): for a
+    warehouse whose tables were written other than by the load step (a test's hand-made rows)."""
+    have = present(con)
+    for name, (source, _create, select) in SUMMARIES.items():
+        if name in have:
+            con.execute(f"DELETE FROM {name}")
+            con.execute(f"INSERT INTO {name} BY NAME {select.format(source=source)}")
+    if "ledger_totals" in have:
+        con.execute("DELETE FROM ledger_totals")
+        con.execute("INSERT INTO ledger_totals BY NAME "
+                    + LEDGER_TOTALS_SELECT.format(ledger="ledger", games="games", seats="seats"))
+
+
 def add_batch(con: duckdb.DuckDBPyConnection, source: str, view: str,
               have: frozenset[str]) -> None:
     """Insert the summaries of the rows in the registered view ``view`` (a batch's rows of the
