@@ -272,5 +272,61 @@ def bench_pages(sizes: Sequence[int] = (10_000, 100_000), work: Path | None = No
     return status
 
 
-if __name__ == "__main__":  # python -m dashboards.bench DB [REPEAT]
+def summary_times(db_path: str | Path, repeat: int = 3, out: TextIO | None = None) -> int:
+    """Print the CPU seconds of each query that reads a load-step summary, on the summary and
+    on the per-event tables (``queries.USE_SUMMARIES`` off), the least of ``repeat`` runs each;
+    the results must be equal, floats to 1e-9 (1 when one is not): a sum of doubles depends on
+    the order DuckDB's threads add them in, whichever table it reads."""
+    import polars as pl
+
+    from dashboards import mandate_queries, queries, store
+    from dashboards.queries import Filters
+
+    out = out or sys.stdout
+    db = Path(db_path)
+    f = Filters()
+    probes = {
+        "findings by code (Audit)": lambda: queries.findings_by_code(db, f),
+        "observation counts (Observation protocols)":
+            lambda: queries.observation_page(db, f, 100)["counts"],
+        "ledger by source (Scoring sources)": lambda: mandate_queries.ledger_by_source(db, f),
+        "phase moments (Duration)": lambda: queries.phase_moments(db, f),
+    }
+    status = 0
+    try:
+        for label, probe in probes.items():
+            got: dict[bool, tuple[float, pl.DataFrame]] = {}
+            for use in (False, True):
+                queries.USE_SUMMARIES = use
+                best = float("inf")
+                for _ in range(max(1, repeat)):
+                    store._CACHE.clear()
+                    c = time.process_time()
+                    frame = probe()
+                    best = min(best, time.process_time() - c)
+                got[use] = (best, frame)
+            same = _same(got[True][1], got[False][1])
+            status |= 0 if same else 1
+            print(f"{label:<44} per-event {got[False][0]:.3f} s CPU, summary {got[True][0]:.3f} s "
+                  f"CPU, {'equal' if same else 'NOT EQUAL'}", file=out)
+    finally:
+        queries.USE_SUMMARIES = True
+    return status
+
+
+def _same(a: object, b: object) -> bool:
+    import polars as pl
+    from polars.testing import assert_frame_equal
+
+    assert isinstance(a, pl.DataFrame) and isinstance(b, pl.DataFrame)
+    try:
+        assert_frame_equal(a.sort(a.columns), b.sort(b.columns), rel_tol=1e-9, abs_tol=1e-9)
+    except AssertionError:
+        return False
+    return True
+
+
+if __name__ == "__main__":  # python -m dashboards.bench [--summaries] DB [REPEAT]
+    if sys.argv[1:2] == ["--summaries"]:
+        sys.exit(summary_times(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 3))
     sys.exit(print_page_times(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 3))

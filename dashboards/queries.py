@@ -262,10 +262,15 @@ def _findings_by_code_sql(summary: bool, where: str) -> str:
             f"FROM ({per_game}) GROUP BY ALL ORDER BY findings DESC, code")
 
 
+#: read the load step's summaries where the warehouse has them (False: the per-event tables,
+#: as before migration 8; ``python -m dashboards.bench --summaries DB`` times both)
+USE_SUMMARIES = True
+
+
 def summarised(db: Path, table: str) -> bool:
     """True when the warehouse has the load step's summary ``table``
     (:mod:`ingest.warehouse.summaries`; a warehouse from before migration 8 has none)."""
-    return table_exists(db, table)
+    return USE_SUMMARIES and table_exists(db, table)
 
 
 def game_findings(db: Path, game_id: str) -> pl.DataFrame:

@@ -113,7 +113,7 @@ def _check_pages(db: Path) -> int:
                                                      else queries.HUMAN_SQL), d_params)))
         for new, old in pairs:
             assert new.columns == old.columns
-            assert_frame_equal(_sorted(new), _sorted(old))
+            assert_frame_equal(_sorted(new), _sorted(old), rel_tol=1e-9, abs_tol=1e-9)
             compared += old.height
     return compared
 
