@@ -169,7 +169,8 @@ def _replicate(pool: _Pool, games: int, rng: np.random.Generator) -> tuple[pl.Da
     perm = np.argsort(rng.random((g, n)), axis=1)  # outcomes handed to random seats
 
     def col(c: str) -> np.ndarray:
-        return pool.cols[c][idx]
+        picked: np.ndarray = pool.cols[c][idx]
+        return picked
 
     def moved(c: str) -> np.ndarray:
         return np.take_along_axis(col(c), perm, axis=1)

@@ -122,7 +122,7 @@ class _Chart(alt.Chart):
     hashes the JSON of every schema class each time: about 7 ms per string, 0.1-0.25 s per
     page. The chart is the same; only the way it is built changes."""
 
-    def encode(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+    def encode(self, *args: Any, **kwargs: Any) -> Any:
         return super().encode(*args, **{k: _channel(k, v) for k, v in kwargs.items()})
 
 
@@ -334,7 +334,7 @@ def open_margins_chart(df: pl.DataFrame) -> ChartLike:
 
 def claim_strength_chart(df: pl.DataFrame) -> alt.Chart:
     """Histogram of Dossier claim strengths, eligible claims apart (``df``: claims counted per
-    strength and eligibility in SQL, :func:`dashboards.mandate_queries.claim_strengths`)."""
+    strength and eligibility in SQL, :func:`dashboards.mandate2038.queries.claim_strengths`)."""
     return (
         _chart(df, title="Dossier claim strengths")
         .mark_bar()

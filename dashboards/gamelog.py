@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from dashboards import queries
+from engine.core.registry import DEFAULT_GAME
 
 
 @dataclass(slots=True)
@@ -42,10 +43,6 @@ class GameLog:
             model = rs.log_model if rs is not None else None
         except Exception:
             model = None
-        if model is None:
-            from schemas import LOG_MODELS
-
-            model = LOG_MODELS.get(getattr(self.header, "game", ""))
         if model is None:
             return None
         return model(header=self.header, events=list(self.events))
@@ -137,7 +134,7 @@ def _from_warehouse(db: Path, game_id: str, row: dict[str, Any], problem: str) -
         if seats.is_empty():
             return out
         header_obj = {
-            "game": row.get("game") or "mandate2038",
+            "game": row.get("game") or DEFAULT_GAME,
             "rules_version": row.get("rules_version"),
             "profile": row.get("profile") or "default",
             "session_type": row.get("session_type"),

@@ -263,7 +263,7 @@ def _findings_by_code_sql(summary: bool, where: str) -> str:
 
 
 #: read the load step's summaries where the warehouse has them (False: the per-event tables,
-#: as before migration 8; ``python -m dashboards.bench --summaries DB`` times both)
+#: as before migration 8; ``python -m cli.bench.pages --summaries DB`` times both)
 USE_SUMMARIES = True
 
 

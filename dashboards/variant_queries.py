@@ -208,11 +208,13 @@ def _blocks(games: pl.DataFrame) -> np.ndarray:
                        (pl.col("game_index") // pl.col("player_count")).alias("b"))
     _, inv = np.unique(np.array([f"{a}|{b}|{c}" for a, b, c in key.rows()]),
                        return_inverse=True)
-    return np.asarray(inv).reshape(-1)
+    out: np.ndarray = np.asarray(inv).reshape(-1)
+    return out
 
 
 def _finite(x: np.ndarray) -> np.ndarray:
-    return x[np.isfinite(x)]
+    kept: np.ndarray = x[np.isfinite(x)]
+    return kept
 
 
 def compare_arms(base: pl.DataFrame, var: pl.DataFrame, *, replicates: int = 2000,

@@ -20,7 +20,9 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from dashboards import bench, mandate_queries, queries, store
+from cli.bench import pages as bench
+from dashboards import queries, store
+from dashboards.mandate2038 import queries as mandate_queries
 from dashboards.queries import KIND_SQL, Filters
 from ingest.warehouse import summaries
 from ingest.warehouse.migrations import migrate

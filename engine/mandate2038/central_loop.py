@@ -15,6 +15,7 @@ from operator import itemgetter
 from engine.core.findings import FindingSink
 from engine.mandate2038 import factions
 from engine.mandate2038.board import DISTANCE, FRONTIER, WITHIN_TWO
+from engine.mandate2038.codes import turn_touches
 from engine.mandate2038.core_actions import (
     ACTIONS,
     compute_free,
@@ -121,7 +122,8 @@ def close_cycle(st: GameState, sink: FindingSink) -> None:
         if not st.partial:
             sink.report("turn/unresolved",
                         f"seat {seat}'s revealed {pick} was never resolved in Era {st.era} "
-                        f"cycle {st.cycle}", seat=seat, expected=pick)
+                        f"cycle {st.cycle}", seat=seat, expected=pick,
+                        touches=turn_touches(pick))  # what its lost turn would have changed
         commit(st, st.seats[seat - 1], pick)
     st.to_resolve = []
     if st.after_resolve:
@@ -874,12 +876,14 @@ def on_turn(st: GameState, ev: TurnEvent, sink: FindingSink) -> None:
         nxt = st.to_resolve[0] if st.to_resolve else None
         if st.last_turn.get(seat) == ev:
             sink.report("turn/twice", f"seat {seat}'s {kind} repeats its turn of this cycle "
-                        "exactly (a line written twice); it is not applied again", seat=seat)
+                        "exactly (a line written twice); it is not applied again", seat=seat,
+                        touches=())  # not applied: the table's state is the engine's
             return
         if nxt is not None and st.selections.get(nxt) == kind:
             sink.report("turn/twice", f"seat {seat} resolved a second turn in Era {st.era} cycle "
                         f"{st.cycle}; seat {nxt}, next to resolve, revealed {kind}: read as seat "
-                        f"{nxt}'s turn (a wrong seat)", seat=seat, involves=(nxt,))
+                        f"{nxt}'s turn (a wrong seat)", seat=seat, involves=(nxt,),
+                        touches=turn_touches(kind))
             ev = ev.model_copy(update={"seat": nxt})
             seat, s = nxt, st.seats[nxt - 1]
     st.last_turn[seat] = ev
@@ -907,34 +911,41 @@ def on_turn(st: GameState, ev: TurnEvent, sink: FindingSink) -> None:
         # without a reveal the cycle is only known from its Headline
         if seat in st.resolved and st.cycle > 0:
             sink.report("turn/twice", f"seat {seat} resolved a second turn this cycle",
-                        seat=seat)
+                        seat=seat, touches=turn_touches(kind))
         selection_problems(st, s, kind, sink, where="resolved")
     elif seat in st.resolved:
         sink.report("turn/twice", f"seat {seat} resolved a second turn in Era {st.era} "
-                    f"cycle {st.cycle}", seat=seat)
+                    f"cycle {st.cycle}", seat=seat, touches=turn_touches(kind))
         selection_problems(st, s, kind, sink, where="resolved")
     elif pick is None:
         sink.report("turn/not-selected",
                     f"seat {seat} resolved {kind} without a revealed selection",
-                    seat=seat, recorded=kind)
+                    seat=seat, recorded=kind, touches=turn_touches(kind))
         selection_problems(st, s, kind, sink, where="resolved")
     else:
         if pick != kind:
             # the seat still to resolve that revealed this action may be the one the line
             # meant (a wrong seat): what then happens to its turn follows from this finding
             meant = tuple(x for x in st.to_resolve if x != seat and st.selections.get(x) == kind)
-            sink.report("turn/not-selected",
-                        f"seat {seat} revealed {pick} but resolved {kind}; the selected "
-                        "Action is the only Action this turn", seat=seat, expected=pick,
-                        recorded=kind, involves=meant[:1])
+            f = sink.report("turn/not-selected",
+                            f"seat {seat} revealed {pick} but resolved {kind}; the selected "
+                            "Action is the only Action this turn", seat=seat, expected=pick,
+                            recorded=kind,
+                            touches=tuple({*turn_touches(kind), *turn_touches(pick)}))
+            if meant:  # the seat the line may have meant: what a turn of its kind changes
+                sink.doubt(meant[0], turn_touches(kind), f)
             selection_problems(st, s, kind, sink, where="resolved")
         nxt = st.to_resolve[0] if st.to_resolve else None
         if nxt is not None and nxt != seat and not st.order_reported:
             st.order_reported = True  # once per cycle: later turns follow from the first slip
-            sink.report("turn/out-of-order",
-                        f"seat {seat} resolved before seat {nxt}; resolution runs clockwise "
-                        f"from Initiative (seat {st.initiative})", seat=seat, expected=nxt,
-                        recorded=seat, involves=(nxt,))
+            f = sink.report("turn/out-of-order",
+                            f"seat {seat} resolved before seat {nxt}; resolution runs clockwise "
+                            f"from Initiative (seat {st.initiative})", seat=seat, expected=nxt,
+                            recorded=seat, involves=(nxt,), touches=turn_touches(kind))
+            # both turns were played in an order the engine did not see; the one it skipped may
+            # be the one that is missing
+            if f.severity != "info":
+                sink.doubt(nxt, turn_touches(st.selections.get(nxt, "")), f)
     if seat in st.to_resolve:
         st.to_resolve.remove(seat)
     st.resolved.add(seat)
@@ -1097,7 +1108,7 @@ def _orbital(st: GameState, s: SeatState, ev: TurnEvent, sink: FindingSink) -> N
     f = s.facilities.get(o.facility)
     if f is None:
         sink.report("ability/invalid", f"Orbital Compute moved Facility {o.facility}, not built",
-                    seat=s.seat, unsynced=True)  # which Facilities it owns: no checkpoint says
+                    seat=s.seat, reads=("facilities",))  # which Facilities it owns: no checkpoint says
     else:
         if o.to == FRONTIER or (o.to != f.hex and not has_free_space(st, o.to)):
             sink.report("ability/invalid",

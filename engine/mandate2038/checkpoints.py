@@ -112,7 +112,10 @@ def on_checkpoint(st: GameState, ev: Checkpoint, sink: FindingSink) -> None:
             else:
                 setattr(s, attr, value)
         s.steps.clear()  # steps are counted from this checkpoint on
-        sink.settle(s.seat)  # the table's values: later findings about it stand on their own
+        # the table's values of the fields it recorded: later findings that read them stand on
+        # their own (what the checkpoint does not record stays in doubt)
+        sink.resolve(s.seat, [f for f, rec in zip(FIELDS, _recorded(sv.__dict__), strict=True)
+                              if rec is not None])
         if s.owed:  # the table's values settle what was owed of the fields it recorded
             for (_field, attr, _limit), rec in zip(fields, _recorded(sv.__dict__), strict=True):
                 if rec is not None:
@@ -134,11 +137,14 @@ def on_checkpoint(st: GameState, ev: Checkpoint, sink: FindingSink) -> None:
         elif st.partial:
             st.black = ev.systemic_risk
         else:
-            st.black = sink.resync(f"Systemic Risk{label}", st.black, ev.systemic_risk)
+            st.black = sink.resync(f"Systemic Risk{label}", st.black, ev.systemic_risk,
+                                   reads=("table:risk",))
+        sink.resolve(None, ("table:risk",))
         if st.era == 4 and st.audit_done:
             st.systemic_risk_final = st.black
     if len(seen) == st.n and all(sv.scrutiny is not None for sv in ev.seats):
         st.bag_synced = True
+        sink.resolve(None, ("table:bag",))
 
 
 def _mismatch(st: GameState, s: SeatState, field: str, label: str, mine: int, rec: int,
@@ -154,26 +160,29 @@ def _mismatch(st: GameState, s: SeatState, field: str, label: str, mine: int, re
         follows = prev[1]
         steps += (f"; the checkpoint before recorded {prev[0]:+d} against the rules, and the "
                   "table went on from its own value")
-    elif s.seat in sink.ever and _structural(sink.ever[s.seat]):
-        # a turn the table lost, added or gave another seat: the Facilities and pieces behind
-        # this value differ since then (checkpoints resynchronise only the values they record)
-        follows = sink.ever[s.seat]
     f = sink.report(
         "checkpoint/mismatch",
         f"the table recorded seat {s.seat} {field}{label} = {rec!r}, the rules give {mine!r}"
         f"{steps}; continuing from the table's value",
-        seat=s.seat, expected=mine, recorded=rec, rule=rule, follows=follows)
+        seat=s.seat, expected=mine, recorded=rec, rule=rule, follows=follows,
+        because=f"seat {s.seat}'s {field}" if follows is not None else None,
+        reads=_reads(s, field))
     st.resynced[(s.seat, field)] = (rec - mine, f)
     return rec
 
 
-#: findings that mean a whole turn was lost, added or given to another seat
-_STRUCTURAL = frozenset({"turn/out-of-order", "turn/twice", "turn/unresolved", "turn/not-selected",
-                         "select/fourth-action"})
+#: the fields a Production changes (its Facilities' printed production, Generators' Scrutiny)
+_PRODUCED = frozenset({"runway", "compute", "trust", "scrutiny"})
 
-
-def _structural(cause: Any) -> bool:
-    return isinstance(cause, int) or getattr(cause, "code", None) in _STRUCTURAL
+def _reads(s: SeatState, field: str) -> tuple[str, ...]:
+    """What a checkpoint comparison of ``field`` read: the field, and for what a Production
+    changes, which Facilities the seat owns (a Build the table lost produces every Production
+    after it) and which it powered (in doubt after a slip until an allocation the engine could
+    follow records them). Only a slip that put one of those in doubt explains the
+    difference."""
+    if field not in _PRODUCED:
+        return (field,)
+    return (field, "power", "facilities")
 
 
 def _mark_reached(st: GameState, s: SeatState) -> None:

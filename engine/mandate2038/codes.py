@@ -203,40 +203,92 @@ CATALOGUE = Catalogue(
     + MANDATE_RULES)
 
 
-#: codes whose check reads state an earlier slip may have put wrong (where pieces stand, what a
-#: seat holds, which turns were seen): about a seat an earlier finding (or an unreadable line)
-#: concerns, and before a checkpoint resynchronises it, they are notes linked to that slip (one
-#: slip, one finding; engine.core.findings.FindingSink.report)
-CONSEQUENCE_CODES = frozenset({
-    "checkpoint/mismatch", "turn/unresolved", "turn/out-of-order", "turn/not-selected",
-    "turn/twice", "move/piece-not-there", "research/draw-outside-run", "research/run-not-ended",
-    "research/no-compute", "production/not-powered", "production/missing-allocation",
-    "audit/cube-not-in-bag",
-    "mandate/era-mandate-scorers", "select/action-exhausted", "select/fourth-action",
-    "select/ineligible", "resource/insufficient", "build/cannot-pay", "deploy/no-compute",
-    "deploy/capability-too-low", "dossier/missing", "build/no-facility-space",
-    "checkpoint/wrong-era", "trade/not-active-player",
-})
+
+# --- Provenance (DESIGN.md §5; engine.core.findings.FindingSink) -------------------------------
+# A later finding follows from a slip only when a value its check reads is in doubt because of
+# that slip. A seat's values: the seven a checkpoint records (resynchronised by the checkpoint
+# that records them), ``era`` (what it did this Era: its actions, markers, Research run, Dossier
+# and the Era's counters; a new Era starts them afresh), ``power`` (which Facilities it powers:
+# its next Production allocation records them), ``pieces`` and ``facilities`` (where its pieces
+# stand, which Facilities and Generator it owns: no record resynchronises them). The table's
+# values: the Audit bag and Systemic Risk.
+
+RESOURCES = ("mandate", "runway", "compute", "capability", "customers", "trust", "scrutiny")
+
+#: the words a note names each value by
+VALUE_WORDS: dict[str, str] = {
+    "mandate": "Mandate", "runway": "Runway", "compute": "Compute", "capability": "Capability",
+    "customers": "Customers", "trust": "Trust", "scrutiny": "Scrutiny",
+    "era": "record of this Era (actions taken, Program markers, Research run)",
+    "era:capability": "Capability gained this Era", "era:research": "Training Runs this Era",
+    "era:fund": "Runway gained by Fund this Era", "era:deploy": "deployments this Era",
+    "era:build": "Joint Ventures and Builds this Era",
+    "pieces": "pieces on the board (CEO and Teams)",
+    "facilities": "Facilities and Generator (which it owns, where)",
+    "power": "powered Facilities this Production",
+    "table:bag": "the Audit bag", "table:risk": "Systemic Risk",
+}
+
+#: finding code -> the values its check reads (a finding about no seat: of every seat)
+READS: dict[str, tuple[str, ...]] = {
+    "checkpoint/mismatch": RESOURCES,  # each comparison passes the one field it read
+    "turn/unresolved": ("era",), "turn/out-of-order": ("era",), "turn/not-selected": ("era",),
+    "turn/twice": ("era",), "select/action-exhausted": ("era",), "select/fourth-action": ("era",),
+    "select/ineligible": ("era",), "trade/not-active-player": ("era",), "dossier/missing": ("era",),
+    "research/draw-outside-run": ("era",), "research/run-not-ended": ("era",),
+    "research/no-compute": ("compute",), "deploy/no-compute": ("compute",),
+    "build/cannot-pay": ("runway",), "resource/insufficient": ("runway", "compute"),
+    "deploy/capability-too-low": ("capability", "customers"),
+    "move/piece-not-there": ("pieces",), "build/no-facility-space": ("facilities",),
+    "production/not-powered": ("facilities",),
+    "production/missing-allocation": ("facilities", "era"),
+    "audit/cube-not-in-bag": ("table:bag", "scrutiny"),
+    # the Era Mandate: each call names what its criterion reads, of the seats it disagrees on
+    "mandate/era-mandate-scorers": ("era",),
+    # the final Mandate: the last checkpoint's, less the offline penalty of the last Production
+    "final/offline-penalty": ("power", "facilities"),
+    "final/provisional-winner": ("mandate", "trust", "customers", "compute", "power",
+                                 "facilities"),
+    "final/winner": ("mandate", "trust", "customers", "compute", "power", "facilities"),
+    "final/claimant": ("capability", "trust", "customers", "facilities"),
+    "final/claim-strength": ("capability", "trust", "customers", "facilities"),
+}
+
+#: slip code -> the values of its seat (and of the seat it skipped) it puts in doubt: a turn
+#: the table lost, added, repeated or gave another seat may have changed any of them (through
+#: Headlines and abilities too); a checkpoint from another Era was neither compared nor adopted,
+#: so it puts nothing in doubt
+DOUBTS: dict[str, tuple[str, ...]] = {
+    "turn/out-of-order": ("*",), "turn/twice": ("*",), "turn/not-selected": ("*",),
+    "turn/unresolved": ("*",),
+}
+
+#: what an Era Mandate criterion reads of each seat: a count of this Era's (``era:NAME``, which
+#: only some turns change) or what stands on the board
+CRITERION_READS: dict[str, tuple[str, ...]] = {
+    "capability_gained": ("era:capability",), "best_run_unique_domains": ("era:research",),
+    "fund_runway_gained": ("era:fund",), "demand_satisfied": ("power", "facilities"),
+    "compute_produced": ("power", "facilities"), "customers_gained": ("era:deploy",),
+    "powered_facilities": ("power",), "controlled_categories": ("pieces", "facilities"),
+    "active_new_joint_ventures": ("era:build",),
+    "trust_among_deployers": ("trust", "era:deploy"),
+    "capability_among_trust4": ("capability", "trust"),
+    "fewest_scrutiny_added": ("scrutiny", "table:bag"),
+}
+#: this Era's counts, started afresh with each Era
+ERA_VALUES = ("era", "era:capability", "era:research", "era:fund", "era:deploy", "era:build")
+#: the counts a turn of each kind may change (besides its seat's resources and pieces)
+TURN_COUNTS: dict[str, tuple[str, ...]] = {
+    "fund": ("era:fund",), "research": ("era:research", "era:capability"),
+    "deploy": ("era:deploy", "era:capability"), "build": ("era:build", "facilities"),
+    "organize": ("facilities",), "influence": ("era:build",),
+}
 
 
-#: codes that read what a checkpoint does not resynchronise (where pieces stand, which
-#: Facilities a seat owns, the final record): after a seat's first slip they are notes linked to
-#: it for the rest of the game (engine.core.findings.FindingSink.report)
-LINGERING_CODES = frozenset({
-    "move/piece-not-there", "production/not-powered", "build/no-facility-space",
-    "final/offline-penalty", "final/provisional-winner", "final/winner", "final/claimant",
-    "final/claim-strength", "mandate/era-mandate-scorers",
-})
-
-
-#: codes that say the log itself is garbled here (a line unreadable, a turn missing, repeated or
-#: out of order, a checkpoint from another Era): what follows such a slip for the same seat may
-#: be its consequence. After a plain rule error the engine followed the table's record, so a
-#: later rule broken is a finding of its own; only :data:`MISMATCH_CODES` link to it (a
-#: multi-error log's planted errors each stand as an error).
-SLIP_CODES = frozenset({
-    "log/parse-error", "turn/out-of-order", "turn/twice", "turn/not-selected", "turn/unresolved",
-    "checkpoint/wrong-era",
-})
-#: codes that follow from any earlier finding about the seat until a checkpoint resyncs it
-MISMATCH_CODES = frozenset({"checkpoint/mismatch"})
+def turn_touches(kind: str) -> tuple[str, ...]:
+    """The values of a seat that a turn of ``kind`` may have changed: its resources, its pieces,
+    its actions this Era and the counts that kind of turn changes (another kind: all of them)."""
+    counts = TURN_COUNTS.get(kind)
+    if counts is None:
+        return ("*",)
+    return (*RESOURCES, "pieces", "era", *counts)

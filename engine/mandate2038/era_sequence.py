@@ -16,6 +16,7 @@ from typing import Any
 
 from engine.core.findings import FindingSink
 from engine.mandate2038.central_loop import close_cycle, initiative_for
+from engine.mandate2038.codes import CRITERION_READS, ERA_VALUES
 from engine.mandate2038.content import DOSSIER_CARDS
 from engine.mandate2038.hex_board import (
     adjacent_hexes,
@@ -55,6 +56,7 @@ def on_era_start(st: GameState, ev: EraStart, sink: FindingSink) -> None:
         ensure_production_closed(st, sink)
         close_cycle(st, sink)
         end_era(st, sink)
+    sink.resolve(None, ERA_VALUES)  # a new Era: what each seat did in the last one is played past
     expected = st.era + 1
     if ev.era != expected and not (st.partial and ev.era > st.era):
         sink.report("era/out-of-order", f"Era {ev.era} began after Era {st.era}",
@@ -181,6 +183,7 @@ def on_allocate(st: GameState, ev: Allocate, sink: FindingSink) -> None:
     """§6C.3 Allocate: the seat's complete allocation, checked against its local sources."""
     # each field read once (a pydantic attribute costs several plain ones)
     seat, emergency, mega_clusters = ev.seat, ev.emergency, ev.mega_clusters
+    reported = len(sink.findings)
     if st.production_done:
         if seat in st.allocations:
             sink.report("production/twice", f"seat {seat} allocated twice this Production",
@@ -207,7 +210,7 @@ def on_allocate(st: GameState, ev: Allocate, sink: FindingSink) -> None:
         if m is None or m.owner != s.seat:
             sink.report("production/mega-cluster-demand",
                         f"seat {seat} satisfied Mega-Cluster {num}, which it does not own",
-                        seat=seat, recorded=num, unsynced=m is None)
+                        seat=seat, recorded=num, reads=("facilities",) if m is None else ())
             continue
         fa, fb = s.facilities.get(m.hosts[0]), s.facilities.get(m.hosts[1])
         if m.hosts[0] not in facs or m.hosts[1] not in facs:
@@ -227,6 +230,13 @@ def on_allocate(st: GameState, ev: Allocate, sink: FindingSink) -> None:
                               "emergency": emergency}, rulings=(tag,) if tag else ())
     st.allocations[seat] = (facs, megas, emergency)
     s.allocated = True
+    if len(sink.findings) == reported:  # the table's record of which Facilities it powers
+        sink.resolve(seat, ("power",))
+    elif sink.last_cause is not None and any(
+            f.severity == "info" for f in sink.findings[reported:]):
+        # an allocation the engine could not follow because of a slip (a Facility it never saw
+        # built): what this Production gives the seat is in doubt because of that slip
+        sink.doubt(seat, ("power",), sink.last_cause)
     if len(st.allocations) == st.n:
         resolve_production(st, sink)
 
@@ -325,7 +335,9 @@ def resolve_production(st: GameState, sink: FindingSink) -> None:
             f = s.facilities[no]
             if f.powered:
                 _produce(st, s, f, counted=True)
+        set_cause(st, "customers")  # one Runway per Customer: not from its Facilities
         gain(st, s, "runway", s.customers)
+        set_cause(st, "produce")
         for m in st.megas.values():
             if m.owner == seat and m.demand_met:
                 fa, fb = s.facilities.get(m.hosts[0]), s.facilities.get(m.hosts[1])
@@ -506,7 +518,7 @@ def on_audit(st: GameState, ev: Audit, sink: FindingSink) -> None:
                     f"the Era {st.era} Audit drew {len(ev.draws)} cubes; with {st.n} players it "
                     f"draws {st.c.audit_draws(st.era, st.n)} (bag held {bag_before})",
                     expected=expected, recorded=len(ev.draws),
-                    follows=sink.unread() if limited else None)
+                    reads=("scrutiny", "table:bag") if limited else ())
     drawn = {s.seat: 0 for s in st.seats}
     lost = {s.seat: [0, 0] for s in st.seats}
     blacks = 0
@@ -632,11 +644,17 @@ def score_era_mandate(st: GameState, recorded: list[int] | None, sink: FindingSi
     if recorded is not None:
         rec = sorted(set(x for x in recorded if 1 <= x <= st.n))
         if rec != scorers:
+            # the seats the table and the rules disagree on, and what the criterion reads of
+            # them: only a slip that put one of those in doubt explains the difference
+            apart = tuple(sorted(set(rec) ^ set(scorers)))
+            if card.criterion == "controlled_categories":  # who controls a hex: every seat's
+                apart = tuple(x.seat for x in st.seats)     # pieces and Facilities there
             sink.report("mandate/era-mandate-scorers",
                         f"{card.name}: the table scored seats {rec or 'none'}; the criterion "
                         f"({card.criterion}, minimum {card.minimum}) gives "
                         f"{scorers or 'nobody'} (values {values})",
-                        expected=scorers, recorded=rec)
+                        expected=scorers, recorded=rec, involves=apart,
+                        reads=CRITERION_READS.get(card.criterion, ("era",)))
             final = rec
     _award(st, final, card.name)
     for s in st.seats:

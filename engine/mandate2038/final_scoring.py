@@ -207,7 +207,8 @@ def compare_record(st: GameState, rec: FinalRecord, sink: FindingSink) -> None:
                     f"provisional winner recorded {sorted(rec.provisional_winners)}; Mandate "
                     "with the tie breakers (Trust, Customers, Compute) gives "
                     f"{f['provisional_winners']}", expected=f["provisional_winners"],
-                    recorded=sorted(rec.provisional_winners))
+                    recorded=sorted(rec.provisional_winners),
+                    involves=_apart(rec.provisional_winners, f["provisional_winners"]))
     if rec.claims is not None and f["claims_known"]:
         mine = {c["seat"]: c["strength"] for c in f["claims"] if c["eligible"]}
         why = {c["seat"]: c.get("explain", "") for c in f["claims"]}
@@ -237,7 +238,8 @@ def compare_record(st: GameState, rec: FinalRecord, sink: FindingSink) -> None:
     if rec.winners is not None and sorted(rec.winners) != sorted(f["winners"]) and not follows:
         sink.report("final/winner",
                     f"final winner recorded {sorted(rec.winners)}; the rules give {f['winners']}",
-                    expected=f["winners"], recorded=sorted(rec.winners))
+                    expected=f["winners"], recorded=sorted(rec.winners),
+                    involves=_apart(rec.winners, f["winners"]))
     if rec.open is not None and rec.open != f["open"]:
         sink.report("final/open",
                     f"recorded {'Open' if rec.open else 'Closed'}; Collective Trust "
@@ -252,3 +254,9 @@ def compare_record(st: GameState, rec: FinalRecord, sink: FindingSink) -> None:
                     f"World Ending recorded {rec.ending}; AGI {f['agi']} and "
                     f"{'Open' if f['open'] else 'Closed'} give {f['ending']}",
                     expected=f["ending"], recorded=rec.ending)
+
+
+def _apart(recorded: list[int], expected: list[int]) -> tuple[int, ...]:
+    """The seats the table and the rules disagree on: what a slip must have put in doubt to
+    explain the difference (engine.core.findings, provenance)."""
+    return tuple(sorted(set(recorded) ^ set(expected)))

@@ -57,7 +57,7 @@ def do_mega_cluster(st: GameState, s: SeatState, ev: MegaCluster, t: Turn, sink:
         problem = f"the acting piece ended on {t.dest}, not on a host's hex"
     if problem is not None:
         sink.report("program/mega-cluster-invalid", f"seat {s.seat}'s Mega-Cluster: {problem}",
-                    seat=s.seat, unsynced=unbuilt)
+                    seat=s.seat, reads=("facilities",) if unbuilt else ())
     prog = st.c.programs.get("mega_cluster")
     runway = prog.runway if prog is not None else 3
     compute = prog.compute if prog is not None else 2

@@ -35,6 +35,7 @@ RULES: dict[str, str] = {
     "production": f"{S}6 Era sequence, C. Power and Production",
     "generate": f"{S}6 Era sequence, C.1 Generate (one Scrutiny for every Emergency Power Complex)",
     "produce": f"{S}6 Era sequence, C.4 Produce (powered Facilities, one Runway per Customer, Mega-Clusters)",
+    "customers": f"{S}6 Era sequence, C.4 Produce (one Runway per Customer)",
     "partner": f"{S}6 Era sequence, C.5 Partner (active Joint Ventures)",
     "dossier_reveal": f"{S}5 Four-Era progression, Era IV, The secret AGI Dossier",
     "audit": f"{S}6 Era sequence, E. Public Audit",
