@@ -275,15 +275,16 @@ def bench_pages(sizes: Sequence[int] = (10_000, 100_000), work: Path | None = No
 
 
 def summary_times(db_path: str | Path, repeat: int = 3, out: TextIO | None = None) -> int:
-    """Print the CPU seconds of each query that reads a load-step summary (on one open
+    """Print the CPU seconds of each shared query that reads a load-step summary (on one open
     connection, as a page run shares; the Observation protocols entry is the page's five
     queries, one of them the counts), on the summary and on the per-event tables
     (``queries.USE_SUMMARIES`` off), the least of ``repeat`` runs each; the results must be equal, floats to 1e-9 (1 when one is not): a sum of doubles depends on
-    the order DuckDB's threads add them in, whichever table it reads."""
+    the order DuckDB's threads add them in, whichever table it reads. (Mandate 2038's Scoring
+    query on ``ledger_totals`` is a game's own, which shared code does not import;
+    ``tests/test_warehouse_summaries.py`` compares it with the ledger.)"""
     import polars as pl
 
     from dashboards import queries, store
-    from dashboards.mandate2038 import queries as mandate_queries
     from dashboards.queries import Filters
 
     out = out or sys.stdout
@@ -293,7 +294,6 @@ def summary_times(db_path: str | Path, repeat: int = 3, out: TextIO | None = Non
         "findings by code (Audit)": lambda: queries.findings_by_code(db, f),
         "observation page queries (Observation protocols)":
             lambda: queries.observation_page(db, f, 100)["counts"],
-        "ledger by source (Scoring sources)": lambda: mandate_queries.ledger_by_source(db, f),
         "phase moments (Duration)": lambda: queries.phase_moments(db, f),
     }
     status = 0
