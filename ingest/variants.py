@@ -27,13 +27,13 @@ from engine.core.variants import (
 )
 from schemas.packs import load_pack
 from schemas.variants import (
+    MAX_VARIANT_BYTES,
     VariantError,
     VariantFile,
     VariantProblem,
     VariantStamp,
     load_bounds,
     parse_variant,
-    read_variant,
 )
 
 
@@ -70,6 +70,30 @@ def _ruling_check(game: str, rules_version: str) -> tuple[Callable[[str, Any], s
         return None
 
     return check, lambda oid: book.rulings[oid].default
+
+
+def read_variant(path: Path | str) -> VariantFile:
+    """Read a variant file the way logs are read: a regular file (a link is followed) of at
+    most :data:`schemas.variants.MAX_VARIANT_BYTES`, never a FIFO or a device (VariantError
+    when unreadable or malformed)."""
+    from ingest.formats import NotReadable, read_file, source_name
+
+    name = source_name(path)
+    try:
+        data = read_file(path, limit=MAX_VARIANT_BYTES)
+        text = data.decode("utf-8")
+    except NotReadable as exc:
+        why = str(exc).replace(f"larger than {MAX_VARIANT_BYTES} bytes",
+                               f"larger than {MAX_VARIANT_BYTES:,} bytes, the most a variant "
+                               "file holds")
+        raise VariantError([VariantProblem(name, None, "", f"cannot be read: {why}")]) from None
+    except UnicodeDecodeError as exc:
+        raise VariantError([VariantProblem(name, None, "", f"not UTF-8 text (byte "
+                                           f"{exc.start})")]) from None
+    except OSError as exc:
+        raise VariantError([VariantProblem(name, None, "", "cannot be read: "
+                                           f"{exc.strerror or exc}")]) from None
+    return parse_variant(text, name)
 
 
 def load_variant(path: Path | str) -> LoadedVariant:
