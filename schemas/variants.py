@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from schemas.log import VariantStamp
+from schemas.log import MAX_VARIANT_CHANGES, VariantStamp
 from schemas.packs import data_dir
 
 __all__ = ["VariantStamp", "VariantFile", "VariantError", "VariantProblem", "content_hash",
@@ -53,7 +53,7 @@ _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 #: a variant file's size limit: the largest real one is under 2 KB
 MAX_VARIANT_BYTES = 64 * 1024
 #: changes, paused abilities and options of one variant (a stamp holds no more)
-MAX_CHANGES = 200
+MAX_CHANGES = MAX_VARIANT_CHANGES
 #: parts of one pack path
 MAX_PATH_PARTS = 12
 
