@@ -34,7 +34,10 @@ from schemas.variants import (
     VariantStamp,
     load_bounds,
     parse_variant,
+    printable,
 )
+
+MAX_SWEEP = 12  # values of one --sweep
 
 
 @dataclass(frozen=True)
@@ -134,21 +137,22 @@ def sweep_variants(base: LoadedVariant | None, spec: str, game: str = "mandate20
     ``KNOB=VALUE`` and checked like a file (on top of ``base``'s changes when given)."""
     knob, sep, rng = spec.partition("=")
     if not sep or not knob.strip() or not rng.strip():
-        raise VariantError([VariantProblem("--sweep", None, spec,
+        raise VariantError([VariantProblem("--sweep", None, printable(spec),
                                            "write KNOB=LO..HI or KNOB=A,B,C")])
     knob = knob.strip()
     try:
         if ".." in rng:
             lo, hi = (int(x) for x in rng.split("..", 1))
-            values: list[Any] = list(range(lo, hi + 1))
+            # counted before it is listed: 0..99999999999 is not a list to build
+            values: list[Any] = list(range(lo, hi + 1)) if 0 <= hi - lo < MAX_SWEEP else []
         else:
-            values = [int(x) for x in rng.split(",")]
+            values = [int(x) for x in rng.split(",", MAX_SWEEP)]
     except ValueError:
-        raise VariantError([VariantProblem("--sweep", None, spec,
+        raise VariantError([VariantProblem("--sweep", None, printable(spec),
                                            "the values must be integers")]) from None
-    if not values or len(values) > 12:
-        raise VariantError([VariantProblem("--sweep", None, spec,
-                                           "a sweep takes 1 to 12 values")])
+    if not values or len(values) > MAX_SWEEP:
+        raise VariantError([VariantProblem("--sweep", None, printable(spec),
+                                           f"a sweep takes 1 to {MAX_SWEEP} values")])
     out = []
     problems: list[VariantProblem] = []
     for v in values:
