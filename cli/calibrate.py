@@ -400,8 +400,8 @@ def command(args: Any) -> str:
                          "with playtest study")
     if args.null_check is not None:
         if not 1 <= args.null_check <= MAX_NULL_CHECK:
-            raise ValueError("--null-check needs a number of replicate studies, 1 to "
-                             f"{MAX_NULL_CHECK:,}")
+            raise ValueError("--null-check needs a number of replicate studies, at least 1 "
+                             f"and at most {MAX_NULL_CHECK:,}")
         try:
             players = tuple(int(x) for x in str(args.players).split(",") if x.strip())
         except ValueError:
