@@ -138,3 +138,146 @@ def test_a_stamp_name_with_a_newline_is_refused(tmp_path: Path,
                                "changes": {"dossier.compute_per_commit": 2}})
     assert main(["validate", str(path)]) == 2
     assert "variant.name" in capsys.readouterr().out
+
+
+# --- studies and compare --------------------------------------------------------------------
+
+
+def _study(out: Path, seed: str) -> Path:
+    assert main(["study", "--sweep", "dossier_compute=0..1", "--games", "2", "--players", "3",
+                 "--seed", seed, "--out", str(out), "--backend", "local", "--workers", "1",
+                 "--batch", "2"]) == 0
+    return out
+
+
+@pytest.fixture(scope="module")
+def studies(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    root = tmp_path_factory.mktemp("h4studies")
+    return _study(root / "S", "t"), _study(root / "T", "u")
+
+
+def _copy_batch(src: Path, dst: Path, bid: str, as_id: str | None = None) -> None:
+    import shutil
+
+    for f in src.glob(f"*/{bid}.parquet"):
+        shutil.copy(f, dst / f.parent.name / f"{as_id or bid}.parquet")
+    shutil.copy(src / "_batches" / f"{bid}.json", dst / "_batches" / f"{as_id or bid}.json")
+
+
+BASE = "baseline-default-p3-0000000"
+ARM = "dossier_compute=0-default-p3-0000000"
+
+
+@pytest.mark.parametrize("attack, words", [
+    ("other study's batch", "holds games of another study or arm (study_seed 'u'"),
+    ("same-named arm's batch", "holds games of another study or arm (variant"),
+    ("foreign batch id", "_batches/other-default-p3-0000000.json is not a batch of this study"),
+    ("batch files deleted", f"batch {ARM} of the study is not finished"),
+    ("one table file deleted", f"games/{ARM}.parquet is missing"),
+    ("damaged parquet", f"batch {BASE} is damaged"),
+    ("foreign parquet", "seats/junk.parquet belongs to no batch"),
+])
+@pytest.mark.parametrize("command", ["compare", "calibrate"])
+def test_compare_and_calibrate_refuse_a_study_folder_they_cannot_trust(
+        command: str, attack: str, words: str, studies: tuple[Path, Path], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import shutil
+
+    good, other = studies
+    s = tmp_path / "S"
+    shutil.copytree(good, s)
+    if attack == "other study's batch":
+        _copy_batch(other, s, BASE)
+    elif attack == "same-named arm's batch":  # the arm dossier_compute=0's games as baseline's
+        _copy_batch(good, s, ARM, as_id=BASE)
+    elif attack == "foreign batch id":
+        _copy_batch(other, s, BASE, as_id="other-default-p3-0000000")
+    elif attack == "batch files deleted":
+        for f in [*s.glob(f"*/{ARM}.parquet"), s / "_batches" / f"{ARM}.json"]:
+            f.unlink()
+    elif attack == "one table file deleted":
+        (s / "games" / f"{ARM}.parquet").unlink()
+    elif attack == "damaged parquet":
+        victim = s / "games" / f"{BASE}.parquet"
+        victim.write_bytes(victim.read_bytes()[:100])
+    else:
+        (s / "seats" / "junk.parquet").write_bytes(b"PAR1 not a table")
+    args = ["compare", str(s), "--replicates", "200"] if command == "compare" else [
+        "calibrate", str(s)]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert words in err and "internal error" not in err, err
+
+
+def test_compare_of_a_whole_study_still_runs(studies: tuple[Path, Path],
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["compare", str(studies[0]), "--replicates", "200"]) == 0
+    assert "dossier_compute=0 vs baseline" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--replicates", "100000000"], "--replicates must be 200 to 20,000"),
+    (["--players", "x"], "--players must be one player count"),
+    (["--seed", "-1"], "--seed must be 0 to"),
+])
+def test_compare_bounds_every_number(args: list[str], words: str, studies: tuple[Path, Path],
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["compare", str(studies[0]), *args]) == 2
+    assert words in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--sweep", "dossier_compute=0..99999999999"], "a sweep takes 1 to 12 values"),
+    (["--games", "99999999999"], "--games must be 1 to 1,000,000"),
+    (["--batch", "0"], "--batch must be 1 to"),
+    (["--workers", "-3", "--backend", "local"], "--workers must be 1 to"),
+])
+def test_study_bounds_every_number(args: list[str], words: str, tmp_path: Path,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["study", "--players", "3", "--out", str(tmp_path / "x"), *args]) == 2
+    assert words in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.parametrize("args", [["--null-check", "99999999"],
+                                  ["--null-check", "2", "--players", "x"]])
+def test_calibrate_bounds_every_number(args: list[str], studies: tuple[Path, Path],
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["calibrate", str(studies[0]), *args]) == 2
+    assert "internal error" not in capsys.readouterr().err
+
+
+# --- everything else ------------------------------------------------------------------------
+
+
+def test_rulings_of_only_a_comma_is_an_error_not_the_defaults(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    log = ROOT / "data/samples/audit-examples/select_program_twice.json"
+    assert main(["validate", str(log), "--rulings", ","]) == 2
+    assert "empty entry" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("fmt", ["csv", "m38", "json"])
+def test_a_mandate_log_missing_one_seat_gives_findings_not_a_crash(
+        fmt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # sed '/^Seat,2,/d' data/samples/notation/example-4p.csv (and the same seat in the others)
+    src = ROOT / "data/samples/notation/example-4p.m38"
+    if fmt == "json":
+        assert main(["convert", str(src), "--to", "json"]) == 0
+        doc = json.loads(capsys.readouterr().out)
+        doc["header"]["seats"] = [s for s in doc["header"]["seats"] if s["seat"] != 2]
+        text = json.dumps(doc)
+    else:
+        lines = (src.with_suffix(f".{fmt}")).read_text(encoding="utf-8").splitlines(True)
+        text = "".join(ln for ln in lines if not ln.startswith(("Seat,2,", "[Seat 2 ")))
+    path = tmp_path / f"noseat.{fmt}"
+    path.write_text(text, encoding="utf-8")
+    for command in ("validate", "replay"):
+        code = main([command, str(path)])
+        cap = capsys.readouterr()
+        assert code in (0, 1) and "internal error" not in cap.err, cap.err
+    main(["validate", str(path)])
+    out = capsys.readouterr().out
+    assert "setup/seats" in out and "log/seat-out-of-range" in out
+    if fmt == "csv":
+        assert "no Seat row for seat 2" in out
