@@ -168,7 +168,7 @@ BASE = "baseline-default-p3-0000000"
 ARM = "dossier_compute=0-default-p3-0000000"
 
 
-@pytest.mark.parametrize("attack, words", [
+ATTACKS = [
     ("other study's batch", "holds games of another study or arm (study_seed 'u'"),
     ("same-named arm's batch", "holds games of another study or arm (variant"),
     ("foreign batch id", "_batches/other-default-p3-0000000.json is not a batch of this study"),
@@ -176,8 +176,13 @@ ARM = "dossier_compute=0-default-p3-0000000"
     ("one table file deleted", f"games/{ARM}.parquet is missing"),
     ("damaged parquet", f"batch {BASE} is damaged"),
     ("foreign parquet", "seats/junk.parquet belongs to no batch"),
-])
-@pytest.mark.parametrize("command", ["compare", "calibrate"])
+]
+# calibrate already refused a batch whose files are not the ones written (issue 19)
+ALREADY = {("calibrate", "one table file deleted"), ("calibrate", "damaged parquet")}
+
+
+@pytest.mark.parametrize("command, attack, words", [
+    (c, a, w) for c in ("compare", "calibrate") for a, w in ATTACKS if (c, a) not in ALREADY])
 def test_compare_and_calibrate_refuse_a_study_folder_they_cannot_trust(
         command: str, attack: str, words: str, studies: tuple[Path, Path], tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
@@ -229,7 +234,7 @@ def test_compare_bounds_every_number(args: list[str], words: str, studies: tuple
 @pytest.mark.parametrize("args, words", [
     (["--sweep", "dossier_compute=0..99999999999"], "a sweep takes 1 to 12 values"),
     (["--games", "99999999999"], "--games must be 1 to 1,000,000"),
-    (["--batch", "0"], "--batch must be 1 to"),
+    (["--batch", "99999999"], "--batch must be 1 to 10,000"),
     (["--workers", "-3", "--backend", "local"], "--workers must be 1 to"),
 ])
 def test_study_bounds_every_number(args: list[str], words: str, tmp_path: Path,
