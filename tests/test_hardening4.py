@@ -286,3 +286,25 @@ def test_a_mandate_log_missing_one_seat_gives_findings_not_a_crash(
     assert "setup/seats" in out and "log/seat-out-of-range" in out
     if fmt == "csv":
         assert "no Seat row for seat 2" in out
+
+
+def test_the_write_password_throttle_counts_per_server_as_well() -> None:
+    from dashboards.write_lock import SERVER_FREE_ATTEMPTS, Throttle, Throttles
+
+    now = [0.0]
+
+    def clock() -> float:
+        return now[0]
+
+    throttles = Throttles(make=lambda: Throttle(clock=clock),
+                          server=Throttle(free=SERVER_FREE_ATTEMPTS, cap=60.0, clock=clock))
+    # a client that changes its address for every guess: each address is fresh, the server not
+    said = [throttles.attempt("guess", "secret", f"10.0.{i // 250}.{i % 250}")
+            for i in range(SERVER_FREE_ATTEMPTS + 3)]
+    assert all(not ok for ok, _ in said)
+    assert "checked in" in str(said[SERVER_FREE_ATTEMPTS][1])
+    ok, why = throttles.attempt("secret", "secret", "10.9.9.9")  # refused unread while waiting
+    assert not ok and "try again" in str(why)
+    now[0] += 61.0  # the server's wait is capped: the facilitator gets in after it
+    assert throttles.attempt("secret", "secret", "10.9.9.9") == (True, None)
+    assert throttles.attempt("guess", "secret", "10.0.0.1")[1] == "That password is not right."
