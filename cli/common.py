@@ -208,11 +208,14 @@ def check_rulings_spec(spec: str | None) -> None:
     from engine.core.registry import rulesets
     from ingest.formats._common import shown
 
-    if not spec.strip() or any(not part.strip() for part in spec.split(",")):
+    if not spec.strip():
+        raise CliError("--rulings is empty: give a ruling set or options such as name=option "
+                       "(see `playtest rulings`)")
+    if any(not part.strip() for part in spec.split(",")):
         # "," would be read as no entry at all: the defaults, silently
-        raise CliError(f"--rulings {spec[:60]!r} is empty or has an empty entry: give a ruling "
-                       "set or options such as name=option, separated by commas (see "
-                       "`playtest rulings`)")
+        raise CliError(f"--rulings {shown(spec, 60)!r} has an empty entry: give a ruling set or "
+                       "options such as name=option, separated by commas (see `playtest "
+                       "rulings`)")
     if len(spec) > MAX_RULINGS_TEXT:
         raise CliError(f"--rulings is {len(spec):,} characters long, more than the "
                        f"{MAX_RULINGS_TEXT:,} a ruling set and its options take "

@@ -308,3 +308,19 @@ def test_the_write_password_throttle_counts_per_server_as_well() -> None:
     now[0] += 61.0  # the server's wait is capped: the facilitator gets in after it
     assert throttles.attempt("secret", "secret", "10.9.9.9") == (True, None)
     assert throttles.attempt("guess", "secret", "10.0.0.1")[1] == "That password is not right."
+
+
+def test_reaudit_says_when_it_skips_an_unreadable_archived_game(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "w" / "playtest.duckdb"
+    sample = sorted((ROOT / "data/samples/simulated").glob("*.json"))[0]
+    assert main(["ingest", str(sample), "--db", str(db)]) == 0
+    [archived] = [p for p in (db.parent / "archive" / "games").rglob("*.json")
+                  if not p.name.endswith(".meta.json")]
+    archived.chmod(0o644)
+    archived.write_text("{ not a log")  # a disk error, a hand edit: it can no longer be read
+    capsys.readouterr()
+    assert main(["reaudit", "--rulings", "executable", "--db", str(db)]) == 2
+    out = capsys.readouterr().out
+    assert f"{archived}: skipped, the archived game cannot be read" in out
+    assert "1 archived file(s) skipped as unreadable" in out
