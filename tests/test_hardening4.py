@@ -324,3 +324,15 @@ def test_reaudit_says_when_it_skips_an_unreadable_archived_game(
     out = capsys.readouterr().out
     assert f"{archived}: skipped, the archived game cannot be read" in out
     assert "1 archived file(s) skipped as unreadable" in out
+
+
+PLANTED = "![x](http://evil.example/p.png) [y](http://evil.example/)"
+
+
+def test_user_text_in_markdown_is_text_not_links_or_images() -> None:
+    from markdown_it import MarkdownIt
+
+    from dashboards.ui import md_text
+
+    html = MarkdownIt().render(f"**Seat 1** {md_text(PLANTED)} `{md_text('a`b')}`")
+    assert "<img" not in html and "<a " not in html and "evil.example" in html
