@@ -336,3 +336,15 @@ def test_user_text_in_markdown_is_text_not_links_or_images() -> None:
 
     html = MarkdownIt().render(f"**Seat 1** {md_text(PLANTED)} `{md_text('a`b')}`")
     assert "<img" not in html and "<a " not in html and "evil.example" in html
+
+
+def test_export_prints_a_folder_name_escapes_and_all(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "w" / "playtest.duckdb"
+    sample = sorted((ROOT / "data/samples/simulated").glob("*.json"))[0]
+    assert main(["ingest", str(sample), "--db", str(db)]) == 0
+    capsys.readouterr()
+    out = tmp_path / "x\x1b[2Jy"
+    assert main(["export", "--db", str(db), "--csv", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "\x1b" not in printed and "x\\x1b[2Jy" in printed
