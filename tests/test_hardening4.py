@@ -72,7 +72,8 @@ def test_a_variant_path_that_is_not_a_regular_file_is_refused(
 
 @pytest.mark.parametrize("body, words", [
     ("[changes]\nd = " + "[" * 3000 + "]" * 3000 + "\n", "nested too deeply"),
-    ("[changes]\n" + "a." * 40 + "b = 1\n", "a path of more than 12 parts"),
+    ("[changes]\n" + "a." * 40 + "b = 1\n", "a key of 41 parts"),
+    ("[changes]\n" + "a." * 10 + "b = { c = { d = { e = 1 } } }\n", "a path of more than 12"),
     ('[changes]\n"scoring.customer_capability.\u0661" = 5\n', "ASCII letters, digits"),
     ('[changes]\n"scoring.customer_capability.\u00b2" = 5\n', "ASCII letters, digits"),
     ('[options]\npartnership-range = ["either-partner"]\n', "a value is a number, a text"),
@@ -348,3 +349,69 @@ def test_export_prints_a_folder_name_escapes_and_all(tmp_path: Path,
     assert main(["export", "--db", str(db), "--csv", str(out)]) == 0
     printed = capsys.readouterr().out
     assert "\x1b" not in printed and "x\\x1b[2Jy" in printed
+
+
+def test_compare_prints_escapes_not_obeys_them(studies: tuple[Path, Path], tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    import shutil
+
+    s = tmp_path / "S\x1b[2J"
+    shutil.copytree(studies[0], s)
+    capsys.readouterr()
+    assert main(["compare", str(s), "--replicates", "200"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "S\\x1b[2J" in out
+
+
+# --- variant files in the seeded fuzz: shape, size, special files --------------------------
+
+
+def _variant_mutants() -> list[tuple[str, bytes]]:
+    import random
+
+    rng = random.Random("issue-31-variants")
+    seeds = [p.read_bytes() for p in sorted((ROOT / "examples/variants").rglob("*.toml"))]
+    hostile = [b"", b"\x00", b"\xff\xfe", b"[" * 5000, b"a." * 30_000 + b"b = 1",
+               b'"\\u001b[2J" = 1', b"x = [[[[1]]]]", b"x = {a = {b = {c = 1}}}",
+               "\u0661\u00b2 = 1".encode(), b"name = 'x\\n'", b"[changes]\n" * 3000,
+               b"x = " + b"9" * 5000]
+    out: list[tuple[str, bytes]] = []
+    for i, data in enumerate(seeds):
+        lines = data.split(b"\n")
+        for j in range(8):
+            m = list(lines)
+            k = rng.randrange(len(m))
+            kind = j % 4
+            if kind == 0:
+                m[k] = rng.choice(hostile)
+            elif kind == 1:
+                m.insert(k, rng.choice(hostile))
+            elif kind == 2:
+                del m[k]
+            else:
+                m[k] = m[k][: rng.randrange(len(m[k]) + 1)] + rng.randbytes(rng.randrange(8))
+            out.append((f"seed{i}-{j}.toml", b"\n".join(m)))
+    out.append(("huge.toml", seeds[0] + b"#" * 70_000))
+    return out
+
+
+def test_variant_files_survive_seeded_mutations_and_special_files(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    crashed = []
+    for name, data in _variant_mutants():
+        path = tmp_path / name
+        path.write_bytes(data)
+        code = main(["variant", "show", str(path)])
+        err = capsys.readouterr().err
+        if code not in (0, 2) or "internal error" in err or (code == 2 and name not in err):
+            crashed.append((name, code, err[-200:]))
+    fifo = tmp_path / "fifo.toml"
+    os.mkfifo(fifo)
+    (tmp_path / "zero.toml").symlink_to("/dev/zero")
+    (tmp_path / "dangling.toml").symlink_to(tmp_path / "nowhere")
+    for name in ("fifo.toml", "zero.toml", "dangling.toml"):
+        code = main(["variant", "show", str(tmp_path / name)])
+        err = capsys.readouterr().err
+        if code != 2 or f"{tmp_path / name}: cannot be read" not in err:
+            crashed.append((name, code, err[-200:]))
+    assert crashed == []
