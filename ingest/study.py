@@ -76,7 +76,7 @@ class StudySpec:
         return ("baseline", *(name for name, _ in self.variants))
 
     def batches(self) -> list[Batch]:
-        out = []
+        out: list[Batch] = []
         for arm in self.arms():
             out.extend(replace(b, variant=arm) for b in self._batches())
         return out
