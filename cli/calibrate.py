@@ -22,6 +22,8 @@ import math
 from pathlib import Path
 from typing import Any
 
+from schemas.variants import printable
+
 #: the designers' studies quoted (clocksmith/gamma, games/2038/evidence/studies/simulation/)
 SOURCES: dict[str, str] = {
     "precision": "designers' exact-ecology package precision confirmation v1 (2026-08-15; "
@@ -366,6 +368,7 @@ def add_arguments(parser: Any) -> None:
 #: the pool ``--null-check`` draws from when no study folder is named: the documented one
 #: (docs/balance.md, "How sure a verdict is"), played once and kept under the current folder
 POOL_GAMES = 200
+MAX_NULL_CHECK = 10_000  # replicate studies of --null-check
 POOL_POLICIES = ("greedy", "weighted")
 POOL_BACKEND = "auto"  # Ray when installed, else local processes (as `playtest study`)
 POOL_WORKERS: int | None = None  # all CPUs
@@ -396,9 +399,16 @@ def command(args: Any) -> str:
         raise ValueError(f"{study}: not a study folder (no games/ and seats/ tables); make one "
                          "with playtest study")
     if args.null_check is not None:
-        if args.null_check < 1:
-            raise ValueError("--null-check needs a number of replicate studies, at least 1")
-        players = tuple(int(x) for x in str(args.players).split(",") if x.strip())
+        if not 1 <= args.null_check <= MAX_NULL_CHECK:
+            raise ValueError("--null-check needs a number of replicate studies, at least 1 "
+                             f"and at most {MAX_NULL_CHECK:,}")
+        try:
+            players = tuple(int(x) for x in str(args.players).split(",") if x.strip())
+        except ValueError:
+            players = ()
+        if any(not 2 <= n <= 6 for n in players) or (args.players.strip() and not players):
+            raise ValueError("--players must be player counts such as 3 or 3,4,5, not "
+                             f"{printable(args.players)!r}")
         result = null_report(study, args.null_check, players)
         return as_json(result) if args.format == "json" else null_text(result)
     found = rows(study)

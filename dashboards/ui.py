@@ -390,3 +390,13 @@ ASIDE_QUESTION = ("Put this draft aside? Its file is kept and it can be reopened
 def finish_question(n_events: int) -> str:
     return (f"Finish this game? Its {plural(n_events, 'event')} are archived and loaded, and "
             "nothing more can be recorded in this draft.")
+
+
+_MARKDOWN = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:=^&])")
+
+
+def md_text(text: object) -> str:
+    """User text (a player's name, a card name from a log, a file name) for a Markdown element:
+    every Markdown character escaped and line breaks made spaces, so that it shows as written
+    (a planted ``![x](https://...)`` is text, no image the browser fetches)."""
+    return _MARKDOWN.sub(r"\\\1", " ".join(str(text).splitlines()))
