@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import streamlit as st
 
@@ -58,6 +59,29 @@ def put_aside(draft_id: str) -> None:
     open_draft(None)
 
 
+#: what a refused stale tap says (quietly: a toast, nothing written)
+STALE = ("That tap answered a decision already recorded; nothing more was written.")
+
+
+def record_at(draft_id: str, at: int, events: list[dict[str, Any]]) -> bool:
+    """Append ``events``, answering the decision drawn when the draft stood at ``at`` events;
+    a stale answer (a double tap, a tap on a decision already answered) writes nothing and says
+    so quietly. True when written."""
+    if drafts.append_at(ddir(), draft_id, at, events):
+        return True
+    st.toast(STALE, icon=":material/touch_app:")
+    return False
+
+
+def undo_at(draft_id: str, at: int) -> bool:
+    """Take back the last event of the draft standing at ``at`` events (a second tap on Undo, or
+    on its "Yes", takes back nothing more). True when taken back."""
+    if drafts.undo_at(ddir(), draft_id, at):
+        return True
+    st.toast(STALE, icon=":material/touch_app:")
+    return False
+
+
 def ask_aside(draft_id: str, key: str, close: Callable[[], None]) -> None:
     """The question every recorder asks before putting a draft aside (buttons ``KEY_yes`` and
     ``KEY_no``); on yes, ``close`` ends the question, the draft is put aside and the page runs
@@ -67,4 +91,20 @@ def ask_aside(draft_id: str, key: str, close: Callable[[], None]) -> None:
     if ui.confirm(ui.ASIDE_QUESTION, "Yes, put it aside", key, close, primary=False):
         close()
         put_aside(draft_id)
+        st.rerun()
+
+
+def ask_undo(draft_id: str, at: int, last: str, key: str, close: Callable[[], None],
+             after: Callable[[], None] | None = None) -> None:
+    """The question every recorder asks before taking back the last event (``last``, in words;
+    buttons ``KEY_yes`` and ``KEY_no``); on yes, ``close`` ends the question, the event recorded
+    at position ``at`` is taken back (once, however often "Yes" is tapped), ``after`` runs and
+    the page runs again."""
+    from dashboards import ui
+
+    if ui.confirm(f"Take back the last event? “{last}” (the draft file keeps it as undone).",
+                  "Yes, undo it", key, close):
+        close()
+        if undo_at(draft_id, at) and after is not None:
+            after()
         st.rerun()

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -38,6 +40,13 @@ def _pick_every_seat(at: AppTest) -> None:
     at.run()
 
 
+def _choice(at: AppTest, kind: str, k: int | None = 0) -> Any:
+    """Button ``k`` (None: the only one) of the decision on screen; its key carries the
+    decision's position (events recorded, options passed)."""
+    pat = re.compile(rf"^{kind}_[0-9]+_[0-9]+" + ("" if k is None else f"_{k}") + "$")
+    return next(b for b in at.button if pat.match(str(b.key)))
+
+
 def _engine_guides() -> bool:
     from engine.core.registry import get_ruleset
 
@@ -61,11 +70,11 @@ def test_short_session_survives_a_reload(tmp_path: Path, monkeypatch: pytest.Mon
 
     if _engine_guides():
         # guided: the Era I Mandate reveal, the first Headline, the secret selection
-        for key in ("opt_0", "opt_0"):
-            at.button(key=key).click().run()
+        for _ in range(2):
+            _choice(at, "opt").click().run()
             assert not at.exception, [e.value for e in at.exception]
         _pick_every_seat(at)
-        at.button(key="reveal_go").click().run()
+        _choice(at, "reveal_go", None).click().run()
         assert not at.exception, [e.value for e in at.exception]
         events = drafts.load(tmp_path / "drafts", draft_id).events
         assert [e["type"] for e in events] == ["phase", "era_start", "headline", "reveal"]
@@ -73,7 +82,7 @@ def test_short_session_survives_a_reload(tmp_path: Path, monkeypatch: pytest.Mon
         assert any("decides" in m.value for m in at.markdown), "whose decision it is"
         # a normal turn: the acting piece's move is preselected; one click on what it does
         picks = {s["seat"]: s["pick"] for s in events[-1]["selections"]}
-        at.button(key="opt_var_0").click().run()
+        _choice(at, "opt_var").click().run()
         assert not at.exception, [e.value for e in at.exception]
         events = drafts.load(tmp_path / "drafts", draft_id).events
         assert len(events) == 5
@@ -95,6 +104,8 @@ def test_short_session_survives_a_reload(tmp_path: Path, monkeypatch: pytest.Mon
     # undo takes back the last event but the file only grows
     lines_before = len(_lines(path))
     at.button(key="undo").click().run()
+    assert len(drafts.load(tmp_path / "drafts", draft_id).events) == n_before + 1, "asks first"
+    at.button(key="undo_yes").click().run()
     d = drafts.load(tmp_path / "drafts", draft_id)
     assert len(d.events) == n_before and d.undone == 1
     assert len(_lines(path)) == lines_before + 1
@@ -220,19 +231,19 @@ def test_reveal_needs_every_seat_chosen(tmp_path: Path, monkeypatch: pytest.Monk
     if not _engine_guides():
         pytest.skip("the engine has no legal-move generator")
     at, draft_id = _new_draft(tmp_path / "playtest.duckdb", monkeypatch)
-    for key in ("opt_0", "opt_0"):
-        at.button(key=key).click().run()
+    for _ in range(2):
+        _choice(at, "opt").click().run()
     pickers = [sb for sb in at.selectbox if str(sb.key or "").startswith("sel_")]
     assert len(pickers) == 4 and all(sb.value is None for sb in pickers)
-    at.button(key="reveal_go").click().run()
+    _choice(at, "reveal_go", None).click().run()
     assert not at.exception, [e.value for e in at.exception]
     assert any("nothing was recorded" in e.value for e in at.error)
     assert [e["type"] for e in drafts.load(tmp_path / "drafts", draft_id).events][-1] == "headline"
     pickers[0].select_index(0).run()
-    at.button(key="reveal_go").click().run()
+    _choice(at, "reveal_go", None).click().run()
     assert [e["type"] for e in drafts.load(tmp_path / "drafts", draft_id).events][-1] == "headline"
     _pick_every_seat_rest(at)
-    at.button(key="reveal_go").click().run()
+    _choice(at, "reveal_go", None).click().run()
     assert [e["type"] for e in drafts.load(tmp_path / "drafts", draft_id).events][-1] == "reveal"
 
 

@@ -1,0 +1,148 @@
+"""Browser test: a tablet at the table double-taps. In every recorder a game declares (Mandate
+2038, Vestige, Pig), two taps 50 ms apart on one choice record one event, and a tap on a choice
+followed in the same burst by a tap on another button of that (now past) decision records only
+the first. Each decision carries the position it was drawn for and the server refuses a stale
+one quietly (:func:`dashboards.record_nav.record_at`).
+
+The taps are pointer clicks at the button's place on the screen, as a finger lands: the second
+one hits whatever is there 50 ms later (the same button still drawn, or the next decision's).
+
+Marker ``browser``. Skipped with the reason when Debian's chromium (/usr/bin/chromium) or the
+Playwright package is missing. Screenshots go to the test's tmp output.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from dashboards import drafts
+from tests.served_app import served_app
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+TITLE = "Record a game"
+GAP_MS = 50
+#: buttons of a recorder that are not choices of the decision
+CONTROLS = ("Undo", "Put this draft aside", "Leave", "Finish", "Abandon", "Download",
+            "Setup finished", "Break", "Resume", "Record this event", "Record answer")
+
+pytestmark = pytest.mark.browser
+
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)", allow_module_level=True)
+try:
+    from playwright.sync_api import Locator, Page, expect, sync_playwright
+except ImportError as err:  # pragma: no cover
+    pytest.skip(f"playwright is not installed: {err}", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    db = tmp_path_factory.mktemp("taps") / "playtest.duckdb"
+    with served_app(db) as base:
+        yield base, db
+
+
+def _settled(page: Page) -> None:
+    expect(page.locator("h1").filter(has_text=TITLE).first).to_be_visible(timeout=20_000)
+    quiet, deadline = 0, time.monotonic() + 30
+    while quiet < 5 and time.monotonic() < deadline:
+        page.wait_for_timeout(150)
+        running = page.locator('[data-testid="stStatusWidgetRunningIcon"]').count() > 0
+        quiet = 0 if running else quiet + 1
+    assert page.locator('[data-testid="stException"]').count() == 0, "an exception on the page"
+
+
+def _events(db: Path, draft_id: str) -> list[dict]:
+    return drafts.load(db.parent / "drafts", draft_id).events
+
+
+def _start(page: Page, base: str, game: str) -> str:
+    page.goto(f"{base}/record")
+    _settled(page)
+    page.locator('[data-testid="stMain"]').get_by_text(game, exact=True).first.click()
+    _settled(page)
+    page.get_by_role("button", name="Start recording").click()
+    _settled(page)
+    assert "draft=" in page.url
+    return page.url.split("draft=")[1].split("&")[0]
+
+
+def _choices(page: Page) -> Locator:
+    """The buttons of the decision on screen (not the recorder's controls)."""
+    loc = page.locator('[data-testid="stMain"] [data-testid="stButton"] button').filter(
+        visible=True)
+    for word in CONTROLS:
+        loc = loc.filter(has_not_text=word)
+    return loc
+
+
+def _centre(loc: Locator) -> tuple[float, float]:
+    loc.scroll_into_view_if_needed()
+    box = loc.bounding_box()
+    assert box is not None
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def _burst(page: Page, first: Locator, second: Locator) -> None:
+    """Tap ``first``, then 50 ms later tap where ``second`` was drawn, then let the page settle."""
+    a, b = _centre(first), _centre(second)
+    page.mouse.click(*a)
+    page.wait_for_timeout(GAP_MS)
+    page.mouse.click(*b)
+    page.wait_for_timeout(300)
+    _settled(page)
+
+
+def _two_choices(page: Page, db: Path, draft_id: str, steps: int = 40) -> None:
+    """Record single choices (the first offered) until a decision offers at least two buttons."""
+    for _ in range(steps):
+        if _choices(page).count() >= 2:
+            return
+        n = len(_events(db, draft_id))
+        forced = _choices(page)
+        assert forced.count(), "the recorder offers no button to go on with"
+        forced.first.click()
+        page.wait_for_timeout(200)
+        _settled(page)
+        assert len(_events(db, draft_id)) == n + 1
+    pytest.fail("no decision with two buttons was reached")
+
+
+def _check(page: Page, db: Path, draft_id: str, shots: Path, name: str) -> None:
+    """The double tap and the burst on the recorder of ``draft_id``, already open on ``page``."""
+    # a double tap on one choice: one event
+    _two_choices(page, db, draft_id)
+    n = len(_events(db, draft_id))
+    choice = _choices(page).first
+    _burst(page, choice, choice)
+    page.screenshot(path=str(shots / f"{name}-after-double-tap.png"))
+    assert len(_events(db, draft_id)) == n + 1, [e.get("type") for e in _events(db, draft_id)]
+    # a tap on a choice, then on another button of that decision in the same burst: the first
+    _two_choices(page, db, draft_id)
+    n = len(_events(db, draft_id))
+    choices = _choices(page)
+    first_label = choices.nth(0).inner_text()
+    _burst(page, choices.nth(0), choices.nth(1))
+    page.screenshot(path=str(shots / f"{name}-after-burst.png"))
+    after = _events(db, draft_id)
+    assert len(after) == n + 1, (first_label, [e.get("type") for e in after[n:]])
+
+
+@pytest.mark.parametrize("game", ["Mandate 2038", "Vestige", "Pig"])
+def test_a_double_tap_records_one_event(server: tuple[str, Path], game: str,
+                                        tmp_path: Path) -> None:
+    base, db = server
+    expect.set_options(timeout=20_000)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        page = browser.new_page(viewport={"width": 1366, "height": 768})
+        page.set_default_timeout(20_000)
+        draft_id = _start(page, base, game)
+        _check(page, db, draft_id, tmp_path, game.lower().replace(" ", "-"))
+        browser.close()
