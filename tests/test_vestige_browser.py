@@ -207,3 +207,64 @@ def test_record_measure_reload_and_find_the_draft_intact(server: tuple[str, Path
         _settled(page)
         assert drafts.load(db.parent / "drafts", draft_id).status == "open"
         browser.close()
+
+
+#: the pages that count games (each says how many of them are partial)
+COUNTING = ("Games", "Audit", "Duration", "Scoring sources", "End conditions",
+            "Observation protocols", "Balance")
+
+
+def test_a_short_session_is_finished_early_as_a_partial_game(server: tuple[str, Path]) -> None:
+    """Ten events recorded in the browser, then "Finish early": the game is archived, loaded and
+    audited as partial, and every page that counts games says it is partial."""
+    import duckdb
+
+    base, db = server
+    expect.set_options(timeout=20_000)
+    rng = random.Random(11)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        page = browser.new_page(viewport=LAPTOP)
+        page.set_default_timeout(20_000)
+        page.goto(f"{base}/record")
+        _settled(page)
+        page.locator('[data-testid="stMain"]').get_by_text("Vestige", exact=True).click()
+        _settled(page)
+        page.get_by_role("button", name="Start recording").click()
+        _settled(page)
+        draft_id = page.url.split("draft=")[1].split("&")[0]
+        clicks = Clicks(page)
+        for n in range(1, 11):
+            for _ in range(5):  # an option that records nothing asks again
+                _record_one(page, clicks, rng)
+                if _n_events(db, draft_id) == n:
+                    break
+            assert _n_events(db, draft_id) == n, f"event {n} was not recorded"
+        page.get_by_role("button", name="Finish early (a partial game)").click()
+        _settled(page)
+        assert drafts.load(db.parent / "drafts", draft_id).status == "open", "it asks first"
+        page.get_by_role("button", name="Yes, finish and load").click()
+        _settled(page)
+        d = drafts.load(db.parent / "drafts", draft_id)
+        assert d.status == "finished" and d.game_id, d
+        con = duckdb.connect(str(db), read_only=True)
+        row = con.execute("SELECT detail, complete, n_events FROM games WHERE game_id = ?",
+                          [d.game_id]).fetchone()
+        con.close()
+        assert row == ("partial", False, 10), row
+        for title in COUNTING:
+            page.locator('[data-testid="stSidebarNav"] a').filter(has_text=title).first.click()
+            expect(page.locator("h1").filter(has_text=title).first).to_be_visible()
+            _quiet(page)
+            expect(page.get_by_text("1 partial game", exact=False).first).to_be_visible()
+            page.screenshot(path=str(SHOTS / f"partial-{title.lower().replace(' ', '-')}.png"))
+        browser.close()
+
+
+def _quiet(page: Page) -> None:
+    quiet, deadline = 0, time.monotonic() + 30
+    while quiet < 4 and time.monotonic() < deadline:
+        page.wait_for_timeout(150)
+        running = page.locator('[data-testid="stStatusWidgetRunningIcon"]').count() > 0
+        quiet = 0 if running else quiet + 1
+    assert page.locator('[data-testid="stException"]').count() == 0, "an exception on the page"

@@ -224,7 +224,8 @@ def seat_label(s: dict[str, Any], names: dict[int, str]) -> str:
 
 
 def _controls(d: drafts.Draft, over: bool) -> None:
-    """Undo, put aside and finish; the last two ask once more before acting."""
+    """Undo, put aside and finish (at any time: a game not over is finished early as a partial
+    game); each asks once more before acting."""
     asking = st.session_state.get(CONFIRM)
     c = st.columns(3)
     last = event_label(d.events[-1], vl.seat_names(d.header)) if d.events else ""
@@ -232,18 +233,22 @@ def _controls(d: drafts.Draft, over: bool) -> None:
         c[0].button("Undo last event", key="vrec_undo", on_click=_ask, args=("undo",),
                     icon=":material/undo:", help=f"Takes back: {last}")
     c[1].button("Put this draft aside", key="vrec_abandon", on_click=_ask, args=("abandon",))
-    if over:
-        c[2].button("Finish: archive and load", key="vrec_finish", type="primary",
-                    on_click=_ask, args=("finish",))
+    c[2].button("Finish: archive and load" if over else "Finish early (a partial game)",
+                key="vrec_finish", type="primary" if over else "secondary", on_click=_ask,
+                args=("finish",), disabled=not d.events,
+                help=None if over else "The game is not over: archive what was recorded; it is "
+                "kept and audited as a partial game.")
     cancel = lambda: _ask(None)  # noqa: E731
     if asking == "undo" and d.events:
         record_nav.ask_undo(d.id, len(d.events), last, "vrec_undo", cancel, _forget)
     elif asking == "abandon":
         record_nav.ask_aside(d.id, "vrec_abandon", cancel)
-    elif asking == "finish" and over and ui.confirm(
-            ui.finish_question(len(d.events)), "Yes, finish and load", "vrec_finish", cancel):
+    elif asking == "finish" and d.events and ui.confirm(
+            ui.finish_question(len(d.events)) + ("" if over else " The game is not over: it is "
+                                                 "kept and audited as a partial game."),
+            "Yes, finish and load", "vrec_finish", cancel):
         _ask(None)
-        result, problem = vl.finish(d.header, d.events, store.db_path())
+        result, problem = vl.finish(d.header, d.events, store.db_path(), over)
         if problem:
             st.error(f"The game could not be stored: {problem}")
             return
