@@ -20,6 +20,6 @@ page = st.navigation({
     section: [st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path,
                       default=p.default) for p in pages]
     for section, pages in navigation.sections().items()
-})
+}, expanded=True)  # every page one click away: no "View more" folding the last sections
 st.sidebar.caption(f"Database: `{store.db_path()}`")
 page.run()

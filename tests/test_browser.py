@@ -194,3 +194,24 @@ def test_audit_link_and_a_recorded_game(server: tuple[str, Path]) -> None:
         page.screenshot(path=str(SHOTS / "record-after-reload.png"), full_page=True)
         browser.close()
     # wall time is not asserted (a busy machine is not a failure)
+
+
+def test_every_page_is_one_click_away(server: tuple[str, Path]) -> None:
+    """The sidebar lists every page of the app at once, grouped by section: none is folded
+    behind "View more"."""
+    from dashboards.navigation import all_pages
+
+    base, _ = server
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        page = browser.new_page(viewport={"width": 1366, "height": 768})
+        page.set_default_timeout(20_000)
+        page.goto(f"{base}/")
+        _settled(page, "Games")
+        more = page.locator('[data-testid="stSidebarNavViewButton"]')
+        assert not (more.count() and "more" in more.first.inner_text().lower()), "View more"
+        links = page.locator('[data-testid="stSidebarNav"] a')
+        shown = {links.nth(i).inner_text().strip().splitlines()[-1].strip()
+                 for i in range(links.count())}
+        assert {p.title for p in all_pages()} <= shown, shown
+        browser.close()

@@ -58,7 +58,12 @@ def section(ga: gameapps.GameApp, f: filters.Filters) -> None:
     data = queries.observation_page(db, f, rows)  # counted in SQL, on one connection
     counts = data["counts"]
     if counts.is_empty():
-        ui.empty_state("No observations in the matching games. " + ui.NO_GAMES)
+        n = queries.game_count(db, f)
+        ui.empty_state(
+            f"No observations in the {ui.plural(n, f'matching {ga.title} game')} yet. "
+            f"Record them at the table by {ga.title}'s observation protocol (named under "
+            "Capture completeness below): observation events in the game's log, written live "
+            "or imported." if n else ui.NO_GAMES)
     else:
         total = int(counts["observations"].sum())
         by = st.radio("Split by", ["era", "rule"], horizontal=True, key=gameapps.key("obs_split"))
@@ -96,8 +101,9 @@ def section(ga: gameapps.GameApp, f: filters.Filters) -> None:
     limit = 100
     games = queries.protocol_games(db, f, others, limit)
     if games.is_empty():
-        ui.empty_state("No human sessions match; tick the box above to score the others. "
-                       + ui.NO_GAMES)
+        ui.empty_state("No human playtest matches (illustrative samples and simulations are "
+                       "not sessions a facilitator observed); tick the box above to score the "
+                       "others.")
     else:
         n_games = int(games["total"][0])
         per_game, per_item, misfits = _completeness(
