@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboards import navigation, store
+from dashboards import gameapps, navigation, store
 
 st.set_page_config(page_title="Playtest toolkit", page_icon=":material/casino:",
                    layout="wide")
@@ -22,4 +22,6 @@ page = st.navigation({
     for section, pages in navigation.sections().items()
 }, expanded=True)  # every page one click away: no "View more" folding the last sections
 st.sidebar.caption(f"Database: `{store.db_path()}`")
+if (problem := gameapps.install_problem()) is not None:  # a game installed while serving
+    st.sidebar.warning(problem, icon=":material/restart_alt:")
 page.run()
