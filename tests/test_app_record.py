@@ -11,6 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboards import drafts, live
+from dashboards.gameapps.mandate_record import SESSION_TYPES
 
 APP = Path(__file__).resolve().parent.parent / "dashboards" / "app.py"
 
@@ -321,3 +322,33 @@ def test_map_picture_draws_every_hex_and_piece() -> None:
     assert "Seat 1 Facility 1 (powered)" in svg and "Seat 1 Facility 2 (offline)" in svg
     assert svg.count("Seat 1 Team") == 2 and "Seat 1 CEO" in svg
     assert "3 Power" in svg and "Mirevanta Works" in svg
+
+
+def test_the_setup_form_is_in_words(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mandate 2038's new-session form: one "New session" heading, and every choice in words
+    (the header keeps the ids)."""
+    at = _record_page(tmp_path / "playtest.duckdb", monkeypatch)
+    assert [s.value for s in at.subheader].count("New session") == 1
+    shown = [str(o) for w in [*at.selectbox, *at.radio] for o in w.options]
+    raw = re.compile(r"^[a-z0-9]+(_[a-z0-9]+)+$|@\d|^(default|advanced|full|partial)$")
+    assert not [o for o in shown if raw.search(o)], [o for o in shown if raw.search(o)]
+    for words in ("Facilitated playtest", "Default game", "Every decision"):
+        assert words in shown, shown
+    # the header still keeps the ids
+    at.button(key="new_start").click().run()
+    draft_id = at.query_params["draft"]
+    header = drafts.load(tmp_path / "drafts",
+                         draft_id[0] if isinstance(draft_id, list) else draft_id).header
+    assert header.get("profile", "default") == "default" and header.get("detail", "full") == "full"
+    assert header["session_type"] in SESSION_TYPES
+
+
+def test_facility_choices_read_as_words() -> None:
+    """A Facilities choice is a sentence, never a list repr ("powers Facilities []")."""
+    from dashboards.replay_view import event_label
+
+    assert event_label({"type": "allocate", "seat": 2, "facilities": []}) == \
+        "Seat 2 powers no Facility"
+    assert event_label({"type": "allocate", "seat": 2, "facilities": [1, 3]}) == \
+        "Seat 2 powers Facilities 1, 3"
+    assert "[" not in event_label({"type": "mega_cluster", "seat": 1, "hosts": [1, 2]})

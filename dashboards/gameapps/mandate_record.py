@@ -30,6 +30,7 @@ from dashboards import (
     ui,
     variant_pick,
 )
+from dashboards.filters import SESSION_TYPE_LABELS
 from dashboards.gameapps import Recorder
 from dashboards.ui import plural
 from schemas.log import HUMAN_SESSION_TYPES
@@ -38,6 +39,17 @@ SESSION_TYPES = ["facilitated_playtest", "blind_playtest", "developer_walkthroug
                  "browser_walkthrough"]
 SESSION_A = ["mirevanta", "kestralyn", "corthaven", "loopfold", "dovetalis", "orisonix"]
 MANY = 10  # above this many options, a picker replaces one button per option
+#: the setup form's choices in words (the header keeps the ids)
+PROFILES = {"default": "Default game", "advanced": "Advanced game"}
+DETAILS = {"full": "Every decision", "partial": "Only some events"}
+
+
+def _protocol_words(ref: str) -> str:
+    """``mandate2038-observation@1`` as "Observation protocol, version 1"."""
+    if ref == "(none)":
+        return "No observation protocol"
+    version = ref.rpartition("@")[2]
+    return f"Mandate 2038 observation protocol, version {version}"
 
 
 def _ddir() -> Path:
@@ -112,9 +124,11 @@ def new_session() -> None:
     c1, c2, c3 = st.columns(3)
     session_type = c1.selectbox(
         "Session type", SESSION_TYPES, key="new_type",
+        format_func=lambda v: SESSION_TYPE_LABELS.get(v, v),
         help="Blind playtest only when players used the supplied rules and components without "
         "designer answers. Simulations are written by `playtest simulate`, never here.")
-    profile = c2.radio("Profile", ["default", "advanced"], horizontal=True, key="new_profile")
+    profile = c2.radio("Profile", list(PROFILES), horizontal=True, key="new_profile",
+                       format_func=PROFILES.__getitem__)
     versions = []
     try:
         from schemas.packs import available_protocol_versions
@@ -123,11 +137,13 @@ def new_session() -> None:
     except Exception:
         versions = []
     proto_opts = [f"{protocols.DEFAULT_PROTOCOL}@{v}" for v in reversed(versions)] + ["(none)"]
-    protocol = c3.selectbox("Observation protocol", proto_opts, key="new_protocol")
+    protocol = c3.selectbox("Observation protocol", proto_opts, key="new_protocol",
+                            format_func=_protocol_words)
     detail = st.radio(
-        "Detail", ["full", "partial"], horizontal=True, key="new_detail",
-        help="full: every decision will be recorded; partial: only some events (e.g. Era "
-        "checkpoints and the final record), so missing structure is not an error.")
+        "Detail", list(DETAILS), horizontal=True, key="new_detail",
+        format_func=DETAILS.__getitem__,
+        help="Every decision: the whole game will be recorded. Only some events: e.g. Era "
+        "checkpoints and the final record, so missing structure is not an error.")
     c4, c5, c6 = st.columns(3)
     date = c4.date_input("Date", value=dt.date.today(), key="new_date")
     venue = c5.text_input("Venue", key="new_venue")
@@ -427,8 +443,6 @@ def recording(draft_id: str) -> None:
     names = live.factions(live.pack())
     seat_names = {s["seat"]: names.get(s["faction"], s["faction"]) for s in header.get("seats", [])}
     top = st.columns([4, 1, 1])
-    from dashboards.filters import SESSION_TYPE_LABELS
-
     kind = SESSION_TYPE_LABELS.get(header.get("session_type", ""), "session type not set")
     top[0].markdown(f"**Mandate 2038** · {kind} · "
                     + ", ".join(f"{k}: {v}" for k, v in seat_names.items()))

@@ -249,7 +249,8 @@ def render() -> None:
     th = stats.thresholds()
     st.caption(
         "The designers' balance checks (contract strategic-unsolvability-v3, provisional "
-        "thresholds; FACTS.md §11.5), computed with their definitions (docs/balance.md): per "
+        "thresholds, docs/balance.md, Verdicts), computed with their definitions (docs/balance.md, "
+        "Definitions): per "
         "player count, joint wins credited 1/k, seat = turn order from first Initiative, the "
         "Era II leader read at the end of Era II Production. Physical evidence and each "
         "study's policy mix are shown side by side, never pooled. Four players is the balance "
