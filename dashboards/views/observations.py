@@ -150,17 +150,18 @@ def section(ga: gameapps.GameApp, f: filters.Filters) -> None:
         if not numeric.is_empty():
             ui.show_chart(charts.survey_chart(numeric), "survey-scales")
             summary = numeric.select(
-                "item", "answers", pl.col("mean").round(2),
-                pl.col("item").replace_strict(questions, default="").alias("question"))
+                pl.col("item").replace_strict(questions, default=pl.col("item"))
+                .alias("question"), "answers", pl.col("mean").round(2))
             ui.show_table(summary, "survey-summary")
         if not text.is_empty():
             st.caption("Answers in words: could every player explain why the winner won; each "
                        "institution's signature moment.")
-            words_cols = ("game_id", "seat", "faction", "item", "question", "value_text")
+            words_cols = ("game_id", "seat", "faction", "question", "value_text")
 
             def words(frame: pl.DataFrame) -> pl.DataFrame:
-                return frame.with_columns(pl.col("item").replace_strict(questions, default="")
-                                          .alias("question")).select(words_cols)
+                return ui.with_names(frame.with_columns(
+                    pl.col("item").replace_strict(questions, default=pl.col("item"))
+                    .alias("question")), "faction").select(words_cols)
 
             ui.show_table(words(text), "survey-text", total=int(text["total"][0]),
                           full=lambda: words(queries.survey(db, f).filter(
