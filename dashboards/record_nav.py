@@ -108,3 +108,22 @@ def ask_undo(draft_id: str, at: int, last: str, key: str, close: Callable[[], No
         if undo_at(draft_id, at) and after is not None:
             after()
         st.rerun()
+
+
+#: a recorder's buttons wrap their words instead of cutting them off (a tablet held upright
+#: is 768 px wide: "Cycle 1: Headline The Token Price…" must read whole)
+FIT_CONTROLS = """<style>
+[data-testid="stMain"] [data-testid="stButton"] button,
+[data-testid="stMain"] [data-testid="stDownloadButton"] button,
+[data-testid="stMain"] [data-testid="stButtonGroup"] button { height: auto; }
+[data-testid="stMain"] [data-testid="stButton"] button *,
+[data-testid="stMain"] [data-testid="stDownloadButton"] button *,
+[data-testid="stMain"] [data-testid="stButtonGroup"] button * {
+  white-space: normal !important; overflow: visible !important;
+  text-overflow: clip !important; overflow-wrap: anywhere; }
+</style>"""
+
+
+def fit_controls() -> None:
+    """Let every control of the Record page show its whole label at any width."""
+    st.html(FIT_CONTROLS)

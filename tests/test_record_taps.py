@@ -146,3 +146,49 @@ def test_a_double_tap_records_one_event(server: tuple[str, Path], game: str,
         draft_id = _start(page, base, game)
         _check(page, db, draft_id, tmp_path, game.lower().replace(" ", "-"))
         browser.close()
+
+
+TABLET = {"width": 768, "height": 1024}
+#: scroll every scrolling part of the page back to the top (a click scrolls its target into view)
+TO_TOP = """() => { window.scrollTo(0, 0);
+  for (const e of document.querySelectorAll('*')) { if (e.scrollTop) e.scrollTop = 0; } }"""
+#: a control whose text does not fit (cut off), or that lies outside the window's width
+CLIPPED = """() => [...document.querySelectorAll('[data-testid="stMain"] button')]
+  .filter(b => b.offsetParent !== null)
+  .filter(b => { const r = b.getBoundingClientRect();
+                 return r.left < -1 || r.right > window.innerWidth + 1
+                        || [b, ...b.querySelectorAll('*')].some(
+                             e => e.scrollWidth > e.clientWidth + 2); })
+  .map(b => b.innerText.trim().slice(0, 60))"""
+
+
+@pytest.mark.parametrize("game", ["Mandate 2038", "Vestige", "Pig"])
+def test_a_recorder_on_a_tablet(server: tuple[str, Path], game: str, tmp_path: Path) -> None:
+    """At 768x1024 (a tablet, portrait) the decision is in view with the page at the top and no
+    control is cut off, for the first decisions of the game (screenshots in the test's tmp
+    output)."""
+    base, db = server
+    expect.set_options(timeout=20_000)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        page = browser.new_page(viewport=TABLET)
+        page.set_default_timeout(20_000)
+        draft_id = _start(page, base, game)
+        # Mandate's third decision is the secret selection (one picker per seat, then Reveal:
+        # tests/test_browser.py records it); its first two are buttons
+        for step in range(2 if game == "Mandate 2038" else 4):
+            page.evaluate(TO_TOP)
+            page.screenshot(path=str(tmp_path / f"tablet-{step}.png"))
+            first = _choices(page).first
+            box = first.bounding_box()
+            assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= \
+                TABLET["height"], (game, step, box)
+            clipped = page.evaluate(CLIPPED)
+            assert not clipped, (game, step, clipped)
+            n = len(_events(db, draft_id))
+            first.click()
+            page.wait_for_timeout(200)
+            _settled(page)
+            assert len(_events(db, draft_id)) == n + 1
+        print(f"{game}: screenshots in {tmp_path}")
+        browser.close()

@@ -67,6 +67,7 @@ def new_session() -> None:
 def render() -> None:
     if not ui.write_access():
         return
+    record_nav.fit_controls()
     current = record_nav.current()
     if current:
         d = drafts.load(record_nav.ddir(), current)
