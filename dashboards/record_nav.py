@@ -63,11 +63,37 @@ def put_aside(draft_id: str) -> None:
 STALE = ("That tap answered a decision already recorded; nothing more was written.")
 
 
+#: a decision answered sooner than this after it was first drawn is the rest of a double tap
+#: (the finger came down again where the next decision's button now is), not a reading of it
+SETTLE_ENV = "PLAYTEST_TAP_SETTLE_MS"
+SETTLE_MS = 400
+DRAWN = "_record_drawn"
+
+
+def drawn(draft_id: str, at: int) -> None:
+    """Note when the decision at position ``at`` (events recorded) was first drawn."""
+    import time
+
+    seen = st.session_state.setdefault(DRAWN, {})
+    seen.setdefault((draft_id, at), time.monotonic())
+
+
+def _too_soon(draft_id: str, at: int) -> bool:
+    import os
+    import time
+
+    raw = os.environ.get(SETTLE_ENV, "")
+    settle = int(raw) if raw.isdigit() else SETTLE_MS
+    first = st.session_state.get(DRAWN, {}).get((draft_id, at))
+    return first is not None and (time.monotonic() - first) * 1000 < settle
+
+
 def record_at(draft_id: str, at: int, events: list[dict[str, Any]]) -> bool:
     """Append ``events``, answering the decision drawn when the draft stood at ``at`` events;
-    a stale answer (a double tap, a tap on a decision already answered) writes nothing and says
-    so quietly. True when written."""
-    if drafts.append_at(ddir(), draft_id, at, events):
+    a stale answer (a double tap, a tap on a decision already answered, or a tap on a decision
+    drawn a moment ago: the second tap of a burst landing on the next decision's button) writes
+    nothing and says so quietly. True when written."""
+    if not _too_soon(draft_id, at) and drafts.append_at(ddir(), draft_id, at, events):
         return True
     st.toast(STALE, icon=":material/touch_app:")
     return False

@@ -19,6 +19,8 @@ APP = Path(__file__).resolve().parent.parent / "dashboards" / "app.py"
 def _record_page(db: Path, monkeypatch: pytest.MonkeyPatch, draft: str | None = None) -> AppTest:
     monkeypatch.setenv("PLAYTEST_DB", str(db))
     monkeypatch.delenv("PLAYTEST_WRITE_PASSWORD", raising=False)
+    # an AppTest clicks at once: no wait for a person to read the decision (record_nav)
+    monkeypatch.setenv("PLAYTEST_TAP_SETTLE_MS", "0")
     at = AppTest.from_file(str(APP), default_timeout=30).run()
     if draft:
         at.query_params["draft"] = draft

@@ -13,64 +13,65 @@ Playwright package is missing. Screenshots go to the test's tmp output.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from dashboards import drafts
-from tests.served_app import served_app
+from tests.served_app import ARGS, CHROMIUM, TO_TOP, require_browser, served_app, settled
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 TITLE = "Record a game"
 GAP_MS = 50
+DB: list[Path] = []  # the served database
 #: buttons of a recorder that are not choices of the decision
 CONTROLS = ("Undo", "Put this draft aside", "Leave", "Finish", "Abandon", "Download",
             "Setup finished", "Break", "Resume", "Record this event", "Record answer")
 
 pytestmark = pytest.mark.browser
-
-if not Path(CHROMIUM).exists():
-    pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)", allow_module_level=True)
-try:
-    from playwright.sync_api import Locator, Page, expect, sync_playwright
-except ImportError as err:  # pragma: no cover
-    pytest.skip(f"playwright is not installed: {err}", allow_module_level=True)
+require_browser()
+from playwright.sync_api import Locator, Page, expect, sync_playwright  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     db = tmp_path_factory.mktemp("taps") / "playtest.duckdb"
+    DB[:] = [db]
     with served_app(db) as base:
         yield base, db
 
 
 def _settled(page: Page) -> None:
-    expect(page.locator("h1").filter(has_text=TITLE).first).to_be_visible(timeout=20_000)
-    quiet, deadline = 0, time.monotonic() + 30
-    while quiet < 5 and time.monotonic() < deadline:
-        page.wait_for_timeout(150)
-        running = page.locator('[data-testid="stStatusWidgetRunningIcon"]').count() > 0
-        quiet = 0 if running else quiet + 1
-    assert page.locator('[data-testid="stException"]').count() == 0, "an exception on the page"
+    settled(page, TITLE, quiet_runs=5)
+
+
+def _header(page: Page, draft_id: str) -> dict:
+    return dict(drafts.load(DB[0].parent / "drafts", draft_id).header)
 
 
 def _events(db: Path, draft_id: str) -> list[dict]:
     return drafts.load(db.parent / "drafts", draft_id).events
 
 
+#: a field only the game's own new-session form has (the game chosen is the one drawn)
+FORM_MARK = {"Mandate 2038": "First Initiative", "Vestige": "Map seed (blank: random)",
+             "Pig": "Target score (§2.3)"}
+GAME_ID = {"Mandate 2038": "mandate2038", "Vestige": "vestige", "Pig": "pig"}
+
+
 def _start(page: Page, base: str, game: str) -> str:
     page.goto(f"{base}/record")
     _settled(page)
     page.locator('[data-testid="stMain"]').get_by_text(game, exact=True).first.click()
+    expect(page.get_by_label(FORM_MARK[game]).first).to_be_visible()
     _settled(page)
     page.get_by_role("button", name="Start recording").click()
+    page.wait_for_timeout(300)
     _settled(page)
     assert "draft=" in page.url
-    return page.url.split("draft=")[1].split("&")[0]
+    draft_id = page.url.split("draft=")[1].split("&")[0]
+    assert _header(page, draft_id).get("game", "mandate2038") == GAME_ID[game]
+    return draft_id
 
 
 def _choices(page: Page) -> Locator:
@@ -149,9 +150,6 @@ def test_a_double_tap_records_one_event(server: tuple[str, Path], game: str,
 
 
 TABLET = {"width": 768, "height": 1024}
-#: scroll every scrolling part of the page back to the top (a click scrolls its target into view)
-TO_TOP = """() => { window.scrollTo(0, 0);
-  for (const e of document.querySelectorAll('*')) { if (e.scrollTop) e.scrollTop = 0; } }"""
 #: a control whose text does not fit (cut off), or that lies outside the window's width
 CLIPPED = """() => [...document.querySelectorAll('[data-testid="stMain"] button')]
   .filter(b => b.offsetParent !== null)

@@ -59,6 +59,8 @@ def _app(db: Path, monkeypatch: pytest.MonkeyPatch, page: str,
          query: dict[str, str] | None = None) -> AppTest:
     monkeypatch.setenv("PLAYTEST_DB", str(db))
     monkeypatch.delenv("PLAYTEST_WRITE_PASSWORD", raising=False)
+    # an AppTest clicks at once: no wait for a person to read the decision (record_nav)
+    monkeypatch.setenv("PLAYTEST_TAP_SETTLE_MS", "0")
     at = AppTest.from_file(str(APP), default_timeout=60)
     at.run()
     at.session_state["playtest_filter_values"] = {"flt_games": ["vestige"]}

@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from dashboards import drafts
-from tests.served_app import served_app
+from tests.served_app import served_app, settled
 
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,13 +53,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
 
 
 def _settled(page: Page) -> None:
-    expect(page.locator("h1").filter(has_text=TITLE).first).to_be_visible(timeout=20_000)
-    quiet, deadline = 0, time.monotonic() + 30
-    while quiet < 4 and time.monotonic() < deadline:
-        page.wait_for_timeout(150)
-        running = page.locator('[data-testid="stStatusWidgetRunningIcon"]').count() > 0
-        quiet = 0 if running else quiet + 1
-    assert page.locator('[data-testid="stException"]').count() == 0, "an exception on the page"
+    settled(page, TITLE)
 
 
 def _n_events(db: Path, draft_id: str) -> int:
@@ -100,8 +93,8 @@ def _record_one(page: Page, clicks: Clicks, rng: random.Random) -> tuple[bool, b
         in_view = _visible_in_window(page, forced.first)
         clicks.click(forced.first)
         return True, in_view
-    segments = main.locator('[data-testid="stButtonGroup"] button')
-    options = main.locator('[data-testid="stButton"] button').filter(
+    segments = main.locator('[data-testid="stButtonGroup"] button').filter(visible=True)
+    options = main.locator('[data-testid="stButton"] button').filter(visible=True).filter(
         has_not_text="Undo").filter(has_not_text="Put this draft aside").filter(
         has_not_text="Leave").filter(has_not_text="Finish")
     first = segments.first if segments.count() else options.first
@@ -115,7 +108,7 @@ def _record_one(page: Page, clicks: Clicks, rng: random.Random) -> tuple[bool, b
         clicks.click(opts.nth(rng.randrange(opts.count())))
         clicks.click(main.get_by_role("button", name="Record", exact=True))
         return False, in_view
-    options = main.locator('[data-testid="stButton"] button').filter(
+    options = main.locator('[data-testid="stButton"] button').filter(visible=True).filter(
         has_not_text="Undo").filter(has_not_text="Put this draft aside").filter(
         has_not_text="Leave").filter(has_not_text="Finish")
     clicks.click(options.nth(rng.randrange(options.count())))
@@ -254,17 +247,9 @@ def test_a_short_session_is_finished_early_as_a_partial_game(server: tuple[str, 
         assert row == ("partial", False, 10), row
         for title in COUNTING:
             page.locator('[data-testid="stSidebarNav"] a').filter(has_text=title).first.click()
-            expect(page.locator("h1").filter(has_text=title).first).to_be_visible()
-            _quiet(page)
+            settled(page, title)
             expect(page.get_by_text("1 partial game", exact=False).first).to_be_visible()
             page.screenshot(path=str(SHOTS / f"partial-{title.lower().replace(' ', '-')}.png"))
         browser.close()
 
 
-def _quiet(page: Page) -> None:
-    quiet, deadline = 0, time.monotonic() + 30
-    while quiet < 4 and time.monotonic() < deadline:
-        page.wait_for_timeout(150)
-        running = page.locator('[data-testid="stStatusWidgetRunningIcon"]').count() > 0
-        quiet = 0 if running else quiet + 1
-    assert page.locator('[data-testid="stException"]').count() == 0, "an exception on the page"

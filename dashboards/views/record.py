@@ -71,6 +71,7 @@ def render() -> None:
     current = record_nav.current()
     if current:
         d = drafts.load(record_nav.ddir(), current)
+        record_nav.drawn(d.id, len(d.events))  # when its next decision was first drawn
         for p in d.problems:
             st.caption(f"Draft note: {p}")
         ga = gameapps.app(_game(d))

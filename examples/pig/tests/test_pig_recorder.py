@@ -27,6 +27,8 @@ def test_record_a_game_from_the_first_roll_to_the_warehouse(
     db = tmp_path / "w.duckdb"
     monkeypatch.setenv("PLAYTEST_DB", str(db))
     monkeypatch.delenv("PLAYTEST_WRITE_PASSWORD", raising=False)
+    # an AppTest clicks at once: no wait for a person to read the decision (record_nav)
+    monkeypatch.setenv("PLAYTEST_TAP_SETTLE_MS", "0")
     at = AppTest.from_file(str(Path(dashboards.__file__).parent / "app.py"), default_timeout=60)
     at.run()
     at.switch_page("views/record.py").run()
