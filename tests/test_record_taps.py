@@ -62,7 +62,9 @@ GAME_ID = {"Mandate 2038": "mandate2038", "Vestige": "vestige", "Pig": "pig"}
 def _start(page: Page, base: str, game: str) -> str:
     page.goto(f"{base}/record")
     _settled(page)
-    page.locator('[data-testid="stMain"]').get_by_text(game, exact=True).first.click()
+    # the Game choice (the list of drafts above it names games too)
+    page.locator('[data-testid="stMain"] [role="radiogroup"]').get_by_text(
+        game, exact=True).first.click()
     expect(page.get_by_label(FORM_MARK[game]).first).to_be_visible()
     _settled(page)
     page.get_by_role("button", name="Start recording").click()
