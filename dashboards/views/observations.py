@@ -113,8 +113,9 @@ def section(ga: gameapps.GameApp, f: filters.Filters) -> None:
             st.caption("This warehouse predates the `capture` table: the archived logs were "
                        "re-scored. Run `playtest rebuild` to score them at ingest.")
         if "completeness" in per_game.columns and per_game["completeness"].drop_nulls().len():
-            ui.show_chart(charts.completeness_chart(per_game.drop_nulls("completeness")),
-                          "capture-completeness")
+            named = per_game.drop_nulls("completeness").with_columns(  # a game in words
+                pl.col("game_id").replace_strict(ui.game_names(), default=pl.col("game_id")))
+            ui.show_chart(charts.completeness_chart(named), "capture-completeness")
         ui.show_table(per_game, "capture-completeness")
         if not per_item.is_empty():
             missed = (per_item.group_by(["item", "group"])
