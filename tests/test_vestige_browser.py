@@ -40,7 +40,7 @@ pytestmark = pytest.mark.browser
 if not Path(CHROMIUM).exists():
     pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)", allow_module_level=True)
 try:
-    from playwright.sync_api import Page, expect, sync_playwright
+    from playwright.sync_api import Browser, Page, expect, sync_playwright
 except ImportError as err:  # pragma: no cover
     pytest.skip(f"playwright is not installed: {err}", allow_module_level=True)
 
@@ -54,6 +54,20 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
 
 def _settled(page: Page) -> None:
     settled(page, TITLE)
+
+
+def _vestige_form(browser: Browser, base: str) -> Page:
+    """A laptop-sized page on the Record page with Vestige chosen in its Game choice (the list
+    of drafts above it names games too)."""
+    page = browser.new_page(viewport=LAPTOP)
+    page.set_default_timeout(20_000)
+    page.goto(f"{base}/record")
+    _settled(page)
+    page.locator('[data-testid="stMain"] [role="radiogroup"]').get_by_text(
+        "Vestige", exact=True).first.click()
+    expect(page.get_by_label("Map seed (blank: random)").first).to_be_visible()
+    _settled(page)
+    return page
 
 
 def _n_events(db: Path, draft_id: str) -> int:
@@ -122,12 +136,7 @@ def test_record_measure_reload_and_find_the_draft_intact(server: tuple[str, Path
     rng = random.Random(7)
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        page = browser.new_page(viewport=LAPTOP)
-        page.set_default_timeout(20_000)
-        page.goto(f"{base}/record")
-        _settled(page)
-        page.locator('[data-testid="stMain"]').get_by_text("Vestige", exact=True).click()  # the game
-        _settled(page)
+        page = _vestige_form(browser, base)
         page.get_by_role("button", name="Start recording").click()
         _settled(page)
         assert "draft=" in page.url
@@ -217,12 +226,7 @@ def test_a_short_session_is_finished_early_as_a_partial_game(server: tuple[str, 
     rng = random.Random(11)
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        page = browser.new_page(viewport=LAPTOP)
-        page.set_default_timeout(20_000)
-        page.goto(f"{base}/record")
-        _settled(page)
-        page.locator('[data-testid="stMain"]').get_by_text("Vestige", exact=True).click()
-        _settled(page)
+        page = _vestige_form(browser, base)
         page.get_by_role("button", name="Start recording").click()
         _settled(page)
         draft_id = page.url.split("draft=")[1].split("&")[0]
