@@ -66,7 +66,7 @@ STALE = ("That tap answered a decision already recorded; nothing more was writte
 #: a decision answered sooner than this after it was first drawn is the rest of a double tap
 #: (the finger came down again where the next decision's button now is), not a reading of it
 SETTLE_ENV = "PLAYTEST_TAP_SETTLE_MS"
-SETTLE_MS = 400
+SETTLE_MS = 600
 DRAWN = "_record_drawn"
 
 
