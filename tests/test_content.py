@@ -456,16 +456,6 @@ def _word_runs(text: str, n: int) -> set[str]:
     return {" ".join(words[i : i + n]) for i in range(len(words) - n + 1)}
 
 
-def _strings(node: Any) -> list[str]:
-    if isinstance(node, str):
-        return [node]
-    if isinstance(node, dict):
-        return [s for v in node.values() for s in _strings(v)]
-    if isinstance(node, list):
-        return [s for v in node for s in _strings(v)]
-    return []
-
-
 def test_texts_are_in_our_own_words(pack: ContentPack) -> None:
     """No pack text repeats eight or more consecutive words of the designers' card texts
     (disagreements, which quote on purpose, and sources are left out)."""
