@@ -493,10 +493,11 @@ def protocol_games(db: Path, f: Filters, include_non_human: bool = False,
     """The filtered games with their protocol and archived log location, newest first (the
     first ``limit`` when given; ``total`` is the number of matching games either way).
 
-    Observation protocols are for physical sessions: human sessions only unless asked.
+    Observation protocols are for physical sessions: human sessions only (not illustrative
+    samples, whose sessions are made up) unless asked.
     """
     where, params = f.where()
-    human = "TRUE" if include_non_human else "g.is_human"
+    human = "TRUE" if include_non_human else HUMAN_SQL  # an illustrative sample is not one
     cap = ""
     if limit is not None:
         cap = " LIMIT ?"
@@ -577,3 +578,10 @@ def seat_numbers(db: Path, game_ids: list[str]) -> pl.DataFrame:
         "ORDER BY s.game_id, s.seat",
         [list(game_ids)],
     )
+
+
+def game_count(db: Path, f: Filters, evidence: str = "evidence") -> int:
+    """How many games pass the filters."""
+    where, params = f.where("g", evidence)
+    df = query(db, f"SELECT count(*) AS n FROM games g WHERE {where}", params)
+    return int(df["n"][0]) if not df.is_empty() else 0

@@ -76,8 +76,7 @@ def _checks_table(frames: dict[str, pl.DataFrame], n: int) -> pl.DataFrame:
         for label, df in frames.items():
             part = df.filter((pl.col("player_count") == n) & (pl.col("metric") == mid))
             for r in part.iter_rows(named=True):
-                rows.append({"metric (designers' name)": name, "contract check": mid,
-                             "games from": label, "games": r["games"],
+                rows.append({"metric (designers' name)": name, "games from": label, "games": r["games"],
                              "value": _fmt(r["value"], mid),
                              "95% interval": _interval(r["low"], r["high"]),
                              "threshold": _threshold(key, bound), "verdict": r["verdict"]})
@@ -91,8 +90,9 @@ def _notes(frames: dict[str, pl.DataFrame], n: int) -> list[str]:
         seen: dict[str, list[str]] = {}
         for r in part.iter_rows(named=True):
             seen.setdefault(r["note"], []).append(r["metric"])
+        names = {mid: name for mid, name, _key, _bound in bq.METRICS}
         for note, mids in seen.items():
-            out.append(f"**{label}** ({', '.join(mids)}): {note}.")
+            out.append(f"**{label}** ({', '.join(names.get(m, m) for m in mids)}): {note}.")
     return out
 
 
@@ -249,7 +249,8 @@ def render() -> None:
     th = stats.thresholds()
     st.caption(
         "The designers' balance checks (contract strategic-unsolvability-v3, provisional "
-        "thresholds; FACTS.md §11.5), computed with their definitions (docs/balance.md): per "
+        "thresholds, docs/balance.md, Verdicts), computed with their definitions (docs/balance.md, "
+        "Definitions): per "
         "player count, joint wins credited 1/k, seat = turn order from first Initiative, the "
         "Era II leader read at the end of Era II Production. Physical evidence and each "
         "study's policy mix are shown side by side, never pooled. Four players is the balance "

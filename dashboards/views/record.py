@@ -68,9 +68,11 @@ def new_session() -> None:
 def render() -> None:
     if not ui.write_access():
         return
+    record_nav.fit_controls()
     current = record_nav.current()
     if current:
         d = drafts.load(record_nav.ddir(), current)
+        record_nav.drawn(d.id, len(d.events))  # when its next decision was first drawn
         for p in d.problems:
             st.caption(f"Draft note: {p}")
         ga = gameapps.app(_game(d))
