@@ -377,7 +377,7 @@ def default_pool(players: str = "") -> Path:
     (resumable, like any study) and reused after."""
     import sys
 
-    from ingest.study import StudySpec, run_study
+    from ingest.mandate2038.study import StudySpec, run_study
 
     counts = tuple(int(x) for x in str(players).split(",") if x.strip()) or (3, 4, 5)
     out = Path("simulated") / "null-pool"

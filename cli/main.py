@@ -44,9 +44,19 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _say_refused() -> None:
+    """Name each game plugin the registry did not load (and each page it dropped), once per
+    command, on stderr: the other games are served as usual."""
+    from engine.core.registry import refused
+
+    for refusal in refused():
+        _err(refusal.text())
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``playtest`` with ``argv`` (default: the process arguments); return the exit status."""
     parser = build_parser()
+    _say_refused()
     try:
         args = parser.parse_args(list(argv) if argv is not None else None)
     except SystemExit as exc:  # argparse: --help (0) or a usage error (2)

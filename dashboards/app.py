@@ -11,15 +11,25 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboards import navigation, store
+from dashboards import gameapps, navigation, store
 
 st.set_page_config(page_title="Playtest toolkit", page_icon=":material/casino:",
                    layout="wide")
 
+sections, notices = navigation.checked_sections()
+specs = {p.url_path: p for pages in sections.values() for p in pages}
 page = st.navigation({
-    section: [st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path,
+    section: [st.Page(p.run or p.path, title=p.title, icon=p.icon, url_path=p.url_path,
                       default=p.default) for p in pages]
-    for section, pages in navigation.sections().items()
+    for section, pages in sections.items()
 })
 st.sidebar.caption(f"Database: `{store.db_path()}`")
-page.run()
+for notice in notices:  # a game plugin (or a page of one) left out: said, the rest served
+    st.sidebar.warning(notice, icon=":material/extension_off:")
+spec = specs.get(page.url_path)
+if spec is not None and spec.game is not None and spec.run is None:
+    # a game's page file: its error stays inside its own page
+    with navigation.page_errors(gameapps.title(spec.game), spec.title):
+        page.run()
+else:
+    page.run()

@@ -334,7 +334,7 @@ def open_margins_chart(df: pl.DataFrame) -> ChartLike:
 
 def claim_strength_chart(df: pl.DataFrame) -> alt.Chart:
     """Histogram of Dossier claim strengths, eligible claims apart (``df``: claims counted per
-    strength and eligibility in SQL, :func:`dashboards.mandate_queries.claim_strengths`)."""
+    strength and eligibility in SQL, :func:`dashboards.mandate2038.queries.claim_strengths`)."""
     return (
         _chart(df, title="Dossier claim strengths")
         .mark_bar()

@@ -43,10 +43,6 @@ class GameLog:
         except Exception:
             model = None
         if model is None:
-            from schemas import LOG_MODELS
-
-            model = LOG_MODELS.get(getattr(self.header, "game", ""))
-        if model is None:
             return None
         return model(header=self.header, events=list(self.events))
 

@@ -1,5 +1,5 @@
 """The sections a game gets on the shared pages when the app has none of its own
-(:data:`dashboards.gameapps.SECTION_MODULES`): they read only the shared tables (``games``,
+(:data:`dashboards.gameapps.SECTIONS_MODULE`): they read only the shared tables (``games``,
 ``ledger``, ``outcomes``, ``phases``) and word them by the game's declared vocabulary (score
 sources, end conditions, timed phases). ``f`` is always restricted to one game."""
 

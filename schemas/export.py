@@ -13,8 +13,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from schemas.content import ContentPack
 from schemas.findings import Finding
+from schemas.mandate2038.content import ContentPack
 from schemas.protocol import Protocol
 
 OUT = Path(__file__).resolve().parent / "json"

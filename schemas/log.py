@@ -2,7 +2,7 @@
 
 A log is ``{"format": "playtest-log", "format_version": 1, "header": {...}, "events": [...]}``.
 Each ruleset subclasses :class:`BaseHeader` and defines its own event union
-(see ``schemas/mandate2038.py``). The header fields here are shared by every game.
+(see ``schemas/mandate2038/log.py``). The header fields here are shared by every game.
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from schemas.content import ContentPack
+from schemas.mandate2038.content import ContentPack
 from schemas.protocol import Protocol
 
 DATA_ENV = "PLAYTEST_DATA_DIR"

@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from schemas.content import Source
+from schemas.source import Source
 
 
 class _Model(BaseModel):

@@ -8,7 +8,8 @@ import struct
 
 import polars as pl
 
-from dashboards import charts, stats, tables, ui
+from dashboards import charts, stats, ui
+from dashboards.mandate2038 import tables
 
 
 def _png_size(data: bytes) -> tuple[int, int]:

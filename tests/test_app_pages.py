@@ -453,7 +453,8 @@ def test_filter_values_travel_as_parameters(sample_db: Path) -> None:
 
 def test_tables_download_as_csv(sample_db: Path) -> None:
     """Every table a page offers as CSV can be written, lists and all."""
-    from dashboards import mandate_queries, queries, ui
+    from dashboards import queries, ui
+    from dashboards.mandate2038 import queries as mandate_queries
 
     f = queries.Filters()
     for frame in (queries.games(sample_db, f), queries.findings_by_code(sample_db, f),
@@ -523,7 +524,7 @@ def test_replay_shows_the_finding_at_its_event(sample_db: Path,
 
 
 def test_move_labels_are_words_not_reprs() -> None:
-    from dashboards import live
+    from dashboards.mandate2038 import live
 
     label = live.variant_label({"type": "fund", "seat": 1, "mode": "venture", "path": ["F", "I1"],
                                 "trade": {"give": "runway", "take": "compute", "to_seat": 2}})
@@ -569,7 +570,8 @@ def test_a_game_without_its_own_sections_gets_the_generic_ones(
     shared analytics page, worded by its declared vocabulary."""
     from dashboards import gameapps
 
-    monkeypatch.setattr(gameapps, "SECTION_MODULES", {"mandate2038": "mandate2038"})
+    monkeypatch.setattr(gameapps, "SECTIONS_MODULE", "dashboards.no_room_{game}.sections")
+    assert gameapps.section_module("vestige") is None
     at = _app(sample_db, monkeypatch, games=["vestige"])
     at.switch_page(PATHS.get(page, f"views/{page}.py")).run()
     if page == "duration":

@@ -9,8 +9,8 @@ import pytest
 from test_storage_support import child_env, ensure_ruleset
 
 from dashboards import protocols
+from ingest.mandate2038.synthetic import synthetic_log
 from ingest.pipeline import ingest_log
-from ingest.warehouse.synthetic import synthetic_log
 
 
 @pytest.fixture(autouse=True)

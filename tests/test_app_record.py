@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dashboards import drafts, live
+from dashboards import drafts
+from dashboards.mandate2038 import live
 
 APP = Path(__file__).resolve().parent.parent / "dashboards" / "app.py"
 
@@ -296,7 +297,7 @@ def test_manual_event_form_never_shows_a_traceback(tmp_path: Path,
 
 
 def test_map_picture_draws_every_hex_and_piece() -> None:
-    from dashboards import hexmap
+    from dashboards.mandate2038 import hexmap
 
     layout = live.random_layout(live.pack(), "seed")
     assert len(layout) == 19 and layout["F"] == "frontier"

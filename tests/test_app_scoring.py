@@ -14,7 +14,8 @@ import duckdb
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dashboards import mandate_queries, tables
+from dashboards.mandate2038 import queries as mandate_queries
+from dashboards.mandate2038 import tables
 from dashboards.queries import Filters
 
 APP = Path(__file__).resolve().parent.parent / "dashboards" / "app.py"

@@ -11,7 +11,7 @@ import pytest
 
 from dashboards import balance_null as bn
 from dashboards import balance_queries as bq
-from ingest.study import Batch, StudySpec, run_batch, write_batch
+from ingest.mandate2038.study import Batch, StudySpec, run_batch, write_batch
 
 GAMES = 12
 

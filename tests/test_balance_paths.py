@@ -13,9 +13,9 @@ from dashboards import balance_queries as bq
 from dashboards.queries import Filters
 from engine.mandate2038.lineups import play_lineup_game
 from ingest.loading import ingest_log
-from ingest.study import Batch, StudySpec, run_batch, write_batch
+from ingest.mandate2038.study import Batch, StudySpec, run_batch, write_batch
+from schemas.mandate2038.profiles import load_profiles
 from schemas.packs import load_pack
-from schemas.profiles import load_profiles
 
 GAMES = 12  # three common-seed blocks of four games
 

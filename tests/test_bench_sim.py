@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gc
 
-from engine import bench_sim
+from cli.bench import sim as bench_sim
 
 
 def test_speed_plays_games_and_restores_the_collector() -> None:

@@ -213,7 +213,7 @@ def test_bench_on_a_small_corpus(sim_dir, capsys):
 def test_bench_prints_the_python_chess_yardstick_or_why_not(sim_dir, capsys, monkeypatch):
     """``bench --chess``: python-chess in the same run against row (c), or, without
     python-chess, a line saying so (the command still succeeds)."""
-    from engine import bench_chess
+    from cli.bench import python_chess as bench_chess
 
     try:
         bench_chess._chess()

@@ -13,8 +13,9 @@ import pytest
 from pydantic import BaseModel
 
 from schemas import packs
-from schemas.content import AuditRules, ContentPack, Source
+from schemas.mandate2038.content import AuditRules, ContentPack
 from schemas.packs import PackError, available_packs, load_pack
+from schemas.source import Source
 
 GAME, RULES = "mandate2038", "0.8.0-rc.17-test"
 REF = Path(__file__).resolve().parents[2] / "shared" / "reference" / "mandate2038" / "data"

@@ -326,3 +326,133 @@ def test_every_reader_of_every_game_survives_mutations_end_to_end(
                     continue
         lost.append(name)
     assert lost == [], lost
+
+
+# --- plugin declarations (issue 31: a plugin is a guest) ---------------------------------------
+# Seeded declarations of a fourth game, each with one fault (or none) drawn from what a game
+# package can get wrong: its import raises, a member missing or of a wrong type, a code string
+# that does not resolve, a mark that finds every file, a location part, a table, an id claimed,
+# a page. Each is registered through a fake entry point beside Mandate 2038, Vestige and Pig
+# (tests/plugin_guests.py): the three are served; every command on their samples gives what it
+# gives without the guest; the app's pages of the three still run (a few cases, all pages).
+
+PIG_PAGE = ROOT / "examples" / "pig" / "playtest_pig" / "page.py"
+FAULTS = {
+    "import": ["RuntimeError", "ImportError", "SystemExit", "KeyError", "SyntaxError"],
+    "hostile": ["None", "0", "''", "'x'", "[]", "{}", "('a',)", "b'x'", "1.5", "object()"],
+    "members": ["title", "rules_versions", "location_parts", "tables", "formats", "pages",
+                "vocabulary", "player_counts", "bot_names", "timing", "board_picture",
+                "recorder", "event_types", "catalogue", "rulings_dir", "protocols_dir",
+                "timed_phases", "after_end_events", "apply_locates", "simulate_one"],
+    "refs": ["no_such:thing", "playtest_pig.timing:nope", "playtest_pig:", ":x", "os:path.nope",
+             "playtest_pig.timing.pig_timing", "playtest_pig.timing:pig_timing"],
+    "marks": ["b''", "b'.'", "b'(?s).*'", "b'['", "rb'(?m)^\\\\[Session '", "b'x'", "None",
+              "rb'(?m)^fuzz: yes$'"],
+    "parts": ["era", "cycle", "round", "turn", "hand", "trick", ""],
+    "tables": ["games", "seats", "outcomes", "pig_games", "vestige_games", "fuzz_t", "Bad-Name",
+               "events"],
+    "types": ["VARCHAR", "INTEGER", "TEXT", "BLOB", "JSON"],
+    "ids": ["mandate2038", "vestige", "pig", "Fuzz", "fuzz guest", "", "fuzzguest"],
+    "scripts": ["playtest_pig.page:nope", "nope.py", "x:y", str(PIG_PAGE), "playtest_pig:RULESET"],
+    "urls": ["import", "games", "pig-turn-risk", "Bad Path", "fuzz-page", ""],
+}
+
+
+def _guest_source(rng: random.Random) -> tuple[str, str]:
+    """(what is wrong, the source of a guest declaration module) for one seeded case."""
+    from plugin_guests import GUEST_BASE
+
+    kind = rng.choice(["import", "missing", "hostile", "ref", "mark", "parts", "table", "id",
+                       "page", "none"])
+    members, after = "", ""
+    pick = rng.choice
+    if kind == "import":
+        after = f"raise {pick(FAULTS['import'])}('fuzz guest import')"
+    elif kind == "missing":
+        after = ("class Bare:\n    pass\n\nBARE = Bare()\nfor _n in REQUIRED_VALUES + "
+                 f"REQUIRED_FUNCTIONS:\n    if _n != {rng.choice(['game', 'title', 'apply', 'tables', 'setup', 'records'])!r}:\n"
+                 "        setattr(BARE, _n, getattr(GAME, _n))\nGAME = BARE")
+    elif kind == "hostile":
+        members = f"    {pick(FAULTS['members'])} = {pick(FAULTS['hostile'])}"
+    elif kind == "ref":
+        members = f"    {pick(['timing', 'board_picture', 'recorder'])} = {pick(FAULTS['refs'])!r}"
+    elif kind == "mark":
+        members = (f"    formats = (Format('notation', ('.fzg',), reader='playtest_pig.sheet:"
+                   f"read_pig_sheet', mark={pick(FAULTS['marks'])}),)")
+    elif kind == "parts":
+        parts = tuple(pick(FAULTS["parts"]) for _ in range(rng.randrange(1, 4)))
+        members = f"    location_parts = {parts!r}"
+    elif kind == "table":
+        members = (f"    tables = {{{pick(FAULTS['tables'])!r}: (('fuzz_col', "
+                   f"{pick(FAULTS['types'])!r}),)}}")
+    elif kind == "id":
+        members = f"    game = {pick(FAULTS['ids'])!r}"
+    elif kind == "page":
+        members = (f"    pages = (Page('Fuzz page', {pick(FAULTS['scripts'])!r}, "
+                   f"{pick(FAULTS['urls'])!r}),)")
+    text = GUEST_BASE.format(members=members or "    pass", after=after)
+    detail = members.strip() or (after.splitlines()[0] if after else "")
+    return f"{kind}: {detail}", text
+
+
+def _outcomes(main: object, capsys: pytest.CaptureFixture[str], samples: list[Path]
+              ) -> dict[str, object]:
+    """What each command gives on the three games' samples (exit status, and the games read)."""
+    from ingest.formats import read_bytes
+
+    out: dict[str, object] = {}
+    for path in samples:
+        for args in (["validate", str(path)], ["replay", str(path)],
+                     ["convert", str(path), "--to", "json"]):
+            out[" ".join(args)] = main(args)  # type: ignore[operator]
+            capsys.readouterr()
+        out[f"read {path.name}"] = [x.parsed.header.game if x.parsed.header else None
+                                    for x in read_bytes(path.read_bytes(), path.name)]
+    for args in (["--help"], ["rulings"], ["simulate", "--help"]):
+        out[" ".join(args)] = main(args)  # type: ignore[operator]
+        capsys.readouterr()
+    return out
+
+
+@pytest.mark.slow
+def test_a_broken_plugin_among_three_working_games_harms_none(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from plugin_guests import install
+    from streamlit.testing.v1 import AppTest
+    from streamlit.util import calc_hash
+
+    from cli.main import main
+    from dashboards import navigation
+    from engine.core import registry
+
+    samples = [ROOT / "data/samples/notation/example-4p.m38",
+               ROOT / "data/samples/vestige/walkthrough-2p.vst",
+               ROOT / "examples/pig/playtest_pig/samples/walkthrough.pig"]
+    three = ("mandate2038", "vestige", "pig")
+    baseline = _outcomes(main, capsys, samples)
+    pages = [p for p in navigation.all_pages() if p.game in (None, *three)]
+    rng = random.Random("issue-31-guests")
+    monkeypatch.setenv("PLAYTEST_DB", str(tmp_path / "none" / "playtest.duckdb"))
+    for case in range(24):
+        what, source = _guest_source(rng)
+        folder = tmp_path / f"guest{case}"
+        with monkeypatch.context() as mp:
+            install(mp, folder, {})
+            (folder / f"playtest_fuzz_guest{case}.py").write_text(source, encoding="utf-8")
+            install(mp, folder, {"fuzzguest": f"playtest_fuzz_guest{case}:GAME"})
+            games = registry.rulesets()
+            assert set(three) <= set(games), what
+            assert games["vestige"].title == "Vestige" and games["pig"].title == "Pig", what
+            said = [r for r in registry.refused() if r.name == "fuzzguest"]
+            assert "fuzzguest" in games or said, what  # served, or refused with a reason
+            assert _outcomes(main, capsys, samples) == baseline, what
+            sections, _notices = navigation.checked_sections()
+            assert [p for p in navigation.all_pages() if p.game in (None, *three)] == pages, what
+            if case % 8:
+                continue
+            at = AppTest.from_file(str(ROOT / "dashboards" / "app.py"), default_timeout=60)
+            at.run()
+            for page in pages:  # every page of the working games still runs
+                at._page_hash = calc_hash(page.url_path)
+                at.run()
+                assert not at.exception, (what, page.url_path, [e.value for e in at.exception])

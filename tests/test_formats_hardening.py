@@ -300,7 +300,7 @@ def test_cli_validate_and_replay_of_renumbered_seats_exit_with_findings(tmp_path
 
 def test_vestige_convert_to_csv_writes_no_live_formula_and_reads_back_exactly() -> None:
     """Issue 19 item 4: the Vestige sheet writer wrote ``=HYPERLINK(...)`` as it was."""
-    from ingest.formats.vestige_notation import read_vestige_notation
+    from ingest.vestige.notation import read_vestige_notation
     from schemas.vestige import VestigeLog
 
     source = ROOT / "data" / "samples" / "vestige" / "walkthrough-3p.csv"

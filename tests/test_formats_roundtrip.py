@@ -8,9 +8,9 @@ from hypothesis import HealthCheck, given, settings
 from test_formats_strategies import EVENT_MODELS, logs
 
 from ingest.formats import read_bytes, write_log
-from ingest.formats.events import SPEC_BY_TYPE
-from ingest.formats.notation import parse_notation
-from ingest.formats.sheet import parse_sheet
+from ingest.mandate2038.events import SPEC_BY_TYPE
+from ingest.mandate2038.notation import parse_notation
+from ingest.mandate2038.sheet import parse_sheet
 from schemas.canonical import dumps_log
 from schemas.mandate2038 import MandateLog
 

@@ -10,7 +10,7 @@ import zipfile
 from pathlib import Path
 
 from ingest.formats import SUFFIXES, read_bytes, read_path
-from ingest.formats.session import FACTION_IDS, our_faction
+from ingest.mandate2038.session import FACTION_IDS, our_faction
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "data" / "samples" / "session-folder"

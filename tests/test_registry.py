@@ -153,22 +153,99 @@ def test_a_game_registered_first_does_not_hide_the_installed_ones() -> None:
     assert run.returncode == 0, run.stderr
 
 
-def test_a_broken_game_package_is_a_clear_error() -> None:
+def test_a_broken_game_package_is_refused_with_a_clear_reason() -> None:
+    # a guest: the other games are served, the broken one is listed with its reason (issue 31)
     run = _fresh("""
     import engine.core.registry as reg
-    from engine.core.game import GameDeclarationError
 
     reg.BUILTIN = {**reg.BUILTIN, "broken": "no_such_game_package:GAME"}
     import importlib.metadata as md
     reg.entry_points = lambda group: []  # as if the entry points were not installed
-    try:
-        reg.get_ruleset("mandate2038")
-    except GameDeclarationError as err:
-        print("ERR", err)
+    assert reg.get_ruleset("mandate2038") is not None
+    for r in reg.refused():
+        print("REFUSED", r.text())
     """)
     assert run.returncode == 0, run.stderr
-    assert "ERR the game 'broken'" in run.stdout and "no_such_game_package" in run.stdout
+    assert "REFUSED the game plugin 'broken'" in run.stdout
+    assert "no_such_game_package" in run.stdout
     assert "reinstall" in run.stderr  # the missing entry points are said, not silently patched
+
+
+def test_unreadable_entry_point_metadata_is_said_and_the_toolkits_games_served() -> None:
+    run = _fresh("""
+    import engine.core.registry as reg
+
+    def unreadable(group):
+        raise ValueError("bad metadata")
+
+    reg.entry_points = unreadable
+    print(list(reg.rulesets()))
+    print([r.text() for r in reg.refused()])
+    """)
+    assert run.returncode == 0, run.stderr
+    ids, said = run.stdout.splitlines()
+    assert ids == "['mandate2038', 'vestige']"
+    assert "could not be read (ValueError: bad metadata)" in said
+
+
+_REFUSED_CLONE = _CLONE + """
+    class Odd(Clone):
+        game = "odd"
+        title = "Odd"
+
+    for members in ({MEMBERS}):
+        try:
+            register(type("Odd2", (Odd,), members)())
+        except GameDeclarationError as err:
+            print("ERR", err)
+        else:
+            print("REGISTERED", members)
+"""
+
+
+def test_a_location_part_the_warehouse_cannot_store_is_refused_naming_it() -> None:
+    run = _fresh(_REFUSED_CLONE.replace("{MEMBERS}", """
+        {"location_parts": ("hand", "trick")},
+        {"location_parts": ("round", "hand")},
+        {"location_parts": ("turn", "round")},
+        {"location_parts": ("era", "cycle", "round", "turn")},"""))
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert "the location part 'hand' cannot be stored by the warehouse" in lines[0]
+    assert "the location part 'hand' cannot be stored" in lines[1]
+    assert "the location part 'round' comes after 'turn'" in lines[2]
+    assert lines[3].startswith("REGISTERED")
+
+
+def test_a_code_string_that_does_not_resolve_is_refused_naming_member_and_string() -> None:
+    run = _fresh(_REFUSED_CLONE.replace("{MEMBERS}", """
+        {"timing": "engine.vestige.nosuchmodule:timing"},
+        {"board_picture": "engine.vestige.ruleset:no_such_picture"},
+        {"recorder": "not a reference"},
+        {"formats": (Format("notation", (".odd",), reader="engine.vestige.ruleset:nope"),)},
+        {"timing": "engine.vestige.ruleset:VestigeRuleset"},""").replace(
+        "from engine.core.game import Game,", "from engine.core.game import Format, Game,"))
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert "ERR game 'odd': timing 'engine.vestige.nosuchmodule:timing' does not resolve: no " \
+        "module named 'engine.vestige.nosuchmodule'" in lines[0]
+    assert "board_picture 'engine.vestige.ruleset:no_such_picture' does not resolve" in lines[1]
+    assert "recorder 'not a reference' does not resolve" in lines[2]
+    assert "formats[0] (notation).reader 'engine.vestige.ruleset:nope'" in lines[3]
+    assert lines[4].startswith("REGISTERED")
+    # resolving reads the module's source: the app's modules are not imported by registration
+    assert "streamlit" not in run.stderr
+
+
+def test_registration_does_not_import_the_app() -> None:
+    run = _fresh("""
+    import sys
+    from engine.core.registry import rulesets
+    assert {"mandate2038", "vestige"} <= set(rulesets())
+    print(sorted(m for m in sys.modules if m.split(".")[0] in ("dashboards", "streamlit")))
+    """)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "[]"
 
 
 def test_the_declaration_lists_are_disjoint() -> None:
@@ -179,12 +256,13 @@ def test_the_declaration_lists_are_disjoint() -> None:
 def test_log_models_and_writers_dispatch_on_the_header_game() -> None:
     from engine.simulate import simulate_one
     from ingest.formats import SUFFIXES, write_log, writers
-    from schemas import LOG_MODELS, log_model
     from schemas.mandate2038 import MandateLog
     from schemas.vestige import VestigeLog
 
-    assert log_model("mandate2038") is MandateLog and LOG_MODELS["vestige"] is VestigeLog
-    assert log_model("no-such-game") is None
+    mandate, vestige = get_ruleset("mandate2038"), get_ruleset("vestige")
+    assert mandate is not None and mandate.log_model is MandateLog
+    assert vestige is not None and vestige.log_model is VestigeLog
+    assert get_ruleset("no-such-game") is None
     assert {"json", "notation", "csv"} <= set(writers("mandate2038"))
     assert set(writers("no-such-game")) == {"json"}
     assert {".m38", ".txt", ".csv", ".vst", ".json", ".zip"} <= set(SUFFIXES)

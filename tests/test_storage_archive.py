@@ -16,7 +16,7 @@ from ingest.archive import (
     write_once,
 )
 from ingest.db import DatabaseBusy, StorageError, archive_root, default_db_path, resolve_db
-from ingest.warehouse.synthetic import synthetic_log
+from ingest.mandate2038.synthetic import synthetic_log
 from schemas.canonical import dumps_log
 
 

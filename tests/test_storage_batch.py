@@ -8,8 +8,8 @@ import pytest
 from test_storage_support import child_env, ensure_ruleset, write_games
 
 from ingest.archive import Archive, ArchiveError, game_id_of_text
+from ingest.mandate2038.synthetic import synthetic_log
 from ingest.pipeline import Item, process_batch
-from ingest.warehouse.synthetic import synthetic_log
 from schemas.canonical import dumps_log
 
 

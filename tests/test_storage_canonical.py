@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from pydantic import BaseModel
 
 from ingest.formats import read_path
-from ingest.warehouse.synthetic import synthetic_log
+from ingest.mandate2038.synthetic import synthetic_log
 from schemas.canonical import dump_event, dump_header, dump_log, dumps_log
 from schemas.mandate2038 import MandateLog
 

@@ -11,9 +11,9 @@ from test_storage_support import child_env, ensure_ruleset
 
 from dashboards import protocols
 from ingest.db import connect
+from ingest.mandate2038.synthetic import synthetic_log
 from ingest.pipeline import ingest_log
 from ingest.warehouse.migrations import MIGRATIONS, migrate
-from ingest.warehouse.synthetic import synthetic_log
 from schemas.packs import load_protocol
 from schemas.protocol import capture_completeness
 

@@ -2,7 +2,7 @@
 
 Measured with ``tracemalloc`` (Python objects: decoded JSON, validated events, rows), so the
 figures do not depend on the machine, its load or its allocator; the bench measures resident
-memory (``python -m ingest.warehouse.bench``). Comparisons are between two runs of the same
+memory (``python -m cli.bench.warehouse``). Comparisons are between two runs of the same
 code in the same process, never against an absolute figure.
 """
 
@@ -17,8 +17,8 @@ from test_storage_support import child_env, ensure_ruleset
 from ingest import batching
 from ingest.batching import Item, _chunks
 from ingest.loading import ingest_paths
+from ingest.mandate2038.synthetic import synthetic_log
 from ingest.reading import read_input
-from ingest.warehouse.synthetic import synthetic_log
 from schemas.canonical import dumps_log
 from schemas.mandate2038 import MandateLog
 

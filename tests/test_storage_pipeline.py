@@ -16,11 +16,11 @@ from test_storage_support import child_env, ensure_ruleset, write_games
 
 from ingest.archive import Archive
 from ingest.db import DatabaseBusy, connect
+from ingest.mandate2038.synthetic import synthetic_log
 from ingest.pipeline import Item, export, ingest_log, ingest_paths, process_batch, rebuild
 from ingest.warehouse.load import load_frames
 from ingest.warehouse.migrations import MIGRATIONS, migrate
 from ingest.warehouse.schema import TABLES
-from ingest.warehouse.synthetic import synthetic_log
 
 
 @pytest.fixture(autouse=True)

@@ -9,7 +9,7 @@ import pytest
 
 import ingest.formats.jsonlog as jsonlog
 from ingest.formats.jsonlog import read_json
-from ingest.warehouse.synthetic import synthetic_log
+from ingest.mandate2038.synthetic import synthetic_log
 from schemas.canonical import dumps_log
 
 ROOT = Path(__file__).resolve().parents[1]

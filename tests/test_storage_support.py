@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.registry import get_ruleset
-from ingest.warehouse.synthetic import synthetic_log
+from ingest.mandate2038.synthetic import synthetic_log
 from schemas.canonical import dumps_log
 
 TESTS_DIR = Path(__file__).resolve().parent

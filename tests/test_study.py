@@ -1,4 +1,4 @@
-"""Studies: profile line-ups played in batches into Parquet tables (ingest/study.py), on Ray for
+"""Studies: profile line-ups played in batches into Parquet tables (ingest/mandate2038/study.py), on Ray for
 real and in local processes, and the resume path (a stopped study restarts where it stopped,
 no batch twice). Kept small: Ray's start-up costs seconds of CPU."""
 
@@ -13,9 +13,9 @@ import pytest
 
 from engine.mandate2038.lineups import plan_seats, play_lineup_game
 from engine.mandate2038.profiles import ProfileBot, dossier_assessment
-from ingest.study import StudyError, StudySpec, completed_batches, run_study
+from ingest.mandate2038.study import StudyError, StudySpec, completed_batches, run_study
+from schemas.mandate2038.profiles import ProfileError, load_profiles
 from schemas.packs import load_pack
-from schemas.profiles import ProfileError, load_profiles
 
 
 def _q(sql: str, *params):
@@ -98,7 +98,7 @@ def test_study_resumes_where_it_stopped_and_never_plays_a_batch_twice(tmp_path):
 
 
 def test_without_ray_the_batches_run_in_local_processes_and_it_says_so(tmp_path, monkeypatch):
-    import ingest.study as study
+    import ingest.mandate2038.study as study
 
     monkeypatch.setattr(study, "ray_available", lambda: False)
     said: list[str] = []

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dashboards import live, variant_pick
-from dashboards import vestige_live as vl
+from dashboards import variant_pick
+from dashboards.mandate2038 import live
+from dashboards.vestige import live as vl
 from schemas.log import VariantStamp
 
 ROOT = Path(__file__).resolve().parents[1]

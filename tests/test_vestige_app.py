@@ -26,7 +26,7 @@ PAGES = {
     "duration": "Duration",
     "scoring": "Scoring sources",
     "endings": "End conditions",
-    "vestige_modes": "Vestige: modes and nemeses",
+    "vestige/modes.py": "Vestige: modes and nemeses",
 }
 N = 6
 
@@ -64,7 +64,7 @@ def _app(db: Path, monkeypatch: pytest.MonkeyPatch, page: str,
     at.session_state["playtest_filter_values"] = {"flt_games": ["vestige"]}
     if query:
         at.query_params.update(query)
-    at.switch_page(f"views/{page}.py").run()
+    at.switch_page(page if page.endswith(".py") else f"views/{page}.py").run()
     return at
 
 
@@ -122,7 +122,7 @@ def test_vestige_figures_are_one_kind_of_game_at_a_time(sample_db: Path,
     mandate = con.execute("SELECT count(*) FROM games WHERE game = 'mandate2038'").fetchone()
     con.close()
     assert mandate and mandate[0] >= 1 and kinds["simulated"] == N and kinds["illustrative"] >= 1
-    at = _app(sample_db, monkeypatch, "vestige_modes")
+    at = _app(sample_db, monkeypatch, "vestige/modes.py")
     _clean(at)
     table = next(d.value for d in at.dataframe)
     assert int(table["Games"].sum() if "Games" in table else table["games"].sum()) == N

@@ -1,6 +1,6 @@
 """Vestige notation and sheet: exact round trip on generated logs, located errors, fuzz.
 
-Logs are generated from the pydantic models of ``schemas/vestige.py`` (the Mandate strategies'
+Logs are generated from the pydantic models of ``schemas/vestige/log.py`` (the Mandate strategies'
 builder walks any model), so every event type and field, and text that stresses quoting, is
 covered; a schema change is picked up without editing this file.
 """
@@ -22,14 +22,14 @@ from pydantic.fields import FieldInfo
 from test_formats_strategies import TEXT, for_type
 
 from ingest.formats._common import LoadedLog
-from ingest.formats.vestige_notation import (
+from ingest.vestige.notation import (
     POSITIONAL,
     loads_vestige_notation,
     parse_vestige_text,
     read_vestige_notation,
     write_vestige_notation,
 )
-from ingest.formats.vestige_sheet import (
+from ingest.vestige.sheet import (
     loads_vestige_sheet,
     parse_vestige_sheet,
     read_vestige_sheet,

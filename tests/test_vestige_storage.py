@@ -12,8 +12,8 @@ import duckdb
 import pytest
 
 import engine.vestige  # noqa: F401 - registers the ruleset (until the registry loads it itself)
-from dashboards import vestige_queries as vq
 from dashboards.queries import Filters
+from dashboards.vestige import queries as vq
 from engine.vestige.simulate import simulate_one
 from engine.vestige.warehouse import TABLES as VESTIGE_TABLES
 from ingest.pipeline import ingest_paths

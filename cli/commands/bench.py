@@ -1,4 +1,4 @@
-"""``playtest bench``: Measure replay-validate throughput (cli/bench.py does the work)."""
+"""``playtest bench``: Measure replay-validate throughput (cli/bench/run.py does the work)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from cli.bench import run_bench
+    from cli.bench.run import run_bench
 
     return run_bench(args)
 

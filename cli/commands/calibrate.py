@@ -15,7 +15,7 @@ from cli.common import (
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
     from cli.calibrate import command
-    from ingest.study import completed_batches
+    from ingest.mandate2038.study import completed_batches
 
     if args.study is not None and (Path(args.study) / "_batches").is_dir():
         damaged: dict[str, str] = {}

@@ -16,13 +16,13 @@ from cli.common import (
 
 def cmd_study(args: argparse.Namespace) -> int:
     from engine.simulate import SimulationError
-    from ingest.study import StudyError, StudySpec, run_study
-    from schemas.profiles import ProfileError
+    from ingest.mandate2038.study import StudyError, StudySpec, run_study
+    from schemas.mandate2038.profiles import ProfileError
 
     counts = _player_counts(args.players)
     policies = tuple(x.strip() for x in str(args.policy).split(",") if x.strip())
     if policies == ("designers",):
-        from ingest.study import DESIGNERS_POLICIES
+        from ingest.mandate2038.study import DESIGNERS_POLICIES
 
         policies = DESIGNERS_POLICIES
     lineup = tuple(x.strip() for x in str(args.lineup or "").split(",") if x.strip())

@@ -24,6 +24,8 @@ from cli.common import (
     validate_one,
 )
 
+EXIT_INTERNAL = 3  # a game's rules engine raised (cli/main.py: an internal error)
+
 
 def format_validate_text(files: list[dict[str, Any]], *, quiet: bool = False) -> str:
     """Readable report, grouped per file (``quiet``: clean games are only counted)."""
@@ -35,7 +37,8 @@ def format_validate_text(files: list[dict[str, Any]], *, quiet: bool = False) ->
             if not quiet:
                 lines.append(f"{title}: clean")
             continue
-        label = "UNREADABLE" if f["status"] == "unreadable" else f"{n} finding{'s' if n != 1 else ''}"
+        label = {"unreadable": "UNREADABLE", "failed": "FAILED (the game's engine raised)"}.get(
+            f["status"], f"{n} finding{'s' if n != 1 else ''}")
         lines.append(f"{title}: {label}")
         for x in f["findings"]:
             lines.append(f"  [{x['severity']}] {x['code']} at {_where_text(x['where'])}")
@@ -51,7 +54,9 @@ def format_validate_text(files: list[dict[str, Any]], *, quiet: bool = False) ->
     errors = sum(1 for f in files for x in f["findings"] if x["severity"] == "error")
     unreadable = sum(1 for f in files if f["status"] == "unreadable")
     clean = sum(1 for f in files if f["status"] == "clean")
-    lines.append(f"{len(files)} game(s): {clean} clean, {errors} error finding(s), {unreadable} unreadable")
+    failed = sum(1 for f in files if f["status"] == "failed")
+    lines.append(f"{len(files)} game(s): {clean} clean, {errors} error finding(s), {unreadable} unreadable"
+                 + (f", {failed} failed" if failed else ""))
     return "\n".join(lines)
 
 
@@ -59,7 +64,30 @@ def _validate_input(item: Path | Loaded, rulings: str | None = None, variant: An
                     ) -> list[dict[str, Any]]:
     """The contract entries of every game in one input (worker function; never raises)."""
     loaded = [item] if isinstance(item, Loaded) else _read_one(item)
-    return [validate_one(one, rulings, variant) for one in loaded]
+    out = []
+    for one in loaded:
+        try:
+            out.append(validate_one(one, rulings, variant))
+        except Exception as err:  # noqa: BLE001 - one game's engine must not stop the others
+            out.append(_engine_failed(one, err))
+    return out
+
+
+def _engine_failed(item: Loaded, err: Exception) -> dict[str, Any]:
+    """The contract entry of a game whose rules engine raised (status ``failed``): the other
+    games of the run are validated and printed as usual; the exit status is 3."""
+    header = getattr(item.parsed, "header", None)
+    game = getattr(header, "game", None) or "?"
+    return {"path": item.source, "game_id": getattr(header, "game_id", None), "status": "failed",
+            "findings": [{
+                "code": "engine/internal-error", "severity": "error",
+                "rule": f"the {game} game's rules engine (docs/cli.md: exit 3)",
+                "message": f"{item.source}: the {game} game's rules engine raised "
+                           f"{type(err).__name__}: {err}; this game was not audited (please "
+                           "report it to the game's authors)",
+                "where": {"event": None, "line": None, "era": None, "cycle": None,
+                          "round": None, "seat": None},
+            }]}
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -107,6 +135,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
         print(json.dumps({"files": files}, ensure_ascii=False, indent=2, default=str))
     else:
         print(format_validate_text(files, quiet=args.quiet))
+    if any(f["status"] == "failed" for f in files):
+        return EXIT_INTERNAL
     if any(f["status"] == "unreadable" for f in files):
         return EXIT_UNREADABLE
     bad = {"error", "warning"} if args.strict else {"error"}

@@ -13,8 +13,8 @@ picture, recorder and extra pages. The app's contract for the declaration's app 
   not offered for live entry;
 * ``pages``: ``engine.core.game.Page`` entries added to the navigation under the game's title.
 
-A game's own sections of the shared Scoring sources, End conditions and Duration pages live in a
-module of this package named in :data:`SECTION_MODULES` (``scoring(db, f)``, ``endings(db, f)``,
+A game's own sections of the shared Scoring sources, End conditions and Duration pages live in
+its room of the app, ``dashboards/<game>/sections.py`` (:data:`SECTIONS_MODULE`: ``scoring(db, f)``, ``endings(db, f)``,
 ``duration(db, f, include)``); a game without one gets the generic sections
 (:mod:`dashboards.generic_sections`), worded by its vocabulary. With "all games" a page draws one
 section per game (:func:`each_game`), so no figure pools two games.
@@ -31,12 +31,10 @@ from typing import Any
 
 import streamlit as st
 
-#: game id -> module of this package with the game's own sections of the shared analytics
-#: pages (the one per-game list of the app; everything else comes from the declaration)
-SECTION_MODULES: dict[str, str] = {
-    "mandate2038": "mandate2038",
-    "vestige": "vestige",
-}
+#: where a game's own sections of the shared analytics pages live: the ``sections`` module of its
+#: room in the app. A game without one (a game published as its own package, until its
+#: declaration can name one) gets the generic sections.
+SECTIONS_MODULE = "dashboards.{game}.sections"
 
 
 @dataclass(frozen=True)
@@ -114,9 +112,19 @@ def title(game: str) -> str:
 
 def app(game: str) -> GameApp:
     """The app parts of ``game`` (generic sections for a game without its own module)."""
-    mod_name = SECTION_MODULES.get(game)
-    module = importlib.import_module(f"{__name__}.{mod_name}") if mod_name else None
-    return GameApp(game, title(game), _rulesets().get(game), module)
+    return GameApp(game, title(game), _rulesets().get(game), section_module(game))
+
+
+def section_module(game: str) -> ModuleType | None:
+    """The module of ``game``'s own sections (:data:`SECTIONS_MODULE`), None when its room has
+    none (an import error inside the module itself is raised, not taken for "none")."""
+    name = SECTIONS_MODULE.format(game=game)
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as err:
+        if err.name and (name == err.name or name.startswith(err.name + ".")):
+            return None
+        raise
 
 
 def shown_games(db: Path, games: tuple[str, ...]) -> list[str]:
@@ -185,5 +193,5 @@ def sections(db: Path, f: Any) -> Iterator[tuple[GameApp, Any]]:
         yield app(g), dataclasses.replace(f, games=(g,))
 
 
-__all__ = ["SECTION_MODULES", "GameApp", "Recorder", "app", "each_game",
-           "game_ids", "key", "sections", "shown_games", "title"]
+__all__ = ["SECTIONS_MODULE", "GameApp", "Recorder", "app", "each_game",
+           "game_ids", "key", "sections", "section_module", "shown_games", "title"]

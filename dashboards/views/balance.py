@@ -190,7 +190,7 @@ def _names() -> dict[str, dict[str, str]]:
     except Exception:  # noqa: BLE001 - names are a nicety: ids are shown without them
         pass
     try:
-        from schemas.profiles import load_profiles
+        from schemas.mandate2038.profiles import load_profiles
 
         out["profile"] = {k: str(getattr(v, "name", k)) for k, v in
                           load_profiles("default").items()}

@@ -22,13 +22,20 @@ describes every member.
 
 from __future__ import annotations
 
+import functools
 import importlib
+import importlib.machinery
+import importlib.util
+import inspect
 import re
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
+
+from schemas.findings import Where
 
 #: The entry-point group a game package declares itself in (docs/engine.md "Declaring a game").
 ENTRY_POINT_GROUP = "playtest.games"
@@ -42,6 +49,16 @@ COLUMN_TYPES: frozenset[str] = frozenset({
 
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
 _TABLE = re.compile(r"^[a-z][a-z0-9_]*$")
+_REF = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")
+_URL_PATH = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+
+#: the location parts the warehouse stores (a column each of a finding's ``where``, of the
+#: events and observations tables): a declared location part must be one of these ...
+STORED_LOCATION_PARTS: tuple[str, ...] = tuple(
+    n for n in Where.model_fields if n not in ("event", "line", "seat"))
+#: ... or, after them, a turn number, which the warehouse does not store (a finding's event
+#: index places it in its turn; a game keeps its turns in its own tables)
+FINER_LOCATION_PARTS: tuple[str, ...] = ("turn",)
 
 
 class GameDeclarationError(ValueError):
@@ -60,6 +77,74 @@ def resolve(ref: str | Callable[..., Any]) -> Any:
     for part in name.split("."):
         obj = getattr(obj, part)
     return obj
+
+
+_BINDING = re.compile(
+    r"^(?:async[ \t]+def|def|class)[ \t]+(\w+)"  # a function or class at top level
+    r"|^(\w+)[ \t]*(?::[^=\n]*)?=(?!=)"  # an assignment (annotated or not)
+    r"|^from[ \t]+[\w.]+[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)"  # names imported from a module
+    r"|^import[ \t]+([^\n]*)", re.M)
+
+
+@functools.lru_cache(maxsize=256)
+def _top_names(path: Path, mtime: float) -> frozenset[str]:
+    """The names a module's source visibly binds at its top level (read, never run)."""
+    text = path.read_text(encoding="utf-8", errors="replace")
+    names: set[str] = set()
+    for m in _BINDING.finditer(text):
+        if m.group(1) or m.group(2):
+            names.add(m.group(1) or m.group(2))
+            continue
+        listed = (m.group(3) or m.group(4) or "").split("#")[0].strip("()")
+        for item in listed.replace("\n", ",").split(","):
+            words = item.split()
+            if words:
+                names.add(words[-1] if "as" in words[1:] else words[0].split(".")[0])
+    return frozenset(names)
+
+
+def locate(ref: str) -> None:
+    """Check that ``"module:attribute"`` resolves, without running the module when it can: the
+    module is found on the import path, and when its source visibly binds the attribute's
+    first name at top level that is enough; else the module is imported and asked (so a typo
+    is always caught, and the app's modules are not imported by every command). Raises
+    :class:`GameDeclarationError` saying what does not resolve."""
+    module, sep, name = ref.partition(":")
+    if not sep or not _REF.match(ref):
+        raise GameDeclarationError(f"{ref!r} is not a 'module:attribute' reference")
+    first = name.split(".")[0]
+    if module in sys.modules:
+        if not hasattr(sys.modules[module], first):
+            raise GameDeclarationError(f"the module {module!r} has no {first!r}")
+        return
+    parts = module.split(".")
+    try:
+        spec = importlib.util.find_spec(parts[0])
+        for k in range(1, len(parts)):
+            where = spec.submodule_search_locations if spec is not None else None
+            if where is None:
+                spec = None
+                break
+            spec = importlib.machinery.PathFinder.find_spec(".".join(parts[:k + 1]), list(where))
+    except (ImportError, ValueError) as err:
+        raise GameDeclarationError(f"the module {module!r} cannot be found: {err}") from err
+    if spec is None:
+        raise GameDeclarationError(f"no module named {module!r}")
+    origin = Path(spec.origin) if spec.origin and spec.has_location else None
+    if origin is not None and origin.suffix == ".py" and origin.is_file():
+        try:
+            names = _top_names(origin, origin.stat().st_mtime)
+        except OSError as err:
+            raise GameDeclarationError(f"the module {module!r} cannot be read: {err}") from err
+        if first in names:
+            return
+    # not visibly bound (or no source to read): the module is imported to be sure
+    try:
+        resolve(ref)
+    except GameDeclarationError:
+        raise
+    except Exception as err:  # noqa: BLE001 - a guest's import may raise anything
+        raise GameDeclarationError(f"importing it raised {type(err).__name__}: {err}") from err
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,6 +361,9 @@ def check_declaration(obj: Any) -> Any:
     for table, cols in obj.tables.items():
         if not _TABLE.match(str(table)):
             raise GameDeclarationError(f"{who}: table name {table!r} is not a lower-case name")
+        if not isinstance(cols, tuple | list):
+            raise GameDeclarationError(f"{who}: table {table!r} must list its columns as "
+                                       f"(name, type) pairs, not {_shown(cols)}")
         for col in cols:
             if (not isinstance(col, tuple | list) or len(col) != 2
                     or col[1] not in COLUMN_TYPES):
@@ -296,13 +384,180 @@ def check_declaration(obj: Any) -> Any:
     if "json" in names or len(set(names)) != len(names):
         raise GameDeclarationError(f"{who}: 'formats' names must be unique and not 'json' "
                                    "(canonical JSON is every game's)")
+    for k, f in enumerate(obj.formats):
+        _check_mark(f"{who}: formats[{k}] ({f.name}).mark", f.mark)
     if not all(isinstance(p, Page) for p in obj.pages):
         raise GameDeclarationError(f"{who}: 'pages' must be engine.core.game.Page entries")
     if not isinstance(obj.vocabulary, Vocabulary):
         raise GameDeclarationError(f"{who}: 'vocabulary' must be an engine.core.game.Vocabulary")
+    _check_member_types(who, obj)
     if obj.simulate_one is not None and not callable(obj.simulate_one):
         raise GameDeclarationError(f"{who}: 'simulate_one' must be a function or None")
     if obj.simulate_one is not None and not (obj.player_counts and obj.bot_names):
         raise GameDeclarationError(f"{who}: a game with a simulator declares 'player_counts' "
                                    "and 'bot_names'")
+    _check_location_parts(who, tuple(parts))
+    for member, ref in _code_refs(obj):
+        try:
+            locate(ref)
+        except GameDeclarationError as err:
+            raise GameDeclarationError(f"{who}: {member} {ref!r} does not resolve: "
+                                       f"{err}") from None
     return obj
+
+
+def _strings(value: Any) -> bool:
+    return (isinstance(value, tuple | list | set | frozenset)
+            and all(isinstance(v, str) for v in value))
+
+
+#: optional members other than the structured ones, each with what it must be (checked once,
+#: so that no command meets a malformed one later)
+_MEMBER_TYPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
+    "event_types": ("a set of event type names", _strings),
+    "player_counts": ("a tuple of player counts (whole numbers)", lambda v: isinstance(
+        v, tuple | list) and all(isinstance(n, int) and not isinstance(n, bool) and n > 0
+                                 for n in v)),
+    "bot_names": ("a tuple of bot names", lambda v: isinstance(v, tuple | list) and _strings(v)),
+    "timed_phases": ("a tuple of phase ids", lambda v: isinstance(v, tuple | list)
+                     and _strings(v)),
+    "after_end_events": ("a set of event types", _strings),
+    "consequence_codes": ("a set of finding codes", _strings),
+    "lingering_codes": ("a set of finding codes", _strings),
+    "slip_codes": ("a set of finding codes", _strings),
+    "mismatch_codes": ("a set of finding codes", _strings),
+    "apply_locates": ("True or False", lambda v: isinstance(v, bool)),
+    "plays_variants": ("True or False", lambda v: isinstance(v, bool)),
+    "rulings_dir": ("a folder (Path) or None", lambda v: v is None or isinstance(v, Path | str)),
+    "protocols_dir": ("a folder (Path) or None", lambda v: v is None
+                      or isinstance(v, Path | str)),
+    "prepare_simulation": ("a function or None", lambda v: v is None or callable(v)),
+    "simulation_moves": ("a function or None", lambda v: v is None or callable(v)),
+}
+
+
+def _check_member_types(who: str, obj: Any) -> None:
+    for name, (what, fits) in _MEMBER_TYPES.items():
+        value = getattr(obj, name)
+        if not fits(value):
+            raise GameDeclarationError(f"{who}: {name!r} must be {what}, not "
+                                       f"{_shown(value)}")
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+#: inputs no game's mark may find (an empty file, a blank line, a word, an empty JSON object):
+#: a mark that finds one of them finds every file, and would take other games' files
+MARK_PROBES: tuple[bytes, ...] = (b"", b"\n", b" ", b"x", b"0\n", b"{}", b"[x]\n")
+
+
+def _check_mark(member: str, mark: Any) -> None:
+    """Refuse a format's mark that is not a regular expression over bytes, or that finds
+    every file (docs/formats.md: the most specific match reads a file)."""
+    if mark is None:
+        return
+    if not isinstance(mark, bytes):
+        raise GameDeclarationError(f"{member} must be a regular expression over bytes "
+                                   f"(rb'...') or None, not {mark!r}")
+    try:
+        found = [probe for probe in MARK_PROBES if re.search(mark, probe) is not None]
+    except re.error as err:
+        raise GameDeclarationError(f"{member} {mark!r} is not a regular expression: "
+                                   f"{err}") from None
+    if found:
+        raise GameDeclarationError(f"{member} {mark!r} finds every file (it matches "
+                                   f"{found[0]!r}); a mark must find the game's own header")
+
+
+def _check_location_parts(who: str, parts: tuple[str, ...]) -> None:
+    """Refuse location parts the warehouse cannot store (docs/notes/game-declaration.md)."""
+    finer = None
+    for part in parts:
+        if part in FINER_LOCATION_PARTS:
+            finer = part
+        elif part not in STORED_LOCATION_PARTS:
+            raise GameDeclarationError(
+                f"{who}: the location part {part!r} cannot be stored by the warehouse (its "
+                f"location columns are {', '.join(STORED_LOCATION_PARTS)}, then optionally "
+                f"{', '.join(FINER_LOCATION_PARTS)}); every finding and row would lose it")
+        elif finer is not None:
+            raise GameDeclarationError(
+                f"{who}: the location part {part!r} comes after {finer!r}: the parts the "
+                "warehouse stores come first, a turn last")
+    if parts[0] not in STORED_LOCATION_PARTS:
+        raise GameDeclarationError(
+            f"{who}: the location part {parts[0]!r} cannot come first: a location starts with "
+            f"a part the warehouse stores ({', '.join(STORED_LOCATION_PARTS)})")
+
+
+def _code_refs(obj: Any) -> list[tuple[str, str]]:
+    """(member, "module:attribute") of every string member of a declaration that names code
+    (pages are checked by :func:`check_pages`)."""
+    refs: list[tuple[str, Any]] = []
+    for k, f in enumerate(obj.formats):
+        refs.append((f"formats[{k}] ({f.name}).reader", f.reader))
+        refs.append((f"formats[{k}] ({f.name}).writer", f.writer))
+    refs.extend((m, getattr(obj, m)) for m in ("timing", "board_picture", "recorder"))
+    out: list[tuple[str, str]] = []
+    for member, ref in refs:
+        if ref is None or callable(ref):
+            continue
+        if not isinstance(ref, str):
+            raise GameDeclarationError(f"{_who(obj)}: {member} must be a 'module:attribute' "
+                                       f"string, a function or None, not {ref!r}")
+        out.append((member, ref))
+    return out
+
+
+def page_file(obj: Any, script: str) -> Path:
+    """A page's script file: ``script`` absolute, or relative to the declaration's package."""
+    path = Path(script)
+    if not path.is_absolute():
+        path = Path(inspect.getfile(type(obj))).resolve().parent / path
+    return path.resolve()
+
+
+def is_page_function(script: str) -> bool:
+    """Whether a page's ``script`` is a ``"module:function"`` (else it is a file)."""
+    return bool(_REF.match(script)) and not script.endswith(".py")
+
+
+def check_pages(obj: Any) -> list[tuple[str, str]]:
+    """Check a checked declaration's pages; drop each one that cannot be served from
+    ``obj.pages`` and return ``(title, why)`` of each dropped (the game itself stays)."""
+    keep: list[Page] = []
+    dropped: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for k, page in enumerate(obj.pages):
+        member = f"pages[{k}].script"
+        why = None
+        if not isinstance(page.script, str) or not page.script:
+            why = f"{member} must be a page file or a 'module:function', not {page.script!r}"
+        elif not isinstance(page.url_path, str) or not _URL_PATH.match(page.url_path):
+            why = (f"pages[{k}].url_path {page.url_path!r} must be lower-case letters, digits, "
+                   "'-' or '_'")
+        elif page.url_path in seen:
+            why = f"pages[{k}].url_path {page.url_path!r} is another page's of this game"
+        elif is_page_function(page.script):
+            try:
+                locate(page.script)
+            except GameDeclarationError as err:
+                why = f"{member} {page.script!r} does not resolve: {err}"
+        else:
+            try:
+                path = page_file(obj, page.script)
+            except (TypeError, OSError) as err:
+                path, why = None, f"{member} {page.script!r} cannot be located: {err}"
+            if path is not None and not path.is_file():
+                why = f"{member} {page.script!r}: there is no page file {path}"
+        if why is None:
+            keep.append(page)
+            seen.add(page.url_path)
+        else:
+            dropped.append((str(page.title), why))
+    if dropped:
+        obj.pages = tuple(keep)
+    return dropped

@@ -9,16 +9,28 @@ toolkit's own, then the others by id); :func:`register` adds one more (tests, ex
 
 Registration checks a declaration once (:func:`engine.core.game.check_declaration`): a
 duplicate id or a missing member is a :class:`GameDeclarationError` naming it.
+
+A game package is a guest: discovery never raises. An entry point whose import raises, whose
+declaration is refused, or that claims another game's id is kept in :func:`refused` (the entry
+point's name and the reason) and every other game is served; the command line and the app say
+so once. ``PLAYTEST_ONLY_GAMES`` (comma-separated ids) hides every other installed game.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import sys
+from dataclasses import dataclass
 from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING
 
-from engine.core.game import ENTRY_POINT_GROUP, GameDeclarationError, check_declaration
+from engine.core.game import (
+    ENTRY_POINT_GROUP,
+    GameDeclarationError,
+    check_declaration,
+    check_pages,
+)
 
 if TYPE_CHECKING:
     from engine.core.ruleset import Ruleset
@@ -36,17 +48,50 @@ BUILTIN: dict[str, str] = {
 
 #: the shared tables every game may add columns to (ingest/warehouse/schema.py EXTENSIBLE)
 SHARED_EXTENSIBLE: frozenset[str] = frozenset({"seats", "outcomes"})
+#: the toolkit's own warehouse tables and views (ingest/warehouse: the shared tables, the
+#: migrations' bookkeeping, the views): no game may declare one but for its columns of
+#: :data:`SHARED_EXTENSIBLE` (tests/test_plugin_guest.py keeps this list in step)
+TOOLKIT_TABLES: frozenset[str] = frozenset({
+    "games", "seats", "events", "findings", "ledger", "phases", "turn_times", "outcomes",
+    "observations", "survey", "capture", "schema_migrations", "seats_v", "outcomes_v",
+    "seat_balance",
+})
+
+#: the environment variable naming the only games to register (comma-separated ids)
+ONLY_GAMES_ENV = "PLAYTEST_ONLY_GAMES"
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """A game package the registry did not load (``page`` None), or one page of a registered
+    game it dropped (``page``: the page's title): the entry point's name, its value and why."""
+
+    name: str
+    ref: str
+    reason: str
+    page: str | None = None
+
+    def text(self) -> str:
+        """One line for a person: which plugin (or page) and why."""
+        if self.page is not None:
+            return (f"the page {self.page!r} of the game plugin {self.name!r} is left out: "
+                    f"{self.reason}")
+        return f"the game plugin {self.name!r} ({self.ref}) is not loaded: {self.reason}"
+
 
 _RULESETS: dict[str, Ruleset] = {}
+_REFUSED: list[Refusal] = []
 _loaded = False
 _warned = False
 
 
-def register(game: Ruleset) -> Ruleset:
+def register(game: Ruleset, ref: str | None = None) -> Ruleset:
     """Register a game declaration under its id, after checking it (and filling in its
     optional members' defaults). Raises :class:`GameDeclarationError` for a declaration that
     lacks a required member or whose id is already registered by another declaration
-    (registering the same object again changes nothing)."""
+    (registering the same object again changes nothing). A page whose script does not resolve
+    is dropped from the declaration and listed in :func:`refused` (``ref``: the entry point's
+    value, for the message)."""
     _discover()
     check_declaration(game)
     have = _RULESETS.get(game.game)
@@ -56,18 +101,29 @@ def register(game: Ruleset) -> Ruleset:
         raise GameDeclarationError(
             f"game {game.game!r} is already registered (by {type(have).__module__}."
             f"{type(have).__name__}); a game id names one game")
+    shared = sorted(set(game.tables) & TOOLKIT_TABLES - SHARED_EXTENSIBLE)
+    if shared:
+        raise GameDeclarationError(
+            f"game {game.game!r}: the table {shared[0]!r} is the toolkit's own (shared by "
+            "every game); a game's tables are its own (name them after the game)")
     for other, rs in _RULESETS.items():
         taken = sorted(set(game.tables) & set(rs.tables) - SHARED_EXTENSIBLE)
         if taken:
             raise GameDeclarationError(
                 f"game {game.game!r}: the table {taken[0]!r} is the {other} game's; a game's "
                 "tables are its own (name them after the game)")
+    dropped = check_pages(game)
     _RULESETS[game.game] = game
+    where = ref or f"{type(game).__module__}.{type(game).__name__}"
+    _REFUSED.extend(Refusal(game.game, where, why, page=title) for title, why in dropped)
     return game
 
 
-def _order(ep: EntryPoint) -> tuple[int, str]:
-    return (0 if ep.name == DEFAULT_GAME else 1 if ep.name in BUILTIN else 2, ep.name)
+def _rank(name: str, ref: str) -> tuple[int, str, int]:
+    # the default game, the toolkit's own, then the rest by id; of two entry points claiming
+    # one of the toolkit's ids, the toolkit's own comes first (the other is then refused)
+    return (0 if name == DEFAULT_GAME else 1 if name in BUILTIN else 2, name,
+            0 if BUILTIN.get(name) == ref else 1)
 
 
 def _load(name: str, ref: str) -> None:
@@ -78,7 +134,14 @@ def _load(name: str, ref: str) -> None:
     if getattr(obj, "game", None) != name:
         raise GameDeclarationError(f"the {ENTRY_POINT_GROUP} entry point {name!r} names "
                                    f"{ref}, whose game id is {getattr(obj, 'game', None)!r}")
-    register(obj)
+    register(obj, ref)
+
+
+def only_games() -> frozenset[str] | None:
+    """The ids ``PLAYTEST_ONLY_GAMES`` names (None when it is unset or empty)."""
+    text = os.environ.get(ONLY_GAMES_ENV, "")
+    ids = frozenset(x.strip() for x in text.split(",") if x.strip())
+    return ids or None
 
 
 def _discover() -> None:
@@ -87,7 +150,12 @@ def _discover() -> None:
     if _loaded:
         return
     _loaded = True
-    found = sorted(entry_points(group=ENTRY_POINT_GROUP), key=_order)
+    try:
+        found: list[EntryPoint] = list(entry_points(group=ENTRY_POINT_GROUP))
+    except Exception as err:  # noqa: BLE001 - an installed distribution's metadata is unreadable
+        found = []
+        _REFUSED.append(Refusal("?", ENTRY_POINT_GROUP, "the installed games' entry points "
+                                f"could not be read ({type(err).__name__}: {err})"))
     names = {ep.name for ep in found}
     refs = [(ep.name, ep.value) for ep in found]
     missing = [(n, r) for n, r in BUILTIN.items() if n not in names]
@@ -98,17 +166,26 @@ def _discover() -> None:
                   f"are not installed ({', '.join(n for n, _ in missing)}); reinstall the "
                   "toolkit (pip install -e .)", file=sys.stderr)
         refs = missing + refs
-        refs.sort(key=lambda nr: (0 if nr[0] == DEFAULT_GAME else 1 if nr[0] in BUILTIN else 2,
-                                  nr[0]))
-    for name, ref in refs:
+    only = only_games()
+    if only is not None:
+        refs = [(n, r) for n, r in refs if n in only]
+        _REFUSED.extend(Refusal(g, ONLY_GAMES_ENV, "no installed game has this id")
+                        for g in sorted(only - {n for n, _ in refs}))
+    for name, ref in sorted(dict.fromkeys(refs), key=lambda nr: _rank(*nr)):
         try:
             _load(name, ref)
-        except GameDeclarationError:
-            raise
-        except Exception as err:
-            raise GameDeclarationError(f"the game {name!r} ({ENTRY_POINT_GROUP} entry point "
-                                       f"{ref}) could not be loaded: {type(err).__name__}: "
-                                       f"{err}") from err
+        except (Exception, SystemExit) as err:  # noqa: BLE001 - a guest never takes the house down
+            why = str(err) if isinstance(err, GameDeclarationError) else (
+                f"loading it raised {type(err).__name__}: {err}")
+            _REFUSED.append(Refusal(name, ref, why))
+
+
+def refused() -> tuple[Refusal, ...]:
+    """The game packages not loaded (and the pages dropped), each with its reason, in
+    discovery order."""
+    if not _loaded:
+        _discover()
+    return tuple(_REFUSED)
 
 
 def get_ruleset(game: str) -> Ruleset | None:

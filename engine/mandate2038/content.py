@@ -1,6 +1,6 @@
 """Fast lookups over the Mandate 2038 content pack (every number and list comes from it).
 
-:class:`Content` indexes a validated :class:`schemas.content.ContentPack` once (dicts by id), so
+:class:`Content` indexes a validated :class:`schemas.mandate2038.content.ContentPack` once (dicts by id), so
 rules code does ``c.tiles["research"].production.compute`` instead of scanning lists. Loading is
 delegated to ``schemas.packs.load_pack`` (the one place that reads the static pack file).
 """

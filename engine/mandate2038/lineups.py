@@ -15,7 +15,7 @@ backends: ``alternating-weighted-first`` (seats 1, 3, 5 weighted, seats 2, 4 gre
 homogeneous and the two alternating regimes (``playtest study --policy designers``).
 
 Game ``index`` is reproducible on its own from (seed, players, index, profiles, policy).
-Nothing here does I/O: profiles arrive validated (``schemas.profiles.load_profiles``).
+Nothing here does I/O: profiles arrive validated (``schemas.mandate2038.profiles.load_profiles``).
 """
 
 from __future__ import annotations

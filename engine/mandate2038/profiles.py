@@ -27,7 +27,7 @@ same over our legal moves, with our option ids (``docs/simulator.md`` lists them
   probability promise / (1 + promise), from its own generator). Only the option matching the
   rival's answer is offered to the acting bot.
 
-No I/O: profiles arrive validated (``schemas.profiles``).
+No I/O: profiles arrive validated (``schemas.mandate2038.profiles``).
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ _NONE = object()  # the "no trade" choice of the first stage of a turn
 
 
 def observe(st: GameState, s: SeatState) -> dict[str, Any]:
-    """What a profile's rule conditions may read (``schemas.profiles.OBSERVATION_PATHS``)."""
+    """What a profile's rule conditions may read (``schemas.mandate2038.profiles.OBSERVATION_PATHS``)."""
     req = st.c.customer_requirement(s.customers + 1)
     powered = sum(1 for f in s.facilities.values() if f.powered)
     return {

@@ -14,11 +14,18 @@ from typing import Any, get_args
 
 from pydantic import BaseModel
 
-from engine.core.findings import FindingSink
-from engine.core.game import Format, Game, Vocabulary
+from engine.api import (
+    BaseHeader,
+    Decision,
+    FindingSink,
+    Format,
+    Game,
+    LedgerEntry,
+    Outcome,
+    TableColumns,
+    Vocabulary,
+)
 from engine.core.options import cite_findings
-from engine.core.replay import LedgerEntry, Outcome
-from engine.core.ruleset import Decision, TableColumns
 from engine.mandate2038 import codes, warehouse
 from engine.mandate2038.central_loop import (
     close_cycle,
@@ -54,7 +61,6 @@ from engine.mandate2038.records import records as _records
 from engine.mandate2038.records import snapshot as _snapshot
 from engine.mandate2038.setup import build_state
 from engine.mandate2038.state import GameState
-from schemas.log import BaseHeader
 from schemas.mandate2038 import (
     EVENT_ADAPTER,
     EVENT_TYPES,
@@ -210,10 +216,10 @@ _MOVES: list[Callable[..., Decision] | None] = [None]
 
 #: Mandate 2038's formats besides canonical JSON (docs/formats.md)
 FORMATS: tuple[Format, ...] = (
-    Format("notation", (".m38", ".txt"), reader="ingest.formats.notation:read_notation",
-           writer="ingest.formats.notation:write_notation", label="Mandate 2038 notation"),
-    Format("csv", (".csv",), reader="ingest.formats.sheet:read_sheet",
-           writer="ingest.formats.sheet:write_sheet", label="Mandate 2038 recording sheet"),
+    Format("notation", (".m38", ".txt"), reader="ingest.mandate2038.notation:read_notation",
+           writer="ingest.mandate2038.notation:write_notation", label="Mandate 2038 notation"),
+    Format("csv", (".csv",), reader="ingest.mandate2038.sheet:read_sheet",
+           writer="ingest.mandate2038.sheet:write_sheet", label="Mandate 2038 recording sheet"),
 )
 
 #: the words of Mandate 2038's analytics pages (rulebook terms)
@@ -277,8 +283,8 @@ class MandateRuleset(Game):
     timing = "ingest.timing:compute_timing"  # Eras, cycles, Production ... and turn times
     rulings_dir = data_dir() / "content" / "mandate2038" / "rulings"
     # the app's members (the app's contract: dashboards/gameapps/__init__.py; never imported here)
-    board_picture = "dashboards.gameapps.mandate2038:replay_panel"
-    recorder = "dashboards.gameapps.mandate_record:RECORDER"
+    board_picture = "dashboards.mandate2038.sections:replay_panel"
+    recorder = "dashboards.mandate2038.record:RECORDER"
     pages = ()
     #: a log's header may name a rules variant (docs/variants.md): setup plays its pack
     plays_variants = True

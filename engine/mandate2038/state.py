@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from engine.core.replay import Outcome
     from engine.mandate2038.content import Content
-    from schemas.content import ContentPack
     from schemas.mandate2038 import MandateHeader
+    from schemas.mandate2038.content import ContentPack
 
 from engine.core.replay import LedgerEntry
 from engine.mandate2038.board import Board

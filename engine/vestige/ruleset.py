@@ -20,10 +20,18 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from engine.core.findings import FindingSink
-from engine.core.game import Format, Game, Page, Vocabulary
-from engine.core.replay import LedgerEntry, Outcome
-from engine.core.ruleset import Decision, TableColumns
+from engine.api import (
+    BaseHeader,
+    Decision,
+    FindingSink,
+    Format,
+    Game,
+    LedgerEntry,
+    Outcome,
+    Page,
+    TableColumns,
+    Vocabulary,
+)
 from engine.vestige import codes, slips
 from engine.vestige.actions import on_activate, on_move, on_speed_boost
 from engine.vestige.blocks import on_blocks_added, on_convert, on_recover
@@ -54,7 +62,6 @@ from engine.vestige.setup import build_state, on_reveal, on_seat_setup
 from engine.vestige.state import GameState
 from engine.vestige.turns import on_reset, on_round_start, on_turn_end, on_turn_start
 from engine.vestige.warehouse import TABLES as VESTIGE_TABLES
-from schemas.log import BaseHeader
 from schemas.vestige import (
     EVENT_ADAPTER,
     EVENT_TYPES,
@@ -145,11 +152,11 @@ VESTIGE_MARK = rb"(?im)^\s*(\[\s*game\s+vestige\s*\]|\"?game\"?\s*[,;\t]\s*\"?ve
 
 #: Vestige's formats besides canonical JSON (docs/vestige.md)
 FORMATS: tuple[Format, ...] = (
-    Format("notation", (".vst",), reader="ingest.formats.vestige_notation:read_vestige_notation",
-           writer="ingest.formats.vestige_notation:write_vestige_notation", mark=VESTIGE_MARK,
+    Format("notation", (".vst",), reader="ingest.vestige.notation:read_vestige_notation",
+           writer="ingest.vestige.notation:write_vestige_notation", mark=VESTIGE_MARK,
            label="Vestige notation"),
-    Format("csv", (".csv",), reader="ingest.formats.vestige_sheet:read_vestige_sheet",
-           writer="ingest.formats.vestige_sheet:write_vestige_sheet", mark=VESTIGE_MARK,
+    Format("csv", (".csv",), reader="ingest.vestige.sheet:read_vestige_sheet",
+           writer="ingest.vestige.sheet:write_vestige_sheet", mark=VESTIGE_MARK,
            label="Vestige recording sheet"),
 )
 
@@ -201,10 +208,10 @@ class VestigeRuleset(Game):
     timed_phases: tuple[str, ...] = ("setup", "final_scoring")
     rulings_dir = Path(__file__).resolve().parents[2] / "data" / "content" / "vestige" / "rulings"
     # the app's members (the app's contract: dashboards/gameapps/__init__.py; never imported here)
-    board_picture = "dashboards.gameapps.vestige:replay_panel"
-    recorder = "dashboards.gameapps.vestige_record:RECORDER"
+    board_picture = "dashboards.vestige.sections:replay_panel"
+    recorder = "dashboards.vestige.record:RECORDER"
     pages = (Page(title="Vestige: modes and nemeses", url_path="vestige-modes",
-                  script="../../dashboards/views/vestige_modes.py", icon=":material/groups:"),)
+                  script="../../dashboards/vestige/modes.py", icon=":material/groups:"),)
 
     def prepare_simulation(self) -> None:
         """The simulator's start-up, done once before games are timed: import the simulator

@@ -35,8 +35,8 @@ from ingest.formats._common import (
     validate,
 )
 from ingest.formats.jsonlog import read_json
-from ingest.formats.session import SESSION_MARKER, read_session_files, session_zip_bytes
 from ingest.formats.tokens import _SURROGATE
+from ingest.mandate2038.session import SESSION_MARKER, read_session_files, session_zip_bytes
 from schemas.canonical import dumps_log
 
 if TYPE_CHECKING:
@@ -223,31 +223,62 @@ def read_bytes(data: bytes, name: str) -> list[LoadedLog]:
         return _read_zip(data, name)
     if fmt == "json":
         return [read_json(data, name)]
-    chosen = game_format(data, suffix, fmt)
+    chosen = _choose(data, suffix, fmt)
     if chosen is None:
         return [unreadable(name, fmt, data, f"no installed game reads {fmt} logs")]
-    return [chosen.read(data, name)]
+    return [_read_as(chosen[0], chosen[1], data, name)]
+
+
+def _read_as(game: str, f: Format, data: bytes, name: str) -> LoadedLog:
+    """``data`` read by ``game``'s format ``f``: a reader that raises or returns something
+    other than a log makes this input unreadable with the reason (that game's failure only)."""
+    try:
+        out = f.read(data, name)
+    except Exception as err:  # noqa: BLE001 - a game's reader must not stop the other inputs
+        return unreadable(name, f.name, data, f"the {game} game's {f.name} reader failed "
+                          f"({type(err).__name__}: {err}); the file is kept as it is")
+    if not isinstance(out, LoadedLog) or not hasattr(out.parsed, "findings"):
+        return unreadable(name, f.name, data, f"the {game} game's {f.name} reader returned "
+                          f"{type(out).__name__}, not a read log; the file is kept as it is")
+    return out
 
 
 def game_format(data: bytes, suffix: str, kind: str) -> Format | None:
     """The declared format that reads ``data`` (a file with ``suffix``, of ``kind``: a format
-    name, from the suffix or sniffed): the first game whose format carries its mark in the first
-    20,000 bytes, else the first whose format lists the suffix, else the default game's format
-    of that kind."""
-    from engine.core.registry import DEFAULT_GAME
+    name, from the suffix or sniffed); see :func:`_choose`."""
+    chosen = _choose(data, suffix, kind)
+    return chosen[1] if chosen is not None else None
+
+
+def _choose(data: bytes, suffix: str, kind: str) -> tuple[str, Format] | None:
+    """(game, format) that reads ``data``: the most specific match, the toolkit's own games
+    first (docs/formats.md). In order: a toolkit game's format that lists the suffix and finds
+    its mark in the first 20,000 bytes; one of the kind that finds its mark; another game's
+    format that lists the suffix and finds its mark; the toolkit game's format listing the
+    suffix (an installed game never takes over a suffix a toolkit game owns by its mark
+    alone); another game's format of the kind that finds its mark; any format listing the
+    suffix; the default game's format of the kind; any format of the kind."""
+    from engine.core.registry import BUILTIN, DEFAULT_GAME
 
     declared = _game_formats()
+    own = [(g, f) for g, f in declared if g in BUILTIN]
+    guests = [(g, f) for g, f in declared if g not in BUILTIN]
     head = data[:20000]
-    for _game, f in declared:
-        if (f.name == kind or suffix in f.suffixes) and f.marks(head):
-            return f
-    for _game, f in declared:
-        if suffix in f.suffixes:
-            return f
-    for game, f in declared:
-        if game == DEFAULT_GAME and f.name == kind:
-            return f
-    return next((f for _game, f in declared if f.name == kind), None)
+    steps = (
+        (own, lambda f: suffix in f.suffixes and f.marks(head)),
+        (own, lambda f: f.name == kind and f.marks(head)),
+        (guests, lambda f: suffix in f.suffixes and f.marks(head)),
+        (own, lambda f: suffix in f.suffixes),
+        (guests, lambda f: f.name == kind and f.marks(head)),
+        (declared, lambda f: suffix in f.suffixes),
+        ([(g, f) for g, f in declared if g == DEFAULT_GAME], lambda f: f.name == kind),
+        (declared, lambda f: f.name == kind),
+    )
+    for pairs, fits in steps:
+        for game, f in pairs:
+            if fits(f):
+                return game, f
+    return None
 
 
 def _read_zip(data: bytes, name: str) -> list[LoadedLog]:

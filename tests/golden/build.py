@@ -1,6 +1,6 @@
 """Authoring helper for golden games: write a legal Mandate 2038 game compactly, from the rules.
 
-A :class:`Game` appends canonical events (``schemas/mandate2038.py``) and remembers the few
+A :class:`Game` appends canonical events (``schemas/mandate2038/log.py``) and remembers the few
 facts an author needs to keep a prefix legal: Initiative order, where each CEO/Team stands,
 which Facilities stand where, and the Dossier cards filed. It does **not** compute game
 consequences (resources, Mandate): those are worked out by hand from the rulebook in each case's
@@ -26,7 +26,7 @@ from engine.mandate2038.codes import CATALOGUE
 from schemas.canonical import dumps_log
 from schemas.mandate2038 import MandateLog
 
-# --- geometry (axial coordinates from schemas/mandate2038.py) ------------------------------
+# --- geometry (axial coordinates from schemas/mandate2038/log.py) ------------------------------
 COORDS: dict[str, tuple[int, int]] = {
     "F": (0, 0),
     "I1": (1, 0), "I2": (0, 1), "I3": (-1, 1), "I4": (-1, 0), "I5": (0, -1), "I6": (1, -1),

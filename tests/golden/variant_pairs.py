@@ -43,8 +43,8 @@ def build(game: str, variant_file: str, seed: str, players: int, index: int
     """The files of one pair: name -> (log, expected)."""
     from engine.mandate2038.lineups import play_lineup_game
     from ingest.variants import load_variant
+    from schemas.mandate2038.profiles import load_profiles
     from schemas.packs import load_pack
-    from schemas.profiles import load_profiles
 
     stamp = load_variant(ROOT / variant_file).stamp
     pack = load_pack(game, "0.8.0-rc.17-test")

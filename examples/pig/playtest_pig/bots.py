@@ -14,7 +14,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from engine.core.ruleset import Pass
+from engine.api import Pass
 from playtest_pig.state import GameState
 
 BOT_NAMES = ("hold20", "pace", "random")

@@ -6,7 +6,7 @@ sample game depend on them. Add new codes at the end of their group; never renam
 
 from __future__ import annotations
 
-from engine.core.findings import CORE_RULES, Catalogue, Rule
+from engine.api import CORE_RULES, Catalogue, Rule
 
 R = "Pig rules (examples/pig/README.md)"
 PLAYERS = f"{R} §1.2 Players"

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core.findings import FindingSink
-from engine.core.replay import Outcome
+from engine.api import FindingSink, Outcome
 from playtest_pig import codes
 from playtest_pig.schema import Final
 from playtest_pig.state import GameState

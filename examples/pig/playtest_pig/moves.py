@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from engine.core.ruleset import Decision, Pass
+from engine.api import Decision, Pass
 from playtest_pig.schema import Final, Hold, Roll
 from playtest_pig.state import GameState
 

@@ -19,9 +19,7 @@ from typing import Any
 import streamlit as st
 
 from dashboards import drafts, record_nav, store, ui
-from dashboards.filters import SESSION_TYPE_LABELS
-from dashboards.gameapps import Recorder
-from engine.core.replay import ReplayResult, replay
+from engine.api import SESSION_TYPE_LABELS, Recorder, ReplayResult, replay
 from playtest_pig import charts
 from playtest_pig.board import race
 from playtest_pig.records import snapshot
@@ -220,7 +218,7 @@ def _controls(d: drafts.Draft, names: dict[int, str], over: bool) -> None:
     elif asking == "finish" and over and ui.confirm(
             ui.finish_question(len(d.events)), "Yes, finish and load", "pigrec_finish", cancel):
         _ask(None)
-        from ingest.pipeline import ingest_log
+        from engine.api import ingest_log
 
         try:
             summary = ingest_log(as_log(d.header, d.events), store.db_path())

@@ -15,10 +15,18 @@ from typing import Any
 
 from pydantic import BaseModel, TypeAdapter
 
-from engine.core.findings import FindingSink
-from engine.core.game import Format, Game, Page, Vocabulary
-from engine.core.replay import LedgerEntry, Outcome
-from engine.core.ruleset import Decision, TableColumns
+from engine.api import (
+    BaseHeader,
+    Decision,
+    FindingSink,
+    Format,
+    Game,
+    LedgerEntry,
+    Outcome,
+    Page,
+    TableColumns,
+    Vocabulary,
+)
 from playtest_pig import codes
 from playtest_pig.bots import BOT_NAMES
 from playtest_pig.ending import ENDINGS, on_final
@@ -40,7 +48,6 @@ from playtest_pig.schema import (
 from playtest_pig.setup import build_state
 from playtest_pig.state import GameState
 from playtest_pig.turns import on_hold, on_roll
-from schemas.log import BaseHeader
 
 HERE = Path(__file__).resolve().parent
 

@@ -8,12 +8,20 @@ events. Every event may carry ``t`` (wall-clock time) and ``comment``.
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Annotated, Literal
 
 from pydantic import Field, TypeAdapter
 
-from schemas.log import LOG_FORMAT, LOG_FORMAT_VERSION, BaseHeader, Strict
+from engine.api import (
+    LOG_FORMAT,
+    LOG_FORMAT_VERSION,
+    BaseHeader,
+    Observation,
+    PhaseMarker,
+    Strict,
+    SurveyAnswer,
+)
+from engine.api import Event as _Event
 
 GAME_ID = "pig"
 TITLE = "Pig"
@@ -35,11 +43,6 @@ class PigHeader(BaseHeader):
     rules_version: str = RULES_VERSION
     target: int = Field(default=100, ge=1, le=10_000)
     first_player: SeatNo = 1
-
-
-class _Event(Strict):
-    t: dt.datetime | None = None
-    comment: str | None = None
 
 
 class Roll(_Event):
@@ -68,31 +71,10 @@ class Final(_Event):
     winners: list[SeatNo] | None = None
 
 
-class Phase(_Event):
+class Phase(PhaseMarker):
     """A timing marker (the toolkit's timed phases): the game's start and end, a break."""
 
-    type: Literal["phase"] = "phase"
     name: Literal["game_start", "game_end", "break", "resume"]
-
-
-class Observation(_Event):
-    """Something an observer noted at the table (the observation protocol)."""
-
-    type: Literal["observation"] = "observation"
-    category: str
-    text: str
-    rule: str | None = None
-    seat: SeatNo | None = None
-    minutes: float | None = Field(default=None, ge=0)
-
-
-class SurveyAnswer(_Event):
-    """A player's answer to a post-game question."""
-
-    type: Literal["survey"] = "survey"
-    item: str
-    value: str | int | float | bool
-    seat: SeatNo | None = None
 
 
 PigEvent = Annotated[

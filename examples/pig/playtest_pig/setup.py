@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core.findings import FindingSink
-from engine.core.options import RulingsError, resolve_options
+from engine.api import FindingSink, RulingsError, resolve_options
 from playtest_pig.schema import PigHeader
 from playtest_pig.state import GameState
 

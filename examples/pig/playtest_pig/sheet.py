@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ingest.formats import LoadedLog, Problems, read_text_log, unreadable
+from engine.api import LoadedLog, Problems, read_text_log, unreadable
 from playtest_pig.schema import Final, Hold, PigHeader, PigLog, Roll
 
 FORMAT = "pig-sheet"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from engine.simulate import SIMULATOR_VERSION, simulate_game
+from engine.api import SIMULATOR_VERSION, simulate_game
 from playtest_pig.bots import BOT_NAMES, make_bot
 from playtest_pig.schema import PigHeader, PigLog
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core.replay import LedgerEntry
+from engine.api import LedgerEntry
 
 
 @dataclass(slots=True)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ingest.timing import Timing, naive_utc, phase_timing
+from engine.api import Timing, naive_utc, phase_timing
 from playtest_pig.schema import TIMED_PHASES
 
 

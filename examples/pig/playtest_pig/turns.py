@@ -8,8 +8,7 @@ table did (the recorded seat takes its turn), so one slip does not cause a casca
 
 from __future__ import annotations
 
-from engine.core.findings import FindingSink
-from engine.core.replay import LedgerEntry
+from engine.api import FindingSink, LedgerEntry
 from playtest_pig import codes
 from playtest_pig.ending import after_hold, after_turn, played_on
 from playtest_pig.schema import Hold, Roll

@@ -1,6 +1,6 @@
 """Authoring helper for Vestige golden games: write a legal game compactly, from the rulebook.
 
-A :class:`Game` appends canonical events (``schemas/vestige.py``) and keeps only what an author
+A :class:`Game` appends canonical events (``schemas/vestige/log.py``) and keeps only what an author
 needs to keep a prefix legal: where each pawn stands and which tiles are face up (so a move
 records its reveals; the map geometry is the declared one of ``engine/vestige/board.py``). It
 computes no game consequences: leverage, blocks and scores are worked out by hand from the

@@ -37,7 +37,7 @@ def _mean_per_seat(ledger: pl.DataFrame, seats: pl.DataFrame, by: list[str]) -> 
 def mandate_by_faction(ledger: pl.DataFrame, seats: pl.DataFrame) -> pl.DataFrame:
     """Mean Mandate per seat-game by faction and source (``per_seat``, two decimals), with the
     sum and the number of seat-games it is divided by. ``seats``: one row per seat-game
-    (:func:`dashboards.mandate_queries.seats_in_games`) or counts (:func:`~dashboards.mandate_queries.seat_counts`)."""
+    (:func:`dashboards.mandate2038.queries.seats_in_games`) or counts (:func:`~dashboards.mandate2038.queries.seat_counts`)."""
     out = _mean_per_seat(source_names(ledger), seats, ["faction"])
     return out.select("faction", "source_name", "per_seat", "mandate", "seat_games").sort(
         ["faction", "source_name"])

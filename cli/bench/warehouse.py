@@ -1,12 +1,12 @@
 """Measure ingest and rebuild throughput on synthetic logs (figures go to docs/storage.md).
 
-    python -m ingest.warehouse.bench --games 10000 --events 550 --dir /tmp/bench
+    python -m cli.bench.warehouse --games 10000 --events 550 --dir /tmp/bench
 
 Writes the synthetic logs once (``<dir>/logs``, reused when already there), then ingests them
 into a fresh database ``<dir>/db/playtest.duckdb``, ingests again (everything must be skipped),
 and rebuilds. Prints one line per step with the elapsed seconds and the peak resident memory
 (this process, and the largest worker process). The logs come from
-:mod:`ingest.warehouse.synthetic` (well-formed, not legal games); with ``--from DIR`` any folder
+:mod:`ingest.mandate2038.synthetic` (well-formed, not legal games); with ``--from DIR`` any folder
 of logs (e.g. ``playtest simulate`` output) is used instead. ``--stages N`` instead prints the
 CPU time per game of each stage (read, canonical text, archive, replay, rows, frames) over the
 first N logs in this process. ``--big-log MB`` instead writes one long log of about MB
@@ -27,8 +27,8 @@ from pathlib import Path
 
 from ingest.archive import Archive, canonical_text, game_id_of_text, sha256_hex
 from ingest.batching import _meta_for
+from ingest.mandate2038.synthetic import synthetic_log
 from ingest.pipeline import FrameBuilder, game_columns, ingest_paths, read_input, rebuild
-from ingest.warehouse.synthetic import synthetic_log
 from schemas.canonical import dumps_log
 from schemas.mandate2038 import MandateLog
 

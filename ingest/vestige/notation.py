@@ -1,7 +1,7 @@
 """The Vestige text notation (``.vst``): a line-per-event log a facilitator can type at a table.
 
 Grammar (docs/formats.md, "Vestige notation"; the values are those of
-:mod:`ingest.formats.vestige_codec`)::
+:mod:`ingest.vestige.codec`)::
 
     # a remark about the file (not part of the log)
     [game vestige]                      header fields: [name value], [receipt.name value], ...
@@ -34,7 +34,7 @@ from ingest.formats.tokens import (
     parse_time,
     tokenize,
 )
-from ingest.formats.vestige_codec import fmt_value, is_key, model_items, read_value
+from ingest.vestige.codec import fmt_value, is_key, model_items, read_value
 from schemas.log import Provenance, ReceiptIdentity, SeatInfo
 from schemas.vestige import EVENT_MODELS, VestigeHeader, VestigeLog
 

@@ -13,7 +13,7 @@ since on a shared machine the wall clock also measures the other processes.
 :func:`synthetic_warehouse` builds the warehouses the figures are measured on (10,000 and
 100,000 games by default): a base corpus is ingested through the real pipeline once (simulated
 games played by the bots through the engine, and synthetic facilitated-playtest logs from
-:mod:`ingest.warehouse.synthetic`, which are well-formed but not legal games, so the Audit page
+:mod:`ingest.mandate2038.synthetic`, which are well-formed but not legal games, so the Audit page
 has findings), then every game table is replicated under new game ids up to the size asked.
 """
 
@@ -160,8 +160,8 @@ def _stamp() -> str:
 def base_corpus(work: Path, seed: str = "bench-pages") -> Path:
     """Ingest the base corpus once into ``work/base/playtest.duckdb`` (reused when present)."""
     from engine.simulate import simulate
+    from ingest.mandate2038.synthetic import synthetic_log
     from ingest.pipeline import ingest_paths
-    from ingest.warehouse.synthetic import synthetic_log
     from schemas.canonical import dumps_log
 
     db = work / "base" / "playtest.duckdb"
@@ -245,5 +245,5 @@ def bench_pages(sizes: Sequence[int] = (10_000, 100_000), work: Path | None = No
     return status
 
 
-if __name__ == "__main__":  # python -m dashboards.bench DB [REPEAT]
+if __name__ == "__main__":  # python -m cli.bench.pages DB [REPEAT]
     sys.exit(print_page_times(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 3))

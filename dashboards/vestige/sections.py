@@ -15,19 +15,19 @@ import polars as pl
 import streamlit as st
 
 from dashboards import replay_view, stats, ui
-from dashboards import vestige_charts as vc
-from dashboards import vestige_map as vm
-from dashboards import vestige_queries as vq
 from dashboards.queries import Filters
-from dashboards.vestige_labels import words
+from dashboards.vestige import charts as vc
+from dashboards.vestige import map as vm
+from dashboards.vestige import queries as vq
+from dashboards.vestige.labels import words
 
 #: the observation protocol its sessions are scored against
 PROTOCOL = "vestige-observation"
 
 
 def event_label(ev: Any) -> str:
-    """One Vestige event in words (:mod:`dashboards.vestige_labels`)."""
-    from dashboards.vestige_labels import event_label as label
+    """One Vestige event in words (:mod:`dashboards.vestige.labels`)."""
+    from dashboards.vestige.labels import event_label as label
 
     return label(ev)
 

@@ -21,8 +21,6 @@ import streamlit as st
 
 from dashboards import (
     drafts,
-    hexmap,
-    live,
     protocols,
     record_nav,
     replay_view,
@@ -31,6 +29,7 @@ from dashboards import (
     variant_pick,
 )
 from dashboards.gameapps import Recorder
+from dashboards.mandate2038 import hexmap, live
 from dashboards.ui import plural
 from schemas.log import HUMAN_SESSION_TYPES
 

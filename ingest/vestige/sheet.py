@@ -27,10 +27,10 @@ from typing import Any
 
 from ingest.formats._common import LoadedLog, Problems, csv_rows
 from ingest.formats.cells import restore
-from ingest.formats.sheet import _SafeWriter
 from ingest.formats.tokens import INT_RE, ParseError, fmt_time, parse_time, quote, tokenize
-from ingest.formats.vestige_codec import fmt_value, model_items, read_value, strip
-from ingest.formats.vestige_notation import (
+from ingest.mandate2038.sheet import _SafeWriter
+from ingest.vestige.codec import fmt_value, model_items, read_value, strip
+from ingest.vestige.notation import (
     _SECTIONS,
     MODEL_BY_TYPE,
     parse_event_tokens,

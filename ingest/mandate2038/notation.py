@@ -19,15 +19,6 @@ import re
 from typing import Any
 
 from ingest.formats._common import LoadedLog, Problems, read_text_log, seat_of, value_problem
-from ingest.formats.events import (
-    PHASES,
-    ROMAN_OF,
-    SPEC_BY_VERB,
-    Written,
-    fmt_survey_value,
-    parse_event,
-    write_event,
-)
 from ingest.formats.tokens import (
     INT_RE,
     SAFE,
@@ -42,6 +33,15 @@ from ingest.formats.tokens import (
     parse_str,
     quote,
     tokenize,
+)
+from ingest.mandate2038.events import (
+    PHASES,
+    ROMAN_OF,
+    SPEC_BY_VERB,
+    Written,
+    fmt_survey_value,
+    parse_event,
+    write_event,
 )
 from schemas.mandate2038 import MandateLog
 

@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import BaseModel
 
 import engine.vestige  # noqa: F401 - registers the ruleset
-from dashboards.vestige_labels import decision_label, event_label, intent_label, seat_name, words
+from dashboards.vestige.labels import decision_label, event_label, intent_label, seat_name, words
 from engine.core.findings import FindingSink
 from engine.vestige.ruleset import RULESET
 from engine.vestige.simulate import random_map
@@ -107,7 +107,7 @@ def seat_names(header: dict[str, Any]) -> dict[int, str]:
 
 def next_decision(r: Replayed, passed: frozenset[str] = frozenset(),
                   seats: dict[int, str] | None = None) -> Next:
-    """The next decision, each choice named in words (:mod:`dashboards.vestige_labels`)."""
+    """The next decision, each choice named in words (:mod:`dashboards.vestige.labels`)."""
     d = RULESET.legal_moves(r.state, passed)
     if d.kind == "end":
         return Next("end", "", "the game is over: finish it to archive and load it", [])

@@ -22,11 +22,12 @@ the table's own values (``checkpoint``, ``era_mandate.scorers``, ``final_record`
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Annotated, Literal
 
 from pydantic import Field, TypeAdapter, model_validator
 
+from schemas.events import Event as _Event
+from schemas.events import Observation, PhaseMarker, SurveyAnswer
 from schemas.log import LOG_FORMAT, LOG_FORMAT_VERSION, BaseHeader, Strict
 
 GAME_ID = "mandate2038"
@@ -69,20 +70,14 @@ class MandateHeader(BaseHeader):
         return self
 
 
-class _Event(Strict):
-    t: dt.datetime | None = None
-    comment: str | None = None
-
-
 # --- structure and timing -------------------------------------------------------------------
 
 
-class Phase(_Event):
+class Phase(PhaseMarker):
     """A timing marker. ``setup`` starts setup; ``setup_end`` ends it; ``production``,
     ``dossier``, ``audit``, ``scoring`` (Era Mandate), ``final_scoring`` and ``game_end`` mark
     the start of that part. Era starts are marked by ``era_start`` and cycles by ``headline``."""
 
-    type: Literal["phase"] = "phase"
     name: Literal[
         "setup", "setup_end", "production", "dossier", "audit", "scoring", "final_scoring",
         "game_end", "break", "resume",
@@ -437,26 +432,6 @@ class Checkpoint(_Event):
     label: str | None = None
     seats: list[SeatValues]
     systemic_risk: int | None = None  # black cubes in the bag
-
-
-class Observation(_Event):
-    """Something an observer noted: a rules lookup, an intervention, a deviation, a moment."""
-
-    type: Literal["observation"] = "observation"
-    category: str
-    text: str
-    rule: str | None = None
-    seat: SeatNo | None = None
-    minutes: float | None = Field(default=None, ge=0)
-
-
-class SurveyAnswer(_Event):
-    """A post-game survey answer of the observation protocol (``seat`` None: the whole table)."""
-
-    type: Literal["survey"] = "survey"
-    item: str
-    value: str | int | float | bool
-    seat: SeatNo | None = None
 
 
 #: the class every turn event (a resolved Core Action or Program) derives from

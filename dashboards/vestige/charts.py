@@ -1,6 +1,6 @@
 """Pure chart builders for the Vestige pages: ``frame -> alt.Chart``. No I/O, no Streamlit.
 
-Each takes a frame from :mod:`dashboards.vestige_queries` (or a summary of one) and returns a chart
+Each takes a frame from :mod:`dashboards.vestige.queries` (or a summary of one) and returns a chart
 whose title says what is shown; wherever a frame carries ``kind``, simulated games are told apart
 by colour.
 """

@@ -143,8 +143,8 @@ def run_batch(spec: StudySpec, batch: Batch) -> BatchResult:
     from ingest.gc_tuning import bulk_play
     from ingest.rows import game_columns
     from schemas.canonical import dumps_log
+    from schemas.mandate2038.profiles import load_profiles
     from schemas.packs import load_pack
-    from schemas.profiles import load_profiles
 
     t0 = time.process_time()
     profiles = load_profiles(spec.profiles)
@@ -424,7 +424,7 @@ def run_study(spec: StudySpec, out: Path, *, backend: str = "auto", workers: int
 
 
 def _check(spec: StudySpec) -> None:
-    from schemas.profiles import load_profiles
+    from schemas.mandate2038.profiles import load_profiles
 
     if spec.games < 1:
         raise StudyError("--games must be at least 1")

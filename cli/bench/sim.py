@@ -1,15 +1,15 @@
 """The simulator's speed and identity yardsticks (docs/simulator.md, "Speed").
 
-``python -m engine.bench_sim speed [--games 100] [--rounds 3]`` plays 4-player games of the
+``python -m cli.bench.sim speed [--games 100] [--rounds 3]`` plays 4-player games of the
 mixed bots (as ``playtest simulate`` does, with its garbage-collector setting) and prints games
 per CPU-second, best of ``--rounds`` passes, start-up excluded. CPU seconds still vary with the
 host's load (+-25% on a shared virtual machine): compare two commits alternately, back to back.
 
-``python -m engine.bench_sim play --games N`` plays N games and prints nothing: run it under
+``python -m cli.bench.sim play --games N`` plays N games and prints nothing: run it under
 ``valgrind --tool=cachegrind --cache-sim=no`` for N = 10 and N = 0 and divide the difference
 of the ``I refs`` lines by 10 for instructions per game, which do not depend on the load.
 
-``python -m engine.bench_sim digest`` prints one SHA-256 over the logs of 72 games (3, 4 and 5
+``python -m cli.bench.sim digest`` prints one SHA-256 over the logs of 72 games (3, 4 and 5
 players x random, heuristic and mixed bots x 8 games): a speed-up that changes no game leaves it
 unchanged; compare it with the commit before.
 """
@@ -57,7 +57,7 @@ def digest() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m engine.bench_sim", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m cli.bench.sim", description=__doc__.split("\n\n")[0])
     p.add_argument("what", choices=("speed", "play", "digest"))
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--rounds", type=int, default=3)

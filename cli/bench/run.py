@@ -202,8 +202,8 @@ def measure_ingest(texts: list[str], res: BenchResult, *, pages: bool = False) -
 
 
 def _page_timings(db: Path) -> list[dict[str, Any]]:
-    """Server render time of every dashboard page (``dashboards.bench.page_times``)."""
-    from dashboards.bench import page_times
+    """Server render time of every dashboard page (``cli.bench.pages.page_times``)."""
+    from cli.bench.pages import page_times
 
     return list(page_times(db, repeat=3))
 
@@ -269,8 +269,8 @@ def run_bench(args: argparse.Namespace) -> int:
     from cli.common import CliError, _player_counts
 
     if args.pages and not args.ingest:
-        # every page on synthetic warehouses of 10,000 and 100,000 games (dashboards.bench)
-        from dashboards.bench import bench_pages
+        # every page on synthetic warehouses of 10,000 and 100,000 games (cli.bench.pages)
+        from cli.bench.pages import bench_pages
 
         try:
             sizes = [int(x) for x in str(args.page_games).split(",") if x.strip()]
@@ -315,8 +315,8 @@ def run_bench(args: argparse.Namespace) -> int:
 
 def _chess_line(res: BenchResult) -> str:
     """The issue's yardstick in the same run: python-chess reading and validating PGN
-    (``engine.bench_chess``: 300 random legal games, best of three), against row (c)."""
-    from engine import bench_chess
+    (``cli.bench.python_chess``: 300 random legal games, best of three), against row (c)."""
+    from cli.bench import python_chess as bench_chess
 
     try:
         bench_chess._chess()

@@ -36,16 +36,6 @@ from ingest.formats._common import (
     value_problem,
 )
 from ingest.formats.cells import neutralise, restore
-from ingest.formats.events import (
-    ROMAN,
-    ROMAN_OF,
-    SPEC_BY_VERB,
-    fmt_survey_value,
-    parse_event,
-    survey_value,
-    write_event,
-)
-from ingest.formats.notation import _TAG_BY_LOWER, _TAG_OF_FIELD, TAGS, json_text, json_value
 from ingest.formats.tokens import (
     _SURROGATE,
     INT_RE,
@@ -58,6 +48,16 @@ from ingest.formats.tokens import (
     quote,
     tokenize,
 )
+from ingest.mandate2038.events import (
+    ROMAN,
+    ROMAN_OF,
+    SPEC_BY_VERB,
+    fmt_survey_value,
+    parse_event,
+    survey_value,
+    write_event,
+)
+from ingest.mandate2038.notation import _TAG_BY_LOWER, _TAG_OF_FIELD, TAGS, json_text, json_value
 from schemas.mandate2038 import MandateLog
 
 COLUMNS = ("time", "era", "cycle", "seat", "event", "what", "piece", "path", "details", "text",

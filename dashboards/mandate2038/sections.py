@@ -12,15 +12,14 @@ import streamlit as st
 
 from dashboards import (
     charts,
-    hexmap,
-    mandate_queries,
     queries,
     replay_view,
     stats,
-    tables,
     ui,
 )
 from dashboards.filters import SESSION_TYPE_LABELS
+from dashboards.mandate2038 import hexmap, tables
+from dashboards.mandate2038 import queries as mandate_queries
 from dashboards.queries import Filters
 
 #: the observation protocol its sessions are scored against

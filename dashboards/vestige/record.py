@@ -2,7 +2,7 @@
 after every event, with undo.
 
 The next decision comes from the Vestige ruleset's legal moves, each choice named as a
-facilitator says it (:mod:`dashboards.vestige_labels`). Nothing is pre-selected: a decision
+facilitator says it (:mod:`dashboards.vestige.labels`). Nothing is pre-selected: a decision
 with a few choices is one button each, a long one is split by what the seat does (move,
 visit, activate, ...) and then one button (or one list) per choice; a forced single option is
 shown as such and recorded with one click. The decision comes first on the page, beside the
@@ -18,11 +18,11 @@ from typing import Any
 import streamlit as st
 
 from dashboards import drafts, record_nav, store, ui, variant_pick
-from dashboards import vestige_live as vl
-from dashboards import vestige_map as vm
 from dashboards.filters import SESSION_TYPE_LABELS
 from dashboards.gameapps import Recorder
-from dashboards.vestige_labels import event_label, words
+from dashboards.vestige import live as vl
+from dashboards.vestige import map as vm
+from dashboards.vestige.labels import event_label, words
 from engine.vestige.ruleset import RULESET
 
 PASSED = "vrec_passed"

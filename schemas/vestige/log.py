@@ -26,11 +26,12 @@ table's own values (``checkpoint``, ``final_scoring``) to compare.
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Annotated, Literal
 
 from pydantic import Field, TypeAdapter
 
+from schemas.events import Event as _Event
+from schemas.events import Observation, PhaseMarker, SurveyAnswer
 from schemas.log import LOG_FORMAT, LOG_FORMAT_VERSION, BaseHeader, Strict
 
 GAME_ID = "vestige"
@@ -107,11 +108,6 @@ class VestigeHeader(BaseHeader):
     rulings: str | None = None
 
 
-class _Event(Strict):
-    t: dt.datetime | None = None
-    comment: str | None = None
-
-
 # --- cards: recorded, not known -----------------------------------------------------------
 
 
@@ -152,10 +148,9 @@ class Blocks(Strict):
     cards: dict[CardName, int] = Field(default_factory=dict)
 
 
-class Phase(_Event):
+class Phase(PhaseMarker):
     """A timing marker: ``setup`` .. ``setup_end``, ``final_scoring``, ``game_end``."""
 
-    type: Literal["phase"] = "phase"
     name: Literal["setup", "setup_end", "final_scoring", "game_end", "break", "resume"]
 
 
@@ -573,22 +568,6 @@ class Checkpoint(_Event):
     label: str | None = None
     round: int | None = Field(default=None, ge=1)
     seats: list[SeatValues]
-
-
-class Observation(_Event):
-    type: Literal["observation"] = "observation"
-    category: str
-    text: str
-    rule: str | None = None
-    seat: SeatNo | None = None
-    minutes: float | None = Field(default=None, ge=0)
-
-
-class SurveyAnswer(_Event):
-    type: Literal["survey"] = "survey"
-    item: str
-    value: str | int | float | bool
-    seat: SeatNo | None = None
 
 
 VestigeEvent = Annotated[

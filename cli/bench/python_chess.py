@@ -1,6 +1,6 @@
 """The issue's yardstick, measured in the same run: python-chess reading and validating PGN.
 
-``python -m engine.bench_chess [--games 300] [--seed 1]`` writes ``--games`` random legal chess
+``python -m cli.bench.python_chess [--games 300] [--seed 1]`` writes ``--games`` random legal chess
 games (uniform random legal moves from a seeded generator, at most 160 plies, to a PGN text in
 memory), then times ``chess.pgn.read_game`` over them (it parses every SAN move and checks it
 against the legal moves of the position) and prints moves per CPU-second, best of three passes,
@@ -58,7 +58,7 @@ def measure(texts: list[str], repeat: int = 3) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m engine.bench_chess", description=__doc__)
+    ap = argparse.ArgumentParser(prog="python -m cli.bench.python_chess", description=__doc__)
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)

@@ -11,15 +11,11 @@ from typing import Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from schemas.source import Source
+
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Source(_Model):
-    seed: str | None = None  # e.g. "core rules §7 Build"
-    ref: str | None = None  # e.g. "FACTS.md §2" or "data/game-config.json board.tiles"
-    note: str | None = None  # e.g. a disagreement between seed and reference and how we resolved it
 
 
 class RingPool(_Model):

@@ -1,4 +1,4 @@
-"""Value and line codec of the Vestige text notation and sheet, driven by ``schemas/vestige.py``.
+"""Value and line codec of the Vestige text notation and sheet, driven by ``schemas/vestige/log.py``.
 
 Every field is written as one token without blanks (docs/formats.md, "Vestige"):
 

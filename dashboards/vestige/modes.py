@@ -6,9 +6,9 @@ import polars as pl
 import streamlit as st
 
 from dashboards import filters, stats, store, ui
-from dashboards import vestige_charts as vc
-from dashboards import vestige_queries as vq
-from dashboards.gameapps.vestige import pick_kind
+from dashboards.vestige import charts as vc
+from dashboards.vestige import queries as vq
+from dashboards.vestige.sections import pick_kind
 
 st.title("Vestige: modes and nemeses")
 st.caption(
