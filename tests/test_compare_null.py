@@ -24,7 +24,7 @@ import pytest
 
 from dashboards.variant_queries import compare_arms, seat_rows
 from ingest import stats
-from ingest.study import Batch, StudySpec, run_batch, write_batch
+from ingest.mandate2038.study import Batch, StudySpec, run_batch, write_batch
 
 POOL_GAMES = 48  # 16 common-seed blocks of 3 games at 3 players
 STUDY_GAMES = 120
