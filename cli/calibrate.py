@@ -163,8 +163,8 @@ def compare(ours: float | None, low: float | None, high: float | None, games: in
 def _outcome_rows(src: Any, n: int) -> dict[str, dict[str, dict[str, Any]]]:
     """kind -> "agi"/"open" -> value, interval and games, from the games' outcomes."""
     from dashboards import balance_queries as bq
-    from ingest import stats
     from dashboards.queries import Filters
+    from ingest import stats
 
     df = bq.outcome_counts(src, Filters(player_counts=(n,)))
     out: dict[str, dict[str, dict[str, Any]]] = {}
@@ -199,8 +199,8 @@ def _dossier_entropy(src: Any, n: int) -> dict[str, dict[str, Any]]:
     import polars as pl
 
     from dashboards import balance_queries as bq
-    from ingest import stats
     from dashboards.queries import Filters
+    from ingest import stats
 
     f = Filters(player_counts=(n,))
     acts, dos = bq.action_counts(src, f), bq.dossier_counts(src, f)
@@ -246,8 +246,8 @@ def rows(study: Path) -> list[dict[str, Any]]:
     """Every figure of the study per policy mix (and every policy pooled, labelled) and
     player count, beside the designers' (module docstring)."""
     from dashboards import balance_queries as bq
-    from ingest import stats
     from dashboards.queries import Filters
+    from ingest import stats
 
     sources = [bq.Source(study=study)]
     split = bq.games_by_count(sources[0], Filters())
