@@ -158,9 +158,10 @@ def truths(pool: _Pool) -> dict[str, float]:
     }
 
 
-def _replicate(pool: _Pool, games: int, rng: np.random.Generator) -> tuple[pl.DataFrame,
-                                                                              pl.DataFrame]:
-    """One replicate study of ``games`` games drawn from ``pool`` with random winners: the
+def _replicate(pool: _Pool, games: int, rng: np.random.Generator,
+               random_winners: bool = True) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """One replicate study of ``games`` games drawn from ``pool`` with random winners (with
+    ``random_winners`` off: the winners the games had, a draw of the pool's own world): the
     page's grouped frame (as ``_grouped``'s SQL gives it) and its matchup counts."""
     n = pool.n
     blocks = np.unique(pool.cluster)
@@ -177,6 +178,8 @@ def _replicate(pool: _Pool, games: int, rng: np.random.Generator) -> tuple[pl.Da
     idx = np.array(picked)
     g = len(idx)
     perm = np.argsort(rng.random((g, n)), axis=1)  # outcomes handed to random seats
+    if not random_winners:
+        perm = np.tile(np.arange(n), (g, 1))
 
     def col(c: str) -> np.ndarray:
         return pool.cols[c][idx]

@@ -737,7 +737,12 @@ def metrics_from_parts(parts: dict[str, pl.DataFrame], matchups: pl.DataFrame,
                     least = MIN_GAMES.get(mid, stats.MIN_VERDICT_GAMES)
                     verdict = stats.verdict(lo, hi, limit, bound, games, least)
                     if verdict == stats.NOT_ENOUGH:
-                        need = _needed(mid, v, lo, hi, limit, games, n, least)
+                        # the interval's reach before clipping to [0, 1]: what more games
+                        # shrink (a range's low end clipped at 0 understates it)
+                        scale = (on_seen["value_seen"] / value) if on_seen and value else 1.0
+                        need = _needed(mid, v, res.get("low_raw", res["low"]) * scale,
+                                       res.get("high_raw", res["high"]) * scale, limit,
+                                       games, n, least)
             elif not note:
                 note = "not defined for these games (fewer than two groups to compare)"
             if value is None:

@@ -266,21 +266,24 @@ def arm_verdict(spec: MetricSpec, per_game: np.ndarray, groups: np.ndarray, limi
         return out
     low = None if math.isnan(res["low"]) else max(0.0, res["low"])
     high = None if math.isnan(res["high"]) else min(1.0, res["high"])
+    factor = 1.0
     if spec.id in ENTROPY_METRICS:
         seen = int((arr.sum(axis=0)[:, 0] > 0).sum())
         factor = stats.seen_scale(stats.ENTROPY_SCALE[ENTROPY_METRICS[spec.id]], seen)
         if math.isnan(factor):
             return out
-        value = min(1.0, value * factor)
         low = None if low is None else min(1.0, low * factor)
         high = None if high is None else min(1.0, high * factor)
+    scaled = min(1.0, value * factor)
     out["interval"] = [low, high] if low is not None and high is not None else None
     out["verdict"] = stats.verdict(low, high, limit, bound, games)
     if out["verdict"] == stats.NOT_ENOUGH:
-        out["games_needed"] = stats.games_needed(value, low, high, limit, games,
-                                                 block=players)
+        # the interval's reach before clipping (as the Balance page takes it)
+        reach = (res.get("low_raw", res["low"]) * factor,
+                 res.get("high_raw", res["high"]) * factor)
+        out["games_needed"] = stats.games_needed(scaled, *reach, limit, games, block=players)
         if spec.id not in BOTS_ONLY:
-            out["tables_needed"] = stats.games_needed(value, low, high, limit, games)
+            out["tables_needed"] = stats.games_needed(scaled, *reach, limit, games)
     return out
 
 

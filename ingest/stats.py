@@ -538,10 +538,13 @@ def range_interval(blocks: np.ndarray, min_appearances: float = 1,
     lo, hi = simultaneous(est, bshare, floor, m)
     if np.isnan(lo).all():  # no spread anywhere (e.g. nobody ever won): no interval
         return _nan_result(value)
+    # unclipped, the interval's reach on either side: what more games would shrink
+    raw = {"low_raw": float(np.nanmax(lo) - np.nanmin(hi)),
+           "high_raw": float(np.nanmax(hi) - np.nanmin(lo))}
     lo, hi = np.clip(lo, 0.0, 1.0), np.clip(hi, 0.0, 1.0)
     low = max(0.0, float(np.nanmax(lo) - np.nanmin(hi)))
     high = float(np.nanmax(hi) - np.nanmin(lo))
-    return {"value": value, "low": low, "high": high}
+    return {"value": value, "low": low, "high": high, **raw}
 
 
 def max_rate_interval(blocks: np.ndarray, min_count: float = 4,
@@ -561,7 +564,8 @@ def max_rate_interval(blocks: np.ndarray, min_count: float = 4,
     if np.isnan(lo).all():
         return _nan_result(value)
     return {"value": value, "low": float(np.clip(np.nanmax(lo), 0, 1)),
-            "high": float(np.clip(np.nanmax(hi), 0, 1))}
+            "high": float(np.clip(np.nanmax(hi), 0, 1)),
+            "low_raw": float(np.nanmax(lo)), "high_raw": float(np.nanmax(hi))}
 
 
 def top_share_interval(blocks: np.ndarray, weights: np.ndarray | None = None
@@ -586,7 +590,8 @@ def top_share_interval(blocks: np.ndarray, weights: np.ndarray | None = None
     if np.isnan(lo).all():  # one key holds everything in every block: no spread, no interval
         return _nan_result(value)
     return {"value": value, "low": float(np.clip(np.nanmax(lo), 0, 1)),
-            "high": float(np.clip(np.nanmax(hi), 0, 1))}
+            "high": float(np.clip(np.nanmax(hi), 0, 1)),
+            "low_raw": float(np.nanmax(lo)), "high_raw": float(np.nanmax(hi))}
 
 
 def bootstrap_shares(blocks: np.ndarray, weights: np.ndarray | None = None

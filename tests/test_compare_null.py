@@ -129,3 +129,31 @@ def test_per_arm_verdict_is_the_balance_pages(pool: pl.DataFrame, pool_dir: Path
             if page[mid]["verdict"] == stats.NOT_ENOUGH:
                 assert r["baseline_games_needed"] == page[mid]["games_needed"], mid
 
+
+
+def test_an_entropy_is_judged_on_the_designers_scale(pool_dir: Path) -> None:
+    """The verdict against the designers' floor uses their definition (normalised by the log
+    of the ids seen); the fixed scale (the ids possible) stays beside it. In these greedy games
+    the openings are few (greedy seats of a profile open alike): on the fixed scale of 120
+    openings the opening entropy is far below the 0.65 floor, over the openings seen it is not."""
+    import math
+
+    from dashboards import balance_queries as bq
+    from dashboards.queries import Filters
+
+    page = {r["metric"]: r for r in bq.metrics(bq.Source(study=pool_dir),
+                                               Filters(player_counts=(3,)), 3)
+            .iter_rows(named=True)}
+    differ = 0
+    for mid, scale in bq.ENTROPY_METRICS.items():
+        r = page[mid]
+        k = stats.ENTROPY_SCALE[scale]
+        assert r["value_seen"] == pytest.approx(
+            min(1.0, r["value"] * math.log(k) / math.log(r["ids_seen"])))
+        bound = "min"
+        assert r["verdict"] == stats.verdict(r["low_seen"], r["high_seen"], r["threshold"],
+                                             bound, r["games"])
+        differ += r["verdict"] != stats.verdict(r["low"], r["high"], r["threshold"], bound,
+                                                r["games"])
+    assert page["opening_entropy"]["verdict"] != stats.OUTSIDE
+    assert differ >= 1

@@ -76,12 +76,30 @@ def _checks_table(frames: dict[str, pl.DataFrame], n: int) -> pl.DataFrame:
         for label, df in frames.items():
             part = df.filter((pl.col("player_count") == n) & (pl.col("metric") == mid))
             for r in part.iter_rows(named=True):
+                seen = r.get("value_seen") is not None
                 rows.append({"metric (designers' name)": name, "contract check": mid,
                              "games from": label, "games": r["games"],
-                             "value": _fmt(r["value"], mid),
-                             "95% interval": _interval(r["low"], r["high"]),
-                             "threshold": _threshold(key, bound), "verdict": r["verdict"]})
+                             # an entropy's verdict is on the designers' scale (the ids seen)
+                             "value": _fmt(r["value_seen"] if seen else r["value"], mid),
+                             "95% interval": _interval(r["low_seen"], r["high_seen"]) if seen
+                             else _interval(r["low"], r["high"]),
+                             "threshold": _threshold(key, bound), "verdict": r["verdict"],
+                             "games to settle (bots; tables)": _needed(r),
+                             "fixed scale (log of the ids possible)":
+                                 f"{_fmt(r['value'], mid)} ({_interval(r['low'], r['high'])})"
+                                 if seen else "",
+                             "ids seen": r.get("ids_seen")})
     return pl.DataFrame(rows)
+
+
+def _needed(r: dict[str, Any]) -> str:
+    """The games that would settle a check with "not enough games" at its current effect size
+    (80% chance; :func:`ingest.stats.games_needed`): bots in whole line-ups, and physical
+    tables (the checks only bots have: none)."""
+    bots, tables = r.get("games_needed"), r.get("tables_needed")
+    if bots is None:
+        return ""
+    return f"{bots:,}; " + (f"{tables:,}" if tables is not None else "bots only")
 
 
 def _notes(frames: dict[str, pl.DataFrame], n: int) -> list[str]:
@@ -307,7 +325,13 @@ def render() -> None:
         "verdict. Intervals are taken over common-seed "
         "blocks of games (a range or a maximum from simultaneous intervals of its groups, "
         "anything else by a bias-corrected cluster bootstrap); `playtest calibrate "
-        "--null-check` measures how often a verdict is wrong (docs/balance.md)."
+        "--null-check` measures how often a verdict is wrong (docs/balance.md). An entropy "
+        "is judged on the designers' scale (normalised by the log of the ids seen, as their "
+        "floor is defined), the fixed scale beside it. *Games to settle*: for a check with "
+        f"*{stats.NOT_ENOUGH}*, the games that would give a verdict with an "
+        f"{stats.POWER:.0%} chance if the present estimate were the truth (the same bootstrap, "
+        "its interval shrinking with more games), for bots (whole line-ups) and for physical "
+        "tables (each game its own deal, assuming a table's game varies as a bot's does)."
     )
     _variants_link()
     st.subheader("The checks in detail")
