@@ -465,10 +465,10 @@ def _needed_text(row: dict[str, Any]) -> str:
         if bots is None:
             continue
         label = f"{arm} " if row.get("verdict_changes") else ""
-        parts.append(f"{label}{bots} games" + (f", {tables} at tables" if tables else ""))
+        parts.append(f"{label}~{bots} games" + (f", {tables} at tables" if tables else ""))
         if not row.get("verdict_changes"):
             break  # the same verdict: the baseline's figure speaks for the row
-    return f" (needs ~{'; '.join(parts)})" if parts else ""
+    return f" (needs {'; '.join(parts)})" if parts else ""
 
 
 def format_text(result: dict[str, Any]) -> str:
