@@ -77,18 +77,17 @@ def _checks_table(frames: dict[str, pl.DataFrame], n: int) -> pl.DataFrame:
             part = df.filter((pl.col("player_count") == n) & (pl.col("metric") == mid))
             for r in part.iter_rows(named=True):
                 seen = r.get("value_seen") is not None
+                # an entropy's verdict is on the designers' scale (the ids seen): its value
+                # there, the fixed scale's (the ids possible) beside it
+                value = (f"{_fmt(r['value_seen'], mid)} over the {r['ids_seen']} seen "
+                         f"(fixed scale {_fmt(r['value'], mid)})" if seen
+                         else _fmt(r["value"], mid))
                 rows.append({"metric (designers' name)": name, "contract check": mid,
-                             "games from": label, "games": r["games"],
-                             # an entropy's verdict is on the designers' scale (the ids seen)
-                             "value": _fmt(r["value_seen"] if seen else r["value"], mid),
+                             "games from": label, "games": r["games"], "value": value,
                              "95% interval": _interval(r["low_seen"], r["high_seen"]) if seen
                              else _interval(r["low"], r["high"]),
-                             "threshold": _threshold(key, bound), "verdict": r["verdict"],
-                             "games to settle (bots; tables)": _needed(r),
-                             "fixed scale (log of the ids possible)":
-                                 f"{_fmt(r['value'], mid)} ({_interval(r['low'], r['high'])})"
-                                 if seen else "",
-                             "ids seen": r.get("ids_seen")})
+                             "threshold": _threshold(key, bound),
+                             "verdict": r["verdict"] + _needed(r)})
     return pl.DataFrame(rows)
 
 
@@ -99,7 +98,8 @@ def _needed(r: dict[str, Any]) -> str:
     bots, tables = r.get("games_needed"), r.get("tables_needed")
     if bots is None:
         return ""
-    return f"{bots:,}; " + (f"{tables:,}" if tables is not None else "bots only")
+    return (f" (settled by ~{bots:,} bot games; "
+            + (f"{tables:,} at tables)" if tables is not None else "bots only)"))
 
 
 def _notes(frames: dict[str, pl.DataFrame], n: int) -> list[str]:
@@ -327,7 +327,7 @@ def render() -> None:
         "anything else by a bias-corrected cluster bootstrap); `playtest calibrate "
         "--null-check` measures how often a verdict is wrong (docs/balance.md). An entropy "
         "is judged on the designers' scale (normalised by the log of the ids seen, as their "
-        "floor is defined), the fixed scale beside it. *Games to settle*: for a check with "
+        "floor is defined), the fixed scale beside it. *Settled by*: for a check with "
         f"*{stats.NOT_ENOUGH}*, the games that would give a verdict with an "
         f"{stats.POWER:.0%} chance if the present estimate were the truth (the same bootstrap, "
         "its interval shrinking with more games), for bots (whole line-ups) and for physical "
