@@ -788,7 +788,8 @@ def games_needed(value: float | None, low: float | None, high: float | None, lim
     the limit, which the estimate does with 80% chance at ``(1 + z(0.80) / z(0.975))`` times
     the distance. Rounded up to whole blocks of ``block`` games (a study's line-up) and to at
     least ``min_games``. None when the value sits on the limit (no number of games decides at
-    this effect size) or there is no interval.
+    this effect size), when more than :data:`MOST_GAMES_NEEDED` games would be needed, or
+    when there is no interval.
 
     >>> games_needed(0.14, 0.08, 0.20, 0.10, 200)    # 0.04 above, the low end 0.06 below
     920
@@ -800,12 +801,18 @@ def games_needed(value: float | None, low: float | None, high: float | None, lim
     if any(math.isnan(x) for x in (value, low, high, limit)):
         return None
     effect = value - limit
-    if effect == 0:
+    if abs(effect) < 1e-9:  # on the limit (up to rounding)
         return None
     reach = (value - low) if effect > 0 else (high - value)
     if reach <= 0:  # no spread on that side: already decided by any sample of this kind
         return max(min_games, block)
     factor = reach / abs(effect) * (1 + _Z_POWER / Z95)
     need = max(float(min_games), games * factor * factor)
+    if need > MOST_GAMES_NEEDED:  # no practical number of games settles it
+        return None
     block = max(1, block)
     return int(math.ceil(need / block - 1e-9) * block)
+
+
+#: beyond this many games "games needed" says nothing useful (and would overflow a column)
+MOST_GAMES_NEEDED = 10_000_000

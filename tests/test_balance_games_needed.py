@@ -70,6 +70,10 @@ def test_studies_of_the_promised_size_reach_a_verdict_in_about_the_promised_shar
 
 def test_games_needed_is_none_on_the_limit_and_grows_as_the_effect_shrinks() -> None:
     assert stats.games_needed(0.10, 0.05, 0.15, 0.10, 200) is None
+    # on the limit up to rounding, or beyond any practical study (a null check's replicate
+    # once gave 8.5e33 games, which overflowed the page's column): none
+    assert stats.games_needed(0.1 + 1e-15, 0.05, 0.15, 0.10, 200) is None
+    assert stats.games_needed(0.10001, 0.05, 0.15, 0.10, 200) is None
     small = stats.games_needed(0.12, 0.07, 0.17, 0.10, 200)
     large = stats.games_needed(0.14, 0.09, 0.19, 0.10, 200)
     assert small is not None and large is not None and small > large
