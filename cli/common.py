@@ -274,8 +274,9 @@ def _where_text(w: dict[str, Any]) -> str:
     return ", ".join(parts) or "whole game"
 
 
-def _player_counts(text: str, allowed: Sequence[int] = (3, 4, 5)) -> list[int]:
-    """``--players`` as a list of counts, each one the game's simulator plays."""
+def _player_counts(text: str, allowed: Sequence[int]) -> list[int]:
+    """``--players`` as a list of counts, each one the game's simulator plays (``allowed``: its
+    declaration's ``player_counts``)."""
     options = [str(c) for c in sorted(allowed)]
     words = options[0] if len(options) == 1 else ", ".join(options[:-1]) + " or " + options[-1]
     example = ",".join(options[:3])

@@ -48,7 +48,8 @@ def _streamlit_option(name: str) -> object | None:
 
         if config.get_where_defined(name) == "<default>":
             return None
-        return config.get_option(name)
+        value: object = config.get_option(name)
+        return value
     except Exception:  # a broken config file: Streamlit itself will say so when it starts
         return None
 

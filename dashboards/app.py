@@ -25,7 +25,7 @@ page = st.navigation({
 })
 st.sidebar.caption(f"Database: `{store.db_path()}`")
 for notice in notices:  # a game plugin (or a page of one) left out: said, the rest served
-    st.sidebar.warning(notice, icon=":material/extension_off:")
+    st.sidebar.warning(navigation.plain(notice), icon=":material/extension_off:")
 spec = specs.get(page.url_path)
 if spec is not None and spec.game is not None and spec.run is None:
     # a game's page file: its error stays inside its own page

@@ -182,7 +182,8 @@ def _replicate(pool: _Pool, games: int, rng: np.random.Generator,
         perm = np.tile(np.arange(n), (g, 1))
 
     def col(c: str) -> np.ndarray:
-        return pool.cols[c][idx]
+        picked: np.ndarray = pool.cols[c][idx]
+        return picked
 
     def moved(c: str) -> np.ndarray:
         return np.take_along_axis(col(c), perm, axis=1)

@@ -122,7 +122,7 @@ class _Chart(alt.Chart):
     hashes the JSON of every schema class each time: about 7 ms per string, 0.1-0.25 s per
     page. The chart is the same; only the way it is built changes."""
 
-    def encode(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+    def encode(self, *args: Any, **kwargs: Any) -> Any:
         return super().encode(*args, **{k: _channel(k, v) for k, v in kwargs.items()})
 
 

@@ -14,12 +14,13 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 import streamlit as st
 
 from dashboards import queries
-from dashboards.queries import Filters
+from dashboards.queries import Filters as Filters  # the pages name it filters.Filters
 
 STATE_KEY = "playtest_filters"
 KEPT = "playtest_filter_values"
@@ -122,7 +123,7 @@ def _remember(key: str) -> None:
     st.session_state.setdefault(KEPT, {})[key] = st.session_state.get(key)
 
 
-def _drop_unknown(opts: dict) -> None:
+def _drop_unknown(opts: dict[str, Any]) -> None:
     """Forget remembered choices that are no longer offered (e.g. after a rebuild)."""
     for key, field in (("flt_games", "games"), ("flt_versions", "rules_versions"), ("flt_counts", "player_counts"),
                        ("flt_types", "session_types"), ("flt_profiles", "profiles")):

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from dashboards import queries
+from engine.core.registry import DEFAULT_GAME
 
 
 @dataclass(slots=True)
@@ -133,7 +134,7 @@ def _from_warehouse(db: Path, game_id: str, row: dict[str, Any], problem: str) -
         if seats.is_empty():
             return out
         header_obj = {
-            "game": row.get("game") or "mandate2038",
+            "game": row.get("game") or DEFAULT_GAME,
             "rules_version": row.get("rules_version"),
             "profile": row.get("profile") or "default",
             "session_type": row.get("session_type"),

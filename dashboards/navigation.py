@@ -63,6 +63,15 @@ def page_path(declaration: Any, script: str) -> str:
     return str(path.relative_to(DASHBOARDS)) if path.is_relative_to(DASHBOARDS) else str(path)
 
 
+_MARKDOWN = re.compile(r"([\\`*_\[\]()<>#+\-.!|{}~$:])")
+
+
+def plain(text: str) -> str:
+    """``text`` (a game package's words: its error, its names) escaped so that Streamlit shows
+    it as written, never as Markdown (no link, image or emoji code of a guest's rendered)."""
+    return _MARKDOWN.sub(r"\\\1", text)
+
+
 def _guarded(game_title: str, title: str, script: str) -> Callable[[], None]:
     """A game's ``"module:function"`` page as ``st.Page`` takes it: resolved when the page is
     opened, its error shown inside the page (never anywhere else)."""
@@ -92,8 +101,8 @@ class page_errors:  # noqa: N801 - used as a ``with`` block, like contextlib's h
             return False
         import streamlit as st
 
-        st.error(f"The page {self.title!r} of {self.game_title} failed: "
-                 f"{type(err).__name__}: {err}", icon=":material/error:")
+        st.error(plain(f"The page {self.title!r} of {self.game_title} failed: "
+                       f"{type(err).__name__}: {err}"), icon=":material/error:")
         return True
 
 

@@ -58,7 +58,7 @@ def db_path() -> Path:
     if env:
         return Path(env)
     try:
-        from ingest.db import default_db_path  # type: ignore[import-not-found]
+        from ingest.db import default_db_path
 
         return Path(default_db_path())
     except Exception:  # ingest not there yet, or it failed: use the documented default
@@ -225,7 +225,8 @@ def _run(db: Path, sql: str, params: list[Any] | None) -> pl.DataFrame:
     try:
         with read_only(db) as con:
             rel = con.sql(sql, params=params or None)
-            return rel.pl() if rel is not None else pl.DataFrame()
+            frame: pl.DataFrame = rel.pl() if rel is not None else pl.DataFrame()
+            return frame
     except duckdb.CatalogException as err:
         return _missing(db, err)
     except StoreError:

@@ -103,15 +103,33 @@ _WORDED = ("profile", "status", "severity", "mode", "difficulty", "colour", "out
            "category", "job_kind", "condition", "region", "nemesis")
 
 
+def _game_words(kind: str) -> dict[str, str]:
+    """Id -> label of one of the declarations' vocabularies (``end_conditions``, ``phases``,
+    ``score_sources``): the game whose section is being drawn first, then every registered game
+    in the registry's order (an id two games share reads as the first one's)."""
+    from dashboards import gameapps
+    from engine.core.registry import rulesets
+
+    games = dict(rulesets())
+    order = [gameapps.current_game(), *games]
+    out: dict[str, str] = {}
+    for game in order:
+        rs = games.get(game)
+        if rs is not None:
+            for value, label in getattr(rs.vocabulary, kind).items():
+                out.setdefault(value, label)
+    return out
+
+
 def readable(df: pl.DataFrame) -> pl.DataFrame:
-    """Ids in cells replaced by words: session types, kinds of game, World Endings, phases,
-    ledger sources, game ids (their titles) and lowercase ids such as profiles and statuses
+    """Ids in cells replaced by words: session types, kinds of game, and the games' declared
+    words for endings, phases and ledger sources, game ids (their titles) and lowercase ids such as profiles and statuses
     (the raw ids stay in the warehouse and the exports of ``playtest export``)."""
     from dashboards import charts
     from dashboards.filters import SESSION_TYPE_LABELS
 
-    maps = {"session_type": SESSION_TYPE_LABELS, "ending": charts.ENDING_NAMES,
-            "phase": charts.PHASE_NAMES, "source": charts.SOURCE_NAMES,
+    maps = {"session_type": SESSION_TYPE_LABELS, "ending": _game_words("end_conditions"),
+            "phase": _game_words("phases"), "source": _game_words("score_sources"),
             "kind": charts.KIND_LABELS}
     fixes = [pl.col(c).replace_strict(maps[c], default=pl.col(c))
              for c in _VALUE_NAMES if c in df.columns and df.schema[c] == pl.Utf8]

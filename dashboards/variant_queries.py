@@ -218,7 +218,8 @@ def _blocks(games: pl.DataFrame) -> np.ndarray:
                        (pl.col("game_index") // pl.col("player_count")).alias("b"))
     _, inv = np.unique(np.array([f"{a}|{b}|{c}" for a, b, c in key.rows()]),
                        return_inverse=True)
-    return np.asarray(inv).reshape(-1)
+    out: np.ndarray = np.asarray(inv).reshape(-1)
+    return out
 
 
 #: each contract metric's kind of statistic for its verdict (the Balance page's:
@@ -288,7 +289,8 @@ def arm_verdict(spec: MetricSpec, per_game: np.ndarray, groups: np.ndarray, limi
 
 
 def _finite(x: np.ndarray) -> np.ndarray:
-    return x[np.isfinite(x)]
+    kept: np.ndarray = x[np.isfinite(x)]
+    return kept
 
 
 def compare_arms(base: pl.DataFrame, var: pl.DataFrame, *, replicates: int = 2000,

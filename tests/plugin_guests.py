@@ -103,7 +103,7 @@ def draw_ok():
 
 
 def explode():
-    raise RuntimeError("the guest page explodes")
+    raise RuntimeError("the guest page explodes ![see](http://example.invalid/x.png)")
 
 
 PAGEY = _guest("pagey", pages=(

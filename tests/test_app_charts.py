@@ -76,3 +76,16 @@ def test_png_export_is_wide_and_keeps_the_band_inside() -> None:
     mark = band["mark"]["type"] if isinstance(band["mark"], dict) else band["mark"]
     assert mark == "rect", "a rect fills its player count's band at any width"
     assert band["encoding"]["x"]["scale"]["domain"] == [3, 4]
+
+
+def test_readable_words_each_games_ids_by_its_declaration() -> None:
+    """Endings, phases and ledger sources are worded by the declared vocabularies (issue 27), not
+    by Mandate 2038's words applied to every game's frames; an id no game declares stays."""
+    from dashboards import gameapps
+
+    df = pl.DataFrame({"ending": ["nemesis_goal", "no_such_ending"], "phase": ["game_start", "era2"]})
+    out = ui.readable(df)
+    assert out["ending"].to_list() == ["A nemesis met its goal", "no_such_ending"]
+    assert out["phase"].to_list() == ["Whole game (start to end, breaks left out)", "Era II"]
+    with gameapps._keyed("pig"):  # the section's game is asked first
+        assert ui._game_words("phases")["game_start"].startswith("Whole game")

@@ -38,3 +38,28 @@ def test_mypy_strict_on_engine_and_schemas() -> None:
         [sys.executable, "-m", "mypy", "--strict", "--no-error-summary", "engine", "schemas"],
         cwd=ROOT, capture_output=True, text=True, check=False)
     assert out.returncode == 0, out.stdout + out.stderr
+
+
+#: files of the other layers with a ``mypy --strict`` error left, each being edited elsewhere
+#: while the layers moved into rooms (issue 27): the list may only shrink (a listed file that
+#: passes fails this test until it is struck)
+STRICT_PENDING: dict[str, int] = {
+    "dashboards/mandate2038/live.py": 2,  # two returns of Any (a label, a model class)
+    "ingest/mandate2038/study.py": 2,  # an unannotated list, an untyped Ray call
+}
+
+
+@pytest.mark.slow
+def test_mypy_strict_on_every_layer() -> None:
+    """``mypy --strict schemas engine ingest dashboards cli`` (issue 27): no error outside the
+    files of :data:`STRICT_PENDING`, and exactly their count there."""
+    out = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-error-summary",
+         "schemas", "engine", "ingest", "dashboards", "cli"],
+        cwd=ROOT, capture_output=True, text=True, check=False)
+    errors: dict[str, int] = {}
+    for line in out.stdout.splitlines():
+        if ": error: " in line:
+            path = line.split(":", 1)[0]
+            errors[path] = errors.get(path, 0) + 1
+    assert errors == STRICT_PENDING, out.stdout + out.stderr

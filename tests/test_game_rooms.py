@@ -39,19 +39,18 @@ OFFENDERS: dict[str, set[str]] = {
     "ingest/warehouse/migrations.py": {"names vestige"},
     "ingest/warehouse/schema.py": {"names vestige"},
     "dashboards/balance_queries.py": {"names mandate2038"},
-    "dashboards/gamelog.py": {"names mandate2038"},
     "dashboards/protocols.py": {"names mandate2038"},
     "dashboards/replay_view.py": {"names mandate2038"},
     "dashboards/stats.py": {"names mandate2038"},
     "dashboards/variant_queries.py": {"names mandate2038"},
     "dashboards/views/balance.py": {"import schemas.mandate2038.profiles", "names mandate2038"},
-    "dashboards/views/record.py": {"names mandate2038"},
     "cli/bench/pages.py": {"import ingest.mandate2038.synthetic"},
     "cli/bench/warehouse.py": {"import ingest.mandate2038.synthetic", "import schemas.mandate2038"},
     "cli/calibrate.py": {"import ingest.mandate2038.study"},
     "cli/commands/calibrate.py": {"import ingest.mandate2038.study"},
     "cli/commands/study.py": {
-        "import ingest.mandate2038.study", "import schemas.mandate2038.profiles",
+        "import engine.mandate2038", "import ingest.mandate2038.study",
+        "import schemas.mandate2038.profiles",
     },
 }
 

@@ -66,7 +66,12 @@ def test_the_command_line_names_each_broken_plugin_once(guests: Path,
                                                         ) -> None:
     from cli.main import main
 
-    for argv in (["--help"], ["rulings", "--game", "pig"], ["validate", str(PIG)]):
+    three = guests / "three"
+    three.mkdir()
+    for src in (MANDATE, VESTIGE, PIG):
+        shutil.copy(src, three / src.name)
+    ingest = ["ingest", str(three), "--db", str(guests / "wh" / "playtest.duckdb")]
+    for argv in (["--help"], ["rulings", "--game", "pig"], ["validate", str(PIG)], ingest):
         status = main(argv)
         out, err = capsys.readouterr()
         assert status == 0, (argv, err)
@@ -155,8 +160,9 @@ def test_the_app_serves_every_page_and_a_raising_page_keeps_its_error(
         assert not at.exception, (spec.url_path, [e.value for e in at.exception])
         errors = [e.value for e in at.error]
         if spec.url_path in ("guest-explodes", "guest-file-explodes"):
-            assert len(errors) == 1 and "of Pagey failed: RuntimeError" in errors[0], errors
-            assert spec.title in errors[0]
+            assert len(errors) == 1 and "of Pagey failed" in errors[0], errors
+            assert "RuntimeError" in errors[0] and spec.title in errors[0]
+            assert "](http" not in errors[0]  # a guest's words are shown, never rendered
         else:
             assert not any("Pagey" in e for e in errors), (spec.url_path, errors)
     _open(at, "guest-chart")
@@ -198,7 +204,8 @@ def test_validate_reports_each_games_failure_as_its_own(working: Path,
     out, err = capsys.readouterr()
     files = {Path(f["path"]).name: f for f in json.loads(out)["files"]}
     assert status == 3, err  # a game's engine raised: an internal error (docs/cli.md)
-    assert files["boom.json"]["status"] == "failed"
+    assert files["boom.json"]["status"] == "findings"  # the contract's statuses (DESIGN.md §4)
+    assert [x["code"] for x in files["boom.json"]["findings"]] == ["engine/internal-error"]
     assert "explodes in setup" in files["boom.json"]["findings"][0]["message"]
     assert files["guest.badr"]["status"] == "unreadable"
     assert "badreader game's notation reader returned str" in json.dumps(files["guest.badr"])

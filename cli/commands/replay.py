@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from cli.common import (
@@ -81,8 +82,10 @@ def _render_value(v: Any) -> str:
     return "-" if v is None else str(v)
 
 
-def format_snapshot_text(snap: dict[str, Any], ledger: list[dict[str, Any]], at: dict[str, Any]) -> str:
-    """The state snapshot and score ledger as readable text."""
+def format_snapshot_text(snap: dict[str, Any], ledger: list[dict[str, Any]], at: dict[str, Any],
+                         parts: Sequence[tuple[str, str]]) -> str:
+    """The state snapshot and score ledger as readable text; ``parts`` are the game's location
+    parts with their labels (``("era", "Era")``), each ledger entry placed by those it carries."""
     lines = [f"state after event {at['event']} ({at['type']})"]
     seats = None
     for k, v in snap.items():
@@ -108,10 +111,8 @@ def format_snapshot_text(snap: dict[str, Any], ledger: list[dict[str, Any]], at:
     if not ledger:
         lines.append("  (no score changes yet)")
     for e in ledger:
-        if e.get("round") is not None:
-            place = f"round {e['round']}"
-        else:
-            place = f"Era {e['era'] or '-'} cycle {e['cycle'] or '-'}"
+        place = " ".join(f"{label} {e[part] if e[part] is not None else '-'}"
+                         for part, label in parts if part in e) or "-"
         where = f"{place} event {e['event'] if e['event'] is not None else '-'}"
         lines.append(f"  seat {e['seat']}: {e['amount']:+d} -> {e['total']}  {e['source']}"
                      + (f" ({e['detail']})" if e.get("detail") else "") + f"  [{where}]")
@@ -135,7 +136,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
                           "findings": [f.to_contract() for f in result.findings]},
                          ensure_ascii=False, indent=2, default=str))
     else:
-        print(format_snapshot_text(snap, ledger, at))
+        labels = rs.vocabulary.location_labels
+        parts = [(part, labels.get(part, part)) for part in rs.location_parts]
+        print(format_snapshot_text(snap, ledger, at, parts))
         if result.findings:
             print(f"\n{len(result.findings)} finding(s) up to this event (run `playtest validate` for details)")
     return EXIT_OK

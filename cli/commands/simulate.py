@@ -88,8 +88,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def register(sub: Any, db_parent: argparse.ArgumentParser) -> None:
     """Add ``simulate`` to the ``playtest`` subcommands."""
     s = sub.add_parser("simulate", help="write games played by bots through the engine")
-    s.add_argument("--game", default=DEFAULT_GAME, choices=simulated_games(), metavar="GAME",
-                   help="the game to simulate: " + games_help(simulated_games()))
+    games = simulated_games()  # the registry's order: the default game first when installed
+    s.add_argument("--game", default=games[0] if games else DEFAULT_GAME, choices=games,
+                   metavar="GAME", help="the game to simulate: " + games_help(games))
     s.add_argument("--games", type=int, default=10)
     s.add_argument("--players", default="4",
                    help="a player count the game allows (" + player_counts_help()

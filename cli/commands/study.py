@@ -15,11 +15,12 @@ from cli.common import (
 
 
 def cmd_study(args: argparse.Namespace) -> int:
+    from engine.mandate2038 import RULESET
     from engine.simulate import SimulationError
     from ingest.mandate2038.study import StudyError, StudySpec, run_study
     from schemas.mandate2038.profiles import ProfileError
 
-    counts = _player_counts(args.players)
+    counts = _player_counts(args.players, RULESET.player_counts)
     policies = tuple(x.strip() for x in str(args.policy).split(",") if x.strip())
     if policies == ("designers",):
         from ingest.mandate2038.study import DESIGNERS_POLICIES

@@ -37,8 +37,9 @@ def format_validate_text(files: list[dict[str, Any]], *, quiet: bool = False) ->
             if not quiet:
                 lines.append(f"{title}: clean")
             continue
-        label = {"unreadable": "UNREADABLE", "failed": "FAILED (the game's engine raised)"}.get(
-            f["status"], f"{n} finding{'s' if n != 1 else ''}")
+        label = "UNREADABLE" if f["status"] == "unreadable" else (
+            "FAILED (the game's engine raised)" if _failed(f)
+            else f"{n} finding{'s' if n != 1 else ''}")
         lines.append(f"{title}: {label}")
         for x in f["findings"]:
             lines.append(f"  [{x['severity']}] {x['code']} at {_where_text(x['where'])}")
@@ -54,7 +55,7 @@ def format_validate_text(files: list[dict[str, Any]], *, quiet: bool = False) ->
     errors = sum(1 for f in files for x in f["findings"] if x["severity"] == "error")
     unreadable = sum(1 for f in files if f["status"] == "unreadable")
     clean = sum(1 for f in files if f["status"] == "clean")
-    failed = sum(1 for f in files if f["status"] == "failed")
+    failed = sum(1 for f in files if _failed(f))
     lines.append(f"{len(files)} game(s): {clean} clean, {errors} error finding(s), {unreadable} unreadable"
                  + (f", {failed} failed" if failed else ""))
     return "\n".join(lines)
@@ -74,11 +75,13 @@ def _validate_input(item: Path | Loaded, rulings: str | None = None, variant: An
 
 
 def _engine_failed(item: Loaded, err: Exception) -> dict[str, Any]:
-    """The contract entry of a game whose rules engine raised (status ``failed``): the other
-    games of the run are validated and printed as usual; the exit status is 3."""
+    """The contract entry of a game whose rules engine raised: status ``findings`` (the
+    contract's statuses are clean, findings and unreadable; the log itself was read) with one
+    ``engine/internal-error`` finding; the other games of the run are validated and printed as
+    usual; the exit status is 3 (an internal error, docs/cli.md)."""
     header = getattr(item.parsed, "header", None)
     game = getattr(header, "game", None) or "?"
-    return {"path": item.source, "game_id": getattr(header, "game_id", None), "status": "failed",
+    return {"path": item.source, "game_id": getattr(header, "game_id", None), "status": "findings",
             "findings": [{
                 "code": "engine/internal-error", "severity": "error",
                 "rule": f"the {game} game's rules engine (docs/cli.md: exit 3)",
@@ -88,6 +91,11 @@ def _engine_failed(item: Loaded, err: Exception) -> dict[str, Any]:
                 "where": {"event": None, "line": None, "era": None, "cycle": None,
                           "round": None, "seat": None},
             }]}
+
+
+def _failed(entry: dict[str, Any]) -> bool:
+    """Whether a contract entry is that of a game whose rules engine raised."""
+    return any(x["code"] == "engine/internal-error" for x in entry["findings"])
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -135,7 +143,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         print(json.dumps({"files": files}, ensure_ascii=False, indent=2, default=str))
     else:
         print(format_validate_text(files, quiet=args.quiet))
-    if any(f["status"] == "failed" for f in files):
+    if any(_failed(f) for f in files):
         return EXIT_INTERNAL
     if any(f["status"] == "unreadable" for f in files):
         return EXIT_UNREADABLE

@@ -63,12 +63,14 @@ class GameApp:
     @property
     def board_picture(self) -> Callable[..., None] | None:
         ref = self.declaration.board_picture if self.declaration is not None else None
-        return _resolve(ref)
+        picture: Callable[..., None] | None = _resolve(ref)
+        return picture
 
     @property
     def recorder(self) -> Recorder | None:
         ref = self.declaration.recorder if self.declaration is not None else None
-        return _resolve(ref)
+        recorder: Recorder | None = _resolve(ref)
+        return recorder
 
     @property
     def pages(self) -> tuple[Any, ...]:
@@ -165,6 +167,11 @@ class _Keys:
     it (:func:`key`), so two games' sections on one page never share a widget."""
 
     current: str = ""
+
+
+def current_game() -> str:
+    """The game whose section is being drawn ("" outside a game's section)."""
+    return _Keys.current
 
 
 def key(name: str) -> str:

@@ -36,12 +36,12 @@ def _get(ev: Any, name: str, default: Any = None) -> Any:
 
 
 def _list(items: Any) -> str:
-    items = [words(i) for i in (items or [])]
-    if not items:
+    named: list[str] = [words(i) for i in (items or [])]
+    if not named:
         return "nothing"
-    if len(items) == 1:
-        return items[0]
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    if len(named) == 1:
+        return named[0]
+    return ", ".join(named[:-1]) + " and " + named[-1]
 
 
 def _counted(attrs: Any) -> str:

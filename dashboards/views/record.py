@@ -12,12 +12,13 @@ import streamlit as st
 
 from dashboards import drafts, gameapps, record_nav, ui
 from dashboards.filters import SESSION_TYPE_LABELS
+from engine.core.registry import DEFAULT_GAME
 
 st.title("Record a game")
 
 
 def _game(d: drafts.Draft) -> str:
-    return str(d.header.get("game") or "mandate2038")
+    return str(d.header.get("game") or DEFAULT_GAME)
 
 
 def draft_list() -> None:

@@ -12,6 +12,7 @@ import streamlit as st
 
 from dashboards import gameapps, gamelog, queries, replay_view, store, ui
 from dashboards.ui import plural
+from engine.core.ruleset import Ruleset
 
 #: games offered by the picker (any other opens by its id)
 PICKER_GAMES = 1000
@@ -139,7 +140,8 @@ def _label(ga: gameapps.GameApp, ev: object) -> str:
         return replay_view.event_label(ev)
 
 
-def generic_panel(gid: str, log: gamelog.GameLog, pos: int, result: object, rs: object) -> None:
+def generic_panel(gid: str, log: gamelog.GameLog, pos: int, result: object,
+                  rs: Ruleset | None) -> None:
     """The state panel of a game without its own: the engine's findings so far and snapshot."""
     found = list(getattr(result, "findings", []) or [])
     st.markdown(f"**Findings so far**: {len(found)}")

@@ -261,10 +261,6 @@ class MandateRuleset(Game):
     event_types = EVENT_TYPES
     location_parts: tuple[str, ...] = ("era", "cycle")
     #: one slip, one finding: these follow from an earlier slip of the same seat (codes.py)
-    consequence_codes = codes.CONSEQUENCE_CODES
-    lingering_codes = codes.LINGERING_CODES
-    slip_codes = codes.SLIP_CODES
-    mismatch_codes = codes.MISMATCH_CODES
     # provenance: which values each check reads and each slip puts in doubt (codes.py)
     reads = codes.READS
     doubts = codes.DOUBTS
