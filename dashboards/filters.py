@@ -19,7 +19,7 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
-from dashboards import queries
+from dashboards import queries, store
 from dashboards.queries import Filters as Filters  # the pages name it filters.Filters
 
 STATE_KEY = "playtest_filters"
@@ -154,7 +154,7 @@ def partial_games(db: Path, f: Filters) -> pl.DataFrame:
     """The games the filters keep (the evidence switch aside) whose log stops before the game's
     end: finished early at the table or recorded in part."""
     where, params = f.without_evidence().where("g", "evidence")
-    return queries.query(
+    return store.query(
         db, f"SELECT g.game, g.date, g.player_count, g.source_format FROM games g "
         f"WHERE {where} AND NOT coalesce(g.complete, FALSE) ORDER BY g.date NULLS LAST, g.game_id",
         params)

@@ -284,6 +284,10 @@ class Game:
     simulate_one: Any = None
     prepare_simulation: Any = None
     simulation_moves: Any = None
+    #: ``seats_at_table(state) -> collection of seat numbers``: the seats this game's state can
+    #: hold when they are fewer than the header lists (a seat row lost from a sheet), or None
+    #: (the header's seats); an event naming any other seat is ``log/seat-out-of-range``
+    seats_at_table: Any = None
 
     def option_book(self, rules_version: str | None = None) -> Any:
         """This game's unwritten-rule options (engine.core.options.OptionBook) for
@@ -308,7 +312,7 @@ OPTIONAL: dict[str, Any] = {
     name: getattr(Game, name) for name in (
         "events_adapter", "apply_locates", "plays_variants", "after_end_events", "reads", "doubts", "value_words", "player_counts", "bot_names", "formats",
         "timed_phases", "timing", "rulings_dir", "protocols_dir", "vocabulary", "board_picture", "recorder", "pages",
-        "simulate_one", "prepare_simulation", "simulation_moves",
+        "simulate_one", "prepare_simulation", "simulation_moves", "seats_at_table",
     )
 }
 
@@ -419,6 +423,7 @@ _MEMBER_TYPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
                       or isinstance(v, Path | str)),
     "prepare_simulation": ("a function or None", lambda v: v is None or callable(v)),
     "simulation_moves": ("a function or None", lambda v: v is None or callable(v)),
+    "seats_at_table": ("a function or None", lambda v: v is None or callable(v)),
 }
 
 

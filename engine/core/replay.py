@@ -158,11 +158,10 @@ def replay(
     # are not 1..N); an event naming any other seat is skipped here, so that no game's rules
     # code ever looks up a seat the table does not have.
     at_table = frozenset(s.seat for s in header.seats)
-    held = getattr(state, "seats", None)
-    if isinstance(held, list):
-        # a game that keeps its seats in a list by position (Mandate 2038) has no seat past its
-        # count: with seats 1, 3, 4 in the header (a Seat row deleted) there is no fourth
-        at_table &= frozenset(range(1, len(held) + 1))
+    if rs.seats_at_table is not None:
+        # the seats the game's state can hold, when fewer than the header lists (a Seat row
+        # deleted from a sheet: seats 1, 3, 4 where the game numbers them 1..3)
+        at_table &= frozenset(rs.seats_at_table(state))
     ended_reported = False
     applied = 0
     stop = len(events) if upto is None else min(len(events), upto + 1)

@@ -411,6 +411,11 @@ class MandateRuleset(Game):
     def snapshot(self, state: GameState) -> dict[str, Any]:
         return _snapshot(state)
 
+    def seats_at_table(self, state: GameState) -> range:
+        """Mandate 2038 numbers its seats 1..N by position (setup reports a header whose seat
+        numbers are not 1..N): a seat past N is not at the table."""
+        return range(1, len(state.seats) + 1)
+
     def ended(self, state: GameState) -> bool:
         return state.ended
 
