@@ -284,9 +284,9 @@ def test_a_mandate_log_missing_one_seat_gives_findings_not_a_crash(
         assert code in (0, 1) and "internal error" not in cap.err, cap.err
     main(["validate", str(path)])
     out = capsys.readouterr().out
+    # the engine's setup says the seats are not numbered 1..N (one rule, one place: the sheet
+    # reader reads a sheet with seats 1, 3, 4 as written, and its round trip stays exact)
     assert "setup/seats" in out and "log/seat-out-of-range" in out
-    if fmt == "csv":
-        assert "no Seat row for seat 2" in out
 
 
 def test_the_write_password_throttle_counts_per_server_as_well() -> None:

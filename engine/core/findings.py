@@ -64,6 +64,7 @@ CORE_RULES: list[Rule] = [
     Rule("log/parse-error", "text notation / spreadsheet sheet (docs/formats.md)", "a line could not be read; the rest of the file was still read"),
     Rule("log/variant", "canonical log format, the header's rules variant (docs/variants.md)", "the header's rules variant cannot be played (it does not fit the content pack, or this game cannot play variants yet); the game was replayed under the rules as printed"),
     Rule("log/variant-hash", "canonical log format, the header's rules variant and its content hash (docs/variants.md)", "the header's variant hash is not the hash of the changes it stores (edited by hand?); the stored changes were used", "warning"),
+    Rule("log/too-many-findings", "canonical log format (DESIGN.md §4)", "the log gave more findings than one audit lists; the replay stopped there (the log is far from a played game)"),
     Rule("checkpoint/mismatch", "checkpoints (DESIGN.md §5)", "the table's recorded value differs from the engine's; replay continues from the table's value"),
 ]
 

@@ -118,6 +118,8 @@ def _has_seat(cls: type) -> bool:
 
 
 _AFTER_END_OK = frozenset({"observation", "survey", "phase"})
+#: findings listed for one game before its replay stops (``log/too-many-findings``)
+MAX_FINDINGS = 5000
 
 
 def replay(
@@ -182,8 +184,19 @@ def replay(
     after_end_ok = rs.after_end_events
     locations: list[Any] = []
     here = location(state)
+    found = sink.findings
+    stopped = False
     # zip stops after ``stop`` events: ``idx`` and ``src`` hold exactly ``stop`` entries
     for ev, ix, ln in zip(events, idx, src, strict=False):
+        if len(found) >= MAX_FINDINGS:
+            # a log this far from a played game says nothing more by its next findings; its
+            # memory stays bounded (docs/storage.md, limits)
+            sink.event, sink.line = ix, ln
+            sink.report("log/too-many-findings",
+                        f"{len(found):,} findings by event {ix}; the replay stopped here (at most "
+                        f"{MAX_FINDINGS:,} are listed for one game)", recorded=len(found))
+            stopped = True
+            break
         while gaps and ln is not None and gaps[0][0] <= ln:
             # a line read with a problem came before this event (or is this event's own)
             sink.doubtful_line(gaps[0][0], gaps[0][1])
@@ -229,7 +242,7 @@ def replay(
         applied += 1
         here = location(state)
         locations.append(here)
-    if upto is None:
+    if upto is None and not stopped:
         sink.event = None
         sink.line = None
         sink.locate(parts, rs.location(state))

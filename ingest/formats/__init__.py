@@ -86,7 +86,12 @@ def __getattr__(name: str) -> Any:
     if name == "FORMATS":
         return format_names()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-MAX_BYTES = 64 * 1024 * 1024  # one log or one zip member; larger input is reported unreadable
+MAX_BYTES = 64 * 1024 * 1024  # one file read (a zip, a session folder's photo); larger: unreadable
+#: one game log (a file or a zip member read as a log): a whole game is tens of kilobytes, a
+#: designers' session with every observation well under a megabyte; past this the log is
+#: unreadable (kept, quarantined) so that reading and replaying it stays within the memory
+#: bound docs/storage.md states
+MAX_LOG_BYTES = 8 * 1024 * 1024
 #: a zip (a session folder, or logs zipped together) may hold at most this many files and
 #: unpack to at most this many bytes, counted on the bytes actually decompressed (the sizes a
 #: zip declares can lie); beyond either it is reported unreadable, before it can fill memory
@@ -221,6 +226,10 @@ def read_bytes(data: bytes, name: str) -> list[LoadedLog]:
     fmt = suffixes().get(suffix) or _sniff(data)
     if fmt == "zip" or suffix == ".zip":
         return _read_zip(data, name)
+    if len(data) > MAX_LOG_BYTES:
+        return [unreadable(name, fmt, data, f"larger than {MAX_LOG_BYTES // 2**20} MB "
+                           f"({len(data):,} bytes), the most one game log may hold "
+                           "(docs/storage.md, limits); kept as it is")]
     if fmt == "json":
         return [read_json(data, name)]
     chosen = _choose(data, suffix, fmt)
