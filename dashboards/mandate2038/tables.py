@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from dashboards.charts import ERA_LABELS, PHASE_NAMES, PHASE_SEQUENCE, SOURCE_NAMES
+from dashboards.mandate2038.charts import ERA_LABELS, PHASE_NAMES, PHASE_SEQUENCE, SOURCE_NAMES
 
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}
 
