@@ -322,6 +322,7 @@ def test_import_page_reports_a_bad_file(tmp_path: Path, monkeypatch: pytest.Monk
     assert table["reason"][0]
 
 
+@pytest.mark.needs_game("mandate2038")  # its bundled samples
 def test_import_page_loads_a_game_and_a_session_folder(tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     import io

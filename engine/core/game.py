@@ -280,6 +280,9 @@ class Game:
     #: folder of the game's observation protocols (``<protocol id>/v<N>.json``; its default
     #: protocol is ``<game>-observation``); None: the toolkit's ``data/protocols``
     protocols_dir: Path | None = None
+    #: folder of the game's bundled sample games (``playtest demo`` ingests them into an empty
+    #: database beside the toolkit's ``data/samples``); None: none
+    samples_dir: Path | None = None
     #: the analytics words (see :class:`Vocabulary`)
     vocabulary: Vocabulary = Vocabulary()
     #: ``"module:function"`` drawing the board at a position (replay viewer), or None
@@ -317,7 +320,7 @@ OPTIONAL: dict[str, Any] = {
     name: getattr(Game, name) for name in (
         "events_adapter", "apply_locates", "plays_variants", "after_end_events", "consequence_codes",
         "lingering_codes", "slip_codes", "mismatch_codes", "reads", "doubts", "value_words", "player_counts", "bot_names", "formats",
-        "timed_phases", "timing", "rulings_dir", "protocols_dir", "vocabulary", "board_picture", "recorder", "pages",
+        "timed_phases", "timing", "rulings_dir", "protocols_dir", "samples_dir", "vocabulary", "board_picture", "recorder", "pages",
         "simulate_one", "prepare_simulation", "simulation_moves",
     )
 }
@@ -431,6 +434,7 @@ _MEMBER_TYPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
     "rulings_dir": ("a folder (Path) or None", lambda v: v is None or isinstance(v, Path | str)),
     "protocols_dir": ("a folder (Path) or None", lambda v: v is None
                       or isinstance(v, Path | str)),
+    "samples_dir": ("a folder (Path) or None", lambda v: v is None or isinstance(v, Path | str)),
     "prepare_simulation": ("a function or None", lambda v: v is None or callable(v)),
     "simulation_moves": ("a function or None", lambda v: v is None or callable(v)),
 }
