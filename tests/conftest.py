@@ -58,6 +58,7 @@ def needed_games(item: pytest.Item) -> tuple[str, ...]:
     return tuple(dict.fromkeys(ids))
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item: pytest.Item) -> None:
     for game in needed_games(item):
         reason = missing_reason(game)
