@@ -287,6 +287,10 @@ class Game:
     vocabulary: Vocabulary = Vocabulary()
     #: ``"module:function"`` drawing the board at a position (replay viewer), or None
     board_picture: str | None = None
+    #: ``"module:function"`` of no argument giving the printed names of the game's content ids
+    #: (``{"mirevanta": "Mirevanta", ...}``: factions, cards, tiles), which the app shows instead
+    #: of the ids; None: its ids are shown as they are
+    content_names: str | None = None
     #: ``"module:function"`` of the game's recorder (the Record page), or None
     recorder: str | None = None
     #: pages the game adds to the app
@@ -320,7 +324,8 @@ OPTIONAL: dict[str, Any] = {
     name: getattr(Game, name) for name in (
         "events_adapter", "apply_locates", "plays_variants", "after_end_events", "consequence_codes",
         "lingering_codes", "slip_codes", "mismatch_codes", "reads", "doubts", "value_words", "player_counts", "bot_names", "formats",
-        "timed_phases", "timing", "rulings_dir", "protocols_dir", "samples_dir", "vocabulary", "board_picture", "recorder", "pages",
+        "timed_phases", "timing", "rulings_dir", "protocols_dir", "samples_dir", "vocabulary", "board_picture", "content_names", "recorder",
+        "pages",
         "simulate_one", "prepare_simulation", "simulation_moves",
     )
 }
@@ -504,7 +509,8 @@ def _code_refs(obj: Any) -> list[tuple[str, str]]:
     for k, f in enumerate(obj.formats):
         refs.append((f"formats[{k}] ({f.name}).reader", f.reader))
         refs.append((f"formats[{k}] ({f.name}).writer", f.writer))
-    refs.extend((m, getattr(obj, m)) for m in ("timing", "board_picture", "recorder"))
+    refs.extend((m, getattr(obj, m)) for m in ("timing", "board_picture", "content_names",
+                                                       "recorder"))
     out: list[tuple[str, str]] = []
     for member, ref in refs:
         if ref is None or callable(ref):

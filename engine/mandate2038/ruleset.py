@@ -284,6 +284,7 @@ class MandateRuleset(Game):
     rulings_dir = data_dir() / "content" / "mandate2038" / "rulings"
     # the app's members (the app's contract: dashboards/gameapps/__init__.py; never imported here)
     board_picture = "dashboards.mandate2038.sections:replay_panel"
+    content_names = "dashboards.mandate2038.tables:content_names"  # its pack's printed names
     recorder = "dashboards.mandate2038.record:RECORDER"
     pages = ()
     #: a log's header may name a rules variant (docs/variants.md): setup plays its pack
