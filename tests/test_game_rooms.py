@@ -34,7 +34,6 @@ OFFENDERS: dict[str, set[str]] = {
     "schemas/packs.py": {"import schemas.mandate2038.content"},
     "engine/core/registry.py": {"names mandate2038", "names vestige"},
     "ingest/formats/__init__.py": {"import ingest.mandate2038.session"},
-    "ingest/variants.py": {"names mandate2038"},
     "ingest/warehouse/migrations.py": {"names vestige"},
     "ingest/warehouse/schema.py": {"names vestige"},
     "dashboards/balance_queries.py": {"names mandate2038"},
