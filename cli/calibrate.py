@@ -22,6 +22,8 @@ import math
 from pathlib import Path
 from typing import Any
 
+from schemas.variants import printable
+
 #: the designers' studies quoted (clocksmith/gamma, games/2038/evidence/studies/simulation/)
 SOURCES: dict[str, str] = {
     "precision": "designers' exact-ecology package precision confirmation v1 (2026-08-15; "
@@ -49,6 +51,56 @@ DESIGNERS: dict[str, tuple[str, str, dict[int, float]]] = {
     "winning_path_entropy": ("precision", "equal", {3: 0.6712, 4: 0.6345, 5: 0.6058}),
 }
 
+#: the checks the precision confirmation reports as passed at 3, 4 and 5 players without a
+#: figure ("Failed balance checks 0"; "All action, opening, winning-path, fallback, and
+#: forced-no-op checks passed at three, four, and five players"; "Policy fallbacks 0"): metric
+#: -> the contract threshold it passed (strategic-unsolvability-v3, data/balance-contract.json)
+#: and the report's words. The comparison: ours agrees when our interval reaches the passing
+#: side of that threshold.
+PASSED: dict[str, tuple[str, str]] = {
+    "faction_strategy_interaction": ("factionStrategyInteractionRangeMax",
+                                     "Failed balance checks: 0"),
+    "pairwise_dominance": ("pairwiseDominanceMax",
+                           "Failed balance checks: 0; pairwise dominance cells: 0"),
+    "round_two_leader_conversion": ("roundTwoLeaderConversionMax",
+                                    "Failed balance checks: 0"),
+    "winning_path_top_share": ("winningPathTopShareMax",
+                               "all winning-path checks passed at 3, 4 and 5 players"),
+    "forced_no_op_rate": ("forcedNoOpRateMax",
+                          "all forced-no-op checks passed at 3, 4 and 5 players"),
+    "opening_top_share_passed": ("openingTopShareMax",
+                                 "all opening checks passed at 3, 4 and 5 players"),
+}
+
+#: checks whose designers' figure is a count they published: metric -> (figure, words)
+PUBLISHED_COUNTS: dict[str, tuple[float, str]] = {
+    "policy_fallbacks": (0.0, "Policy fallbacks: 0 (bound 0)"),
+}
+
+#: rows that show another row's figure against a second reference: row -> metric
+SAME_FIGURE = {"opening_top_share_passed": "opening_top_share"}
+
+PASSED_RELATION = "passed"
+
+
+def designers_figure(key: str, n: int) -> tuple[str | None, str, float | None, str | None]:
+    """(source, relation, figure, the designers' words) of a row at ``n`` players: a published
+    figure (:data:`DESIGNERS`), a count (:data:`PUBLISHED_COUNTS`), or a check reported as
+    passed with the contract's threshold it passed (:data:`PASSED`, relation ``passed``)."""
+    from ingest import stats
+
+    if key in DESIGNERS:
+        source, relation, figure = DESIGNERS[key]
+        return source, relation, figure.get(n), None
+    if key in PUBLISHED_COUNTS:
+        value, words = PUBLISHED_COUNTS[key]
+        return "precision", "equal", value, words
+    if key in PASSED:
+        threshold, words = PASSED[key]
+        return "precision", PASSED_RELATION, stats.thresholds()[threshold], words
+    return None, "equal", None, None
+
+
 ROWS: list[tuple[str, str, str]] = [
     ("agi", "AGI emergence", "%"),
     ("open", "Open ending", "%"),
@@ -61,10 +113,12 @@ ROWS: list[tuple[str, str, str]] = [
     ("action_entropy_dossier", "Action entropy, Dossier Commits counted as actions", ""),
     ("opening_entropy", "Opening entropy", ""),
     ("opening_top_share", "Opening top share", "%"),
+    ("opening_top_share_passed", "Opening top share (the precision study's check)", "%"),
     ("winning_path_entropy", "Winning-path entropy", ""),
     ("winning_path_top_share", "Winning-path top share", "%"),
     ("round_two_leader_conversion", "Era II leader conversion", "%"),
     ("forced_no_op_rate", "Forced no-op rate", "%"),
+    ("policy_fallbacks", "Policy fallbacks", "count"),
 ]
 
 AGREES, DIFFERS, NO_FIGURE = "agrees", "differs", "no designers' figure"
@@ -75,6 +129,8 @@ def _fmt(v: float | None, unit: str) -> str:
         return "—"
     if unit in ("%", "pp"):
         return f"{100 * v:.1f}{'%' if unit == '%' else ' pp'}"
+    if unit == "count":
+        return f"{v:g}"
     return f"{v:.3f}"
 
 
@@ -99,6 +155,8 @@ def compare(ours: float | None, low: float | None, high: float | None, games: in
         return "no interval"
     if relation == "at most":
         return AGREES if low <= designers else f"{DIFFERS} (ours above their bound)"
+    if relation == PASSED_RELATION:  # they passed this bound: so may we, if we reach it
+        return AGREES if low <= designers else f"{DIFFERS} (ours beyond the bound they passed)"
     if low <= designers <= high:
         return AGREES
     return f"{DIFFERS} (ours {'higher' if low > designers else 'lower'})"
@@ -107,8 +165,8 @@ def compare(ours: float | None, low: float | None, high: float | None, games: in
 def _outcome_rows(src: Any, n: int) -> dict[str, dict[str, dict[str, Any]]]:
     """kind -> "agi"/"open" -> value, interval and games, from the games' outcomes."""
     from dashboards import balance_queries as bq
-    from dashboards import stats
     from dashboards.queries import Filters
+    from ingest import stats
 
     df = bq.outcome_counts(src, Filters(player_counts=(n,)))
     out: dict[str, dict[str, dict[str, Any]]] = {}
@@ -118,7 +176,7 @@ def _outcome_rows(src: Any, n: int) -> dict[str, dict[str, dict[str, Any]]]:
         games = int(part["games"].sum())
         for key in ("agi", "open"):
             arr = stats.block_array(part, ["kind"], [key, "games"])[1]
-            res = stats.bootstrap_array(arr, stats.ratio_rows)
+            res = stats.outcome_share_interval(arr)  # positive width at 0 and 1
             low = None if math.isnan(res["low"]) else max(0.0, res["low"])
             high = None if math.isnan(res["high"]) else min(1.0, res["high"])
             out.setdefault(str(kind), {})[key] = {"value": res["value"], "low": low,
@@ -143,8 +201,8 @@ def _dossier_entropy(src: Any, n: int) -> dict[str, dict[str, Any]]:
     import polars as pl
 
     from dashboards import balance_queries as bq
-    from dashboards import stats
     from dashboards.queries import Filters
+    from ingest import stats
 
     f = Filters(player_counts=(n,))
     acts, dos = bq.action_counts(src, f), bq.dossier_counts(src, f)
@@ -190,8 +248,8 @@ def rows(study: Path) -> list[dict[str, Any]]:
     """Every figure of the study per policy mix (and every policy pooled, labelled) and
     player count, beside the designers' (module docstring)."""
     from dashboards import balance_queries as bq
-    from dashboards import stats
     from dashboards.queries import Filters
+    from ingest import stats
 
     sources = [bq.Source(study=study)]
     split = bq.games_by_count(sources[0], Filters())
@@ -224,15 +282,16 @@ def rows(study: Path) -> list[dict[str, Any]]:
                         value, low, high, games = o["value"], o["low"], o["high"], o["games"]
                         check, need = None, stats.MIN_VERDICT_GAMES
                     else:
-                        m = part.get(key)
+                        m = part.get(SAME_FIGURE.get(key, key))
                         if m is None:
                             continue
                         value, low, high, games = m["value"], m["low"], m["high"], m["games"]
                         check = m["verdict"]
                         need = bq.MIN_GAMES.get(key, stats.MIN_VERDICT_GAMES)
-                    source, relation, figure = DESIGNERS.get(key, (None, "equal", {}))
-                    designers = figure.get(n)
-                    extra: dict[str, Any] = {}
+                    source, relation, designers, words = designers_figure(key, n)
+                    extra: dict[str, Any] = _needed(part.get(SAME_FIGURE.get(key, key)))
+                    if words:
+                        extra["designers_words"] = words
                     cmp_value, cmp_low, cmp_high = value, low, high
                     if key in ENTROPY_IDS and value is not None:
                         # the designers normalise by the ids seen: compare on their scale
@@ -243,7 +302,7 @@ def rows(study: Path) -> list[dict[str, Any]]:
                         cmp_value = value * factor
                         if low is not None and high is not None:
                             cmp_low, cmp_high = low * factor, high * factor
-                        extra = {"ids_seen": n_seen, "ids_possible": k,
+                        extra |= {"ids_seen": n_seen, "ids_possible": k,
                                  "ours_seen_scale": cmp_value,
                                  "interval_seen_scale": [cmp_low, cmp_high]
                                  if low is not None and high is not None else None}
@@ -263,6 +322,16 @@ def rows(study: Path) -> list[dict[str, Any]]:
     return out
 
 
+def _needed(metric: dict[str, Any] | None) -> dict[str, Any]:
+    """The games that would settle a contract check the study leaves undecided ("not enough
+    games"), as the Balance page computes them (:func:`ingest.stats.games_needed`): for bots
+    and for physical tables."""
+    if not metric or metric.get("verdict") != "not enough games":
+        return {}
+    return {"games_needed": metric.get("games_needed"),
+            "tables_needed": metric.get("tables_needed")}
+
+
 def report(study: Path) -> str:
     """Markdown tables: per policy mix, each metric at every player count, ours (95% interval)
     beside the designers' and the comparison's verdict (an entropy also on the designers'
@@ -277,8 +346,9 @@ def report(study: Path) -> str:
         games = {r["players"]: r["games"] for r in mine if r["metric"] == "agi"}
         lines += ["", f"**{policy}** line-ups ("
                   + ", ".join(f"{games.get(n, '?')} games at {n}" for n in counts) + ")", "",
-                  "| metric | players | ours (95% interval) | designers | source | verdict |",
-                  "|---|---:|---:|---:|---|---|"]
+                  "| metric | players | ours (95% interval) | designers | source | verdict "
+                  "| games to settle the contract check (bots; tables) |",
+                  "|---|---:|---:|---:|---|---|---|"]
         for key, name, unit in ROWS:
             for n in counts:
                 r = next((x for x in mine if x["metric"] == key and x["players"] == n), None)
@@ -293,10 +363,22 @@ def report(study: Path) -> str:
                 d = _fmt(r["designers"], unit)
                 if r["designers_relation"] == "at most":
                     d = f"≤ {d}"
+                elif r["designers_relation"] == PASSED_RELATION:
+                    d = f"passed ≤ {d}"
                 src = {SOURCES["precision"]: "precision", SOURCES["diagnostic"]: "diagnostic"
                        }.get(r["source"], "—") if r["source"] else "—"
-                lines.append(f"| {name} | {n} | {ours} | {d} | {src} | {r['verdict']} |")
+                lines.append(f"| {name} | {n} | {ours} | {d} | {src} | {r['verdict']} |"
+                             f" {_needed_cell(r)} |")
     return "\n".join(lines)
+
+
+def _needed_cell(row: dict[str, Any]) -> str:
+    """The Markdown cell of a row's games needed: "—" where the check is decided or none."""
+    bots = row.get("games_needed")
+    if bots is None:
+        return "—"
+    tables = row.get("tables_needed")
+    return f"{bots}; {tables if tables is not None else 'bots only'}"
 
 
 def null_report(study: Path, replicates: int, players: tuple[int, ...] = ()) -> dict[str, Any]:
@@ -366,6 +448,7 @@ def add_arguments(parser: Any) -> None:
 #: the pool ``--null-check`` draws from when no study folder is named: the documented one
 #: (docs/balance.md, "How sure a verdict is"), played once and kept under the current folder
 POOL_GAMES = 200
+MAX_NULL_CHECK = 10_000  # replicate studies of --null-check
 POOL_POLICIES = ("greedy", "weighted")
 POOL_BACKEND = "auto"  # Ray when installed, else local processes (as `playtest study`)
 POOL_WORKERS: int | None = None  # all CPUs
@@ -396,9 +479,16 @@ def command(args: Any) -> str:
         raise ValueError(f"{study}: not a study folder (no games/ and seats/ tables); make one "
                          "with playtest study")
     if args.null_check is not None:
-        if args.null_check < 1:
-            raise ValueError("--null-check needs a number of replicate studies, at least 1")
-        players = tuple(int(x) for x in str(args.players).split(",") if x.strip())
+        if not 1 <= args.null_check <= MAX_NULL_CHECK:
+            raise ValueError("--null-check needs a number of replicate studies, at least 1 "
+                             f"and at most {MAX_NULL_CHECK:,}")
+        try:
+            players = tuple(int(x) for x in str(args.players).split(",") if x.strip())
+        except ValueError:
+            players = ()
+        if any(not 2 <= n <= 6 for n in players) or (args.players.strip() and not players):
+            raise ValueError("--players must be player counts such as 3 or 3,4,5, not "
+                             f"{printable(args.players)!r}")
         result = null_report(study, args.null_check, players)
         return as_json(result) if args.format == "json" else null_text(result)
     found = rows(study)

@@ -211,6 +211,11 @@ def check_rulings_spec(spec: str | None) -> None:
     if not spec.strip():
         raise CliError("--rulings is empty: give a ruling set or options such as name=option "
                        "(see `playtest rulings`)")
+    if any(not part.strip() for part in spec.split(",")):
+        # "," would be read as no entry at all: the defaults, silently
+        raise CliError(f"--rulings {shown(spec, 60)!r} has an empty entry: give a ruling set or "
+                       "options such as name=option, separated by commas (see `playtest "
+                       "rulings`)")
     if len(spec) > MAX_RULINGS_TEXT:
         raise CliError(f"--rulings is {len(spec):,} characters long, more than the "
                        f"{MAX_RULINGS_TEXT:,} a ruling set and its options take "

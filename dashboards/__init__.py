@@ -83,10 +83,14 @@ def resolve_address(address: str | None = None) -> str:
 
 
 def _check_free(address: str, port: int, origin: str) -> None:
+    """Refuse a port something listens on. A port a stopped dashboard left in TIME_WAIT is
+    free: the server binds it with SO_REUSEADDR (as Tornado does), and so does this check, which
+    then fails only when a socket listens there."""
     host = "" if address in ("0.0.0.0", "::") else address
     with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET,
                        socket.SOCK_STREAM) as s:
         try:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             s.bind((host, port))
         except OSError as err:
             raise ServeError(

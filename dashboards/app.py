@@ -22,10 +22,12 @@ page = st.navigation({
     section: [st.Page(p.run or p.path, title=p.title, icon=p.icon, url_path=p.url_path,
                       default=p.default) for p in pages]
     for section, pages in sections.items()
-})
+}, expanded=True)  # every page one click away: no "View more" folding the last sections
 st.sidebar.caption(f"Database: `{store.db_path()}`")
 for notice in notices:  # a game plugin (or a page of one) left out: said, the rest served
     st.sidebar.warning(navigation.plain(notice), icon=":material/extension_off:")
+if (problem := gameapps.install_problem()) is not None:  # a game installed while serving
+    st.sidebar.warning(problem, icon=":material/restart_alt:")
 spec = specs.get(page.url_path)
 if spec is not None and spec.game is not None and spec.run is None:
     # a game's page file: its error stays inside its own page

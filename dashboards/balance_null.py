@@ -52,6 +52,10 @@ from ingest.warehouse import balance as wb
 
 SIZES = (50, 200, 1000)
 
+#: the suffix of an entropy's truth on the designers' scale (normalised by the ids the pool
+#: holds), against which its verdict is judged
+SEEN = "@seen"
+
 _ACTIONS = [*wb.ACTION_IDS, "other"]
 
 #: the checks the null check measures (policy fallbacks is a count, not an estimate)
@@ -129,28 +133,35 @@ def truths(pool: _Pool) -> dict[str, float]:
 
     ones = np.ones_like(credit)
     acts = np.array([[[float(_f(pool.cols[f"a_{a}"]).sum())] for a in _ACTIONS]])
+    acts = acts[:, acts[0, :, 0] > 0]
     paths = counts("path", expected)
     opens = counts("opening", ones)
     k = stats.ENTROPY_SCALE
-    return {
+    fixed = {"action_entropy": float(stats.entropy_fixed_rows(acts, k["action"])[0]),
+             "opening_entropy": float(stats.entropy_fixed_rows(opens, k["opening"])[0]),
+             "winning_path_entropy": float(stats.entropy_fixed_rows(paths, k["path"])[0])}
+    # on the designers' scale (the verdict's): normalised by the ids the pool holds
+    for mid, arr in (("action_entropy", acts), ("opening_entropy", opens),
+                     ("winning_path_entropy", paths)):
+        factor = stats.seen_scale(k[bq.ENTROPY_METRICS[mid]], int(arr.shape[1]))
+        fixed[f"{mid}{SEEN}"] = fixed[mid] * factor
+    return {**fixed,
         "seat_win_share_range": rng(["turn_order"]),
         "faction_win_share_range": rng(["faction"]),
         "profile_win_share_range": rng(["profile"]),
         "faction_strategy_interaction": rng(["faction", "profile"], 4),
         "round_two_leader_conversion": float(winners.sum(axis=1).mean() / n),
-        "action_entropy": float(stats.entropy_fixed_rows(acts, k["action"])[0]),
-        "opening_entropy": float(stats.entropy_fixed_rows(opens, k["opening"])[0]),
         "opening_top_share": float(stats.top_share_rows(opens)[0]),
-        "winning_path_entropy": float(stats.entropy_fixed_rows(paths, k["path"])[0]),
         "winning_path_top_share": float(stats.top_share_rows(paths)[0]),
         "pairwise_dominance": 0.5,
         "forced_no_op_rate": float(_f(pool.cols["blocked"]).sum() / (12 * credit.size)),
     }
 
 
-def _replicate(pool: _Pool, games: int, rng: np.random.Generator) -> tuple[pl.DataFrame,
-                                                                              pl.DataFrame]:
-    """One replicate study of ``games`` games drawn from ``pool`` with random winners: the
+def _replicate(pool: _Pool, games: int, rng: np.random.Generator,
+               random_winners: bool = True) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """One replicate study of ``games`` games drawn from ``pool`` with random winners (with
+    ``random_winners`` off: the winners the games had, a draw of the pool's own world): the
     page's grouped frame (as ``_grouped``'s SQL gives it) and its matchup counts."""
     n = pool.n
     blocks = np.unique(pool.cluster)
@@ -167,6 +178,8 @@ def _replicate(pool: _Pool, games: int, rng: np.random.Generator) -> tuple[pl.Da
     idx = np.array(picked)
     g = len(idx)
     perm = np.argsort(rng.random((g, n)), axis=1)  # outcomes handed to random seats
+    if not random_winners:
+        perm = np.tile(np.arange(n), (g, 1))
 
     def col(c: str) -> np.ndarray:
         picked: np.ndarray = pool.cols[c][idx]
@@ -263,8 +276,9 @@ def null_check(study: Path, replicates: int, sizes: Sequence[int] = SIZES,
                     if math.isnan(tru):  # undefined in the pool (no group seen enough)
                         continue
                     t[0] += 1
-                    t[1] += _wrong(r["verdict"], tru, r["threshold"],
-                                   "max" if r["bound"] == "at most" else "min")
+                    # an entropy's verdict is on the designers' scale: so is its truth
+                    t[1] += _wrong(r["verdict"], truth.get(r["metric"] + SEEN, tru),
+                                   r["threshold"], "max" if r["bound"] == "at most" else "min")
                     if r["low"] is not None and r["high"] is not None:
                         t[2] += 1
                         t[3] += r["low"] - 1e-9 <= tru <= r["high"] + 1e-9

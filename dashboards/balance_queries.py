@@ -569,45 +569,18 @@ NOT_RECORDED = {
 }
 
 
-#: the forced no-op rate: a ratio of rare events, skewed (a few games hold most of them), so
-#: it gets the BCa interval (the bias-corrected normal one covered 86-89% at 1,000 games),
-#: widened to the Wilson interval where that is wider (a few events: 83% at 50 games without)
-_RARE_RATE = functools.partial(stats.ratio_rows)
-
-#: the statistics that are maxima over groups, and get simultaneous intervals
-_RANGE, _RANGE4, _MAX_RATE, _TOP = "range", "range (groups seen 4 times)", "max rate", "top"
+#: the kinds of statistic and their intervals are the shared module's (ingest.stats, the same
+#: for `playtest compare` and `playtest calibrate`)
+_RARE_RATE = stats.RARE_RATE
+_RANGE, _RANGE4, _MAX_RATE, _TOP = stats.RANGE, stats.RANGE4, stats.MAX_RATE, stats.TOP
 
 
 def _interval(arr: Any, stat: Any, weights: Any = None) -> dict[str, float]:
     """A statistic of block counts ``(blocks, keys, values)`` with its 95% interval over
-    common-seed blocks: for a range, a maximum rate or a top share the interval that
-    simultaneous intervals of its groups give (:func:`dashboards.stats.range_interval`, ...),
-    for any other (row-wise) statistic the bias-corrected cluster bootstrap
-    (:func:`dashboards.stats.bootstrap_array`)."""
+    common-seed blocks (:func:`ingest.stats.metric_interval`; ``weights``: a function of the
+    number of blocks giving the bootstrap draws to reuse)."""
     w = weights(arr.shape[0]) if weights is not None and arr.shape[0] else None
-    if stat == _RANGE:
-        return stats.range_interval(arr, 1, weights=w)
-    if stat == _RANGE4:
-        return stats.range_interval(arr, 4, weights=w)
-    if stat == _MAX_RATE:
-        return stats.max_rate_interval(arr, 4, weights=w)
-    if stat == _TOP:
-        return stats.top_share_interval(arr, weights=w)
-    if stat is _RARE_RATE:
-        res = stats.bootstrap_array(arr, stat, weights=w, skewed=True)
-        # a handful of events in a handful of blocks can give a zero-width bootstrap: the
-        # interval is at least the Wilson interval of the events over the opportunities
-        total = arr.sum(axis=(0, 1)) if arr.size else None
-        if total is not None and total[1] > 0 and not math.isnan(res["value"]):
-            lo, hi = stats.wilson(int(round(total[0])), int(round(total[1])))
-            res = {"value": res["value"], "low": min(lo, res["low"]) if not math.isnan(
-                res["low"]) else lo, "high": max(hi, res["high"]) if not math.isnan(
-                res["high"]) else hi}
-        return res
-    # an entropy: the jackknife's bias estimate and the larger standard error (plug-in entropy
-    # of a few dozen winners over many paths is biased more than the bootstrap sees)
-    return stats.bootstrap_array(arr, stat, weights=w, jackknife_bias=getattr(
-        stat, "func", None) is stats.entropy_fixed_rows)
+    return stats.metric_interval(arr, stat, w)
 
 
 def _jk(df: pl.DataFrame, key: list[str], values: list[str], stat: Any) -> dict[str, float]:
@@ -704,6 +677,10 @@ def metrics_from_parts(parts: dict[str, pl.DataFrame], matchups: pl.DataFrame,
         results["action_entropy"] = (
             (_jk(ap, ["action"], ["n"], _entropy("action")), "")
             if ap is not None else (None, "no resolved actions recorded for these games"))
+        # the ids seen: the designers' scale of each entropy (their verdict's definition)
+        seen: dict[str, int] = {}
+        if ap is not None:
+            seen["action_entropy"] = _ids_seen(stats.block_array(ap, ["action"], ["n"])[1])
         fc = forced.get((kind, n))
         if fc is not None:
             # opportunities: 12 actions per seat (4 Eras x 3 cycles), as the designers count
@@ -721,12 +698,16 @@ def metrics_from_parts(parts: dict[str, pl.DataFrame], matchups: pl.DataFrame,
             results["policy_fallbacks"] = (None, NOT_RECORDED["fallbacks"])
         op = opens.get((kind, n))
         arr = stats.block_array(op, ["opening"], ["n"])[1] if op is not None else None
+        if arr is not None:
+            seen["opening_entropy"] = _ids_seen(arr)
         for m, fn in (("opening_entropy", _entropy("opening")),
                       ("opening_top_share", _TOP)):
             results[m] = ((_interval(arr, fn, weights), "")
                           if arr is not None else (None, "no selections recorded"))
         pt = paths.get((kind, n))
         arr = stats.block_array(pt, ["path"], ["credit"])[1] if pt is not None else None
+        if arr is not None:
+            seen["winning_path_entropy"] = _ids_seen(arr)
         for m, fn in (("winning_path_entropy", _entropy("path")),
                       ("winning_path_top_share", _TOP)):
             results[m] = ((_interval(arr, fn, weights), "")
@@ -736,6 +717,8 @@ def metrics_from_parts(parts: dict[str, pl.DataFrame], matchups: pl.DataFrame,
             limit = float(th[key]) if key in th else math.nan
             value = low = high = None
             verdict = stats.NOT_ENOUGH
+            on_seen: dict[str, Any] = {}
+            need: dict[str, int | None] = {"games_needed": None, "tables_needed": None}
             if res is not None and res["value"] is not None and not math.isnan(res["value"]):
                 value = float(res["value"])
                 # every metric but the fallback count lies in [0, 1]: so does its interval
@@ -743,11 +726,23 @@ def metrics_from_parts(parts: dict[str, pl.DataFrame], matchups: pl.DataFrame,
                 high = None if math.isnan(res["high"]) else float(res["high"])
                 if high is not None and mid != "policy_fallbacks":
                     high = min(1.0, high)
+                # an entropy's verdict is on the designers' scale (normalised by the ids seen,
+                # as their contract's floor is defined), the fixed scale stays beside it
+                on_seen = _on_seen_scale(mid, value, low, high, seen.get(mid))
+                v, lo, hi = (on_seen["value_seen"], on_seen["low_seen"], on_seen["high_seen"]
+                             ) if on_seen else (value, low, high)
                 if mid == "policy_fallbacks":  # a count, not an estimate: compared as it is
                     verdict = stats.WITHIN if value <= limit else stats.OUTSIDE
                 else:
-                    verdict = stats.verdict(low, high, limit, bound, games,
-                                            MIN_GAMES.get(mid, stats.MIN_VERDICT_GAMES))
+                    least = MIN_GAMES.get(mid, stats.MIN_VERDICT_GAMES)
+                    verdict = stats.verdict(lo, hi, limit, bound, games, least)
+                    if verdict == stats.NOT_ENOUGH:
+                        # the interval's reach before clipping to [0, 1]: what more games
+                        # shrink (a range's low end clipped at 0 understates it)
+                        scale = (on_seen["value_seen"] / value) if on_seen and value else 1.0
+                        need = _needed(mid, v, res.get("low_raw", res["low"]) * scale,
+                                       res.get("high_raw", res["high"]) * scale, limit,
+                                       games, n, least)
             elif not note:
                 note = "not defined for these games (fewer than two groups to compare)"
             if value is None:
@@ -755,11 +750,58 @@ def metrics_from_parts(parts: dict[str, pl.DataFrame], matchups: pl.DataFrame,
             rows.append({"kind": kind, "player_count": n, "metric": mid, "name": name,
                          "value": value, "low": low, "high": high, "games": games,
                          "bound": "at most" if bound == "max" else "at least",
-                         "threshold": limit, "verdict": verdict, "note": note})
+                         "threshold": limit, "verdict": verdict, "note": note,
+                         "ids_seen": on_seen.get("ids_seen"),
+                         "value_seen": on_seen.get("value_seen"),
+                         "low_seen": on_seen.get("low_seen"),
+                         "high_seen": on_seen.get("high_seen"), **need})
     return pl.DataFrame(rows, schema={
         "kind": pl.String, "player_count": pl.Int64, "metric": pl.String, "name": pl.String,
         "value": pl.Float64, "low": pl.Float64, "high": pl.Float64, "games": pl.Int64,
-        "bound": pl.String, "threshold": pl.Float64, "verdict": pl.String, "note": pl.String})
+        "bound": pl.String, "threshold": pl.Float64, "verdict": pl.String, "note": pl.String,
+        "ids_seen": pl.Int64, "value_seen": pl.Float64, "low_seen": pl.Float64,
+        "high_seen": pl.Float64, "games_needed": pl.Int64, "tables_needed": pl.Int64})
+
+
+#: the entropies and the fixed scale each is normalised by (:data:`ingest.stats.ENTROPY_SCALE`)
+ENTROPY_METRICS = {"action_entropy": "action", "opening_entropy": "opening",
+                   "winning_path_entropy": "path"}
+
+#: the checks only bots have (people have no strategy profile and make no policy fallbacks)
+BOTS_ONLY = frozenset({"profile_win_share_range", "faction_strategy_interaction",
+                       "pairwise_dominance", "policy_fallbacks"})
+
+
+def _ids_seen(arr: Any) -> int:
+    """How many ids (keys) of block counts ``(blocks, keys, 1)`` hold anything."""
+    return int((arr.sum(axis=0)[:, 0] > 0).sum()) if arr.size else 0
+
+
+def _on_seen_scale(mid: str, value: float, low: float | None, high: float | None,
+                   seen: int | None) -> dict[str, Any]:
+    """An entropy on the designers' scale (normalised by the ``seen`` ids instead of the ids
+    possible): the value and interval times ``log possible / log seen`` (at most 1); empty for
+    any other metric."""
+    if mid not in ENTROPY_METRICS or seen is None:
+        return {}
+    factor = stats.seen_scale(stats.ENTROPY_SCALE[ENTROPY_METRICS[mid]], seen)
+    if math.isnan(factor):
+        return {"ids_seen": seen, "value_seen": None, "low_seen": None, "high_seen": None}
+    return {"ids_seen": seen, "value_seen": min(1.0, value * factor),
+            "low_seen": None if low is None else min(1.0, low * factor),
+            "high_seen": None if high is None else min(1.0, high * factor)}
+
+
+def _needed(mid: str, value: float | None, low: float | None, high: float | None,
+            limit: float, games: int, n: int, least: int) -> dict[str, int | None]:
+    """Games that would settle an undecided check at the current effect size
+    (:func:`ingest.stats.games_needed`, 80% chance): for bots in whole line-up blocks of ``n``
+    games (a study's common-seed block), and for physical tables (each game its own deal;
+    none for the checks only bots have)."""
+    bots = stats.games_needed(value, low, high, limit, games, least, block=n)
+    tables = (None if mid in BOTS_ONLY
+              else stats.games_needed(value, low, high, limit, games, least, block=1))
+    return {"games_needed": bots, "tables_needed": tables}
 
 
 def _shares(src: Source, f: Filters, by: str, only: int | None = None) -> pl.DataFrame:

@@ -114,6 +114,28 @@ def append_event(directory: Path, draft_id: str, event: dict[str, Any]) -> None:
     _append(_existing(directory, draft_id), {"kind": "event", "event": event})
 
 
+def append_at(directory: Path, draft_id: str, at: int, events: list[dict[str, Any]]) -> bool:
+    """Append ``events`` only while the open draft still stands at ``at`` events (the position
+    the decision they answer was drawn for); False, and nothing written, for a stale one (a
+    double tap, a second tap on a decision already answered, a closed draft)."""
+    d = load(directory, draft_id)
+    if d.status != "open" or len(d.events) != at:
+        return False
+    for event in events:
+        _append(d.path, {"kind": "event", "event": event})
+    return True
+
+
+def undo_at(directory: Path, draft_id: str, at: int) -> bool:
+    """Take back the last event only while the open draft stands at ``at`` events (so a double
+    tap on Undo takes back one); False, and nothing written, otherwise."""
+    d = load(directory, draft_id)
+    if d.status != "open" or len(d.events) != at or not d.events:
+        return False
+    _append(d.path, {"kind": "undo", "at": now_utc()})
+    return True
+
+
 def undo(directory: Path, draft_id: str) -> None:
     """Take back the last event (recorded as an ``undo`` line)."""
     _append(_existing(directory, draft_id), {"kind": "undo", "at": now_utc()})

@@ -19,7 +19,7 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
-from dashboards import queries
+from dashboards import queries, store
 from dashboards.queries import Filters as Filters  # the pages name it filters.Filters
 
 STATE_KEY = "playtest_filters"
@@ -150,8 +150,42 @@ def current() -> Filters:
     return f if isinstance(f, Filters) else Filters()
 
 
+def partial_games(db: Path, f: Filters) -> pl.DataFrame:
+    """The games the filters keep (the evidence switch aside) whose log stops before the game's
+    end: finished early at the table or recorded in part."""
+    where, params = f.without_evidence().where("g", "evidence")
+    return store.query(
+        db, f"SELECT g.game, g.date, g.player_count, g.source_format FROM games g "
+        f"WHERE {where} AND NOT coalesce(g.complete, FALSE) ORDER BY g.date NULLS LAST, g.game_id",
+        params)
+
+
+def show_partial(db: Path, f: Filters) -> None:
+    """Say how many of the games that match are partial (they never count as evidence, and a
+    page's counts of complete games leave them out)."""
+    part = partial_games(db, f)
+    if part.is_empty():
+        return
+    seen = ", ".join(
+        f"{game_title(str(r['game']))} ({r['player_count']} players, {r['date'] or 'no date'}, "
+        f"{SOURCE_WORDS.get(str(r['source_format']), 'imported')})"
+        for r in part.head(3).iter_rows(named=True))
+    more = f" and {part.height - 3} more" if part.height > 3 else ""
+    st.caption(f"{_plural(part.height, 'partial game')} (stopped before the game's end, e.g. "
+               f"finished early at the table) among the games that match: {seen}{more}. A "
+               "partial game never counts as evidence; counts of complete games leave it out.")
+
+
+#: where a game's log came from, in words
+SOURCE_WORDS = {"live": "recorded live", "simulator": "simulated", "json": "imported log",
+                "notation": "imported notation", "csv": "imported spreadsheet",
+                "session-folder": "imported session folder"}
+
+
 def show_exclusions(db: Path, f: Filters, evidence: str = "evidence") -> None:
-    """Under an analytics page: which games the evidence switch left out, and why."""
+    """Under an analytics page: how many of the games that match are partial; which games the
+    evidence switch left out, and why."""
+    show_partial(db, f)
     if not f.evidence_only:
         return
     excluded = queries.excluded_games(db, f, evidence)

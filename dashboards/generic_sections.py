@@ -19,11 +19,18 @@ def _game(f: Filters) -> gameapps.GameApp:
     return gameapps.app(f.games[0])
 
 
-def _one_kind(df: pl.DataFrame, count: str, noun: str) -> tuple[str, pl.DataFrame]:
-    sizes = df.group_by("kind").agg(pl.col(count).max())
-    kind = ui.pick_kind({r["kind"]: ui.plural(int(r[count]), noun)
-                         for r in sizes.iter_rows(named=True)}, "gen_kind")
+def _one_kind(df: pl.DataFrame, sizes: dict[str, str]) -> tuple[str, pl.DataFrame]:
+    """One kind of game (``sizes``: each kind present and how much of it there is, in words)."""
+    kind = ui.pick_kind(sizes, "gen_kind")
     return kind, df.filter(pl.col("kind") == kind).drop("kind")
+
+
+def seat_games(db: Path, f: Filters) -> pl.DataFrame:
+    """Games and seat-games per kind of the matching games (every seat, scored or not)."""
+    where, params = f.where()
+    return query(db, f"SELECT {KIND_SQL} AS kind, count(*) AS games, "
+                 "CAST(sum(g.player_count) AS BIGINT) AS seat_games FROM games g "
+                 f"WHERE {where} GROUP BY ALL", params)
 
 
 def scoring(db: Path, f: Filters) -> None:
@@ -44,12 +51,18 @@ def scoring(db: Path, f: Filters) -> None:
     if df.is_empty():
         ui.empty_state(f"No score ledger for the matching {ga.title} games.")
         return
-    _kind, part = _one_kind(df, "seat_games", "seat-game")
+    sizes = {r["kind"]: int(r["seat_games"]) for r in seat_games(db, f).iter_rows(named=True)}
+    kind, part = _one_kind(df, {k: ui.plural(n, "seat-game") for k, n in sizes.items()
+                                if k in set(df["kind"])})
+    # the mean is over every seat-game of the kind: a seat that never scored from a source
+    # (or at all) counts as 0 there, not as missing
     part = part.with_columns(
         pl.col("source").map_elements(lambda s: ga.label("score_sources", s),
-                                      return_dtype=pl.Utf8).alias("score_source"),
-        (pl.col("points") / pl.col("seat_games")).round(2).alias("per_seat"),
-    ).select("score_source", "per_seat", "points", "seat_games")
+                                      return_dtype=pl.Utf8).alias("Score source"),
+        (pl.col("points") / sizes[kind]).round(2).alias("Points per seat-game"),
+        pl.col("points").alias("Points"),
+        pl.col("seat_games").alias("Seat-games that scored from it"),
+    ).select("Score source", "Points per seat-game", "Points", "Seat-games that scored from it")
     ui.show_table(part, "scoring-sources")
 
 
@@ -67,7 +80,9 @@ def endings(db: Path, f: Filters) -> None:
     if df.is_empty():
         ui.empty_state(f"No complete {ga.title} game matches.")
         return
-    _kind, part = _one_kind(df, "games", "complete game")
+    sizes = df.group_by("kind").agg(pl.col("games").sum())
+    _kind, part = _one_kind(df, {r["kind"]: ui.plural(int(r["games"]), "complete game")
+                                 for r in sizes.iter_rows(named=True)})
     part = part.with_columns(pl.col("ending").map_elements(
         lambda e: ga.label("end_conditions", e), return_dtype=pl.Utf8).alias("end_condition"),
         (pl.col("games") / pl.col("games").sum().over("player_count")).round(3)

@@ -15,7 +15,7 @@ from typing import Any
 
 import polars as pl
 
-from dashboards.store import query, query_many
+from dashboards.store import query, query_many, table_exists
 
 #: how a game was played, for side-by-side comparisons (simulated games are always labelled)
 KIND_SQL = (
@@ -246,20 +246,31 @@ def game_events(db: Path, game_id: str) -> pl.DataFrame:
 
 def findings_by_code(db: Path, f: Filters) -> pl.DataFrame:
     """Findings across the filtered games, counted by code, rule section and severity (games:
-    how many games have such a finding; counted per game first, which is cheaper than a
-    distinct count over millions of findings)."""
+    how many games have such a finding), from the load step's per-game counts
+    (``game_findings``; the findings themselves on a warehouse made before it)."""
     where, params = f.where()
-    return query(
-        db,
-        f"""
-        SELECT code, rule, severity, CAST(sum(n) AS BIGINT) AS findings, count(*) AS games
-        FROM (SELECT fi.game_id, fi.code, fi.rule, fi.severity, count(*) AS n
-              FROM findings fi JOIN games g USING (game_id)
-              WHERE {where} GROUP BY ALL)
-        GROUP BY ALL ORDER BY findings DESC, code
-        """,
-        params,
-    )
+    return query(db, _findings_by_code_sql(summarised(db, "game_findings"), where), params)
+
+
+def _findings_by_code_sql(summary: bool, where: str) -> str:
+    # per game first either way: a distinct count over millions of findings cost twice as much
+    per_game = ("SELECT fi.game_id, fi.code, fi.rule, fi.severity, fi.n FROM game_findings fi "
+                f"JOIN games g USING (game_id) WHERE {where}") if summary else (
+                "SELECT fi.game_id, fi.code, fi.rule, fi.severity, count(*) AS n "
+                f"FROM findings fi JOIN games g USING (game_id) WHERE {where} GROUP BY ALL")
+    return (f"SELECT code, rule, severity, CAST(sum(n) AS BIGINT) AS findings, count(*) AS games "
+            f"FROM ({per_game}) GROUP BY ALL ORDER BY findings DESC, code")
+
+
+#: read the load step's summaries where the warehouse has them (False: the per-event tables,
+#: as before migration 8; ``python -m cli.bench.pages --summaries DB`` times both)
+USE_SUMMARIES = True
+
+
+def summarised(db: Path, table: str) -> bool:
+    """True when the warehouse has the load step's summary ``table``
+    (:mod:`ingest.warehouse.summaries`; a warehouse from before migration 8 has none)."""
+    return USE_SUMMARIES and table_exists(db, table)
 
 
 def game_findings(db: Path, game_id: str) -> pl.DataFrame:
@@ -339,18 +350,15 @@ def phase_moments(db: Path, f: Filters, include_non_human: bool = False) -> pl.D
     median, sd, minimum (computed in SQL; the per-phase rows of 100,000 games are millions)."""
     where, params = f.where("g", "duration_evidence")
     human = "TRUE" if include_non_human else HUMAN_SQL
-    return query(
-        db,
-        f"""
-        SELECT phase, player_count, {_moments("minutes")}
-        FROM (SELECT p.game_id, g.player_count, p.phase, sum(p.minutes) AS minutes
-              FROM phases p JOIN games g USING (game_id)
-              WHERE {where} AND {human} AND p.minutes IS NOT NULL
-              GROUP BY ALL)
-        GROUP BY ALL ORDER BY ALL
-        """,
-        params,
-    )
+    if summarised(db, "game_phases"):  # the load step's per-game sums
+        per_game = (f"SELECT p.game_id, g.player_count, p.phase, p.minutes FROM game_phases p "
+                    f"JOIN games g USING (game_id) WHERE {where} AND {human}")
+    else:
+        per_game = (f"SELECT p.game_id, g.player_count, p.phase, sum(p.minutes) AS minutes "
+                    f"FROM phases p JOIN games g USING (game_id) "
+                    f"WHERE {where} AND {human} AND p.minutes IS NOT NULL GROUP BY ALL")
+    return query(db, f"SELECT phase, player_count, {_moments('minutes')} FROM ({per_game}) "
+                     "GROUP BY ALL ORDER BY ALL", params)
 
 
 def turn_time_stats(db: Path, f: Filters, include_non_human: bool = False) -> dict[str, pl.DataFrame]:
@@ -414,10 +422,7 @@ def observation_page(db: Path, f: Filters, limit: int) -> dict[str, pl.DataFrame
     where, params = f.where()
     inter_sql, inter_params = _interventions_sql(f)
     frames = query_many(db, [
-        (f"""SELECT o.category, o.era, coalesce(o.rule, '(no rule cited)') AS rule,
-                    count(*) AS observations
-             FROM observations o JOIN games g USING (game_id)
-             WHERE {where} GROUP BY ALL ORDER BY ALL""", params),
+        (_observation_counts_sql(summarised(db, "game_observations"), where), params),
         (f"""SELECT {OBSERVATION_COLUMNS}
              FROM observations o JOIN games g USING (game_id)
              WHERE {where} ORDER BY o.game_id, o.idx LIMIT ?""", [*params, int(limit)]),
@@ -438,6 +443,14 @@ def observation_page(db: Path, f: Filters, limit: int) -> dict[str, pl.DataFrame
     ])
     return dict(zip(("counts", "first", "interventions", "survey_numeric", "survey_text"),
                     frames, strict=True))
+
+
+def _observation_counts_sql(summary: bool, where: str) -> str:
+    # the load step's per-game counts (game_observations), else the observations themselves
+    n, source = ("sum(o.n)", "game_observations") if summary else ("count(*)", "observations")
+    return (f"SELECT o.category, o.era, coalesce(o.rule, '(no rule cited)') AS rule, "
+            f"CAST({n} AS BIGINT) AS observations "
+            f"FROM {source} o JOIN games g USING (game_id) WHERE {where} GROUP BY ALL ORDER BY ALL")
 
 
 def _interventions_sql(f: Filters) -> tuple[str, list[Any]]:
@@ -480,10 +493,11 @@ def protocol_games(db: Path, f: Filters, include_non_human: bool = False,
     """The filtered games with their protocol and archived log location, newest first (the
     first ``limit`` when given; ``total`` is the number of matching games either way).
 
-    Observation protocols are for physical sessions: human sessions only unless asked.
+    Observation protocols are for physical sessions: human sessions only (not illustrative
+    samples, whose sessions are made up) unless asked.
     """
     where, params = f.where()
-    human = "TRUE" if include_non_human else "g.is_human"
+    human = "TRUE" if include_non_human else HUMAN_SQL  # an illustrative sample is not one
     cap = ""
     if limit is not None:
         cap = " LIMIT ?"
@@ -564,3 +578,10 @@ def seat_numbers(db: Path, game_ids: list[str]) -> pl.DataFrame:
         "ORDER BY s.game_id, s.seat",
         [list(game_ids)],
     )
+
+
+def game_count(db: Path, f: Filters, evidence: str = "evidence") -> int:
+    """How many games pass the filters."""
+    where, params = f.where("g", evidence)
+    df = query(db, f"SELECT count(*) AS n FROM games g WHERE {where}", params)
+    return int(df["n"][0]) if not df.is_empty() else 0

@@ -90,7 +90,8 @@ def event_label(ev: Any, places: dict[str, str] | None = None) -> str:
         mode = _get(ev, "mode")
         extra = f" ({mode})" if mode else ""
         if t == "mega_cluster":
-            extra = f" on Facilities {_get(ev, 'hosts')}"
+            hosts = [str(x) for x in _get(ev, "hosts") or []]
+            extra = f" on Facilities {' and '.join(hosts)}" if hosts else ""
         if t == "agent_swarm":
             extra = f": {' + '.join(ACTION_WORDS.get(a, a) for a in _get(ev, 'actions') or [])}"
         if _get(ev, "blocked"):
@@ -108,7 +109,9 @@ def event_label(ev: Any, places: dict[str, str] | None = None) -> str:
         ans = "accepted" if _get(ev, "accepted") else "rejected"
         return f"{who} offers seat {_get(ev, 'rival')} 1 {give} for 1 {other}: {ans}"
     if t == "allocate":
-        return f"{who} powers Facilities {_get(ev, 'facilities') or []}"
+        powered = [str(x) for x in _get(ev, "facilities") or []]
+        return (f"{who} powers Facilit{'y' if len(powered) == 1 else 'ies'} "
+                f"{', '.join(powered)}" if powered else f"{who} powers no Facility")
     if t == "dossier":
         o = _get(ev, "orientation")
         return f"{who} files a Dossier card" + (f" ({o})" if o else " (sealed)")

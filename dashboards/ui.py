@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import altair as alt
@@ -88,7 +89,7 @@ def show_chart(chart: ChartLike, name: str) -> None:
 
 #: column headers in words (any other column: its name with spaces, capitalised)
 HEADERS = {
-    "game_id": "Game id", "game": "Game", "player_count": "Players", "session_type": "Session type",
+    "game_id": "Game (title, players, date, source)", "game": "Game", "player_count": "Players", "session_type": "Session type",
     "kind": "Kind of game", "n": "Games", "mean": "Mean", "median": "Median",
     "low": "95% interval: from", "high": "95% interval: to", "source_name": "Source",
     "ending_name": "World Ending", "ending": "World Ending", "n_events": "Events",
@@ -121,9 +122,10 @@ def _game_words(kind: str) -> dict[str, str]:
     return out
 
 
-def readable(df: pl.DataFrame) -> pl.DataFrame:
+def readable(df: pl.DataFrame, keep_ids: bool = False) -> pl.DataFrame:
     """Ids in cells replaced by words: session types, kinds of game, and the games' declared
-    words for endings, phases and ledger sources, game ids (their titles) and lowercase ids such as profiles and statuses
+    words for endings, phases and ledger sources, game ids (their titles) and lowercase ids
+    such as profiles and statuses
     (the raw ids stay in the warehouse and the exports of ``playtest export``)."""
     from dashboards import charts
     from dashboards.filters import SESSION_TYPE_LABELS
@@ -148,7 +150,47 @@ def readable(df: pl.DataFrame) -> pl.DataFrame:
         from dashboards import gameapps
 
         fixes.append(pl.col("game").map_elements(gameapps.title, return_dtype=pl.Utf8))
-    return df.with_columns(fixes) if fixes else df
+    out = df.with_columns(fixes) if fixes else df
+    if (not keep_ids and "game_id" in out.columns and out.schema["game_id"] == pl.Utf8
+            and not out.is_empty()):
+        # a game by its title, players, date and source; the id stays in the CSV and in the
+        # detail views (Audit, Replay viewer), which name it in words beside the picker
+        names = game_names()
+        out = out.with_columns(pl.col("game_id").replace_strict(
+            names, default=pl.col("game_id"), return_dtype=pl.Utf8).alias("game_id"))
+    return out
+
+
+def game_names() -> dict[str, str]:
+    """Game id -> "Vestige · 2 players · 2026-12-02 · recorded live", for every game in the
+    warehouse (cached per warehouse version)."""
+    from dashboards import store
+
+    db = store.db_path()
+    return _game_names(str(db), store.version(db))
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def _game_names(db: str, _stamp: tuple[Any, ...]) -> dict[str, str]:
+    from dashboards import gameapps, store
+    from dashboards.filters import SOURCE_WORDS
+
+    if not store.table_exists(Path(db), "games"):
+        return {}
+    rows = store.query(Path(db), "SELECT game_id, game, player_count, date, source_format, "
+                       "source_name FROM games", [])
+    out = {}
+    for r in rows.iter_rows(named=True):
+        source = str(r["source_name"] or "")
+        if source.startswith("live:") or r["source_format"] == "live":
+            source = "recorded live"
+        else:
+            source = source.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1] or \
+                SOURCE_WORDS.get(str(r["source_format"]), "source not recorded")
+        out[r["game_id"]] = (f"{gameapps.title(str(r['game']))} · "
+                             f"{plural(int(r['player_count'] or 0), 'player')} · "
+                             f"{r['date'] or 'undated'} · {source}")
+    return out
 
 
 def _number_text(column: str, dtype: pl.DataType) -> pl.Expr:
@@ -197,7 +239,7 @@ def show_table(df: pl.DataFrame, name: str, total: int | None = None,
 
     ``df`` may be the first rows of a longer table: ``total`` says how many rows there are and
     ``full`` reads them all, only when the CSV is downloaded."""
-    df = readable(df)
+    raw, df = df, readable(df)
     kwargs["column_config"] = column_config(df, kwargs.get("column_config"))
     st.dataframe(df, width="stretch", hide_index=True, **kwargs)
     if total is not None and total > df.height:
@@ -205,8 +247,8 @@ def show_table(df: pl.DataFrame, name: str, total: int | None = None,
     slug = _slug(name)
 
     def csv() -> bytes:
-        whole = readable(full()) if full is not None and total is not None \
-            and total > df.height else df
+        whole = readable(full() if full is not None and total is not None
+                         and total > df.height else raw, keep_ids=True)  # the CSV keeps ids
         return table_csv(whole.with_columns(pl.col(c).round(4) for c, t in whole.schema.items()
                                             if t.is_float()))
 
@@ -390,3 +432,13 @@ ASIDE_QUESTION = ("Put this draft aside? Its file is kept and it can be reopened
 def finish_question(n_events: int) -> str:
     return (f"Finish this game? Its {plural(n_events, 'event')} are archived and loaded, and "
             "nothing more can be recorded in this draft.")
+
+
+_MARKDOWN = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:=^&])")
+
+
+def md_text(text: object) -> str:
+    """User text (a player's name, a card name from a log, a file name) for a Markdown element:
+    every Markdown character escaped and line breaks made spaces, so that it shows as written
+    (a planted ``![x](https://...)`` is text, no image the browser fetches)."""
+    return _MARKDOWN.sub(r"\\\1", " ".join(str(text).splitlines()))

@@ -40,7 +40,10 @@ def pick(game: str, key: str) -> tuple[dict[str, Any] | None, bool]:
     text = upload.getvalue().decode("utf-8", errors="replace")
     stamp, problems = stamp_of(text, upload.name, game)
     if problems:
-        st.error("This variant file cannot be used:\n\n" + "\n".join(f"- {p}" for p in problems))
+        from dashboards.ui import md_text
+
+        st.error("This variant file cannot be used:\n\n"
+                 + "\n".join(f"- {md_text(p)}" for p in problems))
         return None, False
     assert stamp is not None
     changed = [*stamp.get("changes", {}), *stamp.get("paused", []), *stamp.get("options", {})]

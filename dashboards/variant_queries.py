@@ -31,8 +31,16 @@ import duckdb
 import numpy as np
 import polars as pl
 
-from dashboards import stats
-from dashboards.balance_queries import METRICS, Source, run
+from dashboards.balance_queries import (
+    BOTS_ONLY,
+    CLUSTER_SQL,
+    ENTROPY_METRICS,
+    METRICS,
+    Source,
+    deal_cte,
+    run,
+)
+from ingest import stats
 from ingest.warehouse import balance as wb
 
 BASELINE = "baseline"
@@ -115,9 +123,11 @@ def seat_rows(folder: Path) -> pl.DataFrame:
     join = "LEFT JOIN outcomes o USING (game_id)" if has_out else ""
     # the column expressions above are this module's constants, never user text
     df = run(src, f"""
+        WITH {deal_cte()}
         SELECT {arm} AS variant, {policy} AS policy, g.player_count, {idx} AS game_index,
-               g.n_events, sb.*, CAST({agi} AS INTEGER) AS agi, CAST({opn} AS INTEGER) AS open
-        FROM seat_balance sb JOIN games g USING (game_id) {join}
+               g.n_events, sb.*, CAST({agi} AS INTEGER) AS agi, CAST({opn} AS INTEGER) AS open,
+               hash({CLUSTER_SQL}) % {stats.BLOCKS} AS page_group
+        FROM seat_balance sb JOIN games g USING (game_id) {join} LEFT JOIN dk USING (game_id)
         WHERE coalesce(g.complete, TRUE)
         """)
     if df.is_empty():
@@ -212,6 +222,72 @@ def _blocks(games: pl.DataFrame) -> np.ndarray:
     return out
 
 
+#: each contract metric's kind of statistic for its verdict (the Balance page's:
+#: :func:`ingest.stats.metric_interval`)
+VERDICT_STATS: dict[str, Any] = {
+    "seat_win_share_range": stats.RANGE, "faction_win_share_range": stats.RANGE,
+    "profile_win_share_range": stats.RANGE, "faction_strategy_interaction": stats.RANGE4,
+    "round_two_leader_conversion": stats.ratio_rows,
+    "action_entropy": stats.entropy_rows("action"),
+    "opening_entropy": stats.entropy_rows("opening"), "opening_top_share": stats.TOP,
+    "winning_path_entropy": stats.entropy_rows("path"), "winning_path_top_share": stats.TOP,
+    "pairwise_dominance": stats.MAX_RATE, "forced_no_op_rate": stats.RARE_RATE,
+}
+
+
+def _page_groups(base: pl.DataFrame, common: pl.DataFrame) -> np.ndarray:
+    """The interval group of each common game, as the Balance page groups it (a hash of its
+    common-seed block into :data:`ingest.stats.BLOCKS` groups): the arms of a game share its
+    deal, so the baseline's games give it."""
+    if "page_group" not in base.columns:
+        return _blocks(common)
+    g = base.filter(pl.col("seat") == 1).select([*PAIR, "page_group"]).unique(PAIR)
+    j = common.join(g, on=PAIR, how="left")
+    _, inv = np.unique(j["page_group"].fill_null(-1).to_numpy(), return_inverse=True)
+    return np.asarray(inv).reshape(-1)
+
+
+def arm_verdict(spec: MetricSpec, per_game: np.ndarray, groups: np.ndarray, limit: float,
+                bound: str, players: int) -> dict[str, Any]:
+    """One arm's verdict on a contract metric by the Balance page's method: the metric's
+    interval over the page's common-seed groups (:func:`ingest.stats.metric_interval`: for a
+    range, maximum or top share the simultaneous intervals of its groups, not percentiles of
+    the plug-in value, whose upward bias said "outside" for every arm of random winners), an
+    entropy judged on the designers' scale (the ids seen), and for an undecided check the
+    games that would settle it (:func:`ingest.stats.games_needed`)."""
+    arr = np.zeros((int(groups.max()) + 1, *per_game.shape[1:]))
+    np.add.at(arr, groups, per_game)
+    arr = arr[arr.reshape(arr.shape[0], -1).any(axis=1)] if arr.size else arr
+    res = stats.metric_interval(arr, VERDICT_STATS[spec.id])
+    value = res["value"]
+    games = per_game.shape[0]
+    out: dict[str, Any] = {"verdict": "no value", "interval": None, "games_needed": None,
+                           "tables_needed": None}
+    if value is None or math.isnan(value):
+        return out
+    low = None if math.isnan(res["low"]) else max(0.0, res["low"])
+    high = None if math.isnan(res["high"]) else min(1.0, res["high"])
+    factor = 1.0
+    if spec.id in ENTROPY_METRICS:
+        seen = int((arr.sum(axis=0)[:, 0] > 0).sum())
+        factor = stats.seen_scale(stats.ENTROPY_SCALE[ENTROPY_METRICS[spec.id]], seen)
+        if math.isnan(factor):
+            return out
+        low = None if low is None else min(1.0, low * factor)
+        high = None if high is None else min(1.0, high * factor)
+    scaled = min(1.0, value * factor)
+    out["interval"] = [low, high] if low is not None and high is not None else None
+    out["verdict"] = stats.verdict(low, high, limit, bound, games)
+    if out["verdict"] == stats.NOT_ENOUGH:
+        # the interval's reach before clipping (as the Balance page takes it)
+        reach = (res.get("low_raw", res["low"]) * factor,
+                 res.get("high_raw", res["high"]) * factor)
+        out["games_needed"] = stats.games_needed(scaled, *reach, limit, games, block=players)
+        if spec.id not in BOTS_ONLY:
+            out["tables_needed"] = stats.games_needed(scaled, *reach, limit, games)
+    return out
+
+
 def _finite(x: np.ndarray) -> np.ndarray:
     kept: np.ndarray = x[np.isfinite(x)]
     return kept
@@ -231,6 +307,7 @@ def compare_arms(base: pl.DataFrame, var: pl.DataFrame, *, replicates: int = 200
         return []
     blk = _blocks(common)
     nb = int(blk.max()) + 1
+    groups = _page_groups(base, common)
     rng = np.random.default_rng(seed)
     weights = rng.multinomial(nb, np.full(nb, 1.0 / nb), size=replicates).astype(float)
     specs = [s for s in SPECS if ids is None or s.id in ids]
@@ -267,14 +344,16 @@ def compare_arms(base: pl.DataFrame, var: pl.DataFrame, *, replicates: int = 200
             row["threshold"] = limit
             row["bound"] = "at most" if bound == "max" else "at least"
             verdicts = []
-            for v, r in ((v0, r0), (v1, r1)):
+            for arm, (v, a) in zip(("baseline", "variant"), ((v0, a_base), (v1, a_var)),
+                                   strict=True):
                 if spec.id == "policy_fallbacks":
                     verdicts.append(stats.WITHIN if v <= limit else stats.OUTSIDE)
                     continue
-                rr = _finite(r)
-                lo, hi = ((float(x) for x in np.quantile(rr, [0.025, 0.975]))
-                          if rr.size and math.isfinite(v) else (math.nan, math.nan))
-                verdicts.append(stats.verdict(lo, hi, limit, bound, common.height))
+                got = arm_verdict(spec, a, groups, limit, bound, common["player_count"][0])
+                verdicts.append(got["verdict"])
+                row[f"{arm}_interval"] = got["interval"]
+                row[f"{arm}_games_needed"] = got["games_needed"]
+                row[f"{arm}_tables_needed"] = got["tables_needed"]
             row["baseline_verdict"], row["variant_verdict"] = verdicts
             row["verdict_changes"] = verdicts[0] != verdicts[1]
         rows.append(row)
@@ -376,6 +455,24 @@ def _num(x: Any) -> str:
     return "-" if x is None else f"{x:.3f}" if isinstance(x, float) else str(x)
 
 
+def _needed_text(row: dict[str, Any]) -> str:
+    """" (games needed: ...)" for the arms whose check is not decided: the games (bots, in
+    whole line-ups) and physical tables that would give a verdict at the current effect size
+    with an 80% chance."""
+    parts = []
+    for arm in ("baseline", "variant"):
+        if row.get(f"{arm}_verdict") != stats.NOT_ENOUGH:
+            continue
+        bots, tables = row.get(f"{arm}_games_needed"), row.get(f"{arm}_tables_needed")
+        if bots is None:
+            continue
+        label = f"{arm} " if row.get("verdict_changes") else ""
+        parts.append(f"{label}~{bots} games" + (f", {tables} at tables" if tables else ""))
+        if not row.get("verdict_changes"):
+            break  # the same verdict: the baseline's figure speaks for the row
+    return f" (needs {'; '.join(parts)})" if parts else ""
+
+
 def format_text(result: dict[str, Any]) -> str:
     """The comparison as a readable table per variant and player count."""
     lines = [f"study {result['study']}"
@@ -399,6 +496,7 @@ def format_text(result: dict[str, Any]) -> str:
                 ver = r["baseline_verdict"]
                 if r["verdict_changes"]:
                     ver = f"{r['baseline_verdict']} -> {r['variant_verdict']}"
+                ver += _needed_text(r)
             lines.append(f"  {r['metric']:32} {_num(r['baseline']):>9} {_num(r['value']):>9} "
                          f"{_num(r['difference']):>8}  {ivs:>19}{mark:2} {ver}")
         lines.append("  (* the interval excludes 0: a real difference)")

@@ -11,7 +11,10 @@ The count is kept per client address (``st.context.ip_address``), not per browse
 because a new session costs an attacker nothing. It is not one count for the whole server:
 then one wrong try each time the wait ends held everybody at 300 s forever, the facilitator
 included (issue 19). At most :data:`MAX_CLIENTS` addresses are remembered (the least recently
-seen is forgotten first); clients whose address is unknown share one count.
+seen is forgotten first); clients whose address is unknown share one count. The server
+counts every client's wrong attempts as well (:data:`SERVER_FREE_ATTEMPTS` in a row, then
+waits up to :data:`SERVER_MAX_WAIT` s), so that a client changing its address for every try
+does not get a fresh count each time (issue 31).
 """
 
 from __future__ import annotations
@@ -26,6 +29,11 @@ from dataclasses import dataclass, field
 FREE_ATTEMPTS = 5
 MAX_WAIT = 300.0
 MAX_CLIENTS = 4096
+#: wrong attempts in a row from all clients together before the server's own wait starts, and
+#: that wait's cap: high enough that one guessing client never holds the others back (its own
+#: count stops it first), short enough that the facilitator waits a minute at most
+SERVER_FREE_ATTEMPTS = 50
+SERVER_MAX_WAIT = 60.0
 
 
 @dataclass
@@ -45,24 +53,52 @@ class Throttle:
         with self._lock:
             return max(0.0, self.not_before - self.clock())
 
-    def attempt(self, given: str, secret: str) -> tuple[bool, str | None]:
-        """Check ``given`` against ``secret``: (True, None) when right, else (False, message)."""
+    def refusal(self) -> str | None:
+        """Why an attempt now is refused without being compared (None: it may be tried)."""
         with self._lock:
             now = self.clock()
             if now < self.not_before:
-                return False, (f"Too many wrong passwords: try again in "
-                               f"{max(1, round(self.not_before - now))} s.")
-            if hmac.compare_digest(given.encode("utf-8", "surrogatepass"), secret.encode("utf-8", "surrogatepass")):
+                return (f"Too many wrong passwords: try again in "
+                        f"{max(1, round(self.not_before - now))} s.")
+            return None
+
+    def record(self, right: bool) -> str | None:
+        """Count an attempt compared: the right password resets the count; a wrong one past
+        the free attempts starts a wait (its message, else None)."""
+        with self._lock:
+            if right:
                 self.failures, self.not_before = 0, 0.0
-                return True, None
+                return None
             self.failures += 1
             over = self.failures - self.free
             if over > 0:
                 wait = min(self.cap, self.base * 2.0 ** (over - 1))
-                self.not_before = now + wait
-                return False, (f"That password is not right. After {self.failures} wrong "
-                               f"attempts, the next one is checked in {round(wait)} s.")
-            return False, "That password is not right."
+                self.not_before = self.clock() + wait
+                return (f"That password is not right. After {self.failures} wrong "
+                        f"attempts, the next one is checked in {round(wait)} s.")
+            return None
+
+    def attempt(self, given: str, secret: str) -> tuple[bool, str | None]:
+        """Check ``given`` against ``secret``: (True, None) when right, else (False, message)."""
+        return _attempt((self,), given, secret)
+
+
+def _right(given: str, secret: str) -> bool:
+    return hmac.compare_digest(given.encode("utf-8", "surrogatepass"),
+                               secret.encode("utf-8", "surrogatepass"))
+
+
+def _attempt(counts: tuple[Throttle, ...], given: str, secret: str) -> tuple[bool, str | None]:
+    # refused unread while any count waits; else compared once and counted by every count
+    for t in counts:
+        why = t.refusal()
+        if why:
+            return False, why
+    right = _right(given, secret)
+    said = [m for m in (t.record(right) for t in counts) if m]
+    if right:
+        return True, None
+    return False, said[-1] if said else "That password is not right."
 
 
 @dataclass
@@ -71,6 +107,10 @@ class Throttles:
 
     clients: int = MAX_CLIENTS
     make: Callable[[], Throttle] = Throttle
+    #: every client's wrong attempts together: a client that changes its address for each
+    #: try gets a fresh count of its own, but not of the server's
+    server: Throttle = field(default_factory=lambda: Throttle(free=SERVER_FREE_ATTEMPTS,
+                                                              cap=SERVER_MAX_WAIT))
     _by_client: OrderedDict[str, Throttle] = field(default_factory=OrderedDict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -87,8 +127,8 @@ class Throttles:
             return t
 
     def attempt(self, given: str, secret: str, client: str) -> tuple[bool, str | None]:
-        """Check ``given`` against ``secret`` under ``client``'s own count."""
-        return self.of(client).attempt(given, secret)
+        """Check ``given`` against ``secret`` under ``client``'s own count and the server's."""
+        return _attempt((self.server, self.of(client)), given, secret)
 
 
 #: the throttles of this server process, one per client address (every session of a client

@@ -23,6 +23,7 @@ from ingest.formats.cells import neutralise_sql
 from ingest.frames import FrameBuilder
 from ingest.reading import walk_inputs
 from ingest.reports import FileReport, IngestSummary
+from ingest.warehouse import summaries
 from ingest.warehouse.load import existing_game_ids, load_frames
 from ingest.warehouse.migrations import migrate
 from ingest.warehouse.schema import TABLES
@@ -74,6 +75,7 @@ class _Loader:
         self.reports: list[FileReport] = []
         self.ids: set[str] = set()
         self.held = 0  # bytes of the buffered frames
+        self.loads = 0  # loads done
         self.last = time.monotonic()
 
     def add(self, res: BatchResult) -> None:
@@ -109,9 +111,22 @@ class _Loader:
         )
         t0 = time.perf_counter()
         _load(self.db_path, BatchResult(merged, self.reports))  # DatabaseBusy: buffer kept
+        self.loads += 1
         self.frames, self.held = [], 0
         self.summary.load_seconds += time.perf_counter() - t0
         self.reports = []
+
+    def finish(self) -> None:
+        """Load what is buffered, then merge the summary rows the loads added one by one
+        (:func:`ingest.warehouse.summaries.compact`)."""
+        self.flush()
+        if self.loads:
+            t0 = time.perf_counter()
+            with connect(self.db_path) as con:
+                for name, value in LOAD_SETTINGS.items():
+                    con.execute(f"SET {name} = '{value}'")
+                summaries.compact(con)
+            self.summary.load_seconds += time.perf_counter() - t0
 
 
 class BusyAfterArchiving(DatabaseBusy):
@@ -188,7 +203,7 @@ def ingest_paths(
         unloaded.extend(res.reports)
     if busy is None:
         try:
-            loader.flush()
+            loader.finish()
         except DatabaseBusy as err:
             busy = err
             unloaded.extend(loader.reports)
@@ -304,7 +319,7 @@ def rebuild(
             for res in run_batches(items, archive=root, skip_ids=frozenset(),
                                     run_started=time.time(), progress=progress, label="rebuild"):
                 loader.add(res)
-            loader.flush()
+            loader.finish()
             with connect(new) as con:
                 con.execute("CHECKPOINT")
         except BaseException:

@@ -28,14 +28,17 @@ from engine.core.variants import (
 )
 from schemas.packs import load_pack
 from schemas.variants import (
+    MAX_VARIANT_BYTES,
     VariantError,
     VariantFile,
     VariantProblem,
     VariantStamp,
     load_bounds,
     parse_variant,
-    read_variant,
+    printable,
 )
+
+MAX_SWEEP = 12  # values of one --sweep
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,30 @@ def _ruling_check(game: str, rules_version: str) -> tuple[Callable[[str, Any], s
         return None
 
     return check, lambda oid: book.rulings[oid].default
+
+
+def read_variant(path: Path | str) -> VariantFile:
+    """Read a variant file the way logs are read: a regular file (a link is followed) of at
+    most :data:`schemas.variants.MAX_VARIANT_BYTES`, never a FIFO or a device (VariantError
+    when unreadable or malformed)."""
+    from ingest.formats import NotReadable, read_file, source_name
+
+    name = source_name(path)
+    try:
+        data = read_file(path, limit=MAX_VARIANT_BYTES)
+        text = data.decode("utf-8")
+    except NotReadable as exc:
+        why = str(exc).replace(f"larger than {MAX_VARIANT_BYTES} bytes",
+                               f"larger than {MAX_VARIANT_BYTES:,} bytes, the most a variant "
+                               "file holds")
+        raise VariantError([VariantProblem(name, None, "", f"cannot be read: {why}")]) from None
+    except UnicodeDecodeError as exc:
+        raise VariantError([VariantProblem(name, None, "", f"not UTF-8 text (byte "
+                                           f"{exc.start})")]) from None
+    except OSError as exc:
+        raise VariantError([VariantProblem(name, None, "", "cannot be read: "
+                                           f"{exc.strerror or exc}")]) from None
+    return parse_variant(text, name)
 
 
 def load_variant(path: Path | str) -> LoadedVariant:
@@ -118,21 +145,22 @@ def sweep_variants(base: LoadedVariant | None, spec: str, game: str = DEFAULT_GA
         rules_version = rs.rules_versions[0]
     knob, sep, rng = spec.partition("=")
     if not sep or not knob.strip() or not rng.strip():
-        raise VariantError([VariantProblem("--sweep", None, spec,
+        raise VariantError([VariantProblem("--sweep", None, printable(spec),
                                            "write KNOB=LO..HI or KNOB=A,B,C")])
     knob = knob.strip()
     try:
         if ".." in rng:
             lo, hi = (int(x) for x in rng.split("..", 1))
-            values: list[Any] = list(range(lo, hi + 1))
+            # counted before it is listed: 0..99999999999 is not a list to build
+            values: list[Any] = list(range(lo, hi + 1)) if 0 <= hi - lo < MAX_SWEEP else []
         else:
-            values = [int(x) for x in rng.split(",")]
+            values = [int(x) for x in rng.split(",", MAX_SWEEP)]
     except ValueError:
-        raise VariantError([VariantProblem("--sweep", None, spec,
+        raise VariantError([VariantProblem("--sweep", None, printable(spec),
                                            "the values must be integers")]) from None
-    if not values or len(values) > 12:
-        raise VariantError([VariantProblem("--sweep", None, spec,
-                                           "a sweep takes 1 to 12 values")])
+    if not values or len(values) > MAX_SWEEP:
+        raise VariantError([VariantProblem("--sweep", None, printable(spec),
+                                           f"a sweep takes 1 to {MAX_SWEEP} values")])
     out = []
     problems: list[VariantProblem] = []
     for v in values:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 SessionType = Literal[
     "facilitated_playtest",
@@ -25,6 +25,8 @@ Profile = Literal["default", "advanced"]
 
 LOG_FORMAT: Final = "playtest-log"
 LOG_FORMAT_VERSION: Final = 1
+#: changes, paused abilities and options of one rules variant (a file's and a stamp's bound)
+MAX_VARIANT_CHANGES: Final = 64
 
 
 class Strict(BaseModel):
@@ -81,11 +83,21 @@ class VariantStamp(Strict):
     abilities ``faction/ability``, unwritten-rule option ids to values), so that the log is
     audited under its variant without the variant's file."""
 
-    name: str
-    hash: str
+    # a variant's name names study files and columns: the variant file's form, no newline
+    name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._=+-]*$", max_length=200)
+    hash: str = Field(max_length=64)
     changes: dict[str, Any] = Field(default_factory=dict)
     paused: list[str] = Field(default_factory=list)
     options: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _bounded(self) -> VariantStamp:
+        # the audit replays the game once per change (which change a finding rests on)
+        count = len(self.changes) + len(self.paused) + len(self.options)
+        if count > MAX_VARIANT_CHANGES:
+            raise ValueError(f"the variant stamp holds {count:,} changes; a variant makes at "
+                             f"most {MAX_VARIANT_CHANGES}")
+        return self
 
 
 class BaseHeader(Strict):

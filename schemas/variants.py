@@ -37,14 +37,34 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from schemas.log import VariantStamp
+from schemas.log import MAX_VARIANT_CHANGES, VariantStamp
 from schemas.packs import data_dir
 
 __all__ = ["VariantStamp", "VariantFile", "VariantError", "VariantProblem", "content_hash",
-           "parse_variant", "read_variant", "load_bounds"]
+           "parse_variant", "load_bounds", "printable", "MAX_VARIANT_BYTES", "MAX_CHANGES"]
 
 VARIANT_KEYS = ("name", "game", "rules_version", "description", "changes", "abilities", "options")
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._=+-]*$")
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._=+-]*")  # fullmatch: no trailing newline
+_PART = re.compile(r"[A-Za-z0-9_-]+")  # one part of a pack path or an option id
+_PAUSED = re.compile(r"[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]*)?")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+#: a variant file's size limit: the largest real one is under 2 KB
+MAX_VARIANT_BYTES = 64 * 1024
+#: changes, paused abilities and options of one variant (a stamp holds no more)
+MAX_CHANGES = MAX_VARIANT_CHANGES
+#: parts of one pack path
+MAX_PATH_PARTS = 12
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters (a terminal's escape codes, newlines) and lone
+    surrogates written as ``\\x1b`` / ``\\ud800`` escapes: safe to print and to store."""
+    if _CONTROL.search(text) or _SURROGATE.search(text):
+        return "".join(f"\\x{ord(c):02x}" if _CONTROL.match(c) else
+                       f"\\u{ord(c):04x}" if _SURROGATE.match(c) else c for c in text)
+    return text
 
 
 def content_hash(game: str, rules_version: str, changes: dict[str, Any], paused: list[str],
@@ -68,7 +88,8 @@ class VariantProblem:
 
     def __str__(self) -> str:
         at = f"{self.file}:{self.line}" if self.line else self.file
-        return f"{at}: {self.path}: {self.reason}" if self.path else f"{at}: {self.reason}"
+        text = f"{at}: {self.path}: {self.reason}" if self.path else f"{at}: {self.reason}"
+        return printable(text)
 
 
 class VariantError(ValueError):
@@ -99,54 +120,129 @@ class VariantFile:
 
 def _key_lines(text: str) -> dict[str, int]:
     """The line of every ``key = value`` (full dotted key, quotes removed) and of every table
-    header, for naming lines in errors (tomllib keeps no positions)."""
+    header, for naming lines in errors (tomllib keeps no positions). One pass over each line's
+    characters: no regular expression that could backtrack on a long dotted key."""
     out: dict[str, int] = {}
     table = ""
-    key_re = re.compile(r'^\s*((?:"[^"]*"|\'[^\']*\'|[A-Za-z0-9_.-]+)(?:\s*\.\s*(?:"[^"]*"|'
-                        r'\'[^\']*\'|[A-Za-z0-9_-]+))*)\s*=')
     for no, raw in enumerate(text.splitlines(), 1):
         s = raw.strip()
         if s.startswith("[") and not s.startswith("[["):
-            table = s.strip("[] \t").split("]")[0].strip()
-            table = ".".join(_parts(table))
+            parts, _ = _dotted(s, 1)
+            table = ".".join(parts)
             out.setdefault(table, no)
             continue
-        m = key_re.match(raw)
-        if m:
-            key = ".".join(_parts(m.group(1)))
+        parts, end = _dotted(s, 0)
+        if parts and s[end:end + 1] == "=":
+            key = ".".join(parts)
             out.setdefault(f"{table}.{key}" if table else key, no)
     return out
 
 
-def _parts(dotted: str) -> list[str]:
-    """The parts of a TOML dotted key, quotes removed (``a."b.c".d`` -> a, b.c, d)."""
-    return [a or b or c for a, b, c in
-            re.findall(r'"([^"]*)"|\'([^\']*)\'|([A-Za-z0-9_-]+)', dotted)]
+_BARE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 
 
-def _flatten(prefix: str, value: Any, out: dict[str, Any]) -> None:
-    # nested tables are paths: [changes.scoring] caps.trust = 5 is "scoring.caps.trust"
-    if isinstance(value, dict):
-        for k, v in value.items():
-            _flatten(f"{prefix}.{k}" if prefix else str(k), v, out)
-    else:
-        out[prefix] = value
+def _dotted(line: str, i: int) -> tuple[list[str], int]:
+    """The parts of the TOML dotted key starting at ``line[i]`` (quotes removed: ``a."b.c".d``
+    -> a, b.c, d) and where it ends (past trailing blanks); no parts when none starts there."""
+    parts: list[str] = []
+    n = len(line)
+    while True:
+        while i < n and line[i] in " \t":
+            i += 1
+        if i < n and line[i] in "\"'":
+            end = line.find(line[i], i + 1)
+            if end < 0:
+                return [], i
+            parts.append(line[i + 1:end])
+            i = end + 1
+        else:
+            start = i
+            while i < n and line[i] in _BARE:
+                i += 1
+            if i == start:
+                return [], i
+            parts.append(line[start:i])
+        while i < n and line[i] in " \t":
+            i += 1
+        if i < n and line[i] == ".":
+            i += 1
+            continue
+        return parts, i
+
+
+def _flatten(value: dict[str, Any], section: str, out: dict[str, Any],
+             problems: list[tuple[str, str]]) -> None:
+    """``value``'s leaves by dotted path (nested tables are paths: [changes.scoring]
+    caps.trust = 5 is "scoring.caps.trust"), each path checked: at most :data:`MAX_PATH_PARTS`
+    parts of ASCII letters, digits, _ and - (a pack path; no other digits, blanks or control
+    characters), each value a number, a text, true/false or (in [changes]) a list of those.
+    Why each bad one cannot be used goes to ``problems`` as ``(path, why)``."""
+    stack: list[tuple[str, int, Any]] = [("", 0, value)]
+    while stack:
+        prefix, depth, node = stack.pop()
+        if depth > MAX_PATH_PARTS or (isinstance(node, dict) and depth == MAX_PATH_PARTS):
+            problems.append((printable(prefix), f"a path of more than {MAX_PATH_PARTS} "
+                             "parts: no value of the game lies that deep"))
+        elif isinstance(node, dict):
+            for k, v in reversed(node.items()):
+                path = f"{prefix}.{k}" if prefix else k
+                parts = k.split(".")  # a quoted key may hold a whole dotted path
+                if not all(_PART.fullmatch(part) for part in parts):
+                    problems.append((printable(path), "a path part is ASCII letters, "
+                                     "digits, _ or - only"))
+                    continue
+                stack.append((path, depth + len(parts), v))
+        elif not _plain(node, allow_list=section == "changes"):
+            problems.append((printable(prefix), "a value is a number, a text or true/false"
+                             + (" (or a list of those)" if section == "changes" else "")))
+        else:
+            out[prefix] = node
+
+
+def _plain(value: Any, allow_list: bool) -> bool:
+    if isinstance(value, list):
+        return allow_list and all(_plain(v, allow_list=False) for v in value)
+    return isinstance(value, (str, int, float, bool))
 
 
 def parse_variant(text: str, file: str = "<variant>") -> VariantFile:
     """A variant file's text read into a :class:`VariantFile` (VariantError naming the file,
-    line and reason for bad TOML or a malformed top level)."""
+    line and reason for bad TOML, a file over :data:`MAX_VARIANT_BYTES`, a malformed top level,
+    a bad path or value, or more than :data:`MAX_CHANGES` changes)."""
+    file = printable(file)
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_VARIANT_BYTES:
+        raise VariantError([VariantProblem(file, None, "", f"{size:,} bytes: a variant file "
+                                           f"holds at most {MAX_VARIANT_BYTES:,}")])
+    if _SURROGATE.search(text):
+        raise VariantError([VariantProblem(file, None, "", "the text holds a lone surrogate "
+                                           "(not a Unicode character)")])
+    for no, line in enumerate(text.splitlines(), 1):
+        # the TOML reader takes quadratic time on a long dotted key (24 s on 60 KB): refused
+        # before it reads one
+        s = line.lstrip()
+        parts, _ = _dotted(s, s.startswith("[") + s.startswith("[["))
+        if len(parts) > MAX_PATH_PARTS + 1:
+            raise VariantError([VariantProblem(file, no, "", f"a key of {len(parts):,} parts: "
+                                               f"no value of the game lies deeper than "
+                                               f"{MAX_PATH_PARTS}")])
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         m = re.search(r"line (\d+)", str(exc))
         raise VariantError([VariantProblem(file, int(m.group(1)) if m else None, "",
-                                           f"not valid TOML: {exc}")]) from None
+                                           f"not valid TOML: {printable(str(exc))}")]) from None
+    except ValueError as exc:  # a number of more than 4,300 digits
+        raise VariantError([VariantProblem(file, None, "", "not valid TOML here: "
+                                           f"{printable(str(exc))[:200]}")]) from None
+    except RecursionError:
+        raise VariantError([VariantProblem(file, None, "", "not valid TOML here: arrays or "
+                                           "tables nested too deeply")]) from None
     lines = _key_lines(text)
     problems: list[VariantProblem] = []
     for key in raw:
         if key not in VARIANT_KEYS:
-            problems.append(VariantProblem(file, lines.get(key), key,
+            problems.append(VariantProblem(file, lines.get(key), printable(key),
                                            f"unknown top-level key (known: {', '.join(VARIANT_KEYS)})"))
     strs: dict[str, str] = {}
     for key in ("name", "game", "rules_version", "description"):
@@ -158,19 +254,23 @@ def parse_variant(text: str, file: str = "<variant>") -> VariantFile:
     for key in ("name", "game", "rules_version"):
         if not strs[key]:
             problems.append(VariantProblem(file, lines.get(key), key, "is required"))
-    if strs["name"] and not _NAME.match(strs["name"]):
+    if strs["name"] and not _NAME.fullmatch(strs["name"]):
         problems.append(VariantProblem(file, lines.get("name"), "name",
                                        "letters, digits and . _ = + - only (it names files and "
                                        "columns)"))
-    changes: dict[str, Any] = {}
+    tables: dict[str, dict[str, Any]] = {}
     for section in ("changes", "options"):
-        if not isinstance(raw.get(section, {}), dict):
+        table = raw.get(section, {})
+        tables[section] = {}
+        if not isinstance(table, dict):
             problems.append(VariantProblem(file, lines.get(section), section, "must be a table"))
-    _flatten("", raw.get("changes", {}) if isinstance(raw.get("changes"), dict) else {},
-             changes)
-    options: dict[str, Any] = {}
-    _flatten("", raw.get("options", {}) if isinstance(raw.get("options"), dict) else {},
-             options)
+            continue
+        bad: list[tuple[str, str]] = []
+        _flatten(table, section, tables[section], bad)
+        problems.extend(VariantProblem(file, lines.get(f"{section}.{path}")
+                                       or lines.get(section), f"{section}.{path}", why)
+                        for path, why in bad)
+    changes, options = tables["changes"], tables["options"]
     ab = raw.get("abilities", {})
     paused: list[str] = []
     if not isinstance(ab, dict):
@@ -180,29 +280,26 @@ def parse_variant(text: str, file: str = "<variant>") -> VariantFile:
         for k in ab:
             if k != "paused":
                 problems.append(VariantProblem(file, lines.get(f"abilities.{k}"),
-                                               f"abilities.{k}", "unknown key (known: paused)"))
+                                               printable(f"abilities.{k}"),
+                                               "unknown key (known: paused)"))
         p = ab.get("paused", [])
-        if not isinstance(p, list) or not all(isinstance(x, str) for x in p):
+        if not isinstance(p, list) or not all(isinstance(x, str) and _PAUSED.fullmatch(x)
+                                              for x in p):
             problems.append(VariantProblem(file, lines.get("abilities.paused"),
                                            "abilities.paused",
                                            'must be a list of "faction/ability" strings'))
         else:
             paused = list(p)
+    count = len(changes) + len(paused) + len(options)
+    if count > MAX_CHANGES:
+        problems.append(VariantProblem(file, None, "", f"{count:,} changes: a variant makes at "
+                                       f"most {MAX_CHANGES} (changes, paused abilities and "
+                                       "options together)"))
     if problems:
         raise VariantError(problems)
     return VariantFile(file=file, name=strs["name"], game=strs["game"],
                        rules_version=strs["rules_version"], description=strs["description"],
                        changes=changes, paused=paused, options=options, lines=lines)
-
-
-def read_variant(path: Path | str) -> VariantFile:
-    """Read a variant file (VariantError when unreadable or malformed)."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise VariantError([VariantProblem(str(p), None, "", f"cannot be read: {exc}")]) from None
-    return parse_variant(text, str(p))
 
 
 # --- each game's declared bounds ------------------------------------------------------------

@@ -15,6 +15,41 @@ import pytest
 
 from dashboards import free_port, streamlit_command
 
+#: Debian's chromium, driven by Playwright in the browser tests
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+#: scroll every scrolling part of the page back to the top (a click scrolls its target into view)
+TO_TOP = """() => { window.scrollTo(0, 0);
+  for (const e of document.querySelectorAll('*')) { if (e.scrollTop) e.scrollTop = 0; } }"""
+
+
+def require_browser() -> None:
+    """Skip the calling test module, saying why, when Chromium or Playwright is missing."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)",
+                    allow_module_level=True)
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError as err:  # pragma: no cover
+        pytest.skip(f"playwright is not installed: {err}", allow_module_level=True)
+
+
+def settled(page: object, title: str, quiet_runs: int = 4) -> None:
+    """Wait until the page titled ``title`` is drawn and Streamlit's running indicator stays
+    away (it shows up a moment after a run starts, so one look is not enough); no exception
+    box on it."""
+    from playwright.sync_api import Page, expect
+
+    assert isinstance(page, Page)
+    expect(page.locator("h1").filter(has_text=title).first).to_be_visible(timeout=20_000)
+    quiet, deadline = 0, time.monotonic() + 30
+    while quiet < quiet_runs and time.monotonic() < deadline:
+        page.wait_for_timeout(150)
+        running = page.locator('[data-testid="stStatusWidgetRunningIcon"]').count() > 0
+        quiet = 0 if running else quiet + 1
+    assert page.locator('[data-testid="stException"]').count() == 0, f"{title}: an exception"
+
 
 @contextmanager
 def served_app(db: Path) -> Iterator[str]:

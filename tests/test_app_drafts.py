@@ -62,3 +62,20 @@ def test_a_clean_file_gets_no_blank_lines(tmp_path: Path) -> None:
     assert "\n\n" not in text and len(text.splitlines()) == 5
     back = drafts.load(tmp_path, d.id)
     assert back.events == EVENTS[:2] and back.undone == 1 and not back.problems
+
+
+def test_an_answer_to_a_stale_decision_writes_nothing(tmp_path: Path) -> None:
+    """A decision answered at the position it was drawn for is written; the same answer again
+    (a double tap), or after an undo moved the draft on, writes nothing; an undo for a stale
+    position takes back nothing more."""
+    d = drafts.create(tmp_path, {"game": "pig"})
+    assert drafts.append_at(tmp_path, d.id, 0, [{"type": "roll", "face": 4}])
+    assert not drafts.append_at(tmp_path, d.id, 0, [{"type": "roll", "face": 4}])
+    assert drafts.append_at(tmp_path, d.id, 1, [{"type": "hold"}, {"type": "phase"}])
+    assert [e["type"] for e in drafts.load(tmp_path, d.id).events] == ["roll", "hold", "phase"]
+    assert drafts.undo_at(tmp_path, d.id, 3)
+    assert not drafts.undo_at(tmp_path, d.id, 3), "a second tap on Undo takes back nothing"
+    assert len(drafts.load(tmp_path, d.id).events) == 2
+    drafts.mark(tmp_path, d.id, "abandoned")
+    assert not drafts.append_at(tmp_path, d.id, 2, [{"type": "roll"}]), "a closed draft"
+    assert len(drafts.load(tmp_path, d.id).events) == 2

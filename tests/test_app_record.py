@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboards import drafts
 from dashboards.mandate2038 import live
+from dashboards.mandate2038.record import SESSION_TYPES
 
 APP = Path(__file__).resolve().parent.parent / "dashboards" / "app.py"
 
@@ -17,6 +20,8 @@ APP = Path(__file__).resolve().parent.parent / "dashboards" / "app.py"
 def _record_page(db: Path, monkeypatch: pytest.MonkeyPatch, draft: str | None = None) -> AppTest:
     monkeypatch.setenv("PLAYTEST_DB", str(db))
     monkeypatch.delenv("PLAYTEST_WRITE_PASSWORD", raising=False)
+    # an AppTest clicks at once: no wait for a person to read the decision (record_nav)
+    monkeypatch.setenv("PLAYTEST_TAP_SETTLE_MS", "0")
     at = AppTest.from_file(str(APP), default_timeout=30).run()
     if draft:
         at.query_params["draft"] = draft
@@ -37,6 +42,13 @@ def _pick_every_seat(at: AppTest) -> None:
         assert sb.value is None, f"{sb.label} comes pre-filled with {sb.value!r}"
         sb.select_index(0)
     at.run()
+
+
+def _choice(at: AppTest, kind: str, k: int | None = 0) -> Any:
+    """Button ``k`` (None: the only one) of the decision on screen; its key carries the
+    decision's position (events recorded, options passed)."""
+    pat = re.compile(rf"^{kind}_[0-9]+_[0-9]+" + ("" if k is None else f"_{k}") + "$")
+    return next(b for b in at.button if pat.match(str(b.key)))
 
 
 def _engine_guides() -> bool:
@@ -62,11 +74,11 @@ def test_short_session_survives_a_reload(tmp_path: Path, monkeypatch: pytest.Mon
 
     if _engine_guides():
         # guided: the Era I Mandate reveal, the first Headline, the secret selection
-        for key in ("opt_0", "opt_0"):
-            at.button(key=key).click().run()
+        for _ in range(2):
+            _choice(at, "opt").click().run()
             assert not at.exception, [e.value for e in at.exception]
         _pick_every_seat(at)
-        at.button(key="reveal_go").click().run()
+        _choice(at, "reveal_go", None).click().run()
         assert not at.exception, [e.value for e in at.exception]
         events = drafts.load(tmp_path / "drafts", draft_id).events
         assert [e["type"] for e in events] == ["phase", "era_start", "headline", "reveal"]
@@ -74,7 +86,7 @@ def test_short_session_survives_a_reload(tmp_path: Path, monkeypatch: pytest.Mon
         assert any("decides" in m.value for m in at.markdown), "whose decision it is"
         # a normal turn: the acting piece's move is preselected; one click on what it does
         picks = {s["seat"]: s["pick"] for s in events[-1]["selections"]}
-        at.button(key="opt_var_0").click().run()
+        _choice(at, "opt_var").click().run()
         assert not at.exception, [e.value for e in at.exception]
         events = drafts.load(tmp_path / "drafts", draft_id).events
         assert len(events) == 5
@@ -96,6 +108,8 @@ def test_short_session_survives_a_reload(tmp_path: Path, monkeypatch: pytest.Mon
     # undo takes back the last event but the file only grows
     lines_before = len(_lines(path))
     at.button(key="undo").click().run()
+    assert len(drafts.load(tmp_path / "drafts", draft_id).events) == n_before + 1, "asks first"
+    at.button(key="undo_yes").click().run()
     d = drafts.load(tmp_path / "drafts", draft_id)
     assert len(d.events) == n_before and d.undone == 1
     assert len(_lines(path)) == lines_before + 1
@@ -221,19 +235,19 @@ def test_reveal_needs_every_seat_chosen(tmp_path: Path, monkeypatch: pytest.Monk
     if not _engine_guides():
         pytest.skip("the engine has no legal-move generator")
     at, draft_id = _new_draft(tmp_path / "playtest.duckdb", monkeypatch)
-    for key in ("opt_0", "opt_0"):
-        at.button(key=key).click().run()
+    for _ in range(2):
+        _choice(at, "opt").click().run()
     pickers = [sb for sb in at.selectbox if str(sb.key or "").startswith("sel_")]
     assert len(pickers) == 4 and all(sb.value is None for sb in pickers)
-    at.button(key="reveal_go").click().run()
+    _choice(at, "reveal_go", None).click().run()
     assert not at.exception, [e.value for e in at.exception]
     assert any("nothing was recorded" in e.value for e in at.error)
     assert [e["type"] for e in drafts.load(tmp_path / "drafts", draft_id).events][-1] == "headline"
     pickers[0].select_index(0).run()
-    at.button(key="reveal_go").click().run()
+    _choice(at, "reveal_go", None).click().run()
     assert [e["type"] for e in drafts.load(tmp_path / "drafts", draft_id).events][-1] == "headline"
     _pick_every_seat_rest(at)
-    at.button(key="reveal_go").click().run()
+    _choice(at, "reveal_go", None).click().run()
     assert [e["type"] for e in drafts.load(tmp_path / "drafts", draft_id).events][-1] == "reveal"
 
 
@@ -311,3 +325,33 @@ def test_map_picture_draws_every_hex_and_piece() -> None:
     assert "Seat 1 Facility 1 (powered)" in svg and "Seat 1 Facility 2 (offline)" in svg
     assert svg.count("Seat 1 Team") == 2 and "Seat 1 CEO" in svg
     assert "3 Power" in svg and "Mirevanta Works" in svg
+
+
+def test_the_setup_form_is_in_words(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mandate 2038's new-session form: one "New session" heading, and every choice in words
+    (the header keeps the ids)."""
+    at = _record_page(tmp_path / "playtest.duckdb", monkeypatch)
+    assert [s.value for s in at.subheader].count("New session") == 1
+    shown = [str(o) for w in [*at.selectbox, *at.radio] for o in w.options]
+    raw = re.compile(r"^[a-z0-9]+(_[a-z0-9]+)+$|@\d|^(default|advanced|full|partial)$")
+    assert not [o for o in shown if raw.search(o)], [o for o in shown if raw.search(o)]
+    for words in ("Facilitated playtest", "Default game", "Every decision"):
+        assert words in shown, shown
+    # the header still keeps the ids
+    at.button(key="new_start").click().run()
+    draft_id = at.query_params["draft"]
+    header = drafts.load(tmp_path / "drafts",
+                         draft_id[0] if isinstance(draft_id, list) else draft_id).header
+    assert header.get("profile", "default") == "default" and header.get("detail", "full") == "full"
+    assert header["session_type"] in SESSION_TYPES
+
+
+def test_facility_choices_read_as_words() -> None:
+    """A Facilities choice is a sentence, never a list repr ("powers Facilities []")."""
+    from dashboards.replay_view import event_label
+
+    assert event_label({"type": "allocate", "seat": 2, "facilities": []}) == \
+        "Seat 2 powers no Facility"
+    assert event_label({"type": "allocate", "seat": 2, "facilities": [1, 3]}) == \
+        "Seat 2 powers Facilities 1, 3"
+    assert "[" not in event_label({"type": "mega_cluster", "seat": 1, "hosts": [1, 2]})

@@ -88,3 +88,25 @@ def test_streamlit_server_port_is_served(tmp_path: Path) -> None:
             os.killpg(proc.pid, signal.SIGKILL)
             out, _ = proc.communicate()
     assert f"http://127.0.0.1:{port}" in out, out
+
+
+def test_a_port_left_in_time_wait_is_free(no_port_env: None) -> None:
+    """Right after a dashboard stops, its port is in TIME_WAIT (the server closed a connection
+    first): nothing listens there, so a restart on it is not refused."""
+    with socket.socket() as server:
+        server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as Tornado's server
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        port = server.getsockname()[1]
+        client = socket.create_connection(("127.0.0.1", port))
+        conn, _ = server.accept()
+        conn.close()  # the server side closes first: its end stays in TIME_WAIT
+        time.sleep(0.2)
+        client.close()
+    dashboards._check_free("127.0.0.1", port, "--port")  # nothing listens: no error
+    with socket.socket() as held:
+        held.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        held.bind(("127.0.0.1", port))
+        held.listen()
+        with pytest.raises(dashboards.ServeError, match=f"port {port}"):
+            dashboards._check_free("127.0.0.1", port, "--port")

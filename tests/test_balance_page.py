@@ -75,14 +75,16 @@ def test_checks_named_as_the_designers_name_them(known_db: Path,  # noqa: F811
     at = _page(known_db, monkeypatch)
     checks = _tables(at)[0]
     names = set(checks["metric (designers' name)"])
-    ids = set(checks["contract check"])
-    assert ids == {m[0] for m in bq.METRICS}
+    assert names == {m[1] for m in bq.METRICS}  # every check, by name (no id on the page)
+    assert not [c for c in checks.columns if "contract check" in c]
     assert {"Seat win-share range (turn order from first Initiative)",
             "Era II leader conversion", "Action entropy", "Opening top share",
             "Winning-path entropy", "Forced no-op rate"} <= names
     # four games decide nothing: no "within" or "outside" anywhere
-    verdicts = set(checks["verdict"])
+    verdicts = {v.split(" (settled by")[0] for v in checks["verdict"]}
     assert verdicts <= {"not enough games", "no value"}
+    # each undecided check says how many games would settle it (issue 28)
+    assert any("settled by ~" in v for v in checks["verdict"])
     assert "within" not in verdicts
     # the warehouse's bots are labelled as simulated
     assert set(checks["games from"]) == {"Simulated (warehouse bots)"}
@@ -100,7 +102,8 @@ def test_study_shown_beside_never_pooled(known_db: Path, known_study: Path,  # n
     study_label = f"Study {known_study.name}: greedy line-ups"
     assert set(checks["games from"]) == {study_label, "Simulated (warehouse bots)"}
     # the same corpus in both: the same values side by side, each from its own four games
-    value = {(r["games from"], r["contract check"]): r["value"]
+    mid = {name: m for m, name, _key, _bound in bq.METRICS}
+    value = {(r["games from"], mid[r["metric (designers' name)"]]): r["value"]
              for r in checks.to_dict("records")}
     assert (value[(study_label, "faction_win_share_range")]
             == value[("Simulated (warehouse bots)", "faction_win_share_range")] == "0.500")

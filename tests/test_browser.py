@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from dashboards import drafts
+from dashboards import drafts, record_nav
 from tests import sample_warehouse
 from tests.served_app import served_app
 
@@ -26,6 +26,8 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-f
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 #: the values of the Game filter: all games (nothing chosen), then each game by its title
 GAME_FILTER = (None, "Mandate 2038", "Vestige")
+#: how long a person takes to read a decision before answering it
+READ_MS = record_nav.SETTLE_MS + 300
 
 pytestmark = pytest.mark.browser
 
@@ -161,8 +163,12 @@ def test_audit_link_and_a_recorded_game(server: tuple[str, Path]) -> None:
         _settled(page, "Record a game")
         page.get_by_role("button", name="Start recording").click()
         expect(page.get_by_text("1 event", exact=True)).to_be_visible()
+        # a decision answered faster than a person reads it is the rest of a double tap
+        # (dashboards.record_nav.SETTLE_MS): read each decision first
+        page.wait_for_timeout(READ_MS)
         page.get_by_role("button", name="Era I begins").first.click()
         expect(page.get_by_text("2 events")).to_be_visible()
+        page.wait_for_timeout(READ_MS)
         page.get_by_role("button", name="Cycle 1: Headline").first.click()
         expect(page.get_by_text("3 events")).to_be_visible()
         # nothing is preselected: Reveal with no choice records nothing
@@ -194,3 +200,24 @@ def test_audit_link_and_a_recorded_game(server: tuple[str, Path]) -> None:
         page.screenshot(path=str(SHOTS / "record-after-reload.png"), full_page=True)
         browser.close()
     # wall time is not asserted (a busy machine is not a failure)
+
+
+def test_every_page_is_one_click_away(server: tuple[str, Path]) -> None:
+    """The sidebar lists every page of the app at once, grouped by section: none is folded
+    behind "View more"."""
+    from dashboards.navigation import all_pages
+
+    base, _ = server
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        page = browser.new_page(viewport={"width": 1366, "height": 768})
+        page.set_default_timeout(20_000)
+        page.goto(f"{base}/")
+        _settled(page, "Games")
+        more = page.locator('[data-testid="stSidebarNavViewButton"]')
+        assert not (more.count() and "more" in more.first.inner_text().lower()), "View more"
+        links = page.locator('[data-testid="stSidebarNav"] a')
+        shown = {links.nth(i).inner_text().strip().splitlines()[-1].strip()
+                 for i in range(links.count())}
+        assert {p.title for p in all_pages()} <= shown, shown
+        browser.close()

@@ -59,22 +59,20 @@ def test_checkpoint_mismatch_lists_the_steps_and_cites_the_rule() -> None:
 
 
 def test_a_second_rule_broken_by_the_same_seat_stands_as_its_own_error() -> None:
-    """One slip, one finding must not hide a planted error: after a plain rule error the engine
-    followed the table's record, so a later rule broken by the same seat (and a second rule
-    broken by the same event) is an error of its own; only a checkpoint mismatch links to it.
-    After a garbled line (a turn out of order, an unreadable line) the consequences are notes."""
+    """One slip, one finding must not hide a planted error (issue 26, provenance): a plain rule
+    error puts nothing in doubt, so a later rule broken by the same seat, a second rule broken
+    by the same event and a later checkpoint mismatch are each an error of their own. After a
+    garbled line (a turn out of order, an unreadable line) a later finding is a note only when a
+    value it reads is one the slip put in doubt, and it names that value; a checkpoint that
+    records the value ends the doubt."""
     from engine.core.findings import FindingSink
     from engine.core.registry import get_ruleset
 
     rs = get_ruleset("mandate2038")
 
     def sink() -> FindingSink:
-        s = FindingSink(rs.catalogue)
-        s.consequences = frozenset(rs.consequence_codes)
-        s.lingering = frozenset(rs.lingering_codes)
-        s.slips = frozenset(rs.slip_codes)
-        s.mismatches = frozenset(rs.mismatch_codes)
-        return s
+        return FindingSink(rs.catalogue, reads=rs.reads, doubts=rs.doubts,
+                           value_words=rs.value_words)
 
     s = sink()
     s.event = 10
@@ -83,15 +81,25 @@ def test_a_second_rule_broken_by_the_same_seat_stands_as_its_own_error() -> None
     s.event = 12
     s.report("build/cannot-pay", "planted 3, a later event", seat=2)
     s.event = 14
-    mismatch = s.report("checkpoint/mismatch", "what the first error changed", seat=2)
-    assert [f.severity for f in s.findings[:3]] == ["error", "error", "error"]
-    assert mismatch.severity == "info" and "follows" in mismatch.message
+    s.report("checkpoint/mismatch", "planted 4", seat=2, reads=("runway",))
+    assert [f.severity for f in s.findings] == ["error"] * 4
 
     s = sink()
     s.event = 10
-    s.report("turn/out-of-order", "a line in the wrong place", seat=2)
+    s.report("turn/out-of-order", "a Build line in the wrong place", seat=2,
+             touches=("runway", "facilities"))
     s.event = 11
     note = s.report("build/cannot-pay", "what the garbled line changed", seat=2)
-    assert note.severity == "info"
-    s.implicate(3, 40)  # line 40 of seat 3 could not be read
+    assert note.severity == "info" and "seat 2's Runway in doubt" in note.message
+    other = s.report("build/cannot-pay", "another seat", seat=3)
+    assert other.severity == "error"
+    trust = s.report("checkpoint/mismatch", "a value the slip never touched", seat=2,
+                     reads=("trust",))
+    assert trust.severity == "error"
+    s.resolve(2, ("runway",))  # a checkpoint recorded it
+    assert s.report("build/cannot-pay", "after the checkpoint", seat=2).severity == "error"
+    s.doubtful_line(40, 3)  # line 40 of seat 3 could not be read
     assert s.report("resource/insufficient", "after it", seat=3).severity == "info"
+    s.doubtful_line(41, None)  # a line with no seat in its layout
+    assert s.report("mandate/era-mandate-scorers", "after it, about no seat",
+                    reads=("era",), involves=(1,)).severity == "error"

@@ -389,17 +389,15 @@ def test_protocol_problems(protocol: Protocol) -> None:
 
 
 def test_survey_scales_match_the_designers_priorities(protocol: Protocol) -> None:
-    """FACTS.md §11.3 lists 'perceived fairness, excitement, regret, betrayal and fun'."""
-    facts = (
-        Path(__file__).resolve().parents[2] / "shared" / "reference" / "mandate2038" / "FACTS.md"
-    )
-    if not facts.is_file():
-        pytest.skip(f"{facts} is not beside the project (../shared)")
-    line = next(ln for ln in facts.read_text("utf-8").splitlines() if "Evidence priorities" in ln)
-    listed = line.split("perceived ")[1].rstrip(".").replace(" and ", ", ").split(", ")
+    """The designers' evidence priorities list 'perceived fairness, excitement, regret,
+    betrayal and fun', and ask each player what their institution was uniquely good at (the
+    facts shipped in tests/data/reference-facts.json)."""
+    facts = json.loads((Path(__file__).resolve().parent / "data" / "reference-facts.json")
+                       .read_text(encoding="utf-8"))["mandate2038"]
     scales = [s.id for s in protocol.survey if s.answer == "scale"]
-    assert scales == listed
-    assert "What was your institution uniquely good at" in facts.read_text("utf-8")
+    assert scales == facts["survey_scales"]
+    assert facts["signature_question"]
+    assert any("uniquely good at" in s.question for s in protocol.survey)
 
 
 def test_protocol_id_cannot_leave_the_data_folder() -> None:

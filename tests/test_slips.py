@@ -266,9 +266,13 @@ def test_vestige_unreadable_line_costs_one_problem(vestige, fmt, name, kind):
         lines[ln - 1] = lines[ln - 1].replace("visit", "vsit", 1)
     else:
         lines[ln - 1] = lines[ln - 1][: lines[ln - 1].index("visit") + 3]
+    seat = _v_seat(lines[ln - 1], fmt)
     errs, loaded = _vestige_read(lines, name)
     assert [f.where.line for f in errs] == [ln], [f.message for f in errs]
     assert len(loaded.parsed.events) == n - 1  # every other line read
+    # the line's layout names its seat: one misspelt word implicates that seat only (issue 26)
+    assert seat is not None and [f.where.seat for f in errs] == [seat]
+    assert unreadable_lines(loaded.parsed) == [(ln, seat)]
 
 
 @pytest.mark.parametrize("fmt,name", MANDATE_FORMATS, ids=[f for f, _n in MANDATE_FORMATS])

@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from dashboards import drafts
-from tests.served_app import served_app
+from tests.served_app import served_app, settled
 
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,7 +40,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.needs_game("vestige")]
 if not Path(CHROMIUM).exists():
     pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)", allow_module_level=True)
 try:
-    from playwright.sync_api import Page, expect, sync_playwright
+    from playwright.sync_api import Browser, Page, expect, sync_playwright
 except ImportError as err:  # pragma: no cover
     pytest.skip(f"playwright is not installed: {err}", allow_module_level=True)
 
@@ -54,13 +53,21 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
 
 
 def _settled(page: Page) -> None:
-    expect(page.locator("h1").filter(has_text=TITLE).first).to_be_visible(timeout=20_000)
-    quiet, deadline = 0, time.monotonic() + 30
-    while quiet < 4 and time.monotonic() < deadline:
-        page.wait_for_timeout(150)
-        running = page.locator('[data-testid="stStatusWidgetRunningIcon"]').count() > 0
-        quiet = 0 if running else quiet + 1
-    assert page.locator('[data-testid="stException"]').count() == 0, "an exception on the page"
+    settled(page, TITLE)
+
+
+def _vestige_form(browser: Browser, base: str) -> Page:
+    """A laptop-sized page on the Record page with Vestige chosen in its Game choice (the list
+    of drafts above it names games too)."""
+    page = browser.new_page(viewport=LAPTOP)
+    page.set_default_timeout(20_000)
+    page.goto(f"{base}/record")
+    _settled(page)
+    page.locator('[data-testid="stMain"] [role="radiogroup"]').get_by_text(
+        "Vestige", exact=True).first.click()
+    expect(page.get_by_label("Map seed (blank: random)").first).to_be_visible()
+    _settled(page)
+    return page
 
 
 def _n_events(db: Path, draft_id: str) -> int:
@@ -100,8 +107,8 @@ def _record_one(page: Page, clicks: Clicks, rng: random.Random) -> tuple[bool, b
         in_view = _visible_in_window(page, forced.first)
         clicks.click(forced.first)
         return True, in_view
-    segments = main.locator('[data-testid="stButtonGroup"] button')
-    options = main.locator('[data-testid="stButton"] button').filter(
+    segments = main.locator('[data-testid="stButtonGroup"] button').filter(visible=True)
+    options = main.locator('[data-testid="stButton"] button').filter(visible=True).filter(
         has_not_text="Undo").filter(has_not_text="Put this draft aside").filter(
         has_not_text="Leave").filter(has_not_text="Finish")
     first = segments.first if segments.count() else options.first
@@ -115,7 +122,7 @@ def _record_one(page: Page, clicks: Clicks, rng: random.Random) -> tuple[bool, b
         clicks.click(opts.nth(rng.randrange(opts.count())))
         clicks.click(main.get_by_role("button", name="Record", exact=True))
         return False, in_view
-    options = main.locator('[data-testid="stButton"] button').filter(
+    options = main.locator('[data-testid="stButton"] button').filter(visible=True).filter(
         has_not_text="Undo").filter(has_not_text="Put this draft aside").filter(
         has_not_text="Leave").filter(has_not_text="Finish")
     clicks.click(options.nth(rng.randrange(options.count())))
@@ -129,12 +136,7 @@ def test_record_measure_reload_and_find_the_draft_intact(server: tuple[str, Path
     rng = random.Random(7)
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        page = browser.new_page(viewport=LAPTOP)
-        page.set_default_timeout(20_000)
-        page.goto(f"{base}/record")
-        _settled(page)
-        page.locator('[data-testid="stMain"]').get_by_text("Vestige", exact=True).click()  # the game
-        _settled(page)
+        page = _vestige_form(browser, base)
         page.get_by_role("button", name="Start recording").click()
         _settled(page)
         assert "draft=" in page.url
@@ -207,3 +209,51 @@ def test_record_measure_reload_and_find_the_draft_intact(server: tuple[str, Path
         _settled(page)
         assert drafts.load(db.parent / "drafts", draft_id).status == "open"
         browser.close()
+
+
+#: the pages that count games (each says how many of them are partial)
+COUNTING = ("Games", "Audit", "Duration", "Scoring sources", "End conditions",
+            "Observation protocols", "Balance")
+
+
+def test_a_short_session_is_finished_early_as_a_partial_game(server: tuple[str, Path]) -> None:
+    """Ten events recorded in the browser, then "Finish early": the game is archived, loaded and
+    audited as partial, and every page that counts games says it is partial."""
+    import duckdb
+
+    base, db = server
+    expect.set_options(timeout=20_000)
+    rng = random.Random(11)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        page = _vestige_form(browser, base)
+        page.get_by_role("button", name="Start recording").click()
+        _settled(page)
+        draft_id = page.url.split("draft=")[1].split("&")[0]
+        clicks = Clicks(page)
+        for n in range(1, 11):
+            for _ in range(5):  # an option that records nothing asks again
+                _record_one(page, clicks, rng)
+                if _n_events(db, draft_id) == n:
+                    break
+            assert _n_events(db, draft_id) == n, f"event {n} was not recorded"
+        page.get_by_role("button", name="Finish early (a partial game)").click()
+        _settled(page)
+        assert drafts.load(db.parent / "drafts", draft_id).status == "open", "it asks first"
+        page.get_by_role("button", name="Yes, finish and load").click()
+        _settled(page)
+        d = drafts.load(db.parent / "drafts", draft_id)
+        assert d.status == "finished" and d.game_id, d
+        con = duckdb.connect(str(db), read_only=True)
+        row = con.execute("SELECT detail, complete, n_events FROM games WHERE game_id = ?",
+                          [d.game_id]).fetchone()
+        con.close()
+        assert row == ("partial", False, 10), row
+        for title in COUNTING:
+            page.locator('[data-testid="stSidebarNav"] a').filter(has_text=title).first.click()
+            settled(page, title)
+            expect(page.get_by_text("1 partial game", exact=False).first).to_be_visible()
+            page.screenshot(path=str(SHOTS / f"partial-{title.lower().replace(' ', '-')}.png"))
+        browser.close()
+
+

@@ -154,35 +154,21 @@ def test_simulated_jobs_are_picked_up_where_the_stack_top_points() -> None:
     assert pickups > 0 and differ > 0  # the face-up card's own back usually points elsewhere
 
 
-def _box_from_rulebook() -> dict[str, int] | None:
-    """The component list of the rulebook itself, when the seed is at hand."""
-    import re
+def _box_from_rulebook() -> dict[str, int]:
+    """The component list of the rulebook itself (its counts, shipped in
+    tests/data/reference-facts.json by tests/data/make_reference_facts.py)."""
+    import json
     from pathlib import Path
 
-    seed = Path(__file__).resolve().parents[2] / "shared" / "seeds" / "003_e5f8d543c73887da.txt"
-    if not seed.is_file():
-        seed = Path("/work/shared/seeds/003_e5f8d543c73887da.txt")
-    if not seed.is_file():
-        return None
-    names = {"Lawmakers": "lawmaker", "Mercenaries": "mercenary", "Smugglers": "smuggler",
-             "Chop Bots": "chop_bot", "Artifacts": "artifact", "Augmentations": "augmentation",
-             "Bounties": "bounty", "Covert Ops": "covert_op", "Endgame Conditions": "endgame",
-             "Setup": "setup"}
-    out: dict[str, int] = {}
-    for line in seed.read_text(encoding="utf-8").splitlines()[:80]:
-        m = re.fullmatch(r"- (\d+) (.+)", line.strip())
-        if m and m.group(2) in names:
-            out[names[m.group(2)]] = int(m.group(1))
-    return out
+    facts = Path(__file__).resolve().parent / "data" / "reference-facts.json"
+    box: dict[str, int] = json.loads(facts.read_text(encoding="utf-8"))["vestige_box"]
+    return box
 
 
 def test_box_counts_are_the_rulebooks() -> None:
     from engine.vestige.content import CONTENT
 
-    box = _box_from_rulebook()
-    if box is None:
-        pytest.skip("the rulebook seed is not at hand")
-    assert box == CONTENT.box
+    assert _box_from_rulebook() == CONTENT.box
     assert CONTENT.box_blocks == 21 and CONTENT.stated["blocks_per_seat"] == 20
 
 

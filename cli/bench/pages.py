@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TextIO
 
 from dashboards import APP_PATH, DB_ENV
+from ingest.warehouse import summaries
 
 
 def _pages() -> dict[str, str]:
@@ -40,13 +41,20 @@ def _pages() -> dict[str, str]:
 
 PAGES: dict[str, str] = _pages()
 
-#: the page budgets of issue 7: seconds per page at this many games
-BUDGETS: dict[int, float] = {10_000: 0.3, 100_000: 1.0}
+#: the page budgets of issues 7 and 30: seconds per page at this many games
+BUDGETS: dict[int, float] = {10_000: 0.3, 100_000: 1.0, 1_000_000: 0.3}
 
 #: the base corpus replicated into the synthetic warehouses: simulated games and synthetic
 #: facilitated-playtest logs (their sum divides 10,000 and 100,000)
 BASE_SIMULATED = 100
 BASE_FACILITATED = 25
+
+#: the synthetic builder's DuckDB memory limit and rows per insert statement (of the largest table)
+BUILD_MEMORY = "1GB"
+COPY_ROWS = 1_000_000
+
+#: tables the load step derives from the game tables (replicated like them)
+DERIVED_TABLES: tuple[str, ...] = ("seat_balance", *summaries.TABLES)
 
 
 def page_times(db_path: str | Path, repeat: int = 3, timeout: float = 120) -> list[dict[str, object]]:
@@ -205,18 +213,39 @@ def synthetic_warehouse(games: int, work: Path, seed: str = "bench-pages") -> Pa
     copies = games // per
     con = duckdb.connect(str(out))
     try:
+        # bounded: DuckDB's buffer pool (default 80% of the machine) and one copy batch at a time
+        con.execute(f"SET memory_limit = '{BUILD_MEMORY}'")
         con.execute("SET enable_progress_bar = false")
-        derived = [r[0] for r in con.execute(
-            "SELECT table_name FROM information_schema.tables WHERE table_name = 'seat_balance'"
-        ).fetchall()]
-        for table in (*GAME_TABLES, *derived):
-            con.execute(f"CREATE TEMP TABLE src AS SELECT * FROM {table}")
-            con.execute(
-                f"INSERT INTO {table} SELECT s.* REPLACE (s.game_id || '~' || r.i AS game_id) "
-                "FROM src s CROSS JOIN range(1, ?) AS r(i) ORDER BY r.i, s.game_id",
-                [copies],
-            )
-            con.execute("DROP TABLE src")
+        present = {r[0] for r in con.execute(
+            "SELECT table_name FROM information_schema.tables").fetchall()}
+        derived = [t for t in DERIVED_TABLES if t in present]
+        tables = [t for t in (*GAME_TABLES, *derived) if t in present]
+        largest = 1
+        for table in tables:
+            con.execute(f"CREATE TEMP TABLE src_{table} AS SELECT * FROM {table}")
+            row = con.execute(f"SELECT count(*) FROM src_{table}").fetchone()
+            largest = max(largest, int(row[0]) if row else 0)
+        # a few copies per statement, each copy's rows together as an ingest writes a game's
+        # (sorted within the statement only: the global sort of every copy held 20 GB of memory
+        # after 26 minutes at a million games; unsorted, the copies of one base row were stored
+        # side by side, which compressed 100,000 games to 510 MB instead of 792)
+        step = max(1, COPY_ROWS // largest)
+        for lo in range(1, copies, step):
+            hi = min(copies, lo + step)
+            con.execute("BEGIN TRANSACTION")
+            for table in tables:
+                con.execute(
+                    f"INSERT INTO {table} SELECT s.* REPLACE (s.game_id || '~' || r.i AS game_id) "
+                    f"FROM range(?, ?) AS r(i) CROSS JOIN src_{table} s ORDER BY r.i",
+                    [lo, hi],
+                )
+            con.execute("COMMIT")
+        for table in tables:
+            con.execute(f"DROP TABLE src_{table}")
+        if "ledger_totals" in present:
+            # every copy has the base games' filter values: their sums, ``copies`` times over
+            con.execute("UPDATE ledger_totals SET amount = amount * ?, entries = entries * ?",
+                        [copies, copies])
         con.execute("CHECKPOINT")
         n = con.execute("SELECT count(*) FROM games").fetchone()
     finally:
@@ -245,5 +274,65 @@ def bench_pages(sizes: Sequence[int] = (10_000, 100_000), work: Path | None = No
     return status
 
 
-if __name__ == "__main__":  # python -m cli.bench.pages DB [REPEAT]
+def summary_times(db_path: str | Path, repeat: int = 3, out: TextIO | None = None) -> int:
+    """Print the CPU seconds of each shared query that reads a load-step summary (on one open
+    connection, as a page run shares; the Observation protocols entry is the page's five
+    queries, one of them the counts), on the summary and on the per-event tables
+    (``queries.USE_SUMMARIES`` off), the least of ``repeat`` runs each; the results must be equal, floats to 1e-9 (1 when one is not): a sum of doubles depends on
+    the order DuckDB's threads add them in, whichever table it reads. (Mandate 2038's Scoring
+    query on ``ledger_totals`` is a game's own, which shared code does not import;
+    ``tests/test_warehouse_summaries.py`` compares it with the ledger.)"""
+    import polars as pl
+
+    from dashboards import queries, store
+    from dashboards.queries import Filters
+
+    out = out or sys.stdout
+    db = Path(db_path)
+    f = Filters()
+    probes = {
+        "findings by code (Audit)": lambda: queries.findings_by_code(db, f),
+        "observation page queries (Observation protocols)":
+            lambda: queries.observation_page(db, f, 100)["counts"],
+        "phase moments (Duration)": lambda: queries.phase_moments(db, f),
+    }
+    status = 0
+    try:
+        for label, probe in probes.items():
+            got: dict[bool, tuple[float, pl.DataFrame]] = {}
+            for use in (False, True):
+                queries.USE_SUMMARIES = use
+                best = float("inf")
+                with store.page(db):  # one connection, as a page run has (opened here)
+                    probe()
+                    for _ in range(max(1, repeat)):
+                        store._CACHE.clear()
+                        c = time.process_time()
+                        frame = probe()
+                        best = min(best, time.process_time() - c)
+                got[use] = (best, frame)
+            same = _same(got[True][1], got[False][1])
+            status |= 0 if same else 1
+            print(f"{label:<44} per-event {got[False][0]:.3f} s CPU, summary {got[True][0]:.3f} s "
+                  f"CPU, {'equal' if same else 'NOT EQUAL'}", file=out)
+    finally:
+        queries.USE_SUMMARIES = True
+    return status
+
+
+def _same(a: object, b: object) -> bool:
+    import polars as pl
+    from polars.testing import assert_frame_equal
+
+    assert isinstance(a, pl.DataFrame) and isinstance(b, pl.DataFrame)
+    try:
+        assert_frame_equal(a.sort(a.columns), b.sort(b.columns), rel_tol=1e-9, abs_tol=1e-9)
+    except AssertionError:
+        return False
+    return True
+
+
+if __name__ == "__main__":  # python -m cli.bench.pages [--summaries] DB [REPEAT]
+    if sys.argv[1:2] == ["--summaries"]:
+        sys.exit(summary_times(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 3))
     sys.exit(print_page_times(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 3))

@@ -11,6 +11,11 @@ The corpus is simulated in memory (``--games``, ``--players``, ``--seed``, ``--b
 (c) **validate**: (a) then (b), what ``playtest validate`` does per file (start-up and the
     report excluded), under the same collector settings (``cli.common.batch_gc``).
 
+With ``--chess`` the yardstick of issue 30 is timed in the same rounds: after each (c) pass, one
+pass of python-chess reading and validating 300 random legal PGN games (``cli.bench.python_chess``),
+so that both see the same load on a shared machine; the ratio of (c)'s events per CPU-second to
+python-chess's moves per CPU-second (best pass of each) is printed.
+
 Each is reported as events/s and games/s from the best of three passes, on the wall clock
 (``time.perf_counter``) and on the process's CPU time (``time.process_time``); on a machine
 shared with other work the CPU figure is the one-core throughput, the wall figure what a user
@@ -58,6 +63,12 @@ class BenchResult:
     jobs: int = 1
     parallel_s: float | None = None
     profile: str = ""
+    chess_s: float | None = None  # best CPU seconds of a python-chess pass (--chess)
+    chess_moves: int = 0  # the moves (plies) of that pass
+    chess_games: int = 0
+    repeat: int = 3  # passes of each measurement (the best is kept)
+    #: the load average (1, 5, 15 min) before and after the timed passes
+    load: list[tuple[float, float, float]] = field(default_factory=list)
 
     def rate(self, seconds: float, what: str) -> float:
         n = self.events if what == "events" else self.games
@@ -94,12 +105,22 @@ def _replay(loaded: Any) -> Any:
     return validate_one(loaded)
 
 
-def measure(texts: list[str], *, profile: bool = False, repeat: int = 3) -> BenchResult:
+def _loadavg() -> tuple[float, float, float] | None:
+    try:
+        return os.getloadavg()
+    except OSError:  # pragma: no cover - not every platform has one
+        return None
+
+
+def measure(texts: list[str], *, profile: bool = False, repeat: int = 3,
+            chess: tuple[list[str], int] | None = None) -> BenchResult:
     """Time (a) read, (b) replay, (c) read+replay over ``texts`` (best of ``repeat`` passes,
-    after one warm-up game); tracemalloc peak; optional cProfile of one validate pass."""
+    after one warm-up game); tracemalloc peak; optional cProfile of one validate pass.
+    ``chess``: PGN texts and their number of moves, read by python-chess once after every (c)
+    pass (``cli.bench.python_chess.one_pass``), the best pass kept."""
     from cli.common import batch_gc
 
-    res = BenchResult(games=len(texts))
+    res = BenchResult(games=len(texts), repeat=max(1, repeat))
     parsed = [_parse(t) for t in texts]
     unreadable = [i for i, p in enumerate(parsed) if not p.readable]
     if unreadable:
@@ -118,6 +139,16 @@ def measure(texts: list[str], *, profile: bool = False, repeat: int = 3) -> Benc
         best[name] = min(best[name], w - start[0])
         cpu[name] = min(cpu[name], c - start[1])
 
+    chess_pass = None
+    if chess is not None:
+        from cli.bench.python_chess import one_pass
+
+        chess_pass = one_pass
+        chess_pass(chess[0][:5])  # warm-up
+        res.chess_moves, res.chess_games = chess[1], len(chess[0])
+    load = _loadavg()
+    if load is not None:
+        res.load.append(load)
     with batch_gc():  # as playtest validate runs
         for _ in range(max(1, repeat)):
             t0 = clocks()
@@ -133,6 +164,12 @@ def measure(texts: list[str], *, profile: bool = False, repeat: int = 3) -> Benc
             for t in texts:
                 findings += len(_replay(_parse(t))["findings"])
             keep("validate", t0)
+            if chess_pass is not None and chess is not None:
+                c = chess_pass(chess[0])
+                res.chess_s = c if res.chess_s is None else min(res.chess_s, c)
+    load = _loadavg()
+    if load is not None:
+        res.load.append(load)
     res.parse_s, res.replay_s, res.validate_s = best["parse"], best["replay"], best["validate"]
     res.cpu = cpu
     res.findings = findings
@@ -242,11 +279,10 @@ def format_table(res: BenchResult) -> str:
     con.print(t)
     lines = [buf.getvalue().rstrip()]
     lines.append(f"findings in the corpus: {res.findings}")
-    try:
-        load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-        lines.append(f"load average while measuring (1, 5, 15 min): {load} on {os.cpu_count()} CPUs")
-    except OSError:
-        pass
+    if res.load:
+        load = " -> ".join(", ".join(f"{x:.1f}" for x in la) for la in res.load)
+        lines.append(f"load average before -> after the timed passes (1, 5, 15 min): {load} "
+                     f"on {os.cpu_count()} CPUs")
     lines.append(f"peak memory allocated while validating the corpus game by game (tracemalloc, "
                  f"texts already loaded): {res.peak_tracemalloc / 1e6:.1f} MB; "
                  f"process max RSS: {res.max_rss / 1e6:.1f} MB")
@@ -300,8 +336,9 @@ def run_bench(args: argparse.Namespace) -> int:
             raise CliError(str(exc)) from None
         counts = _player_counts(args.players, allowed)
         texts, sim_s = _corpus_simulated(args.games, counts, str(args.seed), args.bot)
+    chess = _chess_corpus() if args.chess else None
     try:
-        res = measure(texts, profile=args.profile)
+        res = measure(texts, profile=args.profile, chess=chess)
     except ValueError as exc:
         raise CliError(str(exc)) from None
     res.simulate_s = sim_s
@@ -321,18 +358,29 @@ def run_bench(args: argparse.Namespace) -> int:
     return 0
 
 
-def _chess_line(res: BenchResult) -> str:
-    """The issue's yardstick in the same run: python-chess reading and validating PGN
-    (``cli.bench.python_chess``: 300 random legal games, best of three), against row (c)."""
+CHESS_GAMES = 300  # random legal PGN games python-chess reads in each --chess pass
+
+
+def _chess_corpus() -> tuple[list[str], int] | None:
+    """The PGN texts of the yardstick and their moves, or None without python-chess."""
     from cli.bench import python_chess as bench_chess
 
     try:
         bench_chess._chess()
     except ImportError:
+        return None
+    return bench_chess.make_pgns(CHESS_GAMES, 1)
+
+
+def _chess_line(res: BenchResult) -> str:
+    """The issue's yardstick, timed in the same rounds as row (c) (``measure(chess=...)``):
+    python-chess's moves per CPU-second reading and validating PGN against (c)'s events per
+    CPU-second."""
+    if res.chess_s is None:
         return "python-chess is not installed (pip install chess): no yardstick line"
-    texts, plies = bench_chess.make_pgns(300, 1)
-    moves_per_s = plies / bench_chess.measure(texts)
+    moves_per_s = res.chess_moves / res.chess_s
     ours = res.rate(res.cpu["validate"], "events")
     return (f"python-chess in the same run: {moves_per_s:,.0f} moves per CPU-second read and "
-            f"validated; (c) validates {ours:,.0f} events per CPU-second, "
-            f"{ours / moves_per_s:.2f}x python-chess")
+            f"validated ({res.chess_games} random legal PGN games, {res.chess_moves:,} moves, "
+            f"one pass after each (c) pass, best of {res.repeat}); (c) validates {ours:,.0f} "
+            f"events per CPU-second, {ours / moves_per_s:.2f}x python-chess")

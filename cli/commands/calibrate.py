@@ -15,16 +15,17 @@ from cli.common import (
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
     from cli.calibrate import command
-    from ingest.mandate2038.study import completed_batches
+    from ingest.mandate2038.study import study_problems
+    from schemas.variants import printable
 
     if args.study is not None and (Path(args.study) / "_batches").is_dir():
-        damaged: dict[str, str] = {}
-        completed_batches(Path(args.study), damaged)  # each batch's files against its marker
-        if damaged:
-            bid, why = sorted(damaged.items())[0]
-            raise CliError(f"{args.study}: {len(damaged)} batch(es) of the study are damaged "
-                           f"(batch {bid}: {why}); run `playtest study` again with --out "
-                           f"{args.study} to play them again")
+        # every batch finished, of this study, and no file of another (as `study` trusts one)
+        problems = study_problems(Path(args.study))
+        if problems:
+            raise CliError(f"{printable(args.study)}: the study folder cannot be read as one "
+                           f"study: {'; '.join(map(printable, problems))}; run `playtest "
+                           f"study` again with --out {printable(args.study)} to play damaged "
+                           "or missing batches again, and remove files of other studies")
     try:
         print(command(args))
     except ValueError as exc:

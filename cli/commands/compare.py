@@ -9,26 +9,70 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from schemas.variants import printable
+
 EXIT_OK = 0
 EXIT_UNUSABLE = 2
+
+
+#: bootstrap replicates ``compare`` takes (each replicate is an array over every common game)
+MIN_REPLICATES, MAX_REPLICATES = 200, 20_000
+MAX_SEED = 2**32 - 1  # numpy's seeds
+
+
+def _bounded(args: argparse.Namespace) -> tuple[int | None, str | None]:
+    """(the --players count, None) or (None, why a number typed is out of bounds)."""
+    if not MIN_REPLICATES <= args.replicates <= MAX_REPLICATES:
+        return None, (f"--replicates must be {MIN_REPLICATES:,} to {MAX_REPLICATES:,}, not "
+                      f"{args.replicates:,}")
+    if not 0 <= args.seed <= MAX_SEED:
+        return None, f"--seed must be 0 to {MAX_SEED:,}, not {args.seed:,}"
+    if not args.players:
+        return None, None
+    text = str(args.players).strip()
+    if not (text.isascii() and text.isdigit() and 2 <= int(text) <= 6):
+        return None, f"--players must be one player count (2 to 6), not {printable(text)!r}"
+    return int(text), None
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
     """Paired comparison of a study's variants with its baseline (or of two studies)."""
     from dashboards.variant_queries import CompareError, compare, format_text
+    from ingest.mandate2038.study import study_problems
 
-    players = int(args.players) if args.players else None
+    players, why = _bounded(args)
+    if why:
+        print(f"playtest: {why}", file=sys.stderr)
+        return EXIT_UNUSABLE
+    for folder in (args.dir, args.against):
+        # every batch finished, of this study, no file of another: else numbers would be wrong
+        problems = study_problems(Path(folder)) if folder else []
+        if problems:
+            print(f"playtest: {printable(folder)}: the study folder cannot be compared:",
+                  file=sys.stderr)
+            for p in problems:
+                print(f"  {printable(p)}", file=sys.stderr)
+            print("  run `playtest study` again with the same options and --out to play "
+                  "damaged or missing batches again; remove files of other studies",
+                  file=sys.stderr)
+            return EXIT_UNUSABLE
     try:
         result = compare(Path(args.dir), against=Path(args.against) if args.against else None,
                          players=players, replicates=args.replicates, seed=args.seed)
     except CompareError as exc:
-        print(f"playtest: {exc}", file=sys.stderr)
+        print(f"playtest: {printable(str(exc))}", file=sys.stderr)
         return EXIT_UNUSABLE
     if args.format == "json":
         print(json.dumps(result, indent=1, default=str))
     else:
-        print(format_text(result))
+        print(printable_lines(format_text(result)))
     return EXIT_OK
+
+
+def printable_lines(text: str) -> str:
+    """``text``'s lines with their control characters shown as escapes (a study's variant
+    names and paths are user text)."""
+    return "\n".join(printable(line) for line in text.split("\n"))
 
 
 def register(sub: Any, db_parent: argparse.ArgumentParser) -> None:

@@ -18,7 +18,11 @@ def cmd_export(args: argparse.Namespace) -> int:
     fmt, out = ("parquet", args.parquet) if args.parquet else ("csv", args.csv)
     result = pipeline.export(_db_path(args), Path(out), fmt)
     n = len(result) if isinstance(result, list) else 0
-    print(f"exported the warehouse as {fmt} to {out}" + (f" ({n} files)" if n else ""))
+    from schemas.variants import printable
+
+    # the folder as typed: its terminal escape codes are shown, not obeyed
+    print(f"exported the warehouse as {fmt} to {printable(str(out))}"
+          + (f" ({n} files)" if n else ""))
     return EXIT_OK
 
 

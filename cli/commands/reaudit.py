@@ -16,6 +16,7 @@ from cli.common import (
     check_rulings_spec,
     validate_one,
 )
+from schemas.variants import printable
 
 
 def _finding_key(x: dict[str, Any]) -> tuple[Any, ...]:
@@ -39,7 +40,9 @@ def reaudit_entries(paths: list[Path], rulings: str) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for path in paths:
         for item in _read_one(path):
-            if not item.readable:
+            if not item.readable:  # said, never skipped in silence: the re-audit is partial
+                out.append({"path": item.source, "game_id": None, "added": [], "removed": [],
+                            "unreadable": printable(str(item.reason or "unreadable"))})
                 continue
             header = getattr(item.parsed, "header", None)
             entry: dict[str, Any] = {"path": item.source, "game_id": getattr(header, "game_id", None),
@@ -69,13 +72,19 @@ def cmd_reaudit(args: argparse.Namespace) -> int:
     files = sorted(p for p in root.rglob("*.json") if not p.name.endswith(".meta.json")) \
         if root.is_dir() else []
     entries = reaudit_entries(files, args.rulings)
+    skipped = [e for e in entries if "unreadable" in e]
+    entries = [e for e in entries if "unreadable" not in e]
     changed = [e for e in entries if e["added"] or e["removed"]]
     failed = [e for e in entries if "error" in e]
-    status = EXIT_UNREADABLE if failed else EXIT_OK
+    status = EXIT_UNREADABLE if failed or skipped else EXIT_OK
     if args.format == "json":
         print(json.dumps({"rulings": args.rulings, "games": len(entries), "changed": changed,
-                          "failed": failed}, ensure_ascii=False, indent=2, default=str))
+                          "failed": failed, "skipped": skipped}, ensure_ascii=False, indent=2,
+                         default=str))
         return status
+    for e in skipped:
+        print(f"{printable(e['path'])}: skipped, the archived game cannot be read "
+              f"({e['unreadable']})")
     for e in failed:
         print(f"{e['path']} ({e['game_id']}): could not be re-audited, our code failed on it "
               f"({e['error']}); please report it")
@@ -87,7 +96,8 @@ def cmd_reaudit(args: argparse.Namespace) -> int:
                       f"{x['message']}")
     print(f"{len(entries)} archived game(s) re-audited under --rulings {args.rulings}: "
           f"{len(changed)} change(s) their findings"
-          + (f", {len(failed)} could not be re-audited" if failed else ""))
+          + (f", {len(failed)} could not be re-audited" if failed else "")
+          + (f", {len(skipped)} archived file(s) skipped as unreadable" if skipped else ""))
     return status
 
 

@@ -40,6 +40,12 @@ def cmd_study(args: argparse.Namespace) -> int:
     out = Path(args.out)
     from rich.progress import Progress
 
+    from ingest.mandate2038.study import check_spec
+
+    try:
+        check_spec(spec)  # bounds first: the batches of --games 99999999999 are not listed
+    except (StudyError, ProfileError) as exc:
+        raise CliError(str(exc)) from None
     total = len(spec.batches())
     try:
         with Progress(transient=True, console=_stderr_console()) as bar:

@@ -48,20 +48,22 @@ def cmd_variant_show(args: argparse.Namespace) -> int:
             "options": [{"id": k, "base": b, "value": v} for k, (b, v) in lv.options.items()],
             "stamp": lv.stamp.model_dump()}, indent=1))
         return EXIT_OK
-    print(f"{lv.name} ({vf.game} {vf.rules_version}), content hash {lv.stamp.hash}")
+    from schemas.variants import printable
+
+    out = [f"{lv.name} ({vf.game} {vf.rules_version}), content hash {lv.stamp.hash}"]
     if vf.description:
-        print(f"  {vf.description}")
+        out.append(f"  {vf.description}")
     if not (lv.changes or lv.stamp.paused or lv.options):
-        print("  no effective change: every value equals the rules as printed")
+        out.append("  no effective change: every value equals the rules as printed")
     for c in lv.changes:
         knob = f"  [{c.knob}]" if c.knob else ""
-        print(f"  {c.path}: {_value(c.base)} -> {_value(c.value)}{knob}")
+        out.append(f"  {c.path}: {_value(c.base)} -> {_value(c.value)}{knob}")
         if c.why:
-            print(f"      {c.why}")
-    for p in lv.stamp.paused:
-        print(f"  ability {p}: paused")
-    for k, (b, v) in lv.options.items():
-        print(f"  option {k}: {_value(b)} -> {_value(v)}")
+            out.append(f"      {c.why}")
+    out.extend(f"  ability {p}: paused" for p in lv.stamp.paused)
+    out.extend(f"  option {k}: {_value(b)} -> {_value(v)}" for k, (b, v) in lv.options.items())
+    for line in out:  # a description's terminal escape codes are shown, not obeyed
+        print(printable(line))
     return EXIT_OK
 
 

@@ -91,17 +91,53 @@ def _resolve(ref: Any) -> Any:
     return resolve(ref)
 
 
+#: why a game could not be loaded when this app first looked (a game installed or broken
+#: while the app serves: its module is not importable until the server restarts)
+_PROBLEM: list[str] = []
+#: (when looked, the entry-point names installed then): looked again after ``INSTALLED_TTL`` s
+_INSTALLED: list[tuple[float, frozenset[str]]] = []
+INSTALLED_TTL = 30.0
+
+
 def _rulesets() -> dict[str, Any]:
+    """Every registered game. A game whose declaration cannot be loaded is left out and the
+    reason kept for :func:`install_problem` (the registry keeps the games it loaded)."""
+    from engine.core.game import GameDeclarationError
     from engine.core.registry import rulesets
 
-    return dict(rulesets())
+    try:
+        return dict(rulesets())
+    except GameDeclarationError as err:
+        _PROBLEM[:] = [str(err)]
+        return dict(rulesets())  # discovery ran once: the games loaded before the failure
 
 
 def game_ids() -> list[str]:
     """Every registered game, in the registry's order (the default game first)."""
-    from engine.core.registry import game_ids as ids
+    return list(_rulesets())
 
-    return list(ids())
+
+def install_problem() -> str | None:
+    """What to tell a visitor when the installed games and the games this app serves differ
+    (a game installed, removed or broken while the dashboard runs), in words; None when they
+    agree. The installed list is read at most every ``INSTALLED_TTL`` seconds."""
+    import time
+    from importlib.metadata import entry_points
+
+    from engine.core.game import ENTRY_POINT_GROUP
+
+    served = set(_rulesets())
+    restart = ("Restart the dashboard (stop it, then run `playtest dashboard` or `playtest "
+               "demo` again) to serve it; the other games are served meanwhile.")
+    if _PROBLEM:
+        return f"A game could not be loaded: {_PROBLEM[0]}. {restart}"
+    now = time.monotonic()
+    if not _INSTALLED or now - _INSTALLED[0][0] > INSTALLED_TTL:
+        _INSTALLED[:] = [(now, frozenset(ep.name for ep in entry_points(group=ENTRY_POINT_GROUP)))]
+    new = sorted(_INSTALLED[0][1] - served)
+    if new:
+        return (f"{', '.join(new)} was installed while the dashboard was running. {restart}")
+    return None
 
 
 def title(game: str) -> str:

@@ -28,6 +28,7 @@ from dashboards import (
     ui,
     variant_pick,
 )
+from dashboards.filters import SESSION_TYPE_LABELS
 from dashboards.gameapps import Recorder
 from dashboards.mandate2038 import hexmap, live
 from dashboards.ui import plural
@@ -37,6 +38,17 @@ SESSION_TYPES = ["facilitated_playtest", "blind_playtest", "developer_walkthroug
                  "browser_walkthrough"]
 SESSION_A = ["mirevanta", "kestralyn", "corthaven", "loopfold", "dovetalis", "orisonix"]
 MANY = 10  # above this many options, a picker replaces one button per option
+#: the setup form's choices in words (the header keeps the ids)
+PROFILES = {"default": "Default game", "advanced": "Advanced game"}
+DETAILS = {"full": "Every decision", "partial": "Only some events"}
+
+
+def _protocol_words(ref: str) -> str:
+    """``mandate2038-observation@1`` as "Observation protocol, version 1"."""
+    if ref == "(none)":
+        return "No observation protocol"
+    version = ref.rpartition("@")[2]
+    return f"Mandate 2038 observation protocol, version {version}"
 
 
 def _ddir() -> Path:
@@ -47,20 +59,40 @@ def _open(draft_id: str | None) -> None:
     record_nav.open_draft(draft_id)
 
 
-def _record(draft_id: str, event: dict[str, Any]) -> None:
-    """Append one event to the draft (fsynced) with the time now."""
-    drafts.append_event(_ddir(), draft_id, live.stamp(event))
+def _record(draft_id: str, at: tuple[int, int], event: dict[str, Any]) -> None:
+    """Append one event to the draft (fsynced) with the time now, answering the decision drawn
+    at position ``at`` (events recorded, options passed): a stale answer writes nothing."""
+    if not _current(draft_id, at):
+        return
+    if record_nav.record_at(draft_id, at[0], [live.stamp(event)]):
+        st.session_state["passed"] = frozenset()
+        st.session_state["last_recorded"] = event.get("type")
+
+
+def _unpass() -> None:
     st.session_state["passed"] = frozenset()
-    st.session_state["last_recorded"] = event.get("type")
 
 
-def _undo(draft_id: str) -> None:
-    drafts.undo(_ddir(), draft_id)
-    st.session_state["passed"] = frozenset()
+def _pass(draft_id: str, at: tuple[int, int], key: str) -> None:
+    if _current(draft_id, at) and len(drafts.load(_ddir(), draft_id).events) == at[0]:
+        st.session_state["passed"] = frozenset(st.session_state.get("passed", frozenset())
+                                               | {key})
+    else:
+        st.toast(record_nav.STALE, icon=":material/touch_app:")
 
 
-def _pass(key: str) -> None:
-    st.session_state["passed"] = frozenset(st.session_state.get("passed", frozenset()) | {key})
+def _current(draft_id: str, at: tuple[int, int]) -> bool:
+    """True while no option was passed since the decision at ``at`` was drawn (a stale tap on a
+    decision drawn before a pass is refused quietly)."""
+    if len(st.session_state.get("passed", frozenset())) == at[1]:
+        return True
+    st.toast(record_nav.STALE, icon=":material/touch_app:")
+    return False
+
+
+def _position(n_events: int) -> tuple[int, int]:
+    """Where a decision is drawn: the events recorded and the options passed since."""
+    return n_events, len(st.session_state.get("passed", frozenset()))
 
 
 # --- a new session ----------------------------------------------------------------------------
@@ -70,7 +102,6 @@ def new_session() -> None:
     """The new-session form; "Start recording" creates the draft and opens it."""
     pack = live.pack()
     names = live.factions(pack)
-    st.subheader("New session")
     n = st.number_input("Players", min_value=2, max_value=6, value=4, key="new_n",
                         help="3-5 suggested; 4 is the balance authority.")
     if not 3 <= int(n) <= 5:
@@ -92,9 +123,11 @@ def new_session() -> None:
     c1, c2, c3 = st.columns(3)
     session_type = c1.selectbox(
         "Session type", SESSION_TYPES, key="new_type",
+        format_func=lambda v: SESSION_TYPE_LABELS.get(v, v),
         help="Blind playtest only when players used the supplied rules and components without "
         "designer answers. Simulations are written by `playtest simulate`, never here.")
-    profile = c2.radio("Profile", ["default", "advanced"], horizontal=True, key="new_profile")
+    profile = c2.radio("Profile", list(PROFILES), horizontal=True, key="new_profile",
+                       format_func=PROFILES.__getitem__)
     versions = []
     try:
         from schemas.packs import available_protocol_versions
@@ -103,11 +136,13 @@ def new_session() -> None:
     except Exception:
         versions = []
     proto_opts = [f"{protocols.DEFAULT_PROTOCOL}@{v}" for v in reversed(versions)] + ["(none)"]
-    protocol = c3.selectbox("Observation protocol", proto_opts, key="new_protocol")
+    protocol = c3.selectbox("Observation protocol", proto_opts, key="new_protocol",
+                            format_func=_protocol_words)
     detail = st.radio(
-        "Detail", ["full", "partial"], horizontal=True, key="new_detail",
-        help="full: every decision will be recorded; partial: only some events (e.g. Era "
-        "checkpoints and the final record), so missing structure is not an error.")
+        "Detail", list(DETAILS), horizontal=True, key="new_detail",
+        format_func=DETAILS.__getitem__,
+        help="Every decision: the whole game will be recorded. Only some events: e.g. Era "
+        "checkpoints and the final record, so missing structure is not an error.")
     c4, c5, c6 = st.columns(3)
     date = c4.date_input("Date", value=dt.date.today(), key="new_date")
     venue = c5.text_input("Venue", key="new_venue")
@@ -175,7 +210,8 @@ def draft_seats(header: dict[str, Any]) -> str:
 # --- recording ----------------------------------------------------------------------------------
 
 
-def observation_popover(draft_id: str, era: int | None, cycle: int | None) -> None:
+def observation_popover(draft_id: str, at: tuple[int, int], era: int | None,
+                        cycle: int | None) -> None:
     protocol, _ = protocols.load(None)
     cats: list[tuple[str, str]] = [(c.id, c.name) for c in protocol.categories] if protocol is not None else [
         ("rules_lookup", "Rules lookup"), ("intervention", "Facilitator intervention"),
@@ -200,7 +236,7 @@ def observation_popover(draft_id: str, era: int | None, cycle: int | None) -> No
                     ev["rule"] = rule.strip()
                 if minutes:
                     ev["minutes"] = float(minutes)
-                _record(draft_id, ev)
+                _record(draft_id, at, ev)
                 st.toast("Observation recorded", icon=":material/check:")
                 st.rerun()
 
@@ -208,7 +244,11 @@ def observation_popover(draft_id: str, era: int | None, cycle: int | None) -> No
 def decision_panel(draft_id: str, nxt: live.Next, seat_names: dict[int, str],
                    places: dict[str, str], at_event: int = 0) -> None:
     """The next decision's choices. ``at_event`` (events recorded so far) keys the secret
-    selection pickers, so each selection round starts empty instead of repeating the last."""
+    selection pickers, so each selection round starts empty instead of repeating the last, and
+    (with the options passed) every choice's key and answer: a tap on a decision no longer on
+    the screen's server side is refused (:func:`dashboards.record_nav.record_at`)."""
+    pos = _position(at_event)
+    tag = f"{pos[0]}_{pos[1]}"
     who = f"Seat {nxt.seat} ({seat_names.get(nxt.seat, '?')})" if nxt.seat else "The table"
     if nxt.kind == "end":
         st.success(f"{nxt.label or 'The game is over'}. Finish below to archive and load it.",
@@ -228,7 +268,7 @@ def decision_panel(draft_id: str, nxt: live.Next, seat_names: dict[int, str],
                                             format_func=live.option_label, index=None,
                                             placeholder="Choose the revealed card",
                                             key=f"sel_{at_event}_{seat}")
-        if st.button("Reveal selections", type="primary", key="reveal_go"):
+        if st.button("Reveal selections", type="primary", key=f"reveal_go_{tag}"):
             missing = [seat for seat, pick in picks.items() if pick is None]
             if missing:
                 st.error("Choose the selection of " + ", ".join(f"Seat {m}" for m in missing)
@@ -242,7 +282,7 @@ def decision_panel(draft_id: str, nxt: live.Next, seat_names: dict[int, str],
             if event is None:
                 st.error("The engine gave no reveal event for these selections; use the form below.")
                 return
-            _record(draft_id, live.event_dict(event))
+            _record(draft_id, pos, live.event_dict(event))
             st.rerun()
         return
     heading = "What happened?" if nxt.kind == "chance" else f"{who} decides"
@@ -258,8 +298,8 @@ def decision_panel(draft_id: str, nxt: live.Next, seat_names: dict[int, str],
             tl = [live.option_label(o, places) for o in trades]
             ti = st.selectbox("Offer and answer", range(len(trades)), format_func=lambda i: tl[i],
                               key="trade_pick")
-            st.button("Record trade", key="trade_go", on_click=_record,
-                      args=(draft_id, live.event_dict(trades[ti])))
+            st.button("Record trade", key=f"trade_go_{tag}", on_click=_record,
+                      args=(draft_id, pos, live.event_dict(trades[ti])))
     if not options:
         return
     if len(options) <= MANY:
@@ -267,11 +307,12 @@ def decision_panel(draft_id: str, nxt: live.Next, seat_names: dict[int, str],
         for k, opt in enumerate(options):
             label = live.option_label(opt, places)
             if live.is_pass(opt):
-                cols[k % 3].button(label, key=f"opt_{k}", on_click=_pass, args=(opt.key,),
+                cols[k % 3].button(label, key=f"opt_{tag}_{k}", on_click=_pass,
+                                   args=(draft_id, pos, opt.key),
                                    width="stretch")
             else:
-                cols[k % 3].button(label, key=f"opt_{k}", on_click=_record,
-                                   args=(draft_id, live.event_dict(opt)), width="stretch",
+                cols[k % 3].button(label, key=f"opt_{tag}_{k}", on_click=_record,
+                                   args=(draft_id, pos, live.event_dict(opt)), width="stretch",
                                    type="primary" if len(options) == 1 else "secondary")
         return
     moves: dict[tuple[str, tuple[str, ...]], list[Any]] = {}
@@ -287,39 +328,44 @@ def decision_panel(draft_id: str, nxt: live.Next, seat_names: dict[int, str],
         keys = list(moves)
         mk = st.selectbox(f"Acting piece and move ({len(keys)} moves, {len(options)} choices)",
                           range(len(keys)), format_func=lambda i: live.move_label(keys[i], places),
-                          key="opt_move")
+                          key=f"opt_move_{tag}")
         variants = moves[keys[mk]]
         cols = st.columns(min(len(variants), 3))
         for j, opt in enumerate(variants):
-            cols[j % 3].button(live.variant_label(opt), key=f"opt_var_{j}", on_click=_record,
-                               args=(draft_id, live.event_dict(opt)), width="stretch",
+            cols[j % 3].button(live.variant_label(opt), key=f"opt_var_{tag}_{j}",
+                               on_click=_record, args=(draft_id, pos, live.event_dict(opt)),
+                               width="stretch",
                                type="primary" if len(variants) == 1 else "secondary")
         for k, opt in enumerate(others):
             label = live.option_label(opt, places)
             if live.is_pass(opt):
-                st.button(label, key=f"opt_other_{k}", on_click=_pass, args=(opt.key,))
+                st.button(label, key=f"opt_other_{tag}_{k}", on_click=_pass,
+                          args=(draft_id, pos, opt.key))
             else:
-                st.button(label, key=f"opt_other_{k}", on_click=_record,
-                          args=(draft_id, live.event_dict(opt)))
+                st.button(label, key=f"opt_other_{tag}_{k}", on_click=_record,
+                          args=(draft_id, pos, live.event_dict(opt)))
         with st.expander(f"All {len(options)} choices as one list"):
-            _full_list(draft_id, options, places)
+            _full_list(draft_id, pos, options, places)
         return
-    _full_list(draft_id, options, places)
+    _full_list(draft_id, pos, options, places)
 
 
-def _full_list(draft_id: str, options: list[Any], places: dict[str, str]) -> None:
+def _full_list(draft_id: str, pos: tuple[int, int], options: list[Any],
+               places: dict[str, str]) -> None:
+    tag = f"{pos[0]}_{pos[1]}"
     labels = [live.option_label(o, places) for o in options]
     pick = st.selectbox(f"{len(options)} legal choices", range(len(options)),
-                        format_func=lambda i: labels[i], key="opt_pick")
+                        format_func=lambda i: labels[i], key=f"opt_pick_{tag}")
     chosen = options[pick]
     if live.is_pass(chosen):
-        st.button("Decline", key="opt_go", on_click=_pass, args=(chosen.key,))
+        st.button("Decline", key=f"opt_go_{tag}", on_click=_pass,
+                  args=(draft_id, pos, chosen.key))
     else:
-        st.button("Record", type="primary", key="opt_go", on_click=_record,
-                  args=(draft_id, live.event_dict(chosen)))
+        st.button("Record", type="primary", key=f"opt_go_{tag}", on_click=_record,
+                  args=(draft_id, pos, live.event_dict(chosen)))
 
 
-def manual_form(draft_id: str, expanded: bool) -> None:
+def manual_form(draft_id: str, at: tuple[int, int], expanded: bool) -> None:
     with st.expander("Record an event by hand", expanded=expanded,
                      icon=":material/keyboard:"):
         st.caption("For anything the guided choices do not list (or when the engine's "
@@ -351,11 +397,11 @@ def manual_form(draft_id: str, expanded: bool) -> None:
             if problem or event is None:
                 st.error(f"Not recorded: {problem}")
             else:
-                _record(draft_id, event)
+                _record(draft_id, at, event)
                 st.rerun()
 
 
-def survey_form(draft_id: str, seats: list[int]) -> None:
+def survey_form(draft_id: str, at: tuple[int, int], seats: list[int]) -> None:
     protocol, problem = protocols.load(None)
     with st.expander("Post-game survey", icon=":material/quiz:"):
         if protocol is None:
@@ -382,7 +428,7 @@ def survey_form(draft_id: str, seats: list[int]) -> None:
                 ev = {"type": "survey", "item": item, "value": value}
                 if seat is not None:
                     ev["seat"] = seat
-                _record(draft_id, ev)
+                _record(draft_id, at, ev)
                 st.toast("Answer recorded", icon=":material/check:")
                 st.rerun()
 
@@ -396,8 +442,6 @@ def recording(draft_id: str) -> None:
     names = live.factions(live.pack())
     seat_names = {s["seat"]: names.get(s["faction"], s["faction"]) for s in header.get("seats", [])}
     top = st.columns([4, 1, 1])
-    from dashboards.filters import SESSION_TYPE_LABELS
-
     kind = SESSION_TYPE_LABELS.get(header.get("session_type", ""), "session type not set")
     top[0].markdown(f"**Mandate 2038** · {kind} · "
                     + ", ".join(f"{k}: {v}" for k, v in seat_names.items()))
@@ -435,7 +479,7 @@ def recording(draft_id: str) -> None:
             if rep.engine_problem:
                 st.caption(f"Engine: {rep.engine_problem}")
     with status[1]:
-        observation_popover(d.id, era, cycle)
+        observation_popover(d.id, _position(len(d.events)), era, cycle)
     for b in rep.bad_events:
         st.error(b)
 
@@ -450,18 +494,23 @@ def recording(draft_id: str) -> None:
 
     decision_panel(d.id, nxt, seat_names, live.places(state, live.pack()), len(d.events))
 
+    pos = _position(len(d.events))
+    tag = f"{pos[0]}_{pos[1]}"
     c = st.columns([2, 1, 1, 1])
     if d.events:
         c[0].button(f"Undo: {replay_view.event_label(d.events[-1])[:60]}", key="undo",
-                    on_click=_undo, args=(d.id,), icon=":material/undo:")
-    c[1].button("Setup finished", key="mk_setup_end", on_click=_record,
-                args=(d.id, {"type": "phase", "name": "setup_end"}))
-    c[2].button("Break", key="mk_break", on_click=_record,
-                args=(d.id, {"type": "phase", "name": "break"}))
-    c[3].button("Resume", key="mk_resume", on_click=_record,
-                args=(d.id, {"type": "phase", "name": "resume"}))
+                    on_click=_ask, args=("undo",), icon=":material/undo:")
+    c[1].button("Setup finished", key=f"mk_setup_end_{tag}", on_click=_record,
+                args=(d.id, pos, {"type": "phase", "name": "setup_end"}))
+    c[2].button("Break", key=f"mk_break_{tag}", on_click=_record,
+                args=(d.id, pos, {"type": "phase", "name": "break"}))
+    c[3].button("Resume", key=f"mk_resume_{tag}", on_click=_record,
+                args=(d.id, pos, {"type": "phase", "name": "resume"}))
 
-    manual_form(d.id, expanded=nxt.kind == "unknown")
+    if st.session_state.get("confirm") == "undo" and d.events:
+        record_nav.ask_undo(d.id, len(d.events), replay_view.event_label(d.events[-1]), "undo",
+                            lambda: _ask(None), _unpass)
+    manual_form(d.id, pos, expanded=nxt.kind == "unknown")
     if state is not None:
         with st.expander("Map and resources", icon=":material/hexagon:"):
             m1, m2 = st.columns([3, 2])
@@ -469,7 +518,7 @@ def recording(draft_id: str) -> None:
                                        replay_view.content_names()), width="stretch")
             with m2:
                 ui.table(replay_view.seat_table(state))
-    survey_form(d.id, sorted(seat_names))
+    survey_form(d.id, pos, sorted(seat_names))
     _events_table(d)
     finish_panel(d)
 

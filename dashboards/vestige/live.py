@@ -139,10 +139,15 @@ def as_log(header: dict[str, Any], events: list[dict[str, Any]]) -> VestigeLog:
     return VestigeLog.model_validate({"header": header, "events": events})
 
 
-def finish(header: dict[str, Any], events: list[dict[str, Any]], db: Path) -> tuple[Any, str | None]:
-    """Archive and load the game; (result, problem)."""
+def finish(header: dict[str, Any], events: list[dict[str, Any]], db: Path,
+           over: bool = True) -> tuple[Any, str | None]:
+    """Archive and load the game; (result, problem). A game finished before it is ``over``
+    (a short session at the table) is kept and audited as a partial log (``detail: partial``:
+    what was recorded is checked, the missing end is not an error)."""
     from ingest.pipeline import ingest_log
 
+    if not over:
+        header = {**header, "detail": "partial"}
     try:
         return ingest_log(as_log(header, events), db), None
     except Exception as err:  # storage problems are shown on the page

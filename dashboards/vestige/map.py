@@ -95,8 +95,11 @@ def render_svg(view: dict[str, Any], caption: str | None = None) -> str:
             occupied.setdefault(s["space"], []).append(s)
     for n, (a, b) in SPACE_AT.items():
         x, y = _xy(a, b)
-        parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="#ffffff" stroke="#888" '
+        # numbered as the recorder names them ("moves to space 13 (via 9)")
+        parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="5" fill="#ffffff" stroke="#888" '
                      f'stroke-width="0.8"><title>space {n}</title></circle>')
+        parts.append(f'<text class="space-no" x="{x:.1f}" y="{y + 2:.1f}" font-size="6" '
+                     f'text-anchor="middle" fill="#444">{n}</text>')
     for n, here in occupied.items():
         if n not in SPACE_AT:
             continue

@@ -83,21 +83,30 @@ def new_session() -> None:
         st.rerun()
 
 
-def _record(draft_id: str, choice: vl.Choice, at: int) -> None:
-    """Record one choice (an option that records nothing is remembered as passed)."""
+def _passed(at: int) -> set[str]:
+    return set(st.session_state.get(PASSED, {}).get(at, ()))
+
+
+def _record(draft_id: str, choice: vl.Choice, at: int, n_passed: int) -> None:
+    """Record one choice of the decision drawn at position ``at`` (events recorded) after
+    ``n_passed`` options passed; an option that records nothing is remembered as passed. A
+    stale choice (a double tap, a tap on a decision already answered) writes nothing."""
+    if len(_passed(at)) != n_passed:
+        st.toast(record_nav.STALE, icon=":material/touch_app:")
+        return
     if choice.records:
-        drafts.append_event(record_nav.ddir(), draft_id, vl.stamp(vl.event_dict(choice.option)))
+        if not record_nav.record_at(draft_id, at, [vl.stamp(vl.event_dict(choice.option))]):
+            return
         st.session_state.pop(PASSED, None)
-    else:
+    elif len(drafts.load(record_nav.ddir(), draft_id).events) == at:
         kept = st.session_state.setdefault(PASSED, {})
         kept.setdefault(at, set()).add(getattr(choice.option, "key", ""))
-    st.session_state.pop(GROUP, None)
+    else:
+        st.toast(record_nav.STALE, icon=":material/touch_app:")
 
 
-def _undo(draft_id: str) -> None:
-    drafts.undo(record_nav.ddir(), draft_id)
+def _forget() -> None:
     st.session_state.pop(PASSED, None)
-    st.session_state.pop(GROUP, None)
 
 
 def _ask(what: str | None) -> None:
@@ -110,7 +119,10 @@ def _group(choice: vl.Choice) -> str:
 
 def decision(draft_id: str, nxt: vl.Next, at: int) -> None:
     """The next decision: a forced option as one button; a few choices as one button each; a
-    long decision split by kind of action first. Nothing is pre-selected."""
+    long decision split by kind of action first. Nothing is pre-selected. Every choice carries
+    the position it was drawn for (its key and its answer), so a stale tap records nothing."""
+    pos = (at, len(_passed(at)))
+    tag = f"{pos[0]}_{pos[1]}"
     heading = f"{nxt.actor} decides" if nxt.kind == "player" else f"What happened? {nxt.label}"
     if nxt.kind == "player" and nxt.label and nxt.label != "Next turn":
         heading += f" ({nxt.label})"
@@ -121,8 +133,8 @@ def decision(draft_id: str, nxt: vl.Next, at: int) -> None:
         return
     if nxt.forced:
         st.caption("Only one thing can happen here:")
-        st.button(f"Record: {choices[0].label}", type="primary", key="vrec_forced",
-                  on_click=_record, args=(draft_id, choices[0], at), width="stretch",
+        st.button(f"Record: {choices[0].label}", type="primary", key=f"vrec_forced_{tag}",
+                  on_click=_record, args=(draft_id, choices[0], *pos), width="stretch",
                   icon=":material/check:")
         return
     if len(choices) > MANY:
@@ -134,22 +146,22 @@ def decision(draft_id: str, nxt: vl.Next, at: int) -> None:
             picked = st.pills(
                 f"{len(choices)} choices: what does the seat do?", names,
                 format_func=lambda g: f"{GROUP_NAMES.get(g, words(g))} ({len(groups[g])})",
-                key=GROUP)
+                key=f"{GROUP}_{tag}")
             if picked not in groups:
                 st.caption("Choose what the seat does; nothing is chosen for you.")
                 return
             choices = groups[picked]
     if len(choices) <= MANY:
         for k, ch in enumerate(choices):
-            st.button(ch.label, key=f"vrec_opt_{k}", on_click=_record, args=(draft_id, ch, at),
-                      width="stretch")
+            st.button(ch.label, key=f"vrec_opt_{tag}_{k}", on_click=_record,
+                      args=(draft_id, ch, *pos), width="stretch")
         return
     labels = [ch.label for ch in choices]
     pick = st.selectbox(f"{len(choices)} choices", range(len(choices)), index=None,
                         format_func=lambda i: labels[i], placeholder="Choose what happened",
-                        key=f"vrec_pick_{at}")
-    st.button("Record", type="primary", key="vrec_record", disabled=pick is None,
-              on_click=_record, args=(draft_id, choices[int(pick or 0)], at))
+                        key=f"vrec_pick_{tag}")
+    st.button("Record", type="primary", key=f"vrec_record_{tag}", disabled=pick is None,
+              on_click=_record, args=(draft_id, choices[int(pick or 0)], *pos))
 
 
 def recording(draft_id: str) -> None:
@@ -174,7 +186,7 @@ def recording(draft_id: str) -> None:
     r = vl.replay_draft(d.header, d.events)
     snap = RULESET.snapshot(r.state)
     at = len(d.events)
-    passed = frozenset(st.session_state.get(PASSED, {}).get(at, ()))
+    passed = frozenset(_passed(at))
     nxt = vl.next_decision(r, passed, names)
     left, right = st.columns([3, 2])
     with left:
@@ -212,7 +224,8 @@ def seat_label(s: dict[str, Any], names: dict[int, str]) -> str:
 
 
 def _controls(d: drafts.Draft, over: bool) -> None:
-    """Undo, put aside and finish; the last two ask once more before acting."""
+    """Undo, put aside and finish (at any time: a game not over is finished early as a partial
+    game); each asks once more before acting."""
     asking = st.session_state.get(CONFIRM)
     c = st.columns(3)
     last = event_label(d.events[-1], vl.seat_names(d.header)) if d.events else ""
@@ -220,22 +233,22 @@ def _controls(d: drafts.Draft, over: bool) -> None:
         c[0].button("Undo last event", key="vrec_undo", on_click=_ask, args=("undo",),
                     icon=":material/undo:", help=f"Takes back: {last}")
     c[1].button("Put this draft aside", key="vrec_abandon", on_click=_ask, args=("abandon",))
-    if over:
-        c[2].button("Finish: archive and load", key="vrec_finish", type="primary",
-                    on_click=_ask, args=("finish",))
+    c[2].button("Finish: archive and load" if over else "Finish early (a partial game)",
+                key="vrec_finish", type="primary" if over else "secondary", on_click=_ask,
+                args=("finish",), disabled=not d.events,
+                help=None if over else "The game is not over: archive what was recorded; it is "
+                "kept and audited as a partial game.")
     cancel = lambda: _ask(None)  # noqa: E731
     if asking == "undo" and d.events:
-        if ui.confirm(f"Take back the last event? “{last}” (the draft file keeps it as undone).",
-                      "Yes, undo it", "vrec_undo", cancel):
-            _ask(None)
-            _undo(d.id)
-            st.rerun()
+        record_nav.ask_undo(d.id, len(d.events), last, "vrec_undo", cancel, _forget)
     elif asking == "abandon":
         record_nav.ask_aside(d.id, "vrec_abandon", cancel)
-    elif asking == "finish" and over and ui.confirm(
-            ui.finish_question(len(d.events)), "Yes, finish and load", "vrec_finish", cancel):
+    elif asking == "finish" and d.events and ui.confirm(
+            ui.finish_question(len(d.events)) + ("" if over else " The game is not over: it is "
+                                                 "kept and audited as a partial game."),
+            "Yes, finish and load", "vrec_finish", cancel):
         _ask(None)
-        result, problem = vl.finish(d.header, d.events, store.db_path())
+        result, problem = vl.finish(d.header, d.events, store.db_path(), over)
         if problem:
             st.error(f"The game could not be stored: {problem}")
             return

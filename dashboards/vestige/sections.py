@@ -80,8 +80,10 @@ def _one_kind(df: pl.DataFrame, kind: str) -> pl.DataFrame:
     return df.filter(pl.col("kind") == kind) if not df.is_empty() else df
 
 
-def _per_seat(ledger: pl.DataFrame, by: str) -> pl.DataFrame:
-    seat_games = ledger.select("game_id", "seat", by).unique().group_by(by).agg(
+def _per_seat(ledger: pl.DataFrame, seats: pl.DataFrame, by: str) -> pl.DataFrame:
+    """Leverage per seat-game by source and ``by``: the mean is over every seat-game in
+    ``seats`` (a seat that gained nothing from a source counts as 0 there, not as missing)."""
+    seat_games = seats.select("game_id", "seat", by).unique().group_by(by).agg(
         pl.len().alias("seat_games"))
     return (
         ledger.group_by([by, "source"]).agg(pl.col("leverage").sum())
@@ -105,15 +107,18 @@ def scoring(db: Path, f: Filters) -> None:
     if kind is None or ledger.is_empty():
         ui.empty_state("No Vestige leverage ledger for the matching games.")
         return
-    by_players = _per_seat(ledger, "player_count")
+    seats = _one_kind(vq.seats(db, f), kind).select("game_id", "seat", "player_count",
+                                                     pl.col("winner").fill_null(False))
+    by_players = _per_seat(ledger, seats, "player_count")
     ui.show_chart(vc.leverage_sources(by_players, "player_count",
                                       "Leverage per seat-game by source and player count"),
                   "vestige-leverage-by-players")
     ui.show_table(by_players.drop("source"), "vestige-leverage-by-players")
-    groups = ledger.with_columns(
-        pl.when(pl.col("winner")).then(pl.lit("Winners")).otherwise(pl.lit("Others"))
-        .alias("group"))
-    win = _per_seat(groups, "group")
+    def grouped(frame: pl.DataFrame) -> pl.DataFrame:
+        return frame.with_columns(pl.when(pl.col("winner")).then(pl.lit("Winners"))
+                                  .otherwise(pl.lit("Others")).alias("group"))
+
+    win = _per_seat(grouped(ledger), grouped(seats), "group")
     ui.show_chart(vc.leverage_sources(win, "group", "Winners vs others: leverage by source"),
                   "vestige-leverage-winners")
     ui.show_table(win.drop("source"), "vestige-leverage-winners")

@@ -76,12 +76,29 @@ def _checks_table(frames: dict[str, pl.DataFrame], n: int) -> pl.DataFrame:
         for label, df in frames.items():
             part = df.filter((pl.col("player_count") == n) & (pl.col("metric") == mid))
             for r in part.iter_rows(named=True):
-                rows.append({"metric (designers' name)": name, "contract check": mid,
-                             "games from": label, "games": r["games"],
-                             "value": _fmt(r["value"], mid),
-                             "95% interval": _interval(r["low"], r["high"]),
-                             "threshold": _threshold(key, bound), "verdict": r["verdict"]})
+                seen = r.get("value_seen") is not None
+                # an entropy's verdict is on the designers' scale (the ids seen): its value
+                # there, the fixed scale's (the ids possible) beside it
+                value = (f"{_fmt(r['value_seen'], mid)} over the {r['ids_seen']} seen "
+                         f"(fixed scale {_fmt(r['value'], mid)})" if seen
+                         else _fmt(r["value"], mid))
+                rows.append({"metric (designers' name)": name, "games from": label, "games": r["games"], "value": value,
+                             "95% interval": _interval(r["low_seen"], r["high_seen"]) if seen
+                             else _interval(r["low"], r["high"]),
+                             "threshold": _threshold(key, bound),
+                             "verdict": r["verdict"] + _needed(r)})
     return pl.DataFrame(rows)
+
+
+def _needed(r: dict[str, Any]) -> str:
+    """The games that would settle a check with "not enough games" at its current effect size
+    (80% chance; :func:`ingest.stats.games_needed`): bots in whole line-ups, and physical
+    tables (the checks only bots have: none)."""
+    bots, tables = r.get("games_needed"), r.get("tables_needed")
+    if bots is None:
+        return ""
+    return (f" (settled by ~{bots:,} bot games; "
+            + (f"{tables:,} at tables)" if tables is not None else "bots only)"))
 
 
 def _notes(frames: dict[str, pl.DataFrame], n: int) -> list[str]:
@@ -91,8 +108,9 @@ def _notes(frames: dict[str, pl.DataFrame], n: int) -> list[str]:
         seen: dict[str, list[str]] = {}
         for r in part.iter_rows(named=True):
             seen.setdefault(r["note"], []).append(r["metric"])
+        names = {mid: name for mid, name, _key, _bound in bq.METRICS}
         for note, mids in seen.items():
-            out.append(f"**{label}** ({', '.join(mids)}): {note}.")
+            out.append(f"**{label}** ({', '.join(names.get(m, m) for m in mids)}): {note}.")
     return out
 
 
@@ -249,7 +267,8 @@ def render() -> None:
     th = stats.thresholds()
     st.caption(
         "The designers' balance checks (contract strategic-unsolvability-v3, provisional "
-        "thresholds; FACTS.md §11.5), computed with their definitions (docs/balance.md): per "
+        "thresholds, docs/balance.md, Verdicts), computed with their definitions (docs/balance.md, "
+        "Definitions): per "
         "player count, joint wins credited 1/k, seat = turn order from first Initiative, the "
         "Era II leader read at the end of Era II Production. Physical evidence and each "
         "study's policy mix are shown side by side, never pooled. Four players is the balance "
@@ -307,7 +326,13 @@ def render() -> None:
         "verdict. Intervals are taken over common-seed "
         "blocks of games (a range or a maximum from simultaneous intervals of its groups, "
         "anything else by a bias-corrected cluster bootstrap); `playtest calibrate "
-        "--null-check` measures how often a verdict is wrong (docs/balance.md)."
+        "--null-check` measures how often a verdict is wrong (docs/balance.md). An entropy "
+        "is judged on the designers' scale (normalised by the log of the ids seen, as their "
+        "floor is defined), the fixed scale beside it. *Settled by*: for a check with "
+        f"*{stats.NOT_ENOUGH}*, the games that would give a verdict with an "
+        f"{stats.POWER:.0%} chance if the present estimate were the truth (the same bootstrap, "
+        "its interval shrinking with more games), for bots (whole line-ups) and for physical "
+        "tables (each game its own deal, assuming a table's game varies as a bot's does)."
     )
     _variants_link()
     st.subheader("The checks in detail")

@@ -33,18 +33,19 @@ def render() -> None:
         return
     too_big = [u.name for u in uploads if u.size > ui.MAX_UPLOAD_MB * 1024 * 1024]
     if too_big:
-        st.error(f"Too large (over {ui.MAX_UPLOAD_MB} MB): {', '.join(too_big)}")
+        st.error(f"Too large (over {ui.MAX_UPLOAD_MB} MB): {', '.join(map(ui.md_text, too_big))}")
         return
-    st.write(f"{ui.plural(len(uploads), 'file')} ready: " + ", ".join(f"`{u.name}`" for u in uploads))
+    st.write(f"{ui.plural(len(uploads), 'file')} ready: "
+             + ", ".join(ui.md_text(u.name) for u in uploads))
     if not st.button("Load into the archive and warehouse", type="primary", key="import_go"):
         return
     with (tempfile.TemporaryDirectory(prefix="playtest-upload-") as tmp,
           st.spinner("Reading, checking and loading...")):
         outcome = importing.run_import([(u.name, u.getvalue()) for u in uploads], db, Path(tmp))
     for note in outcome.notes:
-        st.warning(note, icon=":material/warning:")
+        st.warning(ui.md_text(note), icon=":material/warning:")
     for problem in outcome.problems:
-        st.error(problem, icon=":material/error:")
+        st.error(ui.md_text(problem), icon=":material/error:")
     rows = outcome.rows
     if not rows:
         return

@@ -58,7 +58,12 @@ def section(ga: gameapps.GameApp, f: filters.Filters) -> None:
     data = queries.observation_page(db, f, rows)  # counted in SQL, on one connection
     counts = data["counts"]
     if counts.is_empty():
-        ui.empty_state("No observations in the matching games. " + ui.NO_GAMES)
+        n = queries.game_count(db, f)
+        ui.empty_state(
+            f"No observations in the {ui.plural(n, f'matching {ga.title} game')} yet. "
+            f"Record them at the table by {ga.title}'s observation protocol (named under "
+            "Capture completeness below): observation events in the game's log, written live "
+            "or imported." if n else ui.NO_GAMES)
     else:
         total = int(counts["observations"].sum())
         by = st.radio("Split by", ["era", "rule"], horizontal=True, key=gameapps.key("obs_split"))
@@ -96,8 +101,9 @@ def section(ga: gameapps.GameApp, f: filters.Filters) -> None:
     limit = 100
     games = queries.protocol_games(db, f, others, limit)
     if games.is_empty():
-        ui.empty_state("No human sessions match; tick the box above to score the others. "
-                       + ui.NO_GAMES)
+        ui.empty_state("No human playtest matches (illustrative samples and simulations are "
+                       "not sessions a facilitator observed); tick the box above to score the "
+                       "others.")
     else:
         n_games = int(games["total"][0])
         per_game, per_item, misfits = _completeness(
@@ -107,8 +113,9 @@ def section(ga: gameapps.GameApp, f: filters.Filters) -> None:
             st.caption("This warehouse predates the `capture` table: the archived logs were "
                        "re-scored. Run `playtest rebuild` to score them at ingest.")
         if "completeness" in per_game.columns and per_game["completeness"].drop_nulls().len():
-            ui.show_chart(charts.completeness_chart(per_game.drop_nulls("completeness")),
-                          "capture-completeness")
+            named = per_game.drop_nulls("completeness").with_columns(  # a game in words
+                pl.col("game_id").replace_strict(ui.game_names(), default=pl.col("game_id")))
+            ui.show_chart(charts.completeness_chart(named), "capture-completeness")
         ui.show_table(per_game, "capture-completeness")
         if not per_item.is_empty():
             missed = (per_item.group_by(["item", "group"])
@@ -144,17 +151,18 @@ def section(ga: gameapps.GameApp, f: filters.Filters) -> None:
         if not numeric.is_empty():
             ui.show_chart(charts.survey_chart(numeric), "survey-scales")
             summary = numeric.select(
-                "item", "answers", pl.col("mean").round(2),
-                pl.col("item").replace_strict(questions, default="").alias("question"))
+                pl.col("item").replace_strict(questions, default=pl.col("item"))
+                .alias("question"), "answers", pl.col("mean").round(2))
             ui.show_table(summary, "survey-summary")
         if not text.is_empty():
             st.caption("Answers in words: could every player explain why the winner won; each "
                        "institution's signature moment.")
-            words_cols = ("game_id", "seat", "faction", "item", "question", "value_text")
+            words_cols = ("game_id", "seat", "faction", "question", "value_text")
 
             def words(frame: pl.DataFrame) -> pl.DataFrame:
-                return frame.with_columns(pl.col("item").replace_strict(questions, default="")
-                                          .alias("question")).select(words_cols)
+                return ui.with_names(frame.with_columns(
+                    pl.col("item").replace_strict(questions, default=pl.col("item"))
+                    .alias("question")), "faction").select(words_cols)
 
             ui.show_table(words(text), "survey-text", total=int(text["total"][0]),
                           full=lambda: words(queries.survey(db, f).filter(

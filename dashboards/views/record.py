@@ -43,7 +43,7 @@ def draft_list() -> None:
         kind = SESSION_TYPE_LABELS.get(d.header.get("session_type", ""), "session type not set")
         started = (d.created or "")[:16].replace("T", " ") or "start time not recorded"
         c1, c2 = st.columns([6, 1])
-        c1.markdown(f"**{ga.title}** · {seats or 'no seats'} · {kind} · started {started} UTC · "
+        c1.markdown(f"**{ga.title}** · {ui.md_text(seats or 'no seats')} · {kind} · started {started} UTC · "
                     f"{ui.plural(len(d.events), 'event')} · {d.status}")
         c2.button("Resume" if d.status == "open" else "Open", key=f"resume_{d.id}",
                   on_click=record_nav.open_draft, args=(d.id,), width="stretch")
@@ -68,9 +68,11 @@ def new_session() -> None:
 def render() -> None:
     if not ui.write_access():
         return
+    record_nav.fit_controls()
     current = record_nav.current()
     if current:
         d = drafts.load(record_nav.ddir(), current)
+        record_nav.drawn(d.id, len(d.events))  # when its next decision was first drawn
         for p in d.problems:
             st.caption(f"Draft note: {p}")
         ga = gameapps.app(_game(d))

@@ -11,7 +11,7 @@ import polars as pl
 import streamlit as st
 
 from dashboards import gameapps, gamelog, queries, replay_view, store, ui
-from dashboards.ui import plural
+from dashboards.ui import md_text, plural
 from engine.core.ruleset import Ruleset
 
 #: games offered by the picker (any other opens by its id)
@@ -96,7 +96,7 @@ def render() -> None:
         ev = log.events[pos]
         line = log.lines[pos] if pos < len(log.lines) else None
         st.markdown(f"**Event {pos}**{f' (line {line})' if line else ''}: "
-                    f"{_label(ga, ev)}")
+                    f"{md_text(_label(ga, ev))}")
     else:
         st.markdown("**After setup**, before the first event.")
 
@@ -122,9 +122,9 @@ def render() -> None:
     for f in here:  # the finding at this event, in full: message, expected and recorded
         box = st.error if f.severity == "error" else st.warning
         values = replay_view.findings_table([f]).row(0, named=True)
-        extra = "".join(f"  \n**{k.capitalize()}**: `{values[k]}`" for k in ("expected", "recorded")
-                        if values[k] is not None)
-        box(f"**{f.code}** ({f.rule}) at event {pos}: {f.message}{extra}",
+        extra = "".join(f"  \n**{k.capitalize()}**: {md_text(values[k])}"
+                        for k in ("expected", "recorded") if values[k] is not None)
+        box(f"**{f.code}** ({md_text(f.rule)}) at event {pos}: {md_text(f.message)}{extra}",
             icon=":material/report:")
     panel = ga.board_picture or generic_panel
     panel(gid, log, pos, result, rs)

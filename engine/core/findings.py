@@ -93,23 +93,7 @@ class FindingSink:
     era: int | None = None
     cycle: int | None = None
     round: int | None = None
-    #: codes whose check reads state an earlier slip may have put wrong (a ruleset's
-    #: ``consequence_codes``; empty: every finding stands on its own)
-    consequences: frozenset[str] = frozenset()
-    #: seat (None: every seat) -> what an earlier slip of it was: the first finding, or the
-    #: line that could not be read; cleared by :meth:`settle` (a checkpoint resynchronised it)
-    implicated: dict[int | None, Finding | int] = field(default_factory=dict)
-    settled: set[int] = field(default_factory=set)  # seats resynchronised since a seatless slip
-    #: codes that read what a checkpoint does not resynchronise (where pieces stand, which
-    #: Facilities a seat owns, the final record): they follow from a seat's first slip however
-    #: many checkpoints came since (a ruleset's ``lingering_codes``)
-    lingering: frozenset[str] = frozenset()
-    #: codes of a garbled log (a ruleset's ``slip_codes``): what follows them may be consequence
-    slips: frozenset[str] = frozenset()
-    #: codes that follow from any earlier finding about the seat (``mismatch_codes``)
-    mismatches: frozenset[str] = frozenset()
-    ever: dict[int | None, Finding | int] = field(default_factory=dict)  # first slip per seat
-    # --- provenance (DESIGN.md §5): a ruleset that declares ``reads`` links by value --------
+    # --- provenance (DESIGN.md §5): which values each check reads and each slip doubts ------
     #: finding code -> the values its check reads (of the finding's seat and ``involves``; a
     #: finding about no seat reads them for every seat; ``table:NAME`` is a value of no seat)
     reads: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
@@ -148,7 +132,6 @@ class FindingSink:
         involves: tuple[int, ...] = (),
         follows: Finding | int | None = None,
         because: str | None = None,
-        unsynced: bool = False,
         stands: bool = False,
         reads: tuple[str, ...] | None = None,
         touches: tuple[str, ...] | None = None,
@@ -158,35 +141,29 @@ class FindingSink:
         checkpoint value that a Customer's score or a threshold produced); ``rulings`` names
         the rulings it rests on; ``involves``: other seats the slip concerns (the seat whose
         turn a turn out of order skipped); ``follows``: the earlier finding (or unreadable line)
-        this one is known to follow from; ``unsynced``: this finding reads what checkpoints do
-        not resynchronise (which Facilities a seat owns, where its pieces stand), as the
-        ruleset's ``lingering_codes`` do, though its code does not always; ``stands``: this
-        finding is the slip itself, which what showed it earlier follows from (the caller then
-        :meth:`demote` demotes those), so it is never linked to them; ``because``: with
+        this one is known to follow from; ``stands``: this finding is the slip itself (what
+        showed it earlier already follows from it), so it is never linked to an earlier one;
+        ``because``: with
         ``follows``, the value in doubt that it read, in words; ``reads``: the values this
         finding's check read (instead of the ruleset's ``reads`` for its code); ``touches``: the
         values this slip puts in doubt (instead of the ruleset's ``doubts`` for its code).
 
-        One slip, one finding, by provenance (a ruleset that declares ``reads``): a finding
-        about values one of which an earlier slip put in doubt, and no resync has settled since,
-        is a note (severity ``info``) that links to that slip and names the value; every other
-        finding stands on its own. A plain rule error puts nothing in doubt. (A ruleset without
-        ``reads`` still links by seat: :meth:`_by_seat`.)"""
+        One slip, one finding, by provenance: a finding about values one of which an earlier
+        slip put in doubt, and no record of the table has resynchronised since, is a note
+        (severity ``info``) that links to that slip and names the value; every other finding
+        stands on its own. A plain rule error puts nothing in doubt."""
         entry = self.catalogue[code]  # KeyError here is a programmer error: add the code first
         message = clip(message)
         sev = severity or entry.severity
         if follows is not None and sev != "info":  # the caller knows which slip it follows
             sev = "info"
             message = f"{message} [{_follows(follows, because)}]"
-        if self.reads:
-            if sev != "info" and not stands:
-                hit = self._in_doubt(code, seat, involves, reads)
-                if hit is not None:
-                    sev = "info"
-                    message = f"{message} [{_follows(*hit)}]"
-                    self.last_cause = hit[0]
-        elif sev != "info" and not stands:
-            sev, message = self._by_seat(code, sev, message, seat, involves, unsynced)
+        if sev != "info" and not stands:
+            hit = self._in_doubt(code, seat, involves, reads)
+            if hit is not None:
+                sev = "info"
+                message = f"{message} [{_follows(*hit)}]"
+                self.last_cause = hit[0]
         expected = clip(expected) if isinstance(expected, str) else expected
         recorded = clip(recorded) if isinstance(recorded, str) else recorded
         f = Finding(
@@ -203,14 +180,10 @@ class FindingSink:
         self.findings.append(f)
         if sev == "info":
             return f
-        if self.reads:
-            puts = touches if touches is not None else self.doubts.get(code, ())
-            if puts:
-                for one in (seat, *involves) if seat is not None else involves:
-                    self.doubt(one, puts, f)
-        elif self.consequences:
-            for who in ((seat, *involves) if seat is not None or involves else (None,)):
-                self.implicate(who, f)
+        puts = touches if touches is not None else self.doubts.get(code, ())
+        if puts:
+            for one in (seat, *involves) if seat is not None else involves:
+                self.doubt(one, puts, f)
         return f
 
     # --- provenance ------------------------------------------------------------------------
@@ -282,88 +255,6 @@ class FindingSink:
         words = self.value_words.get(name, name.removeprefix("table:"))
         return words if seat is None else f"seat {seat}'s {words}"
 
-    # --- by seat (a ruleset that declares no ``reads``) -------------------------------------
-
-    def _by_seat(self, code: str, sev: Severity, message: str, seat: int | None,
-                 involves: tuple[int, ...], unsynced: bool) -> tuple[Severity, str]:
-        """The earlier linking by seat and code, for a ruleset that has not declared which
-        values its checks read: (severity, message)."""
-        if self.implicated:
-            cause = self._cause_of(seat, involves)
-            # a line read with a cell in doubt explains whatever its own event gives; any other
-            # slip explains only the ruleset's consequence codes
-            if cause is not None and ((isinstance(cause, int) and cause == self.line) or (
-                    code in self.consequences and self._explains(cause, code))):
-                return "info", f"{message} [{_follows(cause)}]"
-        if self.ever and (unsynced or code in self.lingering):
-            cause = (self.ever.get(seat) if seat is not None else None) or self.ever.get(None) or (
-                next(iter(self.ever.values())) if seat is None else None)
-            if cause is not None and self._explains(cause, code):
-                return "info", f"{message} [{_follows(cause)}]"
-        return sev, message
-
-    def _explains(self, cause: Finding | int, code: str) -> bool:
-        """Whether an earlier slip may explain a finding of ``code`` now: an unreadable line or
-        a garbled log (:attr:`slips`) explains every consequence code, at its own event too; a
-        plain rule error explains only :attr:`mismatches` at later events (the engine followed
-        the table's record, so a second rule broken, or one event breaking two rules, is a
-        second finding: a multi-error log's planted errors each stand as an error)."""
-        if isinstance(cause, int) or cause.code in self.slips or cause.code.startswith("log/"):
-            return True
-        if self.event is not None and cause.where.event == self.event:
-            return False
-        return code in self.mismatches
-
-    def _cause_of(self, seat: int | None, involves: tuple[int, ...]) -> Finding | int | None:
-        """The earlier slip a finding about ``seat`` (and ``involves``) follows from, if any."""
-        imp = self.implicated
-        for who in (seat, *involves):
-            if who is not None and who in imp:
-                return imp[who]
-        if seat is None and not involves:  # a finding about no seat: the latest slip
-            return next(reversed(imp.values()), None)
-        if None in imp and seat not in self.settled:
-            return imp[None]
-        return None
-
-    def implicate(self, seat: int | None, cause: Finding | int) -> None:
-        """Mark ``seat`` (None: every seat) as concerned by ``cause``: a finding, or the number
-        of a line that could not be read (the engine knows something happened there)."""
-        self.implicated.setdefault(seat, cause)
-        self.ever.setdefault(seat, cause)
-        if seat is None:
-            self.settled.clear()
-
-    def settle(self, seat: int | None = None) -> None:
-        """The table's values resynchronised ``seat`` (None: every seat): later findings
-        about it stand on their own again."""
-        if seat is None:
-            self.implicated.clear()
-            self.settled.clear()
-        else:
-            self.implicated.pop(seat, None)
-            self.settled.add(seat)
-
-    def unread(self) -> Finding | int | None:
-        """The first earlier line that could not be read (or was read with a cell in doubt),
-        if any: what it recorded never reached the engine, so a finding about no seat that
-        depends on every seat's values may follow from it for the rest of the game."""
-        for cause in self.ever.values():
-            if isinstance(cause, int) or cause.code in ("log/parse-error", "log/invalid-event"):
-                return cause
-        return None
-
-    def demote(self, finding: Finding, cause: Finding | int) -> None:
-        """An error or warning reported earlier turned out to follow from ``cause``, a slip
-        that showed itself only later (a visit away from the pawn, then the turn ends without
-        its move: the move line is missing): it becomes a note that links to ``cause``."""
-        key = (finding.code, finding.where, finding.message)
-        for i, f in enumerate(self.findings):  # (a ruleset may have re-made it to cite rulings)
-            if (f is finding or (f.code, f.where, f.message) == key) and f.severity != "info":
-                self.findings[i] = f.model_copy(update={
-                    "severity": "info", "message": f"{f.message} [{_follows(cause)}]"})
-                return
-
     def resync(self, what: str, engine_value: Any, table_value: Any, *, seat: int | None = None,
                reads: tuple[str, ...] | None = None) -> Any:
         """Compare a table value with the engine's; on mismatch report once and return the
@@ -386,8 +277,8 @@ def _follows(cause: Finding | int, value: str | None = None) -> str:
     """The link of a consequence to the slip it follows from, naming the value in doubt."""
     doubt = f", which put {value} in doubt" if value else ""
     if isinstance(cause, int):
-        return (f"this follows from line {cause}, which could not be read{doubt}; not reported "
-                "as a separate error")
+        return (f"this follows from line {cause}, which could not be read in full{doubt}; not "
+                "reported as a separate error")
     at = (f"line {cause.where.line}" if cause.where.line is not None
           else f"event {cause.where.event}" if cause.where.event is not None else "earlier")
     return (f"this follows from the {cause.code} finding at {at}{doubt}; not reported as a "

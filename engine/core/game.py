@@ -247,18 +247,9 @@ class Game:
     #: event types the log may still hold once ``ended(state)`` is true (a table's final record
     #: after the end); any other is ``log/event-after-game-end``
     after_end_events: frozenset[str] = frozenset({"observation", "survey", "phase"})
-    #: finding codes that may follow from an earlier finding about the same seat (a checkpoint
-    #: mismatch after an illegal step): such a finding links to it (engine.core.findings)
-    consequence_codes: frozenset[str] = frozenset()
-    #: of those, the codes that still follow from it after later checkpoints
-    lingering_codes: frozenset[str] = frozenset()
-    #: codes that say the log itself is garbled (what follows them may be their consequence)
-    slip_codes: frozenset[str] = frozenset()
-    #: codes that follow from any earlier finding about the seat until a resync
-    mismatch_codes: frozenset[str] = frozenset()
     #: provenance (DESIGN.md §5; engine.core.findings.FindingSink): finding code -> the values
-    #: its check reads; a game that declares it links a finding to a slip only when a value it
-    #: reads is in doubt (the four code sets above are then not used)
+    #: its check reads: a finding links to a slip only when a value it reads is in doubt (a
+    #: game that declares none: every finding stands on its own)
     reads: Mapping[str, tuple[str, ...]] = MappingProxyType({})
     #: slip code -> the values of its seat it puts in doubt (``*``: every value)
     doubts: Mapping[str, tuple[str, ...]] = MappingProxyType({})
@@ -300,6 +291,10 @@ class Game:
     simulate_one: Any = None
     prepare_simulation: Any = None
     simulation_moves: Any = None
+    #: ``seats_at_table(state) -> collection of seat numbers``: the seats this game's state can
+    #: hold when they are fewer than the header lists (a seat row lost from a sheet), or None
+    #: (the header's seats); an event naming any other seat is ``log/seat-out-of-range``
+    seats_at_table: Any = None
 
     def option_book(self, rules_version: str | None = None) -> Any:
         """This game's unwritten-rule options (engine.core.options.OptionBook) for
@@ -322,11 +317,10 @@ REQUIRED_FUNCTIONS: tuple[str, ...] = (
 #: Optional members and their defaults (filled in on an object that lacks them).
 OPTIONAL: dict[str, Any] = {
     name: getattr(Game, name) for name in (
-        "events_adapter", "apply_locates", "plays_variants", "after_end_events", "consequence_codes",
-        "lingering_codes", "slip_codes", "mismatch_codes", "reads", "doubts", "value_words", "player_counts", "bot_names", "formats",
-        "timed_phases", "timing", "rulings_dir", "protocols_dir", "samples_dir", "vocabulary", "board_picture", "content_names", "recorder",
-        "pages",
-        "simulate_one", "prepare_simulation", "simulation_moves",
+        "events_adapter", "apply_locates", "plays_variants", "after_end_events", "reads", "doubts", "value_words", "player_counts", "bot_names", "formats",
+        "timed_phases", "timing", "rulings_dir", "protocols_dir", "samples_dir", "vocabulary",
+        "board_picture", "content_names", "recorder", "pages",
+        "simulate_one", "prepare_simulation", "simulation_moves", "seats_at_table",
     )
 }
 
@@ -430,10 +424,6 @@ _MEMBER_TYPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
     "timed_phases": ("a tuple of phase ids", lambda v: isinstance(v, tuple | list)
                      and _strings(v)),
     "after_end_events": ("a set of event types", _strings),
-    "consequence_codes": ("a set of finding codes", _strings),
-    "lingering_codes": ("a set of finding codes", _strings),
-    "slip_codes": ("a set of finding codes", _strings),
-    "mismatch_codes": ("a set of finding codes", _strings),
     "apply_locates": ("True or False", lambda v: isinstance(v, bool)),
     "plays_variants": ("True or False", lambda v: isinstance(v, bool)),
     "rulings_dir": ("a folder (Path) or None", lambda v: v is None or isinstance(v, Path | str)),
@@ -442,6 +432,7 @@ _MEMBER_TYPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
     "samples_dir": ("a folder (Path) or None", lambda v: v is None or isinstance(v, Path | str)),
     "prepare_simulation": ("a function or None", lambda v: v is None or callable(v)),
     "simulation_moves": ("a function or None", lambda v: v is None or callable(v)),
+    "seats_at_table": ("a function or None", lambda v: v is None or callable(v)),
 }
 
 

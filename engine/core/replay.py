@@ -137,22 +137,17 @@ def replay(
     ``indices``: the event's index in the original log when the reader skipped bad events.
     ``unreadable``: (line, seat or None) of each source line whose reading had a problem (the
     reader's own finding says so): the engine knows something happened there, so what follows
-    from it (a ruleset's ``consequence_codes``, about that seat) links to that line instead of
-    standing as a new rule error (:meth:`FindingSink.report`).
+    from it (a value of that seat that a later check reads, until the table records it again)
+    links to that line instead of standing as a new rule error (:meth:`FindingSink.report`).
     """
     rs = ruleset or get_ruleset(header.game)
     if rs is None:  # pragma: no cover - the reader reports unknown games before this
         raise ValueError(f"no ruleset for game {header.game!r}")
     sink = FindingSink(rs.catalogue)
-    sink.consequences = frozenset(rs.consequence_codes)
-    sink.lingering = frozenset(rs.lingering_codes)
-    sink.slips = frozenset(rs.slip_codes)
-    sink.mismatches = frozenset(rs.mismatch_codes)
     # provenance (DESIGN.md §5): which values each check reads and each slip puts in doubt
     sink.reads = rs.reads
     sink.doubts = rs.doubts
     sink.value_words = rs.value_words
-    by_value = bool(sink.reads)
     gaps = sorted((ln, seat) for ln, seat in unreadable if ln is not None)
     state = rs.setup(for_setup(header), sink)
     unplayable = variant_unplayable(header, rs)
@@ -163,6 +158,10 @@ def replay(
     # are not 1..N); an event naming any other seat is skipped here, so that no game's rules
     # code ever looks up a seat the table does not have.
     at_table = frozenset(s.seat for s in header.seats)
+    if rs.seats_at_table is not None:
+        # the seats the game's state can hold, when fewer than the header lists (a Seat row
+        # deleted from a sheet: seats 1, 3, 4 where the game numbers them 1..3)
+        at_table &= frozenset(rs.seats_at_table(state))
     ended_reported = False
     applied = 0
     stop = len(events) if upto is None else min(len(events), upto + 1)
@@ -187,10 +186,7 @@ def replay(
     for ev, ix, ln in zip(events, idx, src, strict=False):
         while gaps and ln is not None and gaps[0][0] <= ln:
             # a line read with a problem came before this event (or is this event's own)
-            if by_value:
-                sink.doubtful_line(gaps[0][0], gaps[0][1])
-            else:
-                sink.implicate(gaps[0][1], gaps[0][0])
+            sink.doubtful_line(gaps[0][0], gaps[0][1])
             gaps.pop(0)
         sink.event = ix
         sink.line = ln
@@ -218,17 +214,15 @@ def replay(
                 if self_locating:
                     sink.era, sink.cycle = here
                 table = _seat_list(at_table, n_seats)
-                lost = sink.report(
+                # not applied, and whose it was is not known: it puts no seat's values in
+                # doubt (hiding a real error is worse than repeating a consequence)
+                sink.report(
                     "log/seat-out-of-range",
                     f"{ev.type!r} names seat {seat}, but only seats {table} are at the table",
                     seat=seat,
                     expected=table,
                     recorded=seat,
                 )
-                if sink.consequences and not by_value:
-                    # the event is not applied, and whose it was is not known: like a line
-                    # that could not be read, it may explain what follows for any seat
-                    sink.implicate(None, lost)
                 locations.append(here)
                 continue
         apply(state, ev, sink)

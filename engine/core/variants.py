@@ -49,15 +49,20 @@ class Change:
 # --- paths ----------------------------------------------------------------------------------
 
 
+def _index(part: str) -> bool:
+    # ASCII digits only: "١" and "²" are digits to str.isdigit, not list positions
+    return part.isascii() and part.isdigit()
+
+
 def _step(node: Any, part: str) -> Any:
     if isinstance(node, dict):
         if part in node:
             return node[part]
-        if part.lstrip("-").isdigit() and int(part) in node:
+        if _index(part.removeprefix("-")) and int(part) in node:
             return node[int(part)]
         return MISSING
     if isinstance(node, list):
-        if part.isdigit():
+        if _index(part):
             i = int(part)
             return node[i] if i < len(node) else MISSING
         for e in node:
@@ -86,7 +91,7 @@ def set_path(pack: Any, path: str, value: Any) -> None:
         key: Any = last if last in node else int(last)
         node[key] = value
     elif isinstance(node, list):
-        if last.isdigit():
+        if _index(last):
             node[int(last)] = value
         else:
             i = next(i for i, e in enumerate(node) if last in (e.get("id"), e.get("ref_id")))
@@ -99,7 +104,7 @@ def canonical_path(pack: Any, path: str) -> str:
     node = pack
     out = []
     for part in path.split("."):
-        if isinstance(node, list) and part.isdigit():
+        if isinstance(node, list) and _index(part):
             i = int(part)
             e = node[i] if i < len(node) else None
             if isinstance(e, dict) and e.get("id"):

@@ -203,44 +203,6 @@ CATALOGUE = Catalogue(
     + MANDATE_RULES)
 
 
-#: codes whose check reads state an earlier slip may have put wrong (where pieces stand, what a
-#: seat holds, which turns were seen): about a seat an earlier finding (or an unreadable line)
-#: concerns, and before a checkpoint resynchronises it, they are notes linked to that slip (one
-#: slip, one finding; engine.core.findings.FindingSink.report)
-CONSEQUENCE_CODES = frozenset({
-    "checkpoint/mismatch", "turn/unresolved", "turn/out-of-order", "turn/not-selected",
-    "turn/twice", "move/piece-not-there", "research/draw-outside-run", "research/run-not-ended",
-    "research/no-compute", "production/not-powered", "production/missing-allocation",
-    "audit/cube-not-in-bag",
-    "mandate/era-mandate-scorers", "select/action-exhausted", "select/fourth-action",
-    "select/ineligible", "resource/insufficient", "build/cannot-pay", "deploy/no-compute",
-    "deploy/capability-too-low", "dossier/missing", "build/no-facility-space",
-    "checkpoint/wrong-era", "trade/not-active-player",
-})
-
-
-#: codes that read what a checkpoint does not resynchronise (where pieces stand, which
-#: Facilities a seat owns, the final record): after a seat's first slip they are notes linked to
-#: it for the rest of the game (engine.core.findings.FindingSink.report)
-LINGERING_CODES = frozenset({
-    "move/piece-not-there", "production/not-powered", "build/no-facility-space",
-    "final/offline-penalty", "final/provisional-winner", "final/winner", "final/claimant",
-    "final/claim-strength", "mandate/era-mandate-scorers",
-})
-
-
-#: codes that say the log itself is garbled here (a line unreadable, a turn missing, repeated or
-#: out of order, a checkpoint from another Era): what follows such a slip for the same seat may
-#: be its consequence. After a plain rule error the engine followed the table's record, so a
-#: later rule broken is a finding of its own; only :data:`MISMATCH_CODES` link to it (a
-#: multi-error log's planted errors each stand as an error).
-SLIP_CODES = frozenset({
-    "log/parse-error", "turn/out-of-order", "turn/twice", "turn/not-selected", "turn/unresolved",
-    "checkpoint/wrong-era",
-})
-#: codes that follow from any earlier finding about the seat until a checkpoint resyncs it
-MISMATCH_CODES = frozenset({"checkpoint/mismatch"})
-
 
 # --- Provenance (DESIGN.md §5; engine.core.findings.FindingSink) -------------------------------
 # A later finding follows from a slip only when a value its check reads is in doubt because of

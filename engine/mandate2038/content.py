@@ -89,6 +89,10 @@ class Content:
         self.jv_pairs = getattr(shared, "joint_venture_pairs", JV_PAIRS) if shared else JV_PAIRS
         self.mega_pairs = (getattr(shared, "mega_cluster_pairs", MEGA_CLUSTER_PAIRS)
                            if shared else MEGA_CLUSTER_PAIRS)
+        #: map layouts (position, tile) that setup's map check found sound with this content: a
+        #: memo of a pure check (setup.check_map), so that validating a corpus checks each map
+        #: once; bounded by MAPS_REMEMBERED
+        self.sound_maps: set[tuple[tuple[str, str], ...]] = set()
 
     def markers(self, era: int) -> int:
         """Program markers available at the start of ``era`` (0/1/1/2)."""

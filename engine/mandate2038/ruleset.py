@@ -261,10 +261,6 @@ class MandateRuleset(Game):
     event_types = EVENT_TYPES
     location_parts: tuple[str, ...] = ("era", "cycle")
     #: one slip, one finding: these follow from an earlier slip of the same seat (codes.py)
-    consequence_codes = codes.CONSEQUENCE_CODES
-    lingering_codes = codes.LINGERING_CODES
-    slip_codes = codes.SLIP_CODES
-    mismatch_codes = codes.MISMATCH_CODES
     # provenance: which values each check reads and each slip puts in doubt (codes.py)
     reads = codes.READS
     doubts = codes.DOUBTS
@@ -415,6 +411,11 @@ class MandateRuleset(Game):
 
     def snapshot(self, state: GameState) -> dict[str, Any]:
         return _snapshot(state)
+
+    def seats_at_table(self, state: GameState) -> range:
+        """Mandate 2038 numbers its seats 1..N by position (setup reports a header whose seat
+        numbers are not 1..N): a seat past N is not at the table."""
+        return range(1, len(state.seats) + 1)
 
     def ended(self, state: GameState) -> bool:
         return state.ended

@@ -126,6 +126,21 @@ def _check_map(layout: dict[str, str] | None, c: Content, sink: FindingSink) -> 
     tiles on the outer ring, in the pool counts of the Map reference."""
     if not layout:
         return
+    key = tuple(layout.items())
+    if key in c.sound_maps:  # checked before with this content, without a finding
+        return
+    before = len(sink.findings)
+    _map_problems(layout, c, sink)
+    if len(sink.findings) == before:
+        if len(c.sound_maps) >= MAPS_REMEMBERED:
+            c.sound_maps.clear()
+        c.sound_maps.add(key)
+
+
+MAPS_REMEMBERED = 4096  # sound map layouts a Content remembers (a corpus of 1,000 games: 1,000)
+
+
+def _map_problems(layout: dict[str, str], c: Content, sink: FindingSink) -> None:
     missing = [p for p in POSITIONS if p not in layout]
     if missing:
         sink.report("setup/invalid-map",

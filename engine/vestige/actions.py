@@ -9,11 +9,13 @@ from engine.vestige.board import adjacent_tiles, spaces_adjacent
 from engine.vestige.cards import CHARACTERS, not_owned_rule, printed_or_warn
 from engine.vestige.content import CONTENT
 from engine.vestige.setup import check_reveal
-from engine.vestige.slips import card_sign, lose_track, move_sign
+from engine.vestige.slips import VALUE_WORDS, card_sign, in_doubt, lose_track, move_sign, words
 from engine.vestige.state import GameState
 from engine.vestige.turns import take_main
 from schemas.findings import Finding
 from schemas.vestige import Activate, Move, SpeedBoost
+
+TILES = VALUE_WORDS["table:tiles"]
 
 
 def on_activate(st: GameState, ev: Activate, sink: FindingSink) -> None:
@@ -72,8 +74,7 @@ def on_move(st: GameState, ev: Move, sink: FindingSink) -> None:
         # is missing, this start is followed without a new error (one slip, one finding)
         garbled = sink.report(
             "vestige-move/wrong-start", f"seat {ev.seat}'s pawn is on space {s.space}, the "
-            f"move starts on {path[0]}", seat=ev.seat, expected=s.space, recorded=path[0],
-            follows=s.space_doubt)
+            f"move starts on {path[0]}", seat=ev.seat, expected=s.space, recorded=path[0])
     steps = len(path) - 1
     speed = s.speed + (CONTENT.stated["speed_boost"] if s.boosted else 0)
     if steps < 1 or path[-1] == path[0]:
@@ -81,7 +82,8 @@ def on_move(st: GameState, ev: Move, sink: FindingSink) -> None:
                     "where it began", seat=ev.seat, expected=">= 1 space", recorded=steps)
     elif steps > speed:
         sink.report("vestige-move/too-far", f"{steps} spaces with speed {speed}", seat=ev.seat,
-                    expected=f"<= {speed}", recorded=steps)
+                    expected=f"<= {speed}", recorded=steps, follows=garbled,
+                    because=words(ev.seat, "space"))  # (a path not the pawn's: its length too)
     for a, b in zip(path, path[1:], strict=False):
         if not spaces_adjacent(a, b):
             garbled = garbled or sink.report(
@@ -92,10 +94,11 @@ def on_move(st: GameState, ev: Move, sink: FindingSink) -> None:
         # a pawn whose place is in doubt (its move line missing or garbled) may not be there;
         # ending on a pawn that is there says this line's path is garbled (a number mistyped)
         other = next(o for o in st.seats.values() if o.seat != ev.seat and o.space == path[-1])
-        there = other.space_doubt
+        there = in_doubt(sink, other.seat, "space")
         f = sink.report("vestige-move/occupied", f"space {path[-1]} holds another pawn",
                         seat=ev.seat, expected="an empty space", recorded=path[-1],
-                        follows=there or garbled)
+                        follows=there or garbled,
+                        because=words(other.seat if there else ev.seat, "space"))
         if st.team_turn and there is None and not other.used.get("move"):
             move_sign(other, f)  # a teammate that has not moved yet: its move line missing?
         elif there is None:
@@ -112,7 +115,7 @@ def on_move(st: GameState, ev: Move, sink: FindingSink) -> None:
             # record it, or a garbled one): the table evidently had not flipped it until now
             sink.report("vestige-move/reveal-invalid", f"{r.position} was flipped, which the "
                         "engine had taken as flipped already", seat=ev.seat,
-                        recorded=r.position, follows=assumed)
+                        recorded=r.position, follows=assumed, because=TILES)
             st.map[r.position] = r.region
             recorded.add(r.position)
             continue
@@ -121,10 +124,11 @@ def on_move(st: GameState, ev: Move, sink: FindingSink) -> None:
             f = sink.report(
                 "vestige-move/reveal-invalid", f"{r.position} was flipped but is "
                 f"{'already face up' if r.position in st.face_up else 'not next to the path'}",
-                seat=ev.seat, recorded=r.position, follows=garbled)
+                seat=ev.seat, recorded=r.position, follows=garbled,
+                because=words(ev.seat, "space"))
             garbled = garbled or f
             continue
-        check_reveal(st, r.position, r.region, sink, garbled)
+        check_reveal(st, r.position, r.region, sink, garbled, words(ev.seat, "space"))
         recorded.add(r.position)
     if garbled is not None:
         # what this line's word alone turned face up: a later move may flip it after all
@@ -139,7 +143,8 @@ def on_move(st: GameState, ev: Move, sink: FindingSink) -> None:
     if doubtful and not st.partial:
         sink.report("vestige-move/reveal-missing", f"face-down tiles next to the path were not "
                     f"flipped: {doubtful}", seat=ev.seat, expected=doubtful,
-                    recorded=sorted(recorded), follows=st.tiles_doubt[doubtful[0]])
+                    recorded=sorted(recorded), follows=st.tiles_doubt[doubtful[0]],
+                    because=TILES)
     for pos in doubtful:
         del st.tiles_doubt[pos]
         st.face_up.add(pos)
@@ -149,14 +154,18 @@ def on_move(st: GameState, ev: Move, sink: FindingSink) -> None:
         unflipped = f = sink.report(
             "vestige-move/reveal-missing", f"face-down tiles next to the path were not flipped: "
             f"{missing}", seat=ev.seat, expected=missing, recorded=sorted(recorded),
-            follows=garbled)
+            follows=garbled, because=words(ev.seat, "space"))
         st.face_up |= set(missing)
         for pos in missing:
             st.assumed_up.setdefault(pos, f)
     lose_track(st, s, garbled)  # (from where the pawn stood: the tiles its real move flipped)
-    # tiles left face down may also mean the path is mistyped: where the pawn ended is in doubt
-    # until its next move (that move's start is followed without a new error)
-    s.space_doubt = garbled or unflipped
+    # the recorded path is where the table has the pawn now; tiles left face down may also
+    # mean the path is mistyped: where the pawn ended is in doubt until its next move (that
+    # move's start is followed without a new error)
+    sink.resolve(ev.seat, ("space",))
+    doubt = garbled or unflipped
+    if doubt is not None:
+        sink.doubt(ev.seat, ("space",), doubt)
     s.turn_doubt = None
     s.space = path[-1]
     st.row("moves", seat=ev.seat, steps=steps, start=path[0], end=path[-1],

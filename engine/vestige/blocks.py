@@ -79,7 +79,8 @@ def take(s: SeatState, loc: str, n: int, sink: FindingSink, why: str) -> bool:
     if got < n:
         sink.report("vestige-blocks/unaffordable",
                     f"seat {s.seat} needs {n} at {loc} for {why} but has {got}",
-                    seat=s.seat, expected=f">= {n}", recorded=got, rule=cost_rule(why))
+                    seat=s.seat, expected=f">= {n}", recorded=got, rule=cost_rule(why),
+                    reads=("blocks", "tableau") if loc.startswith("card:") else ("blocks",))
         n = got
         ok = False
     else:
@@ -232,16 +233,23 @@ def on_recover(st: GameState, ev: Recover, sink: FindingSink) -> None:
                         seat=ev.seat, recorded=name)
             return
         if ev.n != card.blocks:
+            # more blocks than the log put there: each activation puts one influence on the
+            # card (p. 11), so an activate line of the seat is evidently missing, and the
+            # attributes it gained: the seat's blocks are in doubt
+            more = ev.n > card.blocks
             sink.report("vestige-recover/card-blocks",
-                        f"recovering from {name!r} abandons it: all {card.blocks} blocks return",
-                        seat=ev.seat, expected=card.blocks, recorded=ev.n)
+                        f"recovering from {name!r} abandons it: all {card.blocks} blocks return"
+                        + (f"; the table had {ev.n} on it (an activate line missing?)" if more
+                           else ""), seat=ev.seat, expected=card.blocks, recorded=ev.n,
+                        touches=("blocks",) if more else None)
         abandon(st, s, name, sink, reassign=ev.reassign, lose_leverage=True)
         return
     if src.startswith("region:"):
         pos = src[7:]
         if pos not in s.regions:
             sink.report("vestige-blocks/unaffordable", f"seat {ev.seat} does not control {pos}",
-                        seat=ev.seat, expected="a controlled region", recorded=pos)
+                        seat=ev.seat, expected="a controlled region", recorded=pos,
+                        reads=("regions",))
             return
         s.regions.discard(pos)
         st.controller.pop(pos, None)

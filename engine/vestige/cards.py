@@ -15,7 +15,6 @@ from engine.vestige.blocks import gain, have, move
 from engine.vestige.board import adjacent_tiles, spaces_adjacent
 from engine.vestige.content import CONTENT
 from engine.vestige.rulings import option
-from engine.vestige.slips import unread_now
 from engine.vestige.state import CardState, GameState, SeatState
 from schemas.vestige import (
     Attach,
@@ -58,7 +57,7 @@ def printed_or_warn(st: GameState, name: str, sink: FindingSink, seat: int | Non
         st.unrecorded.add(name)  # said once per card: its later uses skip the same checks
         sink.report("vestige-card/unrecorded",
                     f"{name!r} has no recorded printed values; checks that need them were skipped",
-                    seat=seat, recorded=name, follows=sink.unread())
+                    seat=seat, recorded=name)
     return p
 
 
@@ -146,11 +145,14 @@ def on_display(st: GameState, ev: Display, sink: FindingSink) -> None:
     if ev.stack == "chop_bot":
         st.market.append(ev.card)
     else:
-        shows = st.stack_top.get(ev.stack)
+        # the card flipped face up is the stack's top card (p. 14): after a pickup of the
+        # face-up card, the top the stack showed then; else the top it shows now
+        flipped = st.flip_shows.pop(ev.stack, None)
+        shows = st.stack_top.get(ev.stack) or flipped
         if shows is not None and p is not None and p.pickup is not None and p.pickup != shows:
             sink.report("vestige-job/stack-top-mismatch", f"the {ev.stack} stack's top card "
                         f"showed {shows}; {ev.card!r} flipped from it shows {p.pickup}",
-                        expected=shows, recorded=p.pickup, follows=unread_now(sink))
+                        expected=shows, recorded=p.pickup)
         st.display[ev.stack] = ev.card
         st.display_taken.discard(ev.stack)
         st.stack_top.pop(ev.stack, None)  # the next card is now on top
@@ -197,8 +199,7 @@ def on_draw(st: GameState, ev: Draw, sink: FindingSink) -> None:
         if st.market and ev.card not in st.market:
             sink.report("vestige-job/face-up-mismatch",
                         f"{ev.card!r} is not in the chop bot market {st.market}",
-                        seat=ev.seat, expected=list(st.market), recorded=ev.card,
-                        follows=unread_now(sink))
+                        seat=ev.seat, expected=list(st.market), recorded=ev.card)
         if ev.card in st.market:
             st.market.remove(ev.card)
     if st.pending_draw is not None and st.pending_draw[0] == ev.seat:

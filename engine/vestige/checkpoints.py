@@ -24,14 +24,16 @@ CP_RULES = {
 
 
 def resync(sink: FindingSink, what: str, engine_value: int, table_value: int | None, *,
-           seat: int | None = None, rule: str) -> int:
+           seat: int | None = None, rule: str, reads: tuple[str, ...]) -> int:
     """A table value compared with the engine's: a mismatch is reported once, citing the rule
-    that produced the value, and replay continues from the table's value."""
+    that produced the value, and replay continues from the table's value. The mismatch reads
+    ``reads`` (it follows from a slip only when one of them is in doubt); the value recorded
+    is no longer in doubt after it (the table resynchronised it)."""
     if table_value is None or table_value == engine_value:
         return engine_value
     sink.report("checkpoint/mismatch", f"the table recorded {what} = {table_value!r}, the rules "
                 f"give {engine_value!r}; continuing from the table's value", seat=seat,
-                expected=engine_value, recorded=table_value, rule=rule)
+                expected=engine_value, recorded=table_value, rule=rule, reads=reads)
     return table_value
 
 
@@ -48,7 +50,7 @@ def on_checkpoint(st: GameState, ev: Checkpoint, sink: FindingSink) -> None:
             if n is not None and v.leverage is not None:
                 n.leverage = v.leverage if st.partial else (resync(
                     sink, f"{v.nemesis}'s leverage", n.leverage, v.leverage,
-                    rule=CP_RULES["nemesis"]))
+                    rule=CP_RULES["nemesis"], reads=("triggers",)))
             continue
         if v.seat is None or v.seat not in st.seats:
             continue
@@ -59,7 +61,8 @@ def on_checkpoint(st: GameState, ev: Checkpoint, sink: FindingSink) -> None:
                             seat=v.seat, recorded=v.leverage)
             new = v.leverage if st.partial else (resync(
                 sink, f"seat {v.seat}'s leverage", s.leverage, v.leverage, seat=v.seat,
-                rule=CP_RULES["leverage"]))
+                rule=CP_RULES["leverage"], reads=("leverage",)))
+            sink.resolve(v.seat, ("leverage",))
             if new != s.leverage:
                 st.ledger.append(LedgerEntry(seat=v.seat, amount=new - s.leverage, total=new,
                                              source="checkpoint", era=None, cycle=None,
@@ -72,11 +75,14 @@ def on_checkpoint(st: GameState, ev: Checkpoint, sink: FindingSink) -> None:
             rule = CP_RULES["dash" if k in dash else "attribute"]
             s.blocks[k] = val if st.partial else (resync(
                 sink, f"seat {v.seat}'s {k}", s.blocks.get(k, 0), val, seat=v.seat,
-                rule=rule))
+                rule=rule, reads=("blocks",)))
+        if all(x is not None for x in dash.values()) and v.attributes is not None:
+            sink.resolve(v.seat, ("blocks",))  # every hex recorded: the blocks resynchronised
         if v.speed is not None:
             s.speed = v.speed if st.partial else (resync(
                 sink, f"seat {v.seat}'s speed", s.speed, v.speed, seat=v.seat,
-                rule=CP_RULES["speed"]))
+                rule=CP_RULES["speed"], reads=("speed",)))
+            sink.resolve(v.seat, ("speed",))
         listed = sum(x for x in dash.values() if x is not None) + sum(
             (v.attributes or {}).values())
         if listed > CONTENT.stated["blocks_per_seat"]:

@@ -70,6 +70,7 @@ VESTIGE_RULES: list[Rule] = [
     Rule("vestige-turn/action-repeated", f"{TURNS} (each of the 4 main actions once)", "a main action was taken twice without a reset"),
     Rule("vestige-turn/reset-twice", f"{RESET} (each action may be reset only once per turn)", "an action was reset twice in one turn"),
     Rule("vestige-turn/reset-unused", f"{RESET} (slide a used action back up)", "an action was reset before it was taken", "warning"),
+    Rule("vestige-turn/end-missing", f"{TURNS} (the starting player takes a turn, then play continues clockwise) and {RESET} (at the end of your turn, slide the discs back up)", "a turn was closed by the next turn, round or phase without its turn_end line", "warning"),
     Rule("vestige-turn/no-move", f"{MOVE} (the only mandatory action)", "a turn ended without a move"),
     Rule("vestige-turn/missing", f"{SUMMARY} (every player takes a turn each round)", "a round ended without a seat's turn"),
     Rule("vestige-blocks/direction", f"{UPDOWN} (upgrade: one hex right, potential to influence or influence to conviction; downgrade: one hex left)", "a block was upgraded from conviction or downgraded from potential"),

@@ -15,7 +15,6 @@ from engine.vestige.blocks import gain, region_value
 from engine.vestige.cards import colour_of
 from engine.vestige.content import CONTENT
 from engine.vestige.rulings import option
-from engine.vestige.slips import lost_line
 from engine.vestige.state import GameState
 from schemas.vestige import EndgameMet, EndgameReveal, FinalScoring
 
@@ -41,8 +40,7 @@ def reveal_endgame(st: GameState, card: str, trigger: int | None, sink: FindingS
             return
         if trigger not in st.triggers_reached and not st.partial:
             sink.report("vestige-endgame/reveal-not-triggered", f"no disc has reached trigger "
-                        f"{trigger}", expected="a reached trigger", recorded=trigger,
-                        follows=lost_line(st, sink))
+                        f"{trigger}", expected="a reached trigger", recorded=trigger)
         elif trigger in st.trigger_endgame:
             sink.report("vestige-endgame/reveal-twice", f"trigger {trigger}'s stack held one "
                         "endgame condition, already revealed", expected="none", recorded=card)
@@ -66,8 +64,7 @@ def on_endgame_met(st: GameState, ev: EndgameMet, sink: FindingSink) -> None:
         return
     if ev.card not in st.endgame_active:
         sink.report("vestige-endgame/not-revealed", f"{ev.card!r} is not an active endgame "
-                    "condition", expected=list(st.endgame_active), recorded=ev.card,
-                    follows=lost_line(st, sink))
+                    "condition", expected=list(st.endgame_active), recorded=ev.card)
         return
     st.endgame_met.append(ev.card)
     st.row("endgame", card=ev.card, trigger=None, change="met")
@@ -159,8 +156,7 @@ def close_game(st: GameState, sink: FindingSink) -> None:
         sink.report("vestige-endgame/early-end", "the game ended before its final round" + (
             f" ({st.final_round})" if st.final_round else ": fewer than "
             f"{needed(st)} endgame conditions were met"),
-            expected=st.final_round or f"{needed(st)} conditions met", recorded=st.round,
-            follows=lost_line(st, sink))
+            expected=st.final_round or f"{needed(st)} conditions met", recorded=st.round)
 
 
 def compute_final(st: GameState, sink: FindingSink) -> None:

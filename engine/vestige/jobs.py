@@ -18,7 +18,7 @@ from engine.vestige.cards import (
 )
 from engine.vestige.content import CONTENT
 from engine.vestige.rulings import option
-from engine.vestige.slips import card_sign, move_sign, unread_now
+from engine.vestige.slips import card_sign, move_sign, words
 from engine.vestige.state import GameState, SeatState
 from engine.vestige.turns import actor, take_main
 from schemas.vestige import Complete, Pickup, Roll
@@ -65,7 +65,7 @@ def on_pickup(st: GameState, ev: Pickup, sink: FindingSink) -> None:
             move_sign(s, sink.report(
                 "vestige-job/pickup-not-adjacent", f"{ev.at} is not adjacent to space "
                 f"{s.space}", seat=ev.seat, expected=sorted(near), recorded=ev.at,
-                follows=s.space_doubt or s.turn_doubt))
+                follows=s.turn_doubt, because=words(ev.seat, "space")))
         elif shows is not None:
             region = st.map.get(ev.at) if ev.at is not None else None
             if ev.at is not None and region is not None and region != shows:
@@ -76,21 +76,24 @@ def on_pickup(st: GameState, ev: Pickup, sink: FindingSink) -> None:
                 move_sign(s, sink.report(
                     "vestige-job/pickup-not-adjacent", f"the {ev.stack} stack's top card shows "
                     f"{shows}; space {s.space} is not next to one", seat=ev.seat,
-                    expected=shows, recorded=s.space, follows=s.space_doubt or s.turn_doubt))
+                    expected=shows, recorded=s.space, follows=s.turn_doubt,
+                    because=words(ev.seat, "space")))
     if ev.face_up:
         shown = st.display.get(ev.stack)
         if ev.stack in st.display_taken:
             sink.report("vestige-job/face-up-not-replaced", f"the face-up {ev.stack} was taken "
                         "and never replaced; there is no face-up card to take", seat=ev.seat,
-                        expected="a replacement flipped face up", recorded=ev.card,
-                        follows=unread_now(sink))
+                        expected="a replacement flipped face up", recorded=ev.card)
             st.display_taken.discard(ev.stack)
         elif shown is not None and shown != ev.card:
             sink.report("vestige-job/face-up-mismatch", f"the face-up {ev.stack} is {shown!r}",
-                        seat=ev.seat, expected=shown, recorded=ev.card, follows=unread_now(sink))
+                        seat=ev.seat, expected=shown, recorded=ev.card)
         if shown is not None:  # a display the log tracks: it must be replaced
             st.display_taken.add(ev.stack)
         st.display.pop(ev.stack, None)
+        top = st.stack_top.get(ev.stack)
+        if top is not None:  # the top card is flipped into the empty place (p. 14)
+            st.flip_shows[ev.stack] = top
     # the top card was flipped face up or drawn: the stack now shows another region
     st.stack_top.pop(ev.stack, None)
     supply_check(st, ev.stack, sink, ev.seat)
@@ -155,7 +158,7 @@ def on_complete(st: GameState, ev: Complete, sink: FindingSink) -> None:
             move_sign(s, sink.report(
                 "vestige-job/complete-not-adjacent", f"{ev.card!r} is completed next to "
                 f"{p.complete_at}", seat=ev.seat, expected=p.complete_at, recorded=s.space,
-                follows=s.space_doubt or s.turn_doubt))
+                follows=s.turn_doubt, because=words(ev.seat, "space")))
     face = ev.face
     if not ev.free:
         if not s.rolls:

@@ -95,7 +95,8 @@ def sim_cards(st: GameState, kind: str) -> list[tuple[str, Printed]]:
     elif kind in JOB_STACKS:
         regions = sorted(set(st.map.values())) or ["archives"]
         sec = JOB_COST[kind]
-        top = st.stack_top.get(kind)
+        # (after a pickup of the face-up card, the top its stack showed then: flip_shows)
+        top = st.stack_top.get(kind) or st.flip_shows.get(kind)
         for i, cost in enumerate(({sec: 2}, {sec: 1, "might": 1}, {sec: 1, "ambition": 1},
                                   {sec: 1, "cunning": 1})):
             # the card flipped face up was the stack's top card: its back shows that region

@@ -6,7 +6,6 @@ threat table the engine knows (others' turns are recorded and accepted)."""
 from __future__ import annotations
 
 from engine.core.findings import FindingSink
-from engine.vestige.slips import lost_line
 from engine.vestige.state import GameState, NemesisState
 from schemas.vestige import NemesisGain, NemesisTurn, ThreatRemoved
 
@@ -43,10 +42,9 @@ def on_nemesis_turn(st: GameState, ev: NemesisTurn, sink: FindingSink) -> None:
     n = _nemesis(st, ev.nemesis, sink)
     if n is None:
         return
-    from engine.vestige.turns import end_turn
+    from engine.vestige.turns import close_open_turn
 
-    if st.active is not None or st.team_turn:
-        end_turn(st, sink, None)
+    close_open_turn(st, sink, f"{n.name}'s turn")
     order = list(st.nemeses)
     humans_done = set(st.seats) <= st.took_turn or st.header.mode == "coop" and bool(st.took_turn)
     earlier = order[: order.index(n.name)]
@@ -58,8 +56,7 @@ def on_nemesis_turn(st: GameState, ev: NemesisTurn, sink: FindingSink) -> None:
     st.nemesis_done.add(n.name)
     if ev.threat != len(n.threats):
         sink.report("vestige-nemesis/threat-level", f"{n.name} has {len(n.threats)} threat "
-                    "cards in the column", expected=len(n.threats), recorded=ev.threat,
-                    follows=lost_line(st, sink))
+                    "cards in the column", expected=len(n.threats), recorded=ev.threat)
     if n.name == "bone":
         from engine.vestige.cards import supply_left
         from engine.vestige.rulings import option
@@ -71,7 +68,7 @@ def on_nemesis_turn(st: GameState, ev: NemesisTurn, sink: FindingSink) -> None:
         if ev.leverage != want:
             sink.report("vestige-nemesis/leverage", f"Bone at threat {ev.threat} "
                         f"({st.header.difficulty}) gains {want}", expected=want,
-                        recorded=ev.leverage, follows=lost_line(st, sink))
+                        recorded=ev.leverage)
         mercs = bone_mercenaries(ev.threat, menace, every)
         left = supply_left(st, "mercenary")
         if left is not None:  # none left in the stack: none to gain (Game Components: 12)
@@ -79,7 +76,7 @@ def on_nemesis_turn(st: GameState, ev: NemesisTurn, sink: FindingSink) -> None:
         if len(ev.cards) != mercs:
             sink.report("vestige-nemesis/cards", f"Bone at threat {ev.threat} "
                         f"({st.header.difficulty}) gains {mercs} mercenary cards",
-                        expected=mercs, recorded=len(ev.cards), follows=lost_line(st, sink))
+                        expected=mercs, recorded=len(ev.cards))
     _apply(st, n, ev.leverage, list(ev.cards), list(ev.control))
     if ev.cards:
         from engine.vestige.cards import supply_check
@@ -122,7 +119,6 @@ def on_threat_removed(st: GameState, ev: ThreatRemoved, sink: FindingSink) -> No
         return
     if ev.card not in n.threats:
         sink.report("vestige-nemesis/threat-level", f"{ev.card!r} is not in {n.name}'s column",
-                    seat=ev.seat, expected=list(n.threats), recorded=ev.card,
-                    follows=lost_line(st, sink))
+                    seat=ev.seat, expected=list(n.threats), recorded=ev.card)
         return
     n.threats.remove(ev.card)

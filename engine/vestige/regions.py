@@ -26,7 +26,7 @@ from engine.vestige.cards import CHARACTERS
 from engine.vestige.codes import CONTROL as CONTROL_RULE
 from engine.vestige.content import CONTENT
 from engine.vestige.rulings import option
-from engine.vestige.slips import move_sign
+from engine.vestige.slips import move_sign, words
 from engine.vestige.state import GameState, SeatState
 from engine.vestige.turns import actor, take_main
 from schemas.vestige import Control, Rest, Visit
@@ -72,7 +72,7 @@ def on_visit(st: GameState, ev: Visit, sink: FindingSink) -> None:
         move_sign(s, sink.report(
             "vestige-visit/not-adjacent", f"{pos} is not adjacent to space {s.space}",
             seat=ev.seat, expected=sorted(adjacent_tiles(s.space or 0)), recorded=pos,
-            follows=s.space_doubt or s.turn_doubt))
+            follows=s.turn_doubt, because=words(ev.seat, "space")))
     known = st.map.get(pos)
     if ev.region is not None and known is not None and ev.region != known:
         sink.report("vestige-visit/wrong-region", f"{pos} is {known}, not {ev.region}",
@@ -284,7 +284,7 @@ def on_control(st: GameState, ev: Control, sink: FindingSink) -> None:
     if s.blocks.get("conviction", 0) < cost:
         sink.report("vestige-blocks/unaffordable", f"control of {pos} costs {cost} conviction; "
                     f"seat {ev.seat} has {s.blocks.get('conviction', 0)}", seat=ev.seat,
-                    expected=f">= {cost}", recorded=s.blocks.get("conviction", 0),
+                    expected=f">= {cost}", recorded=s.blocks.get("conviction", 0), reads=("blocks",),
                     rule=f"{CONTROL_RULE} (1 conviction; 2 if controlled by another player)")
         return
     if cost < 1:  # the table paid no conviction: the block on the tile came from influence

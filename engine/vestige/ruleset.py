@@ -101,10 +101,9 @@ def on_phase(st: GameState, ev: Phase, sink: FindingSink) -> None:
         finish_setup(st, sink)
     elif ev.name == "final_scoring":
         from engine.vestige.endgame import close_game
-        from engine.vestige.turns import end_turn
+        from engine.vestige.turns import close_open_turn
 
-        if st.active is not None or st.team_turn:
-            end_turn(st, sink, None)
+        close_open_turn(st, sink, "final scoring")
         if st.phase != "final_scoring":
             close_game(st, sink)
             st.took_turn = set(st.seats)
@@ -188,10 +187,11 @@ class VestigeRuleset(Game):
     title = "Vestige"
     rules_versions: tuple[str, ...] = (RULES_VERSION,)
     catalogue = codes.CATALOGUE
-    consequence_codes = slips.CONSEQUENCE_CODES
-    lingering_codes = slips.LINGERING_CODES
-    slip_codes = slips.SLIP_CODES
-    mismatch_codes = slips.MISMATCH_CODES
+    # provenance (DESIGN.md §5): which values each check reads, which slips put which values
+    # in doubt (engine/vestige/slips.py)
+    reads = slips.READS
+    doubts = slips.DOUBTS
+    value_words = slips.VALUE_WORDS
     header_model: type[BaseHeader] = VestigeHeader
     log_model: type[BaseModel] = VestigeLog
     event_adapter = EVENT_ADAPTER
@@ -235,6 +235,8 @@ class VestigeRuleset(Game):
     def apply(self, state: GameState, event: VestigeEvent, sink: FindingSink) -> None:
         state.event_index = sink.event
         n = len(sink.findings)
+        if len(sink.doubtful_lines) > len(state.lines_lost):
+            slips.lost_lines(state, sink)  # a line before this one could not be read
         meant = slips.read_line(state, event, sink)  # one slip, one finding (slips.py)
         if meant is not None:
             HANDLERS.get(meant.type, _noop)(state, meant, sink)

@@ -143,13 +143,15 @@ def on_seat_setup(st: GameState, ev: SeatSetup, sink: FindingSink) -> None:
 
 
 def check_reveal(st: GameState, position: str, region: str, sink: FindingSink,
-                 follows: Finding | None = None) -> None:
+                 follows: Finding | None = None, because: str | None = None) -> None:
     """A tile turned face up shows the region the map has there (``follows``: the finding
-    that shows the line revealing it is garbled, which this one then follows from)."""
+    that shows the line revealing it is garbled, which this one then follows from, having put
+    ``because`` in doubt)."""
     known = st.map.get(position)
     if known is not None and known != region:
         sink.report("vestige-setup/tile-mismatch", f"{position} was revealed as {region}; the "
-                    f"map has {known} there", expected=known, recorded=region, follows=follows)
+                    f"map has {known} there", expected=known, recorded=region, follows=follows,
+                    because=because)
     else:
         st.map[position] = region
     st.face_up.add(position)

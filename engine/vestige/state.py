@@ -60,9 +60,6 @@ class SeatState:
     covert_flips: int = 0
     end_covert: int = 0
     pending_triggers: set[int] = field(default_factory=set)
-    #: the finding that leaves where the pawn stands in doubt (a move with a garbled path, a
-    #: turn without its move): the next move's recorded start is followed without a new error
-    space_doubt: Finding | None = None
     #: this turn, before its move: a finding about where the pawn stands (a visit away from
     #: it), the first sign of a move line that may be missing (slips.move_sign)
     turn_doubt: Finding | None = None
@@ -106,6 +103,9 @@ class GameState:
     display: dict[str, str] = field(default_factory=dict)  # stack -> face-up card (jobs)
     display_taken: set[str] = field(default_factory=set)  # face-up job taken, not yet replaced
     stack_top: dict[str, str] = field(default_factory=dict)  # job stack -> region its top shows
+    #: job stack -> the region its top card showed when the face-up job was taken: that card is
+    #: flipped into the empty place, so the replacement's back must show it (p. 14)
+    flip_shows: dict[str, str] = field(default_factory=dict)
     shared: dict[tuple[int, str], set[int]] = field(default_factory=dict)  # co-op abilities
     team_controlled: set[str] = field(default_factory=set)  # co-op: regions this team turn
     market: list[str] = field(default_factory=list)  # chop bot market
@@ -144,9 +144,6 @@ class GameState:
     last_cp: dict[int, int] = field(default_factory=dict)  # partial logs: seat -> leverage
     rows: dict[str, list[dict[str, object]]] = field(default_factory=dict)
     names_seen: int = 0
-    #: this turn: seat -> the finding that read a line naming another seat as this seat's (a
-    #: second such action of the seat then follows from that reading: slips.read_line)
-    read_as: dict[int, Finding] = field(default_factory=dict)
     unrecorded: set[str] = field(default_factory=set)  # cards said to have no printed values
     #: the seat whose turn an action between turns began (slips.read_line): its own
     #: turn_start line, when it follows, starts nothing new
@@ -157,12 +154,11 @@ class GameState:
     prev_event: Any = None  # the event before this one (a line written twice: slips.py)
     #: tiles the engine turned face up because a move did not record them (reveal-missing): a
     #: later move that flips one links to that finding (the table evidently had not flipped it)
-    assumed_up: dict[str, Finding] = field(default_factory=dict)
+    assumed_up: dict[str, Finding | int] = field(default_factory=dict)
     #: face-down tiles a missing or garbled move may have flipped -> the finding that says so
-    tiles_doubt: dict[str, Finding] = field(default_factory=dict)
-    #: a line evidently missing (an action reset and never taken in its turn): what it recorded
-    #: never reached the engine, as with a line that could not be read (slips.lost_line)
-    missing_lines: list[Finding] = field(default_factory=list)
+    tiles_doubt: dict[str, Finding | int] = field(default_factory=dict)
+    #: lines that could not be read, already taken into account (slips.lost_lines)
+    lines_lost: set[int] = field(default_factory=set)
     #: a mislabelled round_start (round/out-of-order): the next round may follow either count
     round_label: int | None = None
 

@@ -7,7 +7,16 @@ from __future__ import annotations
 from engine.core.findings import FindingSink
 from engine.vestige.blocks import move
 from engine.vestige.board import adjacent_tiles
-from engine.vestige.slips import lose_track, lost_line, move_sign, new_round, unread_now
+from engine.vestige.slips import (
+    MISSING_ACTION,
+    TURN_VALUES,
+    USED,
+    VALUE_WORDS,
+    lose_track,
+    move_sign,
+    restate,
+    words,
+)
 from engine.vestige.state import GameState, SeatState
 from schemas.vestige import Reset, RoundStart, TurnEnd, TurnStart
 
@@ -18,8 +27,7 @@ def close_round(st: GameState, sink: FindingSink) -> None:
         st.took_turn.clear()
         st.nemesis_done.clear()
         return
-    if st.active is not None or st.team_turn:
-        end_turn(st, sink, None)
+    close_open_turn(st, sink, f"round {st.round}'s end")
     if not st.team_turn and st.header.mode != "coop":
         for seat in st.order:
             if seat not in st.took_turn:
@@ -40,7 +48,9 @@ def on_round_start(st: GameState, ev: RoundStart, sink: FindingSink) -> None:
 
     finish_setup(st, sink)
     close_round(st, sink)
-    new_round(sink)  # what a slip of the last round left in doubt was played past
+    # the table lays out the face-up jobs and the stacks afresh each round as far as a log
+    # shows them: a line of the last round that could not be read no longer explains them
+    sink.resolve(None, ("table:display", "table:stacks"))
     label, st.round_label = st.round_label, None
     # after a mislabelled round, the table's count may go on from its label (that finding said
     # so) as well as from the engine's count
@@ -50,6 +60,8 @@ def on_round_start(st: GameState, ev: RoundStart, sink: FindingSink) -> None:
         # one slip, one finding: the next round may follow this label or the count
         st.round_label = ev.round
         ev = ev.model_copy(update={"round": st.round + 1})
+    else:
+        sink.resolve(None, ("table:round",))  # the round follows in order: the count agrees
     if st.final_round is not None and ev.round > st.final_round:
         sink.report("vestige-endgame/round-after-final",
                     f"round {ev.round} was played after the final round {st.final_round}",
@@ -99,18 +111,18 @@ def on_turn_start(st: GameState, ev: TurnStart, sink: FindingSink) -> None:
         st.implicit_start = None
         return
     st.implicit_start = None
-    if st.active is not None or st.team_turn:
-        end_turn(st, sink, None)
+    close_open_turn(st, sink, f"seat {ev.seat}'s turn_start" if ev.seat else "a turn_start")
     if (ev.seat is not None and ev.seat in st.took_turn and not st.partial and not st.nemeses
             and st.header.mode != "coop" and all(x in st.took_turn for x in st.order)):
         # every seat had its turn and one starts again: a new round began (its round_start
         # line missing). Reported once; the round count goes on from here
-        lost = unread_now(sink)  # the round_start line may be one that could not be read
+        # (the round_start line may be one that could not be read: the round in doubt)
+        lost = sink.doubted.get(None, {}).get("table:round")
         on_round_start(st, RoundStart(round=st.round + 1), sink)
         sink.report("vestige-round/out-of-order", f"seat {ev.seat} starts a turn after every "
                     f"seat had its turn in round {st.round - 1}: read as round {st.round} (its "
                     "round_start line missing?)", expected="a round_start", recorded="none",
-                    follows=lost)
+                    follows=lost, because=VALUE_WORDS["table:round"])
     st.turn_no += 1
     st.shared.clear()
     st.team_controlled.clear()
@@ -122,6 +134,7 @@ def on_turn_start(st: GameState, ev: TurnStart, sink: FindingSink) -> None:
         st.active = None
         for s in st.seats.values():
             reset_turn(s)
+            sink.resolve(s.seat, TURN_VALUES)
             s.artifacts_used.clear()
         return
     for s in st.seats.values():
@@ -140,6 +153,20 @@ def on_turn_start(st: GameState, ev: TurnStart, sink: FindingSink) -> None:
         st.seats[ev.seat].set_up = True
     st.active = ev.seat
     reset_turn(st.seats[ev.seat])
+    sink.resolve(ev.seat, TURN_VALUES)  # what the seat uses this turn starts afresh
+
+
+def close_open_turn(st: GameState, sink: FindingSink, by: str) -> None:
+    """A turn still open when ``by`` (the next turn, a round's end, a nemesis turn, final
+    scoring) comes: its turn_end line is missing, reported here where its absence shows; the
+    turn's end-of-turn checks run."""
+    if st.active is None and not st.team_turn:
+        return
+    if st.active is not None and not st.team_turn and not st.partial and st.phase == "play":
+        sink.report("vestige-turn/end-missing", f"seat {st.active}'s turn was not ended before "
+                    f"{by} (its turn_end line missing?)", seat=st.active,
+                    expected="a turn_end", recorded="none")
+    end_turn(st, sink, None)
 
 
 def end_turn(st: GameState, sink: FindingSink, seat: int | None) -> None:
@@ -150,19 +177,22 @@ def end_turn(st: GameState, sink: FindingSink, seat: int | None) -> None:
         if not st.partial:
             if not s.used.get("move"):
                 # the pawn stands where the table has it: its next move's start is followed
-                # (a visit away from the pawn earlier this turn was the first sign of it)
-                f = sink.report("vestige-turn/no-move", f"seat {sn}'s turn ended without a move"
-                                + (" (its move line is missing?)" if s.turn_doubt else ""),
-                                seat=sn, expected="one move", recorded="none",
-                                stands=s.turn_doubt is not None)
-                if s.turn_doubt is not None:
-                    # what showed it first (a visit away from the pawn, a reset of the move
-                    # not taken) follows from the missing move: one slip, one finding
-                    sink.demote(s.turn_doubt, f)
+                first = s.turn_doubt
+                f = sink.report("vestige-turn/no-move", f"seat {sn}'s turn ended without a "
+                                "move", seat=sn, expected="one move", recorded="none",
+                                stands=first is not None)
+                if first is not None:
+                    # a visit away from the pawn, a reset of the move not taken, earlier this
+                    # turn, was where the missing move line first showed: the one finding
+                    # stands there (what followed it links to it)
+                    f = restate(sink, first, f, f"seat {sn}'s move line is missing before "
+                                f"this line: {first.message}, and the turn ended without a "
+                                "move")
                 lose_track(st, s, f)
             for action, f in s.reset_unused.items():
-                if action != "move" and not s.used.get(action):
-                    st.missing_lines.append(f)  # reset, never taken: its line is missing
+                if action != "move" and not s.used.get(action) and f.severity != "info":
+                    # reset, never taken: its line is evidently missing, and what it changed
+                    sink.doubt(sn, MISSING_ACTION.get(action, ("turn",)), f)
             for pos in sorted(s.controlled_now - s.visited_now):
                 sink.report("vestige-control/no-visit", f"seat {sn} took control of {pos} "
                             "without visiting it this turn", seat=sn, expected="a visit",
@@ -180,12 +210,14 @@ def end_turn(st: GameState, sink: FindingSink, seat: int | None) -> None:
                                 stands=s.card_doubt is not None)
                 if s.card_doubt is not None:
                     # the card used this turn that is not in the tableau was the one whose
-                    # draw line is missing: one slip, one finding; the table evidently drew
-                    # it, so it is in the tableau from now on
+                    # draw line is missing: one slip, one finding, where it first showed; the
+                    # table evidently drew it, so it is in the tableau from now on
                     from engine.vestige.cards import enter_tableau
 
                     first, card = s.card_doubt
-                    sink.demote(first, f)
+                    restate(sink, first, f, f"seat {sn}'s draw line is missing: its visit "
+                            f"added a {st.pending_draw[1]} and no card was drawn; "
+                            f"{first.message}")
                     if st.owner(card) is None:
                         enter_tableau(st, s, card, st.pending_draw[1], sink)
             st.pending_draw = None
@@ -202,7 +234,6 @@ def end_turn(st: GameState, sink: FindingSink, seat: int | None) -> None:
         reset_turn(s)
     check_due(st, sink)
     st.early_draw = None
-    st.read_as.clear()
     st.active = None
     st.team_turn = False
     st.shared.clear()
@@ -222,14 +253,13 @@ def check_due(st: GameState, sink: FindingSink) -> None:
         if supply_left(st, stack) != 0:
             sink.report("vestige-job/face-up-not-replaced", f"the face-up {stack} was taken and "
                         "not replaced by the top card of the stack", expected="a display",
-                        recorded="none", follows=unread_now(sink))
+                        recorded="none")
     st.display_taken.clear()
     for point in sorted(st.endgame_due):
         if st.final_round is None and point not in st.trigger_endgame:
             sink.report("vestige-endgame/reveal-missing", f"trigger {point} was reached first; "
                         "its stack's endgame condition was not revealed",
-                        expected=f"an endgame card at trigger {point}", recorded="none",
-                        follows=lost_line(st, sink))
+                        expected=f"an endgame card at trigger {point}", recorded="none")
     st.endgame_due.clear()
 
 
@@ -262,7 +292,7 @@ def take_main(st: GameState, s: SeatState, action: str, sink: FindingSink) -> No
     if n >= allowed:
         sink.report("vestige-turn/action-repeated", f"seat {s.seat} took {action} again "
                     f"without a reset", seat=s.seat, expected=allowed, recorded=n + 1,
-                    follows=st.read_as.get(s.seat))
+                    reads=(USED.get(action, "turn"),))
     s.used[action] = n + 1
 
 
@@ -278,7 +308,8 @@ def on_reset(st: GameState, ev: Reset, sink: FindingSink) -> None:
         f = sink.report("vestige-turn/reset-unused", f"{ev.action} has not been taken this turn"
                         + (" (if the turn moved, its move line is missing)" if moved else ""),
                         seat=ev.seat, recorded=ev.action,
-                        follows=s.turn_doubt if moved else None)
+                        follows=s.turn_doubt if moved else None,
+                        because=words(ev.seat, "space"))
         s.reset_unused[ev.action] = f
         if moved and not st.partial:
             move_sign(s, f)

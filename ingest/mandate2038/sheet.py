@@ -137,6 +137,7 @@ class _SheetReader:
                     self.problems.error(n, err.col, err.message)
                 except ValueError as err:  # int() of an absurd number (over 4,300 digits)
                     self.problems.error(n, None, value_problem(err))
+        self._check_seat_rows()
         date = self.header.get("date")
         self.date = date if isinstance(date, dt.date) else None
         self.columns = None
@@ -158,6 +159,16 @@ class _SheetReader:
                                     seat=seat)
             except ValueError as err:  # int()/float() of an absurd number (over 4,300 digits)
                 self.problems.error(n, None, value_problem(err))
+
+    def _check_seat_rows(self) -> None:
+        # a Seat row deleted from the sheet: named here, at the header, with the seat it lacks
+        numbers = sorted(seat["seat"] for seat in self.header.get("seats", []))
+        missing = sorted(set(range(1, len(numbers) + 1)) - set(numbers))
+        if numbers and missing:
+            self.problems.error(self.header_line, None, f"the Seat rows are numbered "
+                                f"{', '.join(map(str, numbers))}: no Seat row for seat "
+                                f"{', '.join(map(str, missing))} (seats are numbered 1..N); "
+                                "its events are not at the table")
 
     def _column_name(self, col: int | None) -> str | None:
         if self.columns is None or col is None:

@@ -40,6 +40,9 @@ import pyarrow.parquet as pq
 
 STUDY_FORMAT = 1
 DEFAULT_BATCH = 25
+MAX_GAMES = 1_000_000  # games per player count and policy (a study's batches are listed)
+MAX_BATCH = 10_000  # games per batch (one task holds its batch's tables in memory)
+MAX_WORKERS = 1024  # processes or CPUs of a local cluster
 POLICY_CHOICES = ("default", "greedy", "weighted", "alternating-weighted-first",
                   "alternating-greedy-first")
 #: ``--policy designers``: the designers' four backend regimes (engine/mandate2038/lineups.py)
@@ -73,7 +76,7 @@ class StudySpec:
         return ("baseline", *(name for name, _ in self.variants))
 
     def batches(self) -> list[Batch]:
-        out = []
+        out: list[Batch] = []
         for arm in self.arms():
             out.extend(replace(b, variant=arm) for b in self._batches())
         return out
@@ -385,7 +388,9 @@ def run_study(spec: StudySpec, out: Path, *, backend: str = "auto", workers: int
               on_batch: Callable[[BatchResult, int, int], None] | None = None,
               say: Callable[[str], None] = print) -> dict[str, Any]:
     """Play every batch not yet done and write it; a summary (batches, games, CPU seconds)."""
-    _check(spec)
+    check_spec(spec)
+    if workers is not None and not 1 <= workers <= MAX_WORKERS:
+        raise StudyError(f"--workers must be 1 to {MAX_WORKERS}, not {workers:,}")
     todo = prepare(out, spec, say)
     total = len(spec.batches())
     done_before = total - len(todo)
@@ -423,13 +428,15 @@ def run_study(spec: StudySpec, out: Path, *, backend: str = "auto", workers: int
             "wall_seconds": round(time.perf_counter() - clock["ready"], 3), "backend": backend}
 
 
-def _check(spec: StudySpec) -> None:
+def check_spec(spec: StudySpec) -> None:
+    """StudyError when the spec cannot be played: every number in bounds, known policies and
+    profiles."""
     from schemas.mandate2038.profiles import load_profiles
 
-    if spec.games < 1:
-        raise StudyError("--games must be at least 1")
-    if spec.batch_size < 1:
-        raise StudyError("--batch must be at least 1")
+    if not 1 <= spec.games <= MAX_GAMES:
+        raise StudyError(f"--games must be 1 to {MAX_GAMES:,}, not {spec.games:,}")
+    if not 1 <= spec.batch_size <= MAX_BATCH:
+        raise StudyError(f"--batch must be 1 to {MAX_BATCH:,}, not {spec.batch_size:,}")
     for n in spec.players:
         if not 3 <= n <= 5:
             raise StudyError(f"--players must be 3, 4 or 5 (or a list like 3,4,5), not {n}")
@@ -443,3 +450,95 @@ def _check(spec: StudySpec) -> None:
         if pid not in profiles and pid not in BUILTIN_BOTS:
             raise StudyError(f"unknown profile {pid!r} in set {spec.profiles!r}; "
                              f"known: {', '.join([*profiles, *BUILTIN_BOTS])}")
+
+
+# --- reading a study folder back (compare, calibrate) ---------------------------------------
+
+
+def _spec_of(meta: dict[str, Any]) -> StudySpec:
+    fields = {k: v for k, v in meta.items() if k in StudySpec.__dataclass_fields__}
+    for key in ("players", "profile_ids", "policies"):
+        fields[key] = tuple(fields.get(key, ()))
+    fields["variants"] = tuple((str(n), str(s)) for n, s in fields.get("variants", ()))
+    return StudySpec(**fields)
+
+
+#: the games-table columns that say which study, arm and batch a row was played for
+_IDENTITY = ("study", "study_seed", "policy", "player_count", "variant", "variant_hash",
+             "game_index")
+
+
+def _batch_identity(out: Path, spec: StudySpec, batch: Batch) -> str | None:
+    """Why the batch's games table is not the games of this study's batch, or None."""
+    path = out / "games" / f"{batch.id}.parquet"
+    try:
+        rows = pq.read_table(path, columns=list(_IDENTITY)).to_pylist()
+    except Exception as err:  # noqa: BLE001 - pyarrow raises several kinds on a foreign file
+        return f"games/{path.name} is not a games table of a study ({str(err)[:200]})"
+    hashes = {name: json.loads(stamp).get("hash") for name, stamp in spec.variants}
+    want = {"study": spec.profiles, "study_seed": spec.seed, "policy": batch.policy,
+            "player_count": batch.players, "variant": batch.variant or "baseline",
+            "variant_hash": hashes.get(batch.variant)}
+    for row in rows:
+        for col, value in want.items():
+            if row[col] != value:
+                return (f"games/{path.name} holds games of another study or arm ({col} "
+                        f"{row[col]!r}, this study's batch has {value!r})")
+        if not batch.start <= int(row["game_index"]) < batch.start + batch.count:
+            return f"games/{path.name} holds game index {row['game_index']}, not this batch's"
+    return None
+
+
+def _marked_tables(mark: Path) -> set[str] | None:
+    # the tables a batch's marker names (None: a marker written before files were recorded)
+    try:
+        files = json.loads(mark.read_text(encoding="utf-8")).get("files")
+    except (OSError, ValueError, AttributeError):
+        return set()
+    return {str(t) for t in files} if isinstance(files, dict) and files else None
+
+
+def study_problems(out: Path, limit: int = 20) -> list[str]:
+    """Why the study folder ``out`` cannot be read as one whole study (empty when it can), as
+    ``playtest study`` trusts a folder: its ``study.json`` names the batches; each must be
+    finished (marker and files as written) and hold that study's games (study, seed, policy,
+    player count, variant name and hash, game indices); no table file may belong to no batch
+    (another study's batch or a foreign Parquet file). A folder without ``study.json`` (a pool
+    written batch by batch) is checked for its markers and files only. At most ``limit``
+    reasons."""
+    problems: list[str] = []
+    meta_path = out / "study.json"
+    spec: StudySpec | None = None
+    if meta_path.is_file():
+        try:
+            spec = _spec_of(json.loads(meta_path.read_text(encoding="utf-8")))
+            expected = {b.id: b for b in spec.batches()}
+        except (OSError, ValueError, TypeError, AttributeError) as err:
+            return [f"{meta_path}: unreadable study description ({str(err)[:200]})"]
+    damaged: dict[str, str] = {}
+    done = completed_batches(out, damaged)
+    problems += [f"batch {bid} is damaged: {why}" for bid, why in sorted(damaged.items())]
+    if spec is not None:
+        problems += [f"batch {bid} of the study is not finished (no marker)"
+                     for bid in sorted(set(expected) - done - set(damaged))]
+        problems += [f"_batches/{bid}.json is not a batch of this study"
+                     for bid in sorted((done | set(damaged)) - set(expected))]
+    listed: dict[str, set[str] | None] = {}
+    for path in sorted(out.glob("*/*.parquet")):
+        if path.parent.name == "_batches":
+            continue
+        if path.stem not in listed:
+            listed[path.stem] = _marked_tables(out / "_batches" / f"{path.stem}.json")
+        tables = listed[path.stem]
+        if path.stem not in done | set(damaged) or (tables is not None
+                                                    and path.parent.name not in tables):
+            problems.append(f"{path.parent.name}/{path.name} belongs to no batch of this study "
+                            "(no marker names it)")
+    if spec is not None and not problems:
+        for bid in sorted(done):
+            why = _batch_identity(out, spec, expected[bid])
+            if why:
+                problems.append(f"batch {bid}: {why}")
+            if len(problems) >= limit:
+                break
+    return problems[:limit]

@@ -24,7 +24,15 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ingest.formats._common import LoadedLog, Problems, decode_text, not_a_log, unreadable, validate
+from ingest.formats._common import (
+    LoadedLog,
+    Problems,
+    decode_text,
+    not_a_log,
+    seat_of,
+    unreadable,
+    validate,
+)
 from ingest.formats.tokens import (
     INT_RE,
     ParseError,
@@ -291,13 +299,20 @@ def parse_vestige_text(text: str, source: str) -> tuple[dict[str, Any], int | No
             events.append(parse_event_tokens(tokenize(line), date))
             lines.append(n)
         except ParseError as err:
-            problems.error(n, err.col, err.message)
+            problems.error(n, err.col, err.message, seat=_seat_of(stripped))
         except (ValueError, TypeError, RecursionError) as err:  # belt and braces: never raise
-            problems.error(n, None, f"could not read the line ({type(err).__name__}: {err})")
+            problems.error(n, None, f"could not read the line ({type(err).__name__}: {err})",
+                           seat=_seat_of(stripped))
     if header or events:
         header.setdefault("game", "vestige")
     obj = {"format": "playtest-log", "format_version": 1, "header": header, "events": events}
     return obj, header_line, lines, problems
+
+
+def _seat_of(stripped: str) -> int | None:
+    """The seat an event line's layout names (its first word, ``2 vsit O3 ...``), or None: a
+    line that could not be read implicates that seat only (engine/core/findings.py)."""
+    return None if stripped.startswith("[") else seat_of(stripped.split(" ", 1)[0])
 
 
 def read_text(data: bytes, source: str, fmt: str, parse: Any, what: str) -> LoadedLog:

@@ -25,7 +25,7 @@ import types
 import typing
 from typing import Any
 
-from ingest.formats._common import LoadedLog, Problems, csv_rows
+from ingest.formats._common import LoadedLog, Problems, csv_rows, seat_of
 from ingest.formats.cells import restore
 from ingest.formats.tokens import INT_RE, ParseError, fmt_time, parse_time, quote, tokenize
 from ingest.mandate2038.sheet import _SafeWriter
@@ -166,15 +166,27 @@ def parse_vestige_sheet(text: str, source: str) -> tuple[dict[str, Any], int | N
             events.append(ev)
             lines.append(n)
             if cell_problem is not None:  # reported, and the row is kept (like the Mandate sheet)
+                # (its event was read whole and applied: no value of its seat is in doubt, only
+                # what the row itself gives)
                 problems.error(n, cell_problem.col, cell_problem.message)
         except ParseError as err:
-            problems.error(n, err.col, err.message)
+            problems.error(n, err.col, err.message, seat=_seat_cell(row, columns))
         except (ValueError, TypeError, RecursionError) as err:
-            problems.error(n, None, f"could not read the row ({type(err).__name__}: {err})")
+            problems.error(n, None, f"could not read the row ({type(err).__name__}: {err})",
+                           seat=_seat_cell(row, columns))
     if header or events:
         header.setdefault("game", "vestige")
     obj = {"format": "playtest-log", "format_version": 1, "header": header, "events": events}
     return obj, header_line, lines, problems
+
+
+def _seat_cell(row: list[str], columns: list[str] | None) -> int | None:
+    """The seat an event row's seat cell names, or None (a header row, no seat column): a row
+    that could not be read implicates that seat only (engine/core/findings.py)."""
+    if columns is None or "seat" not in columns:
+        return None
+    i = columns.index("seat")
+    return seat_of(row[i]) if i < len(row) else None
 
 
 def _header_row(row: list[str], header: dict[str, Any]) -> None:

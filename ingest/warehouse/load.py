@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import duckdb
 import polars as pl
 
-from ingest.warehouse import balance
+from ingest.warehouse import balance, summaries
 from ingest.warehouse.schema import TABLES, empty_frame, polars_schema
 
 
@@ -78,20 +78,27 @@ def load_frames(
         result.skipped = [g for g in batch_ids if g in already]
         result.loaded = [g for g in batch_ids if g not in already]
         keep = pl.Series("game_id", result.loaded, dtype=pl.String)
-        for name, frame in tables.items():
-            if already:
-                frame = frame.filter(pl.col("game_id").is_in(keep.implode()))
-            if frame.height == 0:
-                result.rows[name] = 0
-                continue
-            view = f"_load_{name}"
-            con.register(view, frame.to_arrow())
-            try:
+        summarised = summaries.present(con)
+        views: dict[str, str] = {}
+        try:
+            for name, frame in tables.items():
+                if already:
+                    frame = frame.filter(pl.col("game_id").is_in(keep.implode()))
+                if frame.height == 0:
+                    result.rows[name] = 0
+                    continue
+                view = f"_load_{name}"
+                con.register(view, frame.to_arrow())
+                views[name] = view
                 # Identifiers are our own table names (never user input); values travel as Arrow.
                 con.execute(f'INSERT INTO "{name}" BY NAME SELECT * FROM "{view}"')
-            finally:
+                # the per-game summaries the pages read, from the same rows
+                summaries.add_batch(con, name, view, summarised)
+                result.rows[name] = frame.height
+            summaries.add_totals(con, views, summarised)
+        finally:
+            for view in views.values():
                 con.unregister(view)
-            result.rows[name] = frame.height
         # derived per-seat balance rows of the new games, in the same transaction
         balance.refresh(con, result.loaded)
         con.execute("COMMIT")

@@ -22,6 +22,7 @@ import duckdb
 from ingest.archive import now_utc
 from ingest.db import StorageError
 from ingest.warehouse import balance as _balance
+from ingest.warehouse import summaries as _summaries
 
 _V1 = """
 CREATE TABLE games (
@@ -432,6 +433,10 @@ ALTER TABLE ledger ADD COLUMN round INTEGER;
 ALTER TABLE observations ADD COLUMN round INTEGER;
 """
 
+# per-game summaries of findings, observations and phase minutes, written by every load
+# (ingest.warehouse.summaries) and here for games loaded before; the pages read them
+_V8 = _summaries.migration_sql()
+
 MIGRATIONS: list[tuple[int, str, str]] = [
     (1, "tables of docs/warehouse.md", _V1),
     (2, "capture: checklist items of the game's observation protocol", _V2),
@@ -442,6 +447,8 @@ MIGRATIONS: list[tuple[int, str, str]] = [
     (6, "seat_balance: per-seat inputs of the balance metrics", _V6),
     (7, "shared tables for every game: ruleset columns after the shared ones, outcome mode and "
         "result, round", _V7),
+    (8, "game_findings, game_observations, game_phases: per-game summaries the pages read",
+     _V8),
 ]
 
 _CREATE_LOG = """

@@ -97,9 +97,10 @@ def replay_draft(header: dict[str, Any], events: list[dict[str, Any]]) -> Replay
     return replay(log.header, log.events, ruleset=RULESET)
 
 
-def _record(draft_id: str, events: list[dict[str, Any]]) -> None:
-    for ev in events:
-        drafts.append_event(record_nav.ddir(), draft_id, _stamp(ev))
+def _record(draft_id: str, at: int, events: list[dict[str, Any]]) -> None:
+    """Answer the decision drawn when the draft stood at ``at`` events (a stale tap, such as the
+    second of a double tap, writes nothing)."""
+    record_nav.record_at(draft_id, at, [_stamp(ev) for ev in events])
 
 
 def _ask(what: str | None) -> None:
@@ -124,8 +125,9 @@ def label(ev: dict[str, Any], names: dict[int, str]) -> str:
     return str(kind)
 
 
-def decision(draft_id: str, r: ReplayResult, names: dict[int, str]) -> None:
-    """The next decision, as buttons (nothing pre-selected)."""
+def decision(draft_id: str, r: ReplayResult, names: dict[int, str], at: int) -> None:
+    """The next decision, as buttons (nothing pre-selected), drawn at position ``at`` (events
+    recorded): every button's key and answer carry it, so a stale tap records nothing."""
     st_ = r.state
     if st_.over and not st_.closed:
         won = ", ".join(names[w] for w in st_.winners)
@@ -133,8 +135,8 @@ def decision(draft_id: str, r: ReplayResult, names: dict[int, str]) -> None:
                     "choice):")
         final = {"type": "final", "scores": {str(k): v for k, v in st_.scores.items()},
                  "winners": list(st_.winners)}
-        st.button(f"Final record: {won} won", key="pigrec_final", type="primary",
-                  on_click=_record, args=(draft_id, [final, {"type": "phase",
+        st.button(f"Final record: {won} won", key=f"pigrec_final_{at}", type="primary",
+                  on_click=_record, args=(draft_id, at, [final, {"type": "phase",
                                                              "name": "game_end"}]))
         return
     seat = st_.active
@@ -149,15 +151,15 @@ def decision(draft_id: str, r: ReplayResult, names: dict[int, str]) -> None:
     for face in range(1, 7):
         total = 0 if face == 1 else st_.turn_total + face
         faces[face - 1].button(
-            f"Rolled {face}", key=f"pigrec_face{face}", width="stretch",
+            f"Rolled {face}", key=f"pigrec_face{face}_{at}", width="stretch",
             help="Turn lost (§3.2)" if face == 1 else f"Turn total {total}",
-            on_click=_record, args=(draft_id, [{"type": "roll", "seat": seat, "face": face,
-                                                "total": total}]))
+            on_click=_record, args=(draft_id, at, [{"type": "roll", "seat": seat, "face": face,
+                                                    "total": total}]))
     if st_.rolled:
         score = st_.scores[seat] + st_.turn_total
-        st.button(f"Hold: bank {st_.turn_total} (score {score})", key="pigrec_hold",
+        st.button(f"Hold: bank {st_.turn_total} (score {score})", key=f"pigrec_hold_{at}",
                   type="primary", on_click=_record,
-                  args=(draft_id, [{"type": "hold", "seat": seat, "score": score}]))
+                  args=(draft_id, at, [{"type": "hold", "seat": seat, "score": score}]))
 
 
 def recording(draft_id: str) -> None:
@@ -188,7 +190,7 @@ def recording(draft_id: str) -> None:
             st.success("The game is over and its final record written: finish it to archive "
                        "and load it.", icon=":material/flag:")
         else:
-            decision(d.id, r, names)
+            decision(d.id, r, names, len(d.events))
         _controls(d, names, r.state.closed)
     with right:
         snap = snapshot(r.state)
@@ -206,14 +208,17 @@ def _controls(d: drafts.Draft, names: dict[int, str], over: bool) -> None:
     c = st.columns(3)
     if d.events:
         c[0].button("Undo last event", key="pigrec_undo", icon=":material/undo:",
-                    on_click=drafts.undo, args=(record_nav.ddir(), d.id),
+                    on_click=_ask, args=("undo",),
                     help=f"Takes back: {label(d.events[-1], names)}")
     c[1].button("Put this draft aside", key="pigrec_abandon", on_click=_ask, args=("abandon",))
     if over:
         c[2].button("Finish: archive and load", key="pigrec_finish", type="primary",
                     on_click=_ask, args=("finish",))
     cancel = lambda: _ask(None)  # noqa: E731
-    if asking == "abandon":
+    if asking == "undo" and d.events:
+        record_nav.ask_undo(d.id, len(d.events), label(d.events[-1], names), "pigrec_undo",
+                            cancel)
+    elif asking == "abandon":
         record_nav.ask_aside(d.id, "pigrec_abandon", cancel)
     elif asking == "finish" and over and ui.confirm(
             ui.finish_question(len(d.events)), "Yes, finish and load", "pigrec_finish", cancel):

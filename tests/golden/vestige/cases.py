@@ -1139,6 +1139,29 @@ def pickup_at_stack_top_region() -> Game:
 
 
 @case
+def turn_end_missing() -> Game:
+    """p. 10: the starting player takes a turn, then play continues clockwise; p. 16: at the end
+    of your turn, slide the discs back up. Seat 1 moves and the log goes on with seat 2's
+    turn_start without seat 1's turn_end: one warning there (the turn is closed and checked)."""
+    g = Game().opening().move(1, [19, 24])
+    return g.turn(2).expect("vestige-turn/end-missing").move(2, [25, 31]).end(2)
+
+
+@case
+def face_up_replacement_shows_other_region() -> Game:
+    """p. 14: 'If you take the face-up card, immediately replace it by flipping the top card of
+    the stack into that place.' The artifact stack's top card shows the Archives; seat 1 takes
+    the face-up artifact and the card recorded flipped into its place shows the Scrapyard: it is
+    not the card that was on top (legal twin: pickup_at_stack_top_region)."""
+    g = _pickup_top(0, [19, 24])
+    g.e("display", stack="artifact", card="Dust Compass", printed={
+        "kind": "artifact", "colour": "intrigue", "leverage": 3, "pickup": "scrapyard",
+        "complete_at": "trench", "cost": {"guile": 1}})
+    g.expect("vestige-job/stack-top-mismatch")
+    return g.e("stack_top", stack="artifact", region="archives").end(1)
+
+
+@case
 def pickup_away_from_stack_top_region() -> Game:
     """p. 14: the stack's top card shows the Archives; seat 1 (space 25) takes the face-up
     artifact at the Black Market (I1), where that card's own back points."""

@@ -1,0 +1,156 @@
+"""Per-game summaries of the large tables, written by the load step and read by the pages.
+
+A page that counts findings, observations or phase minutes across a million games would
+otherwise aggregate tens of millions of rows on every draw. These tables hold each game's counts
+(per finding code, per observation category, per phase), so a page aggregates a few rows
+per game instead; a figure is the same sum either way (``tests/test_warehouse_summaries.py``
+compares every summary-based query with the per-event query it replaces).
+
+Each summary is one SELECT over its source table, written once here and run on two sources:
+the batch being loaded (the Arrow view :func:`ingest.warehouse.load.load_frames` registers, in
+the load's transaction, so a game and its summaries commit together; a rebuild loads the same
+way) and, in migration 8, the tables of a warehouse loaded before.
+
+* ``game_findings``: findings per game, code, rule section and severity (``findings``);
+* ``game_observations``: observations per game, category, Era and rule section (``rule`` NULL
+  when none was cited);
+* ``game_phases``: the minutes of each timed phase summed over the game (its Eras and cycles;
+  phases without recorded minutes left out).
+
+The score ledger is not per game: per seat, source and Era it kept 3.54 of its 3.67 million
+rows at 100,000 games. ``ledger_totals`` sums it instead over the games that share every value
+the sidebar filters on (game, rules version, player count, session type, profile, date,
+evidence, and what makes a game's kind: illustrative, human), per faction, winner flag, source
+and Era, so the Scoring sources page applies the same filters to it as to ``games`` (aliased
+``g``) and reads a few rows per distinct combination instead of every entry. Each load adds its
+batch's sums as new rows (sums stay sums); :func:`compact` merges rows of the same key at the
+end of an ingest or a rebuild.
+"""
+
+from __future__ import annotations
+
+import duckdb
+
+#: summary table -> (its source table, CREATE statement, SELECT over ``{source}``)
+SUMMARIES: dict[str, tuple[str, str, str]] = {
+    "game_findings": (
+        "findings",
+        "CREATE TABLE game_findings (game_id VARCHAR, code VARCHAR, rule VARCHAR, "
+        "severity VARCHAR, n BIGINT)",
+        "SELECT game_id, code, rule, severity, count(*) AS n FROM {source} "
+        "GROUP BY game_id, code, rule, severity",
+    ),
+    "game_observations": (
+        "observations",
+        "CREATE TABLE game_observations (game_id VARCHAR, category VARCHAR, era INTEGER, "
+        "rule VARCHAR, n BIGINT)",
+        "SELECT game_id, category, era, rule, count(*) AS n FROM {source} "
+        "GROUP BY game_id, category, era, rule",
+    ),
+    "game_phases": (
+        "phases",
+        "CREATE TABLE game_phases (game_id VARCHAR, phase VARCHAR, minutes DOUBLE)",
+        "SELECT game_id, phase, sum(minutes) AS minutes FROM {source} "
+        "WHERE minutes IS NOT NULL GROUP BY game_id, phase",
+    ),
+}
+
+#: the per-game summary tables, for code that copies or lists derived tables
+TABLES: tuple[str, ...] = tuple(SUMMARIES)
+
+
+#: the key of ``ledger_totals``: the games columns the filters read, then the seat and entry's
+LEDGER_KEYS: tuple[str, ...] = (
+    "game", "rules_version", "player_count", "session_type", "profile", "date", "evidence",
+    "illustrative", "is_human", "faction", "winner", "source", "era",
+)
+LEDGER_TOTALS_CREATE = (
+    "CREATE TABLE ledger_totals (game VARCHAR, rules_version VARCHAR, player_count INTEGER, "
+    "session_type VARCHAR, profile VARCHAR, date DATE, evidence BOOLEAN, illustrative BOOLEAN, "
+    "is_human BOOLEAN, faction VARCHAR, winner BOOLEAN, source VARCHAR, era INTEGER, "
+    "amount BIGINT, entries BIGINT)"
+)
+# the seats join is inner, as the page's query on the ledger was: an entry without a seat of
+# the game does not count
+LEDGER_TOTALS_SELECT = (
+    "SELECT g.game, g.rules_version, g.player_count, g.session_type, g.profile, g.date, "
+    "g.evidence, g.illustrative, g.is_human, s.faction, coalesce(s.winner, FALSE) AS winner, "
+    "l.source, l.era, CAST(sum(l.amount) AS BIGINT) AS amount, count(*) AS entries "
+    "FROM {ledger} l JOIN {games} g USING (game_id) "
+    "JOIN {seats} s ON s.game_id = l.game_id AND s.seat = l.seat GROUP BY ALL"
+)
+
+
+def migration_sql() -> str:
+    """Create every summary table and fill it from the tables already loaded (migration 8)."""
+    parts = []
+    for name, (source, create, select) in SUMMARIES.items():
+        parts.append(f"{create};\nINSERT INTO {name} BY NAME {select.format(source=source)};")
+    totals = LEDGER_TOTALS_SELECT.format(ledger="ledger", games="games", seats="seats")
+    parts.append(f"{LEDGER_TOTALS_CREATE};\nINSERT INTO ledger_totals BY NAME {totals};")
+    return "\n".join(parts)
+
+
+def add_totals(con: duckdb.DuckDBPyConnection, views: dict[str, str],
+               have: frozenset[str]) -> None:
+    """Add the ``ledger_totals`` of a batch whose ``games``, ``seats`` and ``ledger`` rows are
+    the registered views ``views[table]`` (in the caller's transaction)."""
+    if "ledger_totals" not in have or not {"games", "seats", "ledger"} <= set(views):
+        return
+    sql = LEDGER_TOTALS_SELECT.format(**{t: f'"{views[t]}"' for t in ("games", "seats", "ledger")})
+    con.execute(f"INSERT INTO ledger_totals BY NAME {sql}")
+
+
+def compact(con: duckdb.DuckDBPyConnection) -> None:
+    """Merge the ``ledger_totals`` rows of one key (each load adds its own), in one transaction;
+    the sums are the same before and after."""
+    if "ledger_totals" not in present(con):
+        return
+    keys = ", ".join(LEDGER_KEYS)
+    con.execute("BEGIN TRANSACTION")
+    try:
+        con.execute(f"CREATE TEMP TABLE _ledger_totals AS SELECT {keys}, "
+                    "CAST(sum(amount) AS BIGINT) AS amount, CAST(sum(entries) AS BIGINT) AS entries "
+                    f"FROM ledger_totals GROUP BY {keys}")
+        con.execute("DELETE FROM ledger_totals")
+        con.execute("INSERT INTO ledger_totals BY NAME SELECT * FROM _ledger_totals")
+        con.execute("DROP TABLE _ledger_totals")
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+
+
+def present(con: duckdb.DuckDBPyConnection) -> frozenset[str]:
+    """The summary tables this warehouse has (none before migration 8), ``ledger_totals``
+    included."""
+    rows = con.execute("SELECT table_name FROM information_schema.tables "
+                       "WHERE list_contains(?::VARCHAR[], table_name)",
+                       [[*TABLES, "ledger_totals"]]).fetchall()
+    return frozenset(str(r[0]) for r in rows)
+
+
+def refresh(con: duckdb.DuckDBPyConnection) -> None:
+    """Recompute every summary table from the tables (in the caller's transaction): for a
+    warehouse whose tables were written other than by the load step (a test's hand-made rows)."""
+    have = present(con)
+    for name, (source, _create, select) in SUMMARIES.items():
+        if name in have:
+            con.execute(f"DELETE FROM {name}")
+            con.execute(f"INSERT INTO {name} BY NAME {select.format(source=source)}")
+    if "ledger_totals" in have:
+        con.execute("DELETE FROM ledger_totals")
+        con.execute("INSERT INTO ledger_totals BY NAME "
+                    + LEDGER_TOTALS_SELECT.format(ledger="ledger", games="games", seats="seats"))
+
+
+def add_batch(con: duckdb.DuckDBPyConnection, source: str, view: str,
+              have: frozenset[str]) -> None:
+    """Insert the summaries of the rows in the registered view ``view`` (a batch's rows of the
+    table ``source``) into those of the tables ``have`` (:func:`present`) that summarise it, in
+    the caller's transaction."""
+    quoted = f'"{view}"'
+    for name, (table, _create, select) in SUMMARIES.items():
+        if table == source and name in have:
+            # identifiers are this module's constants and the loader's view name, never user text
+            con.execute(f"INSERT INTO {name} BY NAME {select.format(source=quoted)}")

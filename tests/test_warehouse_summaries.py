@@ -1,0 +1,199 @@
+"""The load step's per-game summaries give the pages the figures of the per-event queries.
+
+A small corpus (simulated games, and synthetic facilitated logs with findings, observations and
+timed phases) is ingested through the real pipeline, which writes ``game_findings``,
+``game_observations``, ``game_phases`` and ``ledger_totals`` in its load step; the synthetic page-bench warehouse
+replicates it to 2,500 games. On both, each page query that now reads a summary must return
+exactly what the query it replaced returns from the events (the SQL of the per-event queries
+is kept below verbatim, as it stood before the summaries). Migration 8 must write the same
+summaries for a warehouse loaded before it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+from cli.bench import pages as bench
+from dashboards import queries, store
+from dashboards.mandate2038 import queries as mandate_queries
+from dashboards.queries import KIND_SQL, Filters
+from ingest.warehouse import summaries
+from ingest.warehouse.migrations import migrate
+
+# --- the per-event queries the summaries replaced (before migration 8) ----------------------
+
+
+def _findings_by_code(where: str) -> str:
+    return f"""
+        SELECT code, rule, severity, CAST(sum(n) AS BIGINT) AS findings, count(*) AS games
+        FROM (SELECT fi.game_id, fi.code, fi.rule, fi.severity, count(*) AS n
+              FROM findings fi JOIN games g USING (game_id)
+              WHERE {where} GROUP BY ALL)
+        GROUP BY ALL ORDER BY findings DESC, code
+        """
+
+
+def _observation_counts(where: str) -> str:
+    return f"""SELECT o.category, o.era, coalesce(o.rule, '(no rule cited)') AS rule,
+                    count(*) AS observations
+             FROM observations o JOIN games g USING (game_id)
+             WHERE {where} GROUP BY ALL ORDER BY ALL"""
+
+
+def _ledger_by_source(where: str) -> str:
+    return f"""
+        SELECT l.source, s.faction, l.era, coalesce(s.winner, FALSE) AS winner,
+               {KIND_SQL} AS kind, CAST(sum(l.amount) AS BIGINT) AS mandate, count(*) AS entries
+        FROM ledger l
+        JOIN games g USING (game_id)
+        JOIN seats s ON s.game_id = l.game_id AND s.seat = l.seat
+        WHERE g.game = ? AND {where} AND l.source <> 'checkpoint'
+        GROUP BY ALL ORDER BY l.source, s.faction, l.era
+        """
+
+
+def _phase_moments(where: str, human: str) -> str:
+    return f"""
+        SELECT phase, player_count, count(minutes) AS n, avg(minutes) AS mean,
+               median(minutes) AS median, stddev_samp(minutes) AS sd, min(minutes) AS minimum
+        FROM (SELECT p.game_id, g.player_count, p.phase, sum(p.minutes) AS minutes
+              FROM phases p JOIN games g USING (game_id)
+              WHERE {where} AND {human} AND p.minutes IS NOT NULL
+              GROUP BY ALL)
+        GROUP BY ALL ORDER BY ALL
+        """
+
+
+FILTERS = [
+    Filters(),
+    Filters(player_counts=(4,)),
+    Filters(player_counts=(3, 5)),
+    Filters(evidence_only=True),
+    Filters(session_types=("facilitated_playtest",)),
+    Filters(session_types=("simulation",), profiles=("competitive",)),
+    Filters(date_from=dt.date(2026, 1, 3), date_to=dt.date(2026, 3, 1)),
+    Filters(games=("vestige",)),
+]
+
+
+def _direct(db: Path, sql: str, params: list[Any]) -> pl.DataFrame:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.sql(sql, params=params).pl()
+    finally:
+        con.close()
+
+
+def _sorted(df: pl.DataFrame) -> pl.DataFrame:
+    return df.sort(df.columns, nulls_last=True)
+
+
+def _check_pages(db: Path) -> int:
+    """Compare every summary-based query with its per-event query on ``db``; rows compared."""
+    store._CACHE.clear()
+    compared = 0
+    for f in FILTERS:
+        where, params = f.where()
+        pairs = [
+            (queries.findings_by_code(db, f), _direct(db, _findings_by_code(where), params)),
+            (queries.observation_page(db, f, 10)["counts"],
+             _direct(db, _observation_counts(where), params)),
+            (mandate_queries.ledger_by_source(db, f),
+             _direct(db, _ledger_by_source(where), ["mandate2038", *params])),
+        ]
+        d_where, d_params = f.where("g", "duration_evidence")
+        for everyone in (False, True):
+            pairs.append((queries.phase_moments(db, f, everyone),
+                          _direct(db, _phase_moments(d_where, "TRUE" if everyone
+                                                     else queries.HUMAN_SQL), d_params)))
+        for new, old in pairs:
+            assert new.columns == old.columns
+            assert_frame_equal(_sorted(new), _sorted(old), rel_tol=1e-9, abs_tol=1e-9)
+            compared += old.height
+    return compared
+
+
+@pytest.fixture(scope="module")
+def warehouses(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    work = tmp_path_factory.mktemp("summaries")
+    mp = pytest.MonkeyPatch()
+    # a base corpus of 25 games (20 simulated, 5 synthetic facilitated), replicated 100 times
+    mp.setattr(bench, "BASE_SIMULATED", 20)
+    mp.setattr(bench, "BASE_FACILITATED", 5)
+    mp.setenv("PLAYTEST_FLUSH_GAMES", "4")  # several loads, each adding its own totals
+    try:
+        big = bench.synthetic_warehouse(2_500, work)
+    finally:
+        mp.undo()
+    return work / "base" / "playtest.duckdb", big
+
+
+def test_the_load_step_writes_summaries_the_pages_read(warehouses: tuple[Path, Path]) -> None:
+    base, _ = warehouses
+    con = duckdb.connect(str(base), read_only=True)
+    try:
+        for table in summaries.TABLES:
+            row = con.execute(f"SELECT count(*) FROM {table}").fetchone()
+            assert row is not None and row[0] > 0, table
+        # the loads' ledger totals were merged at the end of the ingest: one row per key
+        keys = ", ".join(summaries.LEDGER_KEYS)
+        row = con.execute(f"SELECT count(*), count(DISTINCT ({keys})) FROM ledger_totals "
+                          ).fetchone()
+        assert row is not None and row[0] == row[1] > 0
+    finally:
+        con.close()
+    assert _check_pages(base) > 0
+
+
+def test_summary_queries_equal_the_per_event_queries_at_2500_games(
+        warehouses: tuple[Path, Path]) -> None:
+    _, big = warehouses
+    con = duckdb.connect(str(big), read_only=True)
+    try:
+        row = con.execute("SELECT count(*) FROM games").fetchone()
+    finally:
+        con.close()
+    assert row is not None and row[0] == 2_500
+    assert _check_pages(big) > 100
+
+
+def test_migration_8_summarises_games_loaded_before(warehouses: tuple[Path, Path],
+                                                    tmp_path: Path) -> None:
+    base, _ = warehouses
+    db = tmp_path / "old.duckdb"
+    db.write_bytes(base.read_bytes())
+    con = duckdb.connect(str(db))
+    try:
+        made = (*summaries.TABLES, "ledger_totals")
+        want = {t: con.sql(f"SELECT * FROM {t}").pl() for t in made}
+        for table in made:  # as a warehouse loaded before migration 8
+            con.execute(f"DROP TABLE {table}")
+        con.execute("DELETE FROM schema_migrations WHERE version = 8")
+        assert migrate(con) == [8]
+        for table, frame in want.items():
+            assert_frame_equal(_sorted(con.sql(f"SELECT * FROM {table}").pl()),
+                               _sorted(frame))
+    finally:
+        con.close()
+    assert _check_pages(db) > 0
+
+
+def test_pages_read_a_warehouse_without_summaries_from_the_events(
+        warehouses: tuple[Path, Path], tmp_path: Path) -> None:
+    base, _ = warehouses
+    db = tmp_path / "v7.duckdb"
+    db.write_bytes(base.read_bytes())
+    con = duckdb.connect(str(db))
+    try:
+        for table in (*summaries.TABLES, "ledger_totals"):
+            con.execute(f"DROP TABLE {table}")
+    finally:
+        con.close()
+    assert _check_pages(db) > 0
