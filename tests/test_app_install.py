@@ -30,6 +30,7 @@ def late_install(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(gameapps, "_PROBLEM", [], raising=False)
     monkeypatch.setenv("PLAYTEST_DB", str(tmp_path / "playtest.duckdb"))
     monkeypatch.delenv("PLAYTEST_WRITE_PASSWORD", raising=False)
+    monkeypatch.delenv(registry.ONLY_GAMES_ENV, raising=False)  # the installation is the test's world
 
 
 def _visit() -> AppTest:
