@@ -2,7 +2,8 @@
 
 Each builder takes the frame a query (or :mod:`dashboards.stats`) returned and gives a chart
 whose titles say what is shown. Simulated games are told apart by a ``kind`` colour or facet
-wherever a frame carries ``kind``.
+wherever a frame carries ``kind``. The charts of every game's frames are here; a game's own
+charts (its sources, Eras, endings) are in its room (``dashboards/<game>/charts.py``).
 """
 
 from __future__ import annotations
@@ -15,23 +16,7 @@ import polars as pl
 #: what the builders return (``alt.layer`` may give a layer or a facet chart)
 ChartLike = alt.Chart | alt.LayerChart | alt.FacetChart
 
-#: colours of the six institutions (FACTS.md §1, the designers' faction colours)
-FACTION_COLOURS: dict[str, str] = {
-    "coalition_lab": "#ff003c",
-    "platform_empire": "#0066ff",
-    "imperial_research_lab": "#00c060",
-    "vertical_empire": "#e000bb",
-    "safety_laboratory": "#00b8d4",
-    "foundry": "#e6c800",
-    # the content pack's own ids (data/content/mandate2038): same institutions, same colours
-    "dovetalis": "#ff003c",
-    "loopfold": "#0066ff",
-    "mirevanta": "#00c060",
-    "kestralyn": "#e000bb",
-    "orisonix": "#00b8d4",
-    "corthaven": "#e6c800",
-}
-#: fallback seat colours when a faction id is not one of the six
+#: seat colours when a game declares none for a seat's faction
 SEAT_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#17becf", "#bcbd22")
 KIND_COLOURS = {"human": "#1f77b4", "simulated": "#ff7f0e", "walkthrough": "#7f7f7f",
                 "illustrative": "#9467bd"}
@@ -41,50 +26,10 @@ KIND_LABELS = {"human": "Human playtests", "simulated": "Simulated games (bots)"
                "walkthrough": "Walkthroughs", "illustrative": "Illustrative examples"}
 SEVERITY_COLOURS = {"error": "#d62728", "warning": "#ff9f1a", "info": "#7f7f7f"}
 
-ENDING_NAMES = {
-    "singularity": "The Singularity (AGI, Open)",
-    "closed_loop": "The Closed Loop (AGI, Closed)",
-    "plural_future": "The Plural Future (no AGI, Open)",
-    "assured_continuity": "Assured Continuity (no AGI, Closed)",
-}
-SOURCE_NAMES = {
-    "starting": "Starting Mandate",
-    "customer": "Customers",
-    "capability_threshold": "Capability thresholds",
-    "trust_threshold": "Trust thresholds",
-    "era_mandate": "Era Mandates",
-    "headline": "Headlines",
-    "fusion": "Fusion",
-    "faction_ability": "Faction abilities",
-    "offline_penalty": "Offline penalty",
-    "checkpoint": "Table checkpoint",
-}
-#: one colour per ledger source, whatever the filter leaves on screen (a source keeps its
-#: colour when another source has no entries in the filtered games)
-SOURCE_COLOURS = {
-    "Starting Mandate": "#bab0ac", "Customers": "#4c78a8", "Capability thresholds": "#f58518",
-    "Trust thresholds": "#54a24b", "Era Mandates": "#b279a2", "Headlines": "#eeca3b",
-    "Fusion": "#e45756", "Faction abilities": "#72b7b2", "Offline penalty": "#9d755d",
-}  # checkpoint resyncs are not a source of Mandate: the queries leave them out
-#: Era labels in play order (the ledger's entries with no Era: start and final scoring)
-ERA_LABELS = ["Start", "Era I", "Era II", "Era III", "Era IV", "Final scoring"]
-PHASE_ORDER = ["setup", "era1", "era2", "era3", "era4", "production", "dossier", "audit",
-               "scoring", "final_scoring"]
-PHASE_NAMES = {"setup": "Setup", "era1": "Era I", "era2": "Era II", "era3": "Era III",
-               "era4": "Era IV", "production": "Production", "dossier": "Dossier",
-               "audit": "Audit", "scoring": "Scoring", "final_scoring": "Final scoring"}
-#: phase names in play order (chart axes and tables share it)
-PHASE_SEQUENCE = [PHASE_NAMES[p] for p in PHASE_ORDER]
-
 
 def _count_axis(title: str) -> alt.Axis:
     """An axis of whole numbers: no 0.5 ticks on a count."""
     return alt.Axis(title=title, tickMinStep=1, format="d")
-
-
-def _source_colour() -> alt.Color:
-    return alt.Color("source_name:N", title="Source",
-                     scale=alt.Scale(domain=list(SOURCE_COLOURS), range=list(SOURCE_COLOURS.values())))
 
 
 def _clean(df: pl.DataFrame) -> pl.DataFrame:
@@ -213,137 +158,11 @@ def duration_chart(games: pl.DataFrame, summary: pl.DataFrame, band: tuple[float
     return alt.layer(*layers, title="Total duration by player count (band: designers' hypothesis)")
 
 
-def phase_chart(summary: pl.DataFrame) -> ChartLike:
-    """Mean minutes per phase (with 95% interval) for each player count.
-
-    ``phase`` holds the phase names (:data:`PHASE_NAMES`); they are drawn in play order.
-    """
-    x = alt.X("phase:N", sort=PHASE_SEQUENCE, title="Phase", axis=alt.Axis(labelAngle=0))
-    bars = (
-        _chart(summary)
-        .mark_bar(opacity=0.8)
-        .encode(
-            x=x,
-            xOffset="player_count:N",
-            y=alt.Y("mean:Q", title="Mean minutes (95% interval)"),
-            color=alt.Color("player_count:N", title="Players"),
-            tooltip=["phase", "player_count", "n", "mean", "median", "low", "high"],
-        )
-    )
-    err = (
-        _chart(summary.filter(pl.col("low").is_not_null()) if "low" in summary.columns else summary)
-        .mark_errorbar(color="black")
-        .encode(x=x, xOffset="player_count:N",
-                y=alt.Y("low:Q", title="Mean minutes (95% interval)"), y2="high:Q")
-    )
-    return alt.layer(bars, err, title="Minutes per phase by player count")
-
-
 def turn_time_chart(df: pl.DataFrame) -> ChartLike:
     """Box plot (min to max) of recorded per-turn seconds by action and player count, from the
     statistics :func:`dashboards.queries.turn_time_stats` computed."""
     return box_chart(df, "action", "Action", "Seconds", colour="player_count",
                      title="Recorded turn times by action")
-
-
-def ledger_by_faction(df: pl.DataFrame) -> alt.Chart:
-    """Mean Mandate per seat by source, for each faction (stacked bars)."""
-    return (
-        _chart(df, title="Mean Mandate per seat-game by source and faction",
-               height=alt.Step(30))
-        .mark_bar()
-        .encode(
-            y=alt.Y("faction:N", title="Faction", scale=alt.Scale(paddingInner=0.25),
-                    axis=alt.Axis(labelLimit=220)),
-            x=alt.X("per_seat:Q", title="Mean Mandate per seat-game", stack="zero"),
-            color=_source_colour(),
-            tooltip=["faction", "source_name", "per_seat", "mandate", "seat_games"],
-        )
-    )
-
-
-def ledger_by_era(df: pl.DataFrame) -> alt.Chart:
-    """Total Mandate by source in each Era (Era empty: start or final scoring)."""
-    return (
-        _chart(df, title="Mandate by source and Era")
-        .mark_bar()
-        .encode(
-            x=alt.X("era_label:N", title="Era", sort=ERA_LABELS, axis=alt.Axis(labelAngle=0)),
-            y=alt.Y("mandate:Q", axis=_count_axis("Mandate (sum)")),
-            color=_source_colour(),
-            tooltip=["era_label", "source_name", "mandate"],
-        )
-    )
-
-
-def ledger_winners(df: pl.DataFrame) -> alt.Chart:
-    """Mean Mandate per seat by source: winners against the others."""
-    return (
-        _chart(df, title="Winners vs others: mean Mandate per seat by source")
-        .mark_bar()
-        .encode(
-            x=alt.X("per_seat:Q", title="Mean Mandate per seat-game"),
-            y=alt.Y("source_name:N", title="Source"),
-            yOffset="group:N",
-            color=alt.Color("group:N", title="Seats"),
-            tooltip=["group", "source_name", "per_seat", "seat_games"],
-        )
-    )
-
-
-def endings_chart(df: pl.DataFrame, facet: str) -> alt.Chart:
-    """Frequency of the four World Endings, split by ``facet`` (a column of ``df``)."""
-    return (
-        _chart(df, title=f"World Endings by {facet.replace('_', ' ')}")
-        .mark_bar()
-        .encode(
-            x=alt.X("games:Q", axis=_count_axis("Games")),
-            y=alt.Y("ending_name:N", title="World Ending",
-                    scale=alt.Scale(domain=list(ENDING_NAMES.values())),
-                    axis=alt.Axis(labelLimit=320)),
-            color=alt.Color(f"{facet}:N", title=facet.replace("_", " ").capitalize()),
-            yOffset=f"{facet}:N",
-            tooltip=["ending_name", facet, "games", "share"],
-        )
-    )
-
-
-def open_margins_chart(df: pl.DataFrame) -> ChartLike:
-    """Each game's Open test: Collective Trust margin vs Systemic Risk margin.
-
-    Open needs trust margin >= 0 and Systemic Risk below the player count (risk margin > 0).
-    """
-    pts = (
-        _chart(df)
-        .mark_circle(size=80, opacity=0.8)
-        .encode(
-            x=alt.X("trust_margin:Q", axis=_count_axis("Collective Trust − Open threshold")),
-            y=alt.Y("risk_margin:Q",
-                    axis=alt.Axis(title="Player count − unresolved Systemic Risk", tickMinStep=1,
-                                  format="d", titlePadding=12)),
-            color=_kind_colour(),
-            shape=alt.Shape("open:N", title="Open"),
-            tooltip=["game_id", "player_count", "collective_trust", "open_threshold",
-                     "systemic_risk", "systemic_risk_limit", "ending"],
-        )
-    )
-    zero_x = _chart(pl.DataFrame({"v": [0]})).mark_rule(strokeDash=[4, 4]).encode(x="v:Q")
-    zero_y = _chart(pl.DataFrame({"v": [0.5]})).mark_rule(strokeDash=[4, 4]).encode(y="v:Q")
-    return alt.layer(pts, zero_x, zero_y, title="Open test margins (Open: right of and above the lines)")
-
-
-def claim_strength_chart(df: pl.DataFrame) -> alt.Chart:
-    """Histogram of Dossier claim strengths, eligible claims apart (``df``: claims counted per
-    strength and eligibility in SQL, :func:`dashboards.mandate2038.queries.claim_strengths`)."""
-    return (
-        _chart(df, title="Dossier claim strengths")
-        .mark_bar()
-        .encode(
-            x=alt.X("strength:O", title="Claim strength", axis=alt.Axis(labelAngle=0)),
-            y=alt.Y("sum(claims):Q", axis=_count_axis("Claims")),
-            color=alt.Color("eligible:N", title="Eligible claim"),
-        )
-    )
 
 
 def observations_chart(df: pl.DataFrame, by: str) -> alt.Chart:

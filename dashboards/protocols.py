@@ -1,7 +1,7 @@
 """Capture completeness of sessions against their observation protocol (schemas.protocol).
 
 The protocol is versioned data (``data/protocols/<id>/v<N>.json``); a game's header names the
-one used at the table (``protocol``, e.g. ``mandate2038-observation@1``). Ingest scores each
+one used at the table (``protocol``, e.g. ``pig-observation@1``). Ingest scores each
 game item by item with :func:`schemas.protocol.capture_completeness` into the warehouse table
 ``capture``; :func:`completeness` reads that table. Only a warehouse without the table (made
 before migration 2) falls back to re-reading and scoring the archived logs.
@@ -16,10 +16,13 @@ from typing import Any
 import polars as pl
 
 from dashboards import gamelog, queries, store
+from engine.core.registry import DEFAULT_GAME
 from schemas.packs import load_protocol
 from schemas.protocol import capture_completeness, completeness_share, protocol_problems
 
-DEFAULT_PROTOCOL = "mandate2038-observation"
+#: the protocol a header without one is scored against: the default game's (a game's default
+#: protocol is ``<game>-observation``, docs/notes/game-declaration.md)
+DEFAULT_PROTOCOL = f"{DEFAULT_GAME}-observation"
 
 
 def load(reference: str | None, game: str | None = None) -> tuple[Any, str | None]:

@@ -24,18 +24,21 @@ ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}
 
 @cache
 def content_names() -> dict[str, str]:
-    """Content id -> printed name (Headlines, Era Mandates, Training cards, tiles, factions)."""
-    try:
-        from schemas.packs import load_pack
+    """Content id -> printed name, from every registered game's declared ``content_names``
+    (the registry's order: the first game naming an id wins)."""
+    from engine.core.game import resolve
+    from engine.core.registry import rulesets
 
-        p = load_pack("mandate2038", "0.8.0-rc.17-test")
-    except Exception:
-        return {}
     out: dict[str, str] = {}
-    for group in ("headlines", "era_mandates", "training_deck", "tiles", "factions"):
-        for item in getattr(p, group, []) or []:
-            if getattr(item, "id", None) and getattr(item, "name", None):
-                out.setdefault(item.id, item.name)
+    for rs in rulesets().values():
+        if rs.content_names is None:
+            continue
+        try:
+            names = resolve(rs.content_names)()
+        except Exception:  # noqa: BLE001 - a game's names that cannot be read leave its ids
+            continue
+        for k, v in names.items():
+            out.setdefault(str(k), str(v))
     return out
 
 

@@ -4,9 +4,7 @@ pages and the command line; issue 28). Every name here is that module's."""
 from ingest.stats import (
     _T975,
     _Z_POWER,
-    BALANCE_CONTRACT,
     BLOCKS,
-    CONTRACT_DEFAULTS,
     ENTROPY_SCALE,
     MAX_RATE,
     MIN_GAMES_WARNING,
@@ -19,6 +17,7 @@ from ingest.stats import (
     RANGE4,
     RARE_RATE,
     RESAMPLES,
+    THRESHOLDS_FILE,
     TOP,
     WITHIN,
     Z95,
@@ -66,13 +65,11 @@ from ingest.stats import (
 )
 
 __all__ = [
-    "BALANCE_CONTRACT",
     "block_array",
     "BLOCKS",
     "bootstrap_array",
     "bootstrap_shares",
     "bootstrap_weights",
-    "CONTRACT_DEFAULTS",
     "dominance",
     "dominance_rows",
     "entropy_fixed_rows",
@@ -109,6 +106,7 @@ __all__ = [
     "summary_from_moments",
     "t975",
     "thresholds",
+    "THRESHOLDS_FILE",
     "TOP",
     "top_share",
     "top_share_interval",

@@ -93,7 +93,7 @@ def evidence(header: Any, result: Any) -> tuple[bool, list[str]]:
 def duration_evidence(header: Any, total_minutes: float | None) -> tuple[bool, list[str]]:
     """(counts as duration evidence, reasons it does not).
 
-    ``total_minutes`` comes from :func:`ingest.timing.compute_timing` (None: no recorded
+    ``total_minutes`` comes from the game's timing (``Game.timing``) (None: no recorded
     times). Rule errors do not disqualify a duration: the table still took that long.
     """
     reasons = _base_reasons(header)

@@ -306,7 +306,7 @@ def game_columns(
     out["capture"] = _from_rows("capture", _capture_rows(header, events, notes))
 
     # Timing.
-    if rs.timing is not None:  # the game's own timing (Mandate 2038: ingest.timing.compute_timing)
+    if rs.timing is not None:  # the game's own timing (Mandate 2038: ingest.mandate2038.timing.compute_timing)
         timing = resolve(rs.timing)(events, indices)
     else:  # its declared timed phases, from its ``phase`` events
         timing = phase_timing(events, rs.timed_phases, indices)

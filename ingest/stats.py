@@ -27,6 +27,8 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from engine.core.registry import DEFAULT_GAME
+
 Z95 = 1.959963984540054
 
 # Student t quantiles t(0.975, df) for df = 1..30 (standard table values).
@@ -39,47 +41,23 @@ _T975 = (
 #: below this many games a share or a rate is flagged as too few to judge
 MIN_GAMES_WARNING = 30
 
-BALANCE_CONTRACT = (
-    Path(__file__).resolve().parent.parent.parent / "shared" / "reference" / "mandate2038"
-    / "data" / "balance-contract.json"
-)
-
-#: thresholds of the designers' balance contract strategic-unsolvability-v3 (FACTS.md §11.5),
-#: used when the contract file is not reachable from this checkout
-CONTRACT_DEFAULTS: dict[str, float] = {
-    "seatWinShareRangeMax": 0.10,
-    "factionWinShareRangeMax": 0.15,
-    "profileWinShareRangeMax": 0.18,
-    "actionEntropyMin": 0.72,
-    "openingEntropyMin": 0.65,
-    "openingTopShareMax": 0.30,
-    "winningPathEntropyMin": 0.60,
-    "winningPathTopShareMax": 0.55,
-    "factionStrategyInteractionRangeMax": 0.22,
-    "roundTwoLeaderConversionMax": 0.72,
-    "pairwiseDominanceMax": 0.70,
-    "bestResponseGainMax": 0.18,
-    "counterRecoveryMin": 0.04,
-    "holdoutCollapseMax": 0.20,
-    "integrityViolationsMax": 0,
-    "policyFallbacksMax": 0,
-    "forcedNoOpRateMax": 0.03,
-    "dominanceUpliftMax": 0.15,
-}
+#: the balance thresholds of a game (``data/content/<game>/balance-thresholds.json``: the
+#: designers' balance contract's bounds, in the repository; the Balance page is the default
+#: game's designers' contract)
+THRESHOLDS_FILE = "balance-thresholds.json"
 
 
 @cache
-def thresholds() -> dict[str, float]:
-    """The balance thresholds: the contract file's when present, else the documented values."""
-    for path in (BALANCE_CONTRACT, Path(__file__).resolve().parent.parent / "data"
-                 / "balance-contract.json"):
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            found = {k: float(v) for k, v in data["thresholds"].items()}
-            return {**CONTRACT_DEFAULTS, **found}
-        except (OSError, ValueError, KeyError, TypeError):
-            continue
-    return dict(CONTRACT_DEFAULTS)
+def thresholds(game: str = DEFAULT_GAME) -> dict[str, float]:
+    """The balance thresholds of ``game`` (name -> bound; ``...Max`` the largest value that
+    passes, ``...Min`` the smallest), read from the repository's data folder; empty when the
+    game has none."""
+    path = Path(__file__).resolve().parent.parent / "data" / "content" / game / THRESHOLDS_FILE
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {k: float(v) for k, v in data.get("thresholds", {}).items()}
 
 
 def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.core.registry import DEFAULT_GAME, get_ruleset
 from engine.core.variants import (
     Change,
     checked,
@@ -131,10 +132,17 @@ def check_variant(vf: VariantFile) -> LoadedVariant:
     return LoadedVariant(file=vf, stamp=stamp, changes=changes, options=options)
 
 
-def sweep_variants(base: LoadedVariant | None, spec: str, game: str = "mandate2038",
-                   rules_version: str = "0.8.0-rc.17-test") -> list[LoadedVariant]:
+def sweep_variants(base: LoadedVariant | None, spec: str, game: str = DEFAULT_GAME,
+                   rules_version: str | None = None) -> list[LoadedVariant]:
     """``KNOB=LO..HI`` (or ``KNOB=A,B,C``) as a series of variants, one per value, each named
-    ``KNOB=VALUE`` and checked like a file (on top of ``base``'s changes when given)."""
+    ``KNOB=VALUE`` and checked like a file (on top of ``base``'s changes when given);
+    ``rules_version`` None: the game's current one (the first its declaration replays)."""
+    if rules_version is None:
+        rs = get_ruleset(game)
+        if rs is None:
+            raise VariantError([VariantProblem("", None, "game",
+                                               f"no installed game has the id {game!r}")])
+        rules_version = rs.rules_versions[0]
     knob, sep, rng = spec.partition("=")
     if not sep or not knob.strip() or not rng.strip():
         raise VariantError([VariantProblem("--sweep", None, printable(spec),

@@ -203,7 +203,10 @@ def write_dist(folder: Path, plugins: dict[str, str]) -> Path:
 
 def install(monkeypatch: Any, folder: Path, plugins: dict[str, str]) -> None:
     """Make the registry discover ``plugins`` (name -> value) beside the installed games, in
-    this process, from a fresh start (restored by ``monkeypatch``)."""
+    this process, from a fresh start (restored by ``monkeypatch``). The installation is the
+    test's whole world: ``PLAYTEST_ONLY_GAMES`` is unset for it (the registry serves every
+    installed game beside the guests, as the guest tests check), in this process and in the
+    commands it starts."""
     from engine.core import registry
 
     write_modules(folder)
@@ -220,3 +223,4 @@ def install(monkeypatch: Any, folder: Path, plugins: dict[str, str]) -> None:
     monkeypatch.setattr(registry, "_RULESETS", {})
     monkeypatch.setattr(registry, "_REFUSED", [], raising=False)
     monkeypatch.setattr(registry, "_loaded", False)
+    monkeypatch.delenv(registry.ONLY_GAMES_ENV, raising=False)

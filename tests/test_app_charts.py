@@ -9,6 +9,7 @@ import struct
 import polars as pl
 
 from dashboards import charts, stats, ui
+from dashboards.mandate2038 import charts as mandate_charts
 from dashboards.mandate2038 import tables
 
 
@@ -21,17 +22,17 @@ def test_source_colours_do_not_move_with_the_filter() -> None:
     full = pl.DataFrame({"faction": ["A"] * 3, "source_name": ["Customers", "Fusion", "Headlines"],
                          "per_seat": [1.0, 0.5, 0.2], "mandate": [3, 1, 1], "seat_games": [3] * 3})
     part = full.filter(pl.col("source_name") != "Customers")
-    scales = [charts.ledger_by_faction(df).to_dict()["encoding"]["color"]["scale"]
+    scales = [mandate_charts.ledger_by_faction(df).to_dict()["encoding"]["color"]["scale"]
               for df in (full, part)]
     assert scales[0] == scales[1]
     fusion = scales[0]["domain"].index("Fusion")
-    assert scales[0]["range"][fusion] == charts.SOURCE_COLOURS["Fusion"]
+    assert scales[0]["range"][fusion] == mandate_charts.SOURCE_COLOURS["Fusion"]
 
 
 def test_count_axes_have_whole_ticks() -> None:
     ends = pl.DataFrame({"ending_name": ["The Singularity (AGI, Open)"], "player_count": ["4"],
                          "games": [1], "share": [1.0]})
-    axis = charts.endings_chart(ends, "player_count").to_dict()["encoding"]["x"]["axis"]
+    axis = mandate_charts.endings_chart(ends, "player_count").to_dict()["encoding"]["x"]["axis"]
     assert axis["tickMinStep"] == 1 and axis["format"] == "d"
 
 
@@ -42,7 +43,7 @@ def test_phases_in_play_order_in_chart_and_table_with_one_axis_title() -> None:
         "minutes": [20.0, 21.0, 26.0, 9.0, 22.0, 23.0, 24.0, 11.0]})
     psum = tables.in_phase_order(stats.summarise(per_game, ["phase", "player_count"], "minutes"))
     assert psum["phase"].to_list() == ["Setup", "Era I", "Era II", "Final scoring"]
-    spec = charts.phase_chart(psum).to_dict()
+    spec = mandate_charts.phase_chart(psum).to_dict()
     order = spec["layer"][0]["encoding"]["x"]["sort"]
     shown = [p for p in order if p in psum["phase"].to_list()]
     assert shown == psum["phase"].to_list()

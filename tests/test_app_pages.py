@@ -19,6 +19,7 @@ from streamlit.testing.v1 import AppTest
 
 from dashboards.navigation import SHARED, all_pages
 from tests import sample_warehouse
+from tests.games import require_game
 
 APP = Path(__file__).resolve().parent.parent / "dashboards" / "app.py"
 #: page module name -> title, for every page of the app
@@ -40,6 +41,7 @@ SECTIONED = {"audit", "duration", "scoring", "endings", "observations"}
 @pytest.fixture(scope="session")
 def sample_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A small warehouse of both games made by the real pipeline (no fallback)."""
+    require_game("mandate2038", "vestige")
     path = tmp_path_factory.mktemp("sample") / "playtest.duckdb"
     sample_warehouse.build(path)
     return path
@@ -320,6 +322,7 @@ def test_import_page_reports_a_bad_file(tmp_path: Path, monkeypatch: pytest.Monk
     assert table["reason"][0]
 
 
+@pytest.mark.needs_game("mandate2038")  # its bundled samples
 def test_import_page_loads_a_game_and_a_session_folder(tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     import io
@@ -523,6 +526,7 @@ def test_replay_shows_the_finding_at_its_event(sample_db: Path,
     assert any(message[:40] in b and "**Expected**" in b for b in boxes), boxes
 
 
+@pytest.mark.needs_game("mandate2038")
 def test_move_labels_are_words_not_reprs() -> None:
     from dashboards.mandate2038 import live
 
@@ -531,6 +535,7 @@ def test_move_labels_are_words_not_reprs() -> None:
     assert "{" not in label and "'" not in label and "to seat 2" in label, label
 
 
+@pytest.mark.needs_game("mandate2038")
 def test_two_players_are_not_accepted_silently(tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     at = _app(tmp_path / "playtest.duckdb", monkeypatch, "record")

@@ -87,7 +87,7 @@ def test_scoring_page_shows_the_fractions(corpus: Path, monkeypatch: pytest.Monk
 
 
 def test_the_stacked_bar_keeps_the_small_segment(corpus: Path) -> None:
-    from dashboards import charts
+    from dashboards.mandate2038 import charts
 
     table = tables.mandate_by_faction(mandate_queries.ledger_by_source(corpus, Filters()),
                                       mandate_queries.seats_in_games(corpus, Filters()))

@@ -33,6 +33,8 @@ from dashboards.queries import Filters
 from ingest.warehouse.balance import refresh
 from ingest.warehouse.migrations import migrate
 
+pytestmark = pytest.mark.needs_game("mandate2038")
+
 # --- the hand-built corpus ----------------------------------------------------------------
 # game: first Initiative, seats (seat, faction, profile, final Mandate, winner), finals
 # (capability, customers, trust), Era IV facilities

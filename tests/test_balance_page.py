@@ -11,6 +11,8 @@ from dashboards import balance_queries as bq
 from tests.test_app_pages import sample_db  # noqa: F401  (fixture)
 from tests.test_balance_metrics import known_db, known_study  # noqa: F401  (fixtures)
 
+pytestmark = pytest.mark.needs_game("mandate2038")
+
 APP = Path(__file__).resolve().parent.parent / "dashboards" / "app.py"
 
 

@@ -30,6 +30,8 @@ from ingest.warehouse.balance import refresh
 from ingest.warehouse.migrations import migrate
 from tests.test_balance_metrics import KNOWN, _tables, known_db, known_study  # noqa: F401  (fixtures)
 
+pytestmark = pytest.mark.needs_game("mandate2038")
+
 COPIES = 60  # 4 complete games x 60 = 240 games
 
 

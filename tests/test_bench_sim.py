@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import gc
 
+import pytest
+
 from cli.bench import sim as bench_sim
+
+pytestmark = pytest.mark.needs_game("mandate2038")
 
 
 def test_speed_plays_games_and_restores_the_collector() -> None:

@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from cli.main import main
+from engine.core.registry import get_ruleset, rulesets
+from tests.games import require_game
 
 # the validate contract (DESIGN.md §4): era and cycle (Mandate 2038) and round (Vestige), unknown parts null
 WHERE_KEYS = {"event", "line", "era", "cycle", "round", "seat"}
@@ -16,6 +18,7 @@ WHERE_KEYS = {"event", "line", "era", "cycle", "round", "seat"}
 
 @pytest.fixture(scope="module")
 def sim_dir(tmp_path_factory) -> Path:
+    require_game("mandate2038")  # Mandate 2038's bot games (their checkpoints, 3-5 seats)
     out = tmp_path_factory.mktemp("sim")
     assert main(["simulate", "--games", "3", "--players", "3,4,5", "--seed", "cli", "--out", str(out),
                  "--bot", "mixed"]) == 0
@@ -181,7 +184,8 @@ def test_demo_ingests_the_bundled_samples_into_an_empty_database(tmp_path, capsy
     out = capsys.readouterr().out
     assert "is empty: ingesting the sample games" in out
     n = int(out.strip().splitlines()[-1].split(": ")[-1].split()[0])
-    assert n >= 40
+    # the toolkit's samples (40 and more of Mandate 2038's and Vestige's) and each game's own
+    assert n >= (40 if get_ruleset("mandate2038") else 1)
     assert main(["demo", "--no-serve", "--db", str(db)]) == 0  # not empty now: nothing ingested
     assert "ingesting" not in capsys.readouterr().out
 
@@ -276,6 +280,7 @@ def test_busy_database_is_a_message_not_a_traceback(sim_dir, tmp_path, capsys, m
         holder.wait()
 
 
+@pytest.mark.needs_game("vestige")
 def test_simulate_takes_the_game_and_every_log_command_reads_it_from_the_header(tmp_path, capsys):
     out = tmp_path / "vestige"
     assert main(["simulate", "--game", "vestige", "--games", "2", "--players", "2,3",
@@ -303,7 +308,10 @@ def test_simulate_without_out_writes_to_a_folder_per_game_and_seed(tmp_path, mon
     monkeypatch.chdir(tmp_path)
     assert main(["simulate", "--games", "2", "--players", "4"]) == 0
     out = capsys.readouterr().out
-    folder = tmp_path / "simulated" / "mandate2038-seed-0"
-    assert f"wrote 2 simulated Mandate 2038 game(s) to {Path('simulated') / 'mandate2038-seed-0'}" in out
-    assert sorted(f.name for f in folder.glob("*.json")) == ["sim-0-00000.json", "sim-0-00001.json"]
+    # the default: the registry's first game with a simulator (Mandate 2038 when registered)
+    game, rs = next((g, rs) for g, rs in rulesets().items() if rs.simulate_one is not None)
+    folder = tmp_path / "simulated" / f"{game}-seed-0"
+    assert f"wrote 2 simulated {rs.title} game(s) to {Path('simulated') / f'{game}-seed-0'}" in out
+    names = sorted(f.name for f in folder.glob("*.json"))  # Mandate 2038: sim-0-00000.json ...
+    assert len(names) == 2 and names[0].startswith("sim-") and names[1].endswith("0-00001.json")
     assert "games per CPU-second playing" in out

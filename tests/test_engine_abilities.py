@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from test_engine_support import codes, reveal, run, seat
+
+pytestmark = pytest.mark.needs_game("mandate2038")
 
 
 def era(n: int, *events: dict[str, Any], headline: str | None = None) -> list[dict[str, Any]]:

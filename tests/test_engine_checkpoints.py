@@ -7,6 +7,8 @@ from typing import Any
 import pytest
 from test_engine_support import OPENING, codes, reveal, run, seat
 
+pytestmark = pytest.mark.needs_game("mandate2038")
+
 
 def cp(label: str, *seats: dict[str, Any], systemic_risk: int | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {"type": "checkpoint", "label": label, "seats": list(seats)}

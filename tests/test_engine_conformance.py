@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+pytestmark = pytest.mark.needs_game("mandate2038")
+
 simulate = pytest.importorskip("engine.simulate")
 
 from engine.core.replay import replay  # noqa: E402

@@ -8,6 +8,10 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.needs_game("mandate2038")
+
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden" / "mandate2038"
 

@@ -7,6 +7,8 @@ from typing import Any
 import pytest
 from test_engine_support import OPENING, codes, reveal, run, seat
 
+pytestmark = pytest.mark.needs_game("mandate2038")
+
 START = [
     {"type": "era_start", "era": 1, "mandate": "quarter_humanity_notices"},
     {"type": "headline", "cycle": 1, "headline": "employee_free_unicorn"},

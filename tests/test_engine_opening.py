@@ -29,7 +29,10 @@ Era Mandate (most Capability gained this Era): seats 3 and 4 gained 4, tied: 1 M
 
 from __future__ import annotations
 
+import pytest
 from test_engine_support import OPENING, codes, reveal, run, seat
+
+pytestmark = pytest.mark.needs_game("mandate2038")
 
 ERA_ONE = OPENING + [
     {"type": "headline", "cycle": 2, "headline": "professional_exam_sweep"},

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from test_engine_support import codes, reveal, run, seat
+
+pytestmark = pytest.mark.needs_game("mandate2038")
 
 ERA3 = [
     {"type": "era_start", "era": 3, "mandate": "voluntary_coordination_triumphs"},

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from engine.core.parse import parse_log
 from engine.core.replay import ReplayResult, replay
+
+pytestmark = pytest.mark.needs_game("mandate2038")
 
 # A legal map: Frontier, the six operational tiles on the inner ring, the public pool outside.
 MAP = {

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from ingest.formats import read_bytes
 
 HEAD = "[Game mandate2038]\n[Session facilitated_playtest]\n[Date 2026-11-29]\n[Seat 1 mirevanta]\n[Seat 2 kestralyn]\n"
@@ -11,6 +13,7 @@ def _messages(loaded) -> list[str]:  # type: ignore[no-untyped-def]
     return [f.message for f in loaded.findings]
 
 
+@pytest.mark.needs_game("mandate2038")
 def test_notation_bad_lines_are_located_and_skipped() -> None:
     text = HEAD + "== Era I quarter_humanity_notices @19:00\n1 fund bogus\n2 fund venture @19:05\n3\n1 research I7\n2 draw\n1 fund venture {unterminated\n"
     (loaded,) = read_bytes(text.encode(), "game.m38")
@@ -28,6 +31,7 @@ def test_notation_bad_lines_are_located_and_skipped() -> None:
     assert all(f.code == "log/parse-error" for f in loaded.findings if "unexpected" in f.message)
 
 
+@pytest.mark.needs_game("mandate2038")
 def test_notation_unknown_event_tag_and_time() -> None:
     text = "[Session simulation]\n[Seat 1 loopfold]\n[Colour red]\nfly 1\n1 fund @19:42\n1 fund @25:99\n"
     (loaded,) = read_bytes(text.encode(), "t.m38")
@@ -50,6 +54,7 @@ def test_json_errors_name_line_and_column() -> None:
     assert "got list" in (loaded.unreadable or "")
 
 
+@pytest.mark.needs_game("mandate2038")
 def test_json_invalid_event_keeps_the_rest() -> None:
     doc = (b'{"header": {"session_type": "simulation", "seats": [{"seat": 1, "faction": "loopfold"}]},\n'
            b' "events": [\n  {"type": "era_start", "era": 9},\n  {"type": "era_start", "era": 1}\n]}')
@@ -60,6 +65,7 @@ def test_json_invalid_event_keeps_the_rest() -> None:
     assert loaded.findings[0].message.startswith("e.json:3:")
 
 
+@pytest.mark.needs_game("mandate2038")
 def test_sheet_errors_name_line_and_column() -> None:
     text = (
         "Session,simulation\nSeat,1,loopfold\nSeat,x,kestralyn\n"
@@ -80,6 +86,7 @@ def test_sheet_errors_name_line_and_column() -> None:
     assert loaded.parsed.lines[:2] == [5, 7]
 
 
+@pytest.mark.needs_game("mandate2038")
 def test_not_a_log_at_all() -> None:
     (loaded,) = read_bytes(b"hello world\nthis is a shopping list\n", "list.txt")
     assert loaded.unreadable is not None and "notation" in loaded.unreadable
@@ -89,6 +96,7 @@ def test_not_a_log_at_all() -> None:
     assert loaded.unreadable is not None and "zip" in loaded.unreadable
 
 
+@pytest.mark.needs_game("mandate2038")
 def test_sheet_from_a_semicolon_or_utf16_spreadsheet() -> None:
     text = ("Session;simulation\nSeat;1;loopfold\n"
             "time;era;cycle;seat;event;what;piece;path;details;text;comment\n"
@@ -99,6 +107,7 @@ def test_sheet_from_a_semicolon_or_utf16_spreadsheet() -> None:
     assert utf16.findings == [] and utf16.parsed.events == semi.parsed.events
 
 
+@pytest.mark.needs_game("mandate2038")
 def test_notation_tag_with_trailing_text_and_comment_lines() -> None:
     text = "[Venue x] oops\n[Session simulation]\n[Seat 1 loopfold]\n{the table took a break}\n# not part of the log\n"
     (loaded,) = read_bytes(text.encode(), "c.m38")
@@ -108,6 +117,7 @@ def test_notation_tag_with_trailing_text_and_comment_lines() -> None:
     assert loaded.parsed.lines == [4]
 
 
+@pytest.mark.needs_game("mandate2038")
 def test_nameless_uploads_are_sniffed() -> None:
     from ingest.formats import write_log
     from schemas.mandate2038 import MandateLog
@@ -122,6 +132,7 @@ def test_nameless_uploads_are_sniffed() -> None:
         assert loaded.parsed.events == log.events
 
 
+@pytest.mark.needs_game("mandate2038")
 def test_notation_reads_the_forms_people_type() -> None:
     text = ('[Session facilitated_playtest]\n[Seat 1 "Ana" mirevanta]\n[Seat 2 kestralyn "Ben"]\n'
             "== era 1\n-- cycle 1 open_weights_drop\nallocate 1 f1,f2 mc1\n2 Fund VENTURE Team F>I3-O4 +Frontier\n"

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.needs_game("mandate2038")
+
 GOLDEN = Path(__file__).parent / "golden" / "mandate2038"
 FILES = sorted(p for p in GOLDEN.glob("*.json") if not p.name.endswith(".expected.json"))
 

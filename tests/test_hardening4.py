@@ -13,6 +13,8 @@ import pytest
 from cli.main import main
 from schemas.variants import VariantError, parse_variant
 
+pytestmark = pytest.mark.needs_game("mandate2038")
+
 ROOT = Path(__file__).resolve().parents[1]
 RV = "0.8.0-rc.17-test"
 HEAD = f'name = "x"\ngame = "mandate2038"\nrules_version = "{RV}"\n'

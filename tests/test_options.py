@@ -19,6 +19,7 @@ from engine.core.options import (
 )
 
 
+@pytest.mark.needs_game("mandate2038")
 def test_a_spec_text_and_a_mapping_resolve_the_same_options() -> None:
     text = resolve_options("mandate2038", "executable,cpa-controller=most-copies")
     mapping = resolve_options("mandate2038", {**book_for("mandate2038").sets["executable"],
@@ -30,6 +31,7 @@ def test_a_spec_text_and_a_mapping_resolve_the_same_options() -> None:
     assert resolve_options("mandate2038").spec() == ""  # the defaults differ from nothing
 
 
+@pytest.mark.needs_game("mandate2038")
 @pytest.mark.parametrize(("spec", "named"), [
     ("no-such-set", "no-such-set"), ("cpa-controller=nope", "nope"),
     ({"no-such-ruling": "x"}, "no-such-ruling"),
@@ -39,6 +41,7 @@ def test_a_bad_spec_names_what_is_wrong(spec: object, named: str) -> None:
         resolve_options("mandate2038", spec)  # type: ignore[arg-type]
 
 
+@pytest.mark.needs_game("vestige")
 def test_vestige_declared_values_are_rulings_with_values() -> None:
     book = book_for("vestige")
     r = book.rulings["garage_speed"]
@@ -48,6 +51,7 @@ def test_vestige_declared_values_are_rulings_with_values() -> None:
     assert chosen.value("garage_speed") == 1
 
 
+@pytest.mark.needs_game("vestige")
 def test_a_declared_value_is_switched_per_replay_through_the_content_sheet() -> None:
     from engine.vestige.content import CONTENT, content_for
 
@@ -82,6 +86,7 @@ def test_book_parts_merge_and_a_ruling_defined_twice_is_an_error(tmp_path) -> No
         load_book(rulings_files(tmp_path, "v2"))
 
 
+@pytest.mark.needs_game("mandate2038", "vestige")
 def test_the_rulings_in_force_live_on_each_replays_state() -> None:
     from engine.core.findings import FindingSink
     from engine.core.registry import get_ruleset

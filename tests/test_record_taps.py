@@ -28,7 +28,7 @@ DB: list[Path] = []  # the served database
 CONTROLS = ("Undo", "Put this draft aside", "Leave", "Finish", "Abandon", "Download",
             "Setup finished", "Break", "Resume", "Record this event", "Record answer")
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.needs_game("mandate2038", "vestige")]
 require_browser()
 from playwright.sync_api import Locator, Page, expect, sync_playwright  # noqa: E402
 

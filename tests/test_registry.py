@@ -38,6 +38,7 @@ _CLONE = """
 """
 
 
+@pytest.mark.needs_game("mandate2038", "vestige")
 def test_the_toolkits_games_are_declared_as_entry_points() -> None:
     # Mandate 2038 and Vestige are found the way a separately installed game is found
     eps = {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
@@ -47,6 +48,7 @@ def test_the_toolkits_games_are_declared_as_entry_points() -> None:
     assert {"mandate2038", "vestige"} <= set(rulesets())
 
 
+@pytest.mark.needs_game("mandate2038", "vestige")
 def test_registering_an_existing_id_fails_naming_it() -> None:
     run = _fresh(_CLONE + """
     class Impostor(VestigeRuleset):
@@ -111,6 +113,7 @@ def test_defaults_are_filled_once_and_a_complete_declaration_registers() -> None
     assert run.returncode == 0, run.stderr
 
 
+@pytest.mark.needs_game("mandate2038", "vestige")
 def test_a_table_of_another_game_is_refused_naming_it() -> None:
     run = _fresh(_CLONE + """
     class Thief(Clone):
@@ -144,6 +147,7 @@ def test_malformed_members_are_refused_naming_them() -> None:
         assert attr in msg or (attr == "tables" and "TEXT" in msg), line
 
 
+@pytest.mark.needs_game("mandate2038", "vestige")
 def test_a_game_registered_first_does_not_hide_the_installed_ones() -> None:
     run = _fresh(_CLONE + """
     register(Clone())
@@ -153,6 +157,7 @@ def test_a_game_registered_first_does_not_hide_the_installed_ones() -> None:
     assert run.returncode == 0, run.stderr
 
 
+@pytest.mark.needs_game("mandate2038", "vestige")
 def test_a_broken_game_package_is_refused_with_a_clear_reason() -> None:
     # a guest: the other games are served, the broken one is listed with its reason (issue 31)
     run = _fresh("""
@@ -171,6 +176,7 @@ def test_a_broken_game_package_is_refused_with_a_clear_reason() -> None:
     assert "reinstall" in run.stderr  # the missing entry points are said, not silently patched
 
 
+@pytest.mark.needs_game("mandate2038", "vestige")
 def test_unreadable_entry_point_metadata_is_said_and_the_toolkits_games_served() -> None:
     run = _fresh("""
     import engine.core.registry as reg
@@ -237,6 +243,7 @@ def test_a_code_string_that_does_not_resolve_is_refused_naming_member_and_string
     assert "streamlit" not in run.stderr
 
 
+@pytest.mark.needs_game("mandate2038", "vestige")
 def test_registration_does_not_import_the_app() -> None:
     run = _fresh("""
     import sys
@@ -253,6 +260,7 @@ def test_the_declaration_lists_are_disjoint() -> None:
     assert not set(REQUIRED_FUNCTIONS) & set(OPTIONAL)
 
 
+@pytest.mark.needs_game("mandate2038", "vestige")
 def test_log_models_and_writers_dispatch_on_the_header_game() -> None:
     from engine.simulate import simulate_one
     from ingest.formats import SUFFIXES, write_log, writers
@@ -273,6 +281,7 @@ def test_log_models_and_writers_dispatch_on_the_header_game() -> None:
         write_log(alien, "notation")
 
 
+@pytest.mark.needs_game("mandate2038", "vestige")
 def test_a_header_without_game_is_read_as_the_default_game() -> None:
     from engine.core.parse import parse_log
     from engine.simulate import simulate_one
@@ -331,6 +340,7 @@ def test_the_builtin_declarations_match_the_released_migrations() -> None:
     assert declared_ddl(_existing(con), BUILTIN) == []
 
 
+@pytest.mark.needs_game("mandate2038", "vestige")
 def test_the_game_tables_in_docs_warehouse_md_are_current() -> None:
     from ingest.warehouse.schema import DOC, DOC_END, DOC_START, tables_markdown
 

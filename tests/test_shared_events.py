@@ -16,6 +16,7 @@ from engine.simulate import simulate_one
 from schemas.canonical import dumps_log
 
 
+@pytest.mark.needs_game("mandate2038")  # Mandate 2038's bots
 @pytest.mark.parametrize("bots", ["mixed", "heuristic", "random"])
 def test_recorded_logs_stay_unchanged_while_later_games_share_their_events(bots: str) -> None:
     logs, texts = [], []

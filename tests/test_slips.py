@@ -31,6 +31,8 @@ from engine.simulate import simulate_one
 from ingest.formats import read_bytes, write_log
 from ingest.formats._common import unreadable_lines
 
+pytestmark = pytest.mark.needs_game("mandate2038", "vestige")
+
 MANDATE_FORMATS = [("notation", "game.m38"), ("csv", "game.csv")]
 
 

@@ -17,6 +17,8 @@ from ingest.archive import Archive
 from ingest.db import connect
 from ingest.pipeline import ingest_paths
 
+pytestmark = pytest.mark.needs_game("mandate2038")
+
 CHILD = """
 import sys
 from ingest.pipeline import ingest_paths

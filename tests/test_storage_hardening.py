@@ -17,6 +17,8 @@ import pytest
 from cli.main import main
 from ingest.formats import MAX_ZIP_BYTES, MAX_ZIP_MEMBERS
 
+pytestmark = pytest.mark.needs_game("mandate2038")
+
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "data" / "samples"
 SIM = SAMPLES / "simulated" / "sim-samples-heuristic-00000.json"

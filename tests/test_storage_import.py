@@ -16,6 +16,8 @@ import pytest
 from dashboards import importing
 from dashboards.write_lock import Throttle
 
+pytestmark = pytest.mark.needs_game("mandate2038")
+
 ROOT = Path(__file__).resolve().parent.parent
 SIM = ROOT / "data" / "samples" / "simulated" / "sim-samples-heuristic-00002.json"
 VESTIGE = ROOT / "data" / "samples" / "vestige" / "walkthrough-3p.csv"

@@ -11,6 +11,8 @@ import pytest
 
 from cli.main import main
 
+pytestmark = pytest.mark.needs_game("mandate2038")
+
 ROOT = Path(__file__).resolve().parent.parent
 SIMULATED = ROOT / "data" / "samples" / "simulated"
 

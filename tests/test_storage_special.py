@@ -51,6 +51,7 @@ def _hostile_folder(tmp_path: Path, valid: int = 3) -> tuple[Path, list[Path]]:
     return folder, games
 
 
+@pytest.mark.needs_game("mandate2038")  # Mandate 2038 logs as its inputs
 def test_ingest_with_a_fifo_a_dev_zero_link_and_a_link_out_loads_every_valid_game(
         tmp_path: Path) -> None:
     """Issue 19 item 1: the FIFO hung ingest and the /dev/zero link grew it to 7.9 GB."""
@@ -120,6 +121,7 @@ def _session(tmp_path: Path) -> Path:
     return folder
 
 
+@pytest.mark.needs_game("mandate2038")  # Mandate 2038 logs as its inputs
 def test_a_session_folder_never_follows_a_link_out_of_it(tmp_path: Path,
                                                         capsys: pytest.CaptureFixture[str]) -> None:
     folder = _session(tmp_path)
@@ -142,6 +144,7 @@ def test_a_session_folder_never_follows_a_link_out_of_it(tmp_path: Path,
         assert all(b"root:x:0:0" not in zf.read(n) for n in names)
 
 
+@pytest.mark.needs_game("mandate2038")  # Mandate 2038 logs as its inputs
 def test_a_session_folder_is_read_up_to_its_total_size(tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     import ingest.formats as formats
@@ -163,6 +166,7 @@ def test_a_session_folder_is_read_up_to_its_total_size(tmp_path: Path,
 # --- zips (item 5) -----------------------------------------------------------------------------
 
 
+@pytest.mark.needs_game("mandate2038")  # Mandate 2038 logs as its inputs
 def test_a_zip_with_two_members_of_one_name_loses_neither(tmp_path: Path,
                                                           capsys: pytest.CaptureFixture[str]) -> None:
     import warnings
@@ -195,6 +199,7 @@ def test_a_zip_with_two_members_of_one_name_loses_neither(tmp_path: Path,
 # --- item 9: names and sidecars --------------------------------------------------------------
 
 
+@pytest.mark.needs_game("mandate2038")  # Mandate 2038 logs as its inputs
 def test_file_names_are_printed_escaped(tmp_path: Path) -> None:
     folder = tmp_path / "in"
     folder.mkdir()
@@ -210,6 +215,7 @@ def test_file_names_are_printed_escaped(tmp_path: Path) -> None:
         assert "evil\\x1b[2J\\x07.json" in text, text[-1500:]
 
 
+@pytest.mark.needs_game("mandate2038")  # Mandate 2038 logs as its inputs
 def test_sidecar_names_are_read_unless_they_sit_beside_their_own_file(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = tmp_path / "in"
@@ -238,6 +244,7 @@ def test_validate_of_a_folder_reports_a_link_out_of_it(tmp_path: Path,
     assert "link out of the folder" in by_name["zero.json"]["findings"][0]["message"]
 
 
+@pytest.mark.needs_game("mandate2038")  # Mandate 2038 logs as its inputs
 def test_a_10_mb_faction_is_not_stored(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 19 item 9: a 10 MB faction string was stored whole."""
     from ingest.formats import read_bytes
@@ -308,6 +315,7 @@ def test_a_second_ingest_never_reads_a_large_or_special_file_whole(tmp_path: Pat
     assert reports == []
 
 
+@pytest.mark.needs_game("mandate2038")  # Mandate 2038 logs as its inputs
 def test_a_game_with_seats_not_numbered_1_to_n_loads_and_rebuilds(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 19 item 2: ingest marked such a game failed and every later rebuild exited 2."""

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 from engine.core.replay import Outcome
 from ingest.evidence import R_ERRORS, duration_evidence, evidence
-from ingest.timing import compute_timing
+from ingest.mandate2038.timing import compute_timing
 from schemas.findings import Finding
 from schemas.mandate2038 import EVENT_ADAPTER, MandateHeader
 

@@ -17,6 +17,8 @@ from ingest.variants import load_variant, sweep_variants
 from schemas.packs import load_pack
 from schemas.variants import VariantError, content_hash, parse_variant
 
+pytestmark = pytest.mark.needs_game("mandate2038")
+
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples" / "variants"
 GOLDEN = Path(__file__).resolve().parent / "golden" / "variants"

@@ -35,7 +35,7 @@ LAPTOP = {"width": 1366, "height": 768}
 #: events recorded for the measure (setup and the first turns of a 2-player game)
 EVENTS = 30
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.needs_game("vestige")]
 
 if not Path(CHROMIUM).exists():
     pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)", allow_module_level=True)

@@ -22,6 +22,8 @@ from engine.core.parse import parse_log
 from engine.core.replay import ReplayResult, replay
 from schemas.findings import Finding
 
+pytestmark = pytest.mark.needs_game("vestige")
+
 GOLDEN = Path(__file__).parent / "golden" / "vestige" / "games"
 FILES = sorted(p for p in GOLDEN.glob("*.json") if not p.name.endswith(".expected.json"))
 

@@ -33,6 +33,17 @@ def _db_game_count(db: Path) -> int:
     return int(row[0]) if row else 0
 
 
+def _sample_folders() -> list[Path]:
+    """The toolkit's sample folder, then each registered game's own (``Game.samples_dir``)."""
+    from engine.core.registry import rulesets
+
+    folders = [SAMPLES_DIR]
+    for rs in rulesets().values():
+        if rs.samples_dir is not None and Path(rs.samples_dir).is_dir():
+            folders.append(Path(rs.samples_dir))
+    return folders
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     db = _db_path(args)
     n = _db_game_count(db)
@@ -40,8 +51,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
         if not SAMPLES_DIR.is_dir():
             raise CliError(f"no bundled sample games at {SAMPLES_DIR}")
         pipeline = _pipeline()
-        print(f"the database {db} is empty: ingesting the sample games from {SAMPLES_DIR}")
-        summary = pipeline.ingest_paths([SAMPLES_DIR], db, progress=True)
+        folders = _sample_folders()
+        print(f"the database {db} is empty: ingesting the sample games from "
+              f"{', '.join(map(str, folders))}")
+        summary = pipeline.ingest_paths(folders, db, progress=True)
         print(_summary_text(summary))
         n = _db_game_count(db)
     print(f"database {db}: {n} game{'' if n == 1 else 's'}")

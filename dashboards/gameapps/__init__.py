@@ -125,6 +125,7 @@ def install_problem() -> str | None:
     from importlib.metadata import entry_points
 
     from engine.core.game import ENTRY_POINT_GROUP
+    from engine.core.registry import only_games
 
     served = set(_rulesets())
     restart = ("Restart the dashboard (stop it, then run `playtest dashboard` or `playtest "
@@ -134,7 +135,11 @@ def install_problem() -> str | None:
     now = time.monotonic()
     if not _INSTALLED or now - _INSTALLED[0][0] > INSTALLED_TTL:
         _INSTALLED[:] = [(now, frozenset(ep.name for ep in entry_points(group=ENTRY_POINT_GROUP)))]
-    new = sorted(_INSTALLED[0][1] - served)
+    installed = _INSTALLED[0][1]
+    only = only_games()
+    if only is not None:  # PLAYTEST_ONLY_GAMES hides the others on purpose: not newly installed
+        installed = installed & only
+    new = sorted(installed - served)
     if new:
         return (f"{', '.join(new)} was installed while the dashboard was running. {restart}")
     return None

@@ -13,7 +13,8 @@ import html
 import math
 from typing import Any
 
-from dashboards.charts import FACTION_COLOURS, SEAT_COLOURS
+from dashboards.charts import SEAT_COLOURS
+from dashboards.mandate2038.charts import FACTION_COLOURS
 
 COORDS: dict[str, tuple[int, int]] = {
     "F": (0, 0),

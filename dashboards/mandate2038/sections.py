@@ -18,6 +18,7 @@ from dashboards import (
     ui,
 )
 from dashboards.filters import SESSION_TYPE_LABELS
+from dashboards.mandate2038 import charts as mandate_charts
 from dashboards.mandate2038 import hexmap, tables
 from dashboards.mandate2038 import queries as mandate_queries
 from dashboards.queries import Filters
@@ -124,14 +125,14 @@ def scoring(db: Path, f: Filters) -> None:
     ledger = ui.with_names(ledger, "faction")
     seats = ui.with_names(seats, "faction")
     by_faction = tables.mandate_by_faction(ledger, seats)
-    ui.show_chart(charts.ledger_by_faction(by_faction), "mandate-by-faction")
+    ui.show_chart(mandate_charts.ledger_by_faction(by_faction), "mandate-by-faction")
     ui.show_table(by_faction, "mandate-by-faction", column_config=MEAN_COLUMNS)
 
     by_era = tables.mandate_by_era(ledger)
-    ui.show_chart(charts.ledger_by_era(by_era), "mandate-by-era")
+    ui.show_chart(mandate_charts.ledger_by_era(by_era), "mandate-by-era")
 
     win = tables.mandate_winners(ledger, seats)
-    ui.show_chart(charts.ledger_winners(win), "mandate-winners-vs-others")
+    ui.show_chart(mandate_charts.ledger_winners(win), "mandate-winners-vs-others")
     ui.show_table(win, "mandate-winners-vs-others", column_config=MEAN_COLUMNS)
 
 
@@ -165,7 +166,7 @@ def endings(db: Path, f: Filters) -> None:
                          key="end_facet", format_func=lambda v: v.replace("_", " "))
     counts = (
         ends.with_columns(
-            pl.col("ending").replace_strict(charts.ENDING_NAMES, default=pl.col("ending"))
+            pl.col("ending").replace_strict(mandate_charts.ENDING_NAMES, default=pl.col("ending"))
             .fill_null("(not recorded)").alias("ending_name"),
             pl.col(facet).cast(pl.Utf8).replace_strict(SESSION_TYPE_LABELS, default=pl.col(facet).cast(pl.Utf8)),
         )
@@ -173,11 +174,11 @@ def endings(db: Path, f: Filters) -> None:
         .with_columns((pl.col("games") / pl.col("games").sum().over(facet)).round(3).alias("share"))
         .sort(["ending_name", facet])
     )
-    ui.show_chart(charts.endings_chart(counts, facet), f"endings-by-{facet}")
+    ui.show_chart(mandate_charts.endings_chart(counts, facet), f"endings-by-{facet}")
     ui.show_table(counts, f"endings-by-{facet}")
 
     st.subheader("The Open test's margins")
-    ui.show_chart(charts.open_margins_chart(ends), "open-test-margins")
+    ui.show_chart(mandate_charts.open_margins_chart(ends), "open-test-margins")
     outcomes = ends.drop("kind")
     ui.show_table(outcomes.head(ui.TABLE_ROWS), "outcomes", total=outcomes.height,
                   full=lambda: outcomes)
@@ -189,7 +190,7 @@ def endings(db: Path, f: Filters) -> None:
     if strengths.is_empty():
         ui.empty_state("No Dossier claims recorded in the matching games.")
     else:
-        ui.show_chart(charts.claim_strength_chart(strengths), "claim-strengths")
+        ui.show_chart(mandate_charts.claim_strength_chart(strengths), "claim-strengths")
         first = mandate_queries.claims(db, f, kind, ui.TABLE_ROWS).drop("kind")
         ui.show_table(ui.with_names(first, "faction"), "claims",
                       total=int(strengths["claims"].sum()),
@@ -232,7 +233,7 @@ def duration(db: Path, f: Filters, include: bool) -> None:
         ui.empty_state("No phase times recorded in the matching games.")
     else:
         psum = tables.in_phase_order(stats.summary_from_moments(phases, ["phase", "player_count"]))
-        ui.show_chart(charts.phase_chart(psum), "duration-phases")
+        ui.show_chart(mandate_charts.phase_chart(psum), "duration-phases")
         ui.show_table(psum, "duration-phases", column_config=minutes_columns("minutes"))
 
     st.subheader("Per turn")

@@ -6,9 +6,11 @@ them against hand-computed values (e.g. 132 Mandate over 37 seat-games is 3.57, 
 
 from __future__ import annotations
 
+from functools import cache
+
 import polars as pl
 
-from dashboards.charts import ERA_LABELS, PHASE_NAMES, PHASE_SEQUENCE, SOURCE_NAMES
+from dashboards.mandate2038.charts import ERA_LABELS, PHASE_NAMES, PHASE_SEQUENCE, SOURCE_NAMES
 
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}
 
@@ -88,3 +90,22 @@ def in_phase_order(summary: pl.DataFrame) -> pl.DataFrame:
                                                      return_dtype=pl.Int64).alias("_o"))
         .sort(["_o", *[c for c in ("player_count",) if c in rest]]).drop("_o")
     )
+
+
+@cache
+def content_names() -> dict[str, str]:
+    """Mandate 2038's content id -> printed name (Headlines, Era Mandates, Training cards,
+    tiles, factions): its declaration's ``content_names``."""
+    try:
+        from engine.mandate2038.ruleset import RULESET
+        from schemas.packs import load_pack
+
+        p = load_pack("mandate2038", RULESET.rules_versions[0])
+    except Exception:
+        return {}
+    out: dict[str, str] = {}
+    for group in ("headlines", "era_mandates", "training_deck", "tiles", "factions"):
+        for item in getattr(p, group, []) or []:
+            if getattr(item, "id", None) and getattr(item, "name", None):
+                out.setdefault(item.id, item.name)
+    return out

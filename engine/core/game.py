@@ -271,10 +271,17 @@ class Game:
     #: folder of the game's observation protocols (``<protocol id>/v<N>.json``; its default
     #: protocol is ``<game>-observation``); None: the toolkit's ``data/protocols``
     protocols_dir: Path | None = None
+    #: folder of the game's bundled sample games (``playtest demo`` ingests them into an empty
+    #: database beside the toolkit's ``data/samples``); None: none
+    samples_dir: Path | None = None
     #: the analytics words (see :class:`Vocabulary`)
     vocabulary: Vocabulary = Vocabulary()
     #: ``"module:function"`` drawing the board at a position (replay viewer), or None
     board_picture: str | None = None
+    #: ``"module:function"`` of no argument giving the printed names of the game's content ids
+    #: (``{"mirevanta": "Mirevanta", ...}``: factions, cards, tiles), which the app shows instead
+    #: of the ids; None: its ids are shown as they are
+    content_names: str | None = None
     #: ``"module:function"`` of the game's recorder (the Record page), or None
     recorder: str | None = None
     #: pages the game adds to the app
@@ -311,7 +318,8 @@ REQUIRED_FUNCTIONS: tuple[str, ...] = (
 OPTIONAL: dict[str, Any] = {
     name: getattr(Game, name) for name in (
         "events_adapter", "apply_locates", "plays_variants", "after_end_events", "reads", "doubts", "value_words", "player_counts", "bot_names", "formats",
-        "timed_phases", "timing", "rulings_dir", "protocols_dir", "vocabulary", "board_picture", "recorder", "pages",
+        "timed_phases", "timing", "rulings_dir", "protocols_dir", "samples_dir", "vocabulary",
+        "board_picture", "content_names", "recorder", "pages",
         "simulate_one", "prepare_simulation", "simulation_moves", "seats_at_table",
     )
 }
@@ -421,6 +429,7 @@ _MEMBER_TYPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
     "rulings_dir": ("a folder (Path) or None", lambda v: v is None or isinstance(v, Path | str)),
     "protocols_dir": ("a folder (Path) or None", lambda v: v is None
                       or isinstance(v, Path | str)),
+    "samples_dir": ("a folder (Path) or None", lambda v: v is None or isinstance(v, Path | str)),
     "prepare_simulation": ("a function or None", lambda v: v is None or callable(v)),
     "simulation_moves": ("a function or None", lambda v: v is None or callable(v)),
     "seats_at_table": ("a function or None", lambda v: v is None or callable(v)),
@@ -491,7 +500,8 @@ def _code_refs(obj: Any) -> list[tuple[str, str]]:
     for k, f in enumerate(obj.formats):
         refs.append((f"formats[{k}] ({f.name}).reader", f.reader))
         refs.append((f"formats[{k}] ({f.name}).writer", f.writer))
-    refs.extend((m, getattr(obj, m)) for m in ("timing", "board_picture", "recorder"))
+    refs.extend((m, getattr(obj, m)) for m in ("timing", "board_picture", "content_names",
+                                                       "recorder"))
     out: list[tuple[str, str]] = []
     for member, ref in refs:
         if ref is None or callable(ref):

@@ -276,10 +276,11 @@ class MandateRuleset(Game):
     vocabulary = VOCABULARY
     timed_phases: tuple[str, ...] = ("setup", "era1", "era2", "era3", "era4", "production",
                                      "dossier", "audit", "scoring", "final_scoring")
-    timing = "ingest.timing:compute_timing"  # Eras, cycles, Production ... and turn times
+    timing = "ingest.mandate2038.timing:compute_timing"  # Eras, cycles, Production ... and turn times
     rulings_dir = data_dir() / "content" / "mandate2038" / "rulings"
     # the app's members (the app's contract: dashboards/gameapps/__init__.py; never imported here)
     board_picture = "dashboards.mandate2038.sections:replay_panel"
+    content_names = "dashboards.mandate2038.tables:content_names"  # its pack's printed names
     recorder = "dashboards.mandate2038.record:RECORDER"
     pages = ()
     #: a log's header may name a rules variant (docs/variants.md): setup plays its pack

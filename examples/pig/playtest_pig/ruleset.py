@@ -112,6 +112,7 @@ class PigRuleset(Game):
     timing = "playtest_pig.timing:pig_timing"
     rulings_dir = HERE / "rulings"
     protocols_dir = HERE / "protocols"  # pig-observation/v1.json: what a facilitator captures
+    samples_dir = HERE / "samples"  # a bot game and a walkthrough sheet: playtest demo loads them
     board_picture = "playtest_pig.board:score_track"  # the Replay viewer's picture
     recorder = "playtest_pig.recorder:RECORDER"  # live entry on the Record page
     pages: tuple[Page, ...] = (Page(title="Pig: turn risk", script=str(HERE / "page.py"), url_path="pig-turn-risk"),)
