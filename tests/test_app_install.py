@@ -29,6 +29,7 @@ def late_install(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(registry, "_RULESETS", {})
     monkeypatch.setattr(registry, "_REFUSED", [])  # its refusals are undone with it
     monkeypatch.setattr(gameapps, "_PROBLEM", [], raising=False)
+    monkeypatch.setattr(gameapps, "_INSTALLED", [], raising=False)  # a server that has not looked yet
     monkeypatch.setenv("PLAYTEST_DB", str(tmp_path / "playtest.duckdb"))
     monkeypatch.delenv("PLAYTEST_WRITE_PASSWORD", raising=False)
     monkeypatch.delenv(registry.ONLY_GAMES_ENV, raising=False)  # the installation is the test's world

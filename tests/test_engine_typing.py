@@ -43,10 +43,7 @@ def test_mypy_strict_on_engine_and_schemas() -> None:
 #: files of the other layers with a ``mypy --strict`` error left, each being edited elsewhere
 #: while the layers moved into rooms (issue 27): the list may only shrink (a listed file that
 #: passes fails this test until it is struck)
-STRICT_PENDING: dict[str, int] = {
-    "dashboards/mandate2038/live.py": 2,  # two returns of Any (a label, a model class)
-    "ingest/mandate2038/study.py": 2,  # an unannotated list, an untyped Ray call
-}
+STRICT_PENDING: dict[str, int] = {}
 
 
 @pytest.mark.slow

@@ -24,7 +24,7 @@ import shutil
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -290,7 +290,7 @@ def summary_times(db_path: str | Path, repeat: int = 3, out: TextIO | None = Non
     out = out or sys.stdout
     db = Path(db_path)
     f = Filters()
-    probes = {
+    probes: dict[str, Callable[[], pl.DataFrame]] = {
         "findings by code (Audit)": lambda: queries.findings_by_code(db, f),
         "observation page queries (Observation protocols)":
             lambda: queries.observation_page(db, f, 100)["counts"],

@@ -122,8 +122,8 @@ def install_problem() -> str | None:
     (a game installed, removed or broken while the dashboard runs), in words; None when they
     agree. The installed list is read at most every ``INSTALLED_TTL`` seconds."""
     import time
-    from importlib.metadata import entry_points
 
+    from engine.core import registry
     from engine.core.game import ENTRY_POINT_GROUP
     from engine.core.registry import only_games
 
@@ -134,7 +134,9 @@ def install_problem() -> str | None:
         return f"A game could not be loaded: {_PROBLEM[0]}. {restart}"
     now = time.monotonic()
     if not _INSTALLED or now - _INSTALLED[0][0] > INSTALLED_TTL:
-        _INSTALLED[:] = [(now, frozenset(ep.name for ep in entry_points(group=ENTRY_POINT_GROUP)))]
+        # the registry's own look at the installed packages (the same one it loads games from)
+        _INSTALLED[:] = [(now, frozenset(
+            ep.name for ep in registry.entry_points(group=ENTRY_POINT_GROUP)))]
     installed = _INSTALLED[0][1]
     only = only_games()
     if only is not None:  # PLAYTEST_ONLY_GAMES hides the others on purpose: not newly installed

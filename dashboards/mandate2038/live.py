@@ -23,7 +23,7 @@ import types
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel, ValidationError
 
@@ -272,7 +272,7 @@ def variant_label(option: Any) -> str:
     from dashboards.replay_view import ACTION_WORDS
 
     body = event_dict(option)
-    action = ACTION_WORDS.get(body.get("type", ""), body.get("type", "?"))
+    action = str(ACTION_WORDS.get(body.get("type", ""), body.get("type", "?")))
     rest = [words(v) if k == "mode" else
             f"{k.replace('_', ' ')} {words(v)}" if not isinstance(v, bool) else k.replace("_", " ")
             for k, v in body.items()
@@ -327,7 +327,7 @@ def _model_for(event_type: str) -> type[BaseModel]:
     union = typing.get_args(MandateEvent)[0]
     for m in typing.get_args(union):
         if m.model_fields["type"].default == event_type:
-            return m
+            return cast("type[BaseModel]", m)
     raise KeyError(event_type)
 
 

@@ -369,7 +369,8 @@ def _run_ray(spec: StudySpec, todo: list[Batch], workers: int | None, address: s
     try:
         remote = ray.remote(num_cpus=1, max_retries=2)(run_batch)
         spec_ref = ray.put(spec)
-        limit = max(2, 2 * int(ray.cluster_resources().get("CPU", 1)))
+        cpus: dict[str, float] = ray.cluster_resources()  # type: ignore[no-untyped-call]
+        limit = max(2, 2 * int(cpus.get("CPU", 1)))
         pending: list[Any] = []
         queue = list(todo)
         while queue or pending:
