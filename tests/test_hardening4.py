@@ -417,3 +417,50 @@ def test_variant_files_survive_seeded_mutations_and_special_files(
         if code != 2 or f"{tmp_path / name}: cannot be read" not in err:
             crashed.append((name, code, err[-200:]))
     assert crashed == []
+
+
+# --- memory: a log's size and its findings are bounded (docs/storage.md, limits) -------------
+
+
+def test_a_log_over_the_log_size_limit_is_unreadable_and_kept(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]
+                                                               ) -> None:
+    """A 40 MB log of repeated turns took validate to 1.84 GB (and 4.7 GB with its findings):
+    one game log may hold at most MAX_LOG_BYTES; a larger one is unreadable, said with its
+    size, and ingest keeps its bytes in the quarantine (nothing lost)."""
+    from ingest.formats import MAX_LOG_BYTES
+
+    src = (ROOT / "data/samples/notation/example-4p.m38").read_text(encoding="utf-8")
+    head, _sep, body = src.partition("\n== ")
+    chunk = "== " + body
+    big = tmp_path / "big.m38"
+    big.write_text(head + "\n" + chunk * (MAX_LOG_BYTES // len(chunk) + 1), encoding="utf-8")
+    assert big.stat().st_size > MAX_LOG_BYTES
+    assert main(["validate", str(big)]) == 2
+    out = capsys.readouterr().out
+    assert "the most one game log may hold" in out, out
+    db = tmp_path / "w" / "playtest.duckdb"
+    assert main(["ingest", "--db", str(db), str(big)]) == 2
+    capsys.readouterr()
+    kept = [p for p in (db.parent / "archive").rglob("*") if p.is_file()
+            and p.stat().st_size == big.stat().st_size]
+    assert kept, "the unreadable log's bytes are kept in the archive's quarantine"
+
+
+def test_a_log_with_too_many_findings_stops_its_replay() -> None:
+    """The findings a game lists are bounded: past MAX_FINDINGS the replay stops with one
+    ``log/too-many-findings`` (a log of repeated turns gave one finding per line, millions)."""
+    from engine.core.replay import MAX_FINDINGS, replay
+    from ingest.formats import read_bytes
+
+    src = (ROOT / "data/samples/notation/example-4p.m38").read_text(encoding="utf-8")
+    head, _sep, body = src.partition("\n== ")
+    turns = [ln for ln in body.splitlines() if ln[:2].strip().isdigit() and " research " in ln]
+    text = head + "\n== " + body.split("\n", 1)[0] + "\n" + "\n".join(turns[:1] * 6000) + "\n"
+    (loaded,) = read_bytes(text.encode("utf-8"), "many.m38")
+    p = loaded.parsed
+    res = replay(p.header, p.events, lines=p.lines, indices=p.indices, ruleset=p.ruleset)
+    codes = [f.code for f in res.findings]
+    assert codes[-1] == "log/too-many-findings", codes[-3:]
+    # the last event before the stop may have given a few at once
+    assert MAX_FINDINGS < len(res.findings) <= MAX_FINDINGS + 10, len(res.findings)
