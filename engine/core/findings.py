@@ -53,19 +53,19 @@ class Catalogue:
 
 # Codes every ruleset shares; the core emits them.
 CORE_RULES: list[Rule] = [
-    Rule("log/unreadable", "canonical log format (DESIGN.md §4)", "the file could not be read as a game log"),
-    Rule("log/invalid-header", "canonical log format (DESIGN.md §4)", "the header is missing or malformed"),
-    Rule("log/invalid-event", "canonical log format (DESIGN.md §4)", "an event is malformed and was skipped"),
-    Rule("log/unknown-event", "canonical log format (DESIGN.md §4)", "an event type this ruleset does not know; skipped"),
-    Rule("log/unknown-game", "canonical log format (DESIGN.md §4)", "no ruleset is registered for this game"),
-    Rule("log/unsupported-rules-version", "canonical log format (DESIGN.md §4)", "the rules version has no content pack; replayed with the nearest", "warning"),
-    Rule("log/seat-out-of-range", "canonical log format (DESIGN.md §4)", "an event names a seat that is not at the table"),
-    Rule("log/event-after-game-end", "canonical log format (DESIGN.md §4)", "an event was recorded after the game ended"),
+    Rule("log/unreadable", "canonical log format (docs/formats.md)", "the file could not be read as a game log"),
+    Rule("log/invalid-header", "canonical log format (docs/formats.md)", "the header is missing or malformed"),
+    Rule("log/invalid-event", "canonical log format (docs/formats.md)", "an event is malformed and was skipped"),
+    Rule("log/unknown-event", "canonical log format (docs/formats.md)", "an event type this ruleset does not know; skipped"),
+    Rule("log/unknown-game", "canonical log format (docs/formats.md)", "no ruleset is registered for this game"),
+    Rule("log/unsupported-rules-version", "canonical log format (docs/formats.md)", "the rules version has no content pack; replayed with the nearest", "warning"),
+    Rule("log/seat-out-of-range", "canonical log format (docs/formats.md)", "an event names a seat that is not at the table"),
+    Rule("log/event-after-game-end", "canonical log format (docs/formats.md)", "an event was recorded after the game ended"),
     Rule("log/parse-error", "text notation / spreadsheet sheet (docs/formats.md)", "a line could not be read; the rest of the file was still read"),
     Rule("log/variant", "canonical log format, the header's rules variant (docs/variants.md)", "the header's rules variant cannot be played (it does not fit the content pack, or this game cannot play variants yet); the game was replayed under the rules as printed"),
     Rule("log/variant-hash", "canonical log format, the header's rules variant and its content hash (docs/variants.md)", "the header's variant hash is not the hash of the changes it stores (edited by hand?); the stored changes were used", "warning"),
-    Rule("log/too-many-findings", "canonical log format (DESIGN.md §4)", "the log gave more findings than one audit lists; the replay stopped there (the log is far from a played game)"),
-    Rule("checkpoint/mismatch", "checkpoints (DESIGN.md §5)", "the table's recorded value differs from the engine's; replay continues from the table's value"),
+    Rule("log/too-many-findings", "canonical log format (docs/formats.md)", "the log gave more findings than one audit lists; the replay stopped there (the log is far from a played game)"),
+    Rule("checkpoint/mismatch", "checkpoints (docs/engine.md, Design: checkpoints and resync)", "the table's recorded value differs from the engine's; replay continues from the table's value"),
 ]
 
 

@@ -180,15 +180,15 @@ MANDATE_RULES: list[Rule] = [
     Rule("final/systemic-risk", f"{S11}, The shared World Ending (unresolved Systemic Risk after the final Audit)", "the unresolved Systemic Risk differs from the rules"),
     Rule("final/open", f"{S11}, The shared World Ending (Open only if both conditions hold)", "Open/Closed differs from the rules"),
     Rule("final/world-ending", f"{S11}, The shared World Ending (cross AGI with Open/Closed)", "the wrong World Ending"),
-    Rule("checkpoint/wrong-era", f"{S6} (the Era the checkpoint's label names is not the Era being played; checkpoints: DESIGN.md §5)", "a checkpoint labelled for another Era (pasted from elsewhere); its values are not adopted"),
+    Rule("checkpoint/wrong-era", f"{S6} (the Era the checkpoint's label names is not the Era being played; checkpoints: docs/engine.md, Design)", "a checkpoint labelled for another Era (pasted from elsewhere); its values are not adopted"),
     # log completeness
-    Rule("log/partial", f"{S6} (a game is four Eras; partial logs: DESIGN.md §5)", "the log ends before the game ends; only what was recorded was checked", "info"),
+    Rule("log/partial", f"{S6} (a game is four Eras; partial logs: docs/engine.md, Design)", "the log ends before the game ends; only what was recorded was checked", "info"),
 ]
 
 #: the generic codes whose Mandate 2038 citation names the rule behind them (a checkpoint
 #: mismatch caused by one ledger step cites that step's rule instead: trace.py)
 MANDATE_CITATIONS: dict[str, str] = {
-    "checkpoint/mismatch": f"{S3} and {S6} (the values the rules give at that point; checkpoints: DESIGN.md §5)",
+    "checkpoint/mismatch": f"{S3} and {S6} (the values the rules give at that point; checkpoints: docs/engine.md, Design)",
     "log/seat-out-of-range": f"{S1}, step 5 (the seats at the table)",
     "log/event-after-game-end": f"{S11} (the game ends after final scoring)",
     "log/unsupported-rules-version": "core rules, Document record (Rules version: 0.8.0-rc.17-test)",
@@ -196,7 +196,7 @@ MANDATE_CITATIONS: dict[str, str] = {
 #: the codes that say a log could not be read at all: no game rule applies to them
 FORMAT_ONLY = frozenset({"log/unreadable", "log/invalid-header", "log/invalid-event",
                          "log/unknown-event", "log/unknown-game", "log/parse-error",
-                         "log/variant", "log/variant-hash"})
+                         "log/variant", "log/variant-hash", "log/too-many-findings"})
 
 CATALOGUE = Catalogue(
     [Rule(r.code, MANDATE_CITATIONS.get(r.code, r.rule), r.title, r.severity) for r in CORE_RULES]

@@ -166,7 +166,7 @@ VESTIGE_RULES: list[Rule] = [
     # partial logs
     Rule("vestige-partial/negative-leverage", f"{SUMMARY} (leverage is tracked on the track)", "a recorded leverage is negative"),
     Rule("vestige-partial/blocks-total", f"{BLOCKS} (20 blocks)", "a checkpoint's blocks exceed the seat's 20"),
-    Rule("log/partial", "checkpoints and partial logs (DESIGN.md §5)", "the log ends before the game ends; only what was recorded was checked", "info"),
+    Rule("log/partial", "checkpoints and partial logs (docs/engine.md, Design)", "the log ends before the game ends; only what was recorded was checked", "info"),
 ]
 
 CATALOGUE = Catalogue(CORE_RULES + VESTIGE_RULES)
