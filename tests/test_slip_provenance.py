@@ -155,6 +155,20 @@ PLANTED: dict[str, Callable[..., tuple[int, str]]] = {
 }
 
 
+#: (slip, planted error) pairs this game offers no case of, and why: the test checks they still
+#: have none (a case that gains a target must be struck here, so it is run)
+NOT_APPLICABLE: dict[tuple[str, str], str] = {
+    ("pasted_checkpoint", "checkpoint_other_seat_same_era"): "the slip is that checkpoint",
+    ("off_by_one", "checkpoint_other_seat_same_era"): "the slip is that checkpoint",
+    ("pasted_checkpoint", "era_mandate_other_seat_same_era"): "Era I's scorer is the slip's seat",
+    ("off_by_one", "era_mandate_other_seat_same_era"): "Era I's scorer is the slip's seat",
+    ("typo", "era_mandate_other_seat_same_era"): "Era I's scorer is the slip's seat",
+    ("truncated", "era_mandate_other_seat_same_era"): "Era I's scorer is the slip's seat",
+    ("wrong_seat", "era_mandate_other_seat_same_era"):
+        "every way to give Era I's Era Mandate to another seat moves a slip seat or the winner",
+}
+
+
 def _errors(lines: list[str], name: str) -> list:
     return [f for f in _all_findings("\n".join(lines), name) if f.severity in ("error", "warning")]
 
@@ -169,14 +183,18 @@ def test_a_slip_never_hides_a_later_rule_error(mandate, fmt, name, kind, planted
     seats = _slip_seats(kinds, at, kind, slipped, name)
     # the planted error alone: exactly one error, with its own code, at its line
     alone = list(clean)
+    case = (kind, planted)
     try:
         choice: list = []
         where, code = PLANTED[planted](alone, seats, choice, kind)
     except AssertionError:
-        pytest.skip(f"this game has no target for {planted} after a {kind} slip of {seats}")
-    assert [(f.code, f.where.line) for f in _errors(alone, name)] == [(code, where)]
+        assert case in NOT_APPLICABLE, f"no target for {planted} after a {kind} slip of {seats}"
+        return
     if where <= at + 1:
-        pytest.skip(f"the planted error (line {where}) is not after the slip (line {at})")
+        assert case in NOT_APPLICABLE, f"the planted error (line {where}) is not after the slip"
+        return
+    assert case not in NOT_APPLICABLE, f"{case} has a target now: strike it from NOT_APPLICABLE"
+    assert [(f.code, f.where.line) for f in _errors(alone, name)] == [(code, where)]
     # the same edit after the slip (a missing or added line shifts the lines after it)
     shift = {"missing": -1, "duplicated": 1}.get(kind, 0)
     both = list(slipped)

@@ -173,6 +173,19 @@ def target(kind: str, fmt: str, who: str, when: str) -> Turn | None:
     return None
 
 
+#: (slip, whose turn, which round, planted error) this game offers no case of, and why: the test
+#: checks they still have none (a case that gains a target must be struck here, so it is run)
+NOT_APPLICABLE: dict[tuple[str, str, str, str], str] = {
+    ("typo", "same", "same", "second_visit"): "the slip takes away the visit the rest repeats",
+    ("truncated", "same", "same", "second_visit"): "the slip takes away the visit the rest repeats",
+    ("missing_activate", "same", "same", "second_visit"): "that turn allows no second visit",
+    ("duplicated_activate", "same", "same", "second_visit"): "that turn allows no second visit",
+    ("missing_activate", "other", "same", "unaffordable"): "no other seat's turn after it",
+    ("missing_activate", "other", "same", "second_visit"): "no other seat's turn after it",
+    ("duplicated_activate", "other", "same", "unaffordable"): "no other seat's turn after it",
+    ("duplicated_activate", "other", "same", "second_visit"): "no other seat's turn after it",
+}
+
 CASES = [(k, f, who, when, p) for k in VESTIGE_SLIPS for f, _n in VESTIGE_FORMATS
          for who in ("same seat", "other seat") for when in ("same round", "later round")
          for p in PLANTS]
@@ -194,17 +207,23 @@ def _slipped(kind: str, fmt: str, log: VestigeLog) -> tuple[str, int, int]:
                               for k, f, w, n, p in CASES])
 def test_a_planted_error_after_a_slip_stays_an_error(kind, fmt, who, when, planted):
     name = dict(VESTIGE_FORMATS)[fmt]
+    case = (kind, who.split()[0], when.split()[0], planted)
     t = target(kind, fmt, who, when)
     if t is None:
-        pytest.skip(f"no {who} turn in the {when} after this slip")
+        assert case in NOT_APPLICABLE, f"no {who} turn in the {when} after this slip"
+        return
     made = PLANTS[planted](clean(), t)
     if made is None:
-        pytest.skip(f"seat {t.seat}'s turn in round {t.round} does not allow {planted}")
+        assert case in NOT_APPLICABLE, (
+            f"seat {t.seat}'s turn in round {t.round} does not allow {planted}")
+        return
     code, ev = made
     i, _rnd, _seat = slip_site(kind, fmt)
     if (planted == "second_visit" and t.start < i < t.end and kind in LOSES_LINE
             and clean().events[i].type in ("visit", "rest")):
-        pytest.skip("the slip takes away the visit the planted rest would repeat")
+        assert case in NOT_APPLICABLE, "the slip takes away the visit the planted rest repeats"
+        return
+    assert case not in NOT_APPLICABLE, f"{case} has a target now: strike it from NOT_APPLICABLE"
     log = plant(clean(), t, ev)
     # alone, the planted error is one finding with its own code, at its line
     text = write_log(log, fmt)
