@@ -248,7 +248,7 @@ def validate_one(item: Loaded, rulings: str | None = None, variant: Any = None
         if item.reason and not findings:
             findings = [{
                 "code": "log/unreadable", "severity": "error",
-                "rule": "canonical log format (DESIGN.md §4)",
+                "rule": "canonical log format (docs/formats.md)",
                 "message": f"{item.source}: {item.reason}",
                 "where": {"event": None, "line": None, "era": None, "cycle": None, "round": None,
                           "seat": None},

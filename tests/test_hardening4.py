@@ -464,3 +464,21 @@ def test_a_log_with_too_many_findings_stops_its_replay() -> None:
     assert codes[-1] == "log/too-many-findings", codes[-3:]
     # the last event before the stop may have given a few at once
     assert MAX_FINDINGS < len(res.findings) <= MAX_FINDINGS + 10, len(res.findings)
+
+
+@pytest.mark.parametrize("game,bots", [("mandate2038", "heuristic"), ("vestige", "random"),
+                                       ("pig", "random")])
+def test_a_lone_surrogate_in_a_name_is_refused_in_every_game(game: str, bots: str) -> None:
+    """A JSON escape such as ``\\ud800`` decodes to no Unicode character: a player name that
+    holds one makes the header unreadable, with the field named, in every game (it could not
+    be written to the warehouse, an export or a terminal)."""
+    from engine.simulate import simulate_one
+    from ingest.formats import read_bytes, write_log
+
+    doc = json.loads(write_log(simulate_one("surrogate", 0, 3 if game != "pig" else 2, bots,
+                                            game=game), "json"))
+    doc["header"]["seats"][0]["player"] = "Ann\ud800"
+    (loaded,) = read_bytes(json.dumps(doc).encode("utf-8"), "x.json")
+    assert not loaded.parsed.readable
+    assert "seats.0.player" in loaded.parsed.findings[0].message
+    assert "lone surrogate" in loaded.parsed.findings[0].message
