@@ -22,7 +22,10 @@ import importlib
 import os
 import sys
 from dataclasses import dataclass
-from importlib.metadata import EntryPoint, entry_points
+from importlib.metadata import EntryPoint
+from importlib.metadata import (
+    entry_points as entry_points,  # re-exported: the one look at what is installed
+)
 from typing import TYPE_CHECKING
 
 from engine.core.game import (
