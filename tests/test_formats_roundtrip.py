@@ -104,3 +104,18 @@ def test_short_time_uses_header_date_and_full_form_otherwise() -> None:
     obj, *_ = parse_notation(text, "x")
     assert MandateLog.model_validate(obj).events[1].t == dt.datetime(
         2026, 11, 29, 23, 10, 5, 500000, tzinfo=dt.UTC)
+
+
+def test_a_line_break_with_a_comma_in_a_header_cell_round_trips_through_the_sheet() -> None:
+    """``"0\\n,"`` in a header value was written as a raw CSV cell across two lines, which the
+    line-by-line reader read as two unterminated quotes (found by the property above): a cell
+    with a line break is JSON-quoted like any other that would not read back verbatim."""
+    from schemas.mandate2038 import MandateHeader
+
+    header = MandateHeader(game="mandate2038", rules_version="0.8.0-rc.17-test",
+                           session_type="facilitated_playtest",
+                           seats=[{"seat": 1, "faction": "a"}], venue="0\n,", rulings="1\r\n,")
+    (loaded,) = read_bytes(write_log(MandateLog(header=header, events=[]), "csv").encode(),
+                           "g.csv")
+    assert loaded.parsed.findings == [], [f.message for f in loaded.parsed.findings]
+    assert (loaded.parsed.header.venue, loaded.parsed.header.rulings) == ("0\n,", "1\r\n,")

@@ -81,7 +81,9 @@ def cell_value(cell: str) -> str:
 
 def cell_text(s: str) -> str:
     """The cell for string ``s``: verbatim when that reads back exactly, else JSON-quoted."""
-    plain = s != "" and cell_value(s) == s and not s.startswith("#") and not _SURROGATE.search(s)
+    # a line break inside a cell is JSON-quoted too: the reader reads the sheet line by line
+    plain = (s != "" and cell_value(s) == s and not s.startswith("#")
+             and "\n" not in s and "\r" not in s and not _SURROGATE.search(s))
     return s if plain else quote(s)
 
 
