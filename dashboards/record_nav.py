@@ -108,6 +108,27 @@ def undo_at(draft_id: str, at: int) -> bool:
     return False
 
 
+def draft_top(d: Any, title: str, key: str) -> bool:
+    """A draft's title line (``title`` is Markdown: the caller escapes user text with
+    ``ui.md_text``), its event count and a Leave button; for a draft no longer open, what it is
+    (and Reopen for an abandoned one). True when recording can go on."""
+    from dashboards import ui
+
+    top = st.columns([5, 1])
+    top[0].markdown(f"{title} · {ui.plural(len(d.events), 'event')} (saved after each one)")
+    top[1].button("Leave", key=f"{key}_leave", on_click=open_draft, args=(None,),
+                  help="Back to the list; the draft stays on disk and can be resumed.")
+    if d.status == "open":
+        return True
+    st.info(f"This draft is {d.status}"
+            + (" and its game is archived and loaded." if d.game_id else ".")
+            + " Nothing more can be recorded in it.", icon=":material/inventory_2:")
+    if d.status == "abandoned" and st.button("Reopen this draft", key=f"{key}_reopen"):
+        drafts.mark(ddir(), d.id, "reopened")
+        st.rerun()
+    return False
+
+
 def ask_aside(draft_id: str, key: str, close: Callable[[], None]) -> None:
     """The question every recorder asks before putting a draft aside (buttons ``KEY_yes`` and
     ``KEY_no``); on yes, ``close`` ends the question, the draft is put aside and the page runs

@@ -169,19 +169,9 @@ def recording(draft_id: str) -> None:
     ddir = record_nav.ddir()
     d = drafts.load(ddir, draft_id)
     names = vl.seat_names(d.header)
-    top = st.columns([5, 1])
-    top[0].markdown(f"**Vestige** · {words(d.header.get('mode', 'competitive'))} · "
-                    + "; ".join(f"Seat {k}: {v}" for k, v in names.items())
-                    + f" · {ui.plural(len(d.events), 'event')} (saved after each one)")
-    top[1].button("Leave", key="vrec_leave", on_click=record_nav.open_draft, args=(None,),
-                  help="Back to the list; the draft stays on disk and can be resumed.")
-    if d.status != "open":
-        st.info(f"This draft is {d.status}"
-                + (" and its game is archived and loaded." if d.game_id else ".")
-                + " Nothing more can be recorded in it.", icon=":material/inventory_2:")
-        if d.status == "abandoned" and st.button("Reopen this draft", key="vrec_reopen"):
-            drafts.mark(ddir, d.id, "reopened")
-            st.rerun()
+    seats = "; ".join(f"Seat {k}: {v}" for k, v in names.items())
+    if not record_nav.draft_top(d, f"**Vestige** · {words(d.header.get('mode', 'competitive'))} · "
+                                   + ui.md_text(seats), "vrec"):
         return
     r = vl.replay_draft(d.header, d.events)
     snap = RULESET.snapshot(r.state)

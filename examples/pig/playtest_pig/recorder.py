@@ -168,18 +168,8 @@ def recording(draft_id: str) -> None:
     d = drafts.load(ddir, draft_id)
     names = {int(s["seat"]): s.get("player") or f"Seat {s['seat']}"
              for s in d.header.get("seats", [])}
-    top = st.columns([5, 1])
-    top[0].markdown(f"**Pig** to {d.header.get('target', 100)} · " + draft_seats(d.header)
-                    + f" · {ui.plural(len(d.events), 'event')} (saved after each one)")
-    top[1].button("Leave", key="pigrec_leave", on_click=record_nav.open_draft, args=(None,),
-                  help="Back to the list; the draft stays on disk and can be resumed.")
-    if d.status != "open":
-        st.info(f"This draft is {d.status}"
-                + (" and its game is archived and loaded." if d.game_id else ".")
-                + " Nothing more can be recorded in it.", icon=":material/inventory_2:")
-        if d.status == "abandoned" and st.button("Reopen this draft", key="pigrec_reopen"):
-            drafts.mark(ddir, d.id, "reopened")
-            st.rerun()
+    title = f"**Pig** to {d.header.get('target', 100)} · " + ui.md_text(draft_seats(d.header))
+    if not record_nav.draft_top(d, title, "pigrec"):
         return
     r = replay_draft(d.header, d.events)
     left, right = st.columns([3, 2])
