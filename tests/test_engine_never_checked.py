@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from engine.core.findings import FindingSink
 from engine.core.registry import get_ruleset
-from engine.mandate2038 import central_loop as cl
+from engine.mandate2038 import turns as cl
 from engine.mandate2038.board import DISTANCE, POSITIONS, Board
 from engine.mandate2038.state import Facility
 from tests.sim_states import state_at_era

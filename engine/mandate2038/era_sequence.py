@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.core.findings import FindingSink
-from engine.mandate2038.central_loop import close_cycle, initiative_for
+from engine.mandate2038.turns import close_cycle, initiative_for
 from engine.mandate2038.codes import CRITERION_READS, ERA_VALUES
 from engine.mandate2038.content import DOSSIER_CARDS
 from engine.mandate2038.hex_board import (

@@ -75,7 +75,7 @@ def _keep_reveal(key: tuple[Any, ...], hit: Decision) -> None:
 
 def _lowest_capability_seat(st: GameState, cycle: int) -> int:
     """Lowest Capability, ties to the seat nearest the Initiative of ``cycle`` clockwise."""
-    from engine.mandate2038.central_loop import initiative_for
+    from engine.mandate2038.turns import initiative_for
 
     order = st.order_from(initiative_for(st, st.era, cycle))
     caps = [st.seat(s).capability for s in order]

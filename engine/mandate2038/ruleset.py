@@ -27,7 +27,7 @@ from engine.api import (
 )
 from engine.core.options import cite_findings
 from engine.mandate2038 import codes, warehouse
-from engine.mandate2038.central_loop import (
+from engine.mandate2038.turns import (
     close_cycle,
     close_turn,
     force_close_run,
