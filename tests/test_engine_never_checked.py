@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from engine.core.findings import FindingSink
 from engine.core.registry import get_ruleset
-from engine.mandate2038 import turns as cl
+from engine.mandate2038 import eligibility
 from engine.mandate2038.board import DISTANCE, POSITIONS, Board
 from engine.mandate2038.state import Facility
 from tests.sim_states import state_at_era
@@ -45,10 +45,10 @@ def test_influence_needs_a_venture_partner_in_range():
         for f in r.facilities.values():
             f.hex = far
     assert DISTANCE[hx][far] >= 3
-    assert not cl._can_influence(st, s)
+    assert not eligibility._can_influence(st, s)
     sink = FindingSink(get_ruleset("mandate2038").catalogue)
-    cl._ineligible(st, s, "influence", sink)
+    eligibility._ineligible(st, s, "influence", sink)
     assert [f.code for f in sink.findings] == ["select/ineligible"]
     near = next(p for p, d in DISTANCE[hx].items() if d == 1)
     st.seats[1].facilities[1] = Facility(number=1, hex=near)
-    assert cl._can_influence(st, s)
+    assert eligibility._can_influence(st, s)

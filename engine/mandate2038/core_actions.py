@@ -3,7 +3,7 @@ Influence, with their destination (visit) bonuses and the Headlines and Faction 
 modify them (§9).
 
 Each ``do_*`` function resolves one action from the turn's destination. The caller
-(``central_loop``) has already checked selection and order and moved the acting piece. Costs
+(``turns``) has already checked selection and order and moved the acting piece. Costs
 follow §3: replacements and waivers first, then surcharges, then discounts; never below zero.
 """
 

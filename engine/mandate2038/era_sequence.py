@@ -1,7 +1,7 @@
 """Core rules §6 Era sequence: A. Begin the quarter, C. Power and Production (Generate,
 Trade [skipped in Default], Allocate, Produce, Partner), D. File the Era Dossier (and the Era IV
 reveal of §5), E. Public Audit, F. Score the Mandate. (B, the three action cycles, is
-``central_loop``.)
+``cycles`` with ``headlines``, ``eligibility``, ``before_selection``, ``trade`` and ``turns``.)
 
 Production resolves once per Era: when every seat has allocated, or when the next event that is
 not part of Production arrives. A full log whose Era reaches the Dossier or Audit with no
@@ -15,9 +15,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.core.findings import FindingSink
-from engine.mandate2038.turns import close_cycle, initiative_for
 from engine.mandate2038.codes import CRITERION_READS, ERA_VALUES
 from engine.mandate2038.content import DOSSIER_CARDS
+from engine.mandate2038.cycles import close_cycle
 from engine.mandate2038.hex_board import (
     adjacent_hexes,
     allocation_problem,
@@ -25,6 +25,7 @@ from engine.mandate2038.hex_board import (
     mega_grid_decides,
     near,
 )
+from engine.mandate2038.initiative import initiative_for
 from engine.mandate2038.resources import (
     add_scrutiny,
     gain,

@@ -20,6 +20,7 @@ from engine.mandate2038 import hex_board as hb
 from engine.mandate2038.board import DISTANCE, POSITIONS
 from engine.mandate2038.content import DOSSIER_CARDS
 from engine.mandate2038.factions import has_active
+from engine.mandate2038.initiative import initiative_for
 from engine.mandate2038.lazy_options import _ADJ_SORTED, _forced, _option_maker, _spec
 from engine.mandate2038.rulings import option
 from engine.mandate2038.state import CORE_ACTIONS, GameState, SeatState
@@ -75,8 +76,6 @@ def _keep_reveal(key: tuple[Any, ...], hit: Decision) -> None:
 
 def _lowest_capability_seat(st: GameState, cycle: int) -> int:
     """Lowest Capability, ties to the seat nearest the Initiative of ``cycle`` clockwise."""
-    from engine.mandate2038.turns import initiative_for
-
     order = st.order_from(initiative_for(st, st.era, cycle))
     caps = [st.seat(s).capability for s in order]
     return order[caps.index(min(caps))]

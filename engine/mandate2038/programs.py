@@ -2,7 +2,7 @@
 Capability Covenant, Narrative Capture, Agent Swarm, Fusion Demonstrator).
 
 Selection legality (Era unlock, markers, once per player per game) is checked in
-``central_loop``; these functions resolve the Program from the turn's destination.
+``eligibility``; these functions resolve the Program from the turn's destination.
 """
 
 from __future__ import annotations

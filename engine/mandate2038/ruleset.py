@@ -1,10 +1,13 @@
 """The Mandate 2038 ruleset object (engine.core.ruleset.Ruleset): dispatch of events to the
 rules modules, named after the rulebook sections they implement:
 
-* ``setup`` (§1), ``central_loop`` (§2 and §6B), ``resources`` (§3), ``hex_board`` (§4),
-  ``programs`` (§5), ``era_sequence`` (§6 A, C-F and the §5 Dossier), ``core_actions`` (§7),
-  ``factions`` (§9 abilities), ``final_scoring`` (§11), ``checkpoints`` (checkpoints and
-  partial logs), ``records`` (warehouse rows and snapshots).
+* ``setup`` (§1); §2 and §6B, the central loop: ``initiative`` (the tie rule, Initiative),
+  ``cycles`` (a cycle's Headline, reveal and close), ``headlines`` (the Headline cards),
+  ``eligibility`` (what may be selected), ``before_selection`` (abilities timed before it),
+  ``trade`` (the immediate trade), ``turns`` (Select -> Move -> Act, commitments);
+  ``resources`` (§3), ``hex_board`` (§4), ``programs`` (§5), ``era_sequence`` (§6 A, C-F and
+  the §5 Dossier), ``core_actions`` (§7), ``factions`` (§9 abilities), ``final_scoring`` (§11),
+  ``checkpoints`` (checkpoints and partial logs), ``records`` (warehouse rows and snapshots).
 """
 
 from __future__ import annotations
@@ -27,21 +30,11 @@ from engine.api import (
 )
 from engine.core.options import cite_findings
 from engine.mandate2038 import codes, warehouse
-from engine.mandate2038.turns import (
-    close_cycle,
-    close_turn,
-    force_close_run,
-    on_allocation_window,
-    on_emergency_pause,
-    on_headline,
-    on_reveal,
-    on_run_end,
-    on_trade,
-    on_turn,
-)
+from engine.mandate2038.before_selection import on_allocation_window, on_emergency_pause
 from engine.mandate2038.checkpoints import on_checkpoint
 from engine.mandate2038.content import Content, load_content
 from engine.mandate2038.core_actions import do_draw
+from engine.mandate2038.cycles import close_cycle, on_headline, on_reveal
 from engine.mandate2038.era_sequence import (
     end_era,
     ensure_production,
@@ -61,6 +54,8 @@ from engine.mandate2038.records import records as _records
 from engine.mandate2038.records import snapshot as _snapshot
 from engine.mandate2038.setup import build_state
 from engine.mandate2038.state import GameState
+from engine.mandate2038.trade import on_trade
+from engine.mandate2038.turns import close_turn, force_close_run, on_run_end, on_turn
 from schemas.mandate2038 import (
     EVENT_ADAPTER,
     EVENT_TYPES,

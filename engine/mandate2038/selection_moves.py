@@ -13,10 +13,10 @@ from typing import Any, cast
 from engine.core.ruleset import Decision, Pass
 from engine.mandate2038 import hex_board as hb
 from engine.mandate2038.board import ADJACENT, DISTANCE, FRONTIER
-from engine.mandate2038.turns import compute_trade_banned
 from engine.mandate2038.content import DEPLOY_DISTRICTS
 from engine.mandate2038.core_actions import compute_free, deploy_requirement
 from engine.mandate2038.factions import has_active
+from engine.mandate2038.headlines import compute_trade_banned
 from engine.mandate2038.lazy_options import (
     PATHS,
     Options,

@@ -30,6 +30,7 @@ from engine.core.replay import LedgerEntry
 from engine.mandate2038.board import Board
 
 CORE_ACTIONS: tuple[str, ...] = ("fund", "research", "build", "organize", "deploy", "influence")
+CORE_SET = frozenset(CORE_ACTIONS)  # the same, for membership tests
 PROGRAMS: tuple[str, ...] = (
     "mega_cluster", "reorganization", "covenant", "narrative_capture", "agent_swarm", "fusion",
 )
