@@ -107,12 +107,18 @@ def register(game: Ruleset, ref: str | None = None) -> Ruleset:
         raise GameDeclarationError(
             f"game {game.game!r}: the table {shared[0]!r} is the toolkit's own (shared by "
             "every game); a game's tables are its own (name them after the game)")
+    marker = game.session_folder.marker if game.session_folder is not None else None
     for other, rs in _RULESETS.items():
         taken = sorted(set(game.tables) & set(rs.tables) - SHARED_EXTENSIBLE)
         if taken:
             raise GameDeclarationError(
                 f"game {game.game!r}: the table {taken[0]!r} is the {other} game's; a game's "
                 "tables are its own (name them after the game)")
+        if marker is not None and rs.session_folder is not None \
+                and rs.session_folder.marker == marker:
+            raise GameDeclarationError(
+                f"game {game.game!r}: session_folder marker {marker!r} is the {other} game's; "
+                "a folder holding it would be read by both")
     dropped = check_pages(game)
     _RULESETS[game.game] = game
     where = ref or f"{type(game).__module__}.{type(game).__name__}"
