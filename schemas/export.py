@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel
 
@@ -41,14 +41,15 @@ def exports(*, own_only: bool = True) -> dict[str, type[BaseModel]]:
     game and the content pack model each declares (``content_pack``; :func:`content_pack_file`)
     (with ``own_only``, the models that live in this package: a game installed as its own
     package publishes its schemas itself)."""
-    from engine.core.game import resolve
+    from engine.core.game import Game, resolve
     from engine.core.registry import rulesets
 
     out = dict(SHARED_EXPORTS)
     for game, rs in rulesets().items():
         models = {f"{game}-log.schema.json": rs.log_model}
-        if rs.content_pack is not None:
-            models[content_pack_file(game)] = resolve(rs.content_pack)
+        pack = cast(Game, rs).content_pack  # registration filled it in (not in the Ruleset protocol yet)
+        if pack is not None:
+            models[content_pack_file(game)] = resolve(pack)
         for name, model in models.items():
             if not own_only or model.__module__.startswith("schemas."):
                 out[name] = model

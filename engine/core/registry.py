@@ -26,10 +26,11 @@ from importlib.metadata import EntryPoint
 from importlib.metadata import (
     entry_points as entry_points,  # re-exported: the one look at what is installed
 )
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from engine.core.game import (
     ENTRY_POINT_GROUP,
+    Game,
     GameDeclarationError,
     check_declaration,
     check_pages,
@@ -107,15 +108,16 @@ def register(game: Ruleset, ref: str | None = None) -> Ruleset:
         raise GameDeclarationError(
             f"game {game.game!r}: the table {shared[0]!r} is the toolkit's own (shared by "
             "every game); a game's tables are its own (name them after the game)")
-    marker = game.session_folder.marker if game.session_folder is not None else None
+    folder = cast(Game, game).session_folder  # registration filled it in (not in the Ruleset protocol yet)
+    marker = folder.marker if folder is not None else None
     for other, rs in _RULESETS.items():
         taken = sorted(set(game.tables) & set(rs.tables) - SHARED_EXTENSIBLE)
         if taken:
             raise GameDeclarationError(
                 f"game {game.game!r}: the table {taken[0]!r} is the {other} game's; a game's "
                 "tables are its own (name them after the game)")
-        if marker is not None and rs.session_folder is not None \
-                and rs.session_folder.marker == marker:
+        theirs = cast(Game, rs).session_folder
+        if marker is not None and theirs is not None and theirs.marker == marker:
             raise GameDeclarationError(
                 f"game {game.game!r}: session_folder marker {marker!r} is the {other} game's; "
                 "a folder holding it would be read by both")
@@ -180,7 +182,7 @@ def _discover() -> None:
         refs = [(n, r) for n, r in refs if n in only]
         _REFUSED.extend(Refusal(g, ONLY_GAMES_ENV, "no installed game has this id")
                         for g in sorted(only - {n for n, _ in refs}))
-    for name, ref in sorted(dict.fromkeys(refs), key=lambda nr: _rank(*nr, own_ids)):
+    for name, ref in sorted(dict.fromkeys(refs), key=lambda nr: _rank(nr[0], nr[1], own_ids)):
         try:
             _load(name, ref)
         except (Exception, SystemExit) as err:  # noqa: BLE001 - a guest never takes the house down
