@@ -362,8 +362,11 @@ def _read_zip(data: bytes, name: str) -> list[LoadedLog]:
         return [unreadable(name, "session-folder", data, f"not a readable zip file: {err}")]
     out: list[LoadedLog] = []
     markers = set(folder_markers())
-    folders = sorted({str(PurePosixPath(m).parent) for m in members
-                      if PurePosixPath(m).name in markers and "__MACOSX" not in m})
+    found: dict[str, set[str]] = {}  # folder -> the markers it holds
+    for m in members:
+        if PurePosixPath(m).name in markers and "__MACOSX" not in m:
+            found.setdefault(str(PurePosixPath(m).parent), set()).add(PurePosixPath(m).name)
+    folders = sorted(found)
     taken: set[str] = set()
     for folder in folders:
         prefix = "" if folder == "." else folder + "/"
@@ -372,8 +375,7 @@ def _read_zip(data: bytes, name: str) -> list[LoadedLog]:
         taken.update(prefix + k for k in files)
         source = f"{name}#{folder}" if prefix else name
         raw = data if len(folders) == 1 else session_zip_bytes(files)
-        chosen = _folder_for({PurePosixPath(m).name for m in members
-                              if str(PurePosixPath(m).parent) == folder})
+        chosen = _folder_for(found[folder])
         if chosen is not None:
             out.append(_read_folder(chosen, files, source, raw))
     for member, body in sorted(members.items()):
