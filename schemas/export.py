@@ -47,7 +47,8 @@ def exports(*, own_only: bool = True) -> dict[str, type[BaseModel]]:
     out = dict(SHARED_EXPORTS)
     for game, rs in rulesets().items():
         models = {f"{game}-log.schema.json": rs.log_model}
-        pack = cast(Game, rs).content_pack  # registration filled it in (not in the Ruleset protocol yet)
+        # content_pack: filled in by registration (the Ruleset protocol does not list it)
+        pack = cast(Game, rs).content_pack
         if pack is not None:
             models[content_pack_file(game)] = resolve(pack)
         for name, model in models.items():

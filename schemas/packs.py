@@ -106,7 +106,8 @@ def pack_model(game: str) -> type[BaseModel]:
     from engine.core.registry import get_ruleset
 
     rs = get_ruleset(game)
-    ref = cast(Game, rs).content_pack if rs is not None else None  # registration filled it in (not in the Ruleset protocol yet)
+    # content_pack: filled in by registration (the Ruleset protocol does not list it)
+    ref = cast(Game, rs).content_pack if rs is not None else None
     if ref is None:
         raise PackError(f"no content pack model for {game!r}: "
                         + ("its declaration has no content_pack" if rs is not None

@@ -108,7 +108,8 @@ def register(game: Ruleset, ref: str | None = None) -> Ruleset:
         raise GameDeclarationError(
             f"game {game.game!r}: the table {shared[0]!r} is the toolkit's own (shared by "
             "every game); a game's tables are its own (name them after the game)")
-    folder = cast(Game, game).session_folder  # registration filled it in (not in the Ruleset protocol yet)
+    # session_folder: filled in by check_declaration (the Ruleset protocol does not list it)
+    folder = cast(Game, game).session_folder
     marker = folder.marker if folder is not None else None
     for other, rs in _RULESETS.items():
         taken = sorted(set(game.tables) & set(rs.tables) - SHARED_EXTENSIBLE)

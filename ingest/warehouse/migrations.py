@@ -4,9 +4,10 @@ then each registered game's declared tables.
 A migration, once released, is never edited: a change to the shared tables is a new entry
 appended to :data:`MIGRATIONS` (and the matching change to :mod:`ingest.warehouse.schema`, which a
 test checks against the migrated database). Applied versions are recorded in
-``schema_migrations``. Migrations 1-7 also created Mandate 2038's tables as they were then (and
-migration 4 Vestige's, whose DDL now lives in its declaration); from now on **a game's tables come from its declaration** (``Ruleset.tables``,
-engine/core/game.py): after the numbered migrations, :func:`declared_ddl` creates every declared
+``schema_migrations``. Migrations 1-7 also created Mandate 2038's tables as they were then.
+Migration 4 is the one edited: it created only Vestige's tables, and now does nothing, because
+the declaration creates the same tables (same columns, same order) right after. From now on
+**a game's tables come from its declaration** (``Ruleset.tables``, engine/core/game.py): after the numbered migrations, :func:`declared_ddl` creates every declared
 table the database lacks and adds every declared column it lacks (a game's own columns of the
 shared ``seats`` and ``outcomes`` tables too), so a game installed as its own package needs no
 migration written here. A declared column whose type differs from the database's is an error
