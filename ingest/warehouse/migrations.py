@@ -8,9 +8,10 @@ test checks against the migrated database). Applied versions are recorded in
 Migration 4 is the one edited: it created only Vestige's tables, and now does nothing, because
 the declaration creates the same tables (same columns, same order) right after. From now on
 **a game's tables come from its declaration** (``Ruleset.tables``, engine/core/game.py): after
-the numbered migrations, :func:`declared_ddl` creates every declared table the database lacks and adds every declared column it lacks (a game's own columns of the
-shared ``seats`` and ``outcomes`` tables too), so a game installed as its own package needs no
-migration written here. A declared column whose type differs from the database's is an error
+the numbered migrations, :func:`declared_ddl` creates every declared table the database lacks
+and adds every declared column it lacks (a game's own columns of the shared ``seats`` and
+``outcomes`` tables too), so a game installed as its own package needs no migration written
+here. A declared column whose type differs from the database's is an error
 (a game may add columns, never retype them).
 """
 
