@@ -8,7 +8,8 @@ from here rather than from the toolkit's modules, so those may move without brea
 * **Declaring and replaying** (``schemas`` and ``engine``, loaded with this module): the
   declaration (:class:`Game`, :class:`Format`, :class:`Folder`, :class:`Page`,
   :class:`Vocabulary`), the ruleset's values (:class:`Decision`, :data:`Pass`,
-  :class:`TableColumns`, :class:`Outcome`, :class:`LedgerEntry`), findings (:class:`FindingSink`, :class:`Catalogue`, :class:`Rule`,
+  :class:`TableColumns`, :class:`Outcome`, :class:`LedgerEntry`), findings
+  (:class:`FindingSink`, :class:`Catalogue`, :class:`Rule`,
   :data:`CORE_RULES`), rulings (:func:`resolve_options`, :class:`RulingsError`), replay and
   simulation (:func:`replay`, :class:`ReplayResult`, :func:`simulate_game`,
   :data:`SIMULATOR_VERSION`), and the log models every game shares (:class:`BaseHeader`,
