@@ -88,7 +88,7 @@ def _folder_for(names: Collection[str]) -> tuple[str, Folder] | None:
 
 
 def _markers_text() -> str:
-    return " or ".join(folder_markers()) or "no game's session folder marker"
+    return " or ".join(folder_markers()) or "session folder marker (no installed game has one)"
 
 
 def session_zip_bytes(files: dict[str, bytes]) -> bytes:
