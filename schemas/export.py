@@ -9,35 +9,51 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel
 
 from schemas.findings import Finding
-from schemas.mandate2038.content import ContentPack
 from schemas.protocol import Protocol
 
 OUT = Path(__file__).resolve().parent / "json"
 
-#: The shared models; each game's log model is added from the registry (:func:`exports`).
+#: The shared models; each game's log model and content pack model are added from the registry
+#: (:func:`exports`).
 SHARED_EXPORTS: dict[str, type[BaseModel]] = {
     "finding.schema.json": Finding,
-    "content-pack.schema.json": ContentPack,
     "observation-protocol.schema.json": Protocol,
 }
+#: the file of the default game's content pack model (published before there were two games);
+#: another game's is ``<game>-content-pack.schema.json``
+CONTENT_PACK_FILE = "content-pack.schema.json"
+
+
+def content_pack_file(game: str) -> str:
+    """The file name of ``game``'s content pack JSON Schema."""
+    from engine.core.registry import DEFAULT_GAME
+
+    return CONTENT_PACK_FILE if game == DEFAULT_GAME else f"{game}-{CONTENT_PACK_FILE}"
 
 
 def exports(*, own_only: bool = True) -> dict[str, type[BaseModel]]:
-    """File name -> model: the shared models and ``<game>-log.schema.json`` of every registered
-    game (with ``own_only``, the games whose log model lives in this package: a game installed
-    as its own package publishes its schema itself)."""
+    """File name -> model: the shared models, ``<game>-log.schema.json`` of every registered
+    game and the content pack model each declares (``content_pack``; :func:`content_pack_file`)
+    (with ``own_only``, the models that live in this package: a game installed as its own
+    package publishes its schemas itself)."""
+    from engine.core.game import Game, resolve
     from engine.core.registry import rulesets
 
     out = dict(SHARED_EXPORTS)
     for game, rs in rulesets().items():
-        if own_only and not rs.log_model.__module__.startswith("schemas."):
-            continue
-        out[f"{game}-log.schema.json"] = rs.log_model
+        models = {f"{game}-log.schema.json": rs.log_model}
+        # content_pack: filled in by registration (the Ruleset protocol does not list it)
+        pack = cast(Game, rs).content_pack
+        if pack is not None:
+            models[content_pack_file(game)] = resolve(pack)
+        for name, model in models.items():
+            if not own_only or model.__module__.startswith("schemas."):
+                out[name] = model
     return out
 
 

@@ -1,7 +1,8 @@
 """Loading the static content packs and observation protocols from ``data/``.
 
 This is the one module in ``schemas/`` that reads files: the content packs
-(``data/content/<game>/<rules_version>/pack.json``) and the observation protocols
+(``data/content/<game>/<rules_version>/pack.json``, each validated with the model its game
+declares, ``content_pack`` in engine/core/game.py) and the observation protocols
 (``data/protocols/<protocol_id>/v<N>.json``) are static, versioned data shipped with the
 project, so reading them is not game I/O. Results are cached (``functools.lru_cache``); the
 models are frozen, so a cached pack can be shared safely.
@@ -24,11 +25,10 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from pydantic import BaseModel, ValidationError
 
-from schemas.mandate2038.content import ContentPack
 from schemas.protocol import Protocol
 
 DATA_ENV = "PLAYTEST_DATA_DIR"
@@ -61,12 +61,13 @@ def available_packs(game: str) -> list[str]:
     return sorted(p.name for p in folder.iterdir() if (p / "pack.json").is_file())
 
 
-def load_pack(game: str, rules_version: str) -> ContentPack:
-    """The validated content pack of ``game`` at ``rules_version`` (cached).
+def load_pack(game: str, rules_version: str) -> Any:
+    """The validated content pack of ``game`` at ``rules_version`` (cached): an instance of the
+    pydantic model ``game`` declares (``content_pack``), e.g. Mandate 2038's ``ContentPack``.
 
     Raises FileNotFoundError (naming the path and the versions that do exist) when there is no
-    such pack, and PackError when a name could leave the data folder or the file is unreadable
-    or invalid.
+    such pack, and PackError when a name could leave the data folder, the file is unreadable
+    or invalid, or no registered game of that id declares a content pack model.
     """
     _check_name("game", game)
     _check_name("rules version", rules_version)
@@ -80,7 +81,7 @@ def _check_name(what: str, name: str) -> None:
 
 
 @functools.lru_cache(maxsize=32)
-def _load_pack(root: str, game: str, rules_version: str) -> ContentPack:
+def _load_pack(root: str, game: str, rules_version: str) -> Any:
     path = Path(root) / "content" / game / rules_version / "pack.json"
     if not path.is_file():
         known = available_packs(game)
@@ -88,13 +89,31 @@ def _load_pack(root: str, game: str, rules_version: str) -> ContentPack:
             f"no content pack for {game} rules {rules_version}: {path} does not exist"
             + (f" (available: {', '.join(known)})" if known else "")
         )
-    pack = _validate(path, ContentPack)
-    if pack.game != game or pack.rules_version != rules_version:
+    pack = _validate(path, pack_model(game))
+    said = (getattr(pack, "game", game), getattr(pack, "rules_version", rules_version))
+    if said != (game, rules_version):
         raise PackError(
-            f"{path}: declares game {pack.game!r} rules {pack.rules_version!r}, "
+            f"{path}: declares game {said[0]!r} rules {said[1]!r}, "
             f"but its folder says {game!r} {rules_version!r}"
         )
     return pack
+
+
+def pack_model(game: str) -> type[BaseModel]:
+    """The pydantic model of ``game``'s content packs (its declaration's ``content_pack``).
+    Raises PackError when no registered game of that id declares one."""
+    from engine.core.game import Game, resolve
+    from engine.core.registry import get_ruleset
+
+    rs = get_ruleset(game)
+    # content_pack: filled in by registration (the Ruleset protocol does not list it)
+    ref = cast(Game, rs).content_pack if rs is not None else None
+    if ref is None:
+        raise PackError(f"no content pack model for {game!r}: "
+                        + ("its declaration has no content_pack" if rs is not None
+                           else "no installed game has this id"))
+    model: type[BaseModel] = resolve(ref)
+    return model
 
 
 def protocol_dir(protocol_id: str, root: Path | None = None) -> Path:

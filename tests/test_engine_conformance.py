@@ -149,7 +149,7 @@ def test_never_raises_on_field_mutations() -> None:
 # Each ruleset that registers and can simulate is checked the same way: bots play legal games,
 # each replays clean, round-trips through every format the game has, one mutated event is caught
 # and fuzzed bytes never make a reader or the replay raise. A new game is picked up when it
-# registers (engine/core/registry.py BUILTIN), with no change here.
+# registers (its playtest.games entry point, engine/core/registry.py), with no change here.
 
 from engine.core.registry import get_ruleset, rulesets  # noqa: E402
 

@@ -186,6 +186,27 @@ class Format:
 
 
 @dataclass(frozen=True, slots=True)
+class Folder:
+    """A game's session folder (``Game.session_folder``): a folder, or a zip of one, holding the
+    file ``marker`` is read as one of this game's logs (``playtest ingest`` of a folder, a
+    ``.zip`` upload).
+
+    * ``marker``: the file name (no folder) whose presence makes a folder this game's
+      (``receipt.json``); unique across games.
+    * ``reader``: ``(files: dict[str, bytes], source: str, raw: bytes) -> LoadedLog`` (the
+      folder's files by relative name, its name for messages, the bytes archived), never
+      raising on bad content, as a callable or ``"module:function"`` (imported when first used).
+    """
+
+    marker: str
+    reader: str | Callable[..., Any]
+
+    def read(self, files: dict[str, bytes], source: str, raw: bytes) -> Any:
+        """Read a folder's ``files`` with this game's folder reader."""
+        return resolve(self.reader)(files, source, raw)
+
+
+@dataclass(frozen=True, slots=True)
 class Page:
     """A page a game adds to the app (besides the shared ones). ``script`` is the path of a
     Streamlit page file (absolute, or relative to the game package's folder) or a
@@ -260,6 +281,12 @@ class Game:
     bot_names: tuple[str, ...] = ()
     #: file formats besides canonical JSON
     formats: tuple[Format, ...] = ()
+    #: the game's session folder (a folder or zip holding a marker file; see :class:`Folder`)
+    #: and ``"module:Model"`` of its content pack's pydantic model (``schemas.packs.load_pack``
+    #: validates ``data/content/<game>/<rules_version>/pack.json`` with it; ``schemas.export``
+    #: publishes its JSON Schema); None: the game has none
+    session_folder: Folder | None = None
+    content_pack: str | None = None
     #: the phases the Duration page times, in play order (ids of ``vocabulary.phases``)
     timed_phases: tuple[str, ...] = ()
     #: ``"module:function"`` ``(events, indices) -> ingest.timing.Timing`` computing the game's
@@ -318,6 +345,7 @@ REQUIRED_FUNCTIONS: tuple[str, ...] = (
 OPTIONAL: dict[str, Any] = {
     name: getattr(Game, name) for name in (
         "events_adapter", "apply_locates", "plays_variants", "after_end_events", "reads", "doubts", "value_words", "player_counts", "bot_names", "formats",
+        "session_folder", "content_pack",
         "timed_phases", "timing", "rulings_dir", "protocols_dir", "samples_dir", "vocabulary",
         "board_picture", "content_names", "recorder", "pages",
         "simulate_one", "prepare_simulation", "simulation_moves", "seats_at_table",
@@ -433,6 +461,12 @@ _MEMBER_TYPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
     "prepare_simulation": ("a function or None", lambda v: v is None or callable(v)),
     "simulation_moves": ("a function or None", lambda v: v is None or callable(v)),
     "seats_at_table": ("a function or None", lambda v: v is None or callable(v)),
+    "session_folder": ("an engine.core.game.Folder whose marker is a file name, or None",
+                       lambda v: v is None or (isinstance(v, Folder) and isinstance(v.marker, str)
+                                               and v.marker.strip("./") != ""
+                                               and not set("/\\") & set(v.marker))),
+    "content_pack": ("a 'module:Model' string (a pydantic model) or None",
+                     lambda v: v is None or isinstance(v, str | type)),
 }
 
 
@@ -500,8 +534,10 @@ def _code_refs(obj: Any) -> list[tuple[str, str]]:
     for k, f in enumerate(obj.formats):
         refs.append((f"formats[{k}] ({f.name}).reader", f.reader))
         refs.append((f"formats[{k}] ({f.name}).writer", f.writer))
+    if obj.session_folder is not None:
+        refs.append(("session_folder.reader", obj.session_folder.reader))
     refs.extend((m, getattr(obj, m)) for m in ("timing", "board_picture", "content_names",
-                                                       "recorder"))
+                                                       "recorder", "content_pack"))
     out: list[tuple[str, str]] = []
     for member, ref in refs:
         if ref is None or callable(ref):

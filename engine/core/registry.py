@@ -26,10 +26,11 @@ from importlib.metadata import EntryPoint
 from importlib.metadata import (
     entry_points as entry_points,  # re-exported: the one look at what is installed
 )
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from engine.core.game import (
     ENTRY_POINT_GROUP,
+    Game,
     GameDeclarationError,
     check_declaration,
     check_pages,
@@ -41,13 +42,11 @@ if TYPE_CHECKING:
 # The game a header without ``game`` is read as: logs written before there were two games.
 DEFAULT_GAME = "mandate2038"
 
-#: The toolkit's own games and the object each entry point names: used only when the toolkit's
-#: entry points are not installed (an editable install made before they were declared; run
-#: ``pip install -e .`` again), with a warning on stderr.
-BUILTIN: dict[str, str] = {
-    "mandate2038": "engine.mandate2038:RULESET",
-    "vestige": "engine.vestige:RULESET",
-}
+#: The package the toolkit's own games are declared in (their entry points name a module of it,
+#: in the toolkit's ``pyproject.toml``): a game declared anywhere else is installed as its own.
+#: The entry points are the one way a game is found: when none names this package (an editable
+#: install made before they were declared), a warning on stderr says to run ``pip install -e .``.
+HOME_PACKAGE = __name__.partition(".")[0]
 
 #: the shared tables every game may add columns to (ingest/warehouse/schema.py EXTENSIBLE)
 SHARED_EXTENSIBLE: frozenset[str] = frozenset({"seats", "outcomes"})
@@ -109,12 +108,20 @@ def register(game: Ruleset, ref: str | None = None) -> Ruleset:
         raise GameDeclarationError(
             f"game {game.game!r}: the table {shared[0]!r} is the toolkit's own (shared by "
             "every game); a game's tables are its own (name them after the game)")
+    # session_folder: filled in by check_declaration (the Ruleset protocol does not list it)
+    folder = cast(Game, game).session_folder
+    marker = folder.marker if folder is not None else None
     for other, rs in _RULESETS.items():
         taken = sorted(set(game.tables) & set(rs.tables) - SHARED_EXTENSIBLE)
         if taken:
             raise GameDeclarationError(
                 f"game {game.game!r}: the table {taken[0]!r} is the {other} game's; a game's "
                 "tables are its own (name them after the game)")
+        theirs = cast(Game, rs).session_folder
+        if marker is not None and theirs is not None and theirs.marker == marker:
+            raise GameDeclarationError(
+                f"game {game.game!r}: session_folder marker {marker!r} is the {other} game's; "
+                "a folder holding it would be read by both")
     dropped = check_pages(game)
     _RULESETS[game.game] = game
     where = ref or f"{type(game).__module__}.{type(game).__name__}"
@@ -122,11 +129,16 @@ def register(game: Ruleset, ref: str | None = None) -> Ruleset:
     return game
 
 
-def _rank(name: str, ref: str) -> tuple[int, str, int]:
+def _own(module: str) -> bool:
+    """Whether ``module`` (a declaration's, or an entry point's) is of the toolkit's own."""
+    return module.partition(".")[0] == HOME_PACKAGE
+
+
+def _rank(name: str, ref: str, own_ids: frozenset[str]) -> tuple[int, str, int]:
     # the default game, the toolkit's own, then the rest by id; of two entry points claiming
     # one of the toolkit's ids, the toolkit's own comes first (the other is then refused)
-    return (0 if name == DEFAULT_GAME else 1 if name in BUILTIN else 2, name,
-            0 if BUILTIN.get(name) == ref else 1)
+    own = _own(ref.partition(":")[0])
+    return (0 if name == DEFAULT_GAME else 1 if name in own_ids else 2, name, 0 if own else 1)
 
 
 def _load(name: str, ref: str) -> None:
@@ -159,22 +171,19 @@ def _discover() -> None:
         found = []
         _REFUSED.append(Refusal("?", ENTRY_POINT_GROUP, "the installed games' entry points "
                                 f"could not be read ({type(err).__name__}: {err})"))
-    names = {ep.name for ep in found}
     refs = [(ep.name, ep.value) for ep in found]
-    missing = [(n, r) for n, r in BUILTIN.items() if n not in names]
-    if missing:
-        if not _warned:
-            _warned = True
-            print(f"playtest: the {ENTRY_POINT_GROUP} entry points of the toolkit's own games "
-                  f"are not installed ({', '.join(n for n, _ in missing)}); reinstall the "
-                  "toolkit (pip install -e .)", file=sys.stderr)
-        refs = missing + refs
+    own_ids = frozenset(n for n, r in refs if _own(r.partition(":")[0]))
+    if not own_ids and not _warned:
+        _warned = True
+        print(f"playtest: no {ENTRY_POINT_GROUP} entry point of the toolkit's own games is "
+              "installed (an install made before they were declared); reinstall the toolkit "
+              "(pip install -e .)", file=sys.stderr)
     only = only_games()
     if only is not None:
         refs = [(n, r) for n, r in refs if n in only]
         _REFUSED.extend(Refusal(g, ONLY_GAMES_ENV, "no installed game has this id")
                         for g in sorted(only - {n for n, _ in refs}))
-    for name, ref in sorted(dict.fromkeys(refs), key=lambda nr: _rank(*nr)):
+    for name, ref in sorted(dict.fromkeys(refs), key=lambda nr: _rank(nr[0], nr[1], own_ids)):
         try:
             _load(name, ref)
         except (Exception, SystemExit) as err:  # noqa: BLE001 - a guest never takes the house down
@@ -203,6 +212,12 @@ def rulesets() -> dict[str, Ruleset]:
     if not _loaded:
         _discover()
     return dict(_RULESETS)
+
+
+def own_games() -> tuple[str, ...]:
+    """The ids of the toolkit's own games (declared in its :data:`HOME_PACKAGE`, not installed
+    as a package of their own), in registry order."""
+    return tuple(g for g, rs in rulesets().items() if _own(type(rs).__module__))
 
 
 def game_ids() -> tuple[str, ...]:

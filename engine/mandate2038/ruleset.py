@@ -21,6 +21,7 @@ from engine.api import (
     BaseHeader,
     Decision,
     FindingSink,
+    Folder,
     Format,
     Game,
     LedgerEntry,
@@ -268,6 +269,9 @@ class MandateRuleset(Game):
     player_counts: tuple[int, ...] = (3, 4, 5)
     bot_names: tuple[str, ...] = ("random", "heuristic", "mixed")
     formats = FORMATS
+    # the designers' session folder (receipt.json, scores.json, notes.md) or a zip of one
+    session_folder = Folder("receipt.json", "ingest.mandate2038.session:read_session_files")
+    content_pack = "schemas.mandate2038.content:ContentPack"  # data/content/mandate2038/*/pack.json
     vocabulary = VOCABULARY
     timed_phases: tuple[str, ...] = ("setup", "era1", "era2", "era3", "era4", "production",
                                      "dossier", "audit", "scoring", "final_scoring")

@@ -1,5 +1,5 @@
-"""Vestige's own warehouse tables (migration 4, docs/vestige.md "Warehouse"): rows built from a
-replayed game's state and the engine's records. Pure: no I/O.
+"""Vestige's own warehouse tables (docs/vestige.md "Warehouse"): rows built from a replayed
+game's state and the engine's records. Pure: no I/O.
 
 ``vestige_games`` (mode, rounds, final round, conditions met, nemeses, result),
 ``vestige_seats`` (final leverage, speed, regions, cards, covert ops, winner),
@@ -11,8 +11,10 @@ cards held, who claimed the tile; a tie leaves it unclaimed), ``vestige_jobs`` (
 completion, the die face, severed) and ``vestige_nemesis``.
 
 The ruleset's ``records()`` returns these rows next to the engine's own (the ingest layer stores
-every table it knows). ``TABLES`` declares the columns (without ``game_id``), the same as the
-migration that creates them.
+every table it knows). ``TABLES`` declares the columns (without ``game_id``): the warehouse
+creates the tables from it (ingest.warehouse.migrations.migrate_declared). The toolkit's
+migration 4 created them with exactly these columns before games declared their tables, so a
+database migrated then holds them already; add a column here, never retype or reorder one.
 """
 
 from __future__ import annotations

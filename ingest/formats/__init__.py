@@ -4,14 +4,16 @@ Readers never raise on bad content: an unreadable input is a :class:`LoadedLog` 
 ``unreadable`` set and a ``log/unreadable`` finding; a bad line is a ``log/parse-error`` finding
 with its line and column, and the rest of the input is still read.
 
-* :func:`read_path` - a file (``.json``, ``.m38``/``.txt`` notation, ``.csv`` sheet), a
-  designers' session folder (a directory holding ``receipt.json``) or a ``.zip`` of one.
+* :func:`read_path` - a file (``.json``, or a suffix a game declares), a game's session
+  folder (a directory holding the marker file a game declares, ``session_folder``) or a
+  ``.zip`` of one.
 * :func:`read_bytes` - the same for uploaded bytes with a file name.
 * :func:`write_log` - ``json`` (canonical), ``notation`` or ``csv`` text of a valid log, with
   the writers of its game (:func:`writers`, dispatched on the header's ``game``).
 
 Every format besides canonical JSON is declared by its game (``formats``, engine/core/game.py):
-its suffixes, its mark, its reader and its writer. This module knows no game by name.
+its suffixes, its mark, its reader and its writer; so is a game's session folder
+(``session_folder``: its marker file and its reader). This module knows no game by name.
 """
 
 from __future__ import annotations
@@ -21,9 +23,9 @@ import os
 import re
 import stat
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ingest.formats._common import (
     LoadedLog,
@@ -36,18 +38,18 @@ from ingest.formats._common import (
 )
 from ingest.formats.jsonlog import read_json
 from ingest.formats.tokens import _SURROGATE
-from ingest.mandate2038.session import SESSION_MARKER, read_session_files, session_zip_bytes
 from schemas.canonical import dumps_log
 
 if TYPE_CHECKING:
-    from engine.core.game import Format
+    from engine.core.game import Folder, Format
 
 # The reader toolkit a game's own formats use (public: a game package imports it from here):
 # Problems, decode_text, make_finding, read_text_log, unreadable, validate, LoadedLog.
 __all__ = ["Problems", "decode_text", "make_finding", "read_text_log", "unreadable", "validate",
            "FORMATS", "MAX_SESSION_BYTES", "MAX_ZIP_BYTES", "MAX_ZIP_MEMBERS", "SUFFIXES",
            "LoadedLog", "NotReadable", "ZipTooLarge", "read_bytes", "read_file", "read_folder_files",
-           "read_path", "source_name", "special_kind", "unpack_zip", "write_log", "writers"]
+           "read_path", "source_name", "special_kind", "unpack_zip", "write_log", "writers",
+           "folder_markers", "session_zip_bytes"]
 
 #: the toolkit's own suffixes; each game's formats add theirs (:func:`suffixes`)
 _OWN_SUFFIXES: dict[str, str] = {".json": "json", ".zip": "session-folder"}
@@ -60,9 +62,67 @@ def _game_formats() -> list[tuple[str, Format]]:
     return [(game, f) for game, rs in rulesets().items() for f in rs.formats]
 
 
+def _game_folders() -> list[tuple[str, Folder]]:
+    """(game, session folder) of every registered game that declares one, in registry order."""
+    from engine.core.game import Game
+    from engine.core.registry import rulesets
+
+    # registration filled session_folder in (not in the Ruleset protocol yet)
+    declared = [(game, cast(Game, rs).session_folder) for game, rs in rulesets().items()]
+    return [(game, f) for game, f in declared if f is not None]
+
+
+def folder_markers() -> tuple[str, ...]:
+    """The marker files that make a folder a session folder (each declared by a game's
+    ``session_folder``), in registry order."""
+    return tuple(dict.fromkeys(f.marker for _game, f in _game_folders()))
+
+
+def _folder_for(names: Collection[str]) -> tuple[str, Folder] | None:
+    """The game (and its folder format) whose marker is among ``names`` (a folder's files), the
+    first in registry order; None when no game's marker is."""
+    for game, f in _game_folders():
+        if f.marker in names:
+            return game, f
+    return None
+
+
+def _markers_text() -> str:
+    return " or ".join(folder_markers()) or "session folder marker (no installed game has one)"
+
+
+def session_zip_bytes(files: dict[str, bytes]) -> bytes:
+    """A deterministic zip of a session folder's files (sorted names, fixed timestamps): the
+    ``raw`` bytes archived for a folder read from disk."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name in sorted(files):
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            info.external_attr = 0o644 << 16
+            zf.writestr(info, files[name], compress_type=zipfile.ZIP_DEFLATED)
+    return buf.getvalue()
+
+
+def _read_folder(chosen: tuple[str, Folder], files: dict[str, bytes], source: str,
+                 raw: bytes) -> LoadedLog:
+    """A session folder's ``files`` read by the chosen game's folder reader: a reader that
+    raises or returns something other than a log makes the folder unreadable with the reason."""
+    game, f = chosen
+    try:
+        out = f.read(files, source, raw)
+    except Exception as err:  # noqa: BLE001 - a game's reader must not stop the other inputs
+        return unreadable(source, "session-folder", raw, f"the {game} game's session folder "
+                          f"reader failed ({type(err).__name__}: {err}); kept as it is")
+    if not isinstance(out, LoadedLog) or not hasattr(out.parsed, "findings"):
+        return unreadable(source, "session-folder", raw, f"the {game} game's session folder "
+                          f"reader returned {type(out).__name__}, not a read log; kept as it is")
+    return out
+
+
 def suffixes() -> dict[str, str]:
-    """Suffix -> format of the files read_path understands (plus directories with
-    receipt.json): ``.json`` and ``.zip``, and every suffix a registered game declares."""
+    """Suffix -> format of the files read_path understands (plus directories holding a game's
+    session folder marker): ``.json`` and ``.zip``, and every suffix a registered game
+    declares."""
     out = dict(_OWN_SUFFIXES)
     for _game, f in _game_formats():
         for s in f.suffixes:
@@ -267,11 +327,12 @@ def _choose(data: bytes, suffix: str, kind: str) -> tuple[str, Format] | None:
     suffix (an installed game never takes over a suffix a toolkit game owns by its mark
     alone); another game's format of the kind that finds its mark; any format listing the
     suffix; the default game's format of the kind; any format of the kind."""
-    from engine.core.registry import BUILTIN, DEFAULT_GAME
+    from engine.core.registry import DEFAULT_GAME, own_games
 
     declared = _game_formats()
-    own = [(g, f) for g, f in declared if g in BUILTIN]
-    guests = [(g, f) for g, f in declared if g not in BUILTIN]
+    toolkit = set(own_games())
+    own = [(g, f) for g, f in declared if g in toolkit]
+    guests = [(g, f) for g, f in declared if g not in toolkit]
     head = data[:20000]
     steps = (
         (own, lambda f: suffix in f.suffixes and f.marks(head)),
@@ -300,8 +361,12 @@ def _read_zip(data: bytes, name: str) -> list[LoadedLog]:
     except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError) as err:
         return [unreadable(name, "session-folder", data, f"not a readable zip file: {err}")]
     out: list[LoadedLog] = []
-    folders = sorted({str(PurePosixPath(m).parent) for m in members
-                      if PurePosixPath(m).name == SESSION_MARKER and "__MACOSX" not in m})
+    markers = set(folder_markers())
+    found: dict[str, set[str]] = {}  # folder -> the markers it holds
+    for m in members:
+        if PurePosixPath(m).name in markers and "__MACOSX" not in m:
+            found.setdefault(str(PurePosixPath(m).parent), set()).add(PurePosixPath(m).name)
+    folders = sorted(found)
     taken: set[str] = set()
     for folder in folders:
         prefix = "" if folder == "." else folder + "/"
@@ -310,7 +375,9 @@ def _read_zip(data: bytes, name: str) -> list[LoadedLog]:
         taken.update(prefix + k for k in files)
         source = f"{name}#{folder}" if prefix else name
         raw = data if len(folders) == 1 else session_zip_bytes(files)
-        out.append(read_session_files(files, source, raw))
+        chosen = _folder_for(found[folder])
+        if chosen is not None:
+            out.append(_read_folder(chosen, files, source, raw))
     for member, body in sorted(members.items()):
         if member in taken or "__MACOSX" in member:
             continue
@@ -319,7 +386,8 @@ def _read_zip(data: bytes, name: str) -> list[LoadedLog]:
             out.extend(read_bytes(body, f"{name}#{member}"))
     if not out:
         logs = "/".join(s for s in suffixes() if s != ".zip")
-        why = "; ".join(problems) if problems else f"it holds no receipt.json and no {logs} log"
+        why = "; ".join(problems) if problems else (f"it holds no {_markers_text()} and no "
+                                                    f"{logs} log")
         out.append(unreadable(name, "session-folder", data, f"no game log in the zip: {why}"))
     elif problems:
         # the games read are kept; the zip itself is kept too (quarantined) with what was wrong
@@ -450,18 +518,19 @@ def read_folder_files(folder: Path, limit: int | None = None,
 
 
 def read_path(path: Path) -> list[LoadedLog]:
-    """Read a log file, a session folder (a directory with receipt.json) or a zip of one.
+    """Read a log file, a session folder (a directory with a game's marker file) or a zip of one.
 
-    A directory without receipt.json is not handled here (callers walk folders): it yields an
+    A directory without a marker is not handled here (callers walk folders): it yields an
     unreadable LoadedLog saying so. Never raises on bad content or unreadable files."""
     path = Path(path)
     name = source_name(path)
     if path.is_dir():
-        if not (path / SESSION_MARKER).is_file():
-            return [unreadable(name, "session-folder", b"",
-                               "a directory without receipt.json is not a session folder")]
+        chosen = _folder_for([m for m in folder_markers() if (path / m).is_file()])
+        if chosen is None:
+            return [unreadable(name, "session-folder", b"", f"a directory without "
+                               f"{_markers_text()} is not a session folder")]
         files, problems = read_folder_files(path)
-        loaded = read_session_files(files, name, session_zip_bytes(files))
+        loaded = _read_folder(chosen, files, name, session_zip_bytes(files))
         # the files left out are said on the game (each a finding naming the file)
         loaded.parsed.findings[:0] = [
             make_finding("log/parse-error", f"{name}#{rel}", None, None, why) for rel, why in problems]

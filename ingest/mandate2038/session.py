@@ -21,10 +21,8 @@ The folder (FACTS.md §11.2, written by their ``npm run playtest:new``) becomes 
 from __future__ import annotations
 
 import datetime as dt
-import io
 import json
 import re
-import zipfile
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -68,18 +66,6 @@ def _receipt_validator() -> Any:
 
     schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
     return jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker())
-
-
-def session_zip_bytes(files: dict[str, bytes]) -> bytes:
-    """A deterministic zip of a session folder's files (sorted names, fixed timestamps): the
-    ``raw`` bytes archived for a folder read from disk."""
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
-        for name in sorted(files):
-            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
-            info.external_attr = 0o644 << 16
-            zf.writestr(info, files[name], compress_type=zipfile.ZIP_DEFLATED)
-    return buf.getvalue()
 
 
 def _obj(value: Any) -> dict[str, Any]:

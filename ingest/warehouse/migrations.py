@@ -4,12 +4,14 @@ then each registered game's declared tables.
 A migration, once released, is never edited: a change to the shared tables is a new entry
 appended to :data:`MIGRATIONS` (and the matching change to :mod:`ingest.warehouse.schema`, which a
 test checks against the migrated database). Applied versions are recorded in
-``schema_migrations``. Migrations 1-7 also created Mandate 2038's and Vestige's tables as they
-were then; from now on **a game's tables come from its declaration** (``Ruleset.tables``,
-engine/core/game.py): after the numbered migrations, :func:`declared_ddl` creates every declared
-table the database lacks and adds every declared column it lacks (a game's own columns of the
-shared ``seats`` and ``outcomes`` tables too), so a game installed as its own package needs no
-migration written here. A declared column whose type differs from the database's is an error
+``schema_migrations``. Migrations 1-7 also created Mandate 2038's tables as they were then.
+Migration 4 is the one edited: it created only Vestige's tables, and now does nothing, because
+the declaration creates the same tables (same columns, same order) right after. From now on
+**a game's tables come from its declaration** (``Ruleset.tables``, engine/core/game.py): after
+the numbered migrations, :func:`declared_ddl` creates every declared table the database lacks
+and adds every declared column it lacks (a game's own columns of the shared ``seats`` and
+``outcomes`` tables too), so a game installed as its own package needs no migration written
+here. A declared column whose type differs from the database's is an error
 (a game may add columns, never retype them).
 """
 
@@ -297,103 +299,12 @@ FROM (
 WHERE s.game_id = f.game_id AND f.n > 0;
 """
 
-_V4 = """
-CREATE TABLE vestige_games (
-    game_id VARCHAR,
-    mode VARCHAR,
-    rounds INTEGER,
-    final_round INTEGER,
-    conditions_needed INTEGER,
-    conditions_met INTEGER,
-    nemeses INTEGER,
-    difficulty VARCHAR,
-    result VARCHAR,
-    everyone_lost BOOLEAN,
-    nemesis_won BOOLEAN,
-    declared_values VARCHAR[]
-);
-CREATE TABLE vestige_seats (
-    game_id VARCHAR,
-    seat INTEGER,
-    colour VARCHAR,
-    team VARCHAR,
-    final_leverage INTEGER,
-    speed INTEGER,
-    regions_controlled INTEGER,
-    cards INTEGER,
-    covert_ops_completed INTEGER,
-    winner BOOLEAN
-);
-CREATE TABLE vestige_regions (
-    game_id VARCHAR,
-    region VARCHAR,
-    position VARCHAR,
-    revealed_round INTEGER,
-    visits INTEGER,
-    visits_by_others INTEGER,
-    control_changes INTEGER,
-    controller_seat INTEGER,
-    controller_nemesis VARCHAR,
-    visit_leverage INTEGER
-);
-CREATE TABLE vestige_control (
-    game_id VARCHAR,
-    event INTEGER,
-    round INTEGER,
-    region VARCHAR,
-    seat INTEGER,
-    nemesis VARCHAR,
-    previous_seat INTEGER,
-    previous_nemesis VARCHAR,
-    conviction INTEGER,
-    takeover BOOLEAN
-);
-CREATE TABLE vestige_endgame (
-    game_id VARCHAR,
-    condition VARCHAR,
-    revealed_round INTEGER,
-    revealed_event INTEGER,
-    met BOOLEAN,
-    met_round INTEGER,
-    met_event INTEGER,
-    triggered_final BOOLEAN
-);
-CREATE TABLE vestige_mastery (
-    game_id VARCHAR,
-    colour VARCHAR,
-    seat INTEGER,
-    team VARCHAR,
-    nemesis VARCHAR,
-    cards INTEGER,
-    claimed BOOLEAN,
-    leverage INTEGER
-);
-CREATE TABLE vestige_jobs (
-    game_id VARCHAR,
-    seat INTEGER,
-    card VARCHAR,
-    kind VARCHAR,
-    character VARCHAR,
-    picked_round INTEGER,
-    picked_event INTEGER,
-    completed_round INTEGER,
-    completed_event INTEGER,
-    die VARCHAR,
-    severed BOOLEAN,
-    leverage INTEGER
-);
-CREATE TABLE vestige_nemesis (
-    game_id VARCHAR,
-    nemesis VARCHAR,
-    difficulty VARCHAR,
-    team BOOLEAN,
-    final_threat INTEGER,
-    final_leverage INTEGER,
-    regions_controlled INTEGER,
-    goal_met BOOLEAN,
-    won BOOLEAN
-);
-"""
+# Migration 4 created the tables of the second game (Vestige) as they were then: a game's own
+# tables now come from its declaration (``Ruleset.tables``; engine/vestige/warehouse.py TABLES
+# for those), created by :func:`migrate_declared` after the numbered migrations with the same
+# columns in the same order. A database migrated before keeps them as they are; a new one (or
+# one at version 3) gets them from the declaration, so migration 4 itself does nothing now.
+_V4 = "-- a game's own tables: created from its declaration (migrate_declared)\n"
 
 # findings.rulings: the rulings a finding rests on ("ID=OPTION, ..."; docs/engine.md, Rulings);
 # rows loaded before it have none (a rebuild fills them)
@@ -441,7 +352,7 @@ MIGRATIONS: list[tuple[int, str, str]] = [
     (1, "tables of docs/warehouse.md", _V1),
     (2, "capture: checklist items of the game's observation protocol", _V2),
     (3, "seats.turn_order: turn order counted from first Initiative", _V3),
-    (4, "vestige: games, seats, regions and control, endgame conditions, mastery, jobs, nemeses",
+    (4, "a game's own tables: created from its declaration after the numbered migrations",
      _V4),
     (5, "findings.rulings: the rulings a finding rests on", _V5),
     (6, "seat_balance: per-seat inputs of the balance metrics", _V6),

@@ -143,7 +143,6 @@ for _game, _rs in rulesets().items():
 
 # Tables filled from ReplayResult.records (the engine's rows), by name.
 RECORD_TABLES: frozenset[str] = frozenset(_RECORD)
-VESTIGE_TABLES: tuple[str, ...] = tuple(t for t in TABLES if t.startswith("vestige_"))
 GAME_TABLES: tuple[str, ...] = tuple(TABLES)
 
 
@@ -165,11 +164,12 @@ def tables_markdown() -> str:
     """The toolkit's own games' declared tables (and their columns of the shared ``seats`` and
     ``outcomes`` tables) as the markdown block docs/warehouse.md carries (a game installed as
     its own package documents its tables itself)."""
-    from engine.core.registry import BUILTIN
+    from engine.core.registry import own_games
 
     lines = [DOC_START, ""]
+    own = set(own_games())
     for game, rs in rulesets().items():
-        if game not in BUILTIN:
+        if game not in own:
             continue
         lines += [f"**{rs.title}** (`{game}`, `{type(rs).__module__}`):", "",
                   "| table | columns (DuckDB type) |", "|---|---|"]
