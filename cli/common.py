@@ -133,14 +133,14 @@ def select_inputs(paths: list[str]) -> tuple[list[str], list[str]]:
     archive sidecar) is left out the same way; a single path is always taken as given."""
     if len(paths) < 2:
         return list(paths), []
-    from ingest.reading import SESSION_MARKER, archive_sidecar, suffixes
+    from ingest.reading import archive_sidecar, is_session_folder, suffixes
 
     accepted = suffixes()
     keep: list[str] = []
     skipped: list[str] = []
     for text in paths:
         p = Path(text)
-        if p.is_file() and (p.parent / SESSION_MARKER).is_file():
+        if p.is_file() and is_session_folder(p.parent):
             folder = str(p.parent)  # a file of a session folder: the folder is the input
             if folder not in keep:
                 keep.append(folder)

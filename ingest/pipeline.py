@@ -36,13 +36,13 @@ from __future__ import annotations
 from ingest.batching import BATCH_MAX, INLINE_BELOW, BatchResult, Item, process_batch, run_batches
 from ingest.frames import FrameBuilder
 from ingest.loading import export, ingest_log, ingest_paths, rebuild
-from ingest.reading import SESSION_MARKER, read_input, suffixes, walk_inputs
+from ingest.reading import is_session_folder, read_input, suffixes, walk_inputs
 from ingest.reports import FileReport, IngestSummary, Status
 from ingest.rows import GameColumns, game_columns, game_rows
 
 __all__ = [
-    "BATCH_MAX", "INLINE_BELOW", "SESSION_MARKER", "BatchResult", "FileReport", "FrameBuilder",
+    "BATCH_MAX", "INLINE_BELOW", "BatchResult", "FileReport", "FrameBuilder",
     "GameColumns", "IngestSummary", "Item", "Status", "export", "game_columns", "game_rows",
     "ingest_log", "ingest_paths", "process_batch", "read_input", "rebuild", "run_batches",
-    "suffixes", "walk_inputs",
+    "is_session_folder", "suffixes", "walk_inputs",
 ]

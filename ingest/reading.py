@@ -13,7 +13,15 @@ from ingest import formats
 from ingest.formats import LoadedLog
 from ingest.reports import FileReport
 
-SESSION_MARKER = "receipt.json"
+
+def is_session_folder(path: Path) -> bool:
+    """Whether ``path`` is a folder holding a session folder's marker file (any installed game's
+    ``session_folder``, e.g. Mandate 2038's ``receipt.json``)."""
+    try:
+        return path.is_dir() and any((path / m).is_file() for m in formats.folder_markers())
+    except OSError:
+        return False
+
 # The archive's own JSON files that are not game logs (skipped when a folder walk meets them).
 _ARCHIVE_SIDECARS = (".meta.json", ".games.json", ".reason.json")
 
@@ -47,7 +55,7 @@ def walk_inputs(paths: Iterable[str | Path]) -> tuple[list[Path], list[FileRepor
     """Expand files and folders into the inputs to read, in a stable order.
 
     Folders are walked recursively for files with an accepted suffix and for session folders
-    (folders holding ``receipt.json``, read as one input). Hidden entries and the archive of a
+    (folders holding a game's declared marker file, read as one input). Hidden entries and the archive of a
     database are skipped, and so are the archive's sidecar files (``X.meta.json``,
     ``X.games.json``, ``X.reason.json``) that sit beside their own file ``X.*``; a file so named
     without one is read like any other. A link is followed only when it stays inside the folder
@@ -73,7 +81,7 @@ def walk_inputs(paths: Iterable[str | Path]) -> tuple[list[Path], list[FileRepor
             what = "a link to nothing" if p.is_symlink() else "no such file or folder"
             missing.append(FileReport(formats.source_name(p), "unreadable", reason=what))
             continue
-        if not p.is_dir() or (p / SESSION_MARKER).is_file():
+        if not p.is_dir() or is_session_folder(p):
             add(p)  # as given: a file (read_path says when it is a FIFO or device) or a session
             continue
         top = p.resolve()
@@ -90,7 +98,7 @@ def walk_inputs(paths: Iterable[str | Path]) -> tuple[list[Path], list[FileRepor
                     missing.append(FileReport(formats.source_name(rootp / d), "unreadable",
                                               reason=why))
                     session_dirs.append(d)
-                elif (rootp / d / SESSION_MARKER).is_file():
+                elif is_session_folder(rootp / d):
                     add(rootp / d)
                     session_dirs.append(d)
             dirs[:] = [d for d in dirs if d not in session_dirs]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -41,14 +41,14 @@ def exports(*, own_only: bool = True) -> dict[str, type[BaseModel]]:
     game and the content pack model each declares (``content_pack``; :func:`content_pack_file`)
     (with ``own_only``, the models that live in this package: a game installed as its own
     package publishes its schemas itself)."""
-    from engine.core.game import Game, resolve
+    from engine.core.game import resolve
     from engine.core.registry import rulesets
 
     out = dict(SHARED_EXPORTS)
     for game, rs in rulesets().items():
         models = {f"{game}-log.schema.json": rs.log_model}
         # content_pack: filled in by registration (the Ruleset protocol does not list it)
-        pack = cast(Game, rs).content_pack
+        pack = rs.content_pack
         if pack is not None:
             models[content_pack_file(game)] = resolve(pack)
         for name, model in models.items():

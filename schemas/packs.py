@@ -25,7 +25,7 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -102,12 +102,12 @@ def _load_pack(root: str, game: str, rules_version: str) -> Any:
 def pack_model(game: str) -> type[BaseModel]:
     """The pydantic model of ``game``'s content packs (its declaration's ``content_pack``).
     Raises PackError when no registered game of that id declares one."""
-    from engine.core.game import Game, resolve
+    from engine.core.game import resolve
     from engine.core.registry import get_ruleset
 
     rs = get_ruleset(game)
     # content_pack: filled in by registration (the Ruleset protocol does not list it)
-    ref = cast(Game, rs).content_pack if rs is not None else None
+    ref = rs.content_pack if rs is not None else None
     if ref is None:
         raise PackError(f"no content pack model for {game!r}: "
                         + ("its declaration has no content_pack" if rs is not None

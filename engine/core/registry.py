@@ -26,11 +26,10 @@ from importlib.metadata import EntryPoint
 from importlib.metadata import (
     entry_points as entry_points,  # re-exported: the one look at what is installed
 )
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from engine.core.game import (
     ENTRY_POINT_GROUP,
-    Game,
     GameDeclarationError,
     check_declaration,
     check_pages,
@@ -109,7 +108,7 @@ def register(game: Ruleset, ref: str | None = None) -> Ruleset:
             f"game {game.game!r}: the table {shared[0]!r} is the toolkit's own (shared by "
             "every game); a game's tables are its own (name them after the game)")
     # session_folder: filled in by check_declaration (the Ruleset protocol does not list it)
-    folder = cast(Game, game).session_folder
+    folder = game.session_folder
     marker = folder.marker if folder is not None else None
     for other, rs in _RULESETS.items():
         taken = sorted(set(game.tables) & set(rs.tables) - SHARED_EXTENSIBLE)
@@ -117,7 +116,7 @@ def register(game: Ruleset, ref: str | None = None) -> Ruleset:
             raise GameDeclarationError(
                 f"game {game.game!r}: the table {taken[0]!r} is the {other} game's; a game's "
                 "tables are its own (name them after the game)")
-        theirs = cast(Game, rs).session_folder
+        theirs = rs.session_folder
         if marker is not None and theirs is not None and theirs.marker == marker:
             raise GameDeclarationError(
                 f"game {game.game!r}: session_folder marker {marker!r} is the {other} game's; "

@@ -25,7 +25,7 @@ import stat
 import zipfile
 from collections.abc import Callable, Collection
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from ingest.formats._common import (
     LoadedLog,
@@ -64,11 +64,10 @@ def _game_formats() -> list[tuple[str, Format]]:
 
 def _game_folders() -> list[tuple[str, Folder]]:
     """(game, session folder) of every registered game that declares one, in registry order."""
-    from engine.core.game import Game
     from engine.core.registry import rulesets
 
     # registration filled session_folder in (not in the Ruleset protocol yet)
-    declared = [(game, cast(Game, rs).session_folder) for game, rs in rulesets().items()]
+    declared = [(game, rs.session_folder) for game, rs in rulesets().items()]
     return [(game, f) for game, f in declared if f is not None]
 
 
