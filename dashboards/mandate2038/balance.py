@@ -1,21 +1,24 @@
-"""Balance: the designers' balance checks (contract strategic-unsolvability-v3) per player count,
+"""Mandate 2038's Balance section (its declaration's ``balance.section``): the designers' balance checks (contract strategic-unsolvability-v3) per player count,
 physical evidence and a study folder side by side, with a verdict only where the sample decides.
 
-Definitions: docs/balance.md; queries: :mod:`dashboards.balance_queries`.
+Definitions: docs/balance.md; queries: :mod:`ingest.mandate2038.balance` (through
+:mod:`dashboards.balance_queries`, the app's cache); the page: ``dashboards/views/balance.py``.
 """
 
 from __future__ import annotations
 
 import functools
 import math
+from pathlib import Path
 from typing import Any
 
 import polars as pl
 import streamlit as st
 
 from dashboards import balance_queries as bq
-from dashboards import filters, stats, store, ui
+from dashboards import filters, stats, ui
 from dashboards.queries import Filters
+from ingest.balance import ARM_MARK, split_kind
 
 #: how each kind of game is named on this page (simulated games are always labelled)
 KIND_LABELS = {
@@ -189,10 +192,12 @@ def _show_spec(spec: dict[str, Any], data: pl.DataFrame, name: str) -> None:
 def source_label(src: bq.Source, kind: str, study_name: str) -> str:
     """How a kind of game is named on the page: the warehouse's kinds in words; a study's
     games by the study and the policy mix that played them (never pooled unlabelled)."""
+    base, arm = split_kind(kind)  # a study arm of its own, where the games hold several
+    arm_label = f"{ARM_MARK}{arm}" if arm is not None else ""
     if src.study is None:
-        return KIND_LABELS.get(kind, kind)
-    mix = kind.removeprefix("study: ")
-    return f"Study {study_name}: {mix} line-ups"
+        return KIND_LABELS.get(base, base) + arm_label
+    mix = base.removeprefix("study: ")
+    return f"Study {study_name}: {mix} line-ups{arm_label}"
 
 
 @functools.cache
@@ -244,26 +249,14 @@ VARIANTS_PAGE = "views/variants.py"
 
 def _variants_link() -> None:
     """Where the Variants view is linked from: rule variants compared on the same checks."""
-    from pathlib import Path
-
-    if (Path(__file__).resolve().parent / "variants.py").is_file():
+    if (Path(__file__).resolve().parent.parent / VARIANTS_PAGE).is_file():
         st.page_link(VARIANTS_PAGE, label="Variants: a rule's A/B on these checks",
                      icon=":material/compare_arrows:")
 
 
-def render() -> None:
-    db = store.db_path()
-    f = filters.sidebar(db)
-    st.title("Balance")
-    others = [g for g in (f.games or ()) if g != "mandate2038"]
-    if others and "mandate2038" not in (f.games or ()):
-        from dashboards import gameapps
-
-        ui.empty_state("The balance checks are Mandate 2038's designers' contract; "
-                       + ", ".join(gameapps.title(g) for g in others)
-                       + " has none yet. Choose Mandate 2038 (or all games) in the Game filter.")
-        filters.show_exclusions(db, f)
-        return
+def section(db: Path, f: Filters) -> None:
+    """Mandate 2038's checks on the games ``f`` selects in the warehouse ``db`` (and a study
+    folder named in the sidebar), under the page's title."""
     th = stats.thresholds()
     st.caption(
         "The designers' balance checks (contract strategic-unsolvability-v3, provisional "
@@ -295,7 +288,6 @@ def render() -> None:
     if not counted:
         ui.empty_state("No complete games match. " + ui.NO_GAMES + " A study folder written by "
                        "`playtest study` can be named in the sidebar.")
-        filters.show_exclusions(db, f)
         return
 
     counts = sorted({n for per in counted.values() for n in per})
@@ -353,7 +345,3 @@ def render() -> None:
                    _share_data(df, by), f"win-share-{by}-{n}p")
         ui.show_table(df.select("source", by, "appearances", "wins", "share", "low", "high",
                                 "expected"), f"win-share-{by}-{n}p")
-    filters.show_exclusions(db, f)
-
-
-ui.guarded(render, reads_only=True)

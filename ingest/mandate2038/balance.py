@@ -1,4 +1,5 @@
-"""The designers' balance metrics, as parameterised SQL over the warehouse or a study folder.
+"""Mandate 2038's balance metrics (its declaration's ``balance``: the designers' contract
+strategic-unsolvability-v3), as parameterised SQL over the warehouse or a study folder.
 
 Definitions (docs/balance.md, "Definitions"; measured against the designers' lab code of the
 rc.17 era, ``lab/runner/monte-carlo-runner.js`` and ``lab/balance/winning-path.js``):
@@ -15,23 +16,20 @@ rc.17 era, ``lab/runner/monte-carlo-runner.js`` and ``lab/balance/winning-path.j
   actions they grant, blocked ones included) and normalises by log(number of ids seen).
 
 Only complete games count. Each query returns its counts per *group* (the games' common-seed
-blocks, :data:`CLUSTER_SQL`, hashed into :data:`dashboards.stats.BLOCKS` groups) so that
+blocks, :data:`CLUSTER_SQL`, hashed into :data:`ingest.stats.BLOCKS` groups) so that
 :func:`_interval` can put a 95% interval over common-seed blocks on every statistic; the frames
 are small (keys x groups), whatever the number of games.
 
 A study folder written by ``playtest study`` (``DIR/<table>/**/*.parquet``, the warehouse's
-column names) is read in place through DuckDB: :class:`Source` names either. Results from a
-study are shown beside the warehouse's, never pooled with them.
+column names) is read in place through DuckDB (:mod:`ingest.balance`, which runs every game's
+metrics): :class:`Source` names either and gives a study folder its ``seat_balance`` view.
+Results from a study are shown beside the warehouse's, never pooled with them.
 """
 
 from __future__ import annotations
 
-import contextvars
-import dataclasses
 import functools
 import math
-import os
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,66 +38,35 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from dashboards import stats
-from dashboards.queries import KIND_SQL, Filters
-from dashboards.store import _CACHE, StoreError, _version, query_many
+from ingest import balance
+from ingest import stats
+from ingest.balance import (
+    AllGames,
+    Selection,
+    columns,
+    for_count,
+    run,
+    run_many,
+    study_path,
+    study_tables,
+)
+from ingest.balance import study_version as _study_version
 from ingest.warehouse import balance as wb
 
-#: tables a study folder may hold that the balance queries read
-STUDY_TABLES = ("games", "seats", "outcomes", "selections", "turns", "ledger", "production",
-                "claims", "dossiers")
+__all__ = ["AllGames", "Selection", "columns", "for_count", "run", "run_many",
+           "study_path", "study_tables", "_study_version"]
 
+#: this game's id (the games the warehouse's queries select)
+GAME = "mandate2038"
 
 
 @dataclass(frozen=True)
-class Source:
-    """Where the games come from: the warehouse at ``db`` or a study folder ``study``.
+class Source(balance.Source):
+    """:class:`ingest.balance.Source` whose study folder gets a ``seat_balance`` view."""
 
-    A study's games are split by the policy mix that played them (``games.policy``: kind
-    ``study: greedy``, ``study: weighted``, ...), unless ``pool_policies`` is set: then they
-    are one kind named by every policy pooled (``study: greedy+weighted``), never unlabelled.
-    """
-
-    db: Path | None = None
-    study: Path | None = None
-    pool_policies: bool = False
-
-    def __post_init__(self) -> None:
-        if (self.db is None) == (self.study is None):
-            raise ValueError("a Source is either a warehouse (db) or a study folder (study)")
-
-    @property
-    def label(self) -> str:
-        return f"study {self.study}" if self.study is not None else "warehouse"
-
-
-# --- running SQL on either source -----------------------------------------------------------
-
-_STUDY_CACHE: OrderedDict[tuple[Any, ...], pl.DataFrame] = OrderedDict()
-
-
-def study_tables(folder: Path) -> dict[str, list[Path]]:
-    """The Parquet files of each known table in a study folder (tables without files left out)."""
-    out: dict[str, list[Path]] = {}
-    for table in STUDY_TABLES:
-        d = folder / table
-        if d.is_dir():
-            files = sorted(p for p in d.rglob("*.parquet") if p.is_file())
-            if files:
-                out[table] = files
-    return out
-
-
-def _study_version(tables: dict[str, list[Path]]) -> tuple[Any, ...]:
-    out: list[Any] = []
-    for name in sorted(tables):
-        for p in tables[name]:
-            try:
-                st = p.stat()
-            except OSError:
-                continue
-            out.append((name, str(p), st.st_mtime_ns, st.st_size))
-    return tuple(out)
+    def study_views(self, con: duckdb.DuckDBPyConnection, tables: dict[str, list[Path]],
+                    key: tuple[Any, ...]) -> None:
+        _study_balance(con, tables, key)
 
 
 def _study_balance(con: duckdb.DuckDBPyConnection, tables: dict[str, list[Path]],
@@ -134,90 +101,14 @@ def _study_balance(con: duckdb.DuckDBPyConnection, tables: dict[str, list[Path]]
 
 _STUDY_BALANCE: dict[tuple[Any, ...], pl.DataFrame] = {}
 
-
-def _study_many(folder: Path, statements: list[tuple[str, list[Any]]]) -> list[pl.DataFrame]:
-    """Run statements on a study folder: the uncached ones on one in-memory connection with a
-    view per table (the Parquet files read in place) and ``seat_balance``."""
-    tables = study_tables(folder)
-    if "games" not in tables or "seats" not in tables:
-        return [pl.DataFrame() for _ in statements]
-    version = (str(folder.resolve()), _study_version(tables))
-    keys = [(*version, sql, repr(params)) for sql, params in statements]
-    out: list[pl.DataFrame | None] = [_STUDY_CACHE.get(k) for k in keys]
-    missing = [i for i, frame in enumerate(out) if frame is None]
-    if missing:
-        con = duckdb.connect(":memory:")
-        try:
-            for name, files in tables.items():
-                # the file list travels as a value, never as SQL text
-                con.read_parquet([str(p) for p in files], union_by_name=True).create_view(name)
-            if "policy" not in {r[0] for r in con.execute("DESCRIBE games").fetchall()}:
-                # a study written before policies were recorded: one unnamed policy
-                con.execute("CREATE OR REPLACE VIEW games_p AS SELECT *, "
-                            "CAST('unrecorded' AS VARCHAR) AS policy FROM games")
-            else:
-                con.execute("CREATE OR REPLACE VIEW games_p AS SELECT * FROM games")
-            _study_balance(con, tables, version)
-            for i in missing:
-                sql, params = statements[i]
-                try:
-                    rel = con.sql(sql, params=params or None)
-                    out[i] = rel.pl() if rel is not None else pl.DataFrame()
-                except duckdb.CatalogException:
-                    out[i] = pl.DataFrame()
-                _STUDY_CACHE[keys[i]] = out[i]  # type: ignore[assignment]
-        except duckdb.Error as err:
-            raise StoreError(f"the study folder {folder} could not be read: {err}") from err
-        finally:
-            con.close()
-        while len(_STUDY_CACHE) > 256:
-            _STUDY_CACHE.popitem(last=False)
-    return [frame if frame is not None else pl.DataFrame() for frame in out]
-
-
-def run_many(src: Source, statements: list[tuple[str, list[Any]]]) -> list[pl.DataFrame]:
-    """Parameterised queries on the source, together (one connection for the uncached ones);
-    an absent table gives an empty frame."""
-    if src.study is not None:
-        return _study_many(src.study, statements)
-    assert src.db is not None
-    return query_many(src.db, [(sql, list(params)) for sql, params in statements])
-
-
-#: while set, :func:`run` only records its statements (see :func:`prefetch`)
-_COLLECT: contextvars.ContextVar[list[tuple[str, list[Any]]] | None] = contextvars.ContextVar(
-    "balance_collect", default=None)
-
-
-def run(src: Source, sql: str, params: list[Any] | None = None) -> pl.DataFrame:
-    """One parameterised query on the source (an absent table gives an empty frame)."""
-    collecting = _COLLECT.get()
-    if collecting is not None:
-        collecting.append((sql, list(params or [])))
-        return pl.DataFrame()
-    return run_many(src, [(sql, list(params or []))])[0]
-
-
-#: while set, :func:`columns` answers with the usual shape of a current warehouse instead of
-#: asking (see :func:`prefetch`)
-_ASSUME: contextvars.ContextVar[bool] = contextvars.ContextVar("balance_assume", default=False)
+#: a current warehouse's columns that the statements depend on, and the tables whose presence
+#: (and columns) they depend on
 _USUAL = {"games": frozenset({"game_id"}), "seats": frozenset({"turn_order"}),
           "seat_balance": frozenset({"game_id"})}
-
-#: the tables whose presence (and columns) the statements depend on
-_PROBED = ("seats", "seat_balance", "production", "claims")
+_PROBED = ("games", "seats", "seat_balance")
 
 
-def _probe_sql(table: str) -> str:
-    """A statement whose result has ``table``'s columns and no row (an absent table gives an
-    empty frame): binding it costs a millisecond, where a look at the catalog
-    (``information_schema``, ``duckdb_columns()``) costs 10-20 ms on a new connection."""
-    if table not in _PROBED:
-        raise ValueError(f"not a table the balance queries read: {table!r}")
-    return f"SELECT * FROM {table} LIMIT 0"  # a name of the list above, never user text
-
-
-def prefetch(src: Source, f: Filters) -> None:
+def prefetch(src: Source, f: Selection) -> None:
     """Run every query the metrics need together on one connection (a connection costs about
     as much as the queries on 10,000 games), filling the caches the individual functions then
     read."""
@@ -229,42 +120,7 @@ def prefetch(src: Source, f: Filters) -> None:
 
 
 def _batch(src: Source, build: Callable[[], object]) -> None:
-    """Run together the statements ``build`` would run. When the tables' shape is not cached
-    yet, the statements are built for a current warehouse and the shape is fetched with them;
-    if it turns out different, the functions build their own statements later (and run them
-    then)."""
-    statements: list[tuple[str, list[Any]]] = []
-    probes = [_probe_sql(t) for t in ("seats", "seat_balance")]
-    known = all(_cached(src, sql) is not None for sql in probes)
-    if not known:
-        statements.extend((sql, []) for sql in probes)
-    token = _COLLECT.set(statements)
-    assume = _ASSUME.set(not known)
-    try:
-        build()
-    finally:
-        _COLLECT.reset(token)
-        _ASSUME.reset(assume)
-    run_many(src, statements)
-
-
-def _cached(src: Source, sql: str) -> pl.DataFrame | None:
-    """The cached result of a statement without parameters, if any."""
-    if src.study is not None:
-        tables = study_tables(src.study)
-        return _STUDY_CACHE.get((str(src.study.resolve()), _study_version(tables), sql,
-                                 repr([])))
-    assert src.db is not None
-    return _CACHE.get((str(src.db), _version(src.db), sql, ()))
-
-
-def columns(src: Source, table: str) -> frozenset[str]:
-    """The columns ``table`` (one of the tables the balance queries read) has in the source,
-    empty when the table is absent (cached with the data)."""
-    if _ASSUME.get():
-        return _USUAL.get(table, frozenset())
-    # never only recorded by prefetch
-    return frozenset(run_many(src, [(_probe_sql(table), [])])[0].columns)
+    balance.batch(src, build, _PROBED, _USUAL)
 
 
 #: the common-seed block of a game. A study plays blocks of games on one deal: the games of a
@@ -287,26 +143,14 @@ def deal_cte(turn_order: bool = True) -> str:
             "FROM seats GROUP BY game_id)")
 
 
-def _ctes(src: Source, f: Filters) -> tuple[str, list[Any]]:
-    """``g``: the selected complete games with kind, player count and interval group; ``sb``:
-    their ``seat_balance`` rows (derived on the fly from a warehouse older than migration 6)."""
-    blk = f"hash({CLUSTER_SQL}) % {stats.BLOCKS}"
-    if src.study is not None:
-        params: list[Any] = []
-        where = "coalesce(g.complete, TRUE)"
-        if f.player_counts:
-            where += " AND list_contains(?::INTEGER[], g.player_count)"
-            params.append([int(n) for n in f.player_counts])
-        kind = ("'study: ' || (SELECT string_agg(DISTINCT policy, '+' ORDER BY policy) "
-                "FROM games_p)") if src.pool_policies else "'study: ' || g.policy"
-        g = (f"{deal_cte()}, g AS (SELECT g.game_id, g.player_count, {kind} AS kind, "
-             f"{blk} AS blk FROM games_p g LEFT JOIN dk USING (game_id) WHERE {where})")
-    else:
-        where, params = f.where()
-        dk = deal_cte("turn_order" in columns(src, "seats"))
-        g = (f"{dk}, g AS (SELECT g.game_id, g.player_count, {KIND_SQL} AS kind, {blk} AS blk "
-             f"FROM games g LEFT JOIN dk USING (game_id) WHERE {where} AND g.complete "
-             "AND coalesce(g.game, 'mandate2038') = 'mandate2038')")
+def _ctes(src: Source, f: Selection) -> tuple[str, list[Any]]:
+    """``g``: the selected complete games with kind (and study arm), player count and interval
+    group (:func:`ingest.balance.games_cte`); ``sb``: their ``seat_balance`` rows (derived on
+    the fly from a warehouse older than migration 6)."""
+    blk = f", hash({CLUSTER_SQL}) % {stats.BLOCKS} AS blk"
+    turn_order = src.study is not None or "turn_order" in columns(src, "seats")
+    g, params = balance.games_cte(src, f, GAME, extra=blk, join="LEFT JOIN dk USING (game_id)")
+    g = f"{deal_cte(turn_order)}, {g}"
     if src.study is None and not columns(src, "seat_balance"):
         cols = columns(src, "seats")
         inner = wb.select_sql("TRUE", turn_order="turn_order" in cols,
@@ -330,7 +174,7 @@ _PART_KEYS: dict[str, list[str]] = {
 }
 
 
-def _grouped(src: Source, f: Filters) -> dict[str, pl.DataFrame]:
+def _grouped(src: Source, f: Selection) -> dict[str, pl.DataFrame]:
     """One scan of ``seat_balance`` joined to the selected games, grouped per kind, player
     count, block, turn order, faction, profile, opening and winning path (seats, win credit,
     resolved actions by id, blocked actions, policy fallbacks, games, Era II conversion, tied
@@ -397,7 +241,7 @@ def split_grouped(df: pl.DataFrame) -> dict[str, pl.DataFrame]:
 _SPLIT: dict[tuple[Any, ...], tuple[pl.DataFrame, dict[str, pl.DataFrame]]] = {}
 
 
-def _part(src: Source, f: Filters, name: str, cols: list[str]) -> pl.DataFrame:
+def _part(src: Source, f: Selection, name: str, cols: list[str]) -> pl.DataFrame:
     return _part_of(_grouped(src, f), name, cols)
 
 
@@ -407,7 +251,7 @@ def _part_of(parts: dict[str, pl.DataFrame], name: str, cols: list[str]) -> pl.D
     return parts[name].select(["kind", "player_count", "blk", *cols])
 
 
-def seat_counts(src: Source, f: Filters, by: str = "faction") -> pl.DataFrame:
+def seat_counts(src: Source, f: Selection, by: str = "faction") -> pl.DataFrame:
     """Per kind, player count, block and ``by`` (``turn_order``, ``faction``, ``profile`` or
     ``faction_profile``): seat appearances and win credit (a joint win of k seats credits 1/k
     to each)."""
@@ -421,7 +265,7 @@ def _seat_counts(parts: dict[str, pl.DataFrame], by: str) -> pl.DataFrame:
     return _part_of(parts, by, [*keys, "appearances", "credit"])
 
 
-def leader_counts(src: Source, f: Filters) -> pl.DataFrame:
+def leader_counts(src: Source, f: Selection) -> pl.DataFrame:
     """Era II leader conversion per kind, player count and block: games, the sum over games of
     (leaders who won / leaders), and games with a tied lead (``seat_balance`` definitions)."""
     return _leader_counts(_grouped(src, f))
@@ -431,7 +275,7 @@ def _leader_counts(parts: dict[str, pl.DataFrame]) -> pl.DataFrame:
     return _part_of(parts, _TOTALS, ["games", "converted", "tied"])
 
 
-def action_counts(src: Source, f: Filters) -> pl.DataFrame:
+def action_counts(src: Source, f: Selection) -> pl.DataFrame:
     """Every resolved action per kind, player count, block and action id (``n``)."""
     return _action_counts(_grouped(src, f))
 
@@ -445,7 +289,7 @@ def _action_counts(parts: dict[str, pl.DataFrame]) -> pl.DataFrame:
     return long.with_columns(pl.col("action").str.slice(2)).filter(pl.col("n") > 0)
 
 
-def forced_counts(src: Source, f: Filters) -> pl.DataFrame:
+def forced_counts(src: Source, f: Selection) -> pl.DataFrame:
     """Blocked actions (forced no-ops), seats and policy fallbacks per kind, player count and
     block (``fallbacks`` is NULL where no seat records them)."""
     return _forced_counts(_grouped(src, f))
@@ -456,7 +300,7 @@ def _forced_counts(parts: dict[str, pl.DataFrame]) -> pl.DataFrame:
     return tot.rename({"appearances": "seats"}) if not tot.is_empty() else tot
 
 
-def opening_counts(src: Source, f: Filters) -> pl.DataFrame:
+def opening_counts(src: Source, f: Selection) -> pl.DataFrame:
     """Openings per kind, player count and block: a seat's Era I actions in cycle order joined
     by an arrow (``fund→build→research``), "none" for a seat with no Era I selection."""
     return _opening_counts(_grouped(src, f))
@@ -467,7 +311,7 @@ def _opening_counts(parts: dict[str, pl.DataFrame]) -> pl.DataFrame:
     return op.rename({"appearances": "n"}) if not op.is_empty() else op
 
 
-def path_counts(src: Source, f: Filters) -> pl.DataFrame:
+def path_counts(src: Source, f: Selection) -> pl.DataFrame:
     """Winning paths (the designers' lane-margin-v1 classes, see
     :mod:`ingest.warehouse.balance`) per kind, player count and block, 1/k credit for joint
     wins (paths only non-winners took carry no credit and are left out)."""
@@ -479,7 +323,7 @@ def _path_counts(parts: dict[str, pl.DataFrame]) -> pl.DataFrame:
     return pt.filter(pl.col("credit") > 0) if not pt.is_empty() else pt
 
 
-def matchup_counts(src: Source, f: Filters) -> pl.DataFrame:
+def matchup_counts(src: Source, f: Selection) -> pl.DataFrame:
     """Head-to-head placements per kind, player count, block, profile and opponent profile:
     every ordered pair of seats in a game with different profiles is a comparison, scoring 1
     when the seat's final Mandate is higher, 0.5 when equal."""
@@ -504,7 +348,7 @@ def matchup_counts(src: Source, f: Filters) -> pl.DataFrame:
         """, params)
 
 
-def outcome_counts(src: Source, f: Filters) -> pl.DataFrame:
+def outcome_counts(src: Source, f: Selection) -> pl.DataFrame:
     """Per kind, player count and block: complete games, games ending with an AGI winner and
     games ending Open (``outcomes.agi``, ``outcomes.open``)."""
     if not columns(src, "seats"):
@@ -519,7 +363,7 @@ def outcome_counts(src: Source, f: Filters) -> pl.DataFrame:
         """, params)
 
 
-def dossier_counts(src: Source, f: Filters) -> pl.DataFrame:
+def dossier_counts(src: Source, f: Selection) -> pl.DataFrame:
     """Dossier cards filed as Commit per kind, player count and block (``n``; action id
     ``dossier``): the designers count their AGI Dossier as an action, rc.17 files a Dossier
     card each Era without an Action (``calibrate`` compares on their count too)."""
@@ -590,7 +434,7 @@ def _jk(df: pl.DataFrame, key: list[str], values: list[str], stat: Any) -> dict[
 
 def _entropy(scale: str) -> Any:
     """The row-wise entropy normalised by the fixed scale of ``scale``
-    (:data:`dashboards.stats.ENTROPY_SCALE`)."""
+    (:data:`ingest.stats.ENTROPY_SCALE`)."""
     return functools.partial(stats.entropy_fixed_rows, k=stats.ENTROPY_SCALE[scale])
 
 
@@ -601,16 +445,16 @@ def _groups(df: pl.DataFrame) -> dict[tuple[str, int], pl.DataFrame]:
             for (k, n), part in df.partition_by(["kind", "player_count"], as_dict=True).items()}
 
 
-def _metrics(src: Source, f: Filters, only: int | None = None) -> pl.DataFrame:
+def _metrics(src: Source, f: Selection, only: int | None = None) -> pl.DataFrame:
     """Every metric of :data:`METRICS` per kind and player count: value, 95% interval, games,
-    threshold, verdict (:func:`dashboards.stats.verdict`) and a note where the source does not
+    threshold, verdict (:func:`ingest.stats.verdict`) and a note where the source does not
     record what the metric needs."""
     prefetch(src, f)
     return metrics_from_parts(_grouped(src, f), matchup_counts(src, f), only)
 
 
 #: the fewest games a check needs before it gets a verdict when that is more than
-#: :data:`dashboards.stats.MIN_VERDICT_GAMES` (none: with intervals from simultaneous intervals
+#: :data:`ingest.stats.MIN_VERDICT_GAMES` (none: with intervals from simultaneous intervals
 #: of the groups, ``playtest calibrate --null-check`` finds no false verdict of the faction x
 #: strategy check even at 50 games, where the plug-in interval gave 40-58%)
 MIN_GAMES: dict[str, int] = {}
@@ -804,7 +648,7 @@ def _needed(mid: str, value: float | None, low: float | None, high: float | None
     return {"games_needed": bots, "tables_needed": tables}
 
 
-def _shares(src: Source, f: Filters, by: str, only: int | None = None) -> pl.DataFrame:
+def _shares(src: Source, f: Selection, by: str, only: int | None = None) -> pl.DataFrame:
     """Win share (1/k credit) per kind, player count and ``by`` (``turn_order``, ``faction``
     or ``profile``) with the 95% interval of each share and the even share 1/n."""
     if by not in ("turn_order", "faction", "profile"):
@@ -831,44 +675,33 @@ def _shares(src: Source, f: Filters, by: str, only: int | None = None) -> pl.Dat
     return pl.DataFrame(rows)
 
 
-_RESULTS: OrderedDict[tuple[Any, ...], pl.DataFrame] = OrderedDict()
-
-
-def _data_version(src: Source) -> tuple[Any, ...]:
-    """What changes when the source's data changes (file sizes and modification times)."""
-    if src.study is not None:
-        return (str(src.study), src.pool_policies, _study_version(study_tables(src.study)))
-    assert src.db is not None
-    return (str(src.db), _version(src.db))
-
-
-def _memo(key: tuple[Any, ...], make: Any) -> pl.DataFrame:
-    hit = _RESULTS.get(key)
-    if hit is None:
-        hit = _RESULTS[key] = make()
-        while len(_RESULTS) > 64:
-            _RESULTS.popitem(last=False)
-    return hit
-
-
-def metrics(src: Source, f: Filters, player_count: int | None = None) -> pl.DataFrame:
+def metrics(src: Source, f: Selection, player_count: int | None = None) -> pl.DataFrame:
     """Every metric of :data:`METRICS` per kind and player count (only ``player_count`` when
     given): value, 95% interval, games, threshold, verdict
-    (:func:`dashboards.stats.verdict`) and a note where the source does not record what the
+    (:func:`ingest.stats.verdict`) and a note where the source does not record what the
     metric needs. Kept until the data changes."""
-    return _memo(("metrics", _data_version(src), f, player_count),
+    return balance.memo(("metrics", balance.data_version(src), f, player_count),
                  lambda: _metrics(src, f, player_count))
 
 
-def shares(src: Source, f: Filters, by: str, player_count: int | None = None) -> pl.DataFrame:
+def declared(src: balance.Source, f: Selection, player_count: int | None = None
+             ) -> pl.DataFrame:
+    """Every metric of :data:`METRICS` as the declaration's ``balance`` names it
+    (``ingest.balance.metrics`` calls it once for all of them): :func:`metrics`."""
+    if not isinstance(src, Source):
+        src = Source(db=src.db, study=src.study, pool_policies=src.pool_policies)
+    return metrics(src, f, player_count)
+
+
+def shares(src: Source, f: Selection, by: str, player_count: int | None = None) -> pl.DataFrame:
     """Win share (1/k credit) per kind, player count (only ``player_count`` when given) and
     ``by`` (``turn_order``, ``faction`` or ``profile``) with the 95% interval of each
     share and the even share 1/n. Kept until the data changes."""
-    return _memo(("shares", _data_version(src), f, by, player_count),
+    return balance.memo(("shares", balance.data_version(src), f, by, player_count),
                  lambda: _shares(src, f, by, player_count))
 
 
-def _game_counts(src: Source, f: Filters) -> pl.DataFrame:
+def _game_counts(src: Source, f: Selection) -> pl.DataFrame:
     """Complete games per kind and player count: the games with a first seat in
     ``seat_balance`` (the ``games`` of :func:`leader_counts`, without its blocks)."""
     if not columns(src, "seats"):
@@ -882,7 +715,7 @@ def _game_counts(src: Source, f: Filters) -> pl.DataFrame:
         """, params)
 
 
-def games_by_count(src: Source, f: Filters) -> dict[tuple[str, int], int]:
+def games_by_count(src: Source, f: Selection) -> dict[tuple[str, int], int]:
     """Complete games per (kind, player count) in the source: one small query, so that a
     page can offer the player counts and then compute the metrics of the one chosen only
     (:func:`for_count`)."""
@@ -893,35 +726,15 @@ def games_by_count(src: Source, f: Filters) -> dict[tuple[str, int], int]:
     return {(str(k), int(n)): int(g) for k, n, g in df.iter_rows()}
 
 
-def for_count(f: Filters, n: int) -> Filters:
-    """``f`` narrowed to games of ``n`` players: every figure of :func:`metrics` and
-    :func:`shares` for ``n`` players is the same under it (each is computed per player count,
-    never pooled), and the queries read only those games."""
-    if f.player_counts and n not in f.player_counts:
-        return f  # the filters leave no game of n players: nothing to narrow
-    return dataclasses.replace(f, player_counts=(n,))
-
-
 def clear_caches() -> None:
     """Forget every cached result (the benchmark's "cold" runs)."""
-    _RESULTS.clear()
+    balance.clear_caches()
     _SPLIT.clear()
-    _STUDY_CACHE.clear()
     _STUDY_BALANCE.clear()
 
 
-def study_path(text: str | None) -> Path | None:
-    """A study folder named by the user (or ``PLAYTEST_STUDY``), if it holds games and seats."""
-    text = (text or os.environ.get("PLAYTEST_STUDY") or "").strip()
-    if not text:
-        return None
-    p = Path(text).expanduser()
-    tables = study_tables(p) if p.is_dir() else {}
-    return p if "games" in tables and "seats" in tables else None
-
-
 def main(argv: list[str] | None = None) -> int:
-    """``python -m dashboards.balance_queries (--db DB | --study DIR) [--players 4]``: print
+    """``python -m ingest.mandate2038.balance (--db DB | --study DIR) [--players 4]``: print
     every metric as the Balance page computes it."""
     import argparse
 
@@ -933,7 +746,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     counts = tuple(int(x) for x in args.players.split(",") if x.strip())
     src = Source(db=args.db) if args.db is not None else Source(study=args.study)
-    df = metrics(src, Filters(player_counts=counts))
+    df = metrics(src, AllGames(player_counts=counts))
     if df.is_empty():
         print("no complete games")
         return 1
