@@ -51,7 +51,6 @@ from ingest.balance import (
     study_tables,
 )
 from ingest.balance import study_version as _study_version
-from ingest.warehouse import balance as wb
 
 __all__ = ["AllGames", "Selection", "columns", "for_count", "run", "run_many",
            "study_path", "study_tables", "_study_version"]
@@ -758,6 +757,10 @@ def main(argv: list[str] | None = None) -> int:
               + (f"  ({r['note']})" if r["note"] else ""))
     return 0
 
+
+# last: importing the warehouse registers the games (ingest.warehouse.schema), whose declaration
+# names this module's `declared`, which must be bound by then
+from ingest.warehouse import balance as wb  # noqa: E402
 
 if __name__ == "__main__":
     raise SystemExit(main())
