@@ -164,9 +164,9 @@ def compare(ours: float | None, low: float | None, high: float | None, games: in
 
 def _outcome_rows(src: Any, n: int) -> dict[str, dict[str, dict[str, Any]]]:
     """kind -> "agi"/"open" -> value, interval and games, from the games' outcomes."""
+    from ingest import stats
     from ingest.balance import AllGames as Filters
     from ingest.mandate2038 import balance as bq
-    from ingest import stats
 
     df = bq.outcome_counts(src, Filters(player_counts=(n,)))
     out: dict[str, dict[str, dict[str, Any]]] = {}
@@ -200,9 +200,9 @@ def _dossier_entropy(src: Any, n: int) -> dict[str, dict[str, Any]]:
 
     import polars as pl
 
+    from ingest import stats
     from ingest.balance import AllGames as Filters
     from ingest.mandate2038 import balance as bq
-    from ingest import stats
 
     f = Filters(player_counts=(n,))
     acts, dos = bq.action_counts(src, f), bq.dossier_counts(src, f)
@@ -247,9 +247,9 @@ def _ids_seen(src: Any, n: int) -> dict[str, dict[str, int]]:
 def rows(study: Path) -> list[dict[str, Any]]:
     """Every figure of the study per policy mix (and every policy pooled, labelled) and
     player count, beside the designers' (module docstring)."""
+    from ingest import stats
     from ingest.balance import AllGames as Filters
     from ingest.mandate2038 import balance as bq
-    from ingest import stats
 
     sources = [bq.Source(study=study)]
     split = bq.games_by_count(sources[0], Filters())

@@ -17,7 +17,6 @@ import polars as pl
 from dashboards.store import query_many
 from ingest import balance
 from ingest.balance import columns, for_count, run, run_many, study_path, study_tables
-from ingest.mandate2038 import balance as _room
 from ingest.mandate2038.balance import (
     _FACTION,
     _FS,
@@ -54,6 +53,7 @@ from ingest.mandate2038.balance import (
     shares,
     split_grouped,
 )
+from ingest.mandate2038.balance import Source as _MandateSource
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,7 @@ class CachedSource(balance.Source):
 
 
 @dataclass(frozen=True)
-class Source(CachedSource, _room.Source):
+class Source(CachedSource, _MandateSource):
     """Mandate 2038's source (a study folder's ``seat_balance``) with the app's cache."""
 
 

@@ -16,7 +16,7 @@ import polars as pl
 import streamlit as st
 
 from dashboards import balance_queries as bq
-from dashboards import filters, stats, ui
+from dashboards import stats, ui
 from dashboards.queries import Filters
 from ingest.balance import ARM_MARK, split_kind
 

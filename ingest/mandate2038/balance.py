@@ -38,8 +38,7 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from ingest import balance
-from ingest import stats
+from ingest import balance, stats
 from ingest.balance import (
     AllGames,
     Selection,
