@@ -166,15 +166,17 @@ def study_tables(folder: Path) -> dict[str, list[Path]]:
 
 def study_version(tables: dict[str, list[Path]]) -> tuple[Any, ...]:
     """What changes when a study folder's files change."""
-    out: list[Any] = []
-    for name in sorted(tables):
-        for p in tables[name]:
-            try:
-                st = p.stat()
-            except OSError:
-                continue
-            out.append((name, str(p), st.st_mtime_ns, st.st_size))
-    return tuple(out)
+    return tuple((name, str(p), *_stat(p)) for name in sorted(tables) for p in tables[name]
+                 if _stat(p))
+
+
+def _stat(p: Path) -> tuple[int, int] | tuple[()]:
+    """A file's modification time and size (empty when it cannot be read)."""
+    try:
+        st = p.stat()
+    except OSError:
+        return ()
+    return st.st_mtime_ns, st.st_size
 
 
 def _study_many(src: Source, statements: list[tuple[str, list[Any]]]) -> list[pl.DataFrame]:
@@ -309,14 +311,8 @@ def data_version(src: Source) -> tuple[Any, ...]:
     if src.study is not None:
         return (str(src.study), src.pool_policies, study_version(study_tables(src.study)))
     assert src.db is not None
-    out: list[Any] = [str(src.db)]
-    for p in (src.db, src.db.with_name(src.db.name + ".wal")):
-        try:
-            st = p.stat()
-            out += [st.st_mtime_ns, st.st_size]
-        except OSError:
-            out += [None, None]
-    return tuple(out)
+    wal = src.db.with_name(src.db.name + ".wal")  # the database and its write-ahead log
+    return (str(src.db), _stat(src.db), _stat(wal))
 
 
 _RESULTS: OrderedDict[tuple[Any, ...], pl.DataFrame] = OrderedDict()
