@@ -113,6 +113,10 @@ def render() -> None:
     f = filters.sidebar(db)
     st.title("Balance")
     games = [g for g in rulesets() if not f.games or g in f.games]
+    if len(games) > 1:
+        st.caption("Each game's balance metrics as it declares them (docs/balance.md), per "
+                   "player count, kind of game and study arm, never pooled: a verdict where the "
+                   "game publishes a threshold, else the value and its 95% interval.")
     for game in games:
         decl = balance.declaration(game)
         title = gameapps.title(game)
