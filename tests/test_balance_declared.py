@@ -89,6 +89,7 @@ def _declaration(**members: Any) -> Any:
      "does not resolve"),
     (Balance(section="no_such_module_here:draw"), "balance.section"),
     ((BalanceMetric("a", "A", "d", "SELECT 1"),), "must be an engine.core.game.Balance"),
+    (Balance(metrics=(BalanceMetric("a", "A", "d", None),)), "needs a lower-case id"),  # type: ignore[arg-type]
 ])
 def test_a_malformed_balance_member_is_refused_naming_it(bad: Any, words: str) -> None:
     with pytest.raises(GameDeclarationError, match=words):

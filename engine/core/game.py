@@ -445,14 +445,15 @@ def check_declaration(obj: Any) -> Any:
 
 def _check_balance(who: str, balance: Any) -> None:
     """Refuse a malformed ``balance`` (its code references are checked with the others)."""
-    ok = isinstance(balance, Balance) and all(isinstance(m, BalanceMetric)
-                                              for m in balance.metrics)
+    ok = (isinstance(balance, Balance) and isinstance(balance.metrics, tuple)
+          and all(isinstance(m, BalanceMetric) for m in balance.metrics))
     ids = [m.id for m in balance.metrics] if ok else []
     if not ok or len(set(ids)) != len(ids):
         raise GameDeclarationError(f"{who}: 'balance' must be an engine.core.game.Balance of "
                                    f"BalanceMetric entries with unique ids, not {_shown(balance)}")
     for m in balance.metrics:
-        if (not _ID.match(m.id) or m.bound not in ("max", "min") or not m.compute.strip()
+        if (not isinstance(m.id, str) or not _ID.match(m.id) or m.bound not in ("max", "min")
+                or not isinstance(m.compute, str) or not m.compute.strip()
                 or not (m.threshold is None or isinstance(m.threshold, int | float))):
             raise GameDeclarationError(f"{who}: balance metric {m.id!r} needs a lower-case id, "
                                        "a compute (SQL or 'module:function'), a numeric "
