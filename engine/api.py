@@ -7,14 +7,14 @@ from here rather than from the toolkit's modules, so those may move without brea
 
 * **Declaring and replaying** (``schemas`` and ``engine``, loaded with this module): the
   declaration (:class:`Game`, :class:`Format`, :class:`Page`, :class:`Vocabulary`,
-  :class:`Balance`, :class:`BalanceMetric`), the ruleset's values (:class:`Decision`,
-  :data:`Pass`, :class:`TableColumns`, :class:`Outcome`, :class:`LedgerEntry`), findings
-  (:class:`FindingSink`, :class:`Catalogue`, :class:`Rule`, :data:`CORE_RULES`), rulings
-  (:func:`resolve_options`, :class:`RulingsError`), replay and simulation (:func:`replay`,
-  :class:`ReplayResult`, :func:`simulate_game`, :data:`SIMULATOR_VERSION`), and the log models
-  every game shares (:class:`BaseHeader`, :class:`Strict`, :data:`LOG_FORMAT`,
-  :data:`LOG_FORMAT_VERSION`, :class:`Event`, :class:`PhaseMarker`, :class:`Observation`,
-  :class:`SurveyAnswer`).
+  :class:`Balance`, :class:`BalanceMetric`), the
+  ruleset's values (:class:`Decision`, :data:`Pass`, :class:`TableColumns`, :class:`Outcome`,
+  :class:`LedgerEntry`), findings (:class:`FindingSink`, :class:`Catalogue`, :class:`Rule`,
+  :data:`CORE_RULES`), rulings (:func:`resolve_options`, :class:`RulingsError`), replay and
+  simulation (:func:`replay`, :class:`ReplayResult`, :func:`simulate_game`,
+  :data:`SIMULATOR_VERSION`), and the log models every game shares (:class:`BaseHeader`,
+  :class:`Strict`, :data:`LOG_FORMAT`, :data:`LOG_FORMAT_VERSION`, :class:`Event`,
+  :class:`PhaseMarker`, :class:`Observation`, :class:`SurveyAnswer`).
 * **Reading and timing** (``ingest``): :class:`LoadedLog`, :class:`Problems`,
   :func:`read_text_log`, :func:`unreadable`, :class:`Timing`, :func:`phase_timing`,
   :func:`naive_utc`, :func:`ingest_log`.
@@ -72,8 +72,8 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "CORE_RULES", "LOG_FORMAT", "LOG_FORMAT_VERSION", "SESSION_TYPE_LABELS", "SIMULATOR_VERSION",
-    "Balance", "BalanceMetric", "BaseHeader", "Catalogue", "Decision", "Event", "FindingSink",
-    "Format", "Game",
+    "Balance", "BalanceMetric",
+    "BaseHeader", "Catalogue", "Decision", "Event", "FindingSink", "Format", "Game",
     "LedgerEntry", "LoadedLog", "Observation", "Outcome", "Page", "Pass", "PhaseMarker",
     "Problems", "Recorder", "ReplayResult", "Rule", "RulingsError", "Strict", "SurveyAnswer",
     "TableColumns", "Timing", "Vocabulary", "ingest_log", "naive_utc", "phase_timing",
