@@ -164,9 +164,9 @@ def compare(ours: float | None, low: float | None, high: float | None, games: in
 
 def _outcome_rows(src: Any, n: int) -> dict[str, dict[str, dict[str, Any]]]:
     """kind -> "agi"/"open" -> value, interval and games, from the games' outcomes."""
-    from dashboards import balance_queries as bq
-    from dashboards.queries import Filters
     from ingest import stats
+    from ingest.balance import AllGames as Filters
+    from ingest.mandate2038 import balance as bq
 
     df = bq.outcome_counts(src, Filters(player_counts=(n,)))
     out: dict[str, dict[str, dict[str, Any]]] = {}
@@ -200,9 +200,9 @@ def _dossier_entropy(src: Any, n: int) -> dict[str, dict[str, Any]]:
 
     import polars as pl
 
-    from dashboards import balance_queries as bq
-    from dashboards.queries import Filters
     from ingest import stats
+    from ingest.balance import AllGames as Filters
+    from ingest.mandate2038 import balance as bq
 
     f = Filters(player_counts=(n,))
     acts, dos = bq.action_counts(src, f), bq.dossier_counts(src, f)
@@ -228,8 +228,8 @@ def _ids_seen(src: Any, n: int) -> dict[str, dict[str, int]]:
     """kind -> how many distinct action ids, openings and winning paths the games show."""
     import polars as pl
 
-    from dashboards import balance_queries as bq
-    from dashboards.queries import Filters
+    from ingest.balance import AllGames as Filters
+    from ingest.mandate2038 import balance as bq
 
     f = Filters(player_counts=(n,))
     out: dict[str, dict[str, int]] = {}
@@ -247,9 +247,9 @@ def _ids_seen(src: Any, n: int) -> dict[str, dict[str, int]]:
 def rows(study: Path) -> list[dict[str, Any]]:
     """Every figure of the study per policy mix (and every policy pooled, labelled) and
     player count, beside the designers' (module docstring)."""
-    from dashboards import balance_queries as bq
-    from dashboards.queries import Filters
     from ingest import stats
+    from ingest.balance import AllGames as Filters
+    from ingest.mandate2038 import balance as bq
 
     sources = [bq.Source(study=study)]
     split = bq.games_by_count(sources[0], Filters())
@@ -383,7 +383,7 @@ def _needed_cell(row: dict[str, Any]) -> str:
 
 def null_report(study: Path, replicates: int, players: tuple[int, ...] = ()) -> dict[str, Any]:
     """``--null-check``'s result: every check's false-verdict rate and coverage."""
-    from dashboards.balance_null import SIZES, null_check
+    from ingest.mandate2038.balance_null import SIZES, null_check
 
     checks = null_check(study, replicates, SIZES, players)
     worst: dict[tuple[str, int], dict[str, Any]] = {}

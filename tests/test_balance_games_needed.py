@@ -12,10 +12,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dashboards import balance_null as bn
 from dashboards import balance_queries as bq
 from dashboards.queries import Filters
 from ingest import stats
+from ingest.mandate2038 import balance_null as bn
 from ingest.mandate2038.study import Batch, StudySpec, run_batch, write_batch
 
 POOL_GAMES = 60

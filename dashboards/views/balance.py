@@ -1,358 +1,134 @@
-"""Balance: the designers' balance checks (contract strategic-unsolvability-v3) per player count,
-physical evidence and a study folder side by side, with a verdict only where the sample decides.
+"""Balance: every game's balance metrics as it declares them (its declaration's ``balance``;
+docs/balance.md), per player count, kind of game and study arm, never pooled: a verdict where
+the game publishes a threshold, else the value and its 95% interval. A game that declares a
+section of its own draws it (Mandate 2038: the designers' contract checks); a game that
+declares no metric is said to have none.
 
-Definitions: docs/balance.md; queries: :mod:`dashboards.balance_queries`.
+Statistics: :mod:`ingest.balance` (every game), a game's own module where it declares one.
 """
 
 from __future__ import annotations
 
-import functools
 import math
+from pathlib import Path
 from typing import Any
 
 import polars as pl
 import streamlit as st
 
-from dashboards import balance_queries as bq
-from dashboards import filters, stats, store, ui
+from dashboards import filters, gameapps, store, ui
+from dashboards.balance_queries import CachedSource
+from dashboards.charts import KIND_LABELS
 from dashboards.queries import Filters
+from engine.core.game import BalanceMetric, resolve
+from engine.core.registry import rulesets
+from ingest import balance
 
-#: how each kind of game is named on this page (simulated games are always labelled)
-KIND_LABELS = {
-    "human": "Human playtests",
-    "simulated": "Simulated (warehouse bots)",
-    "walkthrough": "Walkthroughs",
-    "illustrative": "Illustrative examples",
-    "study": "Study (simulated)",
-}
-STUDY_KEY = "balance_study_folder"
+#: a verdict's colour (Streamlit's coloured text)
+VERDICT_COLOURS = {"within": "green", "outside": "red", "not enough games": "orange"}
 
 
-def _fmt(v: float | None, metric: str) -> str:
-    if v is None or (isinstance(v, float) and math.isnan(v)):
-        return "–"
-    if metric == "policy_fallbacks":
-        return f"{v:.0f}"
-    return f"{v:.3f}"
+def _kind(kind: str) -> str:
+    base, arm = balance.split_kind(kind)
+    return KIND_LABELS.get(base, base) + (f"{balance.ARM_MARK}{arm}" if arm else "")
 
 
-def _interval(low: float | None, high: float | None) -> str:
-    if low is None or high is None:
-        return "–"
-    return f"{low:.3f} to {high:.3f}"
+def _num(v: float | None) -> str:
+    return "–" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.3f}"
 
 
-#: a verdict's colour on the scorecard (Streamlit's coloured text)
-VERDICT_COLOURS = {stats.WITHIN: "green", stats.OUTSIDE: "red", stats.NOT_ENOUGH: "orange",
-                   "no value": "gray"}
+def _threshold(m: BalanceMetric) -> str:
+    if m.threshold is None:
+        return "no published threshold: the value and its 95% interval only"
+    bound = "≤" if m.bound == "max" else "≥"
+    return f"threshold {bound} {m.threshold:g}" + (f" ({m.source})" if m.source else "")
 
 
-def _threshold(key: str, bound: str) -> str:
-    return f"{'≤' if bound == 'max' else '≥'} {stats.thresholds().get(key, math.nan):g}"
+def _verdict(r: dict[str, Any]) -> str:
+    v = str(r["verdict"])
+    need = r.get("games_needed")
+    return v + (f" (settled by ~{need:,} games)" if need is not None else "")
 
 
-def scorecard(frames: dict[str, pl.DataFrame], n: int) -> str:
-    """The one-glance scorecard: a Markdown table, one row per check, one column per source,
-    each cell the verdict in its colour (within green, outside red, not enough games orange)."""
-    labels = list(frames)
-    head = "| check | threshold | " + " | ".join(labels) + " |"
-    lines = [head, "|---|---|" + "---|" * len(labels)]
-    for mid, name, key, bound in bq.METRICS:
-        cells = []
-        for label in labels:
-            df = frames[label]
-            part = df.filter((pl.col("player_count") == n) & (pl.col("metric") == mid))
-            v = part["verdict"][0] if part.height else "no value"
-            cells.append(f":{VERDICT_COLOURS.get(v, 'gray')}[{v}]")
-        lines.append(f"| {name} | {_threshold(key, bound)} | " + " | ".join(cells) + " |")
-    return "\n".join(lines)
-
-
-def _checks_table(frames: dict[str, pl.DataFrame], n: int) -> pl.DataFrame:
-    """The checks in detail, one row per check and source (long, so that it stays narrow
-    whatever the number of sources): games, value, 95% interval, threshold, verdict."""
-    rows = []
-    for mid, name, key, bound in bq.METRICS:
-        for label, df in frames.items():
-            part = df.filter((pl.col("player_count") == n) & (pl.col("metric") == mid))
-            for r in part.iter_rows(named=True):
-                seen = r.get("value_seen") is not None
-                # an entropy's verdict is on the designers' scale (the ids seen): its value
-                # there, the fixed scale's (the ids possible) beside it
-                value = (f"{_fmt(r['value_seen'], mid)} over the {r['ids_seen']} seen "
-                         f"(fixed scale {_fmt(r['value'], mid)})" if seen
-                         else _fmt(r["value"], mid))
-                rows.append({"metric (designers' name)": name, "games from": label, "games": r["games"], "value": value,
-                             "95% interval": _interval(r["low_seen"], r["high_seen"]) if seen
-                             else _interval(r["low"], r["high"]),
-                             "threshold": _threshold(key, bound),
-                             "verdict": r["verdict"] + _needed(r)})
+def metric_table(df: pl.DataFrame) -> pl.DataFrame:
+    """One declared metric's rows as the page shows them (at most 8 columns)."""
+    rows = [{"games from": _kind(str(r["kind"])), "players": r["player_count"],
+             "group": r["key"] or "all games", "games": r["games"], "value": _num(r["value"]),
+             "95% interval": ("–" if r["low"] is None or r["high"] is None
+                              else f"{r['low']:.3f} to {r['high']:.3f}"),
+             "verdict": _verdict(r)}
+            for r in df.sort(["player_count", "kind", "key"], nulls_last=True)
+            .iter_rows(named=True)]
     return pl.DataFrame(rows)
 
 
-def _needed(r: dict[str, Any]) -> str:
-    """The games that would settle a check with "not enough games" at its current effect size
-    (80% chance; :func:`ingest.stats.games_needed`): bots in whole line-ups, and physical
-    tables (the checks only bots have: none)."""
-    bots, tables = r.get("games_needed"), r.get("tables_needed")
-    if bots is None:
-        return ""
-    return (f" (settled by ~{bots:,} bot games; "
-            + (f"{tables:,} at tables)" if tables is not None else "bots only)"))
-
-
-def _notes(frames: dict[str, pl.DataFrame], n: int) -> list[str]:
-    out = []
-    for label, df in frames.items():
-        part = df.filter((pl.col("player_count") == n) & (pl.col("note") != ""))
-        seen: dict[str, list[str]] = {}
-        for r in part.iter_rows(named=True):
-            seen.setdefault(r["note"], []).append(r["metric"])
-        names = {mid: name for mid, name, _key, _bound in bq.METRICS}
-        for note, mids in seen.items():
-            out.append(f"**{label}** ({', '.join(names.get(m, m) for m in mids)}): {note}.")
-    return out
-
-
-#: session key of the chosen player count, kept across pages
-KEPT_COUNT = "_balance_player_count_kept"
-
-
-#: the columns of the win-share charts' data (and of the tables under them)
-SHARE_COLUMNS = ("source", "appearances", "wins", "share", "low", "high", "expected")
-
-
-def _share_data(df: pl.DataFrame, by: str) -> pl.DataFrame:
-    """The win-share chart's data: one row per source and group (NaN as null)."""
-    cols = [SHARE_COLUMNS[0], by, *SHARE_COLUMNS[1:]]
-    return df.select(cols).with_columns(pl.col(pl.Float64).fill_nan(None))
-
-
-def _share_spec(by: str, title: str) -> dict[str, Any]:
-    """Vega-Lite spec of win shares with their intervals and the even share, without its data
-    (:func:`_share_data`; built directly: Altair's schema validation costs more than the whole
-    page's queries)."""
-    axis = {"turn_order": "Turn order (0 = first Initiative)", "faction": "Faction",
-            "profile": "Strategy profile"}[by]
-    y = {"field": by, "type": "nominal", "title": axis}
-    colour = {"field": "source", "type": "nominal", "title": "Games"}
-    return {
-        "$schema": "https://vega.github.io/schema/vega-lite/v5.json",
-        "title": title,
-        "layer": [
-            {"mark": {"type": "rule", "strokeWidth": 2},
-             "encoding": {"x": {"field": "low", "type": "quantitative"},
-                          "x2": {"field": "high"}, "y": y,
-                          "yOffset": {"field": "source"}, "color": colour}},
-            {"mark": {"type": "point", "filled": True, "size": 80},
-             "encoding": {"x": {"field": "share", "type": "quantitative",
-                                "title": "Win share (joint wins 1/k)",
-                                "scale": {"domain": [0, 1]}},
-                          "y": y, "yOffset": {"field": "source"}, "color": colour,
-                          "tooltip": [{"field": c} for c in ("source", by, "appearances",
-                                                              "wins", "share", "low", "high",
-                                                              "expected")]}},
-            {"mark": {"type": "tick", "color": "black", "thickness": 2, "size": 16},
-             "encoding": {"x": {"field": "expected", "type": "quantitative"}, "y": y}},
-        ],
-    }
-
-
-def _show_spec(spec: dict[str, Any], data: pl.DataFrame, name: str) -> None:
-    """Draw a Vega-Lite spec on ``data`` full width with PNG and SVG downloads (vl-convert, on
-    demand). The data goes to Streamlit as an Arrow table (it would turn a list of rows into
-    pandas first); the downloads embed it as values when asked for."""
-    import json
-
+def _chart(df: pl.DataFrame, title: str) -> None:
+    """Value and interval per group, one colour per kind of game and player count."""
+    data = df.select(
+        pl.col("key").fill_null("all games").alias("group"),
+        (pl.col("kind").map_elements(_kind, return_dtype=pl.String) + " · "
+         + pl.col("player_count").cast(pl.String) + "p").alias("games from"),
+        "value", "low", "high").with_columns(pl.col(pl.Float64).fill_nan(None))
+    y = {"field": "group", "type": "nominal", "title": None}
+    colour = {"field": "games from", "type": "nominal", "title": "Games"}
+    spec = {"title": title, "layer": [
+        {"mark": {"type": "rule", "strokeWidth": 2},
+         "encoding": {"x": {"field": "low", "type": "quantitative"}, "x2": {"field": "high"},
+                      "y": y, "yOffset": {"field": "games from"}, "color": colour}},
+        {"mark": {"type": "point", "filled": True, "size": 70},
+         "encoding": {"x": {"field": "value", "type": "quantitative", "title": title},
+                      "y": y, "yOffset": {"field": "games from"}, "color": colour,
+                      "tooltip": [{"field": c} for c in ("games from", "group", "value",
+                                                          "low", "high")]}}]}
     st.vega_lite_chart(data.to_arrow(), spec=spec, width="stretch")
 
-    def text() -> str:
-        return json.dumps({**spec, "data": {"values": data.to_dicts()}})
 
-    def png() -> bytes:
-        import vl_convert as vlc
-
-        return bytes(vlc.vegalite_to_png(text(), scale=2))
-
-    def svg() -> str:
-        import vl_convert as vlc
-
-        return str(vlc.vegalite_to_svg(text()))
-
-    c1, c2, _ = st.columns([1, 1, 4])
-    c1.download_button("PNG", data=png, file_name=f"{name}.png", mime="image/png",
-                       key=f"png-{name}", on_click="ignore", icon=":material/download:")
-    c2.download_button("SVG", data=svg, file_name=f"{name}.svg", mime="image/svg+xml",
-                       key=f"svg-{name}", on_click="ignore", icon=":material/download:")
-
-
-def source_label(src: bq.Source, kind: str, study_name: str) -> str:
-    """How a kind of game is named on the page: the warehouse's kinds in words; a study's
-    games by the study and the policy mix that played them (never pooled unlabelled)."""
-    if src.study is None:
-        return KIND_LABELS.get(kind, kind)
-    mix = kind.removeprefix("study: ")
-    return f"Study {study_name}: {mix} line-ups"
-
-
-@functools.cache
-def _names() -> dict[str, dict[str, str]]:
-    """Printed names of factions (the content pack) and strategy profiles (the default
-    profile set); an id without a name is shown as it is."""
-    out: dict[str, dict[str, str]] = {"faction": {}, "profile": {}}
-    try:
-        from schemas.packs import load_pack
-
-        pack = load_pack("mandate2038", "0.8.0-rc.17-test")
-        out["faction"] = {f.id: f.name for f in pack.factions}
-    except Exception:  # noqa: BLE001 - names are a nicety: ids are shown without them
-        pass
-    try:
-        from schemas.mandate2038.profiles import load_profiles
-
-        out["profile"] = {k: str(getattr(v, "name", k)) for k, v in
-                          load_profiles("default").items()}
-    except Exception:  # noqa: BLE001
-        pass
-    return out
-
-
-def named(df: pl.DataFrame, by: str) -> pl.DataFrame:
-    """``df`` with faction and profile ids in column ``by`` replaced by their printed names."""
-    names = _names().get(by)
-    if not names or by not in df.columns:
-        return df
-    return df.with_columns(pl.col(by).cast(pl.Utf8).replace(names))
-
-
-def _shares(sources: dict[str, bq.Source], f: Filters, by: str, n: int) -> pl.DataFrame:
-    parts = []
-    for label, src in sources.items():
-        df = bq.shares(src, f, by, n)
-        if df.is_empty():
+def declared_section(game: str, db: Path, f: Filters) -> None:
+    """A game's declared metrics on the selected games: per metric its definition, threshold,
+    a table and (for a metric by group) a chart of the values and their intervals."""
+    decl = balance.declaration(game)
+    df = balance.metrics(game, CachedSource(db=db), f)
+    title = gameapps.title(game)
+    if df.is_empty():
+        ui.empty_state(f"No complete {title} games match. " + ui.NO_GAMES)
+        return
+    counts = sorted({int(n) for n in df["player_count"].to_list()})
+    st.caption(f"{title}: {len(decl.metrics)} metrics over the complete games of "
+               + ", ".join(f"{n} players" for n in counts) + ", each player count and kind "
+               "of game apart.")
+    for m in decl.metrics:
+        part = df.filter(pl.col("metric") == m.id)
+        st.subheader(m.label)
+        st.caption(f"{m.definition} ({_threshold(m)}.)")
+        if part.is_empty():
+            st.caption("No value in these games.")
             continue
-        for (kind,), part in df.group_by(["kind"], maintain_order=True):
-            name = source_label(src, str(kind), label)
-            parts.append(named(part.with_columns(pl.lit(name).alias("source"),
-                                                 pl.col(by).cast(pl.Utf8)), by))
-    return pl.concat(parts, how="diagonal_relaxed") if parts else pl.DataFrame()
-
-
-#: the Variants page (A/B of a rule), when the app has it
-VARIANTS_PAGE = "views/variants.py"
-
-
-def _variants_link() -> None:
-    """Where the Variants view is linked from: rule variants compared on the same checks."""
-    from pathlib import Path
-
-    if (Path(__file__).resolve().parent / "variants.py").is_file():
-        st.page_link(VARIANTS_PAGE, label="Variants: a rule's A/B on these checks",
-                     icon=":material/compare_arrows:")
+        ui.show_table(metric_table(part), f"balance-{game}-{m.id}")
+        if part["key"].n_unique() > 1:
+            _chart(part, m.label)
 
 
 def render() -> None:
     db = store.db_path()
     f = filters.sidebar(db)
     st.title("Balance")
-    others = [g for g in (f.games or ()) if g != "mandate2038"]
-    if others and "mandate2038" not in (f.games or ()):
-        from dashboards import gameapps
-
-        ui.empty_state("The balance checks are Mandate 2038's designers' contract; "
-                       + ", ".join(gameapps.title(g) for g in others)
-                       + " has none yet. Choose Mandate 2038 (or all games) in the Game filter.")
-        filters.show_exclusions(db, f)
-        return
-    th = stats.thresholds()
-    st.caption(
-        "The designers' balance checks (contract strategic-unsolvability-v3, provisional "
-        "thresholds, docs/balance.md, Verdicts), computed with their definitions (docs/balance.md, "
-        "Definitions): per "
-        "player count, joint wins credited 1/k, seat = turn order from first Initiative, the "
-        "Era II leader read at the end of Era II Production. Physical evidence and each "
-        "study's policy mix are shown side by side, never pooled. Four players is the balance "
-        "authority."
-    )
-    study_text = st.sidebar.text_input(
-        "Study folder", key=STUDY_KEY,
-        help="A folder written by `playtest study` (Parquet tables). Its results are shown "
-             "beside the warehouse's, never pooled with them, one column per policy mix. "
-             "PLAYTEST_STUDY sets the default.",
-    )
-    study = bq.study_path(study_text)
-    if (study_text or "").strip() and study is None:
-        st.warning(f"{study_text!r} is not a study folder (it needs games/ and seats/ Parquet "
-                   "tables); showing the warehouse only.", icon=":material/warning:")
-
-    sources: dict[str, bq.Source] = {"warehouse": bq.Source(db=db)}
-    if study is not None:
-        sources[study.name] = bq.Source(study=study)
-    counted: dict[str, dict[int, int]] = {}
-    for name, src in sources.items():
-        for (kind, n), games in bq.games_by_count(src, f).items():
-            counted.setdefault(source_label(src, kind, name), {})[n] = games
-    if not counted:
-        ui.empty_state("No complete games match. " + ui.NO_GAMES + " A study folder written by "
-                       "`playtest study` can be named in the sidebar.")
-        filters.show_exclusions(db, f)
-        return
-
-    counts = sorted({n for per in counted.values() for n in per})
-    # the choice is kept for the session: coming back from another page, the radio is a new
-    # widget that would start again from 4 players
-    kept = st.session_state.get(KEPT_COUNT)
-    default = kept if kept in counts else (4 if 4 in counts else counts[0])
-    n = int(st.radio("Player count", counts, index=counts.index(default),
-                     horizontal=True, key="balance_player_count",
-                     format_func=lambda k: f"{k} players"))
-    st.session_state[KEPT_COUNT] = n
-    fn = bq.for_count(f, n)  # the same figures for n players, from their games only
-    frames: dict[str, pl.DataFrame] = {}
-    for name, src in sources.items():
-        m = bq.metrics(src, fn, n)
-        if m.is_empty():
-            continue
-        for (kind,), part in m.group_by(["kind"], maintain_order=True):
-            frames[source_label(src, str(kind), name)] = part
-    st.subheader(f"Scorecard ({n} players)")
-    st.markdown(scorecard(frames, n))
-    st.caption("Games: " + "; ".join(f"{k}: {v[n]}" for k, v in counted.items() if v.get(n)))
-    st.markdown(
-        f"**Verdicts** follow the contract's rule (equivalence intervals inside the tolerances; "
-        f"non-significance is not enough): *{stats.WITHIN}* when the whole 95% interval is on "
-        f"the allowed side of the threshold, *{stats.OUTSIDE}* when it is wholly beyond it, "
-        f"otherwise *{stats.NOT_ENOUGH}*; fewer than {stats.MIN_VERDICT_GAMES} games get no "
-        "verdict. Intervals are taken over common-seed "
-        "blocks of games (a range or a maximum from simultaneous intervals of its groups, "
-        "anything else by a bias-corrected cluster bootstrap); `playtest calibrate "
-        "--null-check` measures how often a verdict is wrong (docs/balance.md). An entropy "
-        "is judged on the designers' scale (normalised by the log of the ids seen, as their "
-        "floor is defined), the fixed scale beside it. *Settled by*: for a check with "
-        f"*{stats.NOT_ENOUGH}*, the games that would give a verdict with an "
-        f"{stats.POWER:.0%} chance if the present estimate were the truth (the same bootstrap, "
-        "its interval shrinking with more games), for bots (whole line-ups) and for physical "
-        "tables (each game its own deal, assuming a table's game varies as a bot's does)."
-    )
-    _variants_link()
-    st.subheader("The checks in detail")
-    ui.show_table(_checks_table(frames, n), f"balance-checks-{n}p")
-    for note in _notes(frames, n):
-        st.caption(note)
-    for by, title, limit in (
-        ("turn_order", "Win share by turn order", th["seatWinShareRangeMax"]),
-        ("faction", "Win share by faction", th["factionWinShareRangeMax"]),
-        ("profile", "Win share by strategy profile", th["profileWinShareRangeMax"]),
-    ):
-        df = _shares(sources, fn, by, n)
-        if df.is_empty():
-            continue
-        st.subheader(f"{title} ({n} players)")
-        _show_spec(_share_spec(by, f"{title}, {n} players (95% interval over common-seed "
-                                   f"blocks; tick = even share; range limit {limit:g})"),
-                   _share_data(df, by), f"win-share-{by}-{n}p")
-        ui.show_table(df.select("source", by, "appearances", "wins", "share", "low", "high",
-                                "expected"), f"win-share-{by}-{n}p")
+    games = [g for g in rulesets() if not f.games or g in f.games]
+    if len(games) > 1:
+        st.caption("Each game's balance metrics as it declares them (docs/balance.md), per "
+                   "player count, kind of game and study arm, never pooled: a verdict where the "
+                   "game publishes a threshold, else the value and its 95% interval.")
+    for game in games:
+        decl = balance.declaration(game)
+        title = gameapps.title(game)
+        if len(games) > 1:
+            st.header(title, divider="gray")
+        if decl.section is not None:
+            resolve(decl.section)(db, f)
+        elif decl.metrics:
+            declared_section(game, db, f)
+        else:
+            ui.empty_state(f"{title} declares no balance metrics (a game declares them in its "
+                           "declaration's `balance`: docs/balance.md).")
     filters.show_exclusions(db, f)
 
 

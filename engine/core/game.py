@@ -250,6 +250,38 @@ class Vocabulary:
         return text[:1].upper() + text[1:]
 
 
+@dataclass(frozen=True, slots=True)
+class BalanceMetric:
+    """One balance metric of a game (docs/balance.md "A game's metrics"): ``id``, the
+    ``label`` a designer reads, its ``definition`` in words, and ``compute``: a SELECT over the
+    warehouse tables (``game_id``, optional ``key`` and ``value``: ingest.balance) or a
+    ``"module:function"``; the designers' ``threshold`` (``bound`` ``"max"``: at most,
+    ``"min"``: at least) and its ``source``, where the game publishes one (None: no verdict)."""
+
+    id: str
+    label: str
+    definition: str
+    compute: str
+    threshold: float | None = None
+    bound: str = "max"
+    source: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Balance:
+    """A game's balance metrics (the Balance page draws them); ``section``: a
+    ``"module:function"`` ``(db, filters)`` drawing the game's own Balance section instead of
+    the shared table of its metrics, or None."""
+
+    metrics: tuple[BalanceMetric, ...] = ()
+    section: str | None = None
+
+
+def is_sql(compute: str) -> bool:
+    """Whether a metric's ``compute`` is a SELECT (else a ``"module:function"``)."""
+    return not _REF.match(compute.strip())
+
+
 class Game:
     """Base class of a game declaration: the default of every optional member.
 
@@ -322,6 +354,8 @@ class Game:
     #: hold when they are fewer than the header lists (a seat row lost from a sheet), or None
     #: (the header's seats); an event naming any other seat is ``log/seat-out-of-range``
     seats_at_table: Any = None
+    #: the game's balance metrics (:class:`Balance`; none: the Balance page says so)
+    balance: Balance = Balance()
 
     def option_book(self, rules_version: str | None = None) -> Any:
         """This game's unwritten-rule options (engine.core.options.OptionBook) for
@@ -348,7 +382,7 @@ OPTIONAL: dict[str, Any] = {
         "session_folder", "content_pack",
         "timed_phases", "timing", "rulings_dir", "protocols_dir", "samples_dir", "vocabulary",
         "board_picture", "content_names", "recorder", "pages",
-        "simulate_one", "prepare_simulation", "simulation_moves", "seats_at_table",
+        "simulate_one", "prepare_simulation", "simulation_moves", "seats_at_table", "balance",
     )
 }
 
@@ -421,6 +455,7 @@ def check_declaration(obj: Any) -> Any:
     if not isinstance(obj.vocabulary, Vocabulary):
         raise GameDeclarationError(f"{who}: 'vocabulary' must be an engine.core.game.Vocabulary")
     _check_member_types(who, obj)
+    _check_balance(who, obj.balance)
     if obj.simulate_one is not None and not callable(obj.simulate_one):
         raise GameDeclarationError(f"{who}: 'simulate_one' must be a function or None")
     if obj.simulate_one is not None and not (obj.player_counts and obj.bot_names):
@@ -434,6 +469,23 @@ def check_declaration(obj: Any) -> Any:
             raise GameDeclarationError(f"{who}: {member} {ref!r} does not resolve: "
                                        f"{err}") from None
     return obj
+
+
+def _check_balance(who: str, balance: Any) -> None:
+    """Refuse a malformed ``balance`` (its code references are checked with the others)."""
+    ok = (isinstance(balance, Balance) and isinstance(balance.metrics, tuple)
+          and all(isinstance(m, BalanceMetric) for m in balance.metrics))
+    ids = [m.id for m in balance.metrics] if ok else []
+    if not ok or len(set(ids)) != len(ids):
+        raise GameDeclarationError(f"{who}: 'balance' must be an engine.core.game.Balance of "
+                                   f"BalanceMetric entries with unique ids, not {_shown(balance)}")
+    for m in balance.metrics:
+        if (not isinstance(m.id, str) or not _ID.match(m.id) or m.bound not in ("max", "min")
+                or not isinstance(m.compute, str) or not m.compute.strip()
+                or not (m.threshold is None or isinstance(m.threshold, int | float))):
+            raise GameDeclarationError(f"{who}: balance metric {m.id!r} needs a lower-case id, "
+                                       "a compute (SQL or 'module:function'), a numeric "
+                                       "threshold or None and a bound 'max' or 'min'")
 
 
 def _strings(value: Any) -> bool:
@@ -538,6 +590,9 @@ def _code_refs(obj: Any) -> list[tuple[str, str]]:
         refs.append(("session_folder.reader", obj.session_folder.reader))
     refs.extend((m, getattr(obj, m)) for m in ("timing", "board_picture", "content_names",
                                                        "recorder", "content_pack"))
+    refs.append(("balance.section", obj.balance.section))
+    refs.extend((f"balance metric {m.id!r} compute", m.compute) for m in obj.balance.metrics
+                if not is_sql(m.compute))
     out: list[tuple[str, str]] = []
     for member, ref in refs:
         if ref is None or callable(ref):

@@ -18,6 +18,8 @@ from typing import Any, get_args
 from pydantic import BaseModel
 
 from engine.api import (
+    Balance,
+    BalanceMetric,
     BaseHeader,
     Decision,
     FindingSink,
@@ -284,6 +286,39 @@ class MandateRuleset(Game):
     pages = ()
     #: a log's header may name a rules variant (docs/variants.md): setup plays its pack
     plays_variants = True
+    #: the designers' balance contract (strategic-unsolvability-v3, FACTS.md §11.5; thresholds
+    #: data/content/mandate2038/balance-thresholds.json), computed together by its room and
+    #: drawn by its own Balance section (docs/balance.md "Definitions")
+    balance = Balance(section="dashboards.mandate2038.balance:section", metrics=tuple(
+        BalanceMetric(mid, label, text, "ingest.mandate2038.balance:declared", limit, bound,
+                      "strategic-unsolvability-v3")
+        for mid, label, text, limit, bound in (
+            ("seat_win_share_range", "Seat win-share range (turn order from first Initiative)",
+             "max - min win share over turn order from first Initiative", 0.10, "max"),
+            ("faction_win_share_range", "Faction win-share range",
+             "max - min win share over factions", 0.15, "max"),
+            ("profile_win_share_range", "Profile win-share range",
+             "max - min win share over strategy profiles (bots)", 0.18, "max"),
+            ("faction_strategy_interaction", "Faction × strategy interaction range",
+             "max - min win share over (faction, profile) pairs seen 4 times", 0.22, "max"),
+            ("round_two_leader_conversion", "Era II leader conversion",
+             "mean over games of Era II leaders who won / leaders", 0.72, "max"),
+            ("action_entropy", "Action entropy",
+             "entropy of the resolved action ids over log 12", 0.72, "min"),
+            ("opening_entropy", "Opening entropy",
+             "entropy of the Era I openings over log 120", 0.65, "min"),
+            ("opening_top_share", "Opening top share", "the commonest opening's share", 0.30,
+             "max"),
+            ("winning_path_entropy", "Winning-path entropy",
+             "entropy of the winners' paths (lane-margin-v1) over log 22", 0.60, "min"),
+            ("winning_path_top_share", "Winning-path top share",
+             "the commonest winning path's share", 0.55, "max"),
+            ("pairwise_dominance", "Pairwise (head-to-head) dominance",
+             "the highest rate of one profile over another, head to head", 0.70, "max"),
+            ("forced_no_op_rate", "Forced no-op rate",
+             "blocked actions over 12 action opportunities a seat", 0.03, "max"),
+            ("policy_fallbacks", "Policy fallbacks", "a bot policy's fallbacks (a count)", 0.0,
+             "max"))))
 
     def content(self, rules_version: str = RULES_VERSION) -> Content:
         """The indexed content pack (raises RuntimeError when the pack is not installed)."""

@@ -21,6 +21,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from engine.api import (
+    Balance,
+    BalanceMetric,
     BaseHeader,
     Decision,
     FindingSink,
@@ -212,6 +214,38 @@ class VestigeRuleset(Game):
     recorder = "dashboards.vestige.record:RECORDER"
     pages = (Page(title="Vestige: modes and nemeses", url_path="vestige-modes",
                   script="../../dashboards/vestige/modes.py", icon=":material/groups:"),)
+    #: balance metrics from its tables (docs/balance.md "Vestige"); no published thresholds
+    balance = Balance(metrics=(
+        BalanceMetric("win_rate_by_seat", "Win rate by seat",
+                      "share of games each seat won, per mode (a shared win counts for each)",
+                      "SELECT s.game_id, v.mode || ' · seat ' || s.seat AS key, "
+                      "CAST(s.winner AS DOUBLE) AS value FROM vestige_seats s "
+                      "JOIN vestige_games v USING (game_id) WHERE s.winner IS NOT NULL"),
+        BalanceMetric("win_rate_by_mode", "Players' win rate by mode",
+                      "share of games some seat won (not everyone lost), per mode",
+                      "SELECT game_id, mode AS key, CAST(NOT everyone_lost AS DOUBLE) AS value "
+                      "FROM vestige_games WHERE everyone_lost IS NOT NULL"),
+        BalanceMetric("win_rate_by_nemesis", "Players' win rate by nemesis",
+                      "share of games against each nemesis that the nemesis did not win",
+                      "SELECT game_id, nemesis AS key, CAST(NOT won AS DOUBLE) AS value "
+                      "FROM vestige_nemesis WHERE won IS NOT NULL"),
+        BalanceMetric("endings", "How games end",
+                      "share of games ending each way (vestige_games.result)",
+                      "SELECT game_id, result AS key FROM vestige_games "
+                      "WHERE result IS NOT NULL"),
+        BalanceMetric("leverage_by_source", "Leverage by source",
+                      "leverage a seat gains from each source in a game (the score ledger; "
+                      "0 where the source paid nothing), mean over seats and games",
+                      "SELECT v.game_id, s.source AS key, coalesce(sum(l.amount), 0)::DOUBLE "
+                      "/ any_value(gm.player_count) AS value FROM vestige_games v "
+                      "JOIN games gm USING (game_id) CROSS JOIN (SELECT DISTINCT source FROM "
+                      "ledger WHERE game_id IN (SELECT game_id FROM vestige_games)) s "
+                      "LEFT JOIN ledger l ON l.game_id = v.game_id AND l.source = s.source "
+                      "AND l.seat IS NOT NULL GROUP BY v.game_id, s.source"),
+        BalanceMetric("game_length", "Game length (rounds)", "rounds played, per mode",
+                      "SELECT game_id, mode AS key, rounds AS value FROM vestige_games "
+                      "WHERE rounds IS NOT NULL"),
+    ))
 
     def prepare_simulation(self) -> None:
         """The simulator's start-up, done once before games are timed: import the simulator

@@ -16,6 +16,8 @@ from typing import Any
 from pydantic import BaseModel, TypeAdapter
 
 from engine.api import (
+    Balance,
+    BalanceMetric,
     BaseHeader,
     Decision,
     FindingSink,
@@ -116,6 +118,18 @@ class PigRuleset(Game):
     board_picture = "playtest_pig.board:score_track"  # the Replay viewer's picture
     recorder = "playtest_pig.recorder:RECORDER"  # live entry on the Record page
     pages: tuple[Page, ...] = (Page(title="Pig: turn risk", script=str(HERE / "page.py"), url_path="pig-turn-risk"),)
+    #: balance metrics from its tables (the Balance page); Pig publishes no thresholds
+    balance = Balance(metrics=(
+        BalanceMetric("first_player_advantage", "First-player advantage",
+                      "the first player's win rate minus the even share 1/n (0: no advantage); "
+                      "the first player holds the game's first turn",
+                      "SELECT s.game_id, CAST(s.winner AS DOUBLE) - 1.0 / g.player_count AS "
+                      "value FROM pig_seats s JOIN games g USING (game_id) JOIN (SELECT "
+                      "game_id, arg_min(seat, event) AS first FROM pig_turns GROUP BY game_id) "
+                      "f USING (game_id) WHERE s.seat = f.first AND s.winner IS NOT NULL"),
+        BalanceMetric("game_length", "Game length (rounds)", "rounds played to the end",
+                      "SELECT game_id, rounds AS value FROM pig_games WHERE rounds IS NOT NULL"),
+    ))
 
     def simulate_one(self, seed: object, index: int, players: int,
                      bots: str = "mixed") -> PigLog:

@@ -1,7 +1,7 @@
 """How often a balance verdict is wrong, and how often its interval covers: the null check.
 
 ``playtest calibrate --null-check N [STUDY_DIR]`` measures, for every check of the Balance page
-(:data:`dashboards.balance_queries.METRICS`), over ``N`` replicate studies of 50, 200 and 1,000
+(:data:`ingest.mandate2038.balance.METRICS`), over ``N`` replicate studies of 50, 200 and 1,000
 games per player count and policy:
 
 * ``false_verdict_rate``: the share of replicates whose verdict contradicts the truth
@@ -27,7 +27,7 @@ known exactly, as an expectation over the permutation, from the pool:
 * action entropy, opening entropy and top share and the forced no-op rate do not depend on the
   winners: their truth is the pool's value (the replicate studies are draws from the pool).
 
-The verdicts are the page's own (:func:`dashboards.balance_queries.metrics_from_parts` on the
+The verdicts are the page's own (:func:`ingest.mandate2038.balance.metrics_from_parts` on the
 replicate's block counts, grouped as the page's SQL groups them). Drawing from a pool of real
 games instead of playing new ones is the bootstrap's "plug-in" world: it is valid for the
 procedure's error rates as long as the pool resembles the games' distribution, and it costs a
@@ -46,8 +46,8 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from dashboards import balance_queries as bq
-from dashboards import stats
+from ingest import stats
+from ingest.mandate2038 import balance as bq
 from ingest.warehouse import balance as wb
 
 SIZES = (50, 200, 1000)
