@@ -6,7 +6,8 @@ from here rather than from the toolkit's modules, so those may move without brea
     from engine.api import FindingSink, Format, Game, Vocabulary
 
 * **Declaring and replaying** (``schemas`` and ``engine``, loaded with this module): the
-  declaration (:class:`Game`, :class:`Format`, :class:`Page`, :class:`Vocabulary`), the
+  declaration (:class:`Game`, :class:`Format`, :class:`Page`, :class:`Vocabulary`,
+  :class:`DesignerLoop`, :class:`Knob`), the
   ruleset's values (:class:`Decision`, :data:`Pass`, :class:`TableColumns`, :class:`Outcome`,
   :class:`LedgerEntry`), findings (:class:`FindingSink`, :class:`Catalogue`, :class:`Rule`,
   :data:`CORE_RULES`), rulings (:func:`resolve_options`, :class:`RulingsError`), replay and
@@ -30,7 +31,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from engine.core.findings import CORE_RULES, Catalogue, FindingSink, Rule
-from engine.core.game import Format, Game, Page, Vocabulary
+from engine.core.game import DesignerLoop, Format, Game, Knob, Page, Vocabulary
 from engine.core.options import RulingsError, resolve_options
 from engine.core.replay import LedgerEntry, Outcome, ReplayResult, replay
 from engine.core.ruleset import Decision, Pass, TableColumns
@@ -71,8 +72,8 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "CORE_RULES", "LOG_FORMAT", "LOG_FORMAT_VERSION", "SESSION_TYPE_LABELS", "SIMULATOR_VERSION",
-    "BaseHeader", "Catalogue", "Decision", "Event", "FindingSink", "Format", "Game",
-    "LedgerEntry", "LoadedLog", "Observation", "Outcome", "Page", "Pass", "PhaseMarker",
+    "BaseHeader", "Catalogue", "Decision", "DesignerLoop", "Event", "FindingSink", "Format", "Game",
+    "Knob", "LedgerEntry", "LoadedLog", "Observation", "Outcome", "Page", "Pass", "PhaseMarker",
     "Problems", "Recorder", "ReplayResult", "Rule", "RulingsError", "Strict", "SurveyAnswer",
     "TableColumns", "Timing", "Vocabulary", "ingest_log", "naive_utc", "phase_timing",
     "read_text_log", "replay", "resolve_options", "simulate_game", "unreadable",

@@ -229,6 +229,39 @@ class Vocabulary:
         return text[:1].upper() + text[1:]
 
 
+@dataclass(frozen=True, slots=True)
+class Knob:
+    """One bounded number of a game a variant may change: ``path`` in the game's values
+    (``DesignerLoop.values``), ``min``..``max``, and what it means (the rule, with its page)."""
+
+    name: str
+    path: str
+    min: float
+    max: float
+    why: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DesignerLoop:
+    """How the designers' loop (docs/variants.md: variant -> study -> compare) plays a game.
+    Each code member is a ``"module:attribute"`` checked at registration:
+
+    * ``play``: ``(seed, index, players, variant: VariantStamp | None) -> dict`` of one game's
+      study rows (``games``, ``seats``, ``metrics`` lists; ingest.study.GameRows), played by
+      the shared study runner (ingest/study.py: Ray or local processes, Parquet, resume);
+    * ``study``: instead, the game's own study parts (an ``ingest.study.StudyParts``);
+    * ``values``: ``() -> dict`` of the numbers the knobs' paths address (a game without a
+      content pack); ``knobs``: the bounded numbers a variant may change;
+    * ``metrics``: metric id -> what it measures (``playtest compare``'s rows).
+    """
+
+    play: str | None = None
+    study: str | None = None
+    values: str | None = None
+    knobs: tuple[Knob, ...] = ()
+    metrics: Mapping[str, str] = field(default_factory=dict)
+
+
 class Game:
     """Base class of a game declaration: the default of every optional member.
 
@@ -295,6 +328,8 @@ class Game:
     #: hold when they are fewer than the header lists (a seat row lost from a sheet), or None
     #: (the header's seats); an event naming any other seat is ``log/seat-out-of-range``
     seats_at_table: Any = None
+    #: the designer loop (variants, studies, compare; :class:`DesignerLoop`), or None
+    designer_loop: DesignerLoop | None = None
 
     def option_book(self, rules_version: str | None = None) -> Any:
         """This game's unwritten-rule options (engine.core.options.OptionBook) for
@@ -321,6 +356,7 @@ OPTIONAL: dict[str, Any] = {
         "timed_phases", "timing", "rulings_dir", "protocols_dir", "samples_dir", "vocabulary",
         "board_picture", "content_names", "recorder", "pages",
         "simulate_one", "prepare_simulation", "simulation_moves", "seats_at_table",
+        "designer_loop",
     )
 }
 
@@ -433,6 +469,8 @@ _MEMBER_TYPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
     "prepare_simulation": ("a function or None", lambda v: v is None or callable(v)),
     "simulation_moves": ("a function or None", lambda v: v is None or callable(v)),
     "seats_at_table": ("a function or None", lambda v: v is None or callable(v)),
+    "designer_loop": ("an engine.core.game.DesignerLoop or None", lambda v: v is None or (
+        isinstance(v, DesignerLoop) and all(isinstance(k, Knob) for k in v.knobs))),
 }
 
 
@@ -502,6 +540,9 @@ def _code_refs(obj: Any) -> list[tuple[str, str]]:
         refs.append((f"formats[{k}] ({f.name}).writer", f.writer))
     refs.extend((m, getattr(obj, m)) for m in ("timing", "board_picture", "content_names",
                                                        "recorder"))
+    loop = obj.designer_loop
+    if loop is not None:
+        refs.extend((f"designer_loop.{m}", getattr(loop, m)) for m in ("play", "study", "values"))
     out: list[tuple[str, str]] = []
     for member, ref in refs:
         if ref is None or callable(ref):

@@ -17,6 +17,7 @@ from pydantic import BaseModel
 from engine.api import (
     BaseHeader,
     Decision,
+    DesignerLoop,
     FindingSink,
     Format,
     Game,
@@ -272,6 +273,9 @@ class MandateRuleset(Game):
     tables: Mapping[str, TableColumns] = warehouse.TABLES
     player_counts: tuple[int, ...] = (3, 4, 5)
     bot_names: tuple[str, ...] = ("random", "heuristic", "mixed")
+    #: studies of strategy-profile line-ups (ingest/mandate2038/study.py); its knobs are its
+    #: content pack's bounds (data/content/mandate2038/variant-bounds.json)
+    designer_loop = DesignerLoop(study="ingest.mandate2038.study:STUDY")
     formats = FORMATS
     vocabulary = VOCABULARY
     timed_phases: tuple[str, ...] = ("setup", "era1", "era2", "era3", "era4", "production",

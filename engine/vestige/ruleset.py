@@ -23,6 +23,7 @@ from pydantic import BaseModel
 from engine.api import (
     BaseHeader,
     Decision,
+    DesignerLoop,
     FindingSink,
     Format,
     Game,
@@ -33,6 +34,7 @@ from engine.api import (
     Vocabulary,
 )
 from engine.vestige import codes, slips
+from engine.vestige.loop import KNOBS, metric_labels
 from engine.vestige.actions import on_activate, on_move, on_speed_boost
 from engine.vestige.blocks import on_blocks_added, on_convert, on_recover
 from engine.vestige.cards import (
@@ -212,6 +214,12 @@ class VestigeRuleset(Game):
     recorder = "dashboards.vestige.record:RECORDER"
     pages = (Page(title="Vestige: modes and nemeses", url_path="vestige-modes",
                   script="../../dashboards/vestige/modes.py", icon=":material/groups:"),)
+    #: the designer loop (docs/variants.md): its printed numbers as knobs, study games and
+    #: metrics (engine/vestige/loop.py); a variant's numbers are played (setup.py)
+    plays_variants = True
+    designer_loop = DesignerLoop(play="engine.vestige.loop:play",
+                                 values="engine.vestige.content:values", knobs=KNOBS,
+                                 metrics=metric_labels(VOCABULARY))
 
     def prepare_simulation(self) -> None:
         """The simulator's start-up, done once before games are timed: import the simulator
@@ -219,11 +227,12 @@ class VestigeRuleset(Game):
         import engine.vestige.simulate  # noqa: F401
 
     def simulate_one(self, seed: object, index: int, players: int,
-                     bots: str = "mixed") -> VestigeLog:
-        """Simulated game ``index`` of ``seed`` (engine/vestige/simulate.py)."""
+                     bots: str = "mixed", variant: Any = None) -> VestigeLog:
+        """Simulated game ``index`` of ``seed`` (engine/vestige/simulate.py), under the rules
+        variant ``variant`` (a stamp) when given."""
         from engine.vestige.simulate import simulate_one
 
-        return simulate_one(seed, index, players, bots)
+        return simulate_one(seed, index, players, bots, variant=variant)
 
     def setup(self, header: VestigeHeader, sink: FindingSink) -> GameState:
         if header.rules_version not in self.rules_versions:
