@@ -41,15 +41,6 @@ OFFENDERS: dict[str, set[str]] = {
     "dashboards/views/balance.py": {"import schemas.mandate2038.profiles", "names mandate2038"},
     "cli/bench/pages.py": {"import ingest.mandate2038.synthetic"},
     "cli/bench/warehouse.py": {"import ingest.mandate2038.synthetic", "import schemas.mandate2038"},
-    "cli/calibrate.py": {"import ingest.mandate2038.study"},
-    "cli/commands/calibrate.py": {"import ingest.mandate2038.study"},
-    # compare checks a study folder as `study` does (issue 31): Mandate's studies until a game
-    # declares its designer loop (issue 28)
-    "cli/commands/compare.py": {"import ingest.mandate2038.study"},
-    "cli/commands/study.py": {
-        "import engine.mandate2038", "import ingest.mandate2038.study",
-        "import schemas.mandate2038.profiles",
-    },
 }
 
 

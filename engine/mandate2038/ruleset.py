@@ -387,11 +387,13 @@ class MandateRuleset(Game):
         self.content()
         load_pack("mandate2038", SIMULATION_PACK)
 
-    def simulate_one(self, seed: Any, index: int, players: int, bots: str = "mixed") -> Any:
-        """Simulated game ``index`` of a run with ``seed`` (engine.mandate2038.simulation)."""
+    def simulate_one(self, seed: Any, index: int, players: int, bots: str = "mixed",
+                     variant: Any = None) -> Any:
+        """Simulated game ``index`` of a run with ``seed`` (engine.mandate2038.simulation),
+        under the rules variant ``variant`` (a stamp) when given."""
         from engine.mandate2038.simulation import simulate_one
 
-        return simulate_one(seed, index, players, bots)
+        return simulate_one(seed, index, players, bots, variant=variant)
 
     def outcome(self, state: GameState) -> Outcome | None:
         """The outcome once final scoring ran; otherwise an incomplete outcome."""

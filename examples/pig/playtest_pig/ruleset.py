@@ -18,6 +18,7 @@ from pydantic import BaseModel, TypeAdapter
 from engine.api import (
     BaseHeader,
     Decision,
+    DesignerLoop,
     FindingSink,
     Format,
     Game,
@@ -31,6 +32,7 @@ from playtest_pig import codes
 from playtest_pig.bots import BOT_NAMES
 from playtest_pig.ending import ENDINGS, on_final
 from playtest_pig.ending import outcome as _outcome
+from playtest_pig.loop import KNOBS, METRICS
 from playtest_pig.records import TABLES
 from playtest_pig.records import records as _records
 from playtest_pig.records import snapshot as _snapshot
@@ -116,13 +118,18 @@ class PigRuleset(Game):
     board_picture = "playtest_pig.board:score_track"  # the Replay viewer's picture
     recorder = "playtest_pig.recorder:RECORDER"  # live entry on the Record page
     pages: tuple[Page, ...] = (Page(title="Pig: turn risk", script=str(HERE / "page.py"), url_path="pig-turn-risk"),)
+    # the designer loop: the target score as a knob, study games and metrics (playtest_pig/loop.py)
+    plays_variants = True
+    designer_loop = DesignerLoop(play="playtest_pig.loop:play", values="playtest_pig.loop:values",
+                                 knobs=KNOBS, metrics=METRICS)
 
     def simulate_one(self, seed: object, index: int, players: int,
-                     bots: str = "mixed") -> PigLog:
-        """Simulated game ``index`` of ``seed`` (playtest_pig/simulate.py)."""
+                     bots: str = "mixed", variant: Any = None) -> PigLog:
+        """Simulated game ``index`` of ``seed`` (playtest_pig/simulate.py), under the rules
+        variant ``variant`` (a stamp) when given."""
         from playtest_pig.simulate import simulate_one
 
-        return simulate_one(seed, index, players, bots)
+        return simulate_one(seed, index, players, bots, variant=variant)
 
     def setup(self, header: PigHeader, sink: FindingSink) -> GameState:
         if header.rules_version not in self.rules_versions:
