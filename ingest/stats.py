@@ -808,7 +808,9 @@ def paired_ratio_differences(metrics: list[tuple[np.ndarray, np.ndarray, np.ndar
     is simultaneous over the ``m`` metrics (Bonferroni: level ``1 - (1 - level) / m`` each),
     so that "no row significant" holds for the whole table at ``level``. A row:
     ``baseline``, ``value``, ``difference``, ``interval`` ``[low, high]`` and ``significant``
-    (the interval excludes 0); a metric with no denominator in an arm has ``None`` values."""
+    (the interval excludes 0); a metric with no denominator in an arm has ``None`` values.
+    The percentiles' distances from the difference are widened by ``sqrt(g / (g - 1))`` for
+    ``g`` games (the plug-in bootstrap's variance is short by that factor)."""
     m = max(len(metrics), 1)
     alpha = (1.0 - level) / m
     out: list[dict[str, Any]] = []
@@ -825,10 +827,13 @@ def paired_ratio_differences(metrics: list[tuple[np.ndarray, np.ndarray, np.ndar
         with np.errstate(invalid="ignore", divide="ignore"):
             diff = (w @ nb) / (w @ db) - (w @ na) / (w @ da)
         diff = diff[np.isfinite(diff)]
-        if diff.size == 0:
+        if diff.size == 0 or g < 2:
             lo = hi = None
         else:
-            lo, hi = (float(x) for x in np.quantile(diff, [alpha / 2, 1 - alpha / 2]))
+            # the bootstrap's spread is the plug-in one, short by sqrt((g - 1) / g): widened
+            q = np.quantile(diff, [alpha / 2, 1 - alpha / 2])
+            lo, hi = (float(value - base + (x - (value - base)) * math.sqrt(g / (g - 1)))
+                      for x in q)
         out.append({"baseline": base, "value": value, "difference": value - base,
                     "interval": [lo, hi],
                     "significant": lo is not None and hi is not None and (lo > 0 or hi < 0)})

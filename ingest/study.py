@@ -566,7 +566,7 @@ def _loop_problems(out: Path, limit: int = 20) -> list[str]:
 
 def loop_parts(game: str) -> StudyParts:
     """The study parts of a game whose designer loop declares ``play``."""
-    return StudyParts(spec=_loop_spec(game), check=_check_loop,  # type: ignore[arg-type]
+    return StudyParts(spec=_loop_spec(game), check=_check_loop,
                       run=_run_loop, problems=_loop_problems, compare=compare_study,
                       text=compare_text)
 

@@ -104,9 +104,9 @@ def play(seed: str, index: int, players: int, variant: Any) -> dict[str, list[di
         if entry.amount > 0:
             gained[entry.source] = gained.get(entry.source, 0.0) + entry.amount
     total = sum(gained.values())
-    for s in (i.removeprefix("leverage_") for i in ids if i.startswith("leverage_")
-              and i != "leverage_per_seat"):
-        m[f"leverage_{s}"] = (gained.get(s, 0.0), total)
+    for src in (i.removeprefix("leverage_") for i in ids if i.startswith("leverage_")
+                and i != "leverage_per_seat"):
+        m[f"leverage_{src}"] = (gained.get(src, 0.0), total)
     m["rounds"] = (float(rounds), 1.0)
     m["leverage_per_seat"] = (total, float(n))
     final = (out.details if out is not None else {}).get("final_leverage", {})

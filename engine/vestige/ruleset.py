@@ -34,7 +34,6 @@ from engine.api import (
     Vocabulary,
 )
 from engine.vestige import codes, slips
-from engine.vestige.loop import KNOBS, metric_labels
 from engine.vestige.actions import on_activate, on_move, on_speed_boost
 from engine.vestige.blocks import on_blocks_added, on_convert, on_recover
 from engine.vestige.cards import (
@@ -56,6 +55,7 @@ from engine.vestige.endgame import (
     on_endgame_reveal,
 )
 from engine.vestige.jobs import on_complete, on_pickup, on_roll
+from engine.vestige.loop import KNOBS, metric_labels
 from engine.vestige.nemesis import on_nemesis_gain, on_nemesis_turn, on_threat_removed
 from engine.vestige.records import records as _records
 from engine.vestige.records import snapshot as _snapshot

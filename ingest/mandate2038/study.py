@@ -335,5 +335,5 @@ def _run(spec: StudySpec, out: Path, **kw: Any) -> dict[str, Any]:
 #: Mandate 2038's study parts (its declaration's ``designer_loop.study``): line-ups of strategy
 #: profiles under policies; compared on the Balance contract (compare None: the shared
 #: comparison of dashboards.variant_queries)
-STUDY = StudyParts(spec=spec_from_options, check=_check,  # type: ignore[arg-type]
+STUDY = StudyParts(spec=spec_from_options, check=_check,
                    run=_run, problems=study_problems)
