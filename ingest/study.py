@@ -357,6 +357,24 @@ def folder_problems(out: Path, expected: Mapping[str, Batch] | None,
     return problems[:limit]
 
 
+def games_identity(out: Path, batch: Batch, want: Mapping[str, Any]) -> str | None:
+    """Why the batch's games table is not the games of this study's batch (a column of
+    ``want`` differs, a game index outside the batch), or None."""
+    path = out / "games" / f"{batch.id}.parquet"
+    try:
+        rows = pq.read_table(path, columns=[*want, "game_index"]).to_pylist()
+    except Exception as err:  # noqa: BLE001 - pyarrow raises several kinds on a foreign file
+        return f"games/{path.name} is not a games table of a study ({str(err)[:200]})"
+    for row in rows:
+        for col, value in want.items():
+            if row[col] != value:
+                return (f"games/{path.name} holds games of another study or arm ({col} "
+                        f"{row[col]!r}, this study's batch has {value!r})")
+        if not batch.start <= int(row["game_index"]) < batch.start + batch.count:
+            return f"games/{path.name} holds game index {row['game_index']}, not this batch's"
+    return None
+
+
 # --- which game a study folder holds, and its parts -----------------------------------------
 
 
@@ -544,22 +562,9 @@ def _loop_problems(out: Path, limit: int = 20) -> list[str]:
     hashes = {name: json.loads(stamp).get("hash") for name, stamp in spec.variants}
 
     def identity(batch: Batch) -> str | None:
-        path = out / "games" / f"{batch.id}.parquet"
-        cols = [c for c, _ in _KEYS]
-        try:
-            rows = pq.read_table(path, columns=cols).to_pylist()
-        except Exception as err:  # noqa: BLE001 - pyarrow raises several kinds
-            return f"games/{path.name} is not a games table of a study ({str(err)[:200]})"
-        want = {"study_seed": spec.seed, "player_count": batch.players,
-                "variant": batch.variant, "variant_hash": hashes.get(batch.variant)}
-        for row in rows:
-            for col, value in want.items():
-                if row[col] != value:
-                    return (f"games/{path.name} holds games of another study or arm ({col} "
-                            f"{row[col]!r}, this study's batch has {value!r})")
-            if not batch.start <= int(row["game_index"]) < batch.start + batch.count:
-                return f"games/{path.name} holds game index {row['game_index']}, not this batch's"
-        return None
+        return games_identity(out, batch, {
+            "study_seed": spec.seed, "player_count": batch.players, "variant": batch.variant,
+            "variant_hash": hashes.get(batch.variant)})
 
     return folder_problems(out, expected, identity, limit)
 

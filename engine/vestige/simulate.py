@@ -43,6 +43,8 @@ def game_header(players: int, rng: random.Random, seat_bots: list[str], *, seed:
                 nemesis: str | None = None, variant: VariantStamp | None = None) -> VestigeHeader:
     bots_txt = ",".join(f"{i + 1}:{b}" for i, b in enumerate(seat_bots))
     colours = rng.sample(COLOURS, players)
+    # a variant only when played: a header of the printed rules is written as before
+    played = {"variant": variant.model_dump()} if variant is not None else {}
     return VestigeHeader.model_validate({
         "session_type": "simulation",
         "game_id": f"sim-vestige-{seed}-{index:05d}",
@@ -62,7 +64,7 @@ def game_header(players: int, rng: random.Random, seat_bots: list[str], *, seed:
                         "(not the real card texts); declared component values",
         ).model_dump(),
         "notes": "Simulated by bots through the engine; not a human playtest.",
-        "variant": variant.model_dump() if variant is not None else None,
+        **played,
     })
 
 

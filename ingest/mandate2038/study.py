@@ -34,7 +34,6 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from ingest.study import (
     DEFAULT_BATCH,
@@ -48,6 +47,7 @@ from ingest.study import (
     StudyParts,
     completed_batches,
     folder_problems,
+    games_identity,
     prepare,
     ray_available,
     run_batches,
@@ -249,30 +249,13 @@ def _spec_of(meta: dict[str, Any]) -> StudySpec:
     return StudySpec(**fields)
 
 
-#: the games-table columns that say which study, arm and batch a row was played for
-_IDENTITY = ("study", "study_seed", "policy", "player_count", "variant", "variant_hash",
-             "game_index")
-
-
 def _batch_identity(out: Path, spec: StudySpec, batch: Batch) -> str | None:
     """Why the batch's games table is not the games of this study's batch, or None."""
-    path = out / "games" / f"{batch.id}.parquet"
-    try:
-        rows = pq.read_table(path, columns=list(_IDENTITY)).to_pylist()
-    except Exception as err:  # noqa: BLE001 - pyarrow raises several kinds on a foreign file
-        return f"games/{path.name} is not a games table of a study ({str(err)[:200]})"
     hashes = {name: json.loads(stamp).get("hash") for name, stamp in spec.variants}
-    want = {"study": spec.profiles, "study_seed": spec.seed, "policy": batch.policy,
-            "player_count": batch.players, "variant": batch.variant or "baseline",
-            "variant_hash": hashes.get(batch.variant)}
-    for row in rows:
-        for col, value in want.items():
-            if row[col] != value:
-                return (f"games/{path.name} holds games of another study or arm ({col} "
-                        f"{row[col]!r}, this study's batch has {value!r})")
-        if not batch.start <= int(row["game_index"]) < batch.start + batch.count:
-            return f"games/{path.name} holds game index {row['game_index']}, not this batch's"
-    return None
+    return games_identity(out, batch, {
+        "study": spec.profiles, "study_seed": spec.seed, "policy": batch.policy,
+        "player_count": batch.players, "variant": batch.variant or "baseline",
+        "variant_hash": hashes.get(batch.variant)})
 
 
 def study_problems(out: Path, limit: int = 20) -> list[str]:

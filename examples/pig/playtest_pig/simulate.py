@@ -25,6 +25,9 @@ def game_header(players: int, rng: random.Random, seat_bots: list[str], *, seed:
     """The header of simulated game ``index``: seats, the first player drawn (§2.4); under
     ``variant`` (a stamp), its target (§2.3) and the stamp."""
     bots_txt = ",".join(f"{i + 1}:{b}" for i, b in enumerate(seat_bots))
+    # a variant's target and stamp only when played: a printed-rules header is as before
+    played = ({"target": target_of(variant, PRINTED_TARGET), "variant": variant.model_dump()}
+              if variant is not None else {})
     return PigHeader.model_validate({
         "session_type": "simulation",
         "game_id": f"sim-pig-{seed}-{index:05d}",
@@ -37,8 +40,7 @@ def game_header(players: int, rng: random.Random, seat_bots: list[str], *, seed:
             "description": f"simulated Pig game {index} of seed {seed}",
         },
         "notes": "Simulated by bots through the engine; not a human playtest.",
-        "target": target_of(variant, PRINTED_TARGET),
-        "variant": variant.model_dump() if variant is not None else None,
+        **played,
     })
 
 
