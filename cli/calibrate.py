@@ -460,12 +460,15 @@ def default_pool(players: str = "") -> Path:
     (resumable, like any study) and reused after."""
     import sys
 
-    from ingest.mandate2038.study import StudySpec, run_study
+    from engine.core.registry import DEFAULT_GAME
+    from ingest.study import study_parts
 
     counts = tuple(int(x) for x in str(players).split(",") if x.strip()) or (3, 4, 5)
     out = Path("simulated") / "null-pool"
-    spec = StudySpec(games=POOL_GAMES, players=counts, policies=POOL_POLICIES, seed="pool1")
-    run_study(spec, out, backend=POOL_BACKEND, workers=POOL_WORKERS,
+    parts = study_parts(DEFAULT_GAME)  # the designers' figures are the default game's
+    spec = parts.spec({"games": POOL_GAMES, "players": counts,
+                       "policy": ",".join(POOL_POLICIES), "seed": "pool1"}, ())
+    parts.run(spec, out, backend=POOL_BACKEND, workers=POOL_WORKERS,
               say=lambda m: print(m, file=sys.stderr))
     return out
 

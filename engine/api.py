@@ -7,8 +7,9 @@ from here rather than from the toolkit's modules, so those may move without brea
 
 * **Declaring and replaying** (``schemas`` and ``engine``, loaded with this module): the
   declaration (:class:`Game`, :class:`Format`, :class:`Folder`, :class:`Page`,
-  :class:`Vocabulary`, :class:`Balance`, :class:`BalanceMetric`), the ruleset's values
-  (:class:`Decision`, :data:`Pass`, :class:`TableColumns`, :class:`Outcome`,
+  :class:`Vocabulary`, :class:`Balance`, :class:`BalanceMetric`, :class:`DesignerLoop`,
+  :class:`Knob`), the ruleset's values (:class:`Decision`, :data:`Pass`, :class:`TableColumns`,
+  :class:`Outcome`,
   :class:`LedgerEntry`), findings (:class:`FindingSink`, :class:`Catalogue`, :class:`Rule`,
   :data:`CORE_RULES`), rulings (:func:`resolve_options`, :class:`RulingsError`), replay and
   simulation (:func:`replay`, :class:`ReplayResult`, :func:`simulate_game`,
@@ -31,7 +32,17 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from engine.core.findings import CORE_RULES, Catalogue, FindingSink, Rule
-from engine.core.game import Balance, BalanceMetric, Folder, Format, Game, Page, Vocabulary
+from engine.core.game import (
+    Balance,
+    BalanceMetric,
+    DesignerLoop,
+    Folder,
+    Format,
+    Game,
+    Knob,
+    Page,
+    Vocabulary,
+)
 from engine.core.options import RulingsError, resolve_options
 from engine.core.replay import LedgerEntry, Outcome, ReplayResult, replay
 from engine.core.ruleset import Decision, Pass, TableColumns
@@ -73,8 +84,9 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "CORE_RULES", "LOG_FORMAT", "LOG_FORMAT_VERSION", "SESSION_TYPE_LABELS", "SIMULATOR_VERSION",
     "Balance", "BalanceMetric",
-    "BaseHeader", "Catalogue", "Decision", "Event", "FindingSink", "Folder", "Format", "Game",
-    "LedgerEntry", "LoadedLog", "Observation", "Outcome", "Page", "Pass", "PhaseMarker",
+    "BaseHeader", "Catalogue", "Decision", "DesignerLoop", "Event", "FindingSink", "Folder",
+    "Format", "Game",
+    "Knob", "LedgerEntry", "LoadedLog", "Observation", "Outcome", "Page", "Pass", "PhaseMarker",
     "Problems", "Recorder", "ReplayResult", "Rule", "RulingsError", "Strict", "SurveyAnswer",
     "TableColumns", "Timing", "Vocabulary", "ingest_log", "naive_utc", "phase_timing",
     "read_text_log", "replay", "resolve_options", "simulate_game", "unreadable",

@@ -794,3 +794,47 @@ def games_needed(value: float | None, low: float | None, high: float | None, lim
 
 #: beyond this many games "games needed" says nothing useful (and would overflow a column)
 MOST_GAMES_NEEDED = 10_000_000
+
+
+def paired_ratio_differences(metrics: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]],
+                             replicates: int = 2000, seed: int = 0, level: float = 0.95
+                             ) -> list[dict[str, Any]]:
+    """Paired differences of ratio metrics between two arms played on common seeds.
+
+    Each metric is ``(num_a, den_a, num_b, den_b)``: per common game (the same position in
+    every array) the numerator and denominator of arm ``a`` (the baseline) and arm ``b``; an
+    arm's value is ``sum(num) / sum(den)``. The games are drawn with replacement, the same
+    draw for both arms (:func:`bootstrap_weights`), and each difference's percentile interval
+    is simultaneous over the ``m`` metrics (Bonferroni: level ``1 - (1 - level) / m`` each),
+    so that "no row significant" holds for the whole table at ``level``. A row:
+    ``baseline``, ``value``, ``difference``, ``interval`` ``[low, high]`` and ``significant``
+    (the interval excludes 0); a metric with no denominator in an arm has ``None`` values.
+    The percentiles' distances from the difference are widened by ``sqrt(g / (g - 1))`` for
+    ``g`` games (the plug-in bootstrap's variance is short by that factor)."""
+    m = max(len(metrics), 1)
+    alpha = (1.0 - level) / m
+    out: list[dict[str, Any]] = []
+    for na, da, nb, db in metrics:
+        g = len(na)
+        sa, sb = float(da.sum()), float(db.sum())
+        if g == 0 or sa <= 0 or sb <= 0:
+            out.append({"baseline": None if sa <= 0 else float(na.sum()) / sa,
+                        "value": None if sb <= 0 else float(nb.sum()) / sb,
+                        "difference": None, "interval": [None, None], "significant": False})
+            continue
+        base, value = float(na.sum()) / sa, float(nb.sum()) / sb
+        w = bootstrap_weights(g, replicates, seed)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            diff = (w @ nb) / (w @ db) - (w @ na) / (w @ da)
+        diff = diff[np.isfinite(diff)]
+        if diff.size == 0 or g < 2:
+            lo = hi = None
+        else:
+            # the bootstrap's spread is the plug-in one, short by sqrt((g - 1) / g): widened
+            q = np.quantile(diff, [alpha / 2, 1 - alpha / 2])
+            lo, hi = (float(value - base + (x - (value - base)) * math.sqrt(g / (g - 1)))
+                      for x in q)
+        out.append({"baseline": base, "value": value, "difference": value - base,
+                    "interval": [lo, hi],
+                    "significant": lo is not None and hi is not None and (lo > 0 or hi < 0)})
+    return out

@@ -314,7 +314,31 @@ def load_bounds(game: str) -> dict[str, Any]:
     named knobs, bounds by path pattern, enumerated choices and constraints. FileNotFoundError
     when the game declares none."""
     path = bounds_path(game)
+    declared = declared_bounds(game) if re.match(r"^[a-z0-9_]+$", game) else None
+    if declared is not None:
+        return declared
     if not re.match(r"^[a-z0-9_]+$", game) or not path.is_file():
         raise FileNotFoundError(f"{game!r} declares no variant bounds ({path} does not exist)")
     out: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     return out
+
+
+def declared_bounds(game: str) -> dict[str, Any] | None:
+    """The variant bounds a game declares in its designer loop (``DesignerLoop.knobs`` over
+    the numbers of ``DesignerLoop.values``; engine.core.game), in the bounds file's shape, or
+    None when it declares no knobs. A knob whose path has a ``*`` bounds every value it
+    matches; the others are named knobs."""
+    from engine.core.game import resolve
+    from engine.core.registry import get_ruleset
+
+    rs = get_ruleset(game)
+    loop = getattr(rs, "designer_loop", None)
+    if rs is None or loop is None or not loop.knobs:
+        return None
+    values = resolve(loop.values)() if loop.values is not None else {}
+    knobs = [{"name": k.name, "path": k.path, "min": k.min, "max": k.max, "why": k.why}
+             for k in loop.knobs]
+    return {"game": game, "rules_version": rs.rules_versions[0], "pack": False,
+            "values": values, "options": "rulings" if rs.rulings_dir is not None else None,
+            "knobs": [k for k in knobs if "*" not in k["path"]],
+            "bounds": [k for k in knobs if "*" in k["path"]], "constraints": []}

@@ -36,17 +36,6 @@ OFFENDERS: dict[str, set[str]] = {
     "dashboards/variant_queries.py": {"names mandate2038"},
     "cli/bench/pages.py": {"import ingest.mandate2038.synthetic"},
     "cli/bench/warehouse.py": {"import ingest.mandate2038.synthetic", "import schemas.mandate2038"},
-    # Mandate's calibration against its designers' figures: its balance room and null check
-    "cli/calibrate.py": {"import ingest.mandate2038", "import ingest.mandate2038.balance_null",
-                         "import ingest.mandate2038.study"},
-    "cli/commands/calibrate.py": {"import ingest.mandate2038.study"},
-    # compare checks a study folder as `study` does (issue 31): Mandate's studies until a game
-    # declares its designer loop (issue 28)
-    "cli/commands/compare.py": {"import ingest.mandate2038.study"},
-    "cli/commands/study.py": {
-        "import engine.mandate2038", "import ingest.mandate2038.study",
-        "import schemas.mandate2038.profiles",
-    },
 }
 
 

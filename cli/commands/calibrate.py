@@ -15,7 +15,7 @@ from cli.common import (
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
     from cli.calibrate import command
-    from ingest.mandate2038.study import study_problems
+    from ingest.study import study_problems
     from schemas.variants import printable
 
     if args.study is not None and (Path(args.study) / "_batches").is_dir():

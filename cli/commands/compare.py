@@ -1,5 +1,7 @@
 """``playtest compare DIR``: a study's rules variants against its baseline on common seeds,
-per balance-contract metric, with paired block-bootstrap intervals (docs/variants.md)."""
+per metric, with paired bootstrap intervals (docs/variants.md): the Balance contract's metrics
+for a game studied on it (dashboards.variant_queries), else the metrics its designer loop
+declares (ingest.study.compare_study)."""
 
 from __future__ import annotations
 
@@ -37,8 +39,7 @@ def _bounded(args: argparse.Namespace) -> tuple[int | None, str | None]:
 
 def cmd_compare(args: argparse.Namespace) -> int:
     """Paired comparison of a study's variants with its baseline (or of two studies)."""
-    from dashboards.variant_queries import CompareError, compare, format_text
-    from ingest.mandate2038.study import study_problems
+    from ingest.study import StudyError, folder_game, study_parts, study_problems
 
     players, why = _bounded(args)
     if why:
@@ -56,16 +57,29 @@ def cmd_compare(args: argparse.Namespace) -> int:
                   "damaged or missing batches again; remove files of other studies",
                   file=sys.stderr)
             return EXIT_UNUSABLE
+    against = Path(args.against) if args.against else None
     try:
-        result = compare(Path(args.dir), against=Path(args.against) if args.against else None,
-                         players=players, replicates=args.replicates, seed=args.seed)
-    except CompareError as exc:
+        game = folder_game(Path(args.dir))
+        if against is not None and folder_game(against) != game:
+            raise StudyError(f"{printable(args.against)} is a study of {folder_game(against)}, "
+                             f"{printable(args.dir)} of {game}")
+        parts = study_parts(game)
+        if parts.compare is None:  # compared on the Balance contract (the shared comparison)
+            from dashboards.variant_queries import compare, format_text
+
+            result = compare(Path(args.dir), against=against, players=players,
+                             replicates=args.replicates, seed=args.seed)
+            text: Any = format_text
+        else:
+            result = parts.compare(Path(args.dir), against, players, args.replicates, args.seed)
+            text = parts.text or (lambda r: json.dumps(r, indent=1, default=str))
+    except ValueError as exc:  # StudyError, the comparison's CompareError
         print(f"playtest: {printable(str(exc))}", file=sys.stderr)
         return EXIT_UNUSABLE
     if args.format == "json":
         print(json.dumps(result, indent=1, default=str))
     else:
-        print(printable_lines(format_text(result)))
+        print(printable_lines(text(result)))
     return EXIT_OK
 
 

@@ -53,6 +53,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
     from rich.progress import Progress
 
+    variant = _variant(args, rs)
     if rs.prepare_simulation is not None:  # start-up (imports, content) before the clock
         rs.prepare_simulation()
     written = 0
@@ -65,7 +66,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         for i in range(args.games):
             t0 = time.thread_time()  # this thread's CPU: the progress bar draws on its own thread
             try:
-                log = simulate_one(args.seed, i, counts[i % len(counts)], args.bot, game=args.game)
+                if variant is None:
+                    log = simulate_one(args.seed, i, counts[i % len(counts)], args.bot,
+                                       game=args.game)
+                else:
+                    log = rs.simulate_one(args.seed, i, counts[i % len(counts)], args.bot,
+                                          variant=variant)
             except SimulationError as exc:
                 raise CliError(f"game {i} of seed {args.seed} could not be simulated: {exc}", 1) from None
             except ValueError as exc:
@@ -77,12 +83,34 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             written += 1
             bar.advance(task)
     all_cpu = time.process_time() - t_all
-    print(f"wrote {written} simulated {rs.title} game(s) to {out}")
+    under = f" under the rules variant {variant.name} ({variant.hash})" if variant else ""
+    print(f"wrote {written} simulated {rs.title} game(s){under} to {out}")
     print(f"speed: {written / max(play_cpu, 1e-9):.1f} games per CPU-second playing "
           f"({play_cpu:.2f} CPU s), {written / max(all_cpu, 1e-9):.1f} with writing the logs "
           f"({all_cpu:.2f} CPU s); start-up excluded")
     return EXIT_OK
 
+
+
+def _variant(args: argparse.Namespace, rs: Any) -> Any:
+    """The stamp of ``--variant FILE`` (a variant of ``--game``), or None."""
+    if not getattr(args, "variant", None):
+        return None
+    import inspect
+
+    from ingest.variants import load_variant
+    from schemas.variants import VariantError, printable
+
+    try:
+        lv = load_variant(args.variant)
+    except VariantError as exc:
+        raise CliError("\n".join(str(p) for p in exc.problems)) from None
+    if lv.file.game != args.game:
+        raise CliError(f"--variant {printable(str(args.variant))}: a variant of "
+                       f"{lv.file.game!r}, not of {args.game!r} (name its game with --game)")
+    if "variant" not in inspect.signature(rs.simulate_one).parameters:
+        raise CliError(f"the {rs.title} simulator cannot play rules variants")
+    return lv.stamp
 
 
 def register(sub: Any, db_parent: argparse.ArgumentParser) -> None:
@@ -99,4 +127,7 @@ def register(sub: Any, db_parent: argparse.ArgumentParser) -> None:
     s.add_argument("--out", default=None, metavar="DIR",
                    help="where to write the games (default: simulated/GAME-seed-SEED)")
     s.add_argument("--bot", default="mixed", help="the game's bots: " + bots_help())
+    s.add_argument("--variant", default=None, metavar="FILE",
+                   help="play under this rules variant (its stamp in every log's header; "
+                        "docs/variants.md)")
     s.set_defaults(func=cmd_simulate)

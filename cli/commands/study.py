@@ -1,4 +1,5 @@
-"""``playtest study``: Play strategy-profile line-ups at scale (Ray) into Parquet tables."""
+"""``playtest study``: play a game's designer-loop study at scale (Ray) into Parquet tables:
+every game that declares a designer loop (engine.core.game.DesignerLoop; ingest/study.py)."""
 
 from __future__ import annotations
 
@@ -11,40 +12,42 @@ from cli.common import (
     CliError,
     _player_counts,
     _stderr_console,
+    games_help,
 )
+from engine.core.registry import DEFAULT_GAME
+
+
+def _studied_games() -> list[str]:
+    from engine.core.registry import rulesets
+
+    games = [g for g, rs in rulesets().items() if getattr(rs, "designer_loop", None) is not None]
+    return games or [DEFAULT_GAME]
 
 
 def cmd_study(args: argparse.Namespace) -> int:
-    from engine.mandate2038 import RULESET
+    from engine.core.registry import get_ruleset
     from engine.simulate import SimulationError
-    from ingest.mandate2038.study import StudyError, StudySpec, run_study
-    from schemas.mandate2038.profiles import ProfileError
+    from ingest.study import StudyError, study_parts
 
-    counts = _player_counts(args.players, RULESET.player_counts)
-    policies = tuple(x.strip() for x in str(args.policy).split(",") if x.strip())
-    if policies == ("designers",):
-        from ingest.mandate2038.study import DESIGNERS_POLICIES
-
-        policies = DESIGNERS_POLICIES
-    lineup = tuple(x.strip() for x in str(args.lineup or "").split(",") if x.strip())
-    from cli.commands.variant import study_variants
-    from schemas.variants import VariantError
-
+    rs = get_ruleset(args.game)
+    if rs is None:
+        raise CliError(f"--game {args.game}: no installed game has this id")
     try:
-        variants = study_variants(args)
-    except VariantError as exc:
-        raise CliError("\n".join(str(p) for p in exc.problems)) from None
-    spec = StudySpec(games=args.games, players=tuple(counts), profiles=args.profiles,
-                     profile_ids=lineup, policies=policies or ("default",), seed=str(args.seed),
-                     batch_size=args.batch, variants=variants)
+        parts = study_parts(args.game)
+    except StudyError as exc:
+        raise CliError(str(exc)) from None
+    counts = _player_counts(args.players, rs.player_counts)
+    variants = _variants(args)
+    options = {"games": args.games, "players": tuple(counts), "seed": str(args.seed),
+               "batch_size": args.batch, "profiles": args.profiles, "lineup": args.lineup,
+               "policy": args.policy}
     out = Path(args.out)
     from rich.progress import Progress
 
-    from ingest.mandate2038.study import check_spec
-
     try:
-        check_spec(spec)  # bounds first: the batches of --games 99999999999 are not listed
-    except (StudyError, ProfileError) as exc:
+        spec = parts.spec(options, variants)
+        parts.check(spec)  # bounds first: the batches of --games 99999999999 are not listed
+    except ValueError as exc:
         raise CliError(str(exc)) from None
     total = len(spec.batches())
     try:
@@ -57,12 +60,12 @@ def cmd_study(args: argparse.Namespace) -> int:
             def say(msg: str) -> None:
                 bar.console.print(msg)
 
-            summary = run_study(spec, out, backend=args.backend, workers=args.workers,
+            summary = parts.run(spec, out, backend=args.backend, workers=args.workers,
                                 address=args.address, on_batch=progress, say=say)
-    except (StudyError, ProfileError) as exc:
-        raise CliError(str(exc)) from None
     except SimulationError as exc:
         raise CliError(f"a study game could not be simulated: {exc}", 1) from None
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
     games = summary["games"]
     cpu = summary["worker_cpu_seconds"]
     print(f"study in {out}: {summary['batches']} batch(es) played, {summary['batches_skipped']} "
@@ -75,14 +78,50 @@ def cmd_study(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _variants(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
+    """The study's arms: ``--variant FILE`` (each a variant of ``--game``) and ``--sweep``
+    over a knob of ``--game``."""
+    import copy
+
+    from cli.commands.variant import study_variants
+    from ingest.variants import read_variant, sweep_variants
+    from schemas.variants import VariantError, printable
+
+    try:
+        for path in args.variant or []:
+            game = read_variant(path).game
+            if game != args.game:
+                raise CliError(f"--variant {printable(str(path))}: a variant of {game!r}, not "
+                               f"of {args.game!r} (name its game with --game)")
+        files = copy.copy(args)
+        files.sweep = None
+        variants = study_variants(files)
+        swept = [lv for spec in args.sweep or [] for lv in sweep_variants(None, spec,
+                                                                          game=args.game)]
+    except VariantError as exc:
+        raise CliError("\n".join(str(p) for p in exc.problems)) from None
+    out = (*variants, *((lv.name, lv.stamp.model_dump_json()) for lv in swept))
+    names = [n for n, _ in out]
+    if len(set(names)) != len(names):
+        raise CliError("--variant/--sweep: two arms of the study share a name")
+    return out
+
 
 def register(sub: Any, db_parent: argparse.ArgumentParser) -> None:
     """Add ``study`` to the ``playtest`` subcommands."""
-    st = sub.add_parser("study", help="play strategy-profile line-ups at scale (Ray) into Parquet tables")
+    st = sub.add_parser("study", help="play a game's study (strategy-profile line-ups, bots) "
+                        "at scale (Ray) into Parquet tables")
+    games = _studied_games()
+    st.add_argument("--game", default=DEFAULT_GAME if DEFAULT_GAME in games else games[0],
+                    metavar="GAME", choices=games,
+                    help="the game to study (a game declaring a designer loop): "
+                         + games_help(games))
     st.add_argument("--games", type=int, default=100, help="games per player count (and per policy)")
-    st.add_argument("--players", default="4", help="3, 4 or 5, or a list such as 3,4,5")
+    st.add_argument("--players", default="4", help="a player count of the game, or a list "
+                    "such as 3,4,5")
     st.add_argument("--profiles", default="default",
-                    help="a profile set (data/profiles/<name>.json) or a profile file")
+                    help="a profile set (data/profiles/<name>.json) or a profile file "
+                         "(games with strategy profiles)")
     st.add_argument("--lineup", default=None, metavar="ID,ID,...",
                     help="the profiles to rotate (default: every profile of the set; "
                          "'heuristic' and 'random' name the built-in bots)")

@@ -282,6 +282,39 @@ def is_sql(compute: str) -> bool:
     return not _REF.match(compute.strip())
 
 
+@dataclass(frozen=True, slots=True)
+class Knob:
+    """One bounded number of a game a variant may change: ``path`` in the game's values
+    (``DesignerLoop.values``), ``min``..``max``, and what it means (the rule, with its page)."""
+
+    name: str
+    path: str
+    min: float
+    max: float
+    why: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DesignerLoop:
+    """How the designers' loop (docs/variants.md: variant -> study -> compare) plays a game.
+    Each code member is a ``"module:attribute"`` checked at registration:
+
+    * ``play``: ``(seed, index, players, variant: VariantStamp | None) -> dict`` of one game's
+      study rows (``games``, ``seats``, ``metrics`` lists; ingest.study.GameRows), played by
+      the shared study runner (ingest/study.py: Ray or local processes, Parquet, resume);
+    * ``study``: instead, the game's own study parts (an ``ingest.study.StudyParts``);
+    * ``values``: ``() -> dict`` of the numbers the knobs' paths address (a game without a
+      content pack); ``knobs``: the bounded numbers a variant may change;
+    * ``metrics``: metric id -> what it measures (``playtest compare``'s rows).
+    """
+
+    play: str | None = None
+    study: str | None = None
+    values: str | None = None
+    knobs: tuple[Knob, ...] = ()
+    metrics: Mapping[str, str] = field(default_factory=dict)
+
+
 class Game:
     """Base class of a game declaration: the default of every optional member.
 
@@ -356,6 +389,8 @@ class Game:
     seats_at_table: Any = None
     #: the game's balance metrics (:class:`Balance`; none: the Balance page says so)
     balance: Balance = Balance()
+    #: the designer loop (variants, studies, compare; :class:`DesignerLoop`), or None
+    designer_loop: DesignerLoop | None = None
 
     def option_book(self, rules_version: str | None = None) -> Any:
         """This game's unwritten-rule options (engine.core.options.OptionBook) for
@@ -383,6 +418,7 @@ OPTIONAL: dict[str, Any] = {
         "timed_phases", "timing", "rulings_dir", "protocols_dir", "samples_dir", "vocabulary",
         "board_picture", "content_names", "recorder", "pages",
         "simulate_one", "prepare_simulation", "simulation_moves", "seats_at_table", "balance",
+        "designer_loop",
     )
 }
 
@@ -519,6 +555,8 @@ _MEMBER_TYPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
                                                and not set("/\\") & set(v.marker))),
     "content_pack": ("a 'module:Model' string (a pydantic model) or None",
                      lambda v: v is None or isinstance(v, str | type)),
+    "designer_loop": ("an engine.core.game.DesignerLoop or None", lambda v: v is None or (
+        isinstance(v, DesignerLoop) and all(isinstance(k, Knob) for k in v.knobs))),
 }
 
 
@@ -593,6 +631,9 @@ def _code_refs(obj: Any) -> list[tuple[str, str]]:
     refs.append(("balance.section", obj.balance.section))
     refs.extend((f"balance metric {m.id!r} compute", m.compute) for m in obj.balance.metrics
                 if not is_sql(m.compute))
+    loop = obj.designer_loop
+    if loop is not None:
+        refs.extend((f"designer_loop.{m}", getattr(loop, m)) for m in ("play", "study", "values"))
     out: list[tuple[str, str]] = []
     for member, ref in refs:
         if ref is None or callable(ref):

@@ -249,6 +249,8 @@ def check(vf: VariantFile, pack: Mapping[str, Any], bounds: Mapping[str, Any], *
     can)."""
     problems: list[VariantProblem] = []
     f = vf.file
+    if not pack and bounds.get("values"):  # a game without a content pack: its declared numbers
+        pack = bounds["values"]
 
     def bad(section: str, key: str, path: str, reason: str) -> None:
         problems.append(VariantProblem(f, vf.line(section, key), path, reason))

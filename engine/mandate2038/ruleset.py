@@ -22,6 +22,7 @@ from engine.api import (
     BalanceMetric,
     BaseHeader,
     Decision,
+    DesignerLoop,
     FindingSink,
     Folder,
     Format,
@@ -270,6 +271,9 @@ class MandateRuleset(Game):
     tables: Mapping[str, TableColumns] = warehouse.TABLES
     player_counts: tuple[int, ...] = (3, 4, 5)
     bot_names: tuple[str, ...] = ("random", "heuristic", "mixed")
+    #: studies of strategy-profile line-ups (ingest/mandate2038/study.py); its knobs are its
+    #: content pack's bounds (data/content/mandate2038/variant-bounds.json)
+    designer_loop = DesignerLoop(study="ingest.mandate2038.study:STUDY")
     formats = FORMATS
     # the designers' session folder (receipt.json, scores.json, notes.md) or a zip of one
     session_folder = Folder("receipt.json", "ingest.mandate2038.session:read_session_files")
@@ -417,11 +421,13 @@ class MandateRuleset(Game):
         self.content()
         load_pack("mandate2038", SIMULATION_PACK)
 
-    def simulate_one(self, seed: Any, index: int, players: int, bots: str = "mixed") -> Any:
-        """Simulated game ``index`` of a run with ``seed`` (engine.mandate2038.simulation)."""
+    def simulate_one(self, seed: Any, index: int, players: int, bots: str = "mixed",
+                     variant: Any = None) -> Any:
+        """Simulated game ``index`` of a run with ``seed`` (engine.mandate2038.simulation),
+        under the rules variant ``variant`` (a stamp) when given."""
         from engine.mandate2038.simulation import simulate_one
 
-        return simulate_one(seed, index, players, bots)
+        return simulate_one(seed, index, players, bots, variant=variant)
 
     def outcome(self, state: GameState) -> Outcome | None:
         """The outcome once final scoring ran; otherwise an incomplete outcome."""

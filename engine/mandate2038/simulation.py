@@ -91,8 +91,10 @@ def _mandate_checkpoints(state: Any, event: Any) -> Sequence[Any]:
 SIMULATION_PACK = "0.8.0-rc.17-test"
 
 
-def simulate_one(seed: Any, index: int, players: int, bots: str = "mixed") -> Any:
-    """Game ``index`` of a run with ``seed``: reproducible on its own from (seed, index)."""
+def simulate_one(seed: Any, index: int, players: int, bots: str = "mixed",
+                 variant: Any = None) -> Any:
+    """Game ``index`` of a run with ``seed``: reproducible on its own from (seed, index);
+    ``variant``: the rules variant played (a stamp in the header: setup builds its pack)."""
     if bots not in BOT_CHOICES:
         raise ValueError(f"unknown bot choice {bots!r}; choose one of {', '.join(BOT_CHOICES)}")
     if not 3 <= players <= 5:
@@ -107,6 +109,8 @@ def simulate_one(seed: Any, index: int, players: int, bots: str = "mixed") -> An
     else:
         seat_bots = [bots] * players
     header = game_header(pack, players, rng, seat_bots, seed=seed, index=index)
+    if variant is not None:
+        header = header.model_copy(update={"variant": variant})
     seat_objs = {i + 1: make_bot(b, random.Random(f"{seed}:{index}:bot{i + 1}"))
                  for i, b in enumerate(seat_bots)}
     return simulate_game(ruleset, header, seat_objs, rng, after_event=_mandate_checkpoints,

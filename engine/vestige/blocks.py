@@ -267,7 +267,7 @@ def region_value(st: GameState, region: str | None) -> int:
     if region is None:
         return 0
     if region == "chop_shop":
-        return CONTENT.stated["chop_shop_leverage"]
+        return st.content.stated["chop_shop_leverage"]
     st.rest_on("region_leverage")
     return st.content.region_leverage.get(region, 0)
 

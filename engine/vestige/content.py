@@ -13,7 +13,8 @@ checks rested on declared values.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, cast
 
@@ -138,3 +139,35 @@ def content_for(rulings: Rulings) -> Content:
 
 
 CONTENT = load()
+
+
+#: the printed numbers a rules variant may change, by their name in ``stated`` (the rules code
+#: reads these from ``state.content``): engine/vestige/loop.py declares their bounds
+VARIANT_STATED: tuple[str, ...] = ("endgame_needed", "chop_shop_leverage", "ingenuity_mastery",
+                                   "bone_goal_regions")
+
+
+def values(content: Content = CONTENT) -> dict[str, dict[str, int]]:
+    """The numbers a Vestige rules variant addresses by path (``stated.endgame_needed``,
+    ``region_leverage.trench``, ``mastery_leverage.red``): the printed values a variant may
+    change and the declared ones (docs/variants.md)."""
+    return {"stated": {k: content.stated[k] for k in VARIANT_STATED},
+            "region_leverage": dict(content.region_leverage),
+            "mastery_leverage": dict(content.mastery_leverage)}
+
+
+def with_changes(content: Content, changes: Mapping[str, Any]) -> Content:
+    """``content`` with a variant's changes (paths of :func:`values`); ValueError naming a
+    path Vestige's numbers do not hold, or a value that is not a whole number."""
+    data = values(content)
+    for path, value in changes.items():
+        top, _, key = path.partition(".")
+        if key not in data.get(top, {}):
+            raise ValueError(f"the variant changes {path}, which is not a number of Vestige a "
+                             "variant may change")
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"the variant sets {path} to {value!r}, not a whole number")
+        data[top][key] = value
+    return replace(content, stated={**content.stated, **data["stated"]},
+                   region_leverage=data["region_leverage"],
+                   mastery_leverage=data["mastery_leverage"])

@@ -20,7 +20,7 @@ from schemas.vestige import EndgameMet, EndgameReveal, FinalScoring
 
 
 def needed(st: GameState) -> int:
-    return CONTENT.stated["endgame_needed_solo" if st.header.mode == "solo" else "endgame_needed"]
+    return st.content.stated["endgame_needed_solo" if st.header.mode == "solo" else "endgame_needed"]
 
 
 def reveal_endgame(st: GameState, card: str, trigger: int | None, sink: FindingSink) -> None:
@@ -139,7 +139,7 @@ def mastery(st: GameState, ents: list[Entity]) -> dict[str, str | None]:
 
 def mastery_value(st: GameState, colour: str) -> int:
     if colour == "ingenuity":
-        return CONTENT.stated["ingenuity_mastery"]
+        return st.content.stated["ingenuity_mastery"]
     st.rest_on("mastery_leverage")
     return st.content.mastery_leverage[colour]
 
@@ -215,7 +215,7 @@ def decide(st: GameState, ents: list[Entity], totals: dict[str, int],
            mastery_lev: dict[str, int]) -> None:
     goal = None
     bone = st.nemeses.get("bone")
-    if bone is not None and len(bone.regions) >= CONTENT.stated["bone_goal_regions"]:
+    if bone is not None and len(bone.regions) >= st.content.stated["bone_goal_regions"]:
         goal = "bone"
     elif st.recorded_goal is not None and st.recorded_goal in st.nemeses and (
             st.recorded_goal != "bone"):
@@ -266,7 +266,7 @@ def note_goal(st: GameState, ev: FinalScoring, sink: FindingSink) -> None:
         return
     if g == "bone":
         bone = st.nemeses["bone"]
-        need = CONTENT.stated["bone_goal_regions"]
+        need = st.content.stated["bone_goal_regions"]
         if len(bone.regions) < need:
             sink.report("vestige-nemesis/goal", f"Bone controls {len(bone.regions)} regions; "
                         f"his goal is {need} or more", expected=f">= {need} regions",

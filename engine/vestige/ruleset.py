@@ -25,6 +25,7 @@ from engine.api import (
     BalanceMetric,
     BaseHeader,
     Decision,
+    DesignerLoop,
     FindingSink,
     Format,
     Game,
@@ -56,6 +57,7 @@ from engine.vestige.endgame import (
     on_endgame_reveal,
 )
 from engine.vestige.jobs import on_complete, on_pickup, on_roll
+from engine.vestige.loop import KNOBS, metric_labels
 from engine.vestige.nemesis import on_nemesis_gain, on_nemesis_turn, on_threat_removed
 from engine.vestige.records import records as _records
 from engine.vestige.records import snapshot as _snapshot
@@ -246,6 +248,12 @@ class VestigeRuleset(Game):
                       "SELECT game_id, mode AS key, rounds AS value FROM vestige_games "
                       "WHERE rounds IS NOT NULL"),
     ))
+    #: the designer loop (docs/variants.md): its printed numbers as knobs, study games and
+    #: metrics (engine/vestige/loop.py); a variant's numbers are played (setup.py)
+    plays_variants = True
+    designer_loop = DesignerLoop(play="engine.vestige.loop:play",
+                                 values="engine.vestige.content:values", knobs=KNOBS,
+                                 metrics=metric_labels(VOCABULARY))
 
     def prepare_simulation(self) -> None:
         """The simulator's start-up, done once before games are timed: import the simulator
@@ -253,11 +261,12 @@ class VestigeRuleset(Game):
         import engine.vestige.simulate  # noqa: F401
 
     def simulate_one(self, seed: object, index: int, players: int,
-                     bots: str = "mixed") -> VestigeLog:
-        """Simulated game ``index`` of ``seed`` (engine/vestige/simulate.py)."""
+                     bots: str = "mixed", variant: Any = None) -> VestigeLog:
+        """Simulated game ``index`` of ``seed`` (engine/vestige/simulate.py), under the rules
+        variant ``variant`` (a stamp) when given."""
         from engine.vestige.simulate import simulate_one
 
-        return simulate_one(seed, index, players, bots)
+        return simulate_one(seed, index, players, bots, variant=variant)
 
     def setup(self, header: VestigeHeader, sink: FindingSink) -> GameState:
         if header.rules_version not in self.rules_versions:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine.core.findings import FindingSink
 from engine.vestige.board import POSITIONS, adjacent_tiles
 from engine.vestige.cards import add_card, record
-from engine.vestige.content import CONTENT
+from engine.vestige.content import CONTENT, Content
 from engine.vestige.state import GameState, NemesisState, SeatState
 from schemas.findings import Finding
 from schemas.vestige import Reveal, SeatSetup, VestigeHeader
@@ -90,6 +90,8 @@ def build_state(header: VestigeHeader, sink: FindingSink) -> GameState:
     from engine.vestige.content import content_for
 
     st.content = content_for(st.rulings)  # the declared values in force in this replay
+    if header.variant is not None and header.variant.changes:
+        st.content = _variant_content(st.content, header, sink)
     if header.map is not None:
         st.map = dict(header.map)
         if header.map and mprob is None:
@@ -193,3 +195,23 @@ def finish_setup(st: GameState, sink: FindingSink) -> None:
 
 def record_setup_card(st: GameState, name: str, sink: FindingSink) -> None:
     record(st, name, None, sink)
+
+
+def _variant_content(content: Content, header: VestigeHeader, sink: FindingSink) -> Content:
+    """The numbers under the header's rules variant (docs/variants.md); the printed ones, with
+    a finding, when the variant does not fit them."""
+    from engine.core.variants import stamp_hash_ok
+    from engine.vestige.content import with_changes
+
+    stamp = header.variant
+    assert stamp is not None
+    if not stamp_hash_ok(stamp, header.game, header.rules_version):
+        sink.report("log/variant-hash", f"the variant {stamp.name!r} is stamped {stamp.hash}, "
+                    "which is not the hash of the changes it stores; the stored changes were "
+                    "played", recorded=stamp.hash)
+    try:
+        return with_changes(content, stamp.changes)
+    except ValueError as err:
+        sink.report("log/variant", f"the rules variant {stamp.name!r} cannot be played: {err}; "
+                    "replayed under the rules as printed", recorded=stamp.name)
+        return content

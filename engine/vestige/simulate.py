@@ -18,7 +18,7 @@ from engine.vestige.board import POSITIONS
 from engine.vestige.bots import make_bot
 from engine.vestige.content import CONTENT
 from engine.vestige.ruleset import RULESET
-from schemas.log import Provenance, SeatInfo
+from schemas.log import Provenance, SeatInfo, VariantStamp
 from schemas.vestige import VestigeHeader, VestigeLog
 
 BOT_CHOICES = ("random", "heuristic", "mixed")
@@ -40,9 +40,11 @@ def random_map(rng: random.Random) -> dict[str, str]:
 
 def game_header(players: int, rng: random.Random, seat_bots: list[str], *, seed: object,
                 index: int, mode: str = "competitive",
-                nemesis: str | None = None) -> VestigeHeader:
+                nemesis: str | None = None, variant: VariantStamp | None = None) -> VestigeHeader:
     bots_txt = ",".join(f"{i + 1}:{b}" for i, b in enumerate(seat_bots))
     colours = rng.sample(COLOURS, players)
+    # a variant only when played: a header of the printed rules is written as before
+    played = {"variant": variant.model_dump()} if variant is not None else {}
     return VestigeHeader.model_validate({
         "session_type": "simulation",
         "game_id": f"sim-vestige-{seed}-{index:05d}",
@@ -62,17 +64,21 @@ def game_header(players: int, rng: random.Random, seat_bots: list[str], *, seed:
                         "(not the real card texts); declared component values",
         ).model_dump(),
         "notes": "Simulated by bots through the engine; not a human playtest.",
+        **played,
     })
 
 
 def simulate_one(seed: object, index: int, players: int, bots: str = "mixed",
-                 mode: str | None = None, nemesis: str | None = None) -> VestigeLog:
+                 mode: str | None = None, nemesis: str | None = None,
+                 variant: VariantStamp | None = None) -> VestigeLog:
     """Game ``index`` of seed ``seed``: ``players`` 2-4; ``mode`` competitive (default),
     ``team`` (4 players, seats 1+3 against 2+4), ``coop`` (2-4 players against ``nemesis`` as
     a team) or ``solo`` (1 player against ``nemesis``; ``players`` is taken as 1).
     ``nemesis``: bone (the rulebook's worked example, the only one whose threat table is
     printed), dunecrest or happy (their turns gain nothing: their tables are not printed);
-    co-op and solo default to Bone, competitive and team games have none unless named."""
+    co-op and solo default to Bone, competitive and team games have none unless named.
+    ``variant``: the rules variant played (its stamp in the header; the deal is the same
+    under every variant: common seeds)."""
     mode = mode or "competitive"
     if mode not in MODES:
         raise ValueError(f"the simulator plays {', '.join(MODES)} games, not {mode!r}")
@@ -90,7 +96,7 @@ def simulate_one(seed: object, index: int, players: int, bots: str = "mixed",
         raise ValueError(f"the Vestige simulator plays 2, 3 or 4 players, not {players}")
     for attempt in range(5):
         try:
-            return _play(seed, index, players, bots, attempt, mode, nemesis)
+            return _play(seed, index, players, bots, attempt, mode, nemesis, variant)
         except SimulationError as e:
             if "did not end" not in str(e):
                 raise
@@ -98,14 +104,15 @@ def simulate_one(seed: object, index: int, players: int, bots: str = "mixed",
 
 
 def _play(seed: object, index: int, players: int, bots: str, attempt: int,
-          mode: str, nemesis: str | None = None) -> VestigeLog:
+          mode: str, nemesis: str | None = None,
+          variant: VariantStamp | None = None) -> VestigeLog:
     """One deal; ``attempt`` > 0 re-deals a game whose bots stalled (no leverage, no end)."""
     tag = f"vestige:{seed}:{index}" + (f":retry{attempt}" if attempt else "")
     rng = random.Random(tag)
     seat_bots = ([rng.choice(("random", "heuristic")) for _ in range(players)]
                  if bots == "mixed" else [bots] * players)
     header = game_header(players, rng, seat_bots, seed=seed, index=index, mode=mode,
-                         nemesis=nemesis)
+                         nemesis=nemesis, variant=variant)
     seat_objs = {i + 1: make_bot(b, random.Random(f"{tag}:bot{i + 1}"))
                  for i, b in enumerate(seat_bots)}
     log = simulate_game(RULESET, header, seat_objs, rng, max_events=MAX_EVENTS)

@@ -26,32 +26,45 @@ chance stream (only the rules differ), so that ``compare`` can pair them by ``ga
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
 import time
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 
-STUDY_FORMAT = 1
-DEFAULT_BATCH = 25
-MAX_GAMES = 1_000_000  # games per player count and policy (a study's batches are listed)
-MAX_BATCH = 10_000  # games per batch (one task holds its batch's tables in memory)
-MAX_WORKERS = 1024  # processes or CPUs of a local cluster
+from ingest.study import (
+    DEFAULT_BATCH,
+    MAX_BATCH,
+    MAX_GAMES,
+    MAX_WORKERS,
+    STUDY_FORMAT,
+    Batch,
+    BatchResult,
+    StudyError,
+    StudyParts,
+    completed_batches,
+    folder_problems,
+    games_identity,
+    prepare,
+    ray_available,
+    run_batches,
+    write_batch,
+)
+
+__all__ = [
+    "DEFAULT_BATCH", "DESIGNERS_POLICIES", "MAX_BATCH", "MAX_GAMES", "MAX_WORKERS",
+    "POLICY_CHOICES", "STUDY", "STUDY_FORMAT", "Batch", "BatchResult", "StudyError",
+    "StudySpec", "check_spec", "completed_batches", "prepare", "ray_available", "run_batch",
+    "run_study", "study_problems", "write_batch",
+]
 POLICY_CHOICES = ("default", "greedy", "weighted", "alternating-weighted-first",
                   "alternating-greedy-first")
 #: ``--policy designers``: the designers' four backend regimes (engine/mandate2038/lineups.py)
 DESIGNERS_POLICIES = ("weighted", "greedy", "alternating-weighted-first",
                       "alternating-greedy-first")
-
-
-class StudyError(ValueError):
-    """A study cannot be run as asked (the message says why)."""
 
 
 @dataclass(frozen=True)
@@ -96,29 +109,6 @@ class StudySpec:
             d.pop("variants")
         d["format"] = STUDY_FORMAT
         return d
-
-
-@dataclass(frozen=True)
-class Batch:
-    players: int
-    policy: str
-    start: int
-    count: int
-    variant: str = ""  # "" (a study without variants), "baseline" or a variant's name
-
-    @property
-    def id(self) -> str:
-        arm = f"{self.variant}-" if self.variant else ""
-        return f"{arm}{self.policy}-p{self.players}-{self.start:07d}"
-
-
-@dataclass
-class BatchResult:
-    batch: Batch
-    tables: dict[str, pa.Table]
-    games: int
-    cpu_seconds: float
-    excluded: dict[str, str] = field(default_factory=dict)
 
 
 # --- playing one batch (runs in a worker) ---------------------------------------------------
@@ -210,178 +200,7 @@ def _add_seat_columns(t: pa.Table, extras: dict[str, dict[int, dict[str, Any]]])
     return t
 
 
-# --- writing --------------------------------------------------------------------------------
-
-
-def _atomic_write_table(table: pa.Table, path: Path) -> Path:
-    tmp = path.with_name(f".{path.name}.tmp")
-    pq.write_table(table, tmp)
-    return tmp
-
-
-def write_batch(out: Path, result: BatchResult) -> None:
-    """Write a batch's tables, then its marker (each file whole or absent)."""
-    bid = result.batch.id
-    staged: list[tuple[Path, Path]] = []
-    for name, table in result.tables.items():
-        d = out / name
-        d.mkdir(parents=True, exist_ok=True)
-        final = d / f"{bid}.parquet"
-        staged.append((_atomic_write_table(table, final), final))
-    for tmp, final in staged:
-        os.replace(tmp, final)
-    # the marker names each table file with its size and sha256: a resumed study trusts a
-    # batch only when its files are still the ones written (completed_batches)
-    files = {final.parent.name: _file_record(final) for _, final in staged}
-    marks = out / "_batches"
-    marks.mkdir(parents=True, exist_ok=True)
-    mark = marks / f"{bid}.json"
-    tmp = marks / f".{bid}.json.tmp"
-    tmp.write_text(json.dumps({"batch": asdict(result.batch), "games": result.games,
-                               "cpu_seconds": round(result.cpu_seconds, 3),
-                               "excluded": result.excluded, "files": files}, indent=1),
-                   encoding="utf-8")
-    os.replace(tmp, mark)
-
-
-def _file_record(path: Path) -> dict[str, Any]:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        while chunk := fh.read(1 << 20):
-            digest.update(chunk)
-    return {"bytes": path.stat().st_size, "sha256": digest.hexdigest()}
-
-
-def _batch_problem(out: Path, mark: Path) -> str | None:
-    """Why the batch of marker ``mark`` cannot be trusted as done, or None."""
-    try:
-        meta = json.loads(mark.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as err:
-        return f"its marker {mark.name} is unreadable ({err})"
-    files = meta.get("files") if isinstance(meta, dict) else None
-    if isinstance(files, dict) and files:
-        for table, want in files.items():
-            path = out / str(table) / f"{mark.stem}.parquet"
-            try:
-                have = _file_record(path)
-            except OSError:
-                return f"{table}/{path.name} is missing"
-            if have != want:
-                return (f"{table}/{path.name} is not the file written ({have['bytes']:,} bytes, "
-                        f"{want.get('bytes', 0):,} written)")
-        return None
-    # a marker written before the files were recorded: each table file must at least be a
-    # whole Parquet file (its footer readable)
-    for path in sorted(out.glob(f"*/{mark.stem}.parquet")):
-        try:
-            pq.read_metadata(path)
-        except Exception as err:  # noqa: BLE001 - pyarrow raises several kinds on a bad file
-            return f"{path.parent.name}/{path.name} is not a whole Parquet file ({err})"
-    return None
-
-
-def completed_batches(out: Path, damaged: dict[str, str] | None = None) -> set[str]:
-    """The batches finished in ``out``: a marker whose table files are the ones written.
-
-    A batch whose marker or files are damaged (a truncated Parquet file) is not done: it is
-    played again. ``damaged``, when given, receives each such batch with the reason."""
-    marks = out / "_batches"
-    if not marks.is_dir():
-        return set()
-    done: set[str] = set()
-    for mark in sorted(marks.glob("*.json")):
-        why = _batch_problem(out, mark)
-        if why is None:
-            done.add(mark.stem)
-        elif damaged is not None:
-            damaged[mark.stem] = why
-    return done
-
-
-def prepare(out: Path, spec: StudySpec, say: Callable[[str], None] | None = None) -> list[Batch]:
-    """Create or reopen the study folder; the batches still to play.
-
-    A folder that already holds a study must hold the same one (same spec), else StudyError."""
-    out.mkdir(parents=True, exist_ok=True)
-    meta = out / "study.json"
-    want = json.loads(json.dumps(spec.to_json()))  # as it reads back (tuples are lists)
-    if meta.exists():
-        try:
-            have = json.loads(meta.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as e:
-            raise StudyError(f"{meta}: unreadable study description: {e}") from None
-        diff = sorted(k for k in set(have) | set(want) if have.get(k) != want.get(k))
-        if diff:
-            raise StudyError(f"{out} holds a different study (differs in {', '.join(diff)}); "
-                             "choose another --out folder")
-    else:
-        tmp = out / ".study.json.tmp"
-        tmp.write_text(json.dumps(want, indent=1), encoding="utf-8")
-        os.replace(tmp, meta)
-    damaged: dict[str, str] = {}
-    done = completed_batches(out, damaged)
-    for bid, why in sorted(damaged.items()):
-        if say is not None:
-            say(f"batch {bid} was finished, but {why}: it is played again")
-    return [b for b in spec.batches() if b.id not in done]
-
-
 # --- running --------------------------------------------------------------------------------
-
-
-def ray_available() -> bool:
-    try:
-        import ray  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-def _run_local(spec: StudySpec, todo: list[Batch], workers: int) -> Iterator[BatchResult]:
-    if workers <= 1:
-        for b in todo:
-            yield run_batch(spec, b)
-        return
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futs = [pool.submit(run_batch, spec, b) for b in todo]
-        for f in as_completed(futs):
-            yield f.result()
-
-
-def _run_ray(spec: StudySpec, todo: list[Batch], workers: int | None, address: str | None,
-             clock: dict[str, float]) -> Iterator[BatchResult]:
-    import ray
-
-    started = False
-    if not ray.is_initialized():
-        kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
-                                  "configure_logging": False}
-        if address:
-            kwargs["address"] = address
-        else:
-            kwargs["num_cpus"] = workers or os.cpu_count() or 1
-            kwargs["address"] = "local"  # a local cluster, even when RAY_ADDRESS is set
-        ray.init(**kwargs)
-        started = True
-    clock["ready"] = time.perf_counter()  # the cluster is up: start-up excluded from speed
-    try:
-        remote = ray.remote(num_cpus=1, max_retries=2)(run_batch)
-        spec_ref = ray.put(spec)
-        cpus: dict[str, float] = ray.cluster_resources()  # type: ignore[no-untyped-call]
-        limit = max(2, 2 * int(cpus.get("CPU", 1)))
-        pending: list[Any] = []
-        queue = list(todo)
-        while queue or pending:
-            while queue and len(pending) < limit:
-                pending.append(remote.remote(spec_ref, queue.pop(0)))
-            ready, pending = ray.wait(pending, num_returns=1)
-            for ref in ready:
-                yield ray.get(ref)
-    finally:
-        if started:
-            ray.shutdown()
 
 
 def run_study(spec: StudySpec, out: Path, *, backend: str = "auto", workers: int | None = None,
@@ -390,43 +209,9 @@ def run_study(spec: StudySpec, out: Path, *, backend: str = "auto", workers: int
               say: Callable[[str], None] = print) -> dict[str, Any]:
     """Play every batch not yet done and write it; a summary (batches, games, CPU seconds)."""
     check_spec(spec)
-    if workers is not None and not 1 <= workers <= MAX_WORKERS:
-        raise StudyError(f"--workers must be 1 to {MAX_WORKERS}, not {workers:,}")
-    todo = prepare(out, spec, say)
-    total = len(spec.batches())
-    done_before = total - len(todo)
-    address = address or os.environ.get("RAY_ADDRESS") or None
-    if backend == "auto":
-        backend = "ray" if ray_available() else "local"
-    if backend == "ray" and not ray_available():
-        raise StudyError("Ray is not installed (pip install 'playtest-toolkit[ray]'); "
-                         "use --backend local")
-    if done_before:
-        say(f"resuming: {done_before} of {total} batches already done in {out}")
-    n = workers or os.cpu_count() or 1
-    clock: dict[str, float] = {}
-    if backend == "ray":
-        where = f"the Ray cluster at {address}" if address else f"a local Ray cluster ({n} CPUs)"
-        say(f"playing {len(todo)} batches of up to {spec.batch_size} games on {where}")
-        results = _run_ray(spec, todo, workers, address, clock)
-    else:
-        if not ray_available():
-            say("Ray is not installed: running the batches in local processes")
-        say(f"playing {len(todo)} batches of up to {spec.batch_size} games in {n} local process(es)")
-        results = _run_local(spec, todo, n)
-    games = cpu = 0.0
-    count = 0
-    clock["ready"] = time.perf_counter()
-    for r in results:
-        write_batch(out, r)
-        count += 1
-        games += r.games
-        cpu += r.cpu_seconds
-        if on_batch is not None:
-            on_batch(r, count, len(todo))
-    return {"batches": count, "batches_total": total, "batches_skipped": done_before,
-            "games": int(games), "worker_cpu_seconds": round(cpu, 3),
-            "wall_seconds": round(time.perf_counter() - clock["ready"], 3), "backend": backend}
+    return run_batches(run_batch, spec, out, backend=backend, workers=workers,
+                       address=address, on_batch=on_batch, say=say,
+                       available=lambda: ray_available())
 
 
 def check_spec(spec: StudySpec) -> None:
@@ -464,39 +249,13 @@ def _spec_of(meta: dict[str, Any]) -> StudySpec:
     return StudySpec(**fields)
 
 
-#: the games-table columns that say which study, arm and batch a row was played for
-_IDENTITY = ("study", "study_seed", "policy", "player_count", "variant", "variant_hash",
-             "game_index")
-
-
 def _batch_identity(out: Path, spec: StudySpec, batch: Batch) -> str | None:
     """Why the batch's games table is not the games of this study's batch, or None."""
-    path = out / "games" / f"{batch.id}.parquet"
-    try:
-        rows = pq.read_table(path, columns=list(_IDENTITY)).to_pylist()
-    except Exception as err:  # noqa: BLE001 - pyarrow raises several kinds on a foreign file
-        return f"games/{path.name} is not a games table of a study ({str(err)[:200]})"
     hashes = {name: json.loads(stamp).get("hash") for name, stamp in spec.variants}
-    want = {"study": spec.profiles, "study_seed": spec.seed, "policy": batch.policy,
-            "player_count": batch.players, "variant": batch.variant or "baseline",
-            "variant_hash": hashes.get(batch.variant)}
-    for row in rows:
-        for col, value in want.items():
-            if row[col] != value:
-                return (f"games/{path.name} holds games of another study or arm ({col} "
-                        f"{row[col]!r}, this study's batch has {value!r})")
-        if not batch.start <= int(row["game_index"]) < batch.start + batch.count:
-            return f"games/{path.name} holds game index {row['game_index']}, not this batch's"
-    return None
-
-
-def _marked_tables(mark: Path) -> set[str] | None:
-    # the tables a batch's marker names (None: a marker written before files were recorded)
-    try:
-        files = json.loads(mark.read_text(encoding="utf-8")).get("files")
-    except (OSError, ValueError, AttributeError):
-        return set()
-    return {str(t) for t in files} if isinstance(files, dict) and files else None
+    return games_identity(out, batch, {
+        "study": spec.profiles, "study_seed": spec.seed, "policy": batch.policy,
+        "player_count": batch.players, "variant": batch.variant or "baseline",
+        "variant_hash": hashes.get(batch.variant)})
 
 
 def study_problems(out: Path, limit: int = 20) -> list[str]:
@@ -507,39 +266,57 @@ def study_problems(out: Path, limit: int = 20) -> list[str]:
     (another study's batch or a foreign Parquet file). A folder without ``study.json`` (a pool
     written batch by batch) is checked for its markers and files only. At most ``limit``
     reasons."""
-    problems: list[str] = []
     meta_path = out / "study.json"
-    spec: StudySpec | None = None
-    if meta_path.is_file():
-        try:
-            spec = _spec_of(json.loads(meta_path.read_text(encoding="utf-8")))
-            expected = {b.id: b for b in spec.batches()}
-        except (OSError, ValueError, TypeError, AttributeError) as err:
-            return [f"{meta_path}: unreadable study description ({str(err)[:200]})"]
-    damaged: dict[str, str] = {}
-    done = completed_batches(out, damaged)
-    problems += [f"batch {bid} is damaged: {why}" for bid, why in sorted(damaged.items())]
-    if spec is not None:
-        problems += [f"batch {bid} of the study is not finished (no marker)"
-                     for bid in sorted(set(expected) - done - set(damaged))]
-        problems += [f"_batches/{bid}.json is not a batch of this study"
-                     for bid in sorted((done | set(damaged)) - set(expected))]
-    listed: dict[str, set[str] | None] = {}
-    for path in sorted(out.glob("*/*.parquet")):
-        if path.parent.name == "_batches":
-            continue
-        if path.stem not in listed:
-            listed[path.stem] = _marked_tables(out / "_batches" / f"{path.stem}.json")
-        tables = listed[path.stem]
-        if path.stem not in done | set(damaged) or (tables is not None
-                                                    and path.parent.name not in tables):
-            problems.append(f"{path.parent.name}/{path.name} belongs to no batch of this study "
-                            "(no marker names it)")
-    if spec is not None and not problems:
-        for bid in sorted(done):
-            why = _batch_identity(out, spec, expected[bid])
-            if why:
-                problems.append(f"batch {bid}: {why}")
-            if len(problems) >= limit:
-                break
-    return problems[:limit]
+    if not meta_path.is_file():
+        return folder_problems(out, None, limit=limit)
+    try:
+        spec = _spec_of(json.loads(meta_path.read_text(encoding="utf-8")))
+        expected = {b.id: b for b in spec.batches()}
+    except (OSError, ValueError, TypeError, AttributeError) as err:
+        return [f"{meta_path}: unreadable study description ({str(err)[:200]})"]
+    return folder_problems(out, expected, lambda b: _batch_identity(out, spec, b), limit)
+
+
+# --- the study parts of Mandate 2038's designer loop (engine.core.game.DesignerLoop) ---------
+
+
+def spec_from_options(options: Mapping[str, Any], variants: tuple[tuple[str, str], ...]
+                      ) -> StudySpec:
+    """A study spec from ``playtest study``'s options (``games``, ``players``, ``seed``,
+    ``batch_size``, ``profiles``, ``lineup``, ``policy``)."""
+    policies = tuple(x.strip() for x in str(options.get("policy") or "default").split(",")
+                     if x.strip())
+    if policies == ("designers",):
+        policies = DESIGNERS_POLICIES
+    lineup = tuple(x.strip() for x in str(options.get("lineup") or "").split(",") if x.strip())
+    return StudySpec(games=int(options.get("games", 100)),
+                     players=tuple(options.get("players") or (4,)),
+                     profiles=str(options.get("profiles") or "default"), profile_ids=lineup,
+                     policies=policies or ("default",), seed=str(options.get("seed", "0")),
+                     batch_size=int(options.get("batch_size", DEFAULT_BATCH)),
+                     variants=variants)
+
+
+def _check(spec: StudySpec) -> None:
+    from schemas.mandate2038.profiles import ProfileError
+
+    try:
+        check_spec(spec)
+    except ProfileError as exc:
+        raise StudyError(str(exc)) from None
+
+
+def _run(spec: StudySpec, out: Path, **kw: Any) -> dict[str, Any]:
+    from schemas.mandate2038.profiles import ProfileError
+
+    try:
+        return run_study(spec, out, **kw)
+    except ProfileError as exc:
+        raise StudyError(str(exc)) from None
+
+
+#: Mandate 2038's study parts (its declaration's ``designer_loop.study``): line-ups of strategy
+#: profiles under policies; compared on the Balance contract (compare None: the shared
+#: comparison of dashboards.variant_queries)
+STUDY = StudyParts(spec=spec_from_options, check=_check,
+                   run=_run, problems=study_problems)

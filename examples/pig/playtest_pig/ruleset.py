@@ -20,6 +20,7 @@ from engine.api import (
     BalanceMetric,
     BaseHeader,
     Decision,
+    DesignerLoop,
     FindingSink,
     Format,
     Game,
@@ -33,6 +34,7 @@ from playtest_pig import codes
 from playtest_pig.bots import BOT_NAMES
 from playtest_pig.ending import ENDINGS, on_final
 from playtest_pig.ending import outcome as _outcome
+from playtest_pig.loop import KNOBS, METRICS
 from playtest_pig.records import TABLES
 from playtest_pig.records import records as _records
 from playtest_pig.records import snapshot as _snapshot
@@ -130,13 +132,18 @@ class PigRuleset(Game):
         BalanceMetric("game_length", "Game length (rounds)", "rounds played to the end",
                       "SELECT game_id, rounds AS value FROM pig_games WHERE rounds IS NOT NULL"),
     ))
+    # the designer loop: the target score as a knob, study games and metrics (playtest_pig/loop.py)
+    plays_variants = True
+    designer_loop = DesignerLoop(play="playtest_pig.loop:play", values="playtest_pig.loop:values",
+                                 knobs=KNOBS, metrics=METRICS)
 
     def simulate_one(self, seed: object, index: int, players: int,
-                     bots: str = "mixed") -> PigLog:
-        """Simulated game ``index`` of ``seed`` (playtest_pig/simulate.py)."""
+                     bots: str = "mixed", variant: Any = None) -> PigLog:
+        """Simulated game ``index`` of ``seed`` (playtest_pig/simulate.py), under the rules
+        variant ``variant`` (a stamp) when given."""
         from playtest_pig.simulate import simulate_one
 
-        return simulate_one(seed, index, players, bots)
+        return simulate_one(seed, index, players, bots, variant=variant)
 
     def setup(self, header: PigHeader, sink: FindingSink) -> GameState:
         if header.rules_version not in self.rules_versions:

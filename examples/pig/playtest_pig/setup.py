@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.api import FindingSink, RulingsError, resolve_options
+from playtest_pig.loop import target_of
 from playtest_pig.schema import PigHeader
 from playtest_pig.state import GameState
 
@@ -34,7 +35,7 @@ def build_state(header: PigHeader, sink: FindingSink, game: Any) -> GameState:
                     f"used: {err}; replayed under the default rulings", recorded=header.rulings)
         rulings = resolve_options(game, None, header.rules_version)
     return GameState(
-        header=header, seats=seats or (1,), target=header.target,
+        header=header, seats=seats or (1,), target=target_of(header.variant, header.target),
         end_rule=rulings.get("end", "immediate"), first_player=first,
         scores={s: 0 for s in seats}, active=first, rulings=rulings,
     )
