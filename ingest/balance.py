@@ -406,8 +406,7 @@ def declaration(game: str) -> Balance:
     from engine.core.registry import get_ruleset
 
     ruleset = get_ruleset(game)
-    value = getattr(ruleset, "balance", None) if ruleset is not None else None
-    return value if isinstance(value, Balance) else Balance()
+    return ruleset.balance if ruleset is not None else Balance()
 
 
 def game_counts(src: Source, f: Selection, game: str) -> dict[tuple[str, int], int]:

@@ -397,7 +397,7 @@ def study_parts(game: str) -> StudyParts:
     from engine.core.registry import get_ruleset
 
     rs = get_ruleset(game)
-    loop = getattr(rs, "designer_loop", None) if rs is not None else None
+    loop = rs.designer_loop if rs is not None else None
     if rs is None or loop is None or (loop.study is None and loop.play is None):
         raise StudyError(f"{game!r} declares no designer loop: it cannot be studied "
                          "(engine.core.game.DesignerLoop)")
@@ -499,7 +499,7 @@ def run_loop_batch(spec: LoopSpec, batch: Batch) -> BatchResult:
 
     t0 = time.process_time()
     rs = get_ruleset(spec.game)
-    loop = getattr(rs, "designer_loop", None)
+    loop = rs.designer_loop if rs is not None else None
     if loop is None or loop.play is None:
         raise StudyError(f"{spec.game!r} declares no designer loop that plays games")
     play = resolve(loop.play)

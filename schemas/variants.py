@@ -332,12 +332,13 @@ def declared_bounds(game: str) -> dict[str, Any] | None:
     from engine.core.registry import get_ruleset
 
     rs = get_ruleset(game)
-    loop = getattr(rs, "designer_loop", None)
+    loop = rs.designer_loop if rs is not None else None
     if rs is None or loop is None or not loop.knobs:
         return None
     values = resolve(loop.values)() if loop.values is not None else {}
-    knobs = [{"name": k.name, "path": k.path, "min": k.min, "max": k.max, "why": k.why}
-             for k in loop.knobs]
+    knobs: list[dict[str, Any]] = [
+        {"name": k.name, "path": k.path, "min": k.min, "max": k.max, "why": k.why}
+        for k in loop.knobs]
     return {"game": game, "rules_version": rs.rules_versions[0], "pack": False,
             "values": values, "options": "rulings" if rs.rulings_dir is not None else None,
             "knobs": [k for k in knobs if "*" not in k["path"]],

@@ -77,7 +77,7 @@ def test_null_check_without_a_folder_plays_its_documented_pool(tmp_path, monkeyp
     the documented pool is played once into simulated/null-pool and drawn from."""
     import json
 
-    import cli.calibrate as calibrate
+    import ingest.mandate2038.calibrate as calibrate
     from cli.main import main
 
     monkeypatch.chdir(tmp_path)

@@ -192,3 +192,18 @@ def test_compare_on_random_winners_says_significant_in_at_most_5_percent_of_arms
         flagged_arms += any(flags)
     assert flagged_arms / arms <= 0.05, (flagged_arms, arms)
     assert flagged_rows / rows <= 0.05, (flagged_rows, rows)
+
+
+@pytest.mark.parametrize("game", ["pig", "vestige"])
+def test_calibrate_on_a_game_that_publishes_no_figures_says_so(
+        game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`calibrate` runs the study's game's declared report; a game without one is told so."""
+    from cli.main import main
+
+    if get_ruleset(game) is None:
+        pytest.skip(f"{game} is not installed")
+    (tmp_path / "study.json").write_text(json.dumps({"game": game}), encoding="utf-8")
+    code = main(["calibrate", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert code != 0
+    assert "publishes no designers' figures" in err and get_ruleset(game).title in err

@@ -90,7 +90,7 @@ def test_study_resumes_where_it_stopped_and_never_plays_a_batch_twice(tmp_path):
     assert again["batches"] == 0 and again["batches_skipped"] == 3
     meta = json.loads((out / "_batches" / f"{sorted(first)[0]}.json").read_text())
     assert meta["games"] == 1
-    from cli.calibrate import report
+    from ingest.mandate2038.calibrate import report
 
     text = report(out)  # the designers' figures beside ours, from the Balance page's queries
     assert "**default** line-ups (3 games at 3)" in text

@@ -20,7 +20,7 @@ from engine.core.registry import DEFAULT_GAME
 def _studied_games() -> list[str]:
     from engine.core.registry import rulesets
 
-    games = [g for g, rs in rulesets().items() if getattr(rs, "designer_loop", None) is not None]
+    games = [g for g, rs in rulesets().items() if rs.designer_loop is not None]
     return games or [DEFAULT_GAME]
 
 

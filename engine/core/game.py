@@ -305,7 +305,9 @@ class DesignerLoop:
     * ``study``: instead, the game's own study parts (an ``ingest.study.StudyParts``);
     * ``values``: ``() -> dict`` of the numbers the knobs' paths address (a game without a
       content pack); ``knobs``: the bounded numbers a variant may change;
-    * ``metrics``: metric id -> what it measures (``playtest compare``'s rows).
+    * ``metrics``: metric id -> what it measures (``playtest compare``'s rows);
+    * ``calibrate``: ``(args) -> str``, ``playtest calibrate``'s report of a study of this game
+      beside its designers' published figures (None: the game publishes none).
     """
 
     play: str | None = None
@@ -313,6 +315,7 @@ class DesignerLoop:
     values: str | None = None
     knobs: tuple[Knob, ...] = ()
     metrics: Mapping[str, str] = field(default_factory=dict)
+    calibrate: str | None = None
 
 
 class Game:
@@ -633,7 +636,7 @@ def _code_refs(obj: Any) -> list[tuple[str, str]]:
                 if not is_sql(m.compute))
     loop = obj.designer_loop
     if loop is not None:
-        refs.extend((f"designer_loop.{m}", getattr(loop, m)) for m in ("play", "study", "values"))
+        refs.extend((f"designer_loop.{m}", getattr(loop, m)) for m in ("play", "study", "values", "calibrate"))
     out: list[tuple[str, str]] = []
     for member, ref in refs:
         if ref is None or callable(ref):

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel, TypeAdapter
 
     from engine.core.findings import Catalogue, FindingSink
-    from engine.core.game import Folder, Format, Page, Vocabulary
+    from engine.core.game import Balance, DesignerLoop, Folder, Format, Page, Vocabulary
     from engine.core.replay import LedgerEntry, Outcome
     from schemas.log import BaseHeader
 
@@ -144,6 +144,10 @@ class Ruleset(Protocol):
     def session_folder(self) -> Folder | None: ...
     @property
     def content_pack(self) -> str | None: ...
+    @property
+    def balance(self) -> Balance: ...
+    @property
+    def designer_loop(self) -> DesignerLoop | None: ...
     #: ``(seed, index, players, bots="mixed") -> log``: simulated game ``index`` of a run with
     #: ``seed`` (labelled simulated), reproducible on its own; None when the game has no
     #: simulator. ``prepare_simulation()`` (or None) does the simulator's start-up;

@@ -273,7 +273,8 @@ class MandateRuleset(Game):
     bot_names: tuple[str, ...] = ("random", "heuristic", "mixed")
     #: studies of strategy-profile line-ups (ingest/mandate2038/study.py); its knobs are its
     #: content pack's bounds (data/content/mandate2038/variant-bounds.json)
-    designer_loop = DesignerLoop(study="ingest.mandate2038.study:STUDY")
+    designer_loop = DesignerLoop(study="ingest.mandate2038.study:STUDY",
+                                 calibrate="ingest.mandate2038.calibrate:command")
     formats = FORMATS
     # the designers' session folder (receipt.json, scores.json, notes.md) or a zip of one
     session_folder = Folder("receipt.json", "ingest.mandate2038.session:read_session_files")

@@ -1,4 +1,5 @@
-"""``playtest calibrate STUDY``: a study's balance figures beside the designers' published ones;
+"""Mandate 2038's ``playtest calibrate STUDY`` (its declaration's ``designer_loop.calibrate``;
+cli/commands/calibrate.py reads the arguments): a study's balance figures beside the designers' published ones;
 ``playtest calibrate --null-check N [STUDY]``: how often each verdict is wrong under random
 winners and how often its interval covers.
 
@@ -427,22 +428,6 @@ def as_json(obj: Any) -> str:
             return [clean(v) for v in x]
         return x
     return json.dumps(clean(obj), indent=1, ensure_ascii=False)
-
-
-def add_arguments(parser: Any) -> None:
-    """The ``calibrate`` command's arguments."""
-    parser.add_argument("study", metavar="STUDY_DIR", nargs="?", default=None,
-                        help="a folder written by playtest study (for --null-check: the pool "
-                             "of games to draw replicate studies from; without it the null "
-                             "check plays its documented pool, 200 games per player count and "
-                             "policy, into simulated/null-pool once)")
-    parser.add_argument("--format", choices=("text", "json"), default="text")
-    parser.add_argument("--null-check", type=int, default=None, metavar="N",
-                        help="instead: each check's false-verdict rate and interval coverage "
-                             "under random winners over N replicate studies of 50, 200 and "
-                             "1,000 games (docs/balance.md)")
-    parser.add_argument("--players", default="",
-                        help="with --null-check: the player counts to check (default: all)")
 
 
 #: the pool ``--null-check`` draws from when no study folder is named: the documented one
