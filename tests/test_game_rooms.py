@@ -37,7 +37,6 @@ OFFENDERS: dict[str, set[str]] = {
     "ingest/warehouse/migrations.py": {"names vestige"},
     "ingest/warehouse/schema.py": {"names vestige"},
     "dashboards/balance_queries.py": {"names mandate2038"},
-    "dashboards/variant_queries.py": {"names mandate2038"},
     "dashboards/views/balance.py": {"import schemas.mandate2038.profiles", "names mandate2038"},
     "cli/bench/pages.py": {"import ingest.mandate2038.synthetic"},
     "cli/bench/warehouse.py": {"import ingest.mandate2038.synthetic", "import schemas.mandate2038"},
