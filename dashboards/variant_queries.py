@@ -554,6 +554,37 @@ def physical_by_variant(db: Path, f: Any = None) -> pl.DataFrame:
         """, params)
 
 
+def game_variant(db: Path, game_id: str) -> dict[str, Any] | None:
+    """The rules variant one game was audited under, as the warehouse records it:
+    ``{"name", "hash", "played"}`` (``played`` False when the game could not play it: a
+    ``log/variant`` finding, the game replayed under the rules as printed), or None for the
+    rules as printed (or a warehouse not yet at schema 9)."""
+    from dashboards import store
+
+    if not {"variant_name", "variant_content_hash"} <= _columns(db, "games"):
+        return None
+    got = store.query(db, "SELECT variant_name, variant_content_hash, EXISTS (SELECT 1 FROM "
+                          "findings x WHERE x.game_id = g.game_id AND x.code = 'log/variant') "
+                          "AS refused FROM games g WHERE g.game_id = ?", [game_id])
+    if got.is_empty() or got["variant_name"][0] is None:
+        return None
+    return {"name": str(got["variant_name"][0]), "hash": got["variant_content_hash"][0],
+            "played": not bool(got["refused"][0])}
+
+
+def variant_sentence(v: dict[str, Any] | None) -> str:
+    """The Audit page's words for :func:`game_variant` (Markdown, the name escaped)."""
+    from dashboards.ui import md_text
+
+    if v is None:
+        return "Audited under the rules as printed."
+    name = f"**{md_text(v['name'])}** (content hash `{v['hash']}`)"
+    if not v["played"]:
+        return (f"Its log names the rules variant {name}, which this game could not play "
+                "(finding `log/variant`): audited under the rules as printed.")
+    return f"Audited under the rules variant {name} (docs/variants.md)."
+
+
 def simulated_by_variant(folder: Path) -> pl.DataFrame:
     """A study's complete games per game and arm: games, AGI emergences and Open endings
     (simulated evidence)."""

@@ -148,8 +148,9 @@ def test_the_variants_page_shows_the_playtests_by_status(db: Path,
 
     monkeypatch.setenv("PLAYTEST_DB", str(db))
     monkeypatch.delenv("PLAYTEST_STUDY", raising=False)
-    at = AppTest.from_file(str(ROOT / "dashboards" / "views" / "variants.py"),
-                           default_timeout=120).run()
+    monkeypatch.delenv("PLAYTEST_WRITE_PASSWORD", raising=False)
+    at = AppTest.from_file(str(ROOT / "dashboards" / "app.py"), default_timeout=120).run()
+    at.switch_page("views/variants.py").run()
     assert not at.exception, at.exception
     frames = [d.value for d in at.dataframe]
     shown = [f for f in frames if "physical playtests" in getattr(f, "columns", [])]
@@ -158,3 +159,51 @@ def test_the_variants_page_shows_the_playtests_by_status(db: Path,
     statuses = dict(zip(table["variant"], table["physical playtests"], strict=True))
     assert statuses["obelisk-other-pair"] == "1 partial"
     assert statuses["dossier-compute-2"] == "1 complete, 1 partial"
+
+
+def test_validate_says_which_variant_a_game_was_audited_under(capsys: pytest.CaptureFixture[str]
+                                                              ) -> None:
+    from cli.main import main
+
+    stamped = GOLDEN / "mandate2038" / "dossier-compute-2-stamped.json"
+    assert main(["validate", "--format", "json", str(MANDATE), str(VESTIGE)]) in (0, 1)
+    files = json.loads(capsys.readouterr().out)["files"]
+    assert files[0]["variant"] == {"name": "dossier-compute-2", "hash": "b9d8edec79bdf17b",
+                                   "from": "header"}
+    assert files[1]["variant"]["name"] == "obelisk-other-pair"
+    main(["validate", "--format", "json", "--printed-rules", str(stamped)])
+    assert json.loads(capsys.readouterr().out)["files"][0]["variant"] is None
+    main(["validate", str(stamped)])
+    text = capsys.readouterr().out
+    assert ("audited under the rules variant dossier-compute-2 (content hash "
+            "b9d8edec79bdf17b)") in text
+
+
+def test_the_audit_page_says_which_variant(db: Path) -> None:
+    con = duckdb.connect(str(db), read_only=True)
+    ids = dict(con.execute("SELECT source_name, game_id FROM games").fetchall())
+    con.close()
+    by_stem = {Path(k).stem: v for k, v in ids.items()}
+    v = vq.game_variant(db, by_stem["m-partial"])
+    assert v == {"name": "dossier-compute-2", "hash": "b9d8edec79bdf17b", "played": True}
+    assert r"**dossier\-compute\-2**" in vq.variant_sentence(v)  # escaped Markdown
+    assert vq.game_variant(db, by_stem["m-printed"]) is None
+    assert vq.variant_sentence(None) == "Audited under the rules as printed."
+
+
+def test_the_audit_page_shows_it(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from streamlit.testing.v1 import AppTest
+
+    con = duckdb.connect(str(db), read_only=True)
+    gid = con.execute("SELECT game_id FROM games WHERE source_name LIKE '%v-partial.json'"
+                      ).fetchone()
+    con.close()
+    assert gid is not None
+    monkeypatch.setenv("PLAYTEST_DB", str(db))
+    monkeypatch.delenv("PLAYTEST_WRITE_PASSWORD", raising=False)
+    at = AppTest.from_file(str(ROOT / "dashboards" / "app.py"), default_timeout=120).run()
+    at.query_params.update({"game": gid[0]})
+    at.switch_page("views/audit.py").run()
+    assert not at.exception, at.exception
+    said = " ".join(m.value for m in at.markdown)
+    assert r"Audited under the rules variant **obelisk\-other\-pair**" in said, said
