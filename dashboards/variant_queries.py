@@ -619,14 +619,10 @@ def evidence_beside(physical: pl.DataFrame, simulated: pl.DataFrame) -> pl.DataF
     """Per game and variant, the physical playtests (by status: complete, partial) and the
     simulated games side by side, each with its own AGI share and 95% Wilson interval (from
     complete games; for a game whose outcomes have no AGI, "not measured"): two column groups,
-    never one pooled figure. With a study, the physical playtests shown are those of the games
-    the study plays."""
+    never one pooled figure. Every game's playtests are listed (a game the study does not play
+    has no simulated games beside them)."""
     from dashboards.filters import game_title
 
-    if not physical.is_empty() and not simulated.is_empty():
-        played = {g for g in simulated["game"].to_list() if g is not None}
-        if played:
-            physical = physical.filter(pl.col("game").is_in(sorted(played)))
     keys: set[tuple[str, str]] = set()
     for df in (physical, simulated):
         if not df.is_empty():

@@ -133,11 +133,14 @@ def test_evidence_beside_labels_the_status_for_every_game(db: Path) -> None:
     v = rows[("Vestige", "obelisk-other-pair")]
     assert v["physical playtests"] == "1 partial"
     assert v["physical AGI share"] == "no complete games"
-    # beside a study, only the physical playtests of the game it plays
+    # beside a study: its games in the simulated columns of the same game and variant, every
+    # game's playtests still listed
     sim = pl.DataFrame({"game": ["mandate2038"], "variant": ["dossier-compute-2"],
                         "games": [10], "agi": [3], "open": [9]})
     beside = vq.evidence_beside(vq.physical_by_variant(db), sim)
-    assert set(beside["game"].to_list()) == {"Mandate 2038"}
+    assert set(beside["game"].to_list()) == {"Mandate 2038", "Vestige"}
+    v = beside.filter(pl.col("variant") == "obelisk-other-pair").row(0, named=True)
+    assert v["simulated games"] == 0 and v["physical partial"] == 1
     row = beside.filter(pl.col("variant") == "dossier-compute-2").row(0, named=True)
     assert row["simulated games"] == 10 and row["physical partial"] == 1
 

@@ -100,6 +100,11 @@ def _physical(physical: pl.DataFrame, simulated: pl.DataFrame) -> None:
         st.info("No physical playtest and no study yet.")
         return
     ui.show_table(beside, "variant-evidence")
+    said = [f"- {ui.md_text(r['game'])} · **{ui.md_text(r['variant'])}**: physical playtests "
+            f"{r['physical playtests']}; {r['simulated games']} simulated games"
+            for r in beside.iter_rows(named=True) if r["physical playtests"] != "none"]
+    if said:
+        st.markdown("\n".join(said))
 
 
 ui.guarded(render, reads_only=True)
