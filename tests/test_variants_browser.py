@@ -62,6 +62,14 @@ def _choose_variant(page: Page, label_start: str) -> None:
                             exact=False).first).to_be_visible()
 
 
+def _record_page(page: Page, base: str) -> Page:
+    """``page`` on the Record page, with the tests' patience."""
+    page.set_default_timeout(20_000)
+    page.goto(f"{base}/record")
+    settled(page, TITLE)
+    return page
+
+
 def _draft(page: Page) -> str:
     assert "draft=" in page.url, page.url
     return page.url.split("draft=")[1].split("&")[0]
@@ -109,16 +117,12 @@ def test_variant_playtests_recorded_partial_appear_beside_the_study(
     import duckdb
 
     base, db = server
-    SHOTS.mkdir(parents=True, exist_ok=True)
     expect.set_options(timeout=20_000)
+    SHOTS.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        page = browser.new_page(viewport={"width": 1366, "height": 900})
-        page.set_default_timeout(20_000)
-
+        page = _record_page(browser.new_page(viewport={"width": 1366, "height": 900}), base)
         # Mandate 2038 under dossier-compute-2: three events, then finished early
-        page.goto(f"{base}/record")
-        settled(page, TITLE)
         _choose_variant(page, MANDATE_VARIANT)
         page.get_by_role("button", name="Start recording").click()
         expect(page.get_by_text("1 event", exact=False).first).to_be_visible()
@@ -136,8 +140,7 @@ def test_variant_playtests_recorded_partial_appear_beside_the_study(
         mandate_id = _finish(page, "Finish and load", db, _draft(page))
 
         # Vestige under obelisk-other-pair: six events, then "Finish early"
-        page.goto(f"{base}/record")
-        settled(page, TITLE)
+        _record_page(page, base)
         page.locator('[data-testid="stMain"] [role="radiogroup"]').get_by_text(
             "Vestige", exact=True).first.click()
         expect(page.get_by_label("Map seed (blank: random)").first).to_be_visible()
