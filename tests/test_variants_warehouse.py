@@ -210,3 +210,22 @@ def test_the_audit_page_shows_it(db: Path, monkeypatch: pytest.MonkeyPatch) -> N
     assert not at.exception, at.exception
     said = " ".join(m.value for m in at.markdown)
     assert r"Audited under the rules variant **obelisk\-other\-pair**" in said, said
+
+
+def test_a_variant_recorded_before_is_a_known_variant(db: Path, tmp_path: Path) -> None:
+    import shutil
+
+    from dashboards import variant_pick
+
+    copy = tmp_path / "playtest.duckdb"
+    shutil.copy(db, copy)
+    con = duckdb.connect(str(copy))
+    con.execute("UPDATE games SET variant_name = 'house-obelisk', variant_content_hash = "
+                "'0123456789abcdef' WHERE source_name LIKE '%v-partial.json'")
+    con.close()
+    known = variant_pick.known_variants("vestige", copy)
+    label = "house-obelisk (recorded before, 0123456789abcdef)"
+    assert label in known, known
+    assert known[label]["options"] == {"obelisk-other": "other-pair"}
+    # the same content hash as a bundled file is listed once
+    assert len(variant_pick.known_variants("vestige", db)) == 1
