@@ -110,12 +110,16 @@ def undo_at(draft_id: str, at: int) -> bool:
 
 def draft_top(d: Any, title: str, key: str) -> bool:
     """A draft's title line (``title`` is Markdown: the caller escapes user text with
-    ``ui.md_text``), its event count and a Leave button; for a draft no longer open, what it is
-    (and Reopen for an abandoned one). True when recording can go on."""
+    ``ui.md_text``), the rules variant its header names (if any), its event count and a Leave
+    button; for a draft no longer open, what it is (and Reopen for an abandoned one). True when
+    recording can go on."""
     from dashboards import ui
+    from dashboards.variant_pick import variant_words
 
     top = st.columns([5, 1])
-    top[0].markdown(f"{title} · {ui.plural(len(d.events), 'event')} (saved after each one)")
+    variant = variant_words(d.header)
+    top[0].markdown(f"{title}{f' · {variant}' if variant else ''} · "
+                    f"{ui.plural(len(d.events), 'event')} (saved after each one)")
     top[1].button("Leave", key=f"{key}_leave", on_click=open_draft, args=(None,),
                   help="Back to the list; the draft stays on disk and can be resumed.")
     if d.status == "open":

@@ -506,91 +506,151 @@ def format_text(result: dict[str, Any]) -> str:
 # --- physical playtests of each variant (the warehouse) -------------------------------------
 
 
-def _archived_variant(db: Path, archive_path: str | None) -> tuple[str, str | None]:
-    """(variant name, hash) a game's archived header names; ("baseline", None) without one."""
-    from dashboards.gamelog import _archive_file
+def _columns(db: Path, table: str) -> set[str]:
+    from dashboards import store
 
-    path = _archive_file(db, archive_path)
-    if path is None:
-        return BASELINE, None
-    try:
-        header = json.loads(path.read_text("utf-8")).get("header") or {}
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, AttributeError):
-        return BASELINE, None
-    v = header.get("variant") if isinstance(header, dict) else None
-    if not isinstance(v, dict):
-        return BASELINE, None
-    return str(v.get("name") or "(unnamed)"), v.get("hash")
+    if not store.table_exists(db, table):
+        return set()
+    return set(store.query(db, f"SELECT * FROM {table} LIMIT 0").columns)
 
 
 def physical_by_variant(db: Path, f: Any = None) -> pl.DataFrame:
-    """Physical playtests (facilitated and blind) per game and rules variant, as their archived
-    headers name it, among the games the sidebar's filters ``f`` select
-    (``dashboards.queries.Filters``; None: every game): complete games, AGI emergences and Open
-    endings (Mandate 2038's; NULL for a game without them). Read from the archive (the system
-    of record), one header per human game."""
+    """Physical playtests (facilitated and blind; never an illustrative sample) per game and
+    rules variant, as the warehouse records it (``games.variant_name``, filled from the log's
+    header by the load step; never re-read from the archive), among the games the sidebar's
+    filters ``f`` select (``dashboards.queries.Filters``; None: every game): games, complete
+    and partial ones (finished early, or recorded in part), and among the complete ones the
+    AGI emergences and Open endings where the game has them (``agi_known``: complete games
+    whose outcome says; 0 for a game without AGI)."""
     from dashboards import store
     from dashboards.queries import Filters
 
-    if not store.table_exists(db, "games"):
+    have = _columns(db, "games")
+    if not have:
         return pl.DataFrame()
     where, params = (f if f is not None else Filters()).where("g")
-    has_agi = "agi" in set(store.query(db, "SELECT * FROM outcomes LIMIT 0").columns) \
-        if store.table_exists(db, "outcomes") else False
-    outcome = ("LEFT JOIN outcomes o USING (game_id)", "o.agi", "o.open") if has_agi else (
-        "", "CAST(NULL AS BOOLEAN)", "CAST(NULL AS BOOLEAN)")
+    out_cols = _columns(db, "outcomes")
+    has_agi = {"agi", "open"} <= out_cols
+    join, agi, opn = (("LEFT JOIN outcomes o USING (game_id)", "o.agi", "o.open") if has_agi
+                      else ("", "CAST(NULL AS BOOLEAN)", "CAST(NULL AS BOOLEAN)"))
+    # a warehouse not yet migrated to schema 9 records no variant: the rules as printed
+    name, vhash = (("g.variant_name", "g.variant_content_hash")
+                   if {"variant_name", "variant_content_hash"} <= have
+                   else ("CAST(NULL AS VARCHAR)", "CAST(NULL AS VARCHAR)"))
+    done = "coalesce(g.complete, FALSE)"
     # the SQL pieces above are this module's constants; the filter values travel as parameters
-    games = store.query(db, f"""
-        SELECT g.game_id, coalesce(g.game, 'mandate2038') AS game, g.archive_path, g.complete,
-               {outcome[1]} AS agi, {outcome[2]} AS open
-        FROM games g {outcome[0]}
-        WHERE g.is_human AND {where}
+    return store.query(db, f"""
+        SELECT g.game, coalesce({name}, '{BASELINE}') AS variant, {vhash} AS variant_hash,
+               count(*) AS games,
+               count(*) FILTER (WHERE {done}) AS complete,
+               count(*) FILTER (WHERE NOT {done}) AS partial,
+               count(*) FILTER (WHERE {done} AND {agi} IS NOT NULL) AS agi_known,
+               count(*) FILTER (WHERE {done} AND coalesce({agi}, FALSE)) AS agi,
+               count(*) FILTER (WHERE {done} AND coalesce({opn}, FALSE)) AS open
+        FROM games g {join}
+        WHERE g.is_human AND NOT coalesce(g.illustrative, FALSE) AND {where}
+        GROUP BY ALL
+        ORDER BY g.game, variant, variant_hash NULLS FIRST
         """, params)
-    if games.is_empty():
-        return pl.DataFrame()
-    named = [_archived_variant(db, p) for p in games["archive_path"].to_list()]
-    games = games.with_columns(pl.Series("variant", [n for n, _ in named]),
-                               pl.Series("variant_hash", [h for _, h in named],
-                                         dtype=pl.String))
-    return (games.group_by(["game", "variant", "variant_hash"])
-            .agg(pl.len().alias("games"), pl.col("complete").fill_null(False).sum()
-                 .alias("complete"),
-                 pl.col("agi").fill_null(False).sum().alias("agi"),
-                 pl.col("open").fill_null(False).sum().alias("open"))
-            .sort(["game", "variant"]))
+
+
+def game_variant(db: Path, game_id: str) -> dict[str, Any] | None:
+    """The rules variant one game was audited under, as the warehouse records it:
+    ``{"name", "hash", "played"}`` (``played`` False when the game could not play it: a
+    ``log/variant`` finding, the game replayed under the rules as printed), or None for the
+    rules as printed (or a warehouse not yet at schema 9)."""
+    from dashboards import store
+
+    if not {"variant_name", "variant_content_hash"} <= _columns(db, "games"):
+        return None
+    got = store.query(db, "SELECT variant_name, variant_content_hash FROM games "
+                          "WHERE game_id = ?", [game_id])
+    if got.is_empty() or got["variant_name"][0] is None:
+        return None  # the rules as printed: no look at the findings
+    refused = store.query(db, "SELECT count(*) AS n FROM findings WHERE game_id = ? AND "
+                              "code = 'log/variant'", [game_id])
+    return {"name": str(got["variant_name"][0]), "hash": got["variant_content_hash"][0],
+            "played": refused.is_empty() or not int(refused["n"][0])}
+
+
+def variant_sentence(v: dict[str, Any] | None) -> str:
+    """The Audit page's words for :func:`game_variant` (Markdown, the name escaped)."""
+    from dashboards.ui import md_text
+
+    if v is None:
+        return "Audited under the rules as printed."
+    name = f"**{md_text(v['name'])}** (content hash `{v['hash']}`)"
+    if not v["played"]:
+        return (f"Its log names the rules variant {name}, which this game could not play "
+                "(finding `log/variant`): audited under the rules as printed.")
+    return f"Audited under the rules variant {name} (docs/variants.md)."
 
 
 def simulated_by_variant(folder: Path) -> pl.DataFrame:
-    """A study's games per arm: games, AGI emergences and Open endings (simulated evidence)."""
+    """A study's complete games per game and arm: games, AGI emergences and Open endings
+    (simulated evidence)."""
     df = seat_rows(folder).filter(pl.col("seat") == 1)
-    return (df.group_by("variant").agg(pl.len().alias("games"),
-                                       pl.col("agi").sum().cast(pl.Int64).alias("agi"),
-                                       pl.col("open").sum().cast(pl.Int64).alias("open"))
-            .sort("variant"))
+    src = Source(study=folder)
+    ids = run(src, "SELECT DISTINCT game_id, game FROM games")
+    df = df.join(ids, on="game_id", how="left") if "game_id" in df.columns else df.with_columns(
+        pl.lit(None, pl.String).alias("game"))
+    return (df.group_by(["game", "variant"])
+            .agg(pl.len().alias("games"),
+                 pl.col("agi").sum().cast(pl.Int64).alias("agi"),
+                 pl.col("open").sum().cast(pl.Int64).alias("open"))
+            .sort(["game", "variant"]))
+
+
+def _share(agi: int, games: int) -> str:
+    if not games:
+        return "no games"
+    lo, hi = stats.wilson(agi, games)
+    return f"{agi / games:.0%} ({lo:.0%}-{hi:.0%})"
+
+
+def physical_status(complete: int, partial: int) -> str:
+    """A variant's physical playtests by status, e.g. "1 complete, 1 partial"."""
+    if not complete and not partial:
+        return "none"
+    return ", ".join(f"{n} {word}" for n, word in ((complete, "complete"), (partial, "partial"))
+                     if n)
 
 
 def evidence_beside(physical: pl.DataFrame, simulated: pl.DataFrame) -> pl.DataFrame:
-    """Per variant, the physical playtests and the simulated games side by side, each with
-    its own AGI share and 95% Wilson interval: two columns groups, never one pooled figure."""
-    if not physical.is_empty() and "game" in physical.columns:
-        # a study plays Mandate 2038: the physical playtests beside it are Mandate 2038's
-        physical = physical.filter(pl.col("game") == "mandate2038")
-    names = sorted(set(physical["variant"].to_list() if not physical.is_empty() else [])
-                   | set(simulated["variant"].to_list() if not simulated.is_empty() else []))
+    """Per game and variant, the physical playtests (by status: complete, partial) and the
+    simulated games side by side, each with its own AGI share and 95% Wilson interval (from
+    complete games; for a game whose outcomes have no AGI, "not measured"): two column groups,
+    never one pooled figure. Every game's playtests are listed (a game the study does not play
+    has no simulated games beside them)."""
+    from dashboards.filters import game_title
+
+    keys: set[tuple[str, str]] = set()
+    for df in (physical, simulated):
+        if not df.is_empty():
+            keys |= {(str(g or ""), str(v)) for g, v in df.select("game", "variant").rows()}
     rows = []
-    for n in names:
-        row: dict[str, Any] = {"variant": n}
-        for label, df in (("physical", physical), ("simulated", simulated)):
-            part = df.filter(pl.col("variant") == n) if not df.is_empty() else df
-            games = int(part["complete"].sum() if "complete" in part.columns
-                        else part["games"].sum()) if not part.is_empty() else 0
-            agi = int(part["agi"].sum()) if not part.is_empty() else 0
-            row[f"{label} games"] = games
-            if games:
-                lo, hi = stats.wilson(agi, games)
-                row[f"{label} AGI share"] = f"{agi / games:.0%} ({lo:.0%}-{hi:.0%})"
-            else:
-                row[f"{label} AGI share"] = "no games"
+    for game, name in sorted(keys):
+        row: dict[str, Any] = {"game": game_title(game) if game else "", "variant": name}
+        part = (physical.filter((pl.col("game") == game) & (pl.col("variant") == name))
+                if not physical.is_empty() else physical)
+        complete = int(part["complete"].sum()) if not part.is_empty() else 0
+        partial = int(part["partial"].sum()) if not part.is_empty() else 0
+        known = int(part["agi_known"].sum()) if not part.is_empty() else 0
+        hashes = ([h for h in part["variant_hash"].to_list() if h] if not part.is_empty()
+                  else [])
+        row["variant hash"] = ", ".join(sorted(set(hashes)))
+        row["physical playtests"] = physical_status(complete, partial)
+        row["physical complete"] = complete
+        row["physical partial"] = partial
+        row["physical AGI share"] = (_share(int(part["agi"].sum()), known) if known
+                                     else "no complete games" if not complete
+                                     else "not measured")
+        sim = (simulated.filter((pl.col("game").fill_null("") == game)
+                                & (pl.col("variant") == name))
+               if not simulated.is_empty() else simulated)
+        games = int(sim["games"].sum()) if not sim.is_empty() else 0
+        row["simulated games"] = games
+        row["simulated AGI share"] = _share(int(sim["agi"].sum()) if games else 0, games)
         rows.append(row)
     return pl.DataFrame(rows) if rows else pl.DataFrame()
 

@@ -104,6 +104,18 @@ def _from_rows(table: str, rows: list[dict[str, Any]]) -> tuple[int, dict[str, l
     return len(rows), {c: [r.get(c) for r in rows] for c in _COLUMNS[table][1:]}
 
 
+def variant_columns(header: Any) -> dict[str, Any]:
+    """The ``games`` columns of the rules variant a header names (its stamp: name, content
+    hash, and the changes, paused abilities and options as JSON); NULL for the rules as
+    printed."""
+    stamp = getattr(header, "variant", None)
+    if stamp is None:
+        return {"variant_name": None, "variant_content_hash": None, "variant_changes": None}
+    return {"variant_name": stamp.name, "variant_content_hash": stamp.hash,
+            "variant_changes": _json({"changes": stamp.changes, "paused": stamp.paused,
+                                      "options": stamp.options})}
+
+
 def default_protocol(game: str) -> str:
     """The observation protocol a game of ``game`` is scored against when its header names none
     (``<game>-observation``, its latest version)."""
@@ -400,7 +412,7 @@ def game_columns(
          "receipt": _json(receipt.model_dump(mode="json", exclude_defaults=True)) if receipt else None,
          "rules_deviations": list(receipt.rules_deviations) if receipt else [],
          "interventions": list(receipt.facilitator_interventions) if receipt else [],
-         "unchecked": list(result.unchecked)}
+         "unchecked": list(result.unchecked), **variant_columns(header)}
     ])
     for table in TABLES:
         if table not in out:

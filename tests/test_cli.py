@@ -60,7 +60,10 @@ def test_validate_clean_exit_0_and_json_contract(sim_dir, capsys):
     assert set(doc) == {"files"}
     assert len(doc["files"]) == 3
     for f in doc["files"]:
-        assert set(f) == {"path", "game_id", "status", "findings"}
+        # the contract's fields, and since issue 28 the rules variant audited under (None: the
+        # rules as printed); a reader of the four fields reads the document as before
+        assert set(f) == {"path", "game_id", "status", "findings", "variant"}
+        assert f["variant"] is None
         assert f["status"] == "clean" and f["findings"] == []
         assert f["game_id"].startswith("sim-cli-")
 

@@ -397,7 +397,8 @@ def test_variants_view(sweep_study: Path, tmp_path: Path, monkeypatch: pytest.Mo
     assert len(at.get("vega_lite_chart")) >= 2
     tables = [d.value for d in at.dataframe]
     assert "difference" in tables[0].columns
-    assert any("physical games" in t.columns and "simulated games" in t.columns for t in tables)
+    assert any("physical playtests" in t.columns and "simulated games" in t.columns
+               for t in tables)
 
 
 def test_variants_view_without_a_study(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -412,7 +413,7 @@ def test_variants_view_without_a_study(tmp_path: Path, monkeypatch: pytest.Monke
     assert "playtest study --variant" in " ".join(i.value for i in at.info)
 
 
-def test_physical_playtests_of_a_variant_are_found_in_the_archive(
+def test_physical_playtests_of_a_variant_are_found_in_the_warehouse(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     from dashboards.variant_queries import evidence_beside, physical_by_variant
@@ -435,9 +436,10 @@ def test_physical_playtests_of_a_variant_are_found_in_the_archive(
     assert set(rows) == {"baseline", "dossier-compute-2"}
     assert rows["dossier-compute-2"]["games"] == 1
     assert rows["dossier-compute-2"]["variant_hash"] == log["header"]["variant"]["hash"]
-    sim = pl.DataFrame({"variant": ["baseline", "dossier-compute-2"], "games": [10, 10],
-                        "agi": [2, 1], "open": [10, 10]})
+    sim = pl.DataFrame({"game": ["mandate2038"] * 2, "variant": ["baseline", "dossier-compute-2"],
+                        "games": [10, 10], "agi": [2, 1], "open": [10, 10]})
     beside = evidence_beside(phys, sim)
     # physical and simulated evidence side by side, each with its own games: never summed
     row = beside.filter(pl.col("variant") == "dossier-compute-2").row(0, named=True)
-    assert row["physical games"] == 1 and row["simulated games"] == 10
+    assert row["physical complete"] == 1 and row["simulated games"] == 10
+    assert row["physical playtests"] == "1 complete"

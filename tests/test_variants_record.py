@@ -44,3 +44,21 @@ def test_a_broken_or_foreign_variant_file_is_refused_with_its_reasons() -> None:
     path = VARIANTS / "obelisk-other-pair.toml"
     stamp, problems = variant_pick.stamp_of(path.read_text(), path.name, "mandate2038")
     assert stamp is None and "not this game" in problems[0]
+
+
+def test_known_variants_of_each_game_and_the_recorders_title_words(tmp_path: Path) -> None:
+    """The setup's known variants: the game's bundled files that pass their checks (never the
+    broken ones, never another game's), then those the warehouse records (issue 28); the title
+    line names a draft's variant while recording."""
+    mandate = variant_pick.known_variants("mandate2038", tmp_path / "none.duckdb")
+    names = {s["name"] for s in mandate.values()}
+    assert {"dossier-compute-2", "kestralyn-paused"} <= names
+    assert "obelisk-other-pair" not in names
+    assert not any("broken" in label for label in mandate)
+    vestige = variant_pick.known_variants("vestige", None)
+    assert [s["name"] for s in vestige.values()] == ["obelisk-other-pair"]
+    stamp = next(iter(vestige.values()))
+    assert VariantStamp.model_validate(stamp).hash == "a04dbf7e18b42654"
+    assert variant_pick.variant_words({"variant": stamp}) == \
+        r"rules variant **obelisk\-other\-pair**"
+    assert variant_pick.variant_words({}) == ""

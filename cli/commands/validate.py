@@ -33,14 +33,19 @@ def format_validate_text(files: list[dict[str, Any]], *, quiet: bool = False) ->
     for f in files:
         title = f["path"] + (f" ({f['game_id']})" if f.get("game_id") else "")
         n = len(f["findings"])
+        under = _variant_text(f.get("variant"))
         if f["status"] == "clean":
             if not quiet:
                 lines.append(f"{title}: clean")
+                if under:
+                    lines.append(f"  {under}")
             continue
         label = "UNREADABLE" if f["status"] == "unreadable" else (
             "FAILED (the game's engine raised)" if _failed(f)
             else f"{n} finding{'s' if n != 1 else ''}")
         lines.append(f"{title}: {label}")
+        if under:
+            lines.append(f"  {under}")
         for x in f["findings"]:
             lines.append(f"  [{x['severity']}] {x['code']} at {_where_text(x['where'])}")
             lines.append(f"      {x['message']}")
@@ -61,16 +66,47 @@ def format_validate_text(files: list[dict[str, Any]], *, quiet: bool = False) ->
     return "\n".join(lines)
 
 
+def _variant_text(v: dict[str, Any] | None) -> str:
+    """The text report's line naming the rules variant a game was audited under."""
+    if not v:
+        return ""
+    how = " (as validate --variant asked)" if v.get("from") == "--variant" else ""
+    return f"audited under the rules variant {v['name']} (content hash {v['hash']}){how}"
+
+
+def audited_under(item: Loaded, variant: Any, entry: dict[str, Any]) -> dict[str, Any] | None:
+    """The rules variant a game was audited under, for its contract entry's ``variant`` field:
+    ``{"name", "hash", "from"}`` (``from``: ``header``, the log's own stamp, or ``--variant``),
+    or None for the rules as printed: no stamp, ``--printed-rules``, an unreadable log, or a
+    stamp the game could not play (``log/variant``: replayed under the printed rules)."""
+    from cli.commands.variant import PRINTED
+
+    header = getattr(item.parsed, "header", None) if item.readable else None
+    if header is None or variant == PRINTED or "variant" not in type(header).model_fields:
+        return None
+    stamp = variant if variant is not None else getattr(header, "variant", None)
+    if stamp is None or any(x.get("code") == "log/variant" for x in entry["findings"]):
+        return None
+    return {"name": stamp.name, "hash": stamp.hash,
+            "from": "header" if variant is None else "--variant"}
+
+
 def _validate_input(item: Path | Loaded, rulings: str | None = None, variant: Any = None
                     ) -> list[dict[str, Any]]:
-    """The contract entries of every game in one input (worker function; never raises)."""
+    """The contract entries of every game in one input (worker function; never raises), each
+    with the rules variant it was audited under (``variant``: :func:`audited_under`)."""
     loaded = [item] if isinstance(item, Loaded) else _read_one(item)
     out = []
     for one in loaded:
         try:
-            out.append(validate_one(one, rulings, variant))
+            entry = validate_one(one, rulings, variant)
         except Exception as err:  # noqa: BLE001 - one game's engine must not stop the others
-            out.append(_engine_failed(one, err))
+            entry = _engine_failed(one, err)
+        try:
+            entry["variant"] = audited_under(one, variant, entry)
+        except Exception:  # noqa: BLE001 - naming the variant must not lose the entry
+            entry["variant"] = None
+        out.append(entry)
     return out
 
 

@@ -443,7 +443,9 @@ def recording(draft_id: str) -> None:
     seat_names = {s["seat"]: names.get(s["faction"], s["faction"]) for s in header.get("seats", [])}
     top = st.columns([4, 1, 1])
     kind = SESSION_TYPE_LABELS.get(header.get("session_type", ""), "session type not set")
+    variant = variant_pick.variant_words(header)
     top[0].markdown(f"**Mandate 2038** · {kind} · "
+                    + (f"{variant} · " if variant else "")
                     + ", ".join(f"{k}: {v}" for k, v in seat_names.items()))
     top[1].button("Leave", key="leave", on_click=_open, args=(None,),
                   help="Back to the list; the draft stays on disk and can be resumed.")

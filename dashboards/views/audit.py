@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboards import charts, filters, gameapps, queries, store, ui
+from dashboards import variant_queries as vq
 
 #: games offered by the picker (the rest are reached through the filters or ``?game=``)
 PICKER_GAMES = 1000
@@ -56,6 +57,7 @@ def render() -> None:
                    "address with `?game=<id>`.")
     gid = st.selectbox("Game", ids, index=index, format_func=lambda g: labels.get(g, g),
                        key="audit_game")
+    st.markdown(vq.variant_sentence(vq.game_variant(db, gid)))
     found = queries.game_findings(db, gid)
     if found.is_empty():
         st.success("This game replays clean: no findings.", icon=":material/check_circle:")

@@ -89,14 +89,22 @@ def render() -> None:
 def _physical(physical: pl.DataFrame, simulated: pl.DataFrame) -> None:
     st.subheader("Physical playtests beside the simulated evidence")
     st.caption("Physical playtests (facilitated and blind, among the games the sidebar's "
-               "filters select) of each variant, as their logs' headers name it, next to the "
-               "study's simulated games: two kinds of evidence side by side, never pooled into "
-               "one figure.")
+               "filters select; illustrative samples never count) of each game and variant, as "
+               "the warehouse records the variant their logs' headers name (`baseline`: the "
+               "rules as printed), by status: complete, or partial (finished early at the "
+               "table, or recorded in part; a partial game gives no AGI share). Next to them "
+               "the study's simulated games: two kinds of evidence side by side, never pooled "
+               "into one figure.")
     beside = vq.evidence_beside(physical, simulated)
     if beside.is_empty():
         st.info("No physical playtest and no study yet.")
         return
     ui.show_table(beside, "variant-evidence")
+    said = [f"- {ui.md_text(r['game'])} · **{ui.md_text(r['variant'])}**: physical playtests "
+            f"{r['physical playtests']}; {r['simulated games']} simulated games"
+            for r in beside.iter_rows(named=True) if r["physical playtests"] != "none"]
+    if said:
+        st.markdown("\n".join(said))
 
 
 ui.guarded(render, reads_only=True)

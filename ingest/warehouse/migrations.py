@@ -348,6 +348,16 @@ ALTER TABLE observations ADD COLUMN round INTEGER;
 # (ingest.warehouse.summaries) and here for games loaded before; the pages read them
 _V8 = _summaries.migration_sql()
 
+# games.variant_name, variant_content_hash, variant_changes: the rules variant a game was played
+# under, from its header's stamp (docs/variants.md): name, content hash, and the changes, paused
+# abilities and options as JSON; NULL for the rules as printed. Rows loaded before it have none
+# (``playtest rebuild`` fills them from the archive).
+_V9 = """
+ALTER TABLE games ADD COLUMN variant_name VARCHAR;
+ALTER TABLE games ADD COLUMN variant_content_hash VARCHAR;
+ALTER TABLE games ADD COLUMN variant_changes JSON;
+"""
+
 MIGRATIONS: list[tuple[int, str, str]] = [
     (1, "tables of docs/warehouse.md", _V1),
     (2, "capture: checklist items of the game's observation protocol", _V2),
@@ -360,6 +370,8 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         "result, round", _V7),
     (8, "game_findings, game_observations, game_phases: per-game summaries the pages read",
      _V8),
+    (9, "games.variant_name, variant_content_hash, variant_changes: the rules variant played",
+     _V9),
 ]
 
 _CREATE_LOG = """

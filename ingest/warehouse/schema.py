@@ -58,6 +58,8 @@ _t(
     _c("source_format", S), _c("source_name", S), _c("raw_sha256", S), _c("archive_path", S),
     _c("ingested_at", TS), _json("receipt"), _c("rules_deviations", SL),
     _c("interventions", SL), _c("unchecked", SL),
+    # the rules variant played (the header's stamp; NULL: the rules as printed)
+    _c("variant_name", S), _c("variant_content_hash", S), _json("variant_changes"),
 )
 # A game's location parts: era and cycle (Mandate 2038), round (Vestige); unknown parts NULL.
 _t("seats", _c("seat", I), _c("faction", S), _c("player", S), _c("provisional_winner", B),
