@@ -178,7 +178,7 @@ def endings(db: Path, f: Filters) -> None:
     ui.show_table(counts, f"endings-by-{facet}")
 
     st.subheader("The Open test's margins")
-    ui.show_chart(mandate_charts.open_margins_chart(ends), "open-test-margins")
+    ui.show_chart(mandate_charts.open_margins_chart(ui.readable(ends)), "open-test-margins")
     outcomes = ends.drop("kind")
     ui.show_table(outcomes.head(ui.TABLE_ROWS), "outcomes", total=outcomes.height,
                   full=lambda: outcomes)

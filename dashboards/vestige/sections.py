@@ -166,7 +166,7 @@ def endings(db: Path, f: Filters) -> None:
         ui.show_chart(vc.final_round_histogram(hist), "vestige-final-round")
     met = cond.filter(pl.col("met").fill_null(False) & pl.col("met_round").is_not_null())
     if not met.is_empty():
-        ui.show_chart(vc.met_round_chart(met), "vestige-met-round")
+        ui.show_chart(vc.met_round_chart(ui.named_games(met)), "vestige-met-round")
 
     st.subheader("Mastery")
     m = _one_kind(vq.mastery(db, f), kind)
