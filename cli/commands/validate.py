@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,30 @@ from cli.common import (
 )
 
 EXIT_INTERNAL = 3  # a game's rules engine raised (cli/main.py: an internal error)
+
+
+def value_words(value: Any, missing: str = "—") -> str:
+    """A finding's expected or recorded value as a reader says it, never a Python repr: a
+    string without quotes, ``True`` as "yes", a list as "a, b" ("none" when empty), a mapping
+    as "facilities: 1, 2; emergency: 0", a value not there as ``missing``. The JSON report
+    keeps the raw values (the validate contract)."""
+    if value is None:
+        return missing
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list | tuple | set | frozenset):
+        items = sorted(value, key=str) if isinstance(value, set | frozenset) else value
+        return ", ".join(value_words(v, "nothing") for v in items) or "none"
+    if isinstance(value, dict):
+        return "; ".join(f"{str(k).replace('_', ' ')}: {value_words(v, 'nothing')}"
+                         for k, v in value.items()) or "none"
+    # a list the engine wrote into its text ("one of ['a', 'b']") reads "one of a, b"
+    return _LIST_REPR.sub(lambda m: ", ".join(re.findall(r"'([^']*)'", m.group(0))) or "none",
+                          str(value))
+
+
+#: a Python list of strings as ``str`` prints it, inside an engine's text
+_LIST_REPR = re.compile(r"\[(?:'[^'\[\]]*'(?:, )?)*\]")
 
 
 def format_validate_text(files: list[dict[str, Any]], *, quiet: bool = False) -> str:
@@ -51,7 +76,8 @@ def format_validate_text(files: list[dict[str, Any]], *, quiet: bool = False) ->
                 lines.append("      rests on the variant's changes: "
                              f"{', '.join(x['variant_changes'])}")
             if "expected" in x or "recorded" in x:
-                lines.append(f"      expected: {x.get('expected')!r}   recorded: {x.get('recorded')!r}")
+                lines.append(f"      expected: {value_words(x.get('expected'), '—')}   "
+                             f"recorded: {value_words(x.get('recorded'), 'nothing recorded')}")
     errors = sum(1 for f in files for x in f["findings"] if x["severity"] == "error")
     unreadable = sum(1 for f in files if f["status"] == "unreadable")
     clean = sum(1 for f in files if f["status"] == "clean")
