@@ -29,7 +29,7 @@ def findings_section(ga: gameapps.GameApp, f: filters.Filters) -> None:
     else:
         c = st.columns(3)
         c[0].metric("Findings", int(by_code["findings"].sum()))
-        c[1].metric("Codes", by_code.height)
+        c[1].metric("Codes", by_code["code"].n_unique())  # rows are code, rule, severity
         c[2].metric("Errors", int(by_code.filter(by_code["severity"] == "error")["findings"].sum()))
         ui.show_chart(charts.findings_by_code(by_code), "findings-by-code")
         ui.show_chart(charts.findings_by_rule(by_code), "findings-by-rule")
