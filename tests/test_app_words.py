@@ -67,18 +67,22 @@ def test_every_page_in_words(db: Path, monkeypatch: pytest.MonkeyPatch,
     found = []
     in_charts: list[tuple[str, ...]] = []
     drawn = 0
-    for page in all_pages():
-        at.switch_page(page.path).run()
-        assert not at.exception, (page.title, [e.value for e in at.exception])
+    views = [(page.title, page.path, False) for page in all_pages()]
+    views.append(("Duration", "views/duration.py", True))  # every kind of game, timed
+    for title, path, include in views:
+        at.switch_page(path).run()
+        if include:
+            at.checkbox(key="dur_nonhuman").check().run()
+        assert not at.exception, (title, [e.value for e in at.exception])
         for where, text in _texts(at):
             for name, pat in (("game id", HEX_ID), ("id", SNAKE_ID), ("repr", REPR)):
                 m = pat.search(text)
                 if m:
-                    found.append((page.title, where, name, m.group(0), text[:80]))
+                    found.append((title, where, name, m.group(0), text[:80]))
         for el in charts_of(at):
             drawn += 1
             faults = chart_faults(json.loads(el.proto.spec), frames_of(el))
-            in_charts.extend((page.title, *f) for f in faults)
+            in_charts.extend((title, *f) for f in faults)
     assert not found, "\n".join(map(str, found))
     assert drawn, "no chart was drawn: the chart scan read nothing"
     mine = sorted({f for f in in_charts if f[0] not in ELSEWHERE})

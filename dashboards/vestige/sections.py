@@ -205,7 +205,7 @@ def duration(db: Path, f: Filters, include: bool) -> None:
     sizes = games.group_by("kind").len()
     kind = ui.pick_kind({r["kind"]: ui.plural(int(r["len"]), "game")
                          for r in sizes.iter_rows(named=True)}, "vdur_kind")
-    games = games.filter(pl.col("kind") == kind)
+    games = ui.named_games(games.filter(pl.col("kind") == kind))  # the tooltips' games
     st.subheader("Rounds by player count")
     ui.show_chart(vc.rounds_by_players(games), "vestige-rounds-by-players")
     summary = stats.summarise(games, ["player_count"], "rounds")
