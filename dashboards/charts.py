@@ -8,6 +8,7 @@ charts (its sources, Eras, endings) are in its room (``dashboards/<game>/charts.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import altair as alt
@@ -49,14 +50,65 @@ def _clean(df: pl.DataFrame) -> pl.DataFrame:
 _CHANNELS: dict[str, Any] = {
     "x": alt.X, "y": alt.Y, "x2": alt.X2, "y2": alt.Y2, "color": alt.Color, "shape": alt.Shape,
     "xOffset": alt.XOffset, "yOffset": alt.YOffset, "tooltip": alt.Tooltip,
+    "strokeDash": alt.StrokeDash, "size": alt.Size, "opacity": alt.Opacity,
 }
+
+
+#: a column's title in a chart's tooltip or legend where its builder gives none (any other
+#: column: its name with spaces, capitalised); a reader never sees ``player_count`` or ``lo``
+FIELD_TITLES = {
+    "game_id": "Game", "game": "Game", "player_count": "Players", "session_type": "Session type",
+    "kind": "Kind of game", "n": "Games", "games": "Games", "mean": "Mean", "median": "Median",
+    "low": "95% interval: from", "high": "95% interval: to", "lo": "Lowest", "hi": "Highest",
+    "q1": "Lower quartile", "q3": "Upper quartile", "source_name": "Source", "source": "Source",
+    "ending_name": "World Ending", "ending": "World Ending", "seat_games": "Seat-games",
+    "per_seat": "Mean per seat-game", "share": "Share", "expected": "Even share",
+    "wins": "Wins", "won": "Won", "findings": "Findings", "code": "Finding code",
+    "rule": "Rule section", "severity": "Severity", "total_minutes": "Minutes",
+    "turn_order": "Turn order", "mode_name": "Mode", "era_label": "Era", "met_round": "Round met",
+    "final_round": "Round the final round began", "what": "What", "count": "Count",
+    "group": "Group", "leverage": "Leverage", "mandate": "Mandate", "appearances": "Appearances",
+    "rate": "Rate", "completeness": "Share captured", "missing": "Missing items",
+    "protocol": "Protocol", "pick": "Selection", "item": "Item", "label": "Band",
+}
+_SHORTHAND = re.compile(r"^(?:(\w+)\()?([^():]*)\)?(?::[A-Za-z]+)?$")
+#: channels whose title a reader sees in a legend (positional titles are each builder's: a
+#: title added to one layer's x would merge with its sibling's, "Win share, Lowest")
+_LEGENDS = ("color", "fill", "stroke", "shape", "size", "opacity", "strokeDash")
+
+
+def field_title(shorthand: str) -> str:
+    """The words for a column (``player_count`` -> "Players", ``sum(observations)`` ->
+    "Observations")."""
+    m = _SHORTHAND.match(shorthand)
+    field = (m.group(2) if m else shorthand) or (m.group(1) if m else "") or shorthand
+    return FIELD_TITLES.get(field, field.replace("_", " ").strip().capitalize())
+
+
+def _titled(value: Any) -> Any:
+    """A channel object with a title in words where it had none."""
+    kwds = getattr(value, "_kwds", {})
+    if kwds.get("title", alt.Undefined) is not alt.Undefined:
+        return value
+    field = kwds.get("shorthand", alt.Undefined)
+    if not isinstance(field, str) or not field:
+        field = kwds.get("field", alt.Undefined)
+    if not isinstance(field, str) or not field:
+        return value
+    out = value.copy(deep=False)
+    out.title = field_title(field)
+    return out
 
 
 def _channel(name: str, value: Any) -> Any:
     if isinstance(value, str) and name in _CHANNELS:
-        return _CHANNELS[name](value)
+        value = _CHANNELS[name](value)
     if isinstance(value, list) and name == "tooltip":
-        return [alt.Tooltip(v) if isinstance(v, str) else v for v in value]
+        return [_titled(alt.Tooltip(v) if isinstance(v, str) else v) for v in value]
+    if name == "tooltip" and isinstance(value, alt.Tooltip):
+        return _titled(value)
+    if name in _LEGENDS and hasattr(value, "to_dict"):
+        return _titled(value)
     return value
 
 

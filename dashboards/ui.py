@@ -151,14 +151,17 @@ def readable(df: pl.DataFrame, keep_ids: bool = False) -> pl.DataFrame:
 
         fixes.append(pl.col("game").map_elements(gameapps.title, return_dtype=pl.Utf8))
     out = df.with_columns(fixes) if fixes else df
-    if (not keep_ids and "game_id" in out.columns and out.schema["game_id"] == pl.Utf8
-            and not out.is_empty()):
-        # a game by its title, players, date and source; the id stays in the CSV and in the
-        # detail views (Audit, Replay viewer), which name it in words beside the picker
-        names = game_names()
-        out = out.with_columns(pl.col("game_id").replace_strict(
-            names, default=pl.col("game_id"), return_dtype=pl.Utf8).alias("game_id"))
-    return out
+    return out if keep_ids else named_games(out)
+
+
+def named_games(df: pl.DataFrame) -> pl.DataFrame:
+    """``game_id`` as a game's title, players, date and source (a table's cell, a chart's
+    tooltip); the id stays in the CSV and in the detail views (Audit, Replay viewer), which
+    name it in words beside the picker."""
+    if "game_id" not in df.columns or df.schema["game_id"] != pl.Utf8 or df.is_empty():
+        return df
+    return df.with_columns(pl.col("game_id").replace_strict(
+        game_names(), default=pl.col("game_id"), return_dtype=pl.Utf8).alias("game_id"))
 
 
 def game_names() -> dict[str, str]:

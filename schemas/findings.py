@@ -6,6 +6,7 @@ The shape is the external contract of ``playtest validate --format json`` (DESIG
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -74,3 +75,27 @@ class Finding(BaseModel):
         if self.variant_changes:
             out["variant_changes"] = list(self.variant_changes)
         return out
+
+
+def value_words(value: Any, missing: str = "—") -> str:
+    """A finding's expected or recorded value as a reader says it, never a Python repr: a
+    string without quotes, ``True`` as "yes", a list as "a, b" ("none" when empty), a mapping
+    as "facilities: 1, 2; emergency: 0", a value not there as ``missing``. The JSON report
+    keeps the raw values (the validate contract)."""
+    if value is None:
+        return missing
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list | tuple | set | frozenset):
+        items = sorted(value, key=str) if isinstance(value, set | frozenset) else value
+        return ", ".join(value_words(v, "nothing") for v in items) or "none"
+    if isinstance(value, dict):
+        return "; ".join(f"{str(k).replace('_', ' ')}: {value_words(v, 'nothing')}"
+                         for k, v in value.items()) or "none"
+    # a list the engine wrote into its text ("one of ['a', 'b']") reads "one of a, b"
+    return _LIST_REPR.sub(lambda m: ", ".join(re.findall(r"'([^']*)'", m.group(0))) or "none",
+                          str(value))
+
+
+#: a Python list of strings as ``str`` prints it, inside an engine's text
+_LIST_REPR = re.compile(r"\[(?:'[^'\[\]]*'(?:, )?)*\]")

@@ -23,6 +23,7 @@ from cli.common import (
     select_inputs,
     validate_one,
 )
+from schemas.findings import value_words
 
 EXIT_INTERNAL = 3  # a game's rules engine raised (cli/main.py: an internal error)
 
@@ -56,7 +57,8 @@ def format_validate_text(files: list[dict[str, Any]], *, quiet: bool = False) ->
                 lines.append("      rests on the variant's changes: "
                              f"{', '.join(x['variant_changes'])}")
             if "expected" in x or "recorded" in x:
-                lines.append(f"      expected: {x.get('expected')!r}   recorded: {x.get('recorded')!r}")
+                lines.append(f"      expected: {value_words(x.get('expected'), '—')}   "
+                             f"recorded: {value_words(x.get('recorded'), 'nothing recorded')}")
     errors = sum(1 for f in files for x in f["findings"] if x["severity"] == "error")
     unreadable = sum(1 for f in files if f["status"] == "unreadable")
     clean = sum(1 for f in files if f["status"] == "clean")

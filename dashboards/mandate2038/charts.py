@@ -143,6 +143,8 @@ def open_margins_chart(df: pl.DataFrame) -> ChartLike:
 
     Open needs trust margin >= 0 and Systemic Risk below the player count (risk margin > 0).
     """
+    df = df.with_columns(pl.when(pl.col("open")).then(pl.lit("Open")).otherwise(pl.lit("Not open"))
+                         .alias("open"))
     pts = (
         _chart(df)
         .mark_circle(size=80, opacity=0.8)
@@ -152,7 +154,8 @@ def open_margins_chart(df: pl.DataFrame) -> ChartLike:
                     axis=alt.Axis(title="Player count − unresolved Systemic Risk", tickMinStep=1,
                                   format="d", titlePadding=12)),
             color=_kind_colour(),
-            shape=alt.Shape("open:N", title="Open"),
+            shape=alt.Shape("open:N", title="Open test",
+                            scale=alt.Scale(domain=["Open", "Not open"])),
             tooltip=["game_id", "player_count", "collective_trust", "open_threshold",
                      "systemic_risk", "systemic_risk_limit", "ending"],
         )
@@ -165,12 +168,15 @@ def open_margins_chart(df: pl.DataFrame) -> ChartLike:
 def claim_strength_chart(df: pl.DataFrame) -> alt.Chart:
     """Histogram of Dossier claim strengths, eligible claims apart (``df``: claims counted per
     strength and eligibility in SQL, :func:`dashboards.mandate2038.queries.claim_strengths`)."""
+    df = df.with_columns(pl.when(pl.col("eligible")).then(pl.lit("Eligible"))
+                         .otherwise(pl.lit("Not eligible")).alias("eligible"))
     return (
         _chart(df, title="Dossier claim strengths")
         .mark_bar()
         .encode(
             x=alt.X("strength:O", title="Claim strength", axis=alt.Axis(labelAngle=0)),
             y=alt.Y("sum(claims):Q", axis=_count_axis("Claims")),
-            color=alt.Color("eligible:N", title="Eligible claim"),
+            color=alt.Color("eligible:N", title="Claim",
+                            scale=alt.Scale(domain=["Eligible", "Not eligible"])),
         )
     )

@@ -178,7 +178,7 @@ def endings(db: Path, f: Filters) -> None:
     ui.show_table(counts, f"endings-by-{facet}")
 
     st.subheader("The Open test's margins")
-    ui.show_chart(mandate_charts.open_margins_chart(ends), "open-test-margins")
+    ui.show_chart(mandate_charts.open_margins_chart(ui.readable(ends)), "open-test-margins")
     outcomes = ends.drop("kind")
     ui.show_table(outcomes.head(ui.TABLE_ROWS), "outcomes", total=outcomes.height,
                   full=lambda: outcomes)
@@ -212,7 +212,10 @@ def duration(db: Path, f: Filters, include: bool) -> None:
                 "No games match. ", ""))
         return
     summary = stats.summarise(games, ["player_count"], "total_minutes")
-    ui.show_chart(charts.duration_chart(games, summary, HYPOTHESIS), "duration-total")
+    shown = ui.named_games(games).with_columns(  # the tooltip's game and session in words
+        pl.col("session_type").replace_strict(SESSION_TYPE_LABELS,
+                                              default=pl.col("session_type")))
+    ui.show_chart(charts.duration_chart(shown, summary, HYPOTHESIS), "duration-total")
     small = summary.filter(pl.col("n") < stats.MIN_GAMES_WARNING)
     if not small.is_empty():
         st.warning(
@@ -241,7 +244,13 @@ def duration(db: Path, f: Filters, include: bool) -> None:
     if turns["boxes"].is_empty():
         ui.empty_state("No per-turn times recorded in the matching games.")
     else:
-        ui.show_chart(charts.turn_time_chart(turns["boxes"]), "duration-turns")
-        ui.show_table(stats.summary_from_moments(turns["moments"], ["action"]), "turn-times",
-                      column_config=minutes_columns("seconds"))
+        ui.show_chart(charts.turn_time_chart(_actions(turns["boxes"])), "duration-turns")
+        ui.show_table(stats.summary_from_moments(_actions(turns["moments"]), ["action"]),
+                      "turn-times", column_config=minutes_columns("seconds"))
+
+
+def _actions(df: pl.DataFrame) -> pl.DataFrame:
+    """The ``action`` column by its printed name (a program's, a card's), else in words."""
+    return ui.with_names(df, "action").with_columns(
+        pl.col("action").map_elements(ui.words, return_dtype=pl.Utf8))
 

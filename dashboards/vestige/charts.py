@@ -10,7 +10,8 @@ from __future__ import annotations
 import altair as alt
 import polars as pl
 
-from dashboards.charts import KIND_COLOURS, ChartLike, _chart
+from dashboards.charts import KIND_COLOURS, ChartLike, _chart, _count_axis, field_title
+from dashboards.vestige.labels import words
 
 #: the seven mastery colours and the attribute each stands for (rulebook p. 25, "Claim Mastery")
 MASTERY_COLOURS: dict[str, str] = {
@@ -71,7 +72,8 @@ def leverage_sources(df: pl.DataFrame, by: str, title: str) -> alt.Chart:
     """Mean leverage per seat-game from each source (``source_name``, ``per_seat``), split by
     ``by`` (player count, winners vs others, mode)."""
     return _chart(df, title=title).mark_bar().encode(
-        x=alt.X(f"{by}:N", title=by.replace("_", " ")),
+        x=alt.X(f"{by}:N", title={"player_count": "Players", "group": "Seats"}.get(
+            by, field_title(by)), axis=alt.Axis(labelAngle=0)),
         y=alt.Y("per_seat:Q", title="Leverage per seat-game", stack="zero"),
         color=alt.Color("source_name:N", title="Source"),
         tooltip=[by, "source_name", "per_seat", "leverage", "seat_games"],
@@ -81,10 +83,11 @@ def leverage_sources(df: pl.DataFrame, by: str, title: str) -> alt.Chart:
 def endgame_enders(df: pl.DataFrame) -> alt.Chart:
     """How often each condition was met and how often it was one that triggered the end."""
     long = df.unpivot(index="condition", on=["met", "triggered"], variable_name="what",
-                      value_name="games")
+                      value_name="games").with_columns(pl.col("what").replace_strict(
+                          {"met": "Met", "triggered": "Ended the game"}, default=pl.col("what")))
     return _chart(long, title="Endgame conditions: met, and among those that ended the game").mark_bar().encode(
         y=alt.Y("condition:N", title="Condition", sort="-x"),
-        x=alt.X("games:Q", title="Games"),
+        x=alt.X("games:Q", axis=_count_axis("Games")),
         color=alt.Color("what:N", title=""),
         yOffset="what:N",
         tooltip=["condition", "what", "games"],
@@ -94,8 +97,8 @@ def endgame_enders(df: pl.DataFrame) -> alt.Chart:
 def final_round_histogram(df: pl.DataFrame) -> alt.Chart:
     """In which round the final round was triggered, by player count."""
     return _chart(df, title="Round in which the final round was triggered").mark_bar().encode(
-        x=alt.X("final_round:O", title="Round"),
-        y=alt.Y("games:Q", title="Games"),
+        x=alt.X("final_round:O", title="Round", axis=alt.Axis(labelAngle=0)),
+        y=alt.Y("games:Q", axis=_count_axis("Games")),
         color=alt.Color("player_count:N", title="Players"),
         tooltip=["final_round", "player_count", "games"],
     )
@@ -124,11 +127,12 @@ def mastery_chart(df: pl.DataFrame) -> alt.Chart:
 
 def mastery_cards_chart(df: pl.DataFrame) -> alt.Chart:
     """Distribution of the winning card count per colour (claimed tiles only)."""
+    df = df.with_columns(pl.col("colour").map_elements(words, return_dtype=pl.Utf8))
     return _chart(df, title="Cards needed to claim mastery").mark_bar().encode(
-        x=alt.X("cards:O", title="Cards of the colour"),
-        y=alt.Y("games:Q", title="Claims"),
+        x=alt.X("cards:O", title="Cards of the colour", axis=alt.Axis(labelAngle=0)),
+        y=alt.Y("games:Q", axis=_count_axis("Claims")),
         color=alt.Color("colour:N", title="Colour",
-                        scale=alt.Scale(domain=list(MASTERY_COLOURS),
+                        scale=alt.Scale(domain=[words(c) for c in MASTERY_COLOURS],
                                         range=list(MASTERY_COLOURS.values()))),
         tooltip=["colour", "cards", "games"],
     )
@@ -167,11 +171,14 @@ def mode_chart(df: pl.DataFrame, title: str, y_title: str) -> ChartLike:
 def region_chart(df: pl.DataFrame) -> alt.Chart:
     """Visits and control changes per region, summed over the games."""
     long = df.unpivot(index="region", on=["visits", "control_changes"], variable_name="what",
-                      value_name="count")
+                      value_name="count").with_columns(
+        pl.col("region").map_elements(words, return_dtype=pl.Utf8),
+        pl.col("what").replace_strict({"visits": "Visits", "control_changes": "Control changes"},
+                                      default=pl.col("what")))
     return _chart(long, title="Regions: visits and control changes").mark_bar().encode(
         y=alt.Y("region:N", title="Region", sort="-x"),
-        x=alt.X("count:Q", title="Count (all games)"),
+        x=alt.X("count:Q", axis=_count_axis("Count (all games)")),
         color=alt.Color("what:N", title=""),
         yOffset="what:N",
-        tooltip=["region", "what", "count"],
+        tooltip=["region", alt.Tooltip("what:N", title="Counted"), "count"],
     )

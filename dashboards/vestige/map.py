@@ -57,6 +57,25 @@ def _colour(name: str | None, seat: int | None = None) -> str:
     return palette[((seat or 1) - 1) % len(palette)]
 
 
+def _label(label: str, cx: float, cy: float) -> str:
+    """A tile's name inside its hexagon (about 52 units wide, its border up to 5): a name of
+    two words or more on two lines ("Lawmaker" / "Ridge"), a long single word smaller; clear of
+    the border (``tests/test_vestige_layout_browser.py`` measures every name in Chromium)."""
+    words = label.split()
+    if len(label) <= 8 or len(words) < 2:
+        size = 9 if len(label) <= 8 else 8 if len(label) <= 10 else 7
+        return (f'<text x="{cx:.1f}" y="{cy + 8:.1f}" font-size="{size}" text-anchor="middle" '
+                f'font-weight="bold" fill="#222">{html.escape(label)}</text>')
+    cut = min(range(1, len(words)), key=lambda i: abs(len(" ".join(words[:i]))
+                                                     - len(" ".join(words[i:]))))
+    lines = [" ".join(words[:cut]), " ".join(words[cut:])]
+    size = 8 if max(map(len, lines)) <= 9 else 7
+    spans = "".join(f'<tspan x="{cx:.1f}" dy="{0 if i == 0 else size + 1}">{html.escape(t)}'
+                    "</tspan>" for i, t in enumerate(lines))
+    return (f'<text x="{cx:.1f}" y="{cy + 5:.1f}" font-size="{size}" text-anchor="middle" '
+            f'font-weight="bold" fill="#222">{spans}</text>')
+
+
 def render_svg(view: dict[str, Any], caption: str | None = None) -> str:
     """The SVG text of the map in ``view`` (an engine snapshot)."""
     tiles = view.get("map") or {}
@@ -84,11 +103,7 @@ def render_svg(view: dict[str, Any], caption: str | None = None) -> str:
         cx, cy = _xy(a, b)
         parts.append(f'<text x="{cx:.1f}" y="{cy - 6:.1f}" font-size="9" text-anchor="middle" '
                      f'fill="#333">{html.escape(pos)}</text>')
-        label = region_name(region) if up else "?"
-        size = 9 if len(label) <= 10 else 7
-        parts.append(f'<text x="{cx:.1f}" y="{cy + 8:.1f}" font-size="{size}" '
-                     f'text-anchor="middle" font-weight="bold" fill="#222">'
-                     f'{html.escape(label)}</text>')
+        parts.append(_label(region_name(region) if up else "?", cx, cy))
     occupied: dict[int, list[dict[str, Any]]] = {}
     for s in seats:
         if isinstance(s.get("space"), int):

@@ -28,6 +28,10 @@ from engine.vestige.ruleset import RULESET
 PASSED = "vrec_passed"
 CONFIRM = "vrec_confirm"
 GROUP = "vrec_group"
+#: the row of action kinds goes on as many lines as it needs in its column (at 1366x768 the
+#: sixth pill was cut off at the map's edge; tests/test_vestige_layout_browser.py measures it)
+WRAP_PILLS = """<style>[data-testid="stMain"] [data-testid="stButtonGroup"] div:has(> button)
+{ flex-wrap: wrap; row-gap: 0.4rem; }</style>"""
 #: above this many choices the decision is split by kind of action first
 MANY = 8
 MODES = ["competitive", "team", "solo", "coop"]
@@ -143,6 +147,7 @@ def decision(draft_id: str, nxt: vl.Next, at: int) -> None:
             groups.setdefault(_group(ch), []).append(ch)
         if len(groups) > 1:
             names = list(groups)
+            st.html(WRAP_PILLS)
             picked = st.pills(
                 f"{len(choices)} choices: what does the seat do?", names,
                 format_func=lambda g: f"{GROUP_NAMES.get(g, words(g))} ({len(groups[g])})",

@@ -166,7 +166,7 @@ def endings(db: Path, f: Filters) -> None:
         ui.show_chart(vc.final_round_histogram(hist), "vestige-final-round")
     met = cond.filter(pl.col("met").fill_null(False) & pl.col("met_round").is_not_null())
     if not met.is_empty():
-        ui.show_chart(vc.met_round_chart(met), "vestige-met-round")
+        ui.show_chart(vc.met_round_chart(ui.named_games(met)), "vestige-met-round")
 
     st.subheader("Mastery")
     m = _one_kind(vq.mastery(db, f), kind)
@@ -205,7 +205,7 @@ def duration(db: Path, f: Filters, include: bool) -> None:
     sizes = games.group_by("kind").len()
     kind = ui.pick_kind({r["kind"]: ui.plural(int(r["len"]), "game")
                          for r in sizes.iter_rows(named=True)}, "vdur_kind")
-    games = games.filter(pl.col("kind") == kind)
+    games = ui.named_games(games.filter(pl.col("kind") == kind))  # the tooltips' games
     st.subheader("Rounds by player count")
     ui.show_chart(vc.rounds_by_players(games), "vestige-rounds-by-players")
     summary = stats.summarise(games, ["player_count"], "rounds")

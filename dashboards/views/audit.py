@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
+import polars as pl
 import streamlit as st
 
 from dashboards import charts, filters, gameapps, queries, store, ui
@@ -26,11 +30,32 @@ def findings_section(ga: gameapps.GameApp, f: filters.Filters) -> None:
     else:
         c = st.columns(3)
         c[0].metric("Findings", int(by_code["findings"].sum()))
-        c[1].metric("Codes", by_code.height)
+        c[1].metric("Codes", by_code["code"].n_unique())  # rows are code, rule, severity
         c[2].metric("Errors", int(by_code.filter(by_code["severity"] == "error")["findings"].sum()))
         ui.show_chart(charts.findings_by_code(by_code), "findings-by-code")
         ui.show_chart(charts.findings_by_rule(by_code), "findings-by-rule")
         ui.show_table(by_code, "findings-by-code")
+
+
+def _in_words(text: str | None, missing: str) -> str:
+    """A finding's expected or recorded value (the warehouse's JSON text) in words: no
+    ``None``, quotes or ``[]`` (``playtest validate``'s text report says them alike)."""
+    from schemas.findings import value_words
+
+    if text is None:
+        return missing
+    try:
+        value: Any = json.loads(text)
+    except ValueError:
+        value = text
+    return value_words(value, missing)
+
+
+def _values_in_words(found: pl.DataFrame) -> pl.DataFrame:
+    missing = {"expected": "—", "recorded": "nothing recorded"}
+    return found.with_columns(
+        pl.Series(c, [_in_words(v, missing[c]) for v in found[c].to_list()], dtype=pl.Utf8)
+        for c in missing if c in found.columns)
 
 
 def render() -> None:
@@ -58,7 +83,7 @@ def render() -> None:
     gid = st.selectbox("Game", ids, index=index, format_func=lambda g: labels.get(g, g),
                        key="audit_game")
     st.markdown(vq.variant_sentence(vq.game_variant(db, gid)))
-    found = queries.game_findings(db, gid)
+    found = _values_in_words(queries.game_findings(db, gid))
     if found.is_empty():
         st.success("This game replays clean: no findings.", icon=":material/check_circle:")
     else:

@@ -14,7 +14,8 @@ def faces(frame: pl.DataFrame) -> alt.LayerChart:
     base = alt.Chart(frame).encode(x=alt.X("face:O", title="Face rolled"))
     bars = base.mark_bar().encode(
         y=alt.Y("share:Q", title="Share of rolls", axis=alt.Axis(format="%")),
-        tooltip=["face", "rolls", alt.Tooltip("share:Q", format=".1%")])
+        tooltip=[alt.Tooltip("face:O", title="Face"), alt.Tooltip("rolls:Q", title="Rolls"),
+                 alt.Tooltip("share:Q", title="Share of rolls", format=".1%")])
     rules = base.mark_rule().encode(y="low:Q", y2="high:Q")
     fair = alt.Chart(pl.DataFrame({"fair": [1 / 6]})).mark_rule(strokeDash=[4, 4]).encode(
         y="fair:Q")
@@ -38,7 +39,9 @@ def win_rates(frame: pl.DataFrame, by: str, title: str) -> alt.Chart:
     bars = base.mark_bar().encode(
         x=alt.X("rate:Q", title="Win rate", axis=alt.Axis(format="%"),
                 scale=alt.Scale(domain=[0, 1])),
-        tooltip=[by, "games", "won", alt.Tooltip("rate:Q", format=".1%")])
+        tooltip=[alt.Tooltip(f"{by}:N", title=title), alt.Tooltip("games:Q", title="Games"),
+                 alt.Tooltip("won:Q", title="Won"),
+                 alt.Tooltip("rate:Q", title="Win rate", format=".1%")])
     rules = base.mark_rule().encode(x="low:Q", x2="high:Q")
     return (bars + rules).properties(height=alt.Step(28))
 
@@ -56,7 +59,8 @@ def race(frame: pl.DataFrame, target: int) -> alt.LayerChart:
         x=alt.X("sum(points):Q", title="Points", scale=alt.Scale(domain=[0, max(target, 1)])),
         color=alt.Color("part:N", title=None, sort=["Banked", "Turn total at stake"]),
         order=alt.Order("part:N"),
-        tooltip=["seat", "part", "points"])
+        tooltip=[alt.Tooltip("seat:N", title="Seat"), alt.Tooltip("part:N", title="Part"),
+                 alt.Tooltip("points:Q", title="Points")])
     goal = alt.Chart(pl.DataFrame({"target": [target]})).mark_rule(strokeDash=[4, 4]).encode(
         x="target:Q")
     return (bars + goal).properties(title=f"The race to {target}", height=alt.Step(30))
