@@ -101,7 +101,7 @@ def simulate_game(
     events: list[Any] = []
     passed: set[str] = set()
     no_pass: frozenset[str] = frozenset()
-    located = parts == ("era", "cycle")
+    placing = FindingSink.placing(parts)  # the stored parts of a location, by position
     lazy_classes = _LAZY_CLASSES
     rs_apply, rs_location, findings = ruleset.apply, ruleset.location, sink.findings
 
@@ -111,11 +111,10 @@ def simulate_game(
     def apply(e: Any) -> None:
         sink.event = len(events)
         if not self_located:
-            loc = rs_location(state)
-            if located and len(loc) == 2:  # as sink.locate(parts, loc), without its loop
-                sink.era, sink.cycle = loc
-            else:
-                sink.locate(parts, loc)
+            loc = rs_location(state)  # as sink.locate(parts, loc), its names found once
+            for i, name in placing:
+                if i < len(loc):
+                    setattr(sink, name, loc[i])
         before = len(findings)
         rs_apply(state, e, sink)
         events.append(e)

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.core.ruleset import WHERE_PARTS
 from schemas.findings import Finding, Severity, Where
 
 
@@ -112,11 +113,17 @@ class FindingSink:
     #: because of it puts what it decides in doubt too: :meth:`doubt`)
     last_cause: Finding | int | None = None
 
+    @staticmethod
+    def placing(parts: Sequence[str]) -> tuple[tuple[int, str], ...]:
+        """The positions in a location named by ``parts`` that :meth:`locate` sets, with their
+        names (a hot loop's ``for i, name in ...: setattr(sink, name, where[i])``)."""
+        return tuple((i, name) for i, name in enumerate(parts) if name in WHERE_PARTS)
+
     def locate(self, parts: Sequence[str], location: Sequence[Any]) -> None:
         """Set the current location from a ruleset's ``location(state)`` named by its
         ``location_parts`` (parts that ``where`` does not carry are ignored)."""
         for name, value in zip(parts, location, strict=False):
-            if name in ("era", "cycle", "round"):
+            if name in WHERE_PARTS:
                 setattr(self, name, value)
 
     def report(

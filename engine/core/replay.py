@@ -170,10 +170,11 @@ def replay(
     # Hot loop: bind what is called per event to locals (measured in docs/engine.md).
     apply, location, ended = rs.apply, rs.location, rs.ended
     parts = tuple(rs.location_parts)
-    era_cycle = parts == ("era", "cycle")
-    # the ruleset's apply sets the sink's Era and cycle itself (to what ``location`` gave after
-    # the previous event): the loop sets them only where it reports before apply
-    self_locating = era_cycle and rs.apply_locates is True
+    # the stored parts of a location by position (e.g. (0, "era"), (1, "cycle")), whatever game
+    placing = FindingSink.placing(parts)
+    # the ruleset's apply sets the sink's location itself (to what ``location`` gave after the
+    # previous event): the loop sets it only where it reports before apply
+    self_locating = rs.apply_locates is True
     idx = list(indices[:stop]) if indices is not None else range(stop)
     src = list(lines[:stop]) if lines is not None else []
     if len(src) < stop:
@@ -203,15 +204,13 @@ def replay(
             gaps.pop(0)
         sink.event = ix
         sink.line = ln
-        if self_locating:
-            pass  # the ruleset's apply locates the sink where ``here`` says (``apply_locates``)
-        elif era_cycle:
-            sink.era, sink.cycle = here
-        else:
-            sink.locate(parts, here)
+        if not self_locating:  # else apply locates the sink where ``here`` says
+            for i, name in placing:
+                if i < len(here):  # as sink.locate: a shorter location sets fewer parts
+                    setattr(sink, name, here[i])
         if ended(state) and ev.type not in after_end_ok:
             if self_locating:
-                sink.era, sink.cycle = here
+                sink.locate(parts, here)
             if not ended_reported:
                 sink.report(
                     "log/event-after-game-end",
@@ -225,7 +224,7 @@ def replay(
             seat = ev.seat
             if seat not in at_table and isinstance(seat, int):
                 if self_locating:
-                    sink.era, sink.cycle = here
+                    sink.locate(parts, here)
                 table = _seat_list(at_table, n_seats)
                 # not applied, and whose it was is not known: it puts no seat's values in
                 # doubt (hiding a real error is worse than repeating a consequence)
