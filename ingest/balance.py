@@ -55,6 +55,10 @@ KIND_SQL = ("CASE WHEN g.session_type = 'simulation' THEN 'simulated' "
 #: page choosing one arm adds ``AND g.variant_hash IS NOT DISTINCT FROM ?`` to
 #: :func:`games_cte`'s WHERE), the variant in a study folder played with ``--variant``
 ARM_SQL = "coalesce(g.rules_version, '')"
+#: ... and the rules variant the warehouse records for the game (migration 9), when it has one:
+#: games of two variants, or of a variant and the printed rules, are never pooled
+VARIANT_ARM_SQL = (ARM_SQL + " || coalesce(' · variant ' || g.variant_name || ' ('"
+                   " || left(g.variant_content_hash, 8) || ')', '')")
 STUDY_ARM_SQL = "coalesce(CAST(g.variant AS VARCHAR), 'baseline')"
 #: between a kind and its arm in a label, when the selected games of a kind hold several arms
 ARM_MARK = " · "
@@ -376,7 +380,8 @@ def games_cte(src: Source, f: Selection, game: str, extra: str = "", join: str =
                 f"FROM games_p g {join} WHERE {where}")
     else:
         cond, params = f.where()
-        base = (f"SELECT g.game_id, g.player_count, {KIND_SQL} AS kind0, {ARM_SQL} AS arm"
+        arm = VARIANT_ARM_SQL if "variant_content_hash" in columns(src, "games") else ARM_SQL
+        base = (f"SELECT g.game_id, g.player_count, {KIND_SQL} AS kind0, {arm} AS arm"
                 f"{extra} FROM games g {join} WHERE {cond} AND g.complete "
                 "AND coalesce(g.game, ?) = ?")
         params = [*params, _default_game(), game]

@@ -173,6 +173,31 @@ def test_study_arms_are_never_pooled(games_db: Path, tmp_path: Path) -> None:
     assert total == {2: 6, 3: 6}  # every game counted once, in its own arm
 
 
+
+def test_games_of_a_rules_variant_are_their_own_arm(games_db: Path, tmp_path: Path) -> None:
+    """Games the warehouse records under a rules variant (migration 9's columns) are never
+    pooled with the printed rules' games of the same kind and player count."""
+    db = tmp_path / "variant-arms.duckdb"
+    con = duckdb.connect(str(db))
+    try:
+        con.execute(f"ATTACH '{games_db}' AS w (READ_ONLY)")
+        for table in ("games", "pig_seats", "pig_turns", "pig_games"):
+            con.execute(f"CREATE TABLE {table} AS SELECT * FROM w.{table}")
+        cols = {r[0] for r in con.execute("DESCRIBE games").fetchall()}
+        assert {"variant_name", "variant_content_hash"} <= cols
+        con.execute("UPDATE games SET variant_name = 'target-50', variant_content_hash = "
+                    "'abcdef0123456789' WHERE game = 'pig' AND game_id IN (SELECT game_id "
+                    "FROM games WHERE game = 'pig' ORDER BY game_id LIMIT 4)")
+    finally:
+        con.close()
+    split = balance.metrics("pig", balance.Source(db=db), balance.AllGames())
+    arms = {arm for _base, arm in map(balance.split_kind, split["kind"])}
+    assert any(arm and "variant target-50 (abcdef01)" in arm for arm in arms), arms
+    assert any(arm is not None and "variant" not in arm for arm in arms), arms
+    games = split.filter(split["metric"] == "game_length")
+    total = {n: int(part["games"].sum()) for (n,), part in games.group_by(["player_count"])}
+    assert total == {2: 6, 3: 6}  # every game counted once, in its own arm
+
 def test_a_game_declaring_nothing_has_no_rows(games_db: Path) -> None:
     got = balance._metrics("pig", Balance(), balance.Source(db=games_db), balance.AllGames(),
                            None)
