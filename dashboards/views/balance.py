@@ -20,7 +20,7 @@ from dashboards import filters, gameapps, store, ui
 from dashboards.balance_queries import CachedSource
 from dashboards.charts import KIND_LABELS
 from dashboards.queries import Filters
-from engine.core.game import BalanceMetric, resolve
+from engine.core.game import BalanceMetric, Vocabulary, resolve
 from engine.core.registry import rulesets
 from ingest import balance
 
@@ -50,10 +50,36 @@ def _verdict(r: dict[str, Any]) -> str:
     return v + (f" (settled by ~{need:,} games)" if need is not None else "")
 
 
-def metric_table(df: pl.DataFrame) -> pl.DataFrame:
+def key_words(game: str, key: str | None) -> str:
+    """A metric's group key in words: each part (``competitive · seat 1``) by the game's
+    vocabulary (endings, score sources, phases), its printed content names, else its id with
+    spaces for underscores."""
+    if key is None:
+        return "all games"
+    from dashboards.replay_view import content_names
+    from engine.core.registry import get_ruleset
+
+    rs = get_ruleset(game)
+    names = content_names()
+    words = []
+    for part in str(key).split(" · "):
+        label = None
+        if rs is not None:
+            for kind in ("end_conditions", "score_sources", "phases"):
+                table = getattr(rs.vocabulary, kind)
+                if part in table:
+                    label = table[part]
+                    break
+        if label is None:
+            label = names.get(part) or Vocabulary().label("score_sources", part)
+        words.append(label)
+    return " · ".join(words)
+
+
+def metric_table(df: pl.DataFrame, game: str = "") -> pl.DataFrame:
     """One declared metric's rows as the page shows them (at most 8 columns)."""
     rows = [{"games from": _kind(str(r["kind"])), "players": r["player_count"],
-             "group": r["key"] or "all games", "games": r["games"], "value": _num(r["value"]),
+             "group": key_words(game, r["key"]), "games": r["games"], "value": _num(r["value"]),
              "95% interval": ("–" if r["low"] is None or r["high"] is None
                               else f"{r['low']:.3f} to {r['high']:.3f}"),
              "verdict": _verdict(r)}
@@ -62,10 +88,11 @@ def metric_table(df: pl.DataFrame) -> pl.DataFrame:
     return pl.DataFrame(rows)
 
 
-def _chart(df: pl.DataFrame, title: str) -> None:
+def _chart(df: pl.DataFrame, title: str, game: str = "") -> None:
     """Value and interval per group, one colour per kind of game and player count."""
     data = df.select(
-        pl.col("key").fill_null("all games").alias("group"),
+        pl.col("key").map_elements(lambda k: key_words(game, k), return_dtype=pl.String,
+                                   skip_nulls=False).alias("group"),
         (pl.col("kind").map_elements(_kind, return_dtype=pl.String) + " · "
          + pl.col("player_count").cast(pl.String) + "p").alias("games from"),
         "value", "low", "high").with_columns(pl.col(pl.Float64).fill_nan(None))
@@ -78,8 +105,9 @@ def _chart(df: pl.DataFrame, title: str) -> None:
         {"mark": {"type": "point", "filled": True, "size": 70},
          "encoding": {"x": {"field": "value", "type": "quantitative", "title": title},
                       "y": y, "yOffset": {"field": "games from"}, "color": colour,
-                      "tooltip": [{"field": c} for c in ("games from", "group", "value",
-                                                          "low", "high")]}}]}
+                      "tooltip": [{"field": c, "title": t} for c, t in (
+                          ("games from", "Games"), ("group", "Group"), ("value", "Value"),
+                          ("low", "Interval low"), ("high", "Interval high"))]}}]}
     st.vega_lite_chart(data.to_arrow(), spec=spec, width="stretch")
 
 
@@ -103,9 +131,9 @@ def declared_section(game: str, db: Path, f: Filters) -> None:
         if part.is_empty():
             st.caption("No value in these games.")
             continue
-        ui.show_table(metric_table(part), f"balance-{game}-{m.id}")
+        ui.show_table(metric_table(part, game), f"balance-{game}-{m.id}")
         if part["key"].n_unique() > 1:
-            _chart(part, m.label)
+            _chart(part, m.label, game)
 
 
 def render() -> None:

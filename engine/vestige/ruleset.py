@@ -232,7 +232,7 @@ class VestigeRuleset(Game):
                       "SELECT game_id, nemesis AS key, CAST(NOT won AS DOUBLE) AS value "
                       "FROM vestige_nemesis WHERE won IS NOT NULL"),
         BalanceMetric("endings", "How games end",
-                      "share of games ending each way (vestige_games.result)",
+                      "share of games ending each way (the result the game records)",
                       "SELECT game_id, result AS key FROM vestige_games "
                       "WHERE result IS NOT NULL"),
         BalanceMetric("leverage_by_source", "Leverage by source",
