@@ -32,7 +32,7 @@ LAPTOP = vb.LAPTOP
 EVENTS = 24
 SEED = "29"
 #: tile names whose boxes are measured wherever they are shown
-TILES = ("Mercenary Camp", "Black Dove", "Lawmaker Ridge", "Smugglers Lair")
+TILES = ("Mercenary Camp", "Black Dove", "Lawmaker Ridge", "Smugglers' Lair")
 
 #: every control of the main column whose text overflows its box or whose box leaves the
 #: window's width; the pills' row as one box

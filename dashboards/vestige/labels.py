@@ -15,7 +15,7 @@ from typing import Any
 #: ids printed differently from their capitalised words
 SPECIAL: dict[str, str] = {
     "chop_bot": "Chop Bot", "covert_op": "Covert op", "jump_point": "Jump Point",
-    "coop": "Co-operative", "turn_end": "end of turn",
+    "coop": "Co-operative", "turn_end": "end of turn", "smugglers_lair": "Smugglers' Lair",
 }
 
 
