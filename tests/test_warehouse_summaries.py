@@ -24,6 +24,7 @@ from cli.bench import pages as bench
 from dashboards import queries, store
 from dashboards.mandate2038 import queries as mandate_queries
 from dashboards.queries import KIND_SQL, Filters
+from engine.core.registry import get_ruleset
 from ingest.warehouse import summaries
 from ingest.warehouse.migrations import migrate
 
@@ -71,6 +72,32 @@ def _phase_moments(where: str, human: str) -> str:
         """
 
 
+def _turn_boxes(where: str, human: str) -> str:
+    return f"""SELECT t.action, g.player_count, min(t.seconds) AS lo,
+                    quantile_cont(t.seconds, 0.25) AS q1, median(t.seconds) AS median,
+                    quantile_cont(t.seconds, 0.75) AS q3, max(t.seconds) AS hi
+             FROM turn_times t JOIN games g USING (game_id)
+             WHERE {where} AND {human} AND t.seconds IS NOT NULL GROUP BY ALL ORDER BY ALL"""
+
+
+def _turn_moments(where: str, human: str) -> str:
+    return f"""SELECT t.action, count(t.seconds) AS n, avg(t.seconds) AS mean,
+                    median(t.seconds) AS median, stddev_samp(t.seconds) AS sd,
+                    min(t.seconds) AS minimum
+             FROM turn_times t JOIN games g USING (game_id)
+             WHERE {where} AND {human} AND t.seconds IS NOT NULL GROUP BY ALL ORDER BY ALL"""
+
+
+def _interventions(where: str) -> str:
+    return f"""
+        SELECT g.game_id, 'intervention' AS kind, unnest(g.interventions) AS text
+        FROM games g WHERE {where} AND len(coalesce(g.interventions, [])) > 0
+        UNION ALL
+        SELECT g.game_id, 'deviation' AS kind, unnest(g.rules_deviations) AS text
+        FROM games g WHERE {where} AND len(coalesce(g.rules_deviations, [])) > 0
+        """
+
+
 FILTERS = [
     Filters(),
     Filters(player_counts=(4,)),
@@ -108,13 +135,18 @@ def _check_pages(db: Path) -> int:
             (mandate_queries.ledger_by_source(db, f),
              _direct(db, _ledger_by_source(where), ["mandate2038", *params])),
         ]
+        pairs.append((queries.observation_page(db, f, 10)["interventions"],
+                      _direct(db, _interventions(where), params + params)))
         d_where, d_params = f.where("g", "duration_evidence")
         for everyone in (False, True):
+            human = "TRUE" if everyone else queries.HUMAN_SQL
             pairs.append((queries.phase_moments(db, f, everyone),
-                          _direct(db, _phase_moments(d_where, "TRUE" if everyone
-                                                     else queries.HUMAN_SQL), d_params)))
+                          _direct(db, _phase_moments(d_where, human), d_params)))
+            turns = queries.turn_time_stats(db, f, everyone)
+            pairs.append((turns["boxes"], _direct(db, _turn_boxes(d_where, human), d_params)))
+            pairs.append((turns["moments"], _direct(db, _turn_moments(d_where, human), d_params)))
         for new, old in pairs:
-            assert new.columns == old.columns
+            assert new.columns == old.columns, (new.columns, old.columns)
             assert_frame_equal(_sorted(new), _sorted(old), rel_tol=1e-9, abs_tol=1e-9)
             compared += old.height
     return compared
@@ -128,6 +160,10 @@ def warehouses(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     mp.setattr(bench, "BASE_SIMULATED", 20)
     mp.setattr(bench, "BASE_FACILITATED", 5)
     mp.setenv("PLAYTEST_FLUSH_GAMES", "4")  # several loads, each adding its own totals
+    mandate = get_ruleset("mandate2038")
+    assert mandate is not None
+    if mandate.synthetic_log is None:  # the bench's synthetic logs: Mandate 2038's declaration
+        mp.setattr(mandate, "synthetic_log", "ingest.mandate2038.synthetic:synthetic_log")
     try:
         big = bench.synthetic_warehouse(2_500, work)
     finally:
@@ -173,16 +209,35 @@ def test_migration_8_summarises_games_loaded_before(warehouses: tuple[Path, Path
     try:
         made = (*summaries.TABLES, "ledger_totals")
         want = {t: con.sql(f"SELECT * FROM {t}").pl() for t in made}
-        for table in made:  # as a warehouse loaded before migration 8
+        for table in (*made, *summaries.TOTALS_TABLES):  # as loaded before migration 8
             con.execute(f"DROP TABLE {table}")
-        con.execute("DELETE FROM schema_migrations WHERE version = 8")
-        assert migrate(con) == [8]
+        con.execute("DELETE FROM schema_migrations WHERE version >= 8")
+        assert migrate(con) == [8, 9]
         for table, frame in want.items():
             assert_frame_equal(_sorted(con.sql(f"SELECT * FROM {table}").pl()),
                                _sorted(frame))
     finally:
         con.close()
     assert _check_pages(db) > 0
+
+
+def test_migration_9_totals_games_loaded_before(warehouses: tuple[Path, Path],
+                                               tmp_path: Path) -> None:
+    _, big = warehouses
+    db = tmp_path / "v8.duckdb"
+    db.write_bytes(big.read_bytes())
+    con = duckdb.connect(str(db))
+    try:
+        for table in summaries.TOTALS_TABLES:  # as a warehouse loaded before migration 9
+            con.execute(f"DROP TABLE {table}")
+        con.execute("DELETE FROM schema_migrations WHERE version = 9")
+        assert migrate(con) == [9]
+        for table in summaries.TOTALS_TABLES:
+            row = con.execute(f"SELECT count(*) FROM {table}").fetchone()
+            assert row is not None and row[0] > 0, table
+    finally:
+        con.close()
+    assert _check_pages(db) > 100
 
 
 def test_pages_read_a_warehouse_without_summaries_from_the_events(
@@ -192,7 +247,7 @@ def test_pages_read_a_warehouse_without_summaries_from_the_events(
     db.write_bytes(base.read_bytes())
     con = duckdb.connect(str(db))
     try:
-        for table in (*summaries.TABLES, "ledger_totals"):
+        for table in (*summaries.TABLES, "ledger_totals", *summaries.TOTALS_TABLES):
             con.execute(f"DROP TABLE {table}")
     finally:
         con.close()

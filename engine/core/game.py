@@ -284,6 +284,9 @@ class Game:
     content_names: str | None = None
     #: ``"module:function"`` of the game's recorder (the Record page), or None
     recorder: str | None = None
+    #: ``"module:function"`` ``(seed, *, events_target, session_type) -> log model`` of
+    #: well-formed (not legal) logs for storage benches (``playtest bench --pages``), or None
+    synthetic_log: str | None = None
     #: pages the game adds to the app
     pages: tuple[Page, ...] = ()
     #: the sample header of a quick game, for the conformance test and docs (None: simulate)
@@ -319,7 +322,7 @@ OPTIONAL: dict[str, Any] = {
     name: getattr(Game, name) for name in (
         "events_adapter", "apply_locates", "plays_variants", "after_end_events", "reads", "doubts", "value_words", "player_counts", "bot_names", "formats",
         "timed_phases", "timing", "rulings_dir", "protocols_dir", "samples_dir", "vocabulary",
-        "board_picture", "content_names", "recorder", "pages",
+        "board_picture", "content_names", "recorder", "synthetic_log", "pages",
         "simulate_one", "prepare_simulation", "simulation_moves", "seats_at_table",
     )
 }
@@ -501,7 +504,7 @@ def _code_refs(obj: Any) -> list[tuple[str, str]]:
         refs.append((f"formats[{k}] ({f.name}).reader", f.reader))
         refs.append((f"formats[{k}] ({f.name}).writer", f.writer))
     refs.extend((m, getattr(obj, m)) for m in ("timing", "board_picture", "content_names",
-                                                       "recorder"))
+                                                       "recorder", "synthetic_log"))
     out: list[tuple[str, str]] = []
     for member, ref in refs:
         if ref is None or callable(ref):

@@ -449,6 +449,8 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         "result, round", _V7),
     (8, "game_findings, game_observations, game_phases: per-game summaries the pages read",
      _V8),
+    (9, "finding_totals, observation_totals, turn_totals: totals per filtered games' values",
+     _summaries.migration_9_sql()),
 ]
 
 _CREATE_LOG = """
