@@ -87,6 +87,8 @@ class Filters:
 
 def filter_options(db: Path) -> dict[str, Any]:
     """Distinct values offered by the sidebar: versions, player counts, types, profiles, dates."""
+    # the load step's game counts per filtered values when the warehouse has them
+    totals = summarised(db, "game_totals")
     df = query(
         db,
         "SELECT list(DISTINCT game ORDER BY game) AS games, "
@@ -94,7 +96,9 @@ def filter_options(db: Path) -> dict[str, Any]:
         "list(DISTINCT player_count ORDER BY player_count) AS player_counts, "
         "list(DISTINCT session_type ORDER BY session_type) AS session_types, "
         "list(DISTINCT profile ORDER BY profile) AS profiles, "
-        "min(date) AS date_min, max(date) AS date_max, count(*) AS n_games FROM games",
+        "min(date) AS date_min, max(date) AS date_max, "
+        + ("CAST(coalesce(sum(games), 0) AS BIGINT) AS n_games FROM game_totals" if totals
+           else "count(*) AS n_games FROM games"),
     )
     if df.is_empty():
         return {"games": [], "rules_versions": [], "player_counts": [], "session_types": [],
@@ -141,13 +145,18 @@ def game_counts(db: Path, f: Filters) -> pl.DataFrame:
     narrow columns of ``games`` (the Games page's summary and its table's total): games,
     evidence, human, walkthrough, illustrative, simulated, with_errors."""
     where, params = f.where()
-    kinds = ", ".join(f"count(*) FILTER ({KIND_SQL} = '{k}') AS {k}"
+    if summarised(db, "game_totals"):  # the load step's counts per filtered values
+        n, source, errors = "g.games", "game_totals", "g.with_errors"
+    else:
+        n, source, errors = "1", "games", "coalesce(g.n_errors, 0) > 0"
+    kinds = ", ".join(f"CAST(coalesce(sum({n}) FILTER ({KIND_SQL} = '{k}'), 0) AS BIGINT) AS {k}"
                       for k in ("human", "walkthrough", "illustrative", "simulated"))
     return query(
         db,
-        f"SELECT g.game, count(*) AS games, count(*) FILTER (coalesce(g.evidence, FALSE)) "
-        f"AS evidence, {kinds}, count(*) FILTER (coalesce(g.n_errors, 0) > 0) AS with_errors "
-        f"FROM games g WHERE {where} GROUP BY g.game ORDER BY g.game",
+        f"SELECT g.game, CAST(sum({n}) AS BIGINT) AS games, CAST(coalesce(sum({n}) FILTER "
+        f"(coalesce(g.evidence, FALSE)), 0) AS BIGINT) AS evidence, {kinds}, "
+        f"CAST(coalesce(sum({n}) FILTER ({errors}), 0) AS BIGINT) AS with_errors "
+        f"FROM {source} g WHERE {where} GROUP BY g.game ORDER BY g.game",
         params,
     )
 

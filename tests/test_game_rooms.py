@@ -39,8 +39,6 @@ OFFENDERS: dict[str, set[str]] = {
     "dashboards/balance_queries.py": {"names mandate2038"},
     "dashboards/variant_queries.py": {"names mandate2038"},
     "dashboards/views/balance.py": {"import schemas.mandate2038.profiles", "names mandate2038"},
-    "cli/bench/pages.py": {"import ingest.mandate2038.synthetic"},
-    "cli/bench/warehouse.py": {"import ingest.mandate2038.synthetic", "import schemas.mandate2038"},
     "cli/calibrate.py": {"import ingest.mandate2038.study"},
     "cli/commands/calibrate.py": {"import ingest.mandate2038.study"},
     # compare checks a study folder as `study` does (issue 31): Mandate's studies until a game

@@ -98,6 +98,14 @@ def _interventions(where: str) -> str:
         """
 
 
+def _game_counts(where: str) -> str:
+    kinds = ", ".join(f"count(*) FILTER ({KIND_SQL} = '{k}') AS {k}"
+                      for k in ("human", "walkthrough", "illustrative", "simulated"))
+    return (f"SELECT g.game, count(*) AS games, count(*) FILTER (coalesce(g.evidence, FALSE)) "
+            f"AS evidence, {kinds}, count(*) FILTER (coalesce(g.n_errors, 0) > 0) AS with_errors "
+            f"FROM games g WHERE {where} GROUP BY g.game ORDER BY g.game")
+
+
 FILTERS = [
     Filters(),
     Filters(player_counts=(4,)),
@@ -135,6 +143,7 @@ def _check_pages(db: Path) -> int:
             (mandate_queries.ledger_by_source(db, f),
              _direct(db, _ledger_by_source(where), ["mandate2038", *params])),
         ]
+        pairs.append((queries.game_counts(db, f), _direct(db, _game_counts(where), params)))
         pairs.append((queries.observation_page(db, f, 10)["interventions"],
                       _direct(db, _interventions(where), params + params)))
         d_where, d_params = f.where("g", "duration_evidence")
@@ -149,6 +158,11 @@ def _check_pages(db: Path) -> int:
             assert new.columns == old.columns, (new.columns, old.columns)
             assert_frame_equal(_sorted(new), _sorted(old), rel_tol=1e-9, abs_tol=1e-9)
             compared += old.height
+    options = queries.filter_options(db)
+    row = _direct(db, "SELECT count(*) AS n, min(date) AS lo, max(date) AS hi, "
+                      "list(DISTINCT profile ORDER BY profile) AS profiles FROM games", [])
+    assert (options["n_games"], options["date_min"], options["date_max"]) == row.row(0)[:3]
+    assert options["profiles"] == [p for p in row["profiles"][0] if p is not None]
     return compared
 
 
@@ -252,3 +266,23 @@ def test_pages_read_a_warehouse_without_summaries_from_the_events(
     finally:
         con.close()
     assert _check_pages(db) > 0
+
+
+def test_games_page_pages_and_first_observations_read_a_part(
+        warehouses: tuple[Path, Path]) -> None:
+    """The Games table's pages put together are the whole list; the observations' first rows
+    are the filtered games' own, in game and log order, as many as asked while there are."""
+    _, big = warehouses
+    store._CACHE.clear()
+    for f in FILTERS[:4]:
+        whole = queries.games(big, f)
+        pages = [queries.games(big, f, limit=700, offset=k) for k in range(0, whole.height, 700)]
+        assert_frame_equal(pl.concat(pages) if pages else whole, whole)
+        assert int(queries.game_counts(big, f)["games"].sum() or 0) == whole.height
+        every = queries.observations(big, f)
+        for limit in (5, 300, every.height + 10):
+            first = queries.first_observations(big, f, limit)
+            assert first.height == min(limit, every.height)
+            assert first.columns == every.columns
+            assert first.sort("game_id", "idx").equals(first)
+            assert first.join(every, on=["game_id", "idx"], how="anti").is_empty()

@@ -22,7 +22,8 @@ def synthetic_source(game: str | None = None) -> tuple[str, Callable[..., Any]]:
     from engine.core.registry import rulesets
 
     for gid, rs in rulesets().items():
-        if (game is None or gid == game) and rs.synthetic_log is not None:
-            return gid, resolve(rs.synthetic_log)
+        ref = getattr(rs, "synthetic_log", None)  # a member of Game, not of the Ruleset protocol
+        if (game is None or gid == game) and ref is not None:
+            return gid, resolve(ref)
     raise LookupError(f"no registered game {'named ' + repr(game) + ' ' if game else ''}"
                       "declares synthetic_log (engine.core.game.Game.synthetic_log)")

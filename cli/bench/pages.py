@@ -183,6 +183,7 @@ def _kept(db: Path, done: Path) -> bool:
     con = duckdb.connect(str(db))
     try:
         con.execute(f"SET memory_limit = '{BUILD_MEMORY}'")
+        con.execute("SET enable_progress_bar = false")
         migrate(con)
         con.execute("CHECKPOINT")
     finally:

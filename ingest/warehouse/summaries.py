@@ -99,6 +99,15 @@ _G = ", ".join(f"g.{k}" for k in GAME_KEYS)
 #: ``{games}``, the summed columns): at a million games the per-game summaries still held 5.3
 #: million finding rows, which a page joined to ``games`` on every cold draw
 TOTALS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
+    # the games themselves: the sidebar's choices and the Games page's counts
+    "game_totals": (
+        "games",
+        f"CREATE TABLE game_totals ({_GAME_KEYS_DDL}, complete BOOLEAN, with_errors BOOLEAN, "
+        "games BIGINT)",
+        f"SELECT {_G}, g.complete, coalesce(g.n_errors, 0) > 0 AS with_errors, "
+        "count(*) AS games FROM {games} g GROUP BY ALL",
+        ("games",),
+    ),
     "finding_totals": (
         "findings",
         f"CREATE TABLE finding_totals ({_GAME_KEYS_DDL}, code VARCHAR, rule VARCHAR, "
