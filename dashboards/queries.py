@@ -214,6 +214,15 @@ PICKER_ORDERS = {
 }
 
 
+def _count_sql(db: Path, where: str) -> str:
+    """A scalar subquery counting the games passing ``where`` (on ``g``): from the load step's
+    ``game_totals`` when the warehouse has it (a few rows per filtered value, not a scan of
+    every game), else from ``games``."""
+    if summarised(db, "game_totals"):
+        return f"(SELECT CAST(coalesce(sum(g.games), 0) AS BIGINT) FROM game_totals g WHERE {where})"
+    return f"(SELECT count(*) FROM games g WHERE {where})"
+
+
 def game_choices(db: Path, f: Filters | None, order: str, limit: int,
                  wanted: list[str] | tuple[str, ...] = ()) -> pl.DataFrame:
     """The first ``limit`` games passing ``f`` (all games when None) in a picker's ``order``
@@ -228,7 +237,7 @@ def game_choices(db: Path, f: Filters | None, order: str, limit: int,
     return query(
         db,
         f"""
-        SELECT g.*, (SELECT count(*) FROM games g WHERE {where}) AS total FROM (
+        SELECT g.*, {_count_sql(db, where)} AS total FROM (
             (SELECT {cols} FROM games g WHERE {where} ORDER BY {by} LIMIT ?)
             UNION
             (SELECT {cols} FROM games g
@@ -611,17 +620,16 @@ def protocol_games(db: Path, f: Filters, include_non_human: bool = False,
     """
     where, params = f.where()
     human = "TRUE" if include_non_human else HUMAN_SQL  # an illustrative sample is not one
-    cap = ""
+    cap, capped = "", []
     if limit is not None:
-        cap = " LIMIT ?"
-        params = [*params, int(limit)]
+        cap, capped = " LIMIT ?", [int(limit)]
     return query(
         db,
         f"SELECT g.game_id, g.date, g.protocol, g.archive_path, g.session_type, "
-        f"count(*) OVER () AS total "
+        f"{_count_sql(db, f'{where} AND {human}')} AS total "
         f"FROM games g WHERE {where} AND {human} "
         f"ORDER BY g.date DESC NULLS LAST, g.game_id{cap}",
-        params,
+        [*params, *params, *capped],  # the count's, the rows', the limit
     )
 
 
@@ -696,5 +704,5 @@ def seat_numbers(db: Path, game_ids: list[str]) -> pl.DataFrame:
 def game_count(db: Path, f: Filters, evidence: str = "evidence") -> int:
     """How many games pass the filters."""
     where, params = f.where("g", evidence)
-    df = query(db, f"SELECT count(*) AS n FROM games g WHERE {where}", params)
+    df = query(db, f"SELECT {_count_sql(db, where)} AS n", params)
     return int(df["n"][0]) if not df.is_empty() else 0

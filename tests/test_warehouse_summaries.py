@@ -279,6 +279,15 @@ def test_games_page_pages_and_first_observations_read_a_part(
         pages = [queries.games(big, f, limit=700, offset=k) for k in range(0, whole.height, 700)]
         assert_frame_equal(pl.concat(pages) if pages else whole, whole)
         assert int(queries.game_counts(big, f)["games"].sum() or 0) == whole.height
+        assert queries.game_count(big, f) == whole.height
+        picked = queries.game_choices(big, f, "most_errors", 10)
+        assert picked.height == min(10, whole.height)
+        assert picked.is_empty() or int(picked["total"][0]) == whole.height
+        for everyone in (False, True):
+            listed = queries.protocol_games(big, f, everyone, 7)
+            n = _direct(big, f"SELECT count(*) AS n FROM games g WHERE {f.where()[0]} AND "
+                             f"{'TRUE' if everyone else queries.HUMAN_SQL}", f.where()[1])
+            assert listed.is_empty() or int(listed["total"][0]) == int(n["n"][0])
         every = queries.observations(big, f)
         for limit in (5, 300, every.height + 10):
             first = queries.first_observations(big, f, limit)

@@ -25,6 +25,14 @@ and Era, so the Scoring sources page applies the same filters to it as to ``game
 ``g``) and reads a few rows per distinct combination instead of every entry. Each load adds its
 batch's sums as new rows (sums stay sums); :func:`compact` merges rows of the same key at the
 end of an ingest or a rebuild.
+
+At a million games the per-game summaries are still millions of rows (5.3 million in
+``game_findings``), joined to a million ``games`` on every cold draw. Migration 9 keeps
+:data:`TOTALS` the same way as ``ledger_totals``: per the games' filtered values
+(:data:`GAME_KEYS`), ``game_totals`` (games, complete and with errors: the sidebar's choices and
+the Games page's counts), ``finding_totals`` (findings and games per code, rule, severity),
+``observation_totals`` (per category, Era, rule) and ``turn_totals`` (each recorded turn time
+and how many turns took it: the Duration page's quantiles and moments, exact).
 """
 
 from __future__ import annotations
