@@ -327,6 +327,9 @@ def summary_times(db_path: str | Path, repeat: int = 3, out: TextIO | None = Non
         "observation page queries (Observation protocols)":
             lambda: queries.observation_page(db, f, 100)["counts"],
         "phase moments (Duration)": lambda: queries.phase_moments(db, f),
+        "turn-time boxes (Duration)": lambda: queries.turn_time_stats(db, f)["boxes"],
+        "turn-time moments (Duration)": lambda: queries.turn_time_stats(db, f)["moments"],
+        "game counts (Games)": lambda: queries.game_counts(db, f),
     }
     status = 0
     try:
