@@ -87,6 +87,8 @@ class Filters:
 
 def filter_options(db: Path) -> dict[str, Any]:
     """Distinct values offered by the sidebar: versions, player counts, types, profiles, dates."""
+    # the load step's game counts per filtered values when the warehouse has them
+    totals = summarised(db, "game_totals")
     df = query(
         db,
         "SELECT list(DISTINCT game ORDER BY game) AS games, "
@@ -94,7 +96,9 @@ def filter_options(db: Path) -> dict[str, Any]:
         "list(DISTINCT player_count ORDER BY player_count) AS player_counts, "
         "list(DISTINCT session_type ORDER BY session_type) AS session_types, "
         "list(DISTINCT profile ORDER BY profile) AS profiles, "
-        "min(date) AS date_min, max(date) AS date_max, count(*) AS n_games FROM games",
+        "min(date) AS date_min, max(date) AS date_max, "
+        + ("CAST(coalesce(sum(games), 0) AS BIGINT) AS n_games FROM game_totals" if totals
+           else "count(*) AS n_games FROM games"),
     )
     if df.is_empty():
         return {"games": [], "rules_versions": [], "player_counts": [], "session_types": [],
@@ -112,9 +116,15 @@ def filter_options(db: Path) -> dict[str, Any]:
     }
 
 
-def games(db: Path, f: Filters, evidence: str = "evidence") -> pl.DataFrame:
-    """The games that pass the filters, with their evidence status and outcome summary."""
+def games(db: Path, f: Filters, evidence: str = "evidence", limit: int | None = None,
+          offset: int = 0) -> pl.DataFrame:
+    """The games that pass the filters, with their evidence status and outcome summary (the
+    ``limit`` rows from ``offset`` on when given: a page of the Games table)."""
     where, params = f.where("g", evidence)
+    cap = ""
+    if limit is not None:
+        cap = " LIMIT ? OFFSET ?"
+        params = [*params, int(limit), max(0, int(offset))]
     return query(
         db,
         f"""
@@ -124,8 +134,29 @@ def games(db: Path, f: Filters, evidence: str = "evidence") -> pl.DataFrame:
                g.evidence_reasons, g.total_minutes, g.facilitator, g.venue, g.protocol,
                g.source_format, g.source_name
         FROM games g WHERE {where}
-        ORDER BY g.date NULLS LAST, g.game_id
+        ORDER BY g.date NULLS LAST, g.game_id{cap}
         """,
+        params,
+    )
+
+
+def game_counts(db: Path, f: Filters) -> pl.DataFrame:
+    """Per game (``games.game``) of the games passing the filters, counted in SQL over the
+    narrow columns of ``games`` (the Games page's summary and its table's total): games,
+    evidence, human, walkthrough, illustrative, simulated, with_errors."""
+    where, params = f.where()
+    if summarised(db, "game_totals"):  # the load step's counts per filtered values
+        n, source, errors = "g.games", "game_totals", "g.with_errors"
+    else:
+        n, source, errors = "1", "games", "coalesce(g.n_errors, 0) > 0"
+    kinds = ", ".join(f"CAST(coalesce(sum({n}) FILTER ({KIND_SQL} = '{k}'), 0) AS BIGINT) AS {k}"
+                      for k in ("human", "walkthrough", "illustrative", "simulated"))
+    return query(
+        db,
+        f"SELECT g.game, CAST(sum({n}) AS BIGINT) AS games, CAST(coalesce(sum({n}) FILTER "
+        f"(coalesce(g.evidence, FALSE)), 0) AS BIGINT) AS evidence, {kinds}, "
+        f"CAST(coalesce(sum({n}) FILTER ({errors}), 0) AS BIGINT) AS with_errors "
+        f"FROM {source} g WHERE {where} GROUP BY g.game ORDER BY g.game",
         params,
     )
 
@@ -183,6 +214,15 @@ PICKER_ORDERS = {
 }
 
 
+def _count_sql(db: Path, where: str) -> str:
+    """A scalar subquery counting the games passing ``where`` (on ``g``): from the load step's
+    ``game_totals`` when the warehouse has it (a few rows per filtered value, not a scan of
+    every game), else from ``games``."""
+    if summarised(db, "game_totals"):
+        return f"(SELECT CAST(coalesce(sum(g.games), 0) AS BIGINT) FROM game_totals g WHERE {where})"
+    return f"(SELECT count(*) FROM games g WHERE {where})"
+
+
 def game_choices(db: Path, f: Filters | None, order: str, limit: int,
                  wanted: list[str] | tuple[str, ...] = ()) -> pl.DataFrame:
     """The first ``limit`` games passing ``f`` (all games when None) in a picker's ``order``
@@ -197,7 +237,7 @@ def game_choices(db: Path, f: Filters | None, order: str, limit: int,
     return query(
         db,
         f"""
-        SELECT g.*, (SELECT count(*) FROM games g WHERE {where}) AS total FROM (
+        SELECT g.*, {_count_sql(db, where)} AS total FROM (
             (SELECT {cols} FROM games g WHERE {where} ORDER BY {by} LIMIT ?)
             UNION
             (SELECT {cols} FROM games g
@@ -249,6 +289,12 @@ def findings_by_code(db: Path, f: Filters) -> pl.DataFrame:
     how many games have such a finding), from the load step's per-game counts
     (``game_findings``; the findings themselves on a warehouse made before it)."""
     where, params = f.where()
+    if summarised(db, "finding_totals"):  # the load step's totals per filtered values
+        return query(db, "SELECT g.code, g.rule, g.severity, "
+                         "CAST(sum(g.findings) AS BIGINT) AS findings, "
+                         "CAST(sum(g.games) AS BIGINT) AS games "
+                         f"FROM finding_totals g WHERE {where} GROUP BY ALL "
+                         "ORDER BY findings DESC, code", params)
     return query(db, _findings_by_code_sql(summarised(db, "game_findings"), where), params)
 
 
@@ -366,6 +412,8 @@ def turn_time_stats(db: Path, f: Filters, include_non_human: bool = False) -> di
     player count, for the box plot) and ``moments`` (per action, for the interval table)."""
     where, params = f.where("g", "duration_evidence")
     human = "TRUE" if include_non_human else HUMAN_SQL
+    if summarised(db, "turn_totals"):
+        return _turn_time_stats_from_totals(db, where, human, params)
     source = (f"FROM turn_times t JOIN games g USING (game_id) "
               f"WHERE {where} AND {human} AND t.seconds IS NOT NULL")
     boxes, moments = query_many(db, [
@@ -375,6 +423,41 @@ def turn_time_stats(db: Path, f: Filters, include_non_human: bool = False) -> di
              {source} GROUP BY ALL ORDER BY ALL""", params),
         (f"SELECT t.action, {_moments('t.seconds')} {source} GROUP BY ALL ORDER BY ALL",
          params),
+    ])
+    return {"boxes": boxes, "moments": moments}
+
+
+def _turn_time_stats_from_totals(db: Path, where: str, human: str,
+                                 params: list[Any]) -> dict[str, pl.DataFrame]:
+    """:func:`turn_time_stats` from ``turn_totals`` (each recorded value and how many turns
+    took it, per filtered values): the quantiles are DuckDB's ``quantile_cont`` worked out on
+    the counted values (position ``q * (n - 1)`` in the sorted values, interpolated between
+    its two neighbours), the moments are sums; equal to the per-turn query (1e-9)."""
+    def counted(*keys: str) -> str:
+        # per group: each value v, its count c, the turns before it, the group's total
+        by = ", ".join(keys)
+        return (f"SELECT {by}, v, c, sum(c) OVER (PARTITION BY {by} ORDER BY v "
+                f"ROWS UNBOUNDED PRECEDING) - c AS before, sum(c) OVER (PARTITION BY {by}) "
+                f"AS total FROM (SELECT {', '.join(f'g.{k} AS {k}' for k in keys)}, "
+                "g.seconds AS v, CAST(sum(g.n) AS BIGINT) AS c "
+                f"FROM turn_totals g WHERE {where} AND {human} GROUP BY ALL)")
+
+    def at(q: float) -> str:  # the q-quantile over a group's counted values
+        pos = f"({q!r} * (any_value(total) - 1))"
+        lo = f"min(v) FILTER (WHERE before + c > floor({q!r} * (total - 1)))"
+        hi = f"min(v) FILTER (WHERE before + c > ceil({q!r} * (total - 1)))"
+        return f"{lo} + ({hi} - {lo}) * ({pos} - floor({pos}))"
+
+    boxes, moments = query_many(db, [
+        (f"""SELECT action, player_count, min(v) AS lo, {at(0.25)} AS q1, {at(0.5)} AS median,
+                    {at(0.75)} AS q3, max(v) AS hi
+             FROM ({counted("action", "player_count")}) GROUP BY ALL ORDER BY ALL""", params),
+        (f"""SELECT action, CAST(sum(c) AS BIGINT) AS n, sum(c * v) / sum(c) AS mean,
+                    {at(0.5)} AS median,
+                    CASE WHEN sum(c) > 1 THEN sqrt(greatest(0, (sum(c * v * v)
+                         - sum(c * v) * sum(c * v) / sum(c)) / (sum(c) - 1))) END AS sd,
+                    min(v) AS minimum
+             FROM ({counted("action")}) GROUP BY ALL ORDER BY ALL""", params),
     ])
     return {"boxes": boxes, "moments": moments}
 
@@ -390,42 +473,70 @@ OBSERVATION_COLUMNS = (
 
 def observations(db: Path, f: Filters, categories: list[str] | None = None,
                  limit: int | None = None) -> pl.DataFrame:
-    """Every observation of the filtered games (only ``categories`` when given; the first
-    ``limit`` in game and log order when given)."""
+    """Every observation of the filtered games in game and log order (only ``categories``
+    when given; with ``limit``, :func:`first_observations`)."""
+    if limit is not None:
+        return first_observations(db, f, int(limit), categories)
     where, params = f.where()
     if categories is not None:
         where += " AND list_contains(?::VARCHAR[], o.category)"
         params = [*params, list(categories)]
-    cap = ""
-    if limit is not None:
-        cap = " LIMIT ?"
-        params = [*params, int(limit)]
     return query(
         db,
         f"""
         SELECT {OBSERVATION_COLUMNS}
         FROM observations o JOIN games g USING (game_id)
         WHERE {where}
-        ORDER BY o.game_id, o.idx{cap}
+        ORDER BY o.game_id, o.idx
         """,
         params,
     )
 
 
+def first_observations(db: Path, f: Filters, limit: int,
+                       categories: list[str] | None = None) -> pl.DataFrame:
+    """``limit`` observations of the filtered games (only ``categories`` when given), in game
+    and log order: those of the observations loaded first, read as far as they are needed.
+
+    Sorting every observation to show the first thousand read all of them (46 million at a
+    million games); this reads the first ``window`` observations as stored (a scan DuckDB stops
+    there), keeps the filtered games' and sorts those, and reads four times further while fewer
+    than ``limit`` are found (up to every observation: then it is the whole query)."""
+    where, params = f.where()
+    cat, cat_params = "TRUE", []
+    if categories is not None:
+        cat, cat_params = "list_contains(?::VARCHAR[], o.category)", [list(categories)]
+    stored = query(db, "SELECT count(*) AS n FROM observations")
+    rows = int(stored["n"][0]) if not stored.is_empty() else 0
+    window = 4 * max(1, limit)
+    while True:
+        frame = query(
+            db,
+            f"""
+            SELECT {OBSERVATION_COLUMNS}
+            FROM (SELECT * FROM observations o WHERE {cat} LIMIT ?) o
+            JOIN games g USING (game_id)
+            WHERE {where} ORDER BY o.game_id, o.idx LIMIT ?
+            """,
+            [*cat_params, window, *params, int(limit)],
+        )
+        if frame.height >= limit or window >= rows:
+            return frame
+        window *= 4
+
+
 def observation_page(db: Path, f: Filters, limit: int) -> dict[str, pl.DataFrame]:
     """What the Observation protocols page reads, on one connection, counted in SQL:
 
-    ``counts`` (category, era, rule, observations: the chart's bars), ``first`` (the first
-    ``limit`` observations in game and log order), ``interventions`` (receipts) and ``survey``
+    ``counts`` (category, era, rule, observations: the chart's bars), ``first`` (``limit``
+    observations in game and log order, :func:`first_observations`), ``interventions`` (receipts) and ``survey``
     (survey answers: ``numeric`` box statistics per item, ``summary`` answers and mean per item
     and ``text``, the first ``limit`` answers in words with ``text_total``)."""
     where, params = f.where()
     inter_sql, inter_params = _interventions_sql(f)
     frames = query_many(db, [
-        (_observation_counts_sql(summarised(db, "game_observations"), where), params),
-        (f"""SELECT {OBSERVATION_COLUMNS}
-             FROM observations o JOIN games g USING (game_id)
-             WHERE {where} ORDER BY o.game_id, o.idx LIMIT ?""", [*params, int(limit)]),
+        (_observation_counts_sql(summarised(db, "game_observations"), where,
+                                 summarised(db, "observation_totals")), params),
         (inter_sql, inter_params),
         (f"""SELECT sv.item, count(*) AS answers, avg(sv.value_num) AS mean,
                     min(sv.value_num) AS lo, quantile_cont(sv.value_num, 0.25) AS q1,
@@ -441,12 +552,18 @@ def observation_page(db: Path, f: Filters, limit: int) -> dict[str, pl.DataFrame
              WHERE {where} AND sv.value_num IS NULL AND sv.value_text IS NOT NULL
              ORDER BY sv.item, sv.game_id, sv.seat LIMIT ?""", [*params, int(limit)]),
     ])
+    first = first_observations(db, f, limit)
     return dict(zip(("counts", "first", "interventions", "survey_numeric", "survey_text"),
-                    frames, strict=True))
+                    (frames[0], first, *frames[1:]), strict=True))
 
 
-def _observation_counts_sql(summary: bool, where: str) -> str:
-    # the load step's per-game counts (game_observations), else the observations themselves
+def _observation_counts_sql(summary: bool, where: str, totals: bool = False) -> str:
+    # the load step's totals per filtered values (observation_totals), its per-game counts
+    # (game_observations), else the observations themselves
+    if totals:
+        return ("SELECT g.category, g.era, coalesce(g.rule, '(no rule cited)') AS rule, "
+                "CAST(sum(g.observations) AS BIGINT) AS observations "
+                f"FROM observation_totals g WHERE {where} GROUP BY ALL ORDER BY ALL")
     n, source = ("sum(o.n)", "game_observations") if summary else ("count(*)", "observations")
     return (f"SELECT o.category, o.era, coalesce(o.rule, '(no rule cited)') AS rule, "
             f"CAST({n} AS BIGINT) AS observations "
@@ -455,15 +572,20 @@ def _observation_counts_sql(summary: bool, where: str) -> str:
 
 def _interventions_sql(f: Filters) -> tuple[str, list[Any]]:
     where, params = f.where()
+    # one scan of games: the games with either list, then each list unnested
     return (
         f"""
-        SELECT g.game_id, 'intervention' AS kind, unnest(g.interventions) AS text
-        FROM games g WHERE {where} AND len(coalesce(g.interventions, [])) > 0
+        WITH r AS MATERIALIZED (
+            SELECT g.game_id, g.interventions, g.rules_deviations FROM games g
+            WHERE {where} AND (len(coalesce(g.interventions, [])) > 0
+                               OR len(coalesce(g.rules_deviations, [])) > 0))
+        SELECT game_id, 'intervention' AS kind, unnest(interventions) AS text
+        FROM r WHERE len(coalesce(interventions, [])) > 0
         UNION ALL
-        SELECT g.game_id, 'deviation' AS kind, unnest(g.rules_deviations) AS text
-        FROM games g WHERE {where} AND len(coalesce(g.rules_deviations, [])) > 0
+        SELECT game_id, 'deviation' AS kind, unnest(rules_deviations) AS text
+        FROM r WHERE len(coalesce(rules_deviations, [])) > 0
         """,
-        params + params,
+        params,
     )
 
 
@@ -498,17 +620,16 @@ def protocol_games(db: Path, f: Filters, include_non_human: bool = False,
     """
     where, params = f.where()
     human = "TRUE" if include_non_human else HUMAN_SQL  # an illustrative sample is not one
-    cap = ""
+    cap, capped = "", []
     if limit is not None:
-        cap = " LIMIT ?"
-        params = [*params, int(limit)]
+        cap, capped = " LIMIT ?", [int(limit)]
     return query(
         db,
         f"SELECT g.game_id, g.date, g.protocol, g.archive_path, g.session_type, "
-        f"count(*) OVER () AS total "
+        f"{_count_sql(db, f'{where} AND {human}')} AS total "
         f"FROM games g WHERE {where} AND {human} "
         f"ORDER BY g.date DESC NULLS LAST, g.game_id{cap}",
-        params,
+        [*params, *params, *capped],  # the count's, the rows', the limit
     )
 
 
@@ -583,5 +704,5 @@ def seat_numbers(db: Path, game_ids: list[str]) -> pl.DataFrame:
 def game_count(db: Path, f: Filters, evidence: str = "evidence") -> int:
     """How many games pass the filters."""
     where, params = f.where("g", evidence)
-    df = query(db, f"SELECT count(*) AS n FROM games g WHERE {where}", params)
+    df = query(db, f"SELECT {_count_sql(db, where)} AS n", params)
     return int(df["n"][0]) if not df.is_empty() else 0

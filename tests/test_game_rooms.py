@@ -33,8 +33,6 @@ OFFENDERS: dict[str, set[str]] = {
     # the balance queries' old name, kept for dashboards/variant_queries.py (issue 28): re-exports
     # Mandate's room (ingest/mandate2038/balance.py); every game's are ingest/balance.py's
     "dashboards/balance_queries.py": {"import ingest.mandate2038.balance"},
-    "cli/bench/pages.py": {"import ingest.mandate2038.synthetic"},
-    "cli/bench/warehouse.py": {"import ingest.mandate2038.synthetic", "import schemas.mandate2038"},
 }
 
 

@@ -24,6 +24,7 @@ from cli.bench import pages as bench
 from dashboards import queries, store
 from dashboards.mandate2038 import queries as mandate_queries
 from dashboards.queries import KIND_SQL, Filters
+from engine.core.registry import get_ruleset
 from ingest.warehouse import summaries
 from ingest.warehouse.migrations import MIGRATIONS, migrate
 
@@ -71,6 +72,40 @@ def _phase_moments(where: str, human: str) -> str:
         """
 
 
+def _turn_boxes(where: str, human: str) -> str:
+    return f"""SELECT t.action, g.player_count, min(t.seconds) AS lo,
+                    quantile_cont(t.seconds, 0.25) AS q1, median(t.seconds) AS median,
+                    quantile_cont(t.seconds, 0.75) AS q3, max(t.seconds) AS hi
+             FROM turn_times t JOIN games g USING (game_id)
+             WHERE {where} AND {human} AND t.seconds IS NOT NULL GROUP BY ALL ORDER BY ALL"""
+
+
+def _turn_moments(where: str, human: str) -> str:
+    return f"""SELECT t.action, count(t.seconds) AS n, avg(t.seconds) AS mean,
+                    median(t.seconds) AS median, stddev_samp(t.seconds) AS sd,
+                    min(t.seconds) AS minimum
+             FROM turn_times t JOIN games g USING (game_id)
+             WHERE {where} AND {human} AND t.seconds IS NOT NULL GROUP BY ALL ORDER BY ALL"""
+
+
+def _interventions(where: str) -> str:
+    return f"""
+        SELECT g.game_id, 'intervention' AS kind, unnest(g.interventions) AS text
+        FROM games g WHERE {where} AND len(coalesce(g.interventions, [])) > 0
+        UNION ALL
+        SELECT g.game_id, 'deviation' AS kind, unnest(g.rules_deviations) AS text
+        FROM games g WHERE {where} AND len(coalesce(g.rules_deviations, [])) > 0
+        """
+
+
+def _game_counts(where: str) -> str:
+    kinds = ", ".join(f"count(*) FILTER ({KIND_SQL} = '{k}') AS {k}"
+                      for k in ("human", "walkthrough", "illustrative", "simulated"))
+    return (f"SELECT g.game, count(*) AS games, count(*) FILTER (coalesce(g.evidence, FALSE)) "
+            f"AS evidence, {kinds}, count(*) FILTER (coalesce(g.n_errors, 0) > 0) AS with_errors "
+            f"FROM games g WHERE {where} GROUP BY g.game ORDER BY g.game")
+
+
 FILTERS = [
     Filters(),
     Filters(player_counts=(4,)),
@@ -108,15 +143,26 @@ def _check_pages(db: Path) -> int:
             (mandate_queries.ledger_by_source(db, f),
              _direct(db, _ledger_by_source(where), ["mandate2038", *params])),
         ]
+        pairs.append((queries.game_counts(db, f), _direct(db, _game_counts(where), params)))
+        pairs.append((queries.observation_page(db, f, 10)["interventions"],
+                      _direct(db, _interventions(where), params + params)))
         d_where, d_params = f.where("g", "duration_evidence")
         for everyone in (False, True):
+            human = "TRUE" if everyone else queries.HUMAN_SQL
             pairs.append((queries.phase_moments(db, f, everyone),
-                          _direct(db, _phase_moments(d_where, "TRUE" if everyone
-                                                     else queries.HUMAN_SQL), d_params)))
+                          _direct(db, _phase_moments(d_where, human), d_params)))
+            turns = queries.turn_time_stats(db, f, everyone)
+            pairs.append((turns["boxes"], _direct(db, _turn_boxes(d_where, human), d_params)))
+            pairs.append((turns["moments"], _direct(db, _turn_moments(d_where, human), d_params)))
         for new, old in pairs:
-            assert new.columns == old.columns
+            assert new.columns == old.columns, (new.columns, old.columns)
             assert_frame_equal(_sorted(new), _sorted(old), rel_tol=1e-9, abs_tol=1e-9)
             compared += old.height
+    options = queries.filter_options(db)
+    row = _direct(db, "SELECT count(*) AS n, min(date) AS lo, max(date) AS hi, "
+                      "list(DISTINCT profile ORDER BY profile) AS profiles FROM games", [])
+    assert (options["n_games"], options["date_min"], options["date_max"]) == row.row(0)[:3]
+    assert options["profiles"] == [p for p in row["profiles"][0] if p is not None]
     return compared
 
 
@@ -128,6 +174,10 @@ def warehouses(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     mp.setattr(bench, "BASE_SIMULATED", 20)
     mp.setattr(bench, "BASE_FACILITATED", 5)
     mp.setenv("PLAYTEST_FLUSH_GAMES", "4")  # several loads, each adding its own totals
+    mandate = get_ruleset("mandate2038")
+    assert mandate is not None
+    if mandate.synthetic_log is None:  # the bench's synthetic logs: Mandate 2038's declaration
+        mp.setattr(mandate, "synthetic_log", "ingest.mandate2038.synthetic:synthetic_log")
     try:
         big = bench.synthetic_warehouse(2_500, work)
     finally:
@@ -164,16 +214,17 @@ def test_summary_queries_equal_the_per_event_queries_at_2500_games(
     assert _check_pages(big) > 100
 
 
-def test_migration_8_summarises_games_loaded_before(warehouses: tuple[Path, Path],
-                                                    tmp_path: Path) -> None:
+def test_migrations_from_8_summarise_games_loaded_before(warehouses: tuple[Path, Path],
+                                                          tmp_path: Path) -> None:
     base, _ = warehouses
     db = tmp_path / "old.duckdb"
     db.write_bytes(base.read_bytes())
     con = duckdb.connect(str(db))
     try:
-        made = (*summaries.TABLES, "ledger_totals")
+        # migration 10's totals too: the loads' sums, merged at the end of the ingest
+        made = (*summaries.TABLES, "ledger_totals", *summaries.TOTALS_TABLES)
         want = {t: con.sql(f"SELECT * FROM {t}").pl() for t in made}
-        for table in made:  # as a warehouse loaded before migration 8
+        for table in made:  # as loaded before migration 8
             con.execute(f"DROP TABLE {table}")
         # and before the migrations after 8 (their columns dropped, as they were then)
         con.execute("ALTER TABLE games DROP COLUMN variant_name")
@@ -196,8 +247,37 @@ def test_pages_read_a_warehouse_without_summaries_from_the_events(
     db.write_bytes(base.read_bytes())
     con = duckdb.connect(str(db))
     try:
-        for table in (*summaries.TABLES, "ledger_totals"):
+        for table in (*summaries.TABLES, "ledger_totals", *summaries.TOTALS_TABLES):
             con.execute(f"DROP TABLE {table}")
     finally:
         con.close()
     assert _check_pages(db) > 0
+
+
+def test_games_page_pages_and_first_observations_read_a_part(
+        warehouses: tuple[Path, Path]) -> None:
+    """The Games table's pages put together are the whole list; the observations' first rows
+    are the filtered games' own, in game and log order, as many as asked while there are."""
+    _, big = warehouses
+    store._CACHE.clear()
+    for f in FILTERS[:4]:
+        whole = queries.games(big, f)
+        pages = [queries.games(big, f, limit=700, offset=k) for k in range(0, whole.height, 700)]
+        assert_frame_equal(pl.concat(pages) if pages else whole, whole)
+        assert int(queries.game_counts(big, f)["games"].sum() or 0) == whole.height
+        assert queries.game_count(big, f) == whole.height
+        picked = queries.game_choices(big, f, "most_errors", 10)
+        assert picked.height == min(10, whole.height)
+        assert picked.is_empty() or int(picked["total"][0]) == whole.height
+        for everyone in (False, True):
+            listed = queries.protocol_games(big, f, everyone, 7)
+            n = _direct(big, f"SELECT count(*) AS n FROM games g WHERE {f.where()[0]} AND "
+                             f"{'TRUE' if everyone else queries.HUMAN_SQL}", f.where()[1])
+            assert listed.is_empty() or int(listed["total"][0]) == int(n["n"][0])
+        every = queries.observations(big, f)
+        for limit in (5, 300, every.height + 10):
+            first = queries.first_observations(big, f, limit)
+            assert first.height == min(limit, every.height)
+            assert first.columns == every.columns
+            assert first.sort("game_id", "idx").equals(first)
+            assert first.join(every, on=["game_id", "idx"], how="anti").is_empty()

@@ -5,11 +5,11 @@
 Writes the synthetic logs once (``<dir>/logs``, reused when already there), then ingests them
 into a fresh database ``<dir>/db/playtest.duckdb``, ingests again (everything must be skipped),
 and rebuilds. Prints one line per step with the elapsed seconds and the peak resident memory
-(this process, and the largest worker process). The logs come from
-:mod:`ingest.mandate2038.synthetic` (well-formed, not legal games); with ``--from DIR`` any folder
-of logs (e.g. ``playtest simulate`` output) is used instead. ``--stages N`` instead prints the
-CPU time per game of each stage (read, canonical text, archive, replay, rows, frames) over the
-first N logs in this process. ``--big-log MB`` instead writes one long log of about MB
+(this process, and the largest worker process). The logs come from the first registered game
+declaring ``synthetic_log`` (well-formed, not legal games); with ``--from DIR`` any folder of logs
+(e.g. ``playtest simulate`` output) is used instead. ``--stages N`` instead prints the CPU time
+per game of each stage (read, canonical text, archive, replay, rows, frames) over the first N
+logs in this process. ``--big-log MB`` instead writes one long log of about MB
 megabytes (a synthetic game followed by observation events, canonical JSON) to
 ``<dir>/big<MB>.json`` and exits; measure its ingest with
 ``/usr/bin/time -v playtest ingest <dir>/big<MB>.json --db <dir>/big/playtest.duckdb``.
@@ -25,12 +25,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from cli.bench import synthetic_source
 from ingest.archive import Archive, canonical_text, game_id_of_text, sha256_hex
 from ingest.batching import _meta_for
-from ingest.mandate2038.synthetic import synthetic_log
 from ingest.pipeline import FrameBuilder, game_columns, ingest_paths, read_input, rebuild
 from schemas.canonical import dumps_log
-from schemas.mandate2038 import MandateLog
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -54,6 +53,7 @@ def main(argv: list[str] | None = None) -> int:
         logs.mkdir(parents=True, exist_ok=True)
         have = len(list(logs.glob("*.json")))
         t0 = time.perf_counter()
+        synthetic_log = synthetic_source()[1]
         for i in range(have, args.games):
             (logs / f"game_{i:06d}.json").write_text(
                 dumps_log(synthetic_log(i, events_target=args.events)), encoding="utf-8"
@@ -83,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
 def big_log_text(size: int) -> str:
     """Canonical JSON of a synthetic game followed by observation events, about ``size`` bytes
     (a long recorded session: the worst case for one file's memory)."""
-    log = synthetic_log(0, events_target=160)
+    log = synthetic_source()[1](0, events_target=160)
     data = log.model_dump(mode="json", exclude_none=True)
     base = len(dumps_log(log))
     one = len('{"type": "observation", "category": "moment", "minutes": 0.5, "text": '
@@ -93,7 +93,7 @@ def big_log_text(size: int) -> str:
          "text": f"the table laughed at headline {i:06d}; nobody checked the rulebook"}
         for i in range(max(0, (size - base) // one))
     ]
-    return dumps_log(MandateLog.model_validate(data))
+    return dumps_log(type(log).model_validate(data))
 
 
 def _max_rss_mb(who: int) -> float:

@@ -16,30 +16,46 @@ st.caption("Every loaded game of every registered game that passes the sidebar f
 def render() -> None:
     db = store.db_path()
     f = filters.sidebar(db)
-    games = queries.games(db, f)
-    if games.is_empty():
+    # counted in SQL; the table below reads one page of rows (a million games are not sent)
+    per_game = queries.game_counts(db, f)
+    total = int(per_game["games"].sum()) if not per_game.is_empty() else 0
+    if total == 0:
         ui.empty_state(ui.NO_GAMES)
         filters.show_exclusions(db, f)
         return
     counts = []
+    by_game = {str(r["game"]): r for r in per_game.iter_rows(named=True)}
     for g in gameapps.shown_games(db, f.games):
-        part = games.filter(pl.col("game") == g)
-        if part.is_empty():
+        r = by_game.get(g)
+        if r is None:
             continue
         counts.append({
-            "Game": gameapps.title(g), "Games": part.height,
-            "Count as evidence": int(part["evidence"].fill_null(False).sum()),
-            "Human playtests": int((part["kind"] == "human").sum()),
-            "Walkthroughs": int((part["kind"] == "walkthrough").sum()),
-            "Illustrative": int((part["kind"] == "illustrative").sum()),
-            "Simulated": int((part["kind"] == "simulated").sum()),
-            "With rule errors": int((part["n_errors"].fill_null(0) > 0).sum()),
+            "Game": gameapps.title(g), "Games": r["games"], "Count as evidence": r["evidence"],
+            "Human playtests": r["human"], "Walkthroughs": r["walkthrough"],
+            "Illustrative": r["illustrative"], "Simulated": r["simulated"],
+            "With rule errors": r["with_errors"],
         })
     st.dataframe(pl.DataFrame(counts), hide_index=True, width="stretch")
-    show = games.with_columns(
-        pl.col("evidence_reasons").list.join("; ").alias("why not evidence"),
-    ).drop("evidence_reasons", "illustrative")
-    ui.show_table(show.head(ui.TABLE_ROWS), "games", total=show.height, full=lambda: show)
+    pages = -(-total // ui.TABLE_ROWS)
+    page = 1
+    if pages > 1:
+        page = int(st.number_input(f"Page (of {pages:,}, {ui.TABLE_ROWS:,} games each)",
+                                   min_value=1, max_value=pages, value=1, key="games_page"))
+    rows = queries.games(db, f, limit=ui.TABLE_ROWS, offset=(page - 1) * ui.TABLE_ROWS)
+
+    def shown(games: pl.DataFrame) -> pl.DataFrame:
+        return games.with_columns(
+            pl.col("evidence_reasons").list.join("; ").alias("why not evidence"),
+        ).drop("evidence_reasons", "illustrative")
+
+    if page == 1:
+        ui.show_table(shown(rows), "games", total=total,
+                      full=lambda: shown(queries.games(db, f)))
+    else:
+        first = (page - 1) * ui.TABLE_ROWS
+        st.caption(f"Games {first + 1:,} to {first + rows.height:,} of {total:,} (page 1's CSV "
+                   "holds all of them).")
+        ui.show_table(shown(rows), f"games-page-{page}")
     filters.show_exclusions(db, f)
 
 

@@ -379,6 +379,9 @@ class Game:
     content_names: str | None = None
     #: ``"module:function"`` of the game's recorder (the Record page), or None
     recorder: str | None = None
+    #: ``"module:function"`` ``(seed, *, events_target, session_type) -> log model`` of
+    #: well-formed (not legal) logs for storage benches (``playtest bench --pages``), or None
+    synthetic_log: str | None = None
     #: pages the game adds to the app
     pages: tuple[Page, ...] = ()
     #: the sample header of a quick game, for the conformance test and docs (None: simulate)
@@ -419,7 +422,7 @@ OPTIONAL: dict[str, Any] = {
         "events_adapter", "apply_locates", "plays_variants", "after_end_events", "reads", "doubts", "value_words", "player_counts", "bot_names", "formats",
         "session_folder", "content_pack",
         "timed_phases", "timing", "rulings_dir", "protocols_dir", "samples_dir", "vocabulary",
-        "board_picture", "content_names", "recorder", "pages",
+        "board_picture", "content_names", "recorder", "synthetic_log", "pages",
         "simulate_one", "prepare_simulation", "simulation_moves", "seats_at_table", "balance",
         "designer_loop",
     )
@@ -630,7 +633,8 @@ def _code_refs(obj: Any) -> list[tuple[str, str]]:
     if obj.session_folder is not None:
         refs.append(("session_folder.reader", obj.session_folder.reader))
     refs.extend((m, getattr(obj, m)) for m in ("timing", "board_picture", "content_names",
-                                                       "recorder", "content_pack"))
+                                                       "recorder", "content_pack",
+                                                       "synthetic_log"))
     refs.append(("balance.section", obj.balance.section))
     refs.extend((f"balance metric {m.id!r} compute", m.compute) for m in obj.balance.metrics
                 if not is_sql(m.compute))

@@ -278,6 +278,8 @@ class MandateRuleset(Game):
     formats = FORMATS
     # the designers' session folder (receipt.json, scores.json, notes.md) or a zip of one
     session_folder = Folder("receipt.json", "ingest.mandate2038.session:read_session_files")
+    #: well-formed synthetic logs (not legal games) for the pages benchmark (cli/bench)
+    synthetic_log = "ingest.mandate2038.synthetic:synthetic_log"
     content_pack = "schemas.mandate2038.content:ContentPack"  # data/content/mandate2038/*/pack.json
     vocabulary = VOCABULARY
     timed_phases: tuple[str, ...] = ("setup", "era1", "era2", "era3", "era4", "production",

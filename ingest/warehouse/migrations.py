@@ -372,6 +372,8 @@ MIGRATIONS: list[tuple[int, str, str]] = [
      _V8),
     (9, "games.variant_name, variant_content_hash, variant_changes: the rules variant played",
      _V9),
+    (10, "finding_totals, observation_totals, turn_totals: totals per filtered games' values",
+     _summaries.migration_10_sql()),
 ]
 
 _CREATE_LOG = """

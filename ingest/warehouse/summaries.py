@@ -25,6 +25,14 @@ and Era, so the Scoring sources page applies the same filters to it as to ``game
 ``g``) and reads a few rows per distinct combination instead of every entry. Each load adds its
 batch's sums as new rows (sums stay sums); :func:`compact` merges rows of the same key at the
 end of an ingest or a rebuild.
+
+At a million games the per-game summaries are still millions of rows (5.3 million in
+``game_findings``), joined to a million ``games`` on every cold draw. Migration 9 keeps
+:data:`TOTALS` the same way as ``ledger_totals``: per the games' filtered values
+(:data:`GAME_KEYS`), ``game_totals`` (games, complete and with errors: the sidebar's choices and
+the Games page's counts), ``finding_totals`` (findings and games per code, rule, severity),
+``observation_totals`` (per category, Era, rule) and ``turn_totals`` (each recorded turn time
+and how many turns took it: the Duration page's quantiles and moments, exact).
 """
 
 from __future__ import annotations
@@ -81,6 +89,77 @@ LEDGER_TOTALS_SELECT = (
 )
 
 
+#: the games columns every filter-keyed total is kept per: what the sidebar filters on (both
+#: evidence flags: the Duration page filters on ``duration_evidence``) and what makes a game's
+#: kind; a page applies the sidebar's condition to a totals table aliased ``g`` as to ``games``
+GAME_KEYS: tuple[str, ...] = (
+    "game", "rules_version", "player_count", "session_type", "profile", "date", "evidence",
+    "duration_evidence", "illustrative", "is_human",
+)
+_GAME_KEYS_DDL = (
+    "game VARCHAR, rules_version VARCHAR, player_count INTEGER, session_type VARCHAR, "
+    "profile VARCHAR, date DATE, evidence BOOLEAN, duration_evidence BOOLEAN, "
+    "illustrative BOOLEAN, is_human BOOLEAN"
+)
+_G = ", ".join(f"g.{k}" for k in GAME_KEYS)
+
+#: filter-keyed totals (migration 10) -> (its source table, CREATE, SELECT over ``{source}`` and
+#: ``{games}``, the summed columns): at a million games the per-game summaries still held 5.3
+#: million finding rows, which a page joined to ``games`` on every cold draw
+TOTALS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
+    # the games themselves: the sidebar's choices and the Games page's counts
+    "game_totals": (
+        "games",
+        f"CREATE TABLE game_totals ({_GAME_KEYS_DDL}, complete BOOLEAN, with_errors BOOLEAN, "
+        "games BIGINT)",
+        f"SELECT {_G}, g.complete, coalesce(g.n_errors, 0) > 0 AS with_errors, "
+        "count(*) AS games FROM {games} g GROUP BY ALL",
+        ("games",),
+    ),
+    "finding_totals": (
+        "findings",
+        f"CREATE TABLE finding_totals ({_GAME_KEYS_DDL}, code VARCHAR, rule VARCHAR, "
+        "severity VARCHAR, findings BIGINT, games BIGINT)",
+        # games: the games with such a finding (one per-game row each)
+        f"SELECT {_G}, f.code, f.rule, f.severity, CAST(sum(f.n) AS BIGINT) AS findings, "
+        "count(*) AS games FROM (SELECT game_id, code, rule, severity, count(*) AS n "
+        "FROM {source} GROUP BY ALL) f JOIN {games} g USING (game_id) GROUP BY ALL",
+        ("findings", "games"),
+    ),
+    "observation_totals": (
+        "observations",
+        f"CREATE TABLE observation_totals ({_GAME_KEYS_DDL}, category VARCHAR, era INTEGER, "
+        "rule VARCHAR, observations BIGINT)",
+        f"SELECT {_G}, o.category, o.era, o.rule, count(*) AS observations "
+        "FROM {source} o JOIN {games} g USING (game_id) GROUP BY ALL",
+        ("observations",),
+    ),
+    # the recorded turn times by value: quantiles and moments are exact from (value, count)
+    "turn_totals": (
+        "turn_times",
+        f"CREATE TABLE turn_totals ({_GAME_KEYS_DDL}, action VARCHAR, seconds DOUBLE, n BIGINT)",
+        f"SELECT {_G}, t.action, t.seconds, count(*) AS n FROM {{source}} t "
+        "JOIN {games} g USING (game_id) WHERE t.seconds IS NOT NULL GROUP BY ALL",
+        ("n",),
+    ),
+}
+TOTALS_TABLES: tuple[str, ...] = tuple(TOTALS)
+
+
+def _totals_keys(name: str) -> list[str]:
+    """The key columns of the totals table ``name`` (its columns less the summed ones)."""
+    create = TOTALS[name][1]
+    cols = [c.strip().split()[0] for c in create[create.index("(") + 1:-1].split(",")]
+    return [c for c in cols if c not in TOTALS[name][3]]
+
+
+def migration_10_sql() -> str:
+    """Create the filter-keyed totals and fill them from the tables loaded (migration 10)."""
+    return "\n".join(f"{create};\nINSERT INTO {name} BY NAME "
+                     f"{select.format(source=source, games='games')};"
+                     for name, (source, create, select, _sums) in TOTALS.items())
+
+
 def migration_sql() -> str:
     """Create every summary table and fill it from the tables already loaded (migration 8)."""
     parts = []
@@ -95,6 +174,10 @@ def add_totals(con: duckdb.DuckDBPyConnection, views: dict[str, str],
                have: frozenset[str]) -> None:
     """Add the ``ledger_totals`` of a batch whose ``games``, ``seats`` and ``ledger`` rows are
     the registered views ``views[table]`` (in the caller's transaction)."""
+    for name, (source, _create, select, _sums) in TOTALS.items():
+        if name in have and {"games", source} <= set(views):
+            con.execute(f"INSERT INTO {name} BY NAME "
+                        + select.format(source=f'"{views[source]}"', games=f'"{views["games"]}"'))
     if "ledger_totals" not in have or not {"games", "seats", "ledger"} <= set(views):
         return
     sql = LEDGER_TOTALS_SELECT.format(**{t: f'"{views[t]}"' for t in ("games", "seats", "ledger")})
@@ -102,19 +185,23 @@ def add_totals(con: duckdb.DuckDBPyConnection, views: dict[str, str],
 
 
 def compact(con: duckdb.DuckDBPyConnection) -> None:
-    """Merge the ``ledger_totals`` rows of one key (each load adds its own), in one transaction;
-    the sums are the same before and after."""
-    if "ledger_totals" not in present(con):
-        return
-    keys = ", ".join(LEDGER_KEYS)
+    """Merge the rows of one key of ``ledger_totals`` and the :data:`TOTALS` tables (each load
+    adds its own), in one transaction; the sums are the same before and after."""
+    have = present(con)
+    tables = {name: (_totals_keys(name), sums) for name, (*_, sums) in TOTALS.items()}
+    tables["ledger_totals"] = (list(LEDGER_KEYS), ("amount", "entries"))
     con.execute("BEGIN TRANSACTION")
     try:
-        con.execute(f"CREATE TEMP TABLE _ledger_totals AS SELECT {keys}, "
-                    "CAST(sum(amount) AS BIGINT) AS amount, CAST(sum(entries) AS BIGINT) AS entries "
-                    f"FROM ledger_totals GROUP BY {keys}")
-        con.execute("DELETE FROM ledger_totals")
-        con.execute("INSERT INTO ledger_totals BY NAME SELECT * FROM _ledger_totals")
-        con.execute("DROP TABLE _ledger_totals")
+        for name, (key, sums) in tables.items():
+            if name not in have:
+                continue
+            keys = ", ".join(key)
+            summed = ", ".join(f"CAST(sum({c}) AS BIGINT) AS {c}" for c in sums)
+            con.execute(f"CREATE TEMP TABLE _compact AS SELECT {keys}, {summed} "
+                        f"FROM {name} GROUP BY {keys}")
+            con.execute(f"DELETE FROM {name}")
+            con.execute(f"INSERT INTO {name} BY NAME SELECT * FROM _compact")
+            con.execute("DROP TABLE _compact")
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")
@@ -126,7 +213,7 @@ def present(con: duckdb.DuckDBPyConnection) -> frozenset[str]:
     included."""
     rows = con.execute("SELECT table_name FROM information_schema.tables "
                        "WHERE list_contains(?::VARCHAR[], table_name)",
-                       [[*TABLES, "ledger_totals"]]).fetchall()
+                       [[*TABLES, "ledger_totals", *TOTALS_TABLES]]).fetchall()
     return frozenset(str(r[0]) for r in rows)
 
 
@@ -138,6 +225,10 @@ def refresh(con: duckdb.DuckDBPyConnection) -> None:
         if name in have:
             con.execute(f"DELETE FROM {name}")
             con.execute(f"INSERT INTO {name} BY NAME {select.format(source=source)}")
+    for name, (source, _create, select, _sums) in TOTALS.items():
+        if name in have:
+            con.execute(f"DELETE FROM {name}")
+            con.execute(f"INSERT INTO {name} BY NAME {select.format(source=source, games='games')}")
     if "ledger_totals" in have:
         con.execute("DELETE FROM ledger_totals")
         con.execute("INSERT INTO ledger_totals BY NAME "
