@@ -156,32 +156,37 @@ def readable(df: pl.DataFrame, keep_ids: bool = False) -> pl.DataFrame:
 
 def named_games(df: pl.DataFrame) -> pl.DataFrame:
     """``game_id`` as a game's title, players, date and source (a table's cell, a chart's
-    tooltip); the id stays in the CSV and in the detail views (Audit, Replay viewer), which
-    name it in words beside the picker."""
+    tooltip): only the games shown are named; the id stays in the CSV and in the detail views
+    (Audit, Replay viewer), which name it in words beside the picker."""
     if "game_id" not in df.columns or df.schema["game_id"] != pl.Utf8 or df.is_empty():
         return df
+    names = game_names(df["game_id"].unique().to_list())
     return df.with_columns(pl.col("game_id").replace_strict(
-        game_names(), default=pl.col("game_id"), return_dtype=pl.Utf8).alias("game_id"))
+        names, default=pl.col("game_id"), return_dtype=pl.Utf8).alias("game_id"))
 
 
-def game_names() -> dict[str, str]:
-    """Game id -> "Vestige · 2 players · 2026-12-02 · recorded live", for every game in the
-    warehouse (cached per warehouse version)."""
+def game_names(ids: list[str] | None = None) -> dict[str, str]:
+    """Game id -> "Vestige · 2 players · 2026-12-02 · recorded live", for the games ``ids``
+    (a table's shown games: naming every game of a million-game warehouse cost seconds), or
+    every game (None; cached per warehouse version)."""
     from dashboards import store
 
     db = store.db_path()
-    return _game_names(str(db), store.version(db))
+    return _game_names(str(db), store.version(db),
+                       None if ids is None else tuple(sorted(str(i) for i in ids)))
 
 
-@st.cache_data(show_spinner=False, max_entries=4)
-def _game_names(db: str, _stamp: tuple[Any, ...]) -> dict[str, str]:
+@st.cache_data(show_spinner=False, max_entries=64)
+def _game_names(db: str, _stamp: tuple[Any, ...],
+                ids: tuple[str, ...] | None) -> dict[str, str]:
     from dashboards import gameapps, store
     from dashboards.filters import SOURCE_WORDS
 
-    if not store.table_exists(Path(db), "games"):
+    if ids == () or not store.table_exists(Path(db), "games"):
         return {}
-    rows = store.query(Path(db), "SELECT game_id, game, player_count, date, source_format, "
-                       "source_name FROM games", [])
+    cols = "SELECT game_id, game, player_count, date, source_format, source_name FROM games"
+    rows = (store.query(Path(db), cols, []) if ids is None else store.query(
+        Path(db), f"{cols} WHERE game_id IN (SELECT unnest(?::VARCHAR[]))", [list(ids)]))
     out = {}
     for r in rows.iter_rows(named=True):
         source = str(r["source_name"] or "")

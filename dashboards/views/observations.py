@@ -114,7 +114,8 @@ def section(ga: gameapps.GameApp, f: filters.Filters) -> None:
                        "re-scored. Run `playtest rebuild` to score them at ingest.")
         if "completeness" in per_game.columns and per_game["completeness"].drop_nulls().len():
             named = per_game.drop_nulls("completeness").with_columns(  # a game in words
-                pl.col("game_id").replace_strict(ui.game_names(), default=pl.col("game_id")))
+                pl.col("game_id").replace_strict(ui.game_names(per_game["game_id"].to_list()),
+                                                 default=pl.col("game_id")))
             ui.show_chart(charts.completeness_chart(named), "capture-completeness")
         ui.show_table(per_game, "capture-completeness")
         if not per_item.is_empty():
