@@ -90,6 +90,18 @@ def test_the_variants_page_shows_a_vestige_study(tmp_path: Path,
     _check_generic(at, "vestige", "three-conditions")
 
 
+def test_the_variants_page_shows_a_pig_sweep(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "sweep"
+    assert main(["study", "--game", "pig", "--sweep", "target=60..62", "--games", "10",
+                 "--out", str(out), "--backend", "local", "--workers", "1"]) == 0
+    capsys.readouterr()
+    at = _page(out, tmp_path, monkeypatch)
+    assert at.selectbox(key="variants_pick").options == ["target=60", "target=61", "target=62"]
+    assert "Sweeps" in [s.value for s in at.subheader]
+    assert len(at.get("vega_lite_chart")) >= 2  # the deltas and the knob's sweep
+
+
 def test_compare_uses_each_games_study_parts() -> None:
     """``playtest compare`` reads every game's comparison from its study parts: Mandate's (on
     its Balance contract) names its own page view, a game declaring ``play`` is compared

@@ -45,12 +45,9 @@ def show(study: Path, result: dict[str, Any]) -> pl.DataFrame:
                         "significant", *[c for c in ("baseline_verdict", "variant_verdict",
                                                      "verdict_changes") if c in rows.columns])
     ui.show_table(table, f"variant-rows-{name}")
-    sweep = vq.sweep_frame(frame.filter(pl.col("player_count") == n))
-    if not sweep.is_empty():
-        st.subheader("Sweeps")
-        st.caption("A knob over a range (`--sweep KNOB=LO..HI`): the difference from the "
-                   "baseline at each value, with its interval, per metric.")
-        for knob in sweep["knob"].unique(maintain_order=True).to_list():
-            ui.show_chart(vc.sweep_chart(sweep.filter(pl.col("knob") == knob)),
-                          f"sweep-{knob}")
+    for i, (knob, chart) in enumerate(vc.sweep_charts(frame.filter(pl.col("player_count") == n))):
+        if not i:
+            st.subheader("Sweeps")
+            st.caption(vc.SWEEP_CAPTION)
+        ui.show_chart(chart, f"sweep-{knob}")
     return simulated_by_variant(study)

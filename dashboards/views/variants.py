@@ -106,14 +106,12 @@ def _generic(result: dict[str, Any]) -> None:
         .otherwise(pl.lit("no: within noise")).alias("a real difference"),
         *([pl.col("games").alias("common games")] if "games" in worded.columns else []))
     ui.show_table(table, f"variant-rows-{name}")
-    sweep = vq.sweep_frame(worded)
-    if not sweep.is_empty():
-        st.subheader("Sweeps")
-        st.caption("A knob over a range (`--sweep KNOB=LO..HI`): the difference from the "
-                   "baseline at each value, with its interval, per metric.")
-        for knob in sweep["knob"].unique(maintain_order=True).to_list():
-            ui.show_chart(vc.sweep_chart(sweep.filter(pl.col("knob") == knob)),
-                          f"sweep-{knob}")
+    every = frame.with_columns(pl.col("label").alias("metric"))  # a sweep's levels: every arm
+    for i, (knob, chart) in enumerate(vc.sweep_charts(every)):
+        if not i:
+            st.subheader("Sweeps")
+            st.caption(vc.SWEEP_CAPTION)
+        ui.show_chart(chart, f"sweep-{knob}")
 
 
 def _physical(physical: pl.DataFrame, simulated: pl.DataFrame) -> None:
