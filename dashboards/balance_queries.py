@@ -3,8 +3,8 @@ through the app's query cache (:func:`dashboards.store.query_many`).
 
 Mandate 2038's metrics live in its room (:mod:`ingest.mandate2038.balance`, named by its
 declaration's ``balance``), every game's in :mod:`ingest.balance`. The names below are kept
-for the modules and tests that import them from here (``dashboards/variant_queries.py``):
-:class:`Source` is Mandate's, with the app's cache.
+for the modules and tests that import them from here (``dashboards/mandate2038/balance.py``,
+``cli/bench/pages.py``, the Balance tests): :class:`Source` is Mandate's, with the app's cache.
 """
 
 from __future__ import annotations

@@ -42,3 +42,20 @@ def sweep_chart(sweep: pl.DataFrame) -> alt.FacetChart:
         facet=alt.Facet("metric:N", title=None, sort=None), columns=4,
         title=f"{knob}: difference from the printed rules (intervals as bars)",
     ).resolve_scale(y="independent")
+
+
+#: what the Variants page says above a study's sweeps
+SWEEP_CAPTION = ("A knob over a range (`--sweep KNOB=LO..HI`): the difference from the baseline "
+                 "at each value, with its interval, per metric.")
+
+
+def sweep_charts(frame: pl.DataFrame) -> list[tuple[str, alt.FacetChart]]:
+    """Each knob swept in a comparison's rows (:func:`dashboards.variant_queries.rows_frame`,
+    one player count) with its :func:`sweep_chart`; empty when the study holds no sweep."""
+    from dashboards.variant_queries import sweep_frame
+
+    sweep = sweep_frame(frame)
+    if sweep.is_empty():
+        return []
+    return [(str(knob), sweep_chart(sweep.filter(pl.col("knob") == knob)))
+            for knob in sweep["knob"].unique(maintain_order=True).to_list()]

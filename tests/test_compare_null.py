@@ -22,7 +22,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from dashboards.variant_queries import compare_arms, seat_rows
+from ingest.mandate2038.compare import compare_arms, seat_rows
 from ingest import stats
 from ingest.mandate2038.study import Batch, StudySpec, run_batch, write_batch
 

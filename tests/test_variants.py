@@ -284,7 +284,7 @@ def test_study_plays_every_arm_on_common_seeds(sweep_study: Path) -> None:
     deal = seats.group_by(["game_index", "seat"]).agg(pl.col("faction").n_unique())
     assert deal["faction"].max() == 1
     # dossier_compute=1 is the printed rules: the same games as the baseline
-    from dashboards.variant_queries import differing_games, seat_rows
+    from ingest.mandate2038.compare import differing_games, seat_rows
 
     df = seat_rows(sweep_study)
     same = differing_games(df.filter(pl.col("variant") == "baseline"),
@@ -343,7 +343,7 @@ def _arm(agi: list[int], n_players: int = 3) -> pl.DataFrame:
 
 
 def test_bootstrap_known_answers() -> None:
-    from dashboards.variant_queries import compare_arms
+    from ingest.mandate2038.compare import compare_arms
 
     base = _arm([0] * 60)
     # AGI in every variant game: the difference is 1 and nothing else moves
@@ -364,7 +364,7 @@ def test_bootstrap_known_answers() -> None:
 def test_bootstrap_false_alarm_rate_is_controlled() -> None:
     """Two independent arms of the same coin: the simultaneous interval flags a difference
     in well under 5% of comparisons (measured on 60 pairs of arms)."""
-    from dashboards.variant_queries import compare_arms
+    from ingest.mandate2038.compare import compare_arms
 
     rng = np.random.default_rng(7)
     alarms = 0

@@ -1,7 +1,8 @@
 """``playtest compare DIR``: a study's rules variants against its baseline on common seeds,
-per metric, with paired bootstrap intervals (docs/variants.md): the Balance contract's metrics
-for a game studied on it (dashboards.variant_queries), else the metrics its designer loop
-declares (ingest.study.compare_study)."""
+per metric, with paired bootstrap intervals (docs/variants.md): the comparison of the study's
+game's study parts (``StudyParts.compare``/``text``: Mandate 2038's on its Balance contract,
+ingest/mandate2038/compare.py; a game declaring ``play``, the metrics its designer loop declares,
+ingest.study.compare_study)."""
 
 from __future__ import annotations
 
@@ -64,15 +65,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
             raise StudyError(f"{printable(args.against)} is a study of {folder_game(against)}, "
                              f"{printable(args.dir)} of {game}")
         parts = study_parts(game)
-        if parts.compare is None:  # compared on the Balance contract (the shared comparison)
-            from dashboards.variant_queries import compare, format_text
-
-            result = compare(Path(args.dir), against=against, players=players,
-                             replicates=args.replicates, seed=args.seed)
-            text: Any = format_text
-        else:
-            result = parts.compare(Path(args.dir), against, players, args.replicates, args.seed)
-            text = parts.text or (lambda r: json.dumps(r, indent=1, default=str))
+        if parts.compare is None:
+            raise StudyError(f"{game!r} declares no comparison of its studies "
+                             "(ingest.study.StudyParts.compare)")
+        result = parts.compare(Path(args.dir), against, players, args.replicates, args.seed)
+        text: Any = parts.text or (lambda r: json.dumps(r, indent=1, default=str))
     except ValueError as exc:  # StudyError, the comparison's CompareError
         print(f"playtest: {printable(str(exc))}", file=sys.stderr)
         return EXIT_UNUSABLE

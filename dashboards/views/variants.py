@@ -1,5 +1,11 @@
 """Variants: a study's rules variants against its baseline on common seeds, metric by metric,
-with the physical playtests of each variant beside the simulated evidence (docs/variants.md)."""
+with the physical playtests of each variant beside the simulated evidence (docs/variants.md).
+
+The comparison is the study's game's (its study parts' ``compare``, as ``playtest compare``
+runs it). A game whose comparison names its own view (``compare.view``: ``module:function``,
+given the study folder and the result, returning the simulated games per arm) is shown by it;
+any other game's comparison (:func:`ingest.study.compare_study`'s rows) by the generic view
+here: a variant, its differences with their intervals, a table in words."""
 
 from __future__ import annotations
 
@@ -9,25 +15,34 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
-from dashboards import balance_queries as bq
 from dashboards import filters, store, ui
 from dashboards import variant_charts as vc
 from dashboards import variant_queries as vq
+from engine.core.game import resolve
+from ingest import balance
+from ingest.study import StudyParts, folder_game, study_parts
 
 st.title("Variants")
 st.caption(
-    "What a rules variant does: each metric of the designers' balance contract (and AGI "
-    "emergence) under the rules as printed and under the variant, on the same seeds (same "
-    "line-ups, factions, seats, map and chance stream), the paired difference and its "
-    "interval from a block bootstrap over common seeds. An interval that excludes 0 is a real "
-    "difference; the intervals are simultaneous over the metrics of a comparison. Make a study "
-    "with `playtest study --variant FILE ...` or `--sweep KNOB=LO..HI`.")
+    "What a rules variant does: each metric of the game's comparison under the rules as "
+    "printed and under the variant, on the same seeds (only the rules differ), the paired "
+    "difference and its interval from a bootstrap over common seeds. An interval that excludes "
+    "0 is a real difference; the intervals are simultaneous over the metrics of a comparison. "
+    "Make a study with `playtest study --variant FILE ...` (`--game GAME` for another game) or "
+    "`--sweep KNOB=LO..HI`.")
+
+
+def _parts(folder: Path) -> StudyParts:
+    return study_parts(folder_game(folder))
 
 
 @st.cache_data(show_spinner="Comparing the variants with the baseline...", max_entries=8)
 def _compare(folder: str, version: Any) -> dict[str, Any]:
     del version  # part of the cache key: a study that grew is compared again
-    return vq.compare(Path(folder), replicates=1000)
+    parts = _parts(Path(folder))
+    if parts.compare is None:
+        raise ValueError(f"{folder_game(Path(folder))!r} declares no comparison of its studies")
+    return parts.compare(Path(folder), None, None, 1000, 0)
 
 
 def render() -> None:
@@ -37,7 +52,7 @@ def render() -> None:
         "Study folder", key="variants_study", value="",
         help="A folder written by `playtest study --variant ...` (Parquet tables). "
              "PLAYTEST_STUDY sets the default.")
-    study = bq.study_path(text)
+    study = balance.study_path(text)
     physical = vq.physical_by_variant(db, f)
     if study is None:
         ui.empty_state("No study folder with variants. Play one with `playtest study --variant "
@@ -46,44 +61,57 @@ def render() -> None:
         _physical(physical, pl.DataFrame())
         filters.show_exclusions(db, f)
         return
-    version = bq._study_version(bq.study_tables(study))
+    version = balance.study_version(balance.study_tables(study))
     try:
         result = _compare(str(study), version)
-    except vq.CompareError as exc:
+        view = getattr(_parts(study).compare, "view", None)
+    except ValueError as exc:  # the comparison's CompareError, StudyError
         ui.empty_state(str(exc))
         _physical(physical, pl.DataFrame())
         filters.show_exclusions(db, f)
         return
-    frame = vq.rows_frame(result)
-    summary = pl.DataFrame(result["variants"])
-    st.caption(f"Intervals: {result['interval']}; {result['replicates']} replicates.")
-    names = summary["variant"].unique(maintain_order=True).to_list()
-    name = st.selectbox("Variant", names, key="variants_pick")
-    counts = summary.filter(pl.col("variant") == name)["player_count"].to_list()
-    n = st.selectbox("Players", counts, key="variants_players") if len(counts) > 1 else counts[0]
-    one = summary.filter((pl.col("variant") == name) & (pl.col("player_count") == n)).row(
-        0, named=True)
-    c = st.columns(3)
-    c[0].metric("Common games", one["common_games"])
-    c[1].metric("Played differently", one["games_differing"])
-    c[2].metric("Metrics that differ", len(one["significant"]))
-    rows = frame.filter((pl.col("variant") == name) & (pl.col("player_count") == n))
-    ui.show_chart(vc.deltas_chart(rows, f"{name} - baseline, {n} players"),
-                  f"variant-deltas-{name}")
-    table = rows.select("metric", "baseline", "value", "difference", "low", "high",
-                        "significant", *[c for c in ("baseline_verdict", "variant_verdict",
-                                                     "verdict_changes") if c in rows.columns])
-    ui.show_table(table, f"variant-rows-{name}")
-    sweep = vq.sweep_frame(frame.filter(pl.col("player_count") == n))
-    if not sweep.is_empty():
-        st.subheader("Sweeps")
-        st.caption("A knob over a range (`--sweep KNOB=LO..HI`): the difference from the "
-                   "baseline at each value, with its interval, per metric.")
-        for knob in sweep["knob"].unique(maintain_order=True).to_list():
-            ui.show_chart(vc.sweep_chart(sweep.filter(pl.col("knob") == knob)),
-                          f"sweep-{knob}")
-    _physical(physical, vq.simulated_by_variant(study))
+    if isinstance(view, str):  # the game's own view of its comparison
+        simulated = resolve(view)(study, result)
+    else:
+        _generic(result)
+        simulated = vq.simulated_games(study, str(result.get("game") or folder_game(study)))
+    _physical(physical, simulated)
     filters.show_exclusions(db, f)
+
+
+def _generic(result: dict[str, Any]) -> None:
+    """A comparison of :func:`ingest.study.compare_study`'s shape: pick the variant; its
+    differences from the baseline with their intervals, and the rows in words."""
+    frame = vq.rows_frame(result)
+    st.caption(f"Intervals: {result.get('level', '')}; {result.get('replicates')} replicates.")
+    if frame.is_empty():
+        ui.empty_state("The study has no variant to compare: only its baseline. Play one with "
+                       "`playtest study --variant FILE ...`.")
+        return
+    names = frame["variant"].unique(maintain_order=True).to_list()
+    name = st.selectbox("Variant", names, key="variants_pick")
+    rows = frame.filter(pl.col("variant") == name)
+    c = st.columns(2)
+    games = rows.select(pl.col("games").max()).item() if "games" in rows.columns else None
+    c[0].metric("Common games", int(games or 0))
+    c[1].metric("Metrics that differ", int(rows["significant"].sum()))
+    # the metrics in words (their declared labels), not their ids
+    worded = rows.with_columns(pl.col("label").alias("metric"))
+    ui.show_chart(vc.deltas_chart(worded, f"{name} - baseline"), f"variant-deltas-{name}")
+    table = worded.select(
+        pl.col("metric"), pl.col("baseline").alias("baseline value"),
+        pl.col("value").alias("variant value"), pl.col("difference"),
+        pl.col("low").alias("interval low"), pl.col("high").alias("interval high"),
+        pl.when(pl.col("significant")).then(pl.lit("yes: the interval excludes 0"))
+        .otherwise(pl.lit("no: within noise")).alias("a real difference"),
+        *([pl.col("games").alias("common games")] if "games" in worded.columns else []))
+    ui.show_table(table, f"variant-rows-{name}")
+    every = frame.with_columns(pl.col("label").alias("metric"))  # a sweep's levels: every arm
+    for i, (knob, chart) in enumerate(vc.sweep_charts(every)):
+        if not i:
+            st.subheader("Sweeps")
+            st.caption(vc.SWEEP_CAPTION)
+        ui.show_chart(chart, f"sweep-{knob}")
 
 
 def _physical(physical: pl.DataFrame, simulated: pl.DataFrame) -> None:
