@@ -332,11 +332,23 @@ def memo(key: tuple[Any, ...], make: Callable[[], pl.DataFrame]) -> pl.DataFrame
     return hit
 
 
+#: caches of a game's balance module, emptied with the shared ones (:func:`on_clear`)
+_CLEARS: list[Callable[[], None]] = []
+
+
+def on_clear(clear: Callable[[], None]) -> None:
+    """Have :func:`clear_caches` call ``clear`` too (a game's own caches of balance results)."""
+    if clear not in _CLEARS:
+        _CLEARS.append(clear)
+
+
 def clear_caches() -> None:
-    """Forget every cached result (the benchmark's "cold" runs)."""
+    """Forget every cached result (the benchmark's "cold" runs), every game's included."""
     _RESULTS.clear()
     _STUDY_CACHE.clear()
     _KNOWN.clear()
+    for clear in _CLEARS:
+        clear()
 
 
 def for_count(f: Any, n: int) -> Any:

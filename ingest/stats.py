@@ -210,7 +210,7 @@ def proportion_verdict(successes: float, n: int, limit: float, bound: str,
 # forms of the row-wise array statistics below, which the page uses (the tests compare them).
 
 #: games are split into this many groups for the intervals: a hash of each game's common-seed
-#: block (:func:`dashboards.balance_queries` ``cluster``; a study's games of one block share
+#: block (:mod:`ingest.mandate2038.balance` ``cluster``; a study's games of one block share
 #: map, factions and chance stream, so they are not independent) picks its group; whole
 #: groups are resampled by :func:`bootstrap_array`
 BLOCKS = 200
@@ -332,7 +332,7 @@ def dominance_rows(a: np.ndarray, min_comparisons: float = 4) -> np.ndarray:
 
 def share_rows(a: np.ndarray, key: int) -> np.ndarray:
     """The win share of the ``key``-th key in each row of ``(rows, keys, 2)`` (appearances,
-    win credit; nan without appearances), as :func:`dashboards.balance_queries.shares`."""
+    win credit; nan without appearances), as :func:`ingest.mandate2038.balance.shares`."""
     app, credit = a[:, key, 0], a[:, key, 1]
     return np.where(app > 0, credit / np.where(app > 0, app, 1.0), np.nan)
 

@@ -77,7 +77,7 @@ class StudyParts:
     * ``run(spec, out, *, backend, workers, address, on_batch, say)``: play it, a summary;
     * ``problems(folder)``: why a folder cannot be read as one whole study;
     * ``compare(folder, against, players, replicates, seed)``: the comparison document, or
-      None: the shared Balance-contract comparison (dashboards.variant_queries);
+      None: the game has no comparison of its own (the generic one, :func:`compare_study`);
     * ``text(result)``: the comparison as text."""
 
     spec: Callable[[Mapping[str, Any], tuple[tuple[str, str], ...]], Any]

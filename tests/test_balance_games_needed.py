@@ -12,9 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dashboards import balance_queries as bq
 from dashboards.queries import Filters
 from ingest import stats
+from ingest.mandate2038 import balance as bq
 from ingest.mandate2038 import balance_null as bn
 from ingest.mandate2038.study import Batch, StudySpec, run_batch, write_batch
 

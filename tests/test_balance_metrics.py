@@ -1,4 +1,4 @@
-"""The designers' balance metrics (dashboards/balance_queries.py) against known answers.
+"""The designers' balance metrics (ingest/mandate2038/balance.py) against known answers.
 
 Two corpora:
 
@@ -27,9 +27,9 @@ import numpy as np
 import polars as pl
 import pytest
 
-from dashboards import balance_queries as bq
 from dashboards import stats
 from dashboards.queries import Filters
+from ingest.mandate2038 import balance as bq
 from ingest.warehouse.balance import refresh
 from ingest.warehouse.migrations import migrate
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dashboards import balance_queries as bq
+from ingest.mandate2038 import balance as bq
 from ingest.mandate2038 import balance_null as bn
 from ingest.mandate2038.study import Batch, StudySpec, run_batch, write_batch
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dashboards import balance_queries as bq
+from ingest.mandate2038 import balance as bq
 from tests.test_app_pages import sample_db  # noqa: F401  (fixture)
 from tests.test_balance_metrics import known_db, known_study  # noqa: F401  (fixtures)
 

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from dashboards import balance_queries as bq
 from dashboards.queries import Filters
 from engine.mandate2038.lineups import play_lineup_game
 from ingest.loading import ingest_log
+from ingest.mandate2038 import balance as bq
 from ingest.mandate2038.study import Batch, StudySpec, run_batch, write_batch
 from schemas.mandate2038.profiles import load_profiles
 from schemas.packs import load_pack

@@ -22,9 +22,9 @@ import numpy as np
 import polars as pl
 import pytest
 
-from dashboards import balance_queries as bq
 from dashboards import stats
 from dashboards.queries import Filters
+from ingest.mandate2038 import balance as bq
 from ingest.warehouse import balance as wb
 from ingest.warehouse.balance import refresh
 from ingest.warehouse.migrations import migrate

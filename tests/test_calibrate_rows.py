@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ingest.mandate2038 import calibrate as cal
 from ingest import stats
+from ingest.mandate2038 import calibrate as cal
 from ingest.mandate2038.study import Batch, StudySpec, run_batch, write_batch
 
 GAMES = 30

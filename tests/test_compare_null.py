@@ -22,8 +22,8 @@ import numpy as np
 import polars as pl
 import pytest
 
-from ingest.mandate2038.compare import compare_arms, seat_rows
 from ingest import stats
+from ingest.mandate2038.compare import compare_arms, seat_rows
 from ingest.mandate2038.study import Batch, StudySpec, run_batch, write_batch
 
 POOL_GAMES = 48  # 16 common-seed blocks of 3 games at 3 players
@@ -116,8 +116,8 @@ def test_per_arm_false_outside_rate_under_random_winners(pool: pl.DataFrame) -> 
 def test_per_arm_verdict_is_the_balance_pages(pool: pl.DataFrame, pool_dir: Path) -> None:
     """The same games give the same verdict in ``compare`` (an arm) and on the Balance page
     (its metrics of those games), the entropies judged on the designers' scale in both."""
-    from dashboards import balance_queries as bq
     from dashboards.queries import Filters
+    from ingest.mandate2038 import balance as bq
 
     rows = {r["metric"]: r for r in compare_arms(pool, pool.clone(), replicates=200)}
     src = bq.Source(study=pool_dir)
@@ -138,8 +138,8 @@ def test_an_entropy_is_judged_on_the_designers_scale(pool_dir: Path) -> None:
     openings the opening entropy is far below the 0.65 floor, over the openings seen it is not."""
     import math
 
-    from dashboards import balance_queries as bq
     from dashboards.queries import Filters
+    from ingest.mandate2038 import balance as bq
 
     page = {r["metric"]: r for r in bq.metrics(bq.Source(study=pool_dir),
                                                Filters(player_counts=(3,)), 3)

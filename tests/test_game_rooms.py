@@ -27,14 +27,9 @@ LAYERS = ("schemas", "engine", "ingest", "dashboards", "cli")
 #: the one place a game id may stand in shared code: the game a header without ``game`` is read as
 DEFAULT_CONSTANT = ("engine/core/registry.py", "DEFAULT_GAME")
 
-#: shared modules that still import a game or name a game id (issue 27): moved or mended one by
-#: one, each move striking its lines here. Value: the offences, as reported by ``_offences``.
-OFFENDERS: dict[str, set[str]] = {
-    # the balance queries' old name, kept for dashboards/mandate2038/balance.py, cli/bench and the
-    # Balance tests (issue 28): re-exports Mandate's room (ingest/mandate2038/balance.py); every
-    # game's are ingest/balance.py's
-    "dashboards/balance_queries.py": {"import ingest.mandate2038.balance"},
-}
+#: shared modules that still import a game or name a game id (issue 27): none left; a module
+#: listed here (with its offences, as reported by ``_offences``) would be allowed to keep them
+OFFENDERS: dict[str, set[str]] = {}
 
 
 def _game_ids() -> frozenset[str]:

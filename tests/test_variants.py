@@ -302,7 +302,7 @@ def test_study_is_resumable_with_variants(sweep_study: Path,
 
 def test_compare_json_has_a_row_per_contract_metric(sweep_study: Path,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
-    from dashboards.balance_queries import METRICS
+    from ingest.mandate2038.balance import METRICS
 
     assert main(["compare", str(sweep_study), "--format", "json", "--replicates", "200"]) == 0
     doc = json.loads(capsys.readouterr().out)

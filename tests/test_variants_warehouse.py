@@ -97,8 +97,12 @@ def test_an_old_database_migrates_and_rebuild_fills_the_columns(db: Path, tmp_pa
     con = duckdb.connect(str(old))
     for col in ("variant_name", "variant_content_hash", "variant_changes"):
         con.execute(f"ALTER TABLE games DROP COLUMN {col}")
-    con.execute("DELETE FROM schema_migrations WHERE version = 9")
-    assert migrate(con) == [9] and MIGRATIONS[-1][0] == 9
+    from ingest.warehouse import summaries
+
+    for table in summaries.TOTALS_TABLES:  # and the migrations after 9 (as they were then)
+        con.execute(f"DROP TABLE {table}")
+    con.execute("DELETE FROM schema_migrations WHERE version >= 9")
+    assert migrate(con) == [v for v, _, _ in MIGRATIONS if v >= 9]
     got = con.execute("SELECT count(*), count(variant_name) FROM games").fetchone()
     con.close()
     assert got is not None and got[0] == 6 and got[1] == 0  # loaded before: none yet
@@ -227,5 +231,6 @@ def test_a_variant_recorded_before_is_a_known_variant(db: Path, tmp_path: Path) 
     label = "house-obelisk (recorded before, 0123456789abcdef)"
     assert label in known, known
     assert known[label]["options"] == {"obelisk-other": "other-pair"}
-    # the same content hash as a bundled file is listed once
-    assert len(variant_pick.known_variants("vestige", db)) == 1
+    # the same content hash as a bundled file is listed once (the bundled files only)
+    bundled = variant_pick.known_variants("vestige", None)
+    assert variant_pick.known_variants("vestige", db).keys() == bundled.keys()

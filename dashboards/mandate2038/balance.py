@@ -1,24 +1,32 @@
 """Mandate 2038's Balance section (its declaration's ``balance.section``): the designers' balance checks (contract strategic-unsolvability-v3) per player count,
 physical evidence and a study folder side by side, with a verdict only where the sample decides.
 
-Definitions: docs/balance.md; queries: :mod:`ingest.mandate2038.balance` (through
-:mod:`dashboards.balance_queries`, the app's cache); the page: ``dashboards/views/balance.py``.
+Definitions: docs/balance.md; queries: :mod:`ingest.mandate2038.balance` (through the app's
+cache, :class:`Source`); the page: ``dashboards/views/balance.py``.
 """
 
 from __future__ import annotations
 
 import functools
 import math
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 import streamlit as st
 
-from dashboards import balance_queries as bq
 from dashboards import stats, ui
+from dashboards.balance_queries import CachedSource
 from dashboards.queries import Filters
 from ingest.balance import ARM_MARK, split_kind
+from ingest.mandate2038 import balance as bq
+
+
+@dataclass(frozen=True)
+class Source(CachedSource, bq.Source):
+    """Mandate 2038's source (a study folder's ``seat_balance``) with the app's cache."""
+
 
 #: how each kind of game is named on this page (simulated games are always labelled)
 KIND_LABELS = {
@@ -280,9 +288,9 @@ def section(db: Path, f: Filters) -> None:
         st.warning(f"{study_text!r} is not a study folder (it needs games/ and seats/ Parquet "
                    "tables); showing the warehouse only.", icon=":material/warning:")
 
-    sources: dict[str, bq.Source] = {"warehouse": bq.Source(db=db)}
+    sources: dict[str, bq.Source] = {"warehouse": Source(db=db)}
     if study is not None:
-        sources[study.name] = bq.Source(study=study)
+        sources[study.name] = Source(study=study)
     counted: dict[str, dict[int, int]] = {}
     for name, src in sources.items():
         for (kind, n), games in bq.games_by_count(src, f).items():

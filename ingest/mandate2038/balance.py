@@ -724,11 +724,17 @@ def games_by_count(src: Source, f: Selection) -> dict[tuple[str, int], int]:
     return {(str(k), int(n)): int(g) for k, n, g in df.iter_rows()}
 
 
+def _clear_own() -> None:
+    _SPLIT.clear()
+    _STUDY_BALANCE.clear()
+
+
+balance.on_clear(_clear_own)
+
+
 def clear_caches() -> None:
     """Forget every cached result (the benchmark's "cold" runs)."""
     balance.clear_caches()
-    _SPLIT.clear()
-    _STUDY_BALANCE.clear()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -3,7 +3,7 @@ cli/commands/calibrate.py reads the arguments): a study's balance figures beside
 ``playtest calibrate --null-check N [STUDY]``: how often each verdict is wrong under random
 winners and how often its interval covers.
 
-The figures are the Balance page's own (``dashboards.balance_queries``, the designers'
+The figures are the Balance page's own (``ingest.mandate2038.balance``, the designers'
 definitions; docs/balance.md) on the study's Parquet tables, per policy mix the study played
 (``games.policy``; each labelled, and every policy pooled, labelled with the mix, when the
 study played several) and per player count, each with its 95% interval over the study's
