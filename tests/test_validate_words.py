@@ -57,6 +57,7 @@ def test_validate_json_keeps_raw_values(capsys: pytest.CaptureFixture[str]) -> N
     assert not any(isinstance(v, str) and v in ("—", "nothing recorded") for v in values)
 
 
+@pytest.mark.needs_game("mandate2038")  # the audit examples are Mandate 2038 games
 def test_audit_page_says_values_in_words(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The Audit page's table of one game's findings: the same words as the text report."""
     from streamlit.testing.v1 import AppTest

@@ -82,6 +82,7 @@ def test_the_variants_page_shows_a_pig_study(pig_study: Path, tmp_path: Path,
     _check_generic(at, "pig", "target-50")
 
 
+@pytest.mark.needs_game("vestige")
 def test_the_variants_page_shows_a_vestige_study(tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
@@ -102,6 +103,7 @@ def test_the_variants_page_shows_a_pig_sweep(tmp_path: Path, monkeypatch: pytest
     assert len(at.get("vega_lite_chart")) >= 2  # the deltas and the knob's sweep
 
 
+@pytest.mark.needs_game("mandate2038")
 def test_compare_uses_each_games_study_parts() -> None:
     """``playtest compare`` reads every game's comparison from its study parts: Mandate's (on
     its Balance contract) names its own page view, a game declaring ``play`` is compared
