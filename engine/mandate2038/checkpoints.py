@@ -114,8 +114,9 @@ def on_checkpoint(st: GameState, ev: Checkpoint, sink: FindingSink) -> None:
         s.steps.clear()  # steps are counted from this checkpoint on
         # the table's values of the fields it recorded: later findings that read them stand on
         # their own (what the checkpoint does not record stays in doubt)
-        sink.resolve(s.seat, [f for f, rec in zip(FIELDS, _recorded(sv.__dict__), strict=True)
-                              if rec is not None])
+        if sink.doubted:  # (else nothing is in doubt to resolve)
+            sink.resolve(s.seat, [f for f, rec in zip(FIELDS, _recorded(sv.__dict__),
+                                                      strict=True) if rec is not None])
         if s.owed:  # the table's values settle what was owed of the fields it recorded
             for (_field, attr, _limit), rec in zip(fields, _recorded(sv.__dict__), strict=True):
                 if rec is not None:

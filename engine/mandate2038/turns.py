@@ -100,6 +100,11 @@ _TURN_FIELDS = itemgetter("type", "seat", "path", "piece", "blocked", "swarm", "
                           "frontier_bonus")
 
 
+#: a Core Action's or Program's resolution in one lookup (a Core Action's name first, as
+#: ``ACTIONS.get(kind) or PROGRAMS.get(kind)``); both tables are fixed at import
+_ACT = {**PROGRAMS, **ACTIONS}.get
+
+
 def on_turn(st: GameState, ev: TurnEvent, sink: FindingSink) -> None:
     """One resolved selection: checks order and selection, moves, acts, commits."""
     late = st.production_started  # the action cycles are over
@@ -134,9 +139,16 @@ def on_turn(st: GameState, ev: TurnEvent, sink: FindingSink) -> None:
     if st.cycle == 0 and st.era == 0:
         st.era = 1
     # Select: order and selection
-    _check_order_and_selection(st, s, seat, kind, sink)
-    if seat in st.to_resolve:
-        st.to_resolve.remove(seat)
+    order = st.to_resolve
+    if (order and order[0] == seat and st.revealed and st.initiative_known
+            and st.selections.get(seat) == kind and seat not in st.resolved):
+        # the usual case, where _check_order_and_selection reports nothing: the seat next in
+        # order resolves the Action it revealed
+        del order[0]
+    else:
+        _check_order_and_selection(st, s, seat, kind, sink)
+        if seat in st.to_resolve:
+            st.to_resolve.remove(seat)
     st.resolved.add(seat)
     if kind in CORE_SET:
         s.actions_this_era += 1
@@ -144,8 +156,7 @@ def on_turn(st: GameState, ev: TurnEvent, sink: FindingSink) -> None:
     else:
         commit(st, s, kind)
     if t is None:
-        t = Turn(seat=seat, pick=kind)
-        st.turn = t
+        t = st.turn = Turn(seat, kind)
     t.pick = kind
     t.started = True
     t.piece = piece
@@ -159,7 +170,7 @@ def on_turn(st: GameState, ev: TurnEvent, sink: FindingSink) -> None:
     ))
     # Act
     if not blocked:
-        fn = ACTIONS.get(kind) or PROGRAMS.get(kind)
+        fn = _ACT(kind)
         if fn is not None:
             fn(st, s, ev, t, sink)
     elif not st.partial:
