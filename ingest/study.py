@@ -78,7 +78,10 @@ class StudyParts:
     * ``problems(folder)``: why a folder cannot be read as one whole study;
     * ``compare(folder, against, players, replicates, seed)``: the comparison document, or
       None: the game has no comparison of its own (the generic one, :func:`compare_study`);
-    * ``text(result)``: the comparison as text."""
+    * ``text(result)``: the comparison as text;
+    * ``view``: ``"module:function"`` ``(study folder, result) -> simulated games per arm``, the
+      Variants page's view of the game's own comparison (None: the page's generic view of
+      :func:`compare_study`'s rows)."""
 
     spec: Callable[[Mapping[str, Any], tuple[tuple[str, str], ...]], Any]
     check: Callable[[Any], None]
@@ -86,6 +89,7 @@ class StudyParts:
     problems: Callable[[Path], list[str]]
     compare: Callable[..., dict[str, Any]] | None = None
     text: Callable[[dict[str, Any]], str] | None = None
+    view: str | None = None
 
 
 # --- writing --------------------------------------------------------------------------------

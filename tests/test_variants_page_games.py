@@ -113,10 +113,10 @@ def test_compare_uses_each_games_study_parts() -> None:
 
     pig = study_parts("pig")
     assert pig.compare is compare_study and pig.text is compare_text
-    assert getattr(pig.compare, "view", None) is None
+    assert pig.view is None
     mandate = study_parts("mandate2038")
     assert mandate.compare is not None and mandate.text is not None
-    assert getattr(mandate.compare, "view", None) == "dashboards.mandate2038.variants:show"
+    assert mandate.view == "dashboards.mandate2038.variants:show"
     assert mandate.text({"study": "s", "interval": "i", "replicates": 200, "rows": [],
                          "variants": []}) == format_text(
         {"study": "s", "interval": "i", "replicates": 200, "rows": [], "variants": []})

@@ -1,7 +1,7 @@
 """Mandate 2038's view of its comparison on the Variants page (docs/variants.md): the
 Balance-contract comparison's result (:func:`ingest.mandate2038.compare.compare`) per variant
 and player count, with each arm's verdict against the contract and its sweeps. Its study parts
-name it (``STUDY.compare.view``); the page (``dashboards/views/variants.py``) calls :func:`show`."""
+name it (``STUDY.view``); the page (``dashboards/views/variants.py``) calls :func:`show`."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 with the physical playtests of each variant beside the simulated evidence (docs/variants.md).
 
 The comparison is the study's game's (its study parts' ``compare``, as ``playtest compare``
-runs it). A game whose comparison names its own view (``compare.view``: ``module:function``,
+runs it). A game whose study parts name their own view (``view``: ``module:function``,
 given the study folder and the result, returning the simulated games per arm) is shown by it;
 any other game's comparison (:func:`ingest.study.compare_study`'s rows) by the generic view
 here: a variant, its differences with their intervals, a table in words."""
@@ -64,13 +64,13 @@ def render() -> None:
     version = balance.study_version(balance.study_tables(study))
     try:
         result = _compare(str(study), version)
-        view = getattr(_parts(study).compare, "view", None)
+        view = _parts(study).view
     except ValueError as exc:  # the comparison's CompareError, StudyError
         ui.empty_state(str(exc))
         _physical(physical, pl.DataFrame())
         filters.show_exclusions(db, f)
         return
-    if isinstance(view, str):  # the game's own view of its comparison
+    if view is not None:  # the game's own view of its comparison
         simulated = resolve(view)(study, result)
     else:
         _generic(result)

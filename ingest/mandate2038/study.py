@@ -315,21 +315,13 @@ def _run(spec: StudySpec, out: Path, **kw: Any) -> dict[str, Any]:
         raise StudyError(str(exc)) from None
 
 
-@dataclass(frozen=True)
-class _Comparison:
+def _compare(folder: Path, against: Path | None, players: int | None, replicates: int,
+             seed: int) -> dict[str, Any]:
     """Mandate's comparison on the Balance contract (:func:`ingest.mandate2038.compare.compare`,
-    imported when called: numpy and duckdb stay out of ``study``'s start), as the study parts
-    call it, with the Variants page's view of its result (``view``: ``module:function`` given
-    the study folder and the result)."""
+    imported when called: numpy and duckdb stay out of ``study``'s start)."""
+    from ingest.mandate2038.compare import compare
 
-    view: str = "dashboards.mandate2038.variants:show"
-
-    def __call__(self, folder: Path, against: Path | None, players: int | None,
-                 replicates: int, seed: int) -> dict[str, Any]:
-        from ingest.mandate2038.compare import compare
-
-        return compare(folder, against=against, players=players, replicates=replicates,
-                       seed=seed)
+    return compare(folder, against=against, players=players, replicates=replicates, seed=seed)
 
 
 def _text(result: dict[str, Any]) -> str:
@@ -341,4 +333,4 @@ def _text(result: dict[str, Any]) -> str:
 #: Mandate 2038's study parts (its declaration's ``designer_loop.study``): line-ups of strategy
 #: profiles under policies; compared on the Balance contract (ingest/mandate2038/compare.py)
 STUDY = StudyParts(spec=spec_from_options, check=_check, run=_run, problems=study_problems,
-                   compare=_Comparison(), text=_text)
+                   compare=_compare, text=_text, view="dashboards.mandate2038.variants:show")
