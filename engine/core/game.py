@@ -419,7 +419,8 @@ REQUIRED_FUNCTIONS: tuple[str, ...] = (
 #: Optional members and their defaults (filled in on an object that lacks them).
 OPTIONAL: dict[str, Any] = {
     name: getattr(Game, name) for name in (
-        "events_adapter", "apply_locates", "plays_variants", "after_end_events", "reads", "doubts", "value_words", "player_counts", "bot_names", "formats",
+        "events_adapter", "apply_locates", "plays_variants", "after_end_events", "reads",
+        "doubts", "value_words", "player_counts", "bot_names", "formats",
         "session_folder", "content_pack",
         "timed_phases", "timing", "rulings_dir", "protocols_dir", "samples_dir", "vocabulary",
         "board_picture", "content_names", "recorder", "synthetic_log", "pages",
@@ -640,7 +641,8 @@ def _code_refs(obj: Any) -> list[tuple[str, str]]:
                 if not is_sql(m.compute))
     loop = obj.designer_loop
     if loop is not None:
-        refs.extend((f"designer_loop.{m}", getattr(loop, m)) for m in ("play", "study", "values", "calibrate"))
+        refs.extend((f"designer_loop.{m}", getattr(loop, m))
+                    for m in ("play", "study", "values", "calibrate"))
     out: list[tuple[str, str]] = []
     for member, ref in refs:
         if ref is None or callable(ref):
