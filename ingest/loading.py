@@ -54,16 +54,22 @@ def _load(db_path: Path, res: BatchResult) -> None:
 class _Loader:
     """Loads finished batches into the database, merging those that arrive close together.
 
-    Opening, loading and closing (which checkpoints) costs about 0.3 s whatever the size, so
-    batch results are buffered and loaded together once ``FLUSH_GAMES`` games,
-    ``FLUSH_BYTES`` bytes of frames or ``FLUSH_SECONDS`` have accumulated (and at the end). Each
-    load is one transaction. The buffer is what the ingest process holds besides the batches in
-    flight, so both caps bound its memory whatever the corpus.
+    Opening, loading and closing (which checkpoints) has a cost of its own whatever the size
+    (one statement per table and summary, the balance refresh, the checkpoint), so batch results
+    are buffered and loaded together once ``FLUSH_GAMES`` games, ``FLUSH_BYTES`` bytes of frames
+    or ``FLUSH_SECONDS`` have accumulated (and at the end). Each load is one transaction. The
+    buffer is what the ingest process holds besides the batches in flight, so both caps bound
+    its memory whatever the corpus. Measured CPU per game of the loads alone (1,000 simulated
+    games, docs/storage.md "Ingest at 10,000 games"): 2.7 ms at 100 games per load, 1.8 ms at
+    200, 1.3 ms at 500, 0.7 ms at 1,000. But a load holds its games' rows in DuckDB until the
+    commit (~0.17 MB a game: +87 MB for 500 games), so the game cap is set by the 300 MB peak of
+    the ingest process: 500 games reached 335 MB, 400 296 MB, 300 287 MB (2,000 games). The
+    timer (2 s before) made most loads 100 games on a busy machine.
     """
 
-    FLUSH_GAMES = 200
+    FLUSH_GAMES = 300
     FLUSH_BYTES = 32 * 1024 * 1024
-    FLUSH_SECONDS = 2.0
+    FLUSH_SECONDS = 10.0
 
     def __init__(self, summary: IngestSummary, db_path: Path) -> None:
         raw = os.environ.get("PLAYTEST_FLUSH_GAMES", "").strip()
