@@ -33,7 +33,10 @@ from ingest.warehouse.schema import TABLES
 #: per load keeps its working memory small (the workers use the other cores meanwhile).
 #: 64MB was too small: the seat_balance refresh of a rebuild ran out of memory (DuckDB
 #: OutOfMemoryException in tests/test_storage_pipeline.py's identity test, intermittently).
-LOAD_SETTINGS = {"memory_limit": "512MB", "threads": "1"}
+#: ``allocator_flush_threshold``: DuckDB gives its allocator's freed memory back after each
+#: statement that peaked above 8 MB (default 128 MB): the ingest process's peak, which a load
+#: sets, was ~14 MB lower at 300 games a load (docs/storage.md "Ingest at 10,000 games").
+LOAD_SETTINGS = {"memory_limit": "512MB", "threads": "1", "allocator_flush_threshold": "8MB"}
 
 
 def _load(db_path: Path, res: BatchResult) -> None:
@@ -63,11 +66,12 @@ class _Loader:
     games, docs/storage.md "Ingest at 10,000 games"): 2.7 ms at 100 games per load, 1.8 ms at
     200, 1.3 ms at 500, 0.7 ms at 1,000. But a load holds its games' rows in DuckDB until the
     commit (~0.17 MB a game: +87 MB for 500 games), so the game cap is set by the 300 MB peak of
-    the ingest process: 500 games reached 335 MB, 400 296 MB, 300 287 MB (2,000 games). The
-    timer (2 s before) made most loads 100 games on a busy machine.
+    the ingest process: 500 games reached 335 MB, 400 296 MB, 300 287-311 MB (2,000 games;
+    ~80 MB above the process's size before the load), so 250. The timer (2 s before) made most
+    loads 100 games on a busy machine.
     """
 
-    FLUSH_GAMES = 300
+    FLUSH_GAMES = 250
     FLUSH_BYTES = 32 * 1024 * 1024
     FLUSH_SECONDS = 10.0
 
