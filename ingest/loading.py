@@ -35,7 +35,7 @@ from ingest.warehouse.schema import TABLES
 #: OutOfMemoryException in tests/test_storage_pipeline.py's identity test, intermittently).
 #: ``allocator_flush_threshold``: DuckDB gives its allocator's freed memory back after each
 #: statement that peaked above 8 MB (default 128 MB): the ingest process's peak, which a load
-#: sets, was ~14 MB lower at 300 games a load (docs/storage.md "Ingest at 10,000 games").
+#: sets, was 297 MB instead of 311 MB at 300 games a load (one run each, 2,000 games).
 LOAD_SETTINGS = {"memory_limit": "512MB", "threads": "1", "allocator_flush_threshold": "8MB"}
 
 
@@ -65,13 +65,13 @@ class _Loader:
     its memory whatever the corpus. Measured CPU per game of the loads alone (1,000 simulated
     games, docs/storage.md "Ingest at 10,000 games"): 2.7 ms at 100 games per load, 1.8 ms at
     200, 1.3 ms at 500, 0.7 ms at 1,000. But a load holds its games' rows in DuckDB until the
-    commit (~0.17 MB a game: +87 MB for 500 games), so the game cap is set by the 300 MB peak of
-    the ingest process: 500 games reached 335 MB, 400 296 MB, 300 287-311 MB (2,000 games;
-    ~80 MB above the process's size before the load), so 250. The timer (2 s before) made most
-    loads 100 games on a busy machine.
+    commit (~80 MB above the process's size for 300 games), and the ingest process's peak grows
+    with the warehouse too (10,000 games: 345 MB on main with 200 games a load, 363 MB with 250
+    here), so the game cap stays 200. The timer (2 s before) made most loads 100 games on a busy
+    machine; 10 s lets them reach the cap.
     """
 
-    FLUSH_GAMES = 250
+    FLUSH_GAMES = 200
     FLUSH_BYTES = 32 * 1024 * 1024
     FLUSH_SECONDS = 10.0
 
