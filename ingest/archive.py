@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -128,17 +129,35 @@ def sync_filesystem(path: Path) -> bool:
     return True
 
 
+# Temporary names: ``.tmp-<pid>-<n>.part``, created with O_EXCL (a name left by a killed process
+# of the same pid is skipped). Cheaper than ``tempfile.mkstemp`` (no random names) and the folder
+# is only created when the open finds it missing (not one ``mkdir`` per file).
+_TMP_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+_TMP_SEQ = itertools.count()
+
+
 def _write_temp(directory: Path, data: bytes, *, durable: bool = True) -> Path:
-    directory.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".part", dir=directory)
+    pid = os.getpid()
+    while True:
+        tmp = os.path.join(directory, f".tmp-{pid}-{next(_TMP_SEQ)}.part")
+        try:
+            fd = os.open(tmp, _TMP_FLAGS, 0o600)
+            break
+        except FileExistsError:
+            continue
+        except FileNotFoundError:
+            directory.mkdir(parents=True, exist_ok=True)
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
             if durable:
-                os.fsync(fh.fileno())
+                os.fsync(fd)
             # Archive files are read-only: an accidental edit fails instead of altering a record.
-            os.fchmod(fh.fileno(), 0o444)
+            os.fchmod(fd, 0o444)
+        finally:
+            os.close(fd)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
@@ -407,17 +426,20 @@ class Archive:
 
     def put_game_text(
         self, text: str, meta: dict[str, Any] | None = None, *, same_as: Path | None = None,
-        data: bytes | None = None,
+        data: bytes | None = None, sha: str | None = None,
     ) -> PutResult:
         """Archive a canonical log text (and its meta, first time only); returns its id.
 
         ``same_as``: an archived raw file holding exactly these bytes; the game file is then a
         hard link to it instead of a second copy. ``data``: the text's UTF-8 bytes when the
-        caller has them already (a large log is then not encoded again).
+        caller has them already (a large log is then not encoded again); ``sha``: their sha256,
+        when the caller has computed it (only with ``data``).
         """
         if data is None:
             data = text.encode("utf-8")
-        sha = sha256_hex(data)
+            sha = None
+        if sha is None:
+            sha = sha256_hex(data)
         game_id = sha[:GAME_ID_LENGTH]  # = game_id_of_text(text)
         path = self.game_path(game_id)
         if path.exists():

@@ -1,4 +1,5 @@
-"""Garbage-collector settings for long runs of bot games (``playtest simulate``, study batches).
+"""Garbage-collector settings for long runs of bot games (``playtest simulate``, study batches)
+and for ingest batches (a replay is the same kind of work).
 
 A simulated game allocates hundreds of thousands of short-lived objects (options, events, state
 copies) and almost no reference cycles, while the process holds a large, long-lived heap (the
@@ -31,3 +32,11 @@ def bulk_play() -> Iterator[None]:
     finally:
         gc.set_threshold(*before)
         gc.unfreeze()
+
+
+def tune_worker() -> None:
+    """For a process that does nothing but run batches (an ingest pool worker): freeze what it
+    has imported and keep :data:`BULK_THRESHOLDS` for good (nothing to restore)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*BULK_THRESHOLDS)

@@ -33,7 +33,10 @@ from ingest.warehouse.schema import TABLES
 #: per load keeps its working memory small (the workers use the other cores meanwhile).
 #: 64MB was too small: the seat_balance refresh of a rebuild ran out of memory (DuckDB
 #: OutOfMemoryException in tests/test_storage_pipeline.py's identity test, intermittently).
-LOAD_SETTINGS = {"memory_limit": "512MB", "threads": "1"}
+#: ``allocator_flush_threshold``: DuckDB gives its allocator's freed memory back after each
+#: statement that peaked above 8 MB (default 128 MB): the ingest process's peak, which a load
+#: sets, was 297 MB instead of 311 MB at 300 games a load (one run each, 2,000 games).
+LOAD_SETTINGS = {"memory_limit": "512MB", "threads": "1", "allocator_flush_threshold": "8MB"}
 
 
 def _load(db_path: Path, res: BatchResult) -> None:
@@ -54,16 +57,23 @@ def _load(db_path: Path, res: BatchResult) -> None:
 class _Loader:
     """Loads finished batches into the database, merging those that arrive close together.
 
-    Opening, loading and closing (which checkpoints) costs about 0.3 s whatever the size, so
-    batch results are buffered and loaded together once ``FLUSH_GAMES`` games,
-    ``FLUSH_BYTES`` bytes of frames or ``FLUSH_SECONDS`` have accumulated (and at the end). Each
-    load is one transaction. The buffer is what the ingest process holds besides the batches in
-    flight, so both caps bound its memory whatever the corpus.
+    Opening, loading and closing (which checkpoints) has a cost of its own whatever the size
+    (one statement per table and summary, the balance refresh, the checkpoint), so batch results
+    are buffered and loaded together once ``FLUSH_GAMES`` games, ``FLUSH_BYTES`` bytes of frames
+    or ``FLUSH_SECONDS`` have accumulated (and at the end). Each load is one transaction. The
+    buffer is what the ingest process holds besides the batches in flight, so both caps bound
+    its memory whatever the corpus. Measured CPU per game of the loads alone (1,000 simulated
+    games, docs/storage.md "Ingest at 10,000 games"): 2.7 ms at 100 games per load, 1.8 ms at
+    200, 1.3 ms at 500, 0.7 ms at 1,000. But a load holds its games' rows in DuckDB until the
+    commit (~80 MB above the process's size for 300 games), and the ingest process's peak grows
+    with the warehouse too (10,000 games: 345 MB on main with 200 games a load, 363 MB with 250
+    here), so the game cap stays 200. The timer (2 s before) made most loads 100 games on a busy
+    machine; 10 s lets them reach the cap.
     """
 
     FLUSH_GAMES = 200
     FLUSH_BYTES = 32 * 1024 * 1024
-    FLUSH_SECONDS = 2.0
+    FLUSH_SECONDS = 10.0
 
     def __init__(self, summary: IngestSummary, db_path: Path) -> None:
         raw = os.environ.get("PLAYTEST_FLUSH_GAMES", "").strip()

@@ -15,6 +15,7 @@ import datetime as dt
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
 from engine.core.game import resolve
@@ -100,8 +101,33 @@ _COLUMNS: dict[str, tuple[str, ...]] = {t: tuple(c for c, _, _ in cols) for t, c
 GameColumns = dict[str, tuple[int, dict[str, list[Any]]]]
 
 
+# Per table: its columns without ``game_id``, and one getter of all of them from a row dict.
+_GETTERS: dict[str, tuple[tuple[str, ...], Any]] = {
+    t: (cols[1:], itemgetter(*cols[1:])) for t, cols in _COLUMNS.items() if len(cols) > 2
+}
+
+
+def _columns_of(rows: Sequence[dict[str, Any]], cols: tuple[str, ...],
+                getter: Any = None) -> dict[str, list[Any]]:
+    """``rows`` (dicts) turned into one list per column of ``cols`` (None where a row lacks the
+    column). Rows holding every column are transposed in C (one ``itemgetter`` per row and a
+    ``zip``); otherwise each column is gathered with ``dict.get``."""
+    if not rows:
+        return {c: [] for c in cols}
+    if len(cols) > 1:
+        try:
+            values = zip(*map(getter or itemgetter(*cols), rows), strict=True)
+            return {c: list(v) for c, v in zip(cols, values, strict=True)}
+        except KeyError:  # a row lacks a column: it is None there
+            pass
+    return {c: [r.get(c) for r in rows] for c in cols}
+
+
 def _from_rows(table: str, rows: list[dict[str, Any]]) -> tuple[int, dict[str, list[Any]]]:
-    return len(rows), {c: [r.get(c) for r in rows] for c in _COLUMNS[table][1:]}
+    if table in _GETTERS:
+        cols, getter = _GETTERS[table]
+        return len(rows), _columns_of(rows, cols, getter)
+    return len(rows), _columns_of(rows, _COLUMNS[table][1:])
 
 
 def variant_columns(header: Any) -> dict[str, Any]:
@@ -352,10 +378,10 @@ def game_columns(
             notes.append(f"the engine's {name!r} rows have no warehouse table; not stored")
             continue
         cols = _COLUMNS[name]
-        unknown = sorted({k for r in recs for k in r} - set(cols))
+        unknown = sorted(set().union(*recs) - set(cols))
         if unknown:
             notes.append(f"the engine's {name!r} rows have columns {unknown} with no warehouse column")
-        out[name] = (len(recs), {c: [r.get(c) for r in recs] for c in cols[1:]})
+        out[name] = (len(recs), _columns_of(recs, cols[1:], _GETTERS.get(name, (None, None))[1]))
 
     # Outcome: the generic columns, then the ruleset's.
     outcome = result.outcome
