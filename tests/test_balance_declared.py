@@ -149,20 +149,26 @@ def test_a_share_metric_counts_games_and_a_threshold_gives_a_verdict(games_db: P
     assert set(got["verdict"]) == {stats.NOT_ENOUGH}  # a dozen games decide nothing
 
 
+def _pig_copy(games_db: Path, db: Path, change: str) -> Path:
+    """A copy of the sample warehouse's Pig tables at ``db`` with ``change`` (an UPDATE) made."""
+    con = duckdb.connect(str(db))
+    try:
+        con.execute(f"ATTACH '{games_db}' AS w (READ_ONLY)")
+        for table in ("games", "pig_seats", "pig_turns", "pig_games"):
+            con.execute(f"CREATE TABLE {table} AS SELECT * FROM w.{table}")
+        con.execute(change)
+    finally:
+        con.close()
+    return db
+
+
 def test_study_arms_are_never_pooled(games_db: Path, tmp_path: Path) -> None:
     """Games of two rules versions (today's study arm in the warehouse) are two kinds, each
     with its own figures; one arm keeps the kind's plain name."""
-    db = tmp_path / "arms.duckdb"
-    src_con = duckdb.connect(str(db))
-    try:
-        src_con.execute(f"ATTACH '{games_db}' AS w (READ_ONLY)")
-        for table in ("games", "pig_seats", "pig_turns", "pig_games"):
-            src_con.execute(f"CREATE TABLE {table} AS SELECT * FROM w.{table}")
-        src_con.execute("UPDATE games SET rules_version = 'other' WHERE game = 'pig' AND "
-                        "game_id IN (SELECT game_id FROM games WHERE game = 'pig' "
-                        "ORDER BY game_id LIMIT 5)")
-    finally:
-        src_con.close()
+    db = _pig_copy(games_db, tmp_path / "arms.duckdb",
+                   "UPDATE games SET rules_version = 'other' WHERE game = 'pig' AND "
+                   "game_id IN (SELECT game_id FROM games WHERE game = 'pig' "
+                   "ORDER BY game_id LIMIT 5)")
     split = balance.metrics("pig", balance.Source(db=db), balance.AllGames())
     kinds = {balance.split_kind(k) for k in split["kind"]}
     assert {arm for _base, arm in kinds} >= {"other"} and len(kinds) >= 2
@@ -177,19 +183,16 @@ def test_study_arms_are_never_pooled(games_db: Path, tmp_path: Path) -> None:
 def test_games_of_a_rules_variant_are_their_own_arm(games_db: Path, tmp_path: Path) -> None:
     """Games the warehouse records under a rules variant (migration 9's columns) are never
     pooled with the printed rules' games of the same kind and player count."""
-    db = tmp_path / "variant-arms.duckdb"
-    con = duckdb.connect(str(db))
+    db = _pig_copy(games_db, tmp_path / "variant-arms.duckdb",
+                   "UPDATE games SET variant_name = 'target-50', variant_content_hash = "
+                   "'abcdef0123456789' WHERE game = 'pig' AND game_id IN (SELECT game_id "
+                   "FROM games WHERE game = 'pig' ORDER BY game_id LIMIT 4)")
+    con = duckdb.connect(str(db), read_only=True)
     try:
-        con.execute(f"ATTACH '{games_db}' AS w (READ_ONLY)")
-        for table in ("games", "pig_seats", "pig_turns", "pig_games"):
-            con.execute(f"CREATE TABLE {table} AS SELECT * FROM w.{table}")
         cols = {r[0] for r in con.execute("DESCRIBE games").fetchall()}
-        assert {"variant_name", "variant_content_hash"} <= cols
-        con.execute("UPDATE games SET variant_name = 'target-50', variant_content_hash = "
-                    "'abcdef0123456789' WHERE game = 'pig' AND game_id IN (SELECT game_id "
-                    "FROM games WHERE game = 'pig' ORDER BY game_id LIMIT 4)")
     finally:
         con.close()
+    assert {"variant_name", "variant_content_hash"} <= cols
     split = balance.metrics("pig", balance.Source(db=db), balance.AllGames())
     arms = {arm for _base, arm in map(balance.split_kind, split["kind"])}
     assert any(arm and "variant target-50 (abcdef01)" in arm for arm in arms), arms

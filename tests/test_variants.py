@@ -381,16 +381,9 @@ def test_bootstrap_false_alarm_rate_is_controlled() -> None:
 
 def test_variants_view(sweep_study: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
                        ) -> None:
-    from streamlit.testing.v1 import AppTest
+    from tests.test_variants_page_games import _page
 
-    monkeypatch.setenv("PLAYTEST_DB", str(tmp_path / "none" / "playtest.duckdb"))
-    monkeypatch.setenv("PLAYTEST_STUDY", str(sweep_study))
-    monkeypatch.delenv("PLAYTEST_WRITE_PASSWORD", raising=False)
-    at = AppTest.from_file(str(ROOT / "dashboards" / "app.py"), default_timeout=120)
-    at.run()
-    at.switch_page("views/variants.py").run()
-    assert not [e.value for e in at.exception]
-    assert at.title[0].value == "Variants"
+    at = _page(sweep_study, tmp_path, monkeypatch)  # no exception, titled Variants
     assert at.selectbox(key="variants_pick").options == [
         "dossier_compute=0", "dossier_compute=1", "dossier_compute=2"]
     # the deltas plot, one sweep plot, and the tables (rows, evidence beside)
