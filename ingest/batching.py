@@ -14,7 +14,7 @@ import stat
 import sys
 import time
 import traceback
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -25,6 +25,7 @@ import polars as pl
 
 from engine.core.parse import ParsedLog, parse_log
 from engine.core.registry import get_ruleset
+from ingest import gc_tuning
 from ingest.archive import (
     GAME_ID_LENGTH,
     Archive,
@@ -37,7 +38,6 @@ from ingest.archive import (
 from ingest.db import StorageError
 from ingest.formats import NotReadable, read_file
 from ingest.formats import source_name as formats_source_name
-from ingest import gc_tuning
 from ingest.frames import FrameBuilder
 from ingest.reading import read_input
 from ingest.reports import FileReport
@@ -50,6 +50,8 @@ from ingest.rows import game_columns
 BATCH_MAX = 100  # games (inputs) per batch
 BATCH_BYTES = 2 * 1024 * 1024  # input bytes per batch (a larger input is a batch of its own)
 INLINE_BELOW = 64  # fewer inputs than this are processed in this process (no pool start-up)
+#: longest wait for a worker's result before :func:`run_batches` calls its ``tick`` (seconds)
+TICK_SECONDS = 0.25
 
 
 @dataclass(slots=True)
@@ -443,14 +445,23 @@ def run_batches(
     run_started: float,
     progress: bool,
     label: str,
+    tick: Callable[[bool], None] | None = None,
 ) -> Iterator[BatchResult]:
-    """Yield each batch's result as it completes (pool for many items, inline for few)."""
+    """Yield each batch's result as it completes (pool for many items, inline for few).
+
+    ``tick(computing)``, when given, is called with True before each batch this process runs
+    itself and with False at least every :data:`TICK_SECONDS` while it waits for the workers
+    (the loader releases the database there, ``ingest.loading._Writer``)."""
+    if tick is None:
+        def tick(computing: bool) -> None:
+            pass
     workers = _workers()
     sizes = _input_sizes(items, archive)
     if len(items) < INLINE_BELOW or workers == 1:
         batches = _chunks(items, 0, sizes)
         with _progress(progress, label, len(items)) as advance:
             for batch in batches:
+                tick(True)
                 with gc_tuning.bulk_play():
                     res = process_batch(batch, archive=archive, skip_ids=skip_ids,
                                         run_started=run_started)
@@ -470,7 +481,8 @@ def run_batches(
                 batch = queue.pop(0)
                 fut = pool.submit(_worker_batch, batch, archive, run_started)
                 futures[fut] = len(batch)
-            done, _ = wait(list(futures), return_when=FIRST_COMPLETED)
+            done, _ = wait(list(futures), timeout=TICK_SECONDS, return_when=FIRST_COMPLETED)
+            tick(False)
             for fut in done:
                 size = futures.pop(fut)
                 advance(size)

@@ -39,36 +39,102 @@ from ingest.warehouse.schema import TABLES
 LOAD_SETTINGS = {"memory_limit": "512MB", "threads": "1", "allocator_flush_threshold": "8MB"}
 
 
+def _settings(con: Any) -> None:
+    for name, value in LOAD_SETTINGS.items():
+        # names and values are this module's constants (SET takes no parameters)
+        con.execute(f"SET {name} = '{value}'")
+
+
+def _mark_skipped(res: BatchResult, skipped: Iterable[str]) -> None:
+    gone = set(skipped)
+    for r in res.reports:
+        if r.game_id in gone and r.status in ("loaded", "recovered"):
+            r.status, r.reason = "skipped", "already loaded"
+
+
 def _load(db_path: Path, res: BatchResult) -> None:
-    """Load one batch's frames; games found already loaded become "skipped"."""
+    """Load one batch's frames on a connection of its own; games found already loaded become
+    "skipped"."""
     if not res.frames["games"].height:
         return
     with connect(db_path) as con:
-        for name, value in LOAD_SETTINGS.items():
-            # names and values are this module's constants (SET takes no parameters)
-            con.execute(f"SET {name} = '{value}'")
+        _settings(con)
         out = load_frames(con, res.frames)
-    skipped = set(out.skipped)
-    for r in res.reports:
-        if r.game_id in skipped and r.status in ("loaded", "recovered"):
-            r.status, r.reason = "skipped", "already loaded"
+    _mark_skipped(res, out.skipped)
+
+
+class _Writer:
+    """The one writer connection an ingest holds across loads, for at most ``HOLD_SECONDS``.
+
+    Opening a connection, setting it up and closing it (which checkpoints) cost the same
+    whatever the load's size, so an ingest keeps one open across loads; but the app's
+    short-lived connections and another writer must get their turn, so it is closed (and
+    opened again when next needed) once it has been held ``HOLD_SECONDS``: checked before and
+    after each load and on every :meth:`tick` (the ingest calls it at least every
+    :data:`ingest.batching.TICK_SECONDS` while it waits for workers, and before it computes a
+    batch itself). A hold is thus at most ``HOLD_SECONDS`` + one tick + one load; the lead's
+    rule is 2 s. Always closed on :meth:`close` (the ingest calls it in a ``finally``) and when a
+    load raises.
+    """
+
+    HOLD_SECONDS = 1.0
+
+    def __init__(self, db_path: Path) -> None:
+        self.db_path = db_path
+        self._stack: contextlib.ExitStack | None = None
+        self._con: Any = None
+        self._opened = 0.0
+        self.summarised: frozenset[str] = frozenset()
+        self.opens = 0  # connections opened (for tests and figures)
+
+    @property
+    def held(self) -> bool:
+        return self._con is not None
+
+    def held_for(self) -> float:
+        return time.monotonic() - self._opened if self._con is not None else 0.0
+
+    def connection(self) -> Any:
+        """The held connection, opened (and set up once) when there is none or it has been
+        held long enough. Raises :class:`DatabaseBusy` like :func:`connect`."""
+        if self._con is not None and self.held_for() >= self.HOLD_SECONDS:
+            self.close()
+        if self._con is None:
+            stack = contextlib.ExitStack()
+            con = stack.enter_context(connect(self.db_path))
+            try:
+                _settings(con)
+                self.summarised = summaries.present(con)
+            except BaseException:
+                stack.close()
+                raise
+            self._stack, self._con, self._opened = stack, con, time.monotonic()
+            self.opens += 1
+        return self._con
+
+    def tick(self, computing: bool = False) -> None:
+        """Close the connection when it has been held ``HOLD_SECONDS``, or at once when this
+        process is about to compute a batch itself (``computing``)."""
+        if self._con is not None and (computing or self.held_for() >= self.HOLD_SECONDS):
+            self.close()
+
+    def close(self) -> None:
+        stack, self._stack, self._con = self._stack, None, None
+        if stack is not None:
+            stack.close()
 
 
 class _Loader:
     """Loads finished batches into the database, merging those that arrive close together.
 
-    Opening, loading and closing (which checkpoints) has a cost of its own whatever the size
-    (one statement per table and summary, the balance refresh, the checkpoint), so batch results
-    are buffered and loaded together once ``FLUSH_GAMES`` games, ``FLUSH_BYTES`` bytes of frames
-    or ``FLUSH_SECONDS`` have accumulated (and at the end). Each load is one transaction. The
-    buffer is what the ingest process holds besides the batches in flight, so both caps bound
-    its memory whatever the corpus. Measured CPU per game of the loads alone (1,000 simulated
-    games, docs/storage.md "Ingest at 10,000 games"): 2.7 ms at 100 games per load, 1.8 ms at
-    200, 1.3 ms at 500, 0.7 ms at 1,000. But a load holds its games' rows in DuckDB until the
-    commit (~80 MB above the process's size for 300 games), and the ingest process's peak grows
-    with the warehouse too (10,000 games: 345 MB on main with 200 games a load, 363 MB with 250
-    here), so the game cap stays 200. The timer (2 s before) made most loads 100 games on a busy
-    machine; 10 s lets them reach the cap.
+    Each load has a fixed cost whatever its size (one statement per table and summary, the
+    balance rows), so batch results are buffered and loaded together once ``FLUSH_GAMES`` games,
+    ``FLUSH_BYTES`` bytes of frames or ``FLUSH_SECONDS`` have accumulated (and at the end). Each
+    load is one transaction, on the connection a :class:`_Writer` holds across loads (released
+    at least every ``_Writer.HOLD_SECONDS``). The buffer is what the ingest process holds
+    besides the batches in flight, so both caps bound its memory whatever the corpus; a load
+    holds its games' rows in DuckDB until the commit, so the game cap stays 200
+    (docs/storage.md "Ingest at 10,000 games" and "round two").
     """
 
     FLUSH_GAMES = 200
@@ -81,6 +147,7 @@ class _Loader:
             self.FLUSH_GAMES = int(raw)
         self.summary = summary
         self.db_path = db_path
+        self.writer = _Writer(db_path)
         self.frames: list[dict[str, pl.DataFrame]] = []
         self.reports: list[FileReport] = []
         self.ids: set[str] = set()
@@ -111,6 +178,10 @@ class _Loader:
                 or time.monotonic() - self.last >= self.FLUSH_SECONDS):
             self.flush()
 
+    def tick(self, computing: bool = False) -> None:
+        """Between batches: let the writer release the database when it is due."""
+        self.writer.tick(computing)
+
     def flush(self) -> None:
         self.last = time.monotonic()
         if not self.frames:
@@ -120,7 +191,15 @@ class _Loader:
             else {t: pl.concat([f[t] for f in self.frames], rechunk=False) for t in self.frames[0]}
         )
         t0 = time.perf_counter()
-        _load(self.db_path, BatchResult(merged, self.reports))  # DatabaseBusy: buffer kept
+        res = BatchResult(merged, self.reports)
+        try:
+            con = self.writer.connection()  # DatabaseBusy: buffer kept
+            out = load_frames(con, merged, summarised=self.writer.summarised)
+        except BaseException:
+            self.writer.close()
+            raise
+        _mark_skipped(res, out.skipped)
+        self.writer.tick()
         self.loads += 1
         self.frames, self.held = [], 0
         self.summary.load_seconds += time.perf_counter() - t0
@@ -128,15 +207,19 @@ class _Loader:
 
     def finish(self) -> None:
         """Load what is buffered, then merge the summary rows the loads added one by one
-        (:func:`ingest.warehouse.summaries.compact`)."""
-        self.flush()
-        if self.loads:
-            t0 = time.perf_counter()
-            with connect(self.db_path) as con:
-                for name, value in LOAD_SETTINGS.items():
-                    con.execute(f"SET {name} = '{value}'")
-                summaries.compact(con)
-            self.summary.load_seconds += time.perf_counter() - t0
+        (:func:`ingest.warehouse.summaries.compact`), and release the database."""
+        try:
+            self.flush()
+            if self.loads:
+                t0 = time.perf_counter()
+                summaries.compact(self.writer.connection())
+                self.summary.load_seconds += time.perf_counter() - t0
+        finally:
+            self.writer.close()
+
+    def close(self) -> None:
+        """Release the database (idempotent; the ingest calls it on every way out)."""
+        self.writer.close()
 
 
 class BusyAfterArchiving(DatabaseBusy):
@@ -199,24 +282,27 @@ def ingest_paths(
         busy, known = err, frozenset()
     items = [Item(path=str(f)) for f in files]
     loader = _Loader(summary, db)
-    for res in run_batches(items, archive=root, skip_ids=known, run_started=run_started,
-                            progress=progress, label="ingest"):
+    try:
+        for res in run_batches(items, archive=root, skip_ids=known, run_started=run_started,
+                               progress=progress, label="ingest", tick=loader.tick):
+            if busy is None:
+                try:
+                    loader.add(res)
+                    continue
+                except DatabaseBusy as err:  # res is in the loader's buffer, not loaded
+                    busy = err
+                    unloaded.extend(loader.reports)
+                    continue
+            summary.reports.extend(res.reports)
+            unloaded.extend(res.reports)
         if busy is None:
             try:
-                loader.add(res)
-                continue
-            except DatabaseBusy as err:  # res is in the loader's buffer, not loaded
+                loader.finish()
+            except DatabaseBusy as err:
                 busy = err
                 unloaded.extend(loader.reports)
-                continue
-        summary.reports.extend(res.reports)
-        unloaded.extend(res.reports)
-    if busy is None:
-        try:
-            loader.finish()
-        except DatabaseBusy as err:
-            busy = err
-            unloaded.extend(loader.reports)
+    finally:
+        loader.close()  # the database is never held past the ingest, whatever happened
     summary.seconds = time.perf_counter() - started
     if busy is not None:
         raise _busy(busy, summary, unloaded)
@@ -326,10 +412,14 @@ def rebuild(
                 migrate(con)
             items = [Item(game_id=g) for g in ids]
             loader = _Loader(summary, new)
-            for res in run_batches(items, archive=root, skip_ids=frozenset(),
-                                    run_started=time.time(), progress=progress, label="rebuild"):
-                loader.add(res)
-            loader.finish()
+            try:
+                for res in run_batches(items, archive=root, skip_ids=frozenset(),
+                                       run_started=time.time(), progress=progress,
+                                       label="rebuild", tick=loader.tick):
+                    loader.add(res)
+                loader.finish()
+            finally:
+                loader.close()
             with connect(new) as con:
                 con.execute("CHECKPOINT")
         except BaseException:

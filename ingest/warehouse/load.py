@@ -52,12 +52,21 @@ def conform(table: str, frame: pl.DataFrame | None) -> pl.DataFrame:
 
 
 def load_frames(
-    con: duckdb.DuckDBPyConnection, frames: Mapping[str, pl.DataFrame]
+    con: duckdb.DuckDBPyConnection, frames: Mapping[str, pl.DataFrame], *,
+    summarised: frozenset[str] | None = None,
 ) -> LoadResult:
     """Insert a batch of games in one transaction, skipping games already in ``games``.
 
     Every table's rows must belong to a game present in ``frames["games"]`` (else ValueError
     before anything is written), and a game id may appear only once in a batch.
+    ``summarised``: the summary tables of this warehouse (:func:`summaries.present`), when the
+    caller knows them already (a connection held across loads asks once).
+
+    The ``seat_balance`` rows of the new games are computed from the batch itself: after the
+    inserts, every table's batch rows are registered under the table's own name, which DuckDB
+    resolves before the stored table, so :func:`balance.refresh` reads the batch (a few hundred
+    games) instead of scanning the whole warehouse on every load. Same rows: the new games'
+    rows in each table are exactly the batch's (their ids are new, and loads are atomic).
     """
     unknown = set(frames) - set(TABLES)
     if unknown:
@@ -78,17 +87,21 @@ def load_frames(
         result.skipped = [g for g in batch_ids if g in already]
         result.loaded = [g for g in batch_ids if g not in already]
         keep = pl.Series("game_id", result.loaded, dtype=pl.String)
-        summarised = summaries.present(con)
+        if summarised is None:
+            summarised = summaries.present(con)
         views: dict[str, str] = {}
+        arrows: dict[str, object] = {}
+        shadows: list[str] = []
         try:
             for name, frame in tables.items():
                 if already:
                     frame = frame.filter(pl.col("game_id").is_in(keep.implode()))
+                arrows[name] = arrow = frame.to_arrow()
                 if frame.height == 0:
                     result.rows[name] = 0
                     continue
                 view = f"_load_{name}"
-                con.register(view, frame.to_arrow())
+                con.register(view, arrow)
                 views[name] = view
                 # Identifiers are our own table names (never user input); values travel as Arrow.
                 con.execute(f'INSERT INTO "{name}" BY NAME SELECT * FROM "{view}"')
@@ -96,11 +109,16 @@ def load_frames(
                 summaries.add_batch(con, name, view, summarised)
                 result.rows[name] = frame.height
             summaries.add_totals(con, views, summarised)
+            if result.loaded:
+                # derived per-seat balance rows of the new games, in the same transaction,
+                # from the batch's rows under the tables' names (docstring)
+                for name, arrow in arrows.items():
+                    con.register(name, arrow)
+                    shadows.append(name)
+                balance.refresh(con, result.loaded)
         finally:
-            for view in views.values():
+            for view in [*views.values(), *shadows]:
                 con.unregister(view)
-        # derived per-seat balance rows of the new games, in the same transaction
-        balance.refresh(con, result.loaded)
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")

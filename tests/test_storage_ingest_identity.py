@@ -1,0 +1,124 @@
+"""The warehouse an ingest writes is the one main's code wrote (issue 30, branch fastingest2).
+
+A small mixed corpus (every bundled sample under data/samples: simulated Mandate 2038 and
+Vestige games, the audit examples, notation, sheets and a session folder; the Pig example's
+samples; synthetic illegal Mandate 2038 logs, full of findings; one file twice) is ingested
+through the process pool with many small loads, then rebuilt. Every table of the database is
+compared, as a digest of its rows sorted, with the digests stored in
+``tests/data/ingest_identity.json``. Those were written by main's code (the tree named in the
+file), with this same module run as a script::
+
+    PYTHONPATH=<main checkout> python tests/test_storage_ingest_identity.py --write
+
+Only what depends on when and where the ingest ran is left out: the ``ingested_at`` column
+(the archive time) and the corpus folder's path inside text values.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+TESTS = Path(__file__).resolve().parent
+REPO = TESTS.parent
+STORED = TESTS / "data" / "ingest_identity.json"
+TIME_COLUMNS = frozenset({"ingested_at", "archived_at"})
+CORPUS_MARK = "<corpus>"
+
+
+def build_corpus(dest: Path) -> Path:
+    """The mixed corpus, in ``dest/corpus``."""
+    sys.path.insert(0, str(TESTS))
+    from test_storage_support import write_games
+
+    corpus = dest / "corpus"
+    shutil.copytree(REPO / "data" / "samples", corpus / "samples",
+                    ignore=shutil.ignore_patterns("*.md", "*.toml"))
+    shutil.copytree(REPO / "examples" / "pig" / "playtest_pig" / "samples", corpus / "pig",
+                    ignore=shutil.ignore_patterns("*.md"))
+    write_games(corpus / "synthetic", 16, events=90)
+    shutil.copy(corpus / "synthetic" / "game_00003.json", corpus / "synthetic" / "again.json")
+    return corpus
+
+
+def digests(db: Path, corpus: Path) -> dict[str, dict[str, object]]:
+    """Per table: its row count and the sha256 of its rows, sorted, time columns left out."""
+    import duckdb
+
+    out: dict[str, dict[str, object]] = {}
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        names = [r[0] for r in con.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' "
+            "AND table_type = 'BASE TABLE' ORDER BY 1").fetchall()]
+        for name in names:
+            cols = [r[0] for r in con.execute(
+                "SELECT column_name FROM information_schema.columns WHERE table_schema = 'main' "
+                "AND table_name = ? ORDER BY ordinal_position", [name]).fetchall()]
+            kept = [c for c in cols if c not in TIME_COLUMNS]
+            if name == "schema_migrations":
+                kept = [c for c in kept if c in ("version", "name")]
+            select = ", ".join('"' + c.replace('"', '""') + '"' for c in kept)
+            rows = con.execute(f'SELECT {select} FROM "{name}"').fetchall()
+            text = sorted(repr(r).replace(str(corpus), CORPUS_MARK) for r in rows)
+            sha = hashlib.sha256("\n".join(text).encode("utf-8")).hexdigest()
+            out[name] = {"rows": len(rows), "sha256": sha, "columns": kept}
+    finally:
+        con.close()
+    return out
+
+
+def ingest_and_rebuild(tmp: Path) -> tuple[dict[str, dict[str, object]], dict[str, dict[str, object]]]:
+    """Ingest the corpus in a child process (pool of two workers, a load every 7 games), take
+    the digests, rebuild, take them again."""
+    corpus = build_corpus(tmp)
+    db = tmp / "db" / "playtest.duckdb"
+    env = dict(os.environ, PLAYTEST_WORKERS="2", PLAYTEST_FLUSH_GAMES="7",
+               PYTHONPATH=os.pathsep.join(p for p in (os.environ.get("PYTHONPATH"), str(TESTS)) if p))
+    code = ("import sys; from ingest.pipeline import ingest_paths, rebuild; "
+            "s = ingest_paths([sys.argv[1]], sys.argv[2], progress=False); "
+            "print(s.counts()); "
+            "assert not s.counts().get('failed'), s.lines()")
+    subprocess.run([sys.executable, "-c", code, str(corpus), str(db)], env=env, check=True, cwd=tmp)
+    first = digests(db, corpus)
+    subprocess.run([sys.executable, "-c", "import sys; from ingest.pipeline import rebuild; "
+                    "rebuild(sys.argv[1], progress=False)", str(db)], env=env, check=True,
+                   cwd=tmp)
+    return first, digests(db, corpus)
+
+
+@pytest.mark.skipif(not STORED.is_file(), reason="no stored digests")
+def test_ingest_and_rebuild_write_what_main_wrote(tmp_path: Path) -> None:
+    stored = json.loads(STORED.read_text(encoding="utf-8"))
+    ingested, rebuilt = ingest_and_rebuild(tmp_path)
+    assert ingested["games"]["rows"] == stored["tables"]["games"]["rows"] > 60
+    for got, what in ((ingested, "ingest"), (rebuilt, "rebuild")):
+        assert sorted(got) == sorted(stored["tables"]), what
+        for name, want in stored["tables"].items():
+            assert got[name] == want, f"{what}: table {name} differs from main's"
+
+
+if __name__ == "__main__":  # write the stored digests with the code on the path
+    import tempfile
+
+    if sys.argv[1:] != ["--write"]:
+        sys.exit("usage: python tests/test_storage_ingest_identity.py --write")
+    with tempfile.TemporaryDirectory() as d:
+        ingested, rebuilt = ingest_and_rebuild(Path(d))
+    assert ingested == rebuilt, "ingest and rebuild differ"
+    import ingest
+
+    tree = Path(ingest.__file__).resolve().parents[1]
+    head = subprocess.run(["git", "-C", str(tree), "rev-parse", "--short", "HEAD"],
+                          capture_output=True, text=True, check=False).stdout.strip()
+    STORED.parent.mkdir(parents=True, exist_ok=True)
+    STORED.write_text(json.dumps({"written_by": f"{tree} at {head}", "tables": ingested},
+                                 indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"wrote {STORED} ({len(ingested)} tables) with the code of {tree} at {head}")
