@@ -28,6 +28,7 @@ import duckdb
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DB_FILE_NAME = "playtest.duckdb"
 DEFAULT_WAIT_SECONDS = 5.0
+RETRY_MAX_SECONDS = 0.1  # longest pause between two tries of a busy database
 
 
 class StorageError(Exception):
@@ -93,8 +94,8 @@ def connect(
 
     Creates the parent directory when writing. When another process holds the file, prints
     ``database <path> is busy (held by another process); retrying...`` once to stderr, retries
-    with exponential backoff for ``wait`` seconds (default ``$PLAYTEST_DB_WAIT`` or 5) and then
-    raises :class:`DatabaseBusy`. A read-only connection to a missing file raises
+    (0.05 s, then every 0.1 s) for ``wait`` seconds (default ``$PLAYTEST_DB_WAIT`` or 5) and
+    then raises :class:`DatabaseBusy`. A read-only connection to a missing file raises
     :class:`StorageError`.
     """
     path = Path(db_path)
@@ -133,7 +134,9 @@ def connect(
                 )
                 told = True
             time.sleep(min(delay, max(0.0, deadline - now)))
-            delay = min(delay * 2, 1.0)
+            # at most 0.1 s between tries: an ingest frees the database for short gaps
+            # (ingest.loading._Writer) and DuckDB's lock keeps no queue of waiters
+            delay = min(delay * 2, RETRY_MAX_SECONDS)
         except duckdb.Error as err:
             raise StorageError(f"cannot open database {path}: {err}") from None
     try:

@@ -78,12 +78,17 @@ class _Writer:
     """
 
     HOLD_SECONDS = 1.0
+    #: after a release, the database stays free at least this long before this ingest opens
+    #: it again: DuckDB's lock has no queue, so a waiting process only gets in when it asks
+    #: during a gap (``ingest.db.connect`` asks every 0.1 s at most)
+    GAP_SECONDS = 0.15
 
     def __init__(self, db_path: Path) -> None:
         self.db_path = db_path
         self._stack: contextlib.ExitStack | None = None
         self._con: Any = None
         self._opened = 0.0
+        self._closed = -1e9  # monotonic time of the last release
         self.summarised: frozenset[str] = frozenset()
         self.opens = 0  # connections opened (for tests and figures)
 
@@ -100,6 +105,9 @@ class _Writer:
         if self._con is not None and self.held_for() >= self.HOLD_SECONDS:
             self.close()
         if self._con is None:
+            pause = self._closed + self.GAP_SECONDS - time.monotonic()
+            if pause > 0:
+                time.sleep(pause)
             stack = contextlib.ExitStack()
             con = stack.enter_context(connect(self.db_path))
             try:
@@ -121,7 +129,10 @@ class _Writer:
     def close(self) -> None:
         stack, self._stack, self._con = self._stack, None, None
         if stack is not None:
-            stack.close()
+            try:
+                stack.close()
+            finally:
+                self._closed = time.monotonic()
 
 
 class _Loader:

@@ -1,0 +1,125 @@
+"""The writer connection an ingest holds across loads (issue 30, round two): reused while young,
+released once held ``HOLD_SECONDS``, when the ingest computes a batch itself, when a load raises
+and when the ingest ends, so that other processes get the database in between."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from test_storage_support import child_env, ensure_ruleset, write_games
+
+from ingest import loading
+from ingest.db import connect
+from ingest.loading import _Loader, _Writer
+from ingest.pipeline import Item, ingest_paths, process_batch
+from ingest.reports import IngestSummary
+
+
+@pytest.fixture(autouse=True)
+def _ruleset(monkeypatch: pytest.MonkeyPatch) -> None:
+    for k, v in child_env().items():
+        if k.startswith("PLAYTEST_") or k == "PYTHONPATH":
+            monkeypatch.setenv(k, v)
+    monkeypatch.setenv("PLAYTEST_DB_WAIT", "5")
+    ensure_ruleset()
+
+
+def _other_process_can_open(db: Path) -> bool:
+    """True when another process opens the database for writing at once (no wait)."""
+    code = ("import sys, duckdb\n"
+            "try:\n    duckdb.connect(sys.argv[1]).close()\n"
+            "except duckdb.IOException:\n    sys.exit(3)\n")
+    return subprocess.run([sys.executable, "-c", code, str(db)], check=False).returncode == 0
+
+
+def test_writer_reuses_a_young_connection_and_reopens_an_old_one(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "w.duckdb"
+    w = _Writer(db)
+    monkeypatch.setattr(_Writer, "HOLD_SECONDS", 30.0)
+    con = w.connection()
+    assert w.connection() is con and w.opens == 1 and w.held
+    assert not _other_process_can_open(db)  # held: others wait
+    w.tick()  # young: kept
+    assert w.held
+    monkeypatch.setattr(_Writer, "HOLD_SECONDS", 0.0)
+    w.tick()  # held its time: released
+    assert not w.held and _other_process_can_open(db)
+    w.connection()
+    assert w.opens == 2
+    monkeypatch.setattr(_Writer, "HOLD_SECONDS", 30.0)
+    w.tick(True)  # about to compute a batch here: released at once
+    assert not w.held
+    w.close()
+    w.close()  # idempotent
+    assert _other_process_can_open(db)
+
+
+def test_a_load_that_raises_releases_the_database(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "in"
+    paths = write_games(folder, 3, events=40)
+    res = process_batch([Item(path=str(p)) for p in paths], archive=tmp_path / "archive")
+    db = tmp_path / "db.duckdb"
+    loading._ensure_schema(db)
+    loader = _Loader(IngestSummary(db, tmp_path / "archive"), db)
+    monkeypatch.setattr(_Writer, "HOLD_SECONDS", 30.0)
+
+    def boom(*_a: object, **_k: object) -> None:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(loading, "load_frames", boom)
+    loader.frames.append(res.frames)
+    with pytest.raises(RuntimeError):
+        loader.flush()
+    assert not loader.writer.held and _other_process_can_open(db)
+
+
+def test_ingest_releases_the_database_between_loads_and_at_the_end(tmp_path: Path) -> None:
+    """Another process asking for the database while a long ingest runs gets it within the
+    lead's 2 s (with a margin for a loaded machine), every time; and at once when it ends."""
+    folder = tmp_path / "in"
+    write_games(folder, 160, events=60)
+    db = tmp_path / "db" / "playtest.duckdb"
+    env = child_env(PLAYTEST_WORKERS="2", PLAYTEST_FLUSH_GAMES="10")
+    code = ("import sys; from ingest.pipeline import ingest_paths; "
+            "s = ingest_paths([sys.argv[1]], sys.argv[2], progress=False); "
+            "assert s.counts()['loaded'] == 160, s.counts()")
+    child = subprocess.Popen([sys.executable, "-c", code, str(folder), str(db)], env=env)
+    turns = 0
+    waits: list[float] = []
+    try:
+        while child.poll() is None:
+            if db.exists():
+                t0 = time.monotonic()
+                with connect(db, wait=20) as con:  # DatabaseBusy fails the test
+                    con.execute("SELECT count(*) FROM games").fetchall()
+                waits.append(time.monotonic() - t0)
+                turns += 1
+            time.sleep(0.3)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert child.wait() == 0
+    assert turns >= 1, "the ingest ended before the database was created"
+    assert _other_process_can_open(db)
+    summary = ingest_paths([folder], db, progress=False)  # all there, nothing twice
+    assert summary.counts()["skipped"] == 160
+
+
+def test_rebuild_and_ingest_leave_no_connection_held(tmp_path: Path) -> None:
+    folder = tmp_path / "in"
+    write_games(folder, 5, events=40)
+    db = tmp_path / "db" / "playtest.duckdb"
+    assert ingest_paths([folder], db, progress=False).counts()["loaded"] == 5
+    assert _other_process_can_open(db)
+    from ingest.pipeline import rebuild
+
+    assert rebuild(db, progress=False).counts()["loaded"] == 5
+    assert _other_process_can_open(db)
+    assert os.path.exists(db)
