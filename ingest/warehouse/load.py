@@ -48,6 +48,8 @@ def conform(table: str, frame: pl.DataFrame | None) -> pl.DataFrame:
     extra = [c for c in frame.columns if c not in schema]
     if missing or extra:
         raise ValueError(f"frame for table {table!r}: missing columns {missing}, unknown {extra}")
+    if list(frame.schema.items()) == list(schema.items()):
+        return frame  # already the table's columns, in order, with its dtypes (FrameBuilder's)
     return frame.select([pl.col(c).cast(t, strict=True) for c, t in schema.items()])
 
 
@@ -96,7 +98,8 @@ def load_frames(
             for name, frame in tables.items():
                 if already:
                     frame = frame.filter(pl.col("game_id").is_in(keep.implode()))
-                arrows[name] = arrow = frame.to_arrow()
+                # Arrow's string views: polars' own layout, no copy into large strings
+                arrows[name] = arrow = frame.to_arrow(compat_level=pl.CompatLevel.newest())
                 if frame.height == 0:
                     result.rows[name] = 0
                     continue
