@@ -123,3 +123,30 @@ def test_rebuild_and_ingest_leave_no_connection_held(tmp_path: Path) -> None:
     assert rebuild(db, progress=False).counts()["loaded"] == 5
     assert _other_process_can_open(db)
     assert os.path.exists(db)
+
+
+def test_balance_rows_from_the_batch_equal_a_full_recompute(tmp_path: Path) -> None:
+    """load_frames computes a load's seat_balance rows from the batch registered under the
+    tables' names; they equal balance.refresh over the whole warehouse, and no such name is
+    left registered after the load (the next statements see the stored tables)."""
+    from ingest.warehouse import balance
+    from ingest.warehouse.load import load_frames
+    from ingest.warehouse.migrations import migrate
+
+    folder = tmp_path / "in"
+    paths = write_games(folder, 12, events=80)
+    db = tmp_path / "db.duckdb"
+    with connect(db) as con:
+        migrate(con)
+        for part in (paths[:5], paths[5:]):  # two loads: the second meets stored games
+            res = process_batch([Item(path=str(p)) for p in part], archive=tmp_path / "archive")
+            load_frames(con, res.frames)
+            views = con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall()
+            assert views == []
+        query = "SELECT * FROM seat_balance ORDER BY ALL"
+        from_batches = con.execute(query).fetchall()
+        assert len(from_batches) == con.execute("SELECT count(*) FROM seats").fetchall()[0][0] > 0
+        con.execute("BEGIN TRANSACTION")
+        balance.refresh(con)  # every game again, from the stored tables
+        assert con.execute(query).fetchall() == from_batches
+        con.execute("ROLLBACK")
