@@ -278,6 +278,10 @@ def synthetic_warehouse(games: int, work: Path, seed: str = "bench-pages") -> Pa
             if table in present:
                 con.execute(f"UPDATE {table} SET "
                             + ", ".join(f"{c} = {c} * {int(copies)}" for c in sums))
+        # where each game's rows are: the copies' own row ids (migration 11)
+        con.execute("BEGIN TRANSACTION")
+        summaries.locate(con)
+        con.execute("COMMIT")
         con.execute("CHECKPOINT")
         n = con.execute("SELECT count(*) FROM games").fetchone()
     finally:

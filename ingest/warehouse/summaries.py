@@ -213,7 +213,7 @@ def present(con: duckdb.DuckDBPyConnection) -> frozenset[str]:
     included."""
     rows = con.execute("SELECT table_name FROM information_schema.tables "
                        "WHERE list_contains(?::VARCHAR[], table_name)",
-                       [[*TABLES, "ledger_totals", *TOTALS_TABLES]]).fetchall()
+                       [[*TABLES, "ledger_totals", *TOTALS_TABLES, "game_rows"]]).fetchall()
     return frozenset(str(r[0]) for r in rows)
 
 
@@ -233,6 +233,7 @@ def refresh(con: duckdb.DuckDBPyConnection) -> None:
         con.execute("DELETE FROM ledger_totals")
         con.execute("INSERT INTO ledger_totals BY NAME "
                     + LEDGER_TOTALS_SELECT.format(ledger="ledger", games="games", seats="seats"))
+    locate(con)
 
 
 def add_batch(con: duckdb.DuckDBPyConnection, source: str, view: str,
@@ -245,3 +246,68 @@ def add_batch(con: duckdb.DuckDBPyConnection, source: str, view: str,
         if table == source and name in have:
             # identifiers are this module's constants and the loader's view name, never user text
             con.execute(f"INSERT INTO {name} BY NAME {select.format(source=quoted)}")
+    if source in LOCATED and "game_rows" in have:
+        add_locations(con, source, view)
+
+
+# --- where a game's rows are (migration 11) -------------------------------------------------
+
+#: the per-event tables a page reads one game's rows of (the Replay viewer's events, Audit's
+#: findings of one game, a game's seats), by where they are stored
+LOCATED: tuple[str, ...] = ("events", "findings", "seats")
+
+#: ``game_rows``: the rows of table ``tbl`` of game ``game_id`` are its ``n`` rows from row id
+#: ``lo`` on. A game's rows are loaded together (one INSERT per table per batch, in the batch's
+#: order), so they are stored side by side; a page reads them with ``rowid BETWEEN lo AND
+#: lo + n - 1``, which DuckDB answers from those row groups alone, where ``game_id = ?`` scans
+#: the column of every row (game ids are hashes: zone maps prune nothing). A reader checks
+#: that it found ``n`` rows and else reads by game id (:func:`dashboards.queries.game_rows`).
+GAME_ROWS_CREATE = "CREATE TABLE game_rows (tbl VARCHAR, game_id VARCHAR, lo BIGINT, n BIGINT)"
+
+
+def _locate_sql(table: str) -> str:
+    """The ``game_rows`` of every game in ``table`` (one of :data:`LOCATED`), from row ids."""
+    if table not in LOCATED:
+        raise ValueError(f"{table!r} is not a located table")
+    return (f"SELECT '{table}' AS tbl, game_id, min(rowid) AS lo, count(*) AS n "
+            f"FROM {table} GROUP BY game_id")
+
+
+def migration_11_sql() -> str:
+    """Create ``game_rows`` and fill it from the tables loaded (migration 11), sorted by table
+    and game id (a lookup by game id then reads one of its row groups: zone maps)."""
+    union = " UNION ALL ".join(_locate_sql(t) for t in LOCATED)
+    return (f"{GAME_ROWS_CREATE};\nINSERT INTO game_rows BY NAME SELECT * FROM ({union}) "
+            "ORDER BY tbl, game_id;")
+
+
+def locate(con: duckdb.DuckDBPyConnection) -> None:
+    """Recompute ``game_rows`` from the stored row ids (in the caller's transaction): for
+    tables written other than by the load step (the page bench's replicated warehouse, a
+    test's hand-made rows)."""
+    if "game_rows" not in present(con):
+        return
+    con.execute("DELETE FROM game_rows")
+    for table in LOCATED:
+        con.execute(f"INSERT INTO game_rows BY NAME SELECT * FROM ({_locate_sql(table)}) "
+                    "ORDER BY game_id")
+
+
+def add_locations(con: duckdb.DuckDBPyConnection, source: str, view: str) -> None:
+    """Add the ``game_rows`` of the batch just inserted into ``source`` from the registered view
+    ``view`` (called right after that INSERT, in the load's transaction).
+
+    Rows inserted in a transaction carry row ids of their own until it commits; they are then
+    appended after the stored rows in the order inserted. So a game's first row id is the
+    stored row count plus its rows' offset among the batch's (its least row id here less the
+    batch's least)."""
+    quoted = f'"{view}"'
+    total = con.execute(f"SELECT count(*) FROM {source}").fetchall()[0][0]
+    batch = con.execute(f"SELECT count(*) FROM {quoted}").fetchall()[0][0]
+    stored = int(total) - int(batch)  # committed rows: row ids 0 .. stored - 1
+    # identifiers are this module's constants and the loader's view name, never user text
+    con.execute(
+        f"INSERT INTO game_rows BY NAME SELECT '{source}' AS tbl, game_id, "
+        "? + min(rowid) - (SELECT min(rowid) FROM " + source + " WHERE rowid >= ?) AS lo, "
+        f"count(*) AS n FROM {source} WHERE rowid >= ? GROUP BY game_id",
+        [stored, stored, stored])
