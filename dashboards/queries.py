@@ -681,7 +681,8 @@ def protocol_events(db: Path, game_ids: list[str]) -> pl.DataFrame:
 def protocol_check_rows(db: Path, game_ids: list[str]) -> dict[str, pl.DataFrame]:
     """What :func:`dashboards.protocols.completeness_from_warehouse` reads for ``game_ids``, on
     one connection: ``capture`` (as :func:`capture`), ``categories`` (each game's observation
-    categories with the events that use them: game_id, category, idxs), ``survey`` (the survey
+    categories: game_id, category, idxs; idxs, the events that use it, NULL when read from the
+    load step's ``game_observations``), ``survey`` (the survey
     answers: game_id, idx, item, seat, value_text, value_num) and ``seats`` (as
     :func:`seat_numbers`).
 
@@ -695,7 +696,14 @@ def protocol_check_rows(db: Path, game_ids: list[str]) -> dict[str, pl.DataFrame
         ('SELECT c.game_id, c.item_id AS item, c.grp AS "group", c.captured, c.reason '
          "FROM capture c WHERE c.game_id IN (SELECT unnest(?::VARCHAR[])) ORDER BY c.game_id",
          ids),
-        ("SELECT o.game_id, o.category, list(o.idx ORDER BY o.idx) AS idxs FROM observations o "
+        # which categories each game used: from the load step's per-game counts (4 rows a
+        # game at 100,000 games, against 233 observations); the events that use a category
+        # are read only for a category that does not fit (:func:`observation_events`)
+        ("SELECT o.game_id, o.category, CAST(NULL AS INTEGER[]) AS idxs "
+         "FROM game_observations o WHERE o.game_id IN (SELECT unnest(?::VARCHAR[])) "
+         "GROUP BY ALL ORDER BY o.game_id, o.category"
+         if summarised(db, "game_observations") else
+         "SELECT o.game_id, o.category, list(o.idx ORDER BY o.idx) AS idxs FROM observations o "
          "WHERE o.game_id IN (SELECT unnest(?::VARCHAR[])) GROUP BY ALL "
          "ORDER BY o.game_id, min(o.idx)", ids),
         ("SELECT sv.game_id, sv.idx, sv.item, sv.seat, sv.value_text, sv.value_num "
@@ -705,6 +713,22 @@ def protocol_check_rows(db: Path, game_ids: list[str]) -> dict[str, pl.DataFrame
          "ORDER BY s.game_id, s.seat", ids),
     ])
     return dict(zip(("capture", "categories", "survey", "seats"), frames, strict=True))
+
+
+def observation_events(db: Path, pairs: list[tuple[str, str | None]]) -> dict[
+        tuple[str, str | None], list[int]]:
+    """(game_id, category) -> the idx of each observation of that category in that game, in
+    log order, for ``pairs`` (the categories a protocol check found not to fit)."""
+    if not pairs:
+        return {}
+    df = query(
+        db,
+        "SELECT o.game_id, o.category, list(o.idx ORDER BY o.idx) AS idxs FROM observations o "
+        "WHERE o.game_id IN (SELECT unnest(?::VARCHAR[])) GROUP BY ALL",
+        [sorted({g for g, _ in pairs})])
+    wanted = set(pairs)
+    return {(r["game_id"], r["category"]): list(r["idxs"]) for r in df.iter_rows(named=True)
+            if (r["game_id"], r["category"]) in wanted}
 
 
 def seat_numbers(db: Path, game_ids: list[str]) -> pl.DataFrame:
