@@ -443,6 +443,28 @@ def turn_time_stats(db: Path, f: Filters, include_non_human: bool = False) -> di
     return {"boxes": boxes, "moments": moments}
 
 
+def _counted(table: str, value: str, keys: tuple[str, ...], where: str) -> str:
+    """Per group of ``keys`` of the totals ``table`` (aliased ``g``, rows passing ``where``):
+    each value ``v`` of its column ``value``, its count ``c`` (the summed ``n``), the rows
+    before it and the group's ``total``: what :func:`_quantile_at` reads."""
+    by = ", ".join(keys)
+    return (f"SELECT {by}, v, c, sum(c) OVER (PARTITION BY {by} ORDER BY v "
+            f"ROWS UNBOUNDED PRECEDING) - c AS before, sum(c) OVER (PARTITION BY {by}) "
+            f"AS total FROM (SELECT {', '.join(f'g.{k} AS {k}' for k in keys)}, "
+            f"g.{value} AS v, CAST(sum(g.n) AS BIGINT) AS c "
+            f"FROM {table} g WHERE {where} GROUP BY ALL)")
+
+
+def _quantile_at(q: float) -> str:
+    """The q-quantile over a group's counted values (:func:`_counted`), as DuckDB's
+    ``quantile_cont`` on every row: position ``q * (n - 1)`` in the sorted values,
+    interpolated between its two neighbours."""
+    pos = f"({q!r} * (any_value(total) - 1))"
+    lo = f"min(v) FILTER (WHERE before + c > floor({q!r} * (total - 1)))"
+    hi = f"min(v) FILTER (WHERE before + c > ceil({q!r} * (total - 1)))"
+    return f"{lo} + ({hi} - {lo}) * ({pos} - floor({pos}))"
+
+
 def _turn_time_stats_from_totals(db: Path, where: str, human: str,
                                  params: list[Any]) -> dict[str, pl.DataFrame]:
     """:func:`turn_time_stats` from ``turn_totals`` (each recorded value and how many turns
@@ -450,19 +472,9 @@ def _turn_time_stats_from_totals(db: Path, where: str, human: str,
     the counted values (position ``q * (n - 1)`` in the sorted values, interpolated between
     its two neighbours), the moments are sums; equal to the per-turn query (1e-9)."""
     def counted(*keys: str) -> str:
-        # per group: each value v, its count c, the turns before it, the group's total
-        by = ", ".join(keys)
-        return (f"SELECT {by}, v, c, sum(c) OVER (PARTITION BY {by} ORDER BY v "
-                f"ROWS UNBOUNDED PRECEDING) - c AS before, sum(c) OVER (PARTITION BY {by}) "
-                f"AS total FROM (SELECT {', '.join(f'g.{k} AS {k}' for k in keys)}, "
-                "g.seconds AS v, CAST(sum(g.n) AS BIGINT) AS c "
-                f"FROM turn_totals g WHERE {where} AND {human} GROUP BY ALL)")
+        return _counted("turn_totals", "seconds", keys, f"{where} AND {human}")
 
-    def at(q: float) -> str:  # the q-quantile over a group's counted values
-        pos = f"({q!r} * (any_value(total) - 1))"
-        lo = f"min(v) FILTER (WHERE before + c > floor({q!r} * (total - 1)))"
-        hi = f"min(v) FILTER (WHERE before + c > ceil({q!r} * (total - 1)))"
-        return f"{lo} + ({hi} - {lo}) * ({pos} - floor({pos}))"
+    at = _quantile_at
 
     boxes, moments = query_many(db, [
         (f"""SELECT action, player_count, min(v) AS lo, {at(0.25)} AS q1, {at(0.5)} AS median,
@@ -554,13 +566,7 @@ def observation_page(db: Path, f: Filters, limit: int) -> dict[str, pl.DataFrame
         (_observation_counts_sql(summarised(db, "game_observations"), where,
                                  summarised(db, "observation_totals")), params),
         (inter_sql, inter_params),
-        (f"""SELECT sv.item, count(*) AS answers, avg(sv.value_num) AS mean,
-                    min(sv.value_num) AS lo, quantile_cont(sv.value_num, 0.25) AS q1,
-                    median(sv.value_num) AS median, quantile_cont(sv.value_num, 0.75) AS q3,
-                    max(sv.value_num) AS hi
-             FROM survey sv JOIN games g USING (game_id)
-             WHERE {where} AND sv.value_num IS NOT NULL
-             GROUP BY sv.item ORDER BY sv.item""", params),
+        (_survey_numeric_sql(summarised(db, "survey_totals"), where), params),
         (f"""SELECT sv.game_id, sv.seat, s.faction, sv.item, sv.value_text,
                     count(*) OVER () AS total
              FROM survey sv JOIN games g USING (game_id)
@@ -571,6 +577,25 @@ def observation_page(db: Path, f: Filters, limit: int) -> dict[str, pl.DataFrame
     first = first_observations(db, f, limit)
     return dict(zip(("counts", "first", "interventions", "survey_numeric", "survey_text"),
                     (frames[0], first, *frames[1:]), strict=True))
+
+
+def _survey_numeric_sql(totals: bool, where: str) -> str:
+    """The numeric survey answers' box statistics per item: from the load step's
+    ``survey_totals`` (each value and how many answers gave it, per filtered values; exact, as
+    the turn times), else from the answers."""
+    if totals:
+        at = _quantile_at
+        return (f"SELECT item, CAST(sum(c) AS BIGINT) AS answers, sum(c * v) / sum(c) AS mean, "
+                f"min(v) AS lo, {at(0.25)} AS q1, {at(0.5)} AS median, {at(0.75)} AS q3, "
+                f"max(v) AS hi FROM ({_counted('survey_totals', 'value_num', ('item',), where)}) "
+                "GROUP BY item ORDER BY item")
+    return f"""SELECT sv.item, count(*) AS answers, avg(sv.value_num) AS mean,
+                    min(sv.value_num) AS lo, quantile_cont(sv.value_num, 0.25) AS q1,
+                    median(sv.value_num) AS median, quantile_cont(sv.value_num, 0.75) AS q3,
+                    max(sv.value_num) AS hi
+             FROM survey sv JOIN games g USING (game_id)
+             WHERE {where} AND sv.value_num IS NOT NULL
+             GROUP BY sv.item ORDER BY sv.item"""
 
 
 def _observation_counts_sql(summary: bool, where: str, totals: bool = False) -> str:

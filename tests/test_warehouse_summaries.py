@@ -98,6 +98,16 @@ def _interventions(where: str) -> str:
         """
 
 
+def _survey_numeric(where: str) -> str:  # as it stood before migration 11
+    return f"""SELECT sv.item, count(*) AS answers, avg(sv.value_num) AS mean,
+                    min(sv.value_num) AS lo, quantile_cont(sv.value_num, 0.25) AS q1,
+                    median(sv.value_num) AS median, quantile_cont(sv.value_num, 0.75) AS q3,
+                    max(sv.value_num) AS hi
+             FROM survey sv JOIN games g USING (game_id)
+             WHERE {where} AND sv.value_num IS NOT NULL
+             GROUP BY sv.item ORDER BY sv.item"""
+
+
 def _game_counts(where: str) -> str:
     kinds = ", ".join(f"count(*) FILTER ({KIND_SQL} = '{k}') AS {k}"
                       for k in ("human", "walkthrough", "illustrative", "simulated"))
@@ -144,6 +154,8 @@ def _check_pages(db: Path) -> int:
              _direct(db, _ledger_by_source(where), ["mandate2038", *params])),
         ]
         pairs.append((queries.game_counts(db, f), _direct(db, _game_counts(where), params)))
+        pairs.append((queries.observation_page(db, f, 10)["survey_numeric"],
+                      _direct(db, _survey_numeric(where), params)))
         pairs.append((queries.observation_page(db, f, 10)["interventions"],
                       _direct(db, _interventions(where), params + params)))
         d_where, d_params = f.where("g", "duration_evidence")

@@ -142,8 +142,20 @@ TOTALS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
         "JOIN {games} g USING (game_id) WHERE t.seconds IS NOT NULL GROUP BY ALL",
         ("n",),
     ),
+    # migration 11: the survey's numeric answers by value (the Observation protocols page's
+    # box statistics per item: exact from (value, count), as the turn times)
+    "survey_totals": (
+        "survey",
+        f"CREATE TABLE survey_totals ({_GAME_KEYS_DDL}, item VARCHAR, value_num DOUBLE, "
+        "n BIGINT)",
+        f"SELECT {_G}, sv.item, sv.value_num, count(*) AS n FROM {{source}} sv "
+        "JOIN {games} g USING (game_id) WHERE sv.value_num IS NOT NULL GROUP BY ALL",
+        ("n",),
+    ),
 }
 TOTALS_TABLES: tuple[str, ...] = tuple(TOTALS)
+#: the totals migration 10 created (the others are later migrations')
+TOTALS_10: tuple[str, ...] = ("game_totals", "finding_totals", "observation_totals", "turn_totals")
 
 
 def _totals_keys(name: str) -> list[str]:
@@ -155,9 +167,14 @@ def _totals_keys(name: str) -> list[str]:
 
 def migration_10_sql() -> str:
     """Create the filter-keyed totals and fill them from the tables loaded (migration 10)."""
+    return _totals_sql(TOTALS_10)
+
+
+def _totals_sql(names: tuple[str, ...]) -> str:
+    """Create the totals ``names`` and fill them from the tables loaded."""
     return "\n".join(f"{create};\nINSERT INTO {name} BY NAME "
                      f"{select.format(source=source, games='games')};"
-                     for name, (source, create, select, _sums) in TOTALS.items())
+                     for name, (source, create, select, _sums) in TOTALS.items() if name in names)
 
 
 def migration_sql() -> str:
@@ -275,10 +292,12 @@ def _locate_sql(table: str) -> str:
 
 def migration_11_sql() -> str:
     """Create ``game_rows`` and fill it from the tables loaded (migration 11), sorted by table
-    and game id (a lookup by game id then reads one of its row groups: zone maps)."""
+    and game id (a lookup by game id then reads one of its row groups: zone maps), and
+    ``survey_totals``."""
     union = " UNION ALL ".join(_locate_sql(t) for t in LOCATED)
+    later = tuple(t for t in TOTALS if t not in TOTALS_10)
     return (f"{GAME_ROWS_CREATE};\nINSERT INTO game_rows BY NAME SELECT * FROM ({union}) "
-            "ORDER BY tbl, game_id;")
+            f"ORDER BY tbl, game_id;\n{_totals_sql(later)}")
 
 
 def locate(con: duckdb.DuckDBPyConnection) -> None:
