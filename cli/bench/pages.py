@@ -202,8 +202,8 @@ def _kept(db: Path, done: Path) -> bool:
 
 def base_corpus(work: Path, seed: str = "bench-pages") -> Path:
     """Ingest the base corpus once into ``work/base/playtest.duckdb`` (reused when present)."""
-    from engine.simulate import simulate
     from cli.bench import synthetic_source
+    from engine.simulate import simulate
     from ingest.pipeline import ingest_paths
     from schemas.canonical import dumps_log
 
