@@ -579,6 +579,13 @@ def observation_page(db: Path, f: Filters, limit: int) -> dict[str, pl.DataFrame
                     (frames[0], first, *frames[1:]), strict=True))
 
 
+def survey_numeric(db: Path, f: Filters) -> pl.DataFrame:
+    """The numeric survey answers' box statistics per item of the filtered games (as
+    :func:`observation_page` reads them with its other queries)."""
+    where, params = f.where()
+    return query(db, _survey_numeric_sql(summarised(db, "survey_totals"), where), params)
+
+
 def _survey_numeric_sql(totals: bool, where: str) -> str:
     """The numeric survey answers' box statistics per item: from the load step's
     ``survey_totals`` (each value and how many answers gave it, per filtered values; exact, as

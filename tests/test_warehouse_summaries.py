@@ -156,6 +156,7 @@ def _check_pages(db: Path) -> int:
         pairs.append((queries.game_counts(db, f), _direct(db, _game_counts(where), params)))
         pairs.append((queries.observation_page(db, f, 10)["survey_numeric"],
                       _direct(db, _survey_numeric(where), params)))
+        pairs.append((queries.survey_numeric(db, f), _direct(db, _survey_numeric(where), params)))
         pairs.append((queries.observation_page(db, f, 10)["interventions"],
                       _direct(db, _interventions(where), params + params)))
         d_where, d_params = f.where("g", "duration_evidence")

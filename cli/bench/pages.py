@@ -343,7 +343,7 @@ def summary_times(db_path: str | Path, repeat: int = 3, out: TextIO | None = Non
         "turn-time moments (Duration)": lambda: queries.turn_time_stats(db, f)["moments"],
         "game counts (Games)": lambda: queries.game_counts(db, f),
         "survey box statistics (Observation protocols)":
-            lambda: queries.observation_page(db, f, 100)["survey_numeric"],
+            lambda: queries.survey_numeric(db, f),
     }
     status = 0
     try:
