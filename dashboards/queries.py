@@ -369,6 +369,21 @@ def durations(db: Path, f: Filters, include_non_human: bool = False) -> pl.DataF
     )
 
 
+def duration_moments(db: Path, f: Filters, include_non_human: bool = False) -> pl.DataFrame:
+    """Total minutes per player count of the games :func:`durations` lists, summarised in SQL:
+    n, mean, median, sd, minimum (``stats.summary_from_moments`` makes the same table as
+    ``stats.summarise`` on every game's minutes, without sending every game to the page)."""
+    where, params = f.where("g", "duration_evidence")
+    human = "TRUE" if include_non_human else HUMAN_SQL
+    return query(
+        db,
+        f"SELECT g.player_count, {_moments('g.total_minutes')} FROM games g "
+        f"WHERE {where} AND {human} AND g.total_minutes IS NOT NULL "
+        "AND NOT isnan(g.total_minutes) GROUP BY ALL ORDER BY ALL",
+        params,
+    )
+
+
 def phase_minutes(db: Path, f: Filters, include_non_human: bool = False) -> pl.DataFrame:
     """Minutes of each timed phase, per game, with the game's player count."""
     where, params = f.where("g", "duration_evidence")

@@ -21,7 +21,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 from cli.bench import pages as bench
-from dashboards import queries, store
+from dashboards import queries, stats, store
 from dashboards.mandate2038 import queries as mandate_queries
 from dashboards.queries import KIND_SQL, Filters
 from engine.core.registry import get_ruleset
@@ -164,6 +164,12 @@ def _check_pages(db: Path) -> int:
             human = "TRUE" if everyone else queries.HUMAN_SQL
             pairs.append((queries.phase_moments(db, f, everyone),
                           _direct(db, _phase_moments(d_where, human), d_params)))
+            # the total minutes' summary from SQL moments, as stats.summarise on every game's
+            per_game = queries.durations(db, f, everyone)
+            if not per_game.is_empty():
+                pairs.append((stats.summary_from_moments(
+                    queries.duration_moments(db, f, everyone), ["player_count"]),
+                    stats.summarise(per_game, ["player_count"], "total_minutes")))
             turns = queries.turn_time_stats(db, f, everyone)
             pairs.append((turns["boxes"], _direct(db, _turn_boxes(d_where, human), d_params)))
             pairs.append((turns["moments"], _direct(db, _turn_moments(d_where, human), d_params)))
