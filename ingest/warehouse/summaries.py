@@ -296,8 +296,10 @@ def migration_11_sql() -> str:
     ``survey_totals``."""
     union = " UNION ALL ".join(_locate_sql(t) for t in LOCATED)
     later = tuple(t for t in TOTALS if t not in TOTALS_10)
-    return (f"{GAME_ROWS_CREATE};\nINSERT INTO game_rows BY NAME SELECT * FROM ({union}) "
-            f"ORDER BY tbl, game_id;\n{_totals_sql(later)}")
+    # recomputed whole when a database already has the table (a copy whose log was rewound)
+    create = GAME_ROWS_CREATE.replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS")
+    return (f"{create};\nDELETE FROM game_rows;\nINSERT INTO game_rows BY NAME SELECT * FROM "
+            f"({union}) ORDER BY tbl, game_id;\n{_totals_sql(later)}")
 
 
 def locate(con: duckdb.DuckDBPyConnection) -> None:
