@@ -150,28 +150,46 @@ def current() -> Filters:
     return f if isinstance(f, Filters) else Filters()
 
 
-def partial_games(db: Path, f: Filters) -> pl.DataFrame:
+def partial_games(db: Path, f: Filters, limit: int | None = None) -> pl.DataFrame:
     """The games the filters keep (the evidence switch aside) whose log stops before the game's
-    end: finished early at the table or recorded in part."""
+    end: finished early at the table or recorded in part (the first ``limit`` when given)."""
     where, params = f.without_evidence().where("g", "evidence")
+    cap = ""
+    if limit is not None:
+        cap, params = " LIMIT ?", [*params, int(limit)]
     return store.query(
         db, f"SELECT g.game, g.date, g.player_count, g.source_format FROM games g "
-        f"WHERE {where} AND NOT coalesce(g.complete, FALSE) ORDER BY g.date NULLS LAST, g.game_id",
-        params)
+        f"WHERE {where} AND NOT coalesce(g.complete, FALSE) ORDER BY g.date NULLS LAST, "
+        f"g.game_id{cap}", params)
+
+
+def partial_count(db: Path, f: Filters) -> int:
+    """How many games :func:`partial_games` lists, counted from the load step's
+    ``game_totals`` (complete is in its key) where the warehouse has it, else from ``games``."""
+    where, params = f.without_evidence().where("g", "evidence")
+    if queries.summarised(db, "game_totals"):
+        n, source = "CAST(coalesce(sum(g.games), 0) AS BIGINT)", "game_totals"
+    else:
+        n, source = "count(*)", "games"
+    df = store.query(db, f"SELECT {n} AS n FROM {source} g "
+                         f"WHERE {where} AND NOT coalesce(g.complete, FALSE)", params)
+    return int(df["n"][0]) if not df.is_empty() else 0
 
 
 def show_partial(db: Path, f: Filters) -> None:
     """Say how many of the games that match are partial (they never count as evidence, and a
-    page's counts of complete games leave them out)."""
-    part = partial_games(db, f)
-    if part.is_empty():
+    page's counts of complete games leave them out), naming the first three: counted in SQL,
+    only those three read (not every partial game of a million)."""
+    n = partial_count(db, f)
+    if n == 0:
         return
+    part = partial_games(db, f, limit=3)
     seen = ", ".join(
         f"{game_title(str(r['game']))} ({r['player_count']} players, {r['date'] or 'no date'}, "
         f"{SOURCE_WORDS.get(str(r['source_format']), 'imported')})"
-        for r in part.head(3).iter_rows(named=True))
-    more = f" and {part.height - 3} more" if part.height > 3 else ""
-    st.caption(f"{_plural(part.height, 'partial game')} (stopped before the game's end, e.g. "
+        for r in part.iter_rows(named=True))
+    more = f" and {n - 3:,} more" if n > 3 else ""
+    st.caption(f"{_plural(n, 'partial game')} (stopped before the game's end, e.g. "
                f"finished early at the table) among the games that match: {seen}{more}. A "
                "partial game never counts as evidence; counts of complete games leave it out.")
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import polars as pl
 import streamlit as st
 
-from dashboards import gameapps, stats, ui
-from dashboards.queries import HUMAN_SQL, KIND_SQL, Filters
+from dashboards import gameapps, queries, stats, ui
+from dashboards.queries import KIND_SQL, Filters
 from dashboards.store import query
 
 
@@ -93,34 +93,22 @@ def endings(db: Path, f: Filters) -> None:
 def duration(db: Path, f: Filters, include: bool) -> None:
     """Total minutes by player count, and the game's declared timed phases."""
     ga = _game(f)
-    where, params = f.where("g", "duration_evidence")
-    human = "TRUE" if include else HUMAN_SQL
-    games = query(
-        db,
-        f"SELECT g.game_id, g.player_count, g.total_minutes FROM games g "
-        f"WHERE {where} AND {human} AND g.total_minutes IS NOT NULL",
-        params,
-    )
+    # summarised in SQL (the same figures as stats.summarise on every game's minutes)
+    games = queries.duration_moments(db, f, include)
     if games.is_empty():
         ui.empty_state(f"No timed {ga.title} game matches." + (
             "" if include else " Only human playtests count here; tick **Include other "
             "sessions** to see the others."))
         return
-    ui.show_table(stats.summarise(games, ["player_count"], "total_minutes"), "duration-summary")
+    ui.show_table(stats.summary_from_moments(games, ["player_count"]), "duration-summary")
     phases = tuple(ga.declaration.timed_phases) if ga.declaration is not None else ()
     if not phases:
         return
     st.subheader("Per phase")
-    per = query(
-        db,
-        f"SELECT p.game_id, g.player_count, p.phase, sum(p.minutes) AS minutes "
-        f"FROM phases p JOIN games g USING (game_id) WHERE {where} AND {human} "
-        "AND list_contains(?::VARCHAR[], p.phase) AND p.minutes IS NOT NULL GROUP BY ALL",
-        [*params, list(phases)],
-    )
+    per = queries.phase_moments(db, f, include).filter(pl.col("phase").is_in(phases))
     if per.is_empty():
         ui.empty_state("No phase times recorded in the matching games.")
         return
-    summary = stats.summarise(per, ["phase", "player_count"], "minutes").with_columns(
+    summary = stats.summary_from_moments(per, ["phase", "player_count"]).with_columns(
         pl.col("phase").map_elements(lambda p: ga.label("phases", p), return_dtype=pl.Utf8))
     ui.show_table(summary, "duration-phases")

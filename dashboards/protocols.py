@@ -105,11 +105,13 @@ def completeness_from_warehouse(
     for r in read["capture"].iter_rows(named=True):
         by_game.setdefault(r["game_id"], []).append(r)
     # the events that may not fit: one stand-in per observation category of a game (whether an
-    # observation fits depends on its category alone), then the survey events one by one
-    events: dict[str, list[tuple[list[int], dict[str, Any]]]] = {}
+    # observation fits depends on its category alone; its events, when not read with it, are
+    # read below for a category that does not fit), then the survey events one by one
+    events: dict[str, list[tuple[list[int] | None, dict[str, Any]]]] = {}
     for r in read["categories"].iter_rows(named=True):
         events.setdefault(r["game_id"], []).append(
-            (list(r["idxs"]), {"type": "observation", "category": r["category"]}))
+            (None if r["idxs"] is None else list(r["idxs"]),
+             {"type": "observation", "category": r["category"]}))
     for r in read["survey"].iter_rows(named=True):
         events.setdefault(r["game_id"], []).append(
             ([r["idx"]], {"type": "survey", "item": r["item"], "seat": r["seat"],
@@ -119,9 +121,8 @@ def completeness_from_warehouse(
         seats.setdefault(r["game_id"], set()).add(r["seat"])
     per_game: list[dict[str, Any]] = []
     per_item: list[dict[str, Any]] = []
-    misfit_games: list[str] = []
-    misfit_events: list[int] = []
-    misfit_reasons: list[str] = []
+    # per game with misfits: (its stand-in, the reason), the events resolved below
+    found: list[tuple[str, list[tuple[tuple[list[int] | None, dict[str, Any]], str]]]] = []
     protocols = _Protocols()
     for row in games.iter_rows(named=True):
         protocol, problem = protocols(row.get("protocol"))
@@ -148,11 +149,23 @@ def completeness_from_warehouse(
                 events=[SimpleNamespace(**{"category": None, "item": None, "value": None,
                                            "seat": None, **p}) for _, p in stand_ins],
             )
-            found = sorted(((i, p.reason) for p in protocol_problems(protocol, log)
-                            for i in stand_ins[p.event][0]), key=lambda m: m[0])  # log order
-            misfit_games.extend([gid] * len(found))
-            misfit_events.extend(i for i, _ in found)
-            misfit_reasons.extend(r for _, r in found)
+            problems = [(stand_ins[p.event], p.reason) for p in protocol_problems(protocol, log)]
+            if problems:
+                found.append((gid, problems))
+    unread = [(gid, s[1]["category"]) for gid, problems in found for s, _ in problems
+              if s[0] is None]
+    idxs = queries.observation_events(db, unread)  # only the categories that do not fit
+    misfit_games: list[str] = []
+    misfit_events: list[int] = []
+    misfit_reasons: list[str] = []
+    for gid, problems in found:
+        located = sorted(((i, reason) for (at, p), reason in problems
+                          for i in (at if at is not None
+                                    else idxs.get((gid, p["category"]), []))),
+                         key=lambda m: m[0])  # log order
+        misfit_games.extend([gid] * len(located))
+        misfit_events.extend(i for i, _ in located)
+        misfit_reasons.extend(r for _, r in located)
     misfits = (pl.DataFrame({"game_id": misfit_games, "event": misfit_events,
                              "reason": misfit_reasons},
                             schema={"game_id": pl.Utf8, "event": pl.Int64, "reason": pl.Utf8})

@@ -268,17 +268,35 @@ def game_row(db: Path, game_id: str) -> dict[str, Any] | None:
 
 def game_seats(db: Path, game_id: str) -> pl.DataFrame:
     """One game's seats with their final values."""
-    return query(db, "SELECT * FROM seats WHERE game_id = ? ORDER BY seat", [game_id])
+    return game_rows(db, "seats", "SELECT * FROM seats", "ORDER BY seat", game_id)
 
 
 def game_events(db: Path, game_id: str) -> pl.DataFrame:
     """One game's events in order (type, seat, era, cycle, time, source line, JSON payload)."""
-    return query(
-        db,
-        "SELECT idx, type, seat, era, cycle, t, line, payload FROM events "
-        "WHERE game_id = ? ORDER BY idx",
-        [game_id],
-    )
+    return game_rows(db, "events",
+                     "SELECT idx, type, seat, era, cycle, t, line, payload FROM events",
+                     "ORDER BY idx", game_id)
+
+
+def game_rows(db: Path, table: str, select: str, order: str, game_id: str) -> pl.DataFrame:
+    """Every row of one game in ``table`` (one of ``summaries.LOCATED``): ``select`` (over
+    ``table`` alone, no WHERE) ``WHERE`` the game's rows ``order``.
+
+    Where the load step's ``game_rows`` says the game's ``n`` rows are stored from row id
+    ``lo`` on, they are read by row id (DuckDB reads those row groups only; ``game_id = ?``
+    scans the column of every row: 21 million events at 100,000 games); the result is used
+    when it holds those ``n`` rows, else (a warehouse without ``game_rows``, a game loaded
+    since by other means, rows moved) the game's rows are read by its id."""
+    if summarised(db, "game_rows"):
+        at = query(db, "SELECT lo, n FROM game_rows WHERE tbl = ? AND game_id = ?",
+                   [table, game_id])
+        if at.height == 1:
+            lo, n = int(at["lo"][0]), int(at["n"][0])
+            found = query(db, f"{select} WHERE rowid BETWEEN ? AND ? AND game_id = ? {order}",
+                          [lo, lo + n - 1, game_id])
+            if found.height == n:
+                return found
+    return query(db, f"{select} WHERE game_id = ? {order}", [game_id])
 
 
 # --- Audit -----------------------------------------------------------------------------------
@@ -324,13 +342,11 @@ def game_findings(db: Path, game_id: str) -> pl.DataFrame:
     recorded values) comes first, the locating columns after."""
     # a warehouse made before migration 5 has no rulings column: the page still reads it
     rulings = "rulings" if has_column(db, "findings", "rulings") else "NULL AS rulings"
-    return query(
-        db,
+    return game_rows(
+        db, "findings",
         "SELECT event, severity, message, CAST(expected AS VARCHAR) AS expected, "
         f"CAST(recorded AS VARCHAR) AS recorded, rule, code, line, era, cycle, seat, n, "
-        f"{rulings} FROM findings WHERE game_id = ? ORDER BY event NULLS LAST, n",
-        [game_id],
-    )
+        f"{rulings} FROM findings", "ORDER BY event NULLS LAST, n", game_id)
 
 
 # --- Duration --------------------------------------------------------------------------------
@@ -349,6 +365,21 @@ def durations(db: Path, f: Filters, include_non_human: bool = False) -> pl.DataF
         WHERE {where} AND {human} AND g.total_minutes IS NOT NULL
         ORDER BY g.player_count, g.game_id
         """,
+        params,
+    )
+
+
+def duration_moments(db: Path, f: Filters, include_non_human: bool = False) -> pl.DataFrame:
+    """Total minutes per player count of the games :func:`durations` lists, summarised in SQL:
+    n, mean, median, sd, minimum (``stats.summary_from_moments`` makes the same table as
+    ``stats.summarise`` on every game's minutes, without sending every game to the page)."""
+    where, params = f.where("g", "duration_evidence")
+    human = "TRUE" if include_non_human else HUMAN_SQL
+    return query(
+        db,
+        f"SELECT g.player_count, {_moments('g.total_minutes')} FROM games g "
+        f"WHERE {where} AND {human} AND g.total_minutes IS NOT NULL "
+        "AND NOT isnan(g.total_minutes) GROUP BY ALL ORDER BY ALL",
         params,
     )
 
@@ -427,6 +458,28 @@ def turn_time_stats(db: Path, f: Filters, include_non_human: bool = False) -> di
     return {"boxes": boxes, "moments": moments}
 
 
+def _counted(table: str, value: str, keys: tuple[str, ...], where: str) -> str:
+    """Per group of ``keys`` of the totals ``table`` (aliased ``g``, rows passing ``where``):
+    each value ``v`` of its column ``value``, its count ``c`` (the summed ``n``), the rows
+    before it and the group's ``total``: what :func:`_quantile_at` reads."""
+    by = ", ".join(keys)
+    return (f"SELECT {by}, v, c, sum(c) OVER (PARTITION BY {by} ORDER BY v "
+            f"ROWS UNBOUNDED PRECEDING) - c AS before, sum(c) OVER (PARTITION BY {by}) "
+            f"AS total FROM (SELECT {', '.join(f'g.{k} AS {k}' for k in keys)}, "
+            f"g.{value} AS v, CAST(sum(g.n) AS BIGINT) AS c "
+            f"FROM {table} g WHERE {where} GROUP BY ALL)")
+
+
+def _quantile_at(q: float) -> str:
+    """The q-quantile over a group's counted values (:func:`_counted`), as DuckDB's
+    ``quantile_cont`` on every row: position ``q * (n - 1)`` in the sorted values,
+    interpolated between its two neighbours."""
+    pos = f"({q!r} * (any_value(total) - 1))"
+    lo = f"min(v) FILTER (WHERE before + c > floor({q!r} * (total - 1)))"
+    hi = f"min(v) FILTER (WHERE before + c > ceil({q!r} * (total - 1)))"
+    return f"{lo} + ({hi} - {lo}) * ({pos} - floor({pos}))"
+
+
 def _turn_time_stats_from_totals(db: Path, where: str, human: str,
                                  params: list[Any]) -> dict[str, pl.DataFrame]:
     """:func:`turn_time_stats` from ``turn_totals`` (each recorded value and how many turns
@@ -434,19 +487,9 @@ def _turn_time_stats_from_totals(db: Path, where: str, human: str,
     the counted values (position ``q * (n - 1)`` in the sorted values, interpolated between
     its two neighbours), the moments are sums; equal to the per-turn query (1e-9)."""
     def counted(*keys: str) -> str:
-        # per group: each value v, its count c, the turns before it, the group's total
-        by = ", ".join(keys)
-        return (f"SELECT {by}, v, c, sum(c) OVER (PARTITION BY {by} ORDER BY v "
-                f"ROWS UNBOUNDED PRECEDING) - c AS before, sum(c) OVER (PARTITION BY {by}) "
-                f"AS total FROM (SELECT {', '.join(f'g.{k} AS {k}' for k in keys)}, "
-                "g.seconds AS v, CAST(sum(g.n) AS BIGINT) AS c "
-                f"FROM turn_totals g WHERE {where} AND {human} GROUP BY ALL)")
+        return _counted("turn_totals", "seconds", keys, f"{where} AND {human}")
 
-    def at(q: float) -> str:  # the q-quantile over a group's counted values
-        pos = f"({q!r} * (any_value(total) - 1))"
-        lo = f"min(v) FILTER (WHERE before + c > floor({q!r} * (total - 1)))"
-        hi = f"min(v) FILTER (WHERE before + c > ceil({q!r} * (total - 1)))"
-        return f"{lo} + ({hi} - {lo}) * ({pos} - floor({pos}))"
+    at = _quantile_at
 
     boxes, moments = query_many(db, [
         (f"""SELECT action, player_count, min(v) AS lo, {at(0.25)} AS q1, {at(0.5)} AS median,
@@ -538,13 +581,7 @@ def observation_page(db: Path, f: Filters, limit: int) -> dict[str, pl.DataFrame
         (_observation_counts_sql(summarised(db, "game_observations"), where,
                                  summarised(db, "observation_totals")), params),
         (inter_sql, inter_params),
-        (f"""SELECT sv.item, count(*) AS answers, avg(sv.value_num) AS mean,
-                    min(sv.value_num) AS lo, quantile_cont(sv.value_num, 0.25) AS q1,
-                    median(sv.value_num) AS median, quantile_cont(sv.value_num, 0.75) AS q3,
-                    max(sv.value_num) AS hi
-             FROM survey sv JOIN games g USING (game_id)
-             WHERE {where} AND sv.value_num IS NOT NULL
-             GROUP BY sv.item ORDER BY sv.item""", params),
+        (_survey_numeric_sql(summarised(db, "survey_totals"), where), params),
         (f"""SELECT sv.game_id, sv.seat, s.faction, sv.item, sv.value_text,
                     count(*) OVER () AS total
              FROM survey sv JOIN games g USING (game_id)
@@ -555,6 +592,32 @@ def observation_page(db: Path, f: Filters, limit: int) -> dict[str, pl.DataFrame
     first = first_observations(db, f, limit)
     return dict(zip(("counts", "first", "interventions", "survey_numeric", "survey_text"),
                     (frames[0], first, *frames[1:]), strict=True))
+
+
+def survey_numeric(db: Path, f: Filters) -> pl.DataFrame:
+    """The numeric survey answers' box statistics per item of the filtered games (as
+    :func:`observation_page` reads them with its other queries)."""
+    where, params = f.where()
+    return query(db, _survey_numeric_sql(summarised(db, "survey_totals"), where), params)
+
+
+def _survey_numeric_sql(totals: bool, where: str) -> str:
+    """The numeric survey answers' box statistics per item: from the load step's
+    ``survey_totals`` (each value and how many answers gave it, per filtered values; exact, as
+    the turn times), else from the answers."""
+    if totals:
+        at = _quantile_at
+        return (f"SELECT item, CAST(sum(c) AS BIGINT) AS answers, sum(c * v) / sum(c) AS mean, "
+                f"min(v) AS lo, {at(0.25)} AS q1, {at(0.5)} AS median, {at(0.75)} AS q3, "
+                f"max(v) AS hi FROM ({_counted('survey_totals', 'value_num', ('item',), where)}) "
+                "GROUP BY item ORDER BY item")
+    return f"""SELECT sv.item, count(*) AS answers, avg(sv.value_num) AS mean,
+                    min(sv.value_num) AS lo, quantile_cont(sv.value_num, 0.25) AS q1,
+                    median(sv.value_num) AS median, quantile_cont(sv.value_num, 0.75) AS q3,
+                    max(sv.value_num) AS hi
+             FROM survey sv JOIN games g USING (game_id)
+             WHERE {where} AND sv.value_num IS NOT NULL
+             GROUP BY sv.item ORDER BY sv.item"""
 
 
 def _observation_counts_sql(summary: bool, where: str, totals: bool = False) -> str:
@@ -665,7 +728,8 @@ def protocol_events(db: Path, game_ids: list[str]) -> pl.DataFrame:
 def protocol_check_rows(db: Path, game_ids: list[str]) -> dict[str, pl.DataFrame]:
     """What :func:`dashboards.protocols.completeness_from_warehouse` reads for ``game_ids``, on
     one connection: ``capture`` (as :func:`capture`), ``categories`` (each game's observation
-    categories with the events that use them: game_id, category, idxs), ``survey`` (the survey
+    categories: game_id, category, idxs; idxs, the events that use it, NULL when read from the
+    load step's ``game_observations``), ``survey`` (the survey
     answers: game_id, idx, item, seat, value_text, value_num) and ``seats`` (as
     :func:`seat_numbers`).
 
@@ -679,7 +743,14 @@ def protocol_check_rows(db: Path, game_ids: list[str]) -> dict[str, pl.DataFrame
         ('SELECT c.game_id, c.item_id AS item, c.grp AS "group", c.captured, c.reason '
          "FROM capture c WHERE c.game_id IN (SELECT unnest(?::VARCHAR[])) ORDER BY c.game_id",
          ids),
-        ("SELECT o.game_id, o.category, list(o.idx ORDER BY o.idx) AS idxs FROM observations o "
+        # which categories each game used: from the load step's per-game counts (4 rows a
+        # game at 100,000 games, against 233 observations); the events that use a category
+        # are read only for a category that does not fit (:func:`observation_events`)
+        ("SELECT o.game_id, o.category, CAST(NULL AS INTEGER[]) AS idxs "
+         "FROM game_observations o WHERE o.game_id IN (SELECT unnest(?::VARCHAR[])) "
+         "GROUP BY ALL ORDER BY o.game_id, o.category"
+         if summarised(db, "game_observations") else
+         "SELECT o.game_id, o.category, list(o.idx ORDER BY o.idx) AS idxs FROM observations o "
          "WHERE o.game_id IN (SELECT unnest(?::VARCHAR[])) GROUP BY ALL "
          "ORDER BY o.game_id, min(o.idx)", ids),
         ("SELECT sv.game_id, sv.idx, sv.item, sv.seat, sv.value_text, sv.value_num "
@@ -689,6 +760,22 @@ def protocol_check_rows(db: Path, game_ids: list[str]) -> dict[str, pl.DataFrame
          "ORDER BY s.game_id, s.seat", ids),
     ])
     return dict(zip(("capture", "categories", "survey", "seats"), frames, strict=True))
+
+
+def observation_events(db: Path, pairs: list[tuple[str, str | None]]) -> dict[
+        tuple[str, str | None], list[int]]:
+    """(game_id, category) -> the idx of each observation of that category in that game, in
+    log order, for ``pairs`` (the categories a protocol check found not to fit)."""
+    if not pairs:
+        return {}
+    df = query(
+        db,
+        "SELECT o.game_id, o.category, list(o.idx ORDER BY o.idx) AS idxs FROM observations o "
+        "WHERE o.game_id IN (SELECT unnest(?::VARCHAR[])) GROUP BY ALL",
+        [sorted({g for g, _ in pairs})])
+    wanted = set(pairs)
+    return {(r["game_id"], r["category"]): list(r["idxs"]) for r in df.iter_rows(named=True)
+            if (r["game_id"], r["category"]) in wanted}
 
 
 def seat_numbers(db: Path, game_ids: list[str]) -> pl.DataFrame:

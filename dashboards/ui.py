@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import altair as alt
@@ -160,45 +159,60 @@ def named_games(df: pl.DataFrame) -> pl.DataFrame:
     (Audit, Replay viewer), which name it in words beside the picker."""
     if "game_id" not in df.columns or df.schema["game_id"] != pl.Utf8 or df.is_empty():
         return df
-    names = game_names(df["game_id"].unique().to_list())
+    names = game_name_frame(df["game_id"].unique().to_list())
     return df.with_columns(pl.col("game_id").replace_strict(
-        names, default=pl.col("game_id"), return_dtype=pl.Utf8).alias("game_id"))
+        names["game_id"], names["name"], default=pl.col("game_id"),
+        return_dtype=pl.Utf8).alias("game_id"))
 
 
 def game_names(ids: list[str] | None = None) -> dict[str, str]:
     """Game id -> "Vestige · 2 players · 2026-12-02 · recorded live", for the games ``ids``
     (a table's shown games: naming every game of a million-game warehouse cost seconds), or
-    every game (None; cached per warehouse version)."""
-    from dashboards import store
-
-    db = store.db_path()
-    return _game_names(str(db), store.version(db),
-                       None if ids is None else tuple(sorted(str(i) for i in ids)))
+    every game (None)."""
+    names = game_name_frame(ids)
+    return dict(zip(names["game_id"].to_list(), names["name"].to_list(), strict=True))
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
-def _game_names(db: str, _stamp: tuple[Any, ...],
-                ids: tuple[str, ...] | None) -> dict[str, str]:
+#: a game's source in words (:func:`game_name_frame`), on ``games`` aliased ``g``: "recorded
+#: live", else the file of its source name (not its folders), else its format in words
+_SOURCE_SQL = (
+    "CASE WHEN starts_with(coalesce(g.source_name, ''), 'live:') OR g.source_format = 'live' "
+    "THEN 'recorded live' ELSE coalesce(nullif(regexp_extract(rtrim(replace("
+    "coalesce(g.source_name, ''), '\\', '/'), '/'), '[^/]*$'), ''), "
+    "(?::VARCHAR[])[list_position(?::VARCHAR[], g.source_format)], 'source not recorded') END"
+)
+
+
+def game_name_frame(ids: list[str] | None = None) -> pl.DataFrame:
+    """:func:`game_names` as a frame (game_id, name), the names made by DuckDB: one query,
+    no Python loop over the games (the Duration chart names every human game it draws:
+    200,000 at a million games). Only the games' titles are looked up here, once per game."""
     from dashboards import gameapps, store
     from dashboards.filters import SOURCE_WORDS
 
-    if ids == () or not store.table_exists(Path(db), "games"):
-        return {}
-    cols = "SELECT game_id, game, player_count, date, source_format, source_name FROM games"
-    rows = (store.query(Path(db), cols, []) if ids is None else store.query(
-        Path(db), f"{cols} WHERE game_id IN (SELECT unnest(?::VARCHAR[]))", [list(ids)]))
-    out = {}
-    for r in rows.iter_rows(named=True):
-        source = str(r["source_name"] or "")
-        if source.startswith("live:") or r["source_format"] == "live":
-            source = "recorded live"
-        else:
-            source = source.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1] or \
-                SOURCE_WORDS.get(str(r["source_format"]), "source not recorded")
-        out[r["game_id"]] = (f"{gameapps.title(str(r['game']))} · "
-                             f"{plural(int(r['player_count'] or 0), 'player')} · "
-                             f"{r['date'] or 'undated'} · {source}")
-    return out
+    db = store.db_path()
+    empty = pl.DataFrame(schema={"game_id": pl.Utf8, "name": pl.Utf8})
+    if ids is not None and not ids or not store.table_exists(db, "games"):
+        return empty
+    wanted, params = "TRUE", []
+    if ids is not None:
+        wanted, params = "g.game_id IN (SELECT unnest(?::VARCHAR[]))", [[str(i) for i in ids]]
+    words = [list(SOURCE_WORDS.values()), list(SOURCE_WORDS)]
+    frame = store.query(
+        db,
+        "SELECT g.game_id, g.game, ' · ' || format('{:,}', coalesce(g.player_count, 0)) || "
+        "' player' || CASE WHEN coalesce(g.player_count, 0) = 1 THEN '' ELSE 's' END || ' · ' "
+        f"|| coalesce(CAST(g.date AS VARCHAR), 'undated') || ' · ' || {_SOURCE_SQL} AS rest "
+        f"FROM games g WHERE {wanted}",
+        [*words, *params])
+    if frame.is_empty():
+        return empty
+    games = frame["game"].unique().to_list()  # a few: each game's title looked up once
+    titles = pl.Series([gameapps.title(str(g)) for g in games], dtype=pl.Utf8)
+    frame = frame.select("game_id", (pl.col("game").replace_strict(
+        pl.Series(games, dtype=pl.Utf8), titles, return_dtype=pl.Utf8) + pl.col("rest"))
+        .alias("name"))
+    return frame if not frame.is_empty() else empty
 
 
 def _number_text(column: str, dtype: pl.DataType) -> pl.Expr:

@@ -57,6 +57,13 @@ def test_misfits_from_the_warehouse_equal_the_logs(tmp_path) -> None:
     assert from_logs.height >= len(ANSWERS), from_logs  # many answers do not fit
     assert from_warehouse.equals(from_logs), (from_warehouse, from_logs)
     assert set(from_warehouse["game_id"]) == {gid}
+    # the categories come from the load step's game_observations, the misfits' events from
+    # the observations; a warehouse without that summary reads both from the observations
+    old = tmp_path / "old.duckdb"
+    old.write_bytes(db.read_bytes())
+    with duckdb.connect(str(old)) as con:
+        con.execute("DROP TABLE game_observations")
+    assert protocols.completeness_from_warehouse(old, games)[2].equals(from_logs)
 
 
 @pytest.mark.parametrize("value", [4, 4.0, 4.5, -0.0, 1e20, True, False, "true", "4", "", "x y"])

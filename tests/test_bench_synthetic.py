@@ -32,3 +32,20 @@ def test_the_benches_take_the_declared_generator() -> None:
     assert synthetic_source("mandate2038")[0] == "mandate2038"
     with pytest.raises(LookupError, match="declares synthetic_log"):
         synthetic_source("no_such_game")
+
+
+def test_the_page_bench_times_only_the_pages_asked(tmp_path) -> None:
+    """``python -m cli.bench.pages DB REPEAT Games,Audit``: those pages only, in the app's
+    order; a title that is no page is refused before any page runs."""
+    import io
+
+    from cli.bench import pages
+
+    out = io.StringIO()
+    status = pages.print_page_times(tmp_path / "none.duckdb", 0, out, only=("Audit", "Games"))
+    lines = out.getvalue().splitlines()
+    timed = [ln.split("  ")[0].strip() for ln in lines[3:]]  # the note, then two header lines
+    assert status == 0, out.getvalue()
+    assert timed == [t for t in pages.PAGES if t in ("Audit", "Games")]
+    with pytest.raises(ValueError, match="no page titled"):
+        pages.page_times(tmp_path / "none.duckdb", 0, only=("No such page",))

@@ -21,7 +21,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 from cli.bench import pages as bench
-from dashboards import queries, store
+from dashboards import queries, stats, store
 from dashboards.mandate2038 import queries as mandate_queries
 from dashboards.queries import KIND_SQL, Filters
 from engine.core.registry import get_ruleset
@@ -98,6 +98,16 @@ def _interventions(where: str) -> str:
         """
 
 
+def _survey_numeric(where: str) -> str:  # as it stood before migration 11
+    return f"""SELECT sv.item, count(*) AS answers, avg(sv.value_num) AS mean,
+                    min(sv.value_num) AS lo, quantile_cont(sv.value_num, 0.25) AS q1,
+                    median(sv.value_num) AS median, quantile_cont(sv.value_num, 0.75) AS q3,
+                    max(sv.value_num) AS hi
+             FROM survey sv JOIN games g USING (game_id)
+             WHERE {where} AND sv.value_num IS NOT NULL
+             GROUP BY sv.item ORDER BY sv.item"""
+
+
 def _game_counts(where: str) -> str:
     kinds = ", ".join(f"count(*) FILTER ({KIND_SQL} = '{k}') AS {k}"
                       for k in ("human", "walkthrough", "illustrative", "simulated"))
@@ -144,6 +154,9 @@ def _check_pages(db: Path) -> int:
              _direct(db, _ledger_by_source(where), ["mandate2038", *params])),
         ]
         pairs.append((queries.game_counts(db, f), _direct(db, _game_counts(where), params)))
+        pairs.append((queries.observation_page(db, f, 10)["survey_numeric"],
+                      _direct(db, _survey_numeric(where), params)))
+        pairs.append((queries.survey_numeric(db, f), _direct(db, _survey_numeric(where), params)))
         pairs.append((queries.observation_page(db, f, 10)["interventions"],
                       _direct(db, _interventions(where), params + params)))
         d_where, d_params = f.where("g", "duration_evidence")
@@ -151,6 +164,12 @@ def _check_pages(db: Path) -> int:
             human = "TRUE" if everyone else queries.HUMAN_SQL
             pairs.append((queries.phase_moments(db, f, everyone),
                           _direct(db, _phase_moments(d_where, human), d_params)))
+            # the total minutes' summary from SQL moments, as stats.summarise on every game's
+            per_game = queries.durations(db, f, everyone)
+            if not per_game.is_empty():
+                pairs.append((stats.summary_from_moments(
+                    queries.duration_moments(db, f, everyone), ["player_count"]),
+                    stats.summarise(per_game, ["player_count"], "total_minutes")))
             turns = queries.turn_time_stats(db, f, everyone)
             pairs.append((turns["boxes"], _direct(db, _turn_boxes(d_where, human), d_params)))
             pairs.append((turns["moments"], _direct(db, _turn_moments(d_where, human), d_params)))
@@ -222,7 +241,8 @@ def test_migrations_from_8_summarise_games_loaded_before(warehouses: tuple[Path,
     con = duckdb.connect(str(db))
     try:
         # migration 10's totals too: the loads' sums, merged at the end of the ingest
-        made = (*summaries.TABLES, "ledger_totals", *summaries.TOTALS_TABLES)
+        # and migration 11's locations: the loads' own (each batch's, in its transaction)
+        made = (*summaries.TABLES, "ledger_totals", *summaries.TOTALS_TABLES, "game_rows")
         want = {t: con.sql(f"SELECT * FROM {t}").pl() for t in made}
         for table in made:  # as loaded before migration 8
             con.execute(f"DROP TABLE {table}")
@@ -247,11 +267,13 @@ def test_pages_read_a_warehouse_without_summaries_from_the_events(
     db.write_bytes(base.read_bytes())
     con = duckdb.connect(str(db))
     try:
-        for table in (*summaries.TABLES, "ledger_totals", *summaries.TOTALS_TABLES):
+        for table in (*summaries.TABLES, "ledger_totals", *summaries.TOTALS_TABLES,
+                      "game_rows"):
             con.execute(f"DROP TABLE {table}")
     finally:
         con.close()
     assert _check_pages(db) > 0
+    assert _located_ok_without_locations(db) > 0
 
 
 def test_games_page_pages_and_first_observations_read_a_part(
@@ -281,3 +303,74 @@ def test_games_page_pages_and_first_observations_read_a_part(
             assert first.columns == every.columns
             assert first.sort("game_id", "idx").equals(first)
             assert first.join(every, on=["game_id", "idx"], how="anti").is_empty()
+
+
+def _located_ok(db: Path) -> int:
+    """``game_rows`` says exactly where each game's rows are (as row ids give them once
+    committed), and the pages' one-game reads equal the reads by game id; games checked."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        for table in summaries.LOCATED:
+            got = con.sql("SELECT game_id, lo, n FROM game_rows WHERE tbl = ?",
+                          params=[table]).pl()
+            want = con.sql(f"SELECT game_id, min(rowid) AS lo, count(*) AS n, "
+                           f"max(rowid) - min(rowid) + 1 AS span FROM {table} GROUP BY ALL").pl()
+            assert_frame_equal(_sorted(got), _sorted(want.drop("span")))
+            assert (want["span"] == want["n"]).all(), f"{table}: a game's rows not side by side"
+        ids = con.sql("SELECT game_id FROM games ORDER BY game_id").pl()["game_id"].to_list()
+    finally:
+        con.close()
+    store._CACHE.clear()
+    sample = ids[:: max(1, len(ids) // 40)]
+    for gid in sample:
+        assert_frame_equal(queries.game_events(db, gid), _direct(
+            db, "SELECT idx, type, seat, era, cycle, t, line, payload FROM events "
+                "WHERE game_id = ? ORDER BY idx", [gid]))
+        assert_frame_equal(queries.game_seats(db, gid), _direct(
+            db, "SELECT * FROM seats WHERE game_id = ? ORDER BY seat", [gid]))
+        found = queries.game_findings(db, gid)
+        assert_frame_equal(found, _direct(
+            db, "SELECT event, severity, message, CAST(expected AS VARCHAR) AS expected, "
+                "CAST(recorded AS VARCHAR) AS recorded, rule, code, line, era, cycle, seat, n, "
+                "rulings FROM findings WHERE game_id = ? ORDER BY event NULLS LAST, n", [gid]))
+    return len(sample)
+
+
+def _located_ok_without_locations(db: Path) -> int:
+    """The one-game reads on a warehouse without ``game_rows``: by game id."""
+    store._CACHE.clear()
+    ids = _direct(db, "SELECT game_id FROM games ORDER BY game_id LIMIT 5", [])["game_id"]
+    for gid in ids.to_list():
+        assert_frame_equal(queries.game_events(db, gid), _direct(
+            db, "SELECT idx, type, seat, era, cycle, t, line, payload FROM events "
+                "WHERE game_id = ? ORDER BY idx", [gid]))
+    return len(ids)
+
+
+def test_game_rows_locate_each_games_rows(warehouses: tuple[Path, Path]) -> None:
+    """Loaded four games at a time (several loads, each adding its batch's locations in its
+    transaction) and replicated to 2,500 games (located from the row ids)."""
+    base, big = warehouses
+    assert _located_ok(base) > 10
+    assert _located_ok(big) >= 40
+
+
+def test_a_wrong_location_is_read_by_game_id(warehouses: tuple[Path, Path],
+                                             tmp_path: Path) -> None:
+    """A location that does not hold the game's rows (rows moved, a stale table) is never
+    trusted: the rows are read by game id."""
+    base, _ = warehouses
+    db = tmp_path / "moved.duckdb"
+    db.write_bytes(base.read_bytes())
+    con = duckdb.connect(str(db))
+    try:
+        gid, n = con.execute("SELECT game_id, n FROM game_rows WHERE tbl = 'events' "
+                             "ORDER BY n DESC LIMIT 1").fetchall()[0]
+        con.execute("UPDATE game_rows SET lo = lo + 1 WHERE tbl = 'events' AND game_id = ?",
+                    [gid])
+    finally:
+        con.close()
+    store._CACHE.clear()
+    events = queries.game_events(db, gid)
+    assert events.height == n
+    assert events["idx"].to_list() == sorted(events["idx"].to_list())

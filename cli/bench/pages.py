@@ -57,8 +57,10 @@ COPY_ROWS = 1_000_000
 DERIVED_TABLES: tuple[str, ...] = ("seat_balance", *summaries.TABLES)
 
 
-def page_times(db_path: str | Path, repeat: int = 3, timeout: float = 120) -> list[dict[str, object]]:
-    """Render every page ``1 + 2 * repeat`` times on ``db_path``; one result row per page.
+def page_times(db_path: str | Path, repeat: int = 3, timeout: float = 120,
+               only: Sequence[str] = ()) -> list[dict[str, object]]:
+    """Render every page (the pages titled ``only`` when given) ``1 + 2 * repeat`` times on
+    ``db_path``; one result row per page.
 
     Each row: page, first_s (first run), median_s (median of the repeats), cold_median_s
     (median of the repeats with the query cache emptied before each), the same three as CPU
@@ -75,7 +77,12 @@ def page_times(db_path: str | Path, repeat: int = 3, timeout: float = 120) -> li
     try:
         at = AppTest.from_file(str(APP_PATH), default_timeout=timeout)
         at.run()
+        unknown = set(only) - set(PAGES)
+        if unknown:
+            raise ValueError(f"no page titled {sorted(unknown)}; pages: {list(PAGES)}")
         for title, page in PAGES.items():
+            if only and title not in only:
+                continue
             times: list[float] = []
             cold: list[float] = []
             cpu: list[float] = []
@@ -129,13 +136,14 @@ def _clear_balance_cache() -> None:
 
 
 def print_page_times(db_path: str | Path, repeat: int = 3, out: TextIO | None = None,
-                     budget: float | None = None) -> int:
-    """Print each page's server render time on ``db_path``; 0 when every page rendered."""
+                     budget: float | None = None, only: Sequence[str] = ()) -> int:
+    """Print each page's server render time on ``db_path`` (the pages titled ``only`` when
+    given); 0 when every page rendered."""
     out = out or sys.stdout
     db = Path(db_path)
     if not db.exists():
         print(f"database {db} does not exist; pages render their empty states", file=out)
-    rows = page_times(db, repeat)
+    rows = page_times(db, repeat, only=only)
     width = max(len(str(r["page"])) for r in rows)
     print(f"{'page':<{width}}  {'first':>7}  {'redraw':>7}  {'cold':>7}  {'first':>7}  "
           f"{'redraw':>7}  {'cold':>7}  status", file=out)
@@ -194,8 +202,8 @@ def _kept(db: Path, done: Path) -> bool:
 
 def base_corpus(work: Path, seed: str = "bench-pages") -> Path:
     """Ingest the base corpus once into ``work/base/playtest.duckdb`` (reused when present)."""
-    from engine.simulate import simulate
     from cli.bench import synthetic_source
+    from engine.simulate import simulate
     from ingest.pipeline import ingest_paths
     from schemas.canonical import dumps_log
 
@@ -278,6 +286,10 @@ def synthetic_warehouse(games: int, work: Path, seed: str = "bench-pages") -> Pa
             if table in present:
                 con.execute(f"UPDATE {table} SET "
                             + ", ".join(f"{c} = {c} * {int(copies)}" for c in sums))
+        # where each game's rows are: the copies' own row ids (migration 11)
+        con.execute("BEGIN TRANSACTION")
+        summaries.locate(con)
+        con.execute("COMMIT")
         con.execute("CHECKPOINT")
         n = con.execute("SELECT count(*) FROM games").fetchone()
     finally:
@@ -330,6 +342,8 @@ def summary_times(db_path: str | Path, repeat: int = 3, out: TextIO | None = Non
         "turn-time boxes (Duration)": lambda: queries.turn_time_stats(db, f)["boxes"],
         "turn-time moments (Duration)": lambda: queries.turn_time_stats(db, f)["moments"],
         "game counts (Games)": lambda: queries.game_counts(db, f),
+        "survey box statistics (Observation protocols)":
+            lambda: queries.survey_numeric(db, f),
     }
     status = 0
     try:
@@ -367,7 +381,8 @@ def _same(a: object, b: object) -> bool:
     return True
 
 
-if __name__ == "__main__":  # python -m cli.bench.pages [--summaries] DB [REPEAT]
+if __name__ == "__main__":  # python -m cli.bench.pages [--summaries] DB [REPEAT] [PAGE,PAGE]
     if sys.argv[1:2] == ["--summaries"]:
         sys.exit(summary_times(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 3))
-    sys.exit(print_page_times(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 3))
+    sys.exit(print_page_times(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 3,
+                              only=tuple(sys.argv[3].split(",")) if len(sys.argv) > 3 else ()))

@@ -374,6 +374,9 @@ MIGRATIONS: list[tuple[int, str, str]] = [
      _V9),
     (10, "finding_totals, observation_totals, turn_totals: totals per filtered games' values",
      _summaries.migration_10_sql()),
+    (11, "game_rows: where each game's events, findings and seats are stored (row ids); "
+         "survey_totals",
+     _summaries.migration_11_sql()),
 ]
 
 _CREATE_LOG = """

@@ -142,8 +142,20 @@ TOTALS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
         "JOIN {games} g USING (game_id) WHERE t.seconds IS NOT NULL GROUP BY ALL",
         ("n",),
     ),
+    # migration 11: the survey's numeric answers by value (the Observation protocols page's
+    # box statistics per item: exact from (value, count), as the turn times)
+    "survey_totals": (
+        "survey",
+        f"CREATE TABLE survey_totals ({_GAME_KEYS_DDL}, item VARCHAR, value_num DOUBLE, "
+        "n BIGINT)",
+        f"SELECT {_G}, sv.item, sv.value_num, count(*) AS n FROM {{source}} sv "
+        "JOIN {games} g USING (game_id) WHERE sv.value_num IS NOT NULL GROUP BY ALL",
+        ("n",),
+    ),
 }
 TOTALS_TABLES: tuple[str, ...] = tuple(TOTALS)
+#: the totals migration 10 created (the others are later migrations')
+TOTALS_10: tuple[str, ...] = ("game_totals", "finding_totals", "observation_totals", "turn_totals")
 
 
 def _totals_keys(name: str) -> list[str]:
@@ -155,9 +167,14 @@ def _totals_keys(name: str) -> list[str]:
 
 def migration_10_sql() -> str:
     """Create the filter-keyed totals and fill them from the tables loaded (migration 10)."""
+    return _totals_sql(TOTALS_10)
+
+
+def _totals_sql(names: tuple[str, ...]) -> str:
+    """Create the totals ``names`` and fill them from the tables loaded."""
     return "\n".join(f"{create};\nINSERT INTO {name} BY NAME "
                      f"{select.format(source=source, games='games')};"
-                     for name, (source, create, select, _sums) in TOTALS.items())
+                     for name, (source, create, select, _sums) in TOTALS.items() if name in names)
 
 
 def migration_sql() -> str:
@@ -213,7 +230,7 @@ def present(con: duckdb.DuckDBPyConnection) -> frozenset[str]:
     included."""
     rows = con.execute("SELECT table_name FROM information_schema.tables "
                        "WHERE list_contains(?::VARCHAR[], table_name)",
-                       [[*TABLES, "ledger_totals", *TOTALS_TABLES]]).fetchall()
+                       [[*TABLES, "ledger_totals", *TOTALS_TABLES, "game_rows"]]).fetchall()
     return frozenset(str(r[0]) for r in rows)
 
 
@@ -233,6 +250,7 @@ def refresh(con: duckdb.DuckDBPyConnection) -> None:
         con.execute("DELETE FROM ledger_totals")
         con.execute("INSERT INTO ledger_totals BY NAME "
                     + LEDGER_TOTALS_SELECT.format(ledger="ledger", games="games", seats="seats"))
+    locate(con)
 
 
 def add_batch(con: duckdb.DuckDBPyConnection, source: str, view: str,
@@ -245,3 +263,72 @@ def add_batch(con: duckdb.DuckDBPyConnection, source: str, view: str,
         if table == source and name in have:
             # identifiers are this module's constants and the loader's view name, never user text
             con.execute(f"INSERT INTO {name} BY NAME {select.format(source=quoted)}")
+    if source in LOCATED and "game_rows" in have:
+        add_locations(con, source, view)
+
+
+# --- where a game's rows are (migration 11) -------------------------------------------------
+
+#: the per-event tables a page reads one game's rows of (the Replay viewer's events, Audit's
+#: findings of one game, a game's seats), by where they are stored
+LOCATED: tuple[str, ...] = ("events", "findings", "seats")
+
+#: ``game_rows``: the rows of table ``tbl`` of game ``game_id`` are its ``n`` rows from row id
+#: ``lo`` on. A game's rows are loaded together (one INSERT per table per batch, in the batch's
+#: order), so they are stored side by side; a page reads them with ``rowid BETWEEN lo AND
+#: lo + n - 1``, which DuckDB answers from those row groups alone, where ``game_id = ?`` scans
+#: the column of every row (game ids are hashes: zone maps prune nothing). A reader checks
+#: that it found ``n`` rows and else reads by game id (:func:`dashboards.queries.game_rows`).
+GAME_ROWS_CREATE = "CREATE TABLE game_rows (tbl VARCHAR, game_id VARCHAR, lo BIGINT, n BIGINT)"
+
+
+def _locate_sql(table: str) -> str:
+    """The ``game_rows`` of every game in ``table`` (one of :data:`LOCATED`), from row ids."""
+    if table not in LOCATED:
+        raise ValueError(f"{table!r} is not a located table")
+    return (f"SELECT '{table}' AS tbl, game_id, min(rowid) AS lo, count(*) AS n "
+            f"FROM {table} GROUP BY game_id")
+
+
+def migration_11_sql() -> str:
+    """Create ``game_rows`` and fill it from the tables loaded (migration 11), sorted by table
+    and game id (a lookup by game id then reads one of its row groups: zone maps), and
+    ``survey_totals``."""
+    union = " UNION ALL ".join(_locate_sql(t) for t in LOCATED)
+    later = tuple(t for t in TOTALS if t not in TOTALS_10)
+    # recomputed whole when a database already has the table (a copy whose log was rewound)
+    create = GAME_ROWS_CREATE.replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS")
+    return (f"{create};\nDELETE FROM game_rows;\nINSERT INTO game_rows BY NAME SELECT * FROM "
+            f"({union}) ORDER BY tbl, game_id;\n{_totals_sql(later)}")
+
+
+def locate(con: duckdb.DuckDBPyConnection) -> None:
+    """Recompute ``game_rows`` from the stored row ids (in the caller's transaction): for
+    tables written other than by the load step (the page bench's replicated warehouse, a
+    test's hand-made rows)."""
+    if "game_rows" not in present(con):
+        return
+    con.execute("DELETE FROM game_rows")
+    for table in LOCATED:
+        con.execute(f"INSERT INTO game_rows BY NAME SELECT * FROM ({_locate_sql(table)}) "
+                    "ORDER BY game_id")
+
+
+def add_locations(con: duckdb.DuckDBPyConnection, source: str, view: str) -> None:
+    """Add the ``game_rows`` of the batch just inserted into ``source`` from the registered view
+    ``view`` (called right after that INSERT, in the load's transaction).
+
+    Rows inserted in a transaction carry row ids of their own until it commits; they are then
+    appended after the stored rows in the order inserted. So a game's first row id is the
+    stored row count plus its rows' offset among the batch's (its least row id here less the
+    batch's least)."""
+    quoted = f'"{view}"'
+    total = con.execute(f"SELECT count(*) FROM {source}").fetchall()[0][0]
+    batch = con.execute(f"SELECT count(*) FROM {quoted}").fetchall()[0][0]
+    stored = int(total) - int(batch)  # committed rows: row ids 0 .. stored - 1
+    # identifiers are this module's constants and the loader's view name, never user text
+    con.execute(
+        f"INSERT INTO game_rows BY NAME SELECT '{source}' AS tbl, game_id, "
+        "? + min(rowid) - (SELECT min(rowid) FROM " + source + " WHERE rowid >= ?) AS lo, "
+        f"count(*) AS n FROM {source} WHERE rowid >= ? GROUP BY game_id",
+        [stored, stored, stored])
