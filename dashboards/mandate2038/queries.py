@@ -75,51 +75,96 @@ def seats_in_games(db: Path, f: Filters) -> pl.DataFrame:
 
 def seat_counts(db: Path, f: Filters) -> pl.DataFrame:
     """Seat-games of the filtered games per kind, faction and winner flag (``seat_games``):
-    what the Scoring sources page divides by, counted in SQL instead of reading every seat."""
+    what the Scoring sources page divides by, counted in SQL instead of reading every seat; from
+    the load step's totals per filtered values (``seat_totals``, aliased ``g``) where the
+    warehouse has them, else from ``seats``."""
     where, params = _where(f)
-    return query(
-        db,
-        f"""
+    if summarised(db, "seat_totals"):
+        sql = f"""
+        SELECT {KIND_SQL} AS kind, g.faction, g.winner, CAST(sum(g.seats) AS BIGINT) AS seat_games
+        FROM seat_totals g
+        WHERE {where}
+        GROUP BY ALL ORDER BY ALL
+        """
+    else:
+        sql = f"""
         SELECT {KIND_SQL} AS kind, s.faction, coalesce(s.winner, FALSE) AS winner,
                count(*) AS seat_games
         FROM seats s JOIN games g USING (game_id)
         WHERE {where}
         GROUP BY ALL ORDER BY ALL
-        """,
-        params,
-    )
+        """
+    return query(db, sql, params)
 
 
 def kind_sizes(db: Path, f: Filters) -> pl.DataFrame:
-    """Games with seats and seat-games of the filtered games, per kind (kind, games, seats)."""
+    """Games with seats and seat-games of the filtered games, per kind (kind, games, seats);
+    from ``seat_totals`` where the warehouse has it (a game counted by its first seat)."""
     where, params = _where(f)
-    return query(
-        db,
-        f"""
+    if summarised(db, "seat_totals"):
+        sql = f"""
+        SELECT {KIND_SQL} AS kind, CAST(sum(g.games) AS BIGINT) AS games,
+               CAST(sum(g.seats) AS BIGINT) AS seats
+        FROM seat_totals g
+        WHERE {where}
+        GROUP BY ALL ORDER BY ALL
+        """
+    else:
+        sql = f"""
         SELECT {KIND_SQL} AS kind, count(DISTINCT s.game_id) AS games, count(*) AS seats
         FROM seats s JOIN games g USING (game_id)
         WHERE {where}
         GROUP BY ALL ORDER BY ALL
-        """,
-        params,
-    )
+        """
+    return query(db, sql, params)
 
 
 # --- World Endings ---------------------------------------------------------------------------
 
 
-def endings(db: Path, f: Filters) -> pl.DataFrame:
-    """One row per complete game's outcome with the Open test's margins."""
+ENDING_COLUMNS = ("o.game_id, g.player_count, g.profile, g.session_type, "
+                  f"{KIND_SQL} AS kind, o.ending, o.agi, o.open, o.collective_trust, "
+                  "o.setup_collective_trust, o.open_threshold, o.trust_margin, o.systemic_risk, "
+                  "o.systemic_risk_limit, o.systemic_risk_limit - o.systemic_risk AS risk_margin")
+
+
+def endings(db: Path, f: Filters, kind: str | None = None,
+            limit: int | None = None) -> pl.DataFrame:
+    """One row per complete game's outcome with the Open test's margins (of one ``kind`` of
+    game, and only the first ``limit`` rows as stored when given: DuckDB stops reading there)."""
+    where, params = _where(f)
+    if kind is not None:
+        where += f" AND {KIND_SQL} = ?"
+        params = [*params, kind]
+    cap = ""
+    if limit is not None:
+        cap = " LIMIT ?"
+        params = [*params, int(limit)]
+    return query(
+        db,
+        f"""
+        SELECT {ENDING_COLUMNS}
+        FROM outcomes o JOIN games g USING (game_id)
+        WHERE {where} AND o.complete{cap}
+        """,
+        params,
+    )
+
+
+def ending_counts(db: Path, f: Filters) -> pl.DataFrame:
+    """Complete games counted (``games``) per kind, ending, AGI, Open, the Open test's two
+    margins and the page's facets (player count, profile, session type): every figure and chart
+    of the End conditions section, aggregated in SQL instead of a row per game."""
     where, params = _where(f)
     return query(
         db,
         f"""
-        SELECT o.game_id, g.player_count, g.profile, g.session_type, {KIND_SQL} AS kind,
-               o.ending, o.agi, o.open, o.collective_trust, o.setup_collective_trust,
-               o.open_threshold, o.trust_margin, o.systemic_risk, o.systemic_risk_limit,
-               o.systemic_risk_limit - o.systemic_risk AS risk_margin
+        SELECT {KIND_SQL} AS kind, o.ending, g.player_count, g.profile, g.session_type, o.agi,
+               o.open, o.trust_margin, o.systemic_risk_limit - o.systemic_risk AS risk_margin,
+               count(*) AS games
         FROM outcomes o JOIN games g USING (game_id)
         WHERE {where} AND o.complete
+        GROUP BY ALL
         """,
         params,
     )
@@ -130,15 +175,16 @@ CLAIM_COLUMNS = ("c.game_id, c.seat, s.faction, c.publication, c.paid, c.modules
 
 
 def claims(db: Path, f: Filters, kind: str | None = None, limit: int | None = None) -> pl.DataFrame:
-    """Dossier claims of the filtered games with their strengths (of one ``kind`` of game and
-    the first ``limit`` in game and seat order when given)."""
+    """Dossier claims of the filtered games with their strengths, in game and seat order (of one
+    ``kind`` of game, and only the first ``limit`` as stored when given: sorting every claim to
+    show a thousand read them all)."""
     where, params = _where(f)
     if kind is not None:
         where += f" AND {KIND_SQL} = ?"
         params = [*params, kind]
-    cap = ""
+    cap = " ORDER BY c.game_id, c.seat"
     if limit is not None:
-        cap = " ORDER BY c.game_id, c.seat LIMIT ?"
+        cap = " LIMIT ?"
         params = [*params, int(limit)]
     return query(
         db,

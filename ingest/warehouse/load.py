@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import duckdb
 import polars as pl
 
-from ingest.warehouse import balance, summaries
+from ingest.warehouse import balance, game_totals, summaries
 from ingest.warehouse.schema import TABLES, empty_frame, polars_schema
 
 
@@ -96,6 +96,7 @@ def load_frames(
                 summaries.add_batch(con, name, view, summarised)
                 result.rows[name] = frame.height
             summaries.add_totals(con, views, summarised)
+            game_totals.add_totals(con, views)
         finally:
             for view in views.values():
                 con.unregister(view)

@@ -24,6 +24,7 @@ import duckdb
 from ingest.archive import now_utc
 from ingest.db import StorageError
 from ingest.warehouse import balance as _balance
+from ingest.warehouse import game_totals as _game_totals
 from ingest.warehouse import summaries as _summaries
 
 _V1 = """
@@ -374,6 +375,8 @@ MIGRATIONS: list[tuple[int, str, str]] = [
      _V9),
     (10, "finding_totals, observation_totals, turn_totals: totals per filtered games' values",
      _summaries.migration_10_sql()),
+    (12, "seat_totals: seat-games and games per faction and winner flag, per filtered games' "
+         "values", _game_totals.migration_12_sql()),
 ]
 
 _CREATE_LOG = """
