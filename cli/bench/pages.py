@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TextIO
 
 from dashboards import APP_PATH, DB_ENV
-from ingest.warehouse import summaries
+from ingest.warehouse import game_totals, summaries
 
 
 def _pages() -> dict[str, str]:
@@ -274,7 +274,7 @@ def synthetic_warehouse(games: int, work: Path, seed: str = "bench-pages") -> Pa
         if "ledger_totals" in present:
             con.execute("UPDATE ledger_totals SET amount = amount * ?, entries = entries * ?",
                         [copies, copies])
-        for table, (*_, sums) in summaries.TOTALS.items():
+        for table, (*_, sums) in {**summaries.TOTALS, **game_totals.TOTALS}.items():
             if table in present:
                 con.execute(f"UPDATE {table} SET "
                             + ", ".join(f"{c} = {c} * {int(copies)}" for c in sums))

@@ -1,0 +1,255 @@
+"""The End conditions and Scoring sources sections read counts instead of a row per game or
+seat, with the figures of the per-row queries they replace.
+
+A small corpus (simulated games and synthetic facilitated logs) is ingested through the real
+pipeline, four games per load (so several loads' ``seat_totals`` are merged), and the page
+bench's builder replicates it to 250 games. On both, each changed query is compared with the
+query it replaced (kept below verbatim, as it stood before) under several filter sets; the End
+conditions section's figures (kinds, AGI and Open counts, endings per facet, the Open test's
+points) are worked out from the old per-game rows as the section did and from the new counts.
+Migration 12 must write the totals the loads wrote, and a warehouse without them still reads
+right.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+from cli.bench import pages as bench
+from dashboards import store
+from dashboards.filters import SESSION_TYPE_LABELS
+from dashboards.mandate2038 import charts as mandate_charts
+from dashboards.mandate2038 import queries as mandate_queries
+from dashboards.mandate2038 import sections
+from dashboards.queries import KIND_SQL, Filters
+from engine.core.registry import get_ruleset
+from ingest.warehouse import game_totals
+from ingest.warehouse.migrations import migrate
+
+# --- the per-row queries replaced (as they stood before migration 12) -----------------------
+
+
+def _seat_counts(where: str) -> str:
+    return f"""
+        SELECT {KIND_SQL} AS kind, s.faction, coalesce(s.winner, FALSE) AS winner,
+               count(*) AS seat_games
+        FROM seats s JOIN games g USING (game_id)
+        WHERE {where}
+        GROUP BY ALL ORDER BY ALL
+        """
+
+
+def _kind_sizes(where: str) -> str:
+    return f"""
+        SELECT {KIND_SQL} AS kind, count(DISTINCT s.game_id) AS games, count(*) AS seats
+        FROM seats s JOIN games g USING (game_id)
+        WHERE {where}
+        GROUP BY ALL ORDER BY ALL
+        """
+
+
+def _endings(where: str) -> str:
+    return f"""
+        SELECT o.game_id, g.player_count, g.profile, g.session_type, {KIND_SQL} AS kind,
+               o.ending, o.agi, o.open, o.collective_trust, o.setup_collective_trust,
+               o.open_threshold, o.trust_margin, o.systemic_risk, o.systemic_risk_limit,
+               o.systemic_risk_limit - o.systemic_risk AS risk_margin
+        FROM outcomes o JOIN games g USING (game_id)
+        WHERE {where} AND o.complete
+        """
+
+
+CLAIM_COLUMNS = ("c.game_id, c.seat, s.faction, c.publication, c.paid, c.modules_supported, "
+                 f"c.eligible, c.strength, g.player_count, {KIND_SQL} AS kind")
+
+
+def _claims(where: str) -> str:
+    return f"""
+        SELECT {CLAIM_COLUMNS}
+        FROM claims c JOIN games g USING (game_id)
+        LEFT JOIN seats s ON s.game_id = c.game_id AND s.seat = c.seat
+        WHERE {where} AND {KIND_SQL} = ? ORDER BY c.game_id, c.seat
+        """
+
+
+def _old_section(ends: pl.DataFrame, kind: str, facet: str) -> dict[str, Any]:
+    """The End conditions section's figures from the per-game rows, as the section made them."""
+    per_kind = ends.group_by("kind").len()
+    ends = ends.filter(pl.col("kind") == kind)
+    counts = (
+        ends.with_columns(
+            pl.col("ending").replace_strict(mandate_charts.ENDING_NAMES, default=pl.col("ending"))
+            .fill_null("(not recorded)").alias("ending_name"),
+            pl.col(facet).cast(pl.Utf8).replace_strict(SESSION_TYPE_LABELS, default=pl.col(facet).cast(pl.Utf8)),
+        )
+        .group_by(["ending_name", facet]).agg(pl.len().alias("games"))
+        .with_columns((pl.col("games") / pl.col("games").sum().over(facet)).round(3).alias("share"))
+        .sort(["ending_name", facet])
+    )
+    points = ends.group_by(["kind", "open", "trust_margin", "risk_margin"]).len()
+    return {"kinds": {r["kind"]: r["len"] for r in per_kind.iter_rows(named=True)},
+            "n": ends.height, "agi": int(ends["agi"].fill_null(False).sum()),
+            "open": int(ends["open"].fill_null(False).sum()),
+            "counts": counts.with_columns(pl.col("games").cast(pl.Int64)),
+            "points": points.rename({"len": "games"}).with_columns(pl.col("games").cast(pl.Int64))}
+
+
+def _new_section(counted: pl.DataFrame, kind: str, facet: str) -> dict[str, Any]:
+    """The same figures as the section now makes them from the counts."""
+    per_kind = counted.group_by("kind").agg(pl.col("games").sum())
+    ends = counted.filter(pl.col("kind") == kind)
+    return {"kinds": {r["kind"]: r["games"] for r in per_kind.iter_rows(named=True)},
+            "n": int(ends["games"].sum()),
+            "agi": int(ends.filter(pl.col("agi").fill_null(False))["games"].sum()),
+            "open": int(ends.filter(pl.col("open").fill_null(False))["games"].sum()),
+            "counts": sections.ending_shares(ends, facet),
+            "points": sections.margin_points(ends)}
+
+
+FILTERS = [
+    Filters(),
+    Filters(player_counts=(4,)),
+    Filters(player_counts=(3, 5)),
+    Filters(evidence_only=True),
+    Filters(session_types=("facilitated_playtest",)),
+    Filters(session_types=("simulation",), profiles=("competitive",)),
+    Filters(date_from=dt.date(2026, 1, 3), date_to=dt.date(2026, 3, 1)),
+    Filters(games=("vestige",)),
+]
+
+
+def _direct(db: Path, sql: str, params: list[Any]) -> pl.DataFrame:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.sql(sql, params=params).pl()
+    finally:
+        con.close()
+
+
+def _sorted(df: pl.DataFrame) -> pl.DataFrame:
+    return df.sort(df.columns, nulls_last=True)
+
+
+def _check(db: Path) -> int:
+    """Compare every changed query and the section's figures with the old ones; rows compared."""
+    store._CACHE.clear()
+    compared = 0
+    for f in FILTERS:
+        where, params = f.where()
+        where = f"g.game = ? AND {where}"
+        params = ["mandate2038", *params]
+        pairs = [(mandate_queries.seat_counts(db, f), _direct(db, _seat_counts(where), params)),
+                 (mandate_queries.kind_sizes(db, f), _direct(db, _kind_sizes(where), params))]
+        old_ends = _direct(db, _endings(where), params)
+        pairs.append((mandate_queries.endings(db, f), old_ends))
+        for new, old in pairs:
+            assert new.columns == old.columns, (new.columns, old.columns)
+            assert new.schema == old.schema
+            assert_frame_equal(_sorted(new), _sorted(old))
+            compared += old.height
+        counted = mandate_queries.ending_counts(db, f)
+        assert int(counted["games"].sum() or 0) == old_ends.height
+        for kind in sorted(set(old_ends["kind"])):
+            for facet in ("player_count", "profile", "session_type"):
+                old, new = _old_section(old_ends, kind, facet), _new_section(counted, kind, facet)
+                assert (old["kinds"], old["n"], old["agi"], old["open"]) == (
+                    new["kinds"], new["n"], new["agi"], new["open"])
+                assert_frame_equal(new["counts"], old["counts"])
+                assert_frame_equal(new["points"], _sorted(old["points"]).select(
+                    new["points"].columns))
+                compared += old["counts"].height
+            # the outcomes table's first rows are the kind's own; the CSV holds every one
+            first = mandate_queries.endings(db, f, kind, 7)
+            every = mandate_queries.endings(db, f, kind)
+            assert first.height == min(7, every.height) and every.height == int(
+                old_ends.filter(pl.col("kind") == kind).height)
+            assert first.join(every, on="game_id", how="anti").is_empty()
+            old_claims = _direct(db, _claims(where), [*params, kind])
+            assert_frame_equal(mandate_queries.claims(db, f, kind), old_claims)
+            shown = mandate_queries.claims(db, f, kind, 5)
+            assert shown.height == min(5, old_claims.height)
+            assert shown.join(old_claims, on=["game_id", "seat"], how="anti").is_empty()
+    return compared
+
+
+@pytest.fixture(scope="module")
+def warehouses(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    work = tmp_path_factory.mktemp("game_totals")
+    mp = pytest.MonkeyPatch()
+    # a base corpus of 25 games (20 simulated, 5 synthetic facilitated), replicated 10 times
+    mp.setattr(bench, "BASE_SIMULATED", 20)
+    mp.setattr(bench, "BASE_FACILITATED", 5)
+    mp.setenv("PLAYTEST_FLUSH_GAMES", "4")  # several loads, each adding its own totals
+    mandate = get_ruleset("mandate2038")
+    assert mandate is not None
+    if mandate.synthetic_log is None:  # the bench's synthetic logs: Mandate 2038's declaration
+        mp.setattr(mandate, "synthetic_log", "ingest.mandate2038.synthetic:synthetic_log")
+    try:
+        big = bench.synthetic_warehouse(250, work)
+    finally:
+        mp.undo()
+    return work / "base" / "playtest.duckdb", big
+
+
+def test_loads_write_seat_totals_merged_at_the_end(warehouses: tuple[Path, Path]) -> None:
+    base, _ = warehouses
+    con = duckdb.connect(str(base), read_only=True)
+    try:
+        keys = ", ".join(game_totals._keys("seat_totals"))
+        row = con.execute(f"SELECT count(*), count(DISTINCT ({keys})), sum(games), sum(seats) "
+                          "FROM seat_totals").fetchone()
+        seats = con.execute("SELECT count(DISTINCT game_id), count(*) FROM seats s "
+                            "JOIN games g USING (game_id)").fetchone()
+    finally:
+        con.close()
+    assert row is not None and seats is not None
+    assert row[0] == row[1] > 0  # one row per key after the ingest's compaction
+    assert (row[2], row[3]) == seats
+    assert _check(base) > 0
+
+
+def test_counts_equal_the_per_row_queries_at_250_games(warehouses: tuple[Path, Path]) -> None:
+    _, big = warehouses
+    assert _direct(big, "SELECT count(*) AS n FROM games", [])["n"][0] == 250
+    assert _check(big) > 50
+
+
+def test_migration_12_writes_the_loads_totals(warehouses: tuple[Path, Path],
+                                              tmp_path: Path) -> None:
+    base, _ = warehouses
+    db = tmp_path / "old.duckdb"
+    db.write_bytes(base.read_bytes())
+    con = duckdb.connect(str(db))
+    try:
+        want = con.sql("SELECT * FROM seat_totals").pl()
+        con.execute("DROP TABLE seat_totals")  # as loaded before migration 12
+        con.execute("DELETE FROM schema_migrations WHERE version >= 12")
+        assert migrate(con) == [12]
+        assert_frame_equal(_sorted(con.sql("SELECT * FROM seat_totals").pl()), _sorted(want))
+        # run again over the table (a re-run of the migrations after an older one): same sums
+        con.execute("DELETE FROM schema_migrations WHERE version >= 12")
+        assert migrate(con) == [12]
+        assert_frame_equal(_sorted(con.sql("SELECT * FROM seat_totals").pl()), _sorted(want))
+    finally:
+        con.close()
+    assert _check(db) > 0
+
+
+def test_a_warehouse_without_seat_totals_reads_the_seats(warehouses: tuple[Path, Path],
+                                                          tmp_path: Path) -> None:
+    base, _ = warehouses
+    db = tmp_path / "v10.duckdb"
+    db.write_bytes(base.read_bytes())
+    con = duckdb.connect(str(db))
+    try:
+        con.execute("DROP TABLE seat_totals")
+    finally:
+        con.close()
+    assert _check(db) > 0
