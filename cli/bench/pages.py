@@ -274,10 +274,14 @@ def synthetic_warehouse(games: int, work: Path, seed: str = "bench-pages") -> Pa
         if "ledger_totals" in present:
             con.execute("UPDATE ledger_totals SET amount = amount * ?, entries = entries * ?",
                         [copies, copies])
-        for table, (*_, sums) in {**summaries.TOTALS, **game_totals.TOTALS}.items():
+        for table, (*_, sums) in summaries.TOTALS.items():
             if table in present:
                 con.execute(f"UPDATE {table} SET "
                             + ", ".join(f"{c} = {c} * {int(copies)}" for c in sums))
+        # seat and balance totals (a copied game's block is its own): from the copied tables
+        con.execute("BEGIN TRANSACTION")
+        game_totals.refresh(con)
+        con.execute("COMMIT")
         con.execute("CHECKPOINT")
         n = con.execute("SELECT count(*) FROM games").fetchone()
     finally:

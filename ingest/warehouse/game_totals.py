@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import duckdb
 
+from ingest.warehouse import balance as _balance
 from ingest.warehouse.summaries import GAME_KEYS
 
 _G = ", ".join(f"g.{k}" for k in GAME_KEYS)
@@ -44,57 +45,78 @@ TOTALS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
         ("seats", "games"),
     ),
 }
-TABLES: tuple[str, ...] = tuple(TOTALS)
+#: every table this module keeps: :data:`TOTALS` and the Balance page's
+#: (:data:`ingest.warehouse.balance.TOTALS`)
+TABLES: tuple[str, ...] = (*TOTALS, *_balance.TOTALS)
+
+
+def _keys_of(create: str, sums: tuple[str, ...]) -> list[str]:
+    """The key columns of a totals table (its CREATE's columns less the summed ones)."""
+    cols = [c.strip().split()[0] for c in create[create.index("(") + 1:-1].split(",")]
+    return [c for c in cols if c not in sums]
 
 
 def _keys(name: str) -> list[str]:
-    """The key columns of the totals table ``name`` (its columns less the summed ones)."""
-    create = TOTALS[name][1]
-    cols = [c.strip().split()[0] for c in create[create.index("(") + 1:-1].split(",")]
-    return [c for c in cols if c not in TOTALS[name][3]]
+    """The key columns of the totals table ``name``."""
+    if name in TOTALS:
+        return _keys_of(TOTALS[name][1], TOTALS[name][3])
+    create, sums = _balance.TOTALS[name]
+    return _keys_of(create, sums)
+
+
+def _sums(name: str) -> tuple[str, ...]:
+    return TOTALS[name][3] if name in TOTALS else _balance.TOTALS[name][1]
 
 
 def migration_12_sql() -> str:
     """Create the totals and fill them from the tables loaded (migration 12). A table already
     there (a test that re-runs the migrations after 8 on a warehouse loaded since) is filled
     again from the tables: the same sums."""
-    return "\n".join(f"{create.replace('CREATE TABLE', 'CREATE TABLE IF NOT EXISTS', 1)};\n"
-                     f"DELETE FROM {name};\nINSERT INTO {name} BY NAME "
-                     f"{select.format(source=source, games='games')};"
-                     for name, (source, create, select, _sums) in TOTALS.items())
+    return "\n".join([
+        *(f"{create.replace('CREATE TABLE', 'CREATE TABLE IF NOT EXISTS', 1)};\n"
+          f"DELETE FROM {name};\nINSERT INTO {name} BY NAME "
+          f"{select.format(source=source, games='games')};"
+          for name, (source, create, select, _sums) in TOTALS.items()),
+        _balance.migration_12_sql()])
 
 
 def present(con: duckdb.DuckDBPyConnection) -> frozenset[str]:
-    """The tables of :data:`TOTALS` this warehouse has (none before migration 12)."""
+    """The tables of :data:`TABLES` this warehouse has (none before migration 12)."""
     rows = con.execute("SELECT table_name FROM information_schema.tables "
                        "WHERE list_contains(?::VARCHAR[], table_name)", [list(TABLES)]).fetchall()
     return frozenset(str(r[0]) for r in rows)
 
 
-def add_totals(con: duckdb.DuckDBPyConnection, views: dict[str, str]) -> None:
-    """Add the totals of a batch whose rows are the registered views ``views[table]`` (in the
-    caller's transaction) to those of :data:`TOTALS` the warehouse has."""
-    mine = present(con)
+def add_loaded(con: duckdb.DuckDBPyConnection, game_ids: list[str]) -> None:
+    """Add the totals of the games ``game_ids`` just loaded (their rows and ``seat_balance``
+    written, in the caller's transaction) to the tables of :data:`TABLES` the warehouse has."""
+    ids = sorted(set(game_ids))
+    if not ids:
+        return
+    have = present(con)
+    cond = "(SELECT * FROM {t} WHERE list_contains(?::VARCHAR[], game_id))"
     for name, (source, _create, select, _sums) in TOTALS.items():
-        if name in mine and {"games", source} <= set(views):
-            # identifiers are this module's constants and the loader's view names
-            con.execute(f"INSERT INTO {name} BY NAME "
-                        + select.format(source=f'"{views[source]}"', games=f'"{views["games"]}"'))
+        if name in have:
+            # identifiers are this module's constants; the ids travel as parameters
+            con.execute(f"INSERT INTO {name} BY NAME " + select.format(
+                source=cond.format(t=source), games=cond.format(t="games")), [ids, ids])
+    _balance.add_totals(con, ids, have)
 
 
 def compact(con: duckdb.DuckDBPyConnection) -> None:
-    """Merge the rows of one key of each table of :data:`TOTALS` (each load adds its own), in
+    """Merge the rows of one key of each table of :data:`TABLES` (each load adds its own), in
     one transaction; the sums are the same before and after."""
     have = present(con)
     con.execute("BEGIN TRANSACTION")
     try:
-        for name, (*_, sums) in TOTALS.items():
+        for name in TABLES:
             if name not in have:
                 continue
             keys = ", ".join(_keys(name))
-            summed = ", ".join(f"CAST(sum({c}) AS BIGINT) AS {c}" for c in sums)
+            summed = ", ".join(f"CAST(sum({c}) AS {'DOUBLE' if c in _DOUBLES else 'BIGINT'}) "
+                               f"AS {c}" for c in _sums(name))
             con.execute(f"CREATE TEMP TABLE _compact AS SELECT {keys}, {summed} "
-                        f"FROM {name} GROUP BY {keys}")
+                        f"FROM {name} GROUP BY ALL")
             con.execute(f"DELETE FROM {name}")
             con.execute(f"INSERT INTO {name} BY NAME SELECT * FROM _compact")
             con.execute("DROP TABLE _compact")
@@ -104,11 +126,20 @@ def compact(con: duckdb.DuckDBPyConnection) -> None:
         raise
 
 
+#: the summed columns that are sums of fractions (win credit), kept as doubles
+_DOUBLES = frozenset({"credit", "converted", "points"})
+
+
 def refresh(con: duckdb.DuckDBPyConnection) -> None:
-    """Recompute every table of :data:`TOTALS` from the tables (in the caller's transaction):
+    """Recompute every table of :data:`TABLES` from the tables (in the caller's transaction):
     for a warehouse whose tables were written other than by the load step."""
     have = present(con)
     for name, (source, _create, select, _sums) in TOTALS.items():
         if name in have:
             con.execute(f"DELETE FROM {name}")
             con.execute(f"INSERT INTO {name} BY NAME {select.format(source=source, games='games')}")
+    selects = _balance.totals_sql("TRUE")
+    for name in _balance.TOTALS:
+        if name in have:
+            con.execute(f"DELETE FROM {name}")
+            con.execute(f"INSERT INTO {name} BY NAME {selects[name]}")

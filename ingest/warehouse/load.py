@@ -96,12 +96,12 @@ def load_frames(
                 summaries.add_batch(con, name, view, summarised)
                 result.rows[name] = frame.height
             summaries.add_totals(con, views, summarised)
-            game_totals.add_totals(con, views)
         finally:
             for view in views.values():
                 con.unregister(view)
         # derived per-seat balance rows of the new games, in the same transaction
         balance.refresh(con, result.loaded)
+        game_totals.add_loaded(con, result.loaded)
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")
