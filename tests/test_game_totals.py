@@ -1,5 +1,5 @@
-"""The End conditions and Scoring sources sections read counts instead of a row per game or
-seat, with the figures of the per-row queries they replace.
+"""The End conditions, Scoring sources and Balance pages read counts instead of a row per game
+or seat, with the figures of the per-row queries they replace.
 
 A small corpus (simulated games and synthetic facilitated logs) is ingested through the real
 pipeline, four games per load (so several loads' ``seat_totals`` are merged), and the page
@@ -30,6 +30,10 @@ from dashboards.mandate2038 import queries as mandate_queries
 from dashboards.mandate2038 import sections
 from dashboards.queries import KIND_SQL, Filters
 from engine.core.registry import get_ruleset
+from ingest import balance
+from ingest import stats as istats
+from ingest.mandate2038 import balance as bq
+from ingest.warehouse import balance as wb
 from ingest.warehouse import game_totals
 from ingest.warehouse.migrations import migrate
 
@@ -77,6 +81,99 @@ def _claims(where: str) -> str:
         LEFT JOIN seats s ON s.game_id = c.game_id AND s.seat = c.seat
         WHERE {where} AND {KIND_SQL} = ? ORDER BY c.game_id, c.seat
         """
+
+
+# the Balance page's block counts as they were read from every seat (``_ctes`` expanded)
+
+
+def _balance_ctes(db: Path, f: Filters) -> tuple[str, list[Any]]:
+    src = bq.Source(db=db)
+    blk = f", hash({bq.CLUSTER_SQL}) % {istats.BLOCKS} AS blk"
+    g, params = balance.games_cte(src, f, "mandate2038", extra=blk,
+                                  join="LEFT JOIN dk USING (game_id)")
+    return f"{bq.deal_cte(True)}, {g}, sb AS (SELECT * FROM seat_balance)", params
+
+
+def _grouped(ctes: str) -> str:
+    action_ids = [*wb.ACTION_IDS, "other"]
+    sums = ", ".join(f"CAST(sum(a_{a}) AS BIGINT) AS a_{a}" for a in action_ids)
+    return f"""
+        WITH {ctes}
+        SELECT g.kind, g.player_count, g.blk, sb.turn_order, sb.faction, sb.profile, sb.opening,
+               sb.path,
+               count(*) AS appearances, sum(sb.credit)::DOUBLE AS credit,
+               {sums},
+               CAST(sum(sb.blocked) AS BIGINT) AS blocked,
+               CAST(sum(sb.policy_fallbacks) AS BIGINT) AS fallbacks,
+               count(sb.policy_fallbacks) AS fallback_seats,
+               count(*) FILTER (WHERE sb.seat = 1) AS games,
+               sum(sb.lead_won_share)::DOUBLE AS converted,
+               count(*) FILTER (WHERE sb.seat = 1 AND sb.era2_leaders > 1) AS tied
+        FROM sb JOIN g USING (game_id)
+        GROUP BY ALL
+        """
+
+
+def _matchups(ctes: str) -> str:
+    return f"""
+        WITH {ctes},
+        gn AS (SELECT *, row_number() OVER () AS gnum FROM g),
+        ps AS MATERIALIZED (SELECT gn.gnum, sb.seat, sb.profile, sb.final_mandate AS score,
+                                   gn.kind, gn.player_count, gn.blk
+                            FROM sb JOIN gn USING (game_id) WHERE sb.profile IS NOT NULL)
+        SELECT a.kind, a.player_count, a.blk, a.profile, b.profile AS opponent,
+               count(*) AS comparisons,
+               sum(CASE WHEN a.score > b.score THEN 1.0 WHEN a.score = b.score THEN 0.5
+                        ELSE 0.0 END)::DOUBLE AS points
+        FROM ps a JOIN ps b ON a.gnum = b.gnum AND a.seat <> b.seat
+                           AND a.profile <> b.profile
+        GROUP BY ALL
+        """
+
+
+def _game_counts(ctes: str) -> str:
+    return f"""
+        WITH {ctes}
+        SELECT g.kind, g.player_count, count(*) FILTER (WHERE sb.seat = 1) AS games
+        FROM sb JOIN g USING (game_id)
+        GROUP BY ALL
+        """
+
+
+def _close(new: pl.DataFrame, old: pl.DataFrame) -> None:
+    """Equal frames, sums of fractions (win credit) to 1e-9: the order of the additions differs."""
+    assert new.columns == old.columns, (new.columns, old.columns)
+    assert new.schema == old.schema, (new.schema, old.schema)
+    assert_frame_equal(_sorted(new), _sorted(old), rel_tol=1e-9, abs_tol=1e-12)
+
+
+def _check_balance(db: Path) -> int:
+    """The Balance page's counts and metrics from the totals against the per-seat queries."""
+    balance.clear_caches()
+    store._CACHE.clear()
+    src = bq.Source(db=db)
+    compared = 0
+    for f in [*FILTERS, bq.for_count(Filters(), 4)]:
+        ctes, params = _balance_ctes(db, f)
+        old = _direct(db, _grouped(ctes), params)
+        new_parts, old_parts = bq._grouped(src, f), bq.split_grouped(old) if old.height else {}
+        assert new_parts.keys() == old_parts.keys()
+        for name in old_parts:
+            _close(new_parts[name], old_parts[name])
+            compared += old_parts[name].height
+        for new, old in ((bq.matchup_counts(src, f), _direct(db, _matchups(ctes), params)),
+                         (bq._game_counts(src, f), _direct(db, _game_counts(ctes), params))):
+            if old.is_empty():
+                assert new.is_empty()
+                continue
+            _close(new, old)
+            compared += old.height
+        assert bq._totals(src) == ("balance_totals" in _tables(db))
+    return compared
+
+
+def _tables(db: Path) -> set[str]:
+    return set(_direct(db, "SELECT table_name FROM information_schema.tables", [])["table_name"])
 
 
 def _old_section(ends: pl.DataFrame, kind: str, facet: str) -> dict[str, Any]:
@@ -198,10 +295,21 @@ def warehouses(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return work / "base" / "playtest.duckdb", big
 
 
+def test_the_block_is_mandate_2038_balance_queries_own() -> None:
+    assert wb.CLUSTER_SQL == bq.CLUSTER_SQL
+    assert wb.deal_cte(True) == bq.deal_cte(True)
+    assert wb.BLOCKS == istats.BLOCKS
+
+
 def test_loads_write_seat_totals_merged_at_the_end(warehouses: tuple[Path, Path]) -> None:
     base, _ = warehouses
     con = duckdb.connect(str(base), read_only=True)
     try:
+        for table in game_totals.TABLES:  # merged at the end of the ingest: one row per key
+            keys = ", ".join(game_totals._keys(table))
+            got = con.execute(f"SELECT count(*), count(DISTINCT ({keys})) FROM {table}"
+                              ).fetchone()
+            assert got is not None and got[0] == got[1] > 0, table
         keys = ", ".join(game_totals._keys("seat_totals"))
         row = con.execute(f"SELECT count(*), count(DISTINCT ({keys})), sum(games), sum(seats) "
                           "FROM seat_totals").fetchone()
@@ -213,12 +321,27 @@ def test_loads_write_seat_totals_merged_at_the_end(warehouses: tuple[Path, Path]
     assert row[0] == row[1] > 0  # one row per key after the ingest's compaction
     assert (row[2], row[3]) == seats
     assert _check(base) > 0
+    assert _check_balance(base) > 0
 
 
 def test_counts_equal_the_per_row_queries_at_250_games(warehouses: tuple[Path, Path]) -> None:
     _, big = warehouses
     assert _direct(big, "SELECT count(*) AS n FROM games", [])["n"][0] == 250
     assert _check(big) > 50
+    assert _check_balance(big) > 50
+    # the metrics as the page shows them: the same from the totals as from every seat
+    balance.clear_caches()
+    with_totals = bq.metrics(bq.Source(db=big), Filters())
+    mp = pytest.MonkeyPatch()
+    mp.setattr(bq, "_totals", lambda src: False)
+    try:
+        balance.clear_caches()
+        per_seat = bq.metrics(bq.Source(db=big), Filters())
+    finally:
+        mp.undo()
+        balance.clear_caches()
+    assert with_totals.height > 10
+    assert_frame_equal(with_totals, per_seat, rel_tol=1e-9, abs_tol=1e-12)
 
 
 def test_migration_12_writes_the_loads_totals(warehouses: tuple[Path, Path],
@@ -228,18 +351,24 @@ def test_migration_12_writes_the_loads_totals(warehouses: tuple[Path, Path],
     db.write_bytes(base.read_bytes())
     con = duckdb.connect(str(db))
     try:
-        want = con.sql("SELECT * FROM seat_totals").pl()
-        con.execute("DROP TABLE seat_totals")  # as loaded before migration 12
+        want = {t: con.sql(f"SELECT * FROM {t}").pl() for t in game_totals.TABLES}
+        for table in game_totals.TABLES:  # as loaded before migration 12
+            con.execute(f"DROP TABLE {table}")
         con.execute("DELETE FROM schema_migrations WHERE version >= 12")
         assert migrate(con) == [12]
-        assert_frame_equal(_sorted(con.sql("SELECT * FROM seat_totals").pl()), _sorted(want))
-        # run again over the table (a re-run of the migrations after an older one): same sums
+        for table, frame in want.items():
+            assert_frame_equal(_sorted(con.sql(f"SELECT * FROM {table}").pl()), _sorted(frame),
+                               rel_tol=1e-9, abs_tol=1e-12)
+        # run again over the tables (a re-run of the migrations after an older one): the same
         con.execute("DELETE FROM schema_migrations WHERE version >= 12")
         assert migrate(con) == [12]
-        assert_frame_equal(_sorted(con.sql("SELECT * FROM seat_totals").pl()), _sorted(want))
+        for table, frame in want.items():
+            assert_frame_equal(_sorted(con.sql(f"SELECT * FROM {table}").pl()), _sorted(frame),
+                               rel_tol=1e-9, abs_tol=1e-12)
     finally:
         con.close()
     assert _check(db) > 0
+    assert _check_balance(db) > 0
 
 
 def test_a_warehouse_without_seat_totals_reads_the_seats(warehouses: tuple[Path, Path],
@@ -249,7 +378,9 @@ def test_a_warehouse_without_seat_totals_reads_the_seats(warehouses: tuple[Path,
     db.write_bytes(base.read_bytes())
     con = duckdb.connect(str(db))
     try:
-        con.execute("DROP TABLE seat_totals")
+        for table in game_totals.TABLES:
+            con.execute(f"DROP TABLE {table}")
     finally:
         con.close()
     assert _check(db) > 0
+    assert _check_balance(db) > 0
