@@ -70,6 +70,15 @@ def _endings(where: str) -> str:
         """
 
 
+def _claim_strengths(where: str) -> str:
+    return f"""
+        SELECT {KIND_SQL} AS kind, c.strength, c.eligible, count(*) AS claims
+        FROM claims c JOIN games g USING (game_id)
+        WHERE {where}
+        GROUP BY ALL ORDER BY ALL
+        """
+
+
 CLAIM_COLUMNS = ("c.game_id, c.seat, s.faction, c.publication, c.paid, c.modules_supported, "
                  f"c.eligible, c.strength, g.player_count, {KIND_SQL} AS kind")
 
@@ -244,6 +253,8 @@ def _check(db: Path) -> int:
         params = ["mandate2038", *params]
         pairs = [(mandate_queries.seat_counts(db, f), _direct(db, _seat_counts(where), params)),
                  (mandate_queries.kind_sizes(db, f), _direct(db, _kind_sizes(where), params))]
+        pairs.append((mandate_queries.claim_strengths(db, f),
+                      _direct(db, _claim_strengths(where), params)))
         old_ends = _direct(db, _endings(where), params)
         pairs.append((mandate_queries.endings(db, f), old_ends))
         for new, old in pairs:
@@ -371,7 +382,7 @@ def test_migration_12_writes_the_loads_totals(warehouses: tuple[Path, Path],
     assert _check_balance(db) > 0
 
 
-def test_a_warehouse_without_seat_totals_reads_the_seats(warehouses: tuple[Path, Path],
+def test_a_warehouse_without_the_totals_reads_the_rows(warehouses: tuple[Path, Path],
                                                           tmp_path: Path) -> None:
     base, _ = warehouses
     db = tmp_path / "v10.duckdb"

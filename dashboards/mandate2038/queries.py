@@ -156,6 +156,19 @@ def ending_counts(db: Path, f: Filters) -> pl.DataFrame:
     margins and the page's facets (player count, profile, session type): every figure and chart
     of the End conditions section, aggregated in SQL instead of a row per game."""
     where, params = _where(f)
+    if summarised(db, "outcome_totals"):  # the load step's counts (complete games only)
+        return query(
+            db,
+            f"""
+            SELECT {KIND_SQL} AS kind, g.ending, g.player_count, g.profile, g.session_type,
+                   g.agi, g.open, g.trust_margin, g.risk_margin,
+                   CAST(sum(g.games) AS BIGINT) AS games
+            FROM outcome_totals g
+            WHERE {where}
+            GROUP BY ALL
+            """,
+            params,
+        )
     return query(
         db,
         f"""
@@ -182,25 +195,47 @@ def claims(db: Path, f: Filters, kind: str | None = None, limit: int | None = No
     if kind is not None:
         where += f" AND {KIND_SQL} = ?"
         params = [*params, kind]
-    cap = " ORDER BY c.game_id, c.seat"
     if limit is not None:
-        cap = " LIMIT ?"
-        params = [*params, int(limit)]
+        # the first claims found, then the factions of their seats only
+        return query(
+            db,
+            f"""
+            SELECT c.game_id, c.seat, s.faction, c.publication, c.paid, c.modules_supported,
+                   c.eligible, c.strength, c.player_count, c.kind
+            FROM (SELECT c.*, g.player_count, {KIND_SQL} AS kind
+                  FROM claims c JOIN games g USING (game_id) WHERE {where} LIMIT ?) c
+            LEFT JOIN seats s ON s.game_id = c.game_id AND s.seat = c.seat
+            """,
+            [*params, int(limit)],
+        )
     return query(
         db,
         f"""
         SELECT {CLAIM_COLUMNS}
         FROM claims c JOIN games g USING (game_id)
         LEFT JOIN seats s ON s.game_id = c.game_id AND s.seat = c.seat
-        WHERE {where}{cap}
+        WHERE {where} ORDER BY c.game_id, c.seat
         """,
         params,
     )
 
 
 def claim_strengths(db: Path, f: Filters) -> pl.DataFrame:
-    """Claims of the filtered games counted per kind, strength and eligibility (``claims``)."""
+    """Claims of the filtered games counted per kind, strength and eligibility (``claims``;
+    the load step's ``claim_totals`` where the warehouse has them)."""
     where, params = _where(f)
+    if summarised(db, "claim_totals"):
+        return query(
+            db,
+            f"""
+            SELECT {KIND_SQL} AS kind, g.strength, g.eligible,
+                   CAST(sum(g.claims) AS BIGINT) AS claims
+            FROM claim_totals g
+            WHERE {where}
+            GROUP BY ALL ORDER BY ALL
+            """,
+            params,
+        )
     return query(
         db,
         f"""

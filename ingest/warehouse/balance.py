@@ -203,6 +203,7 @@ _GAME_DDL = (
     "illustrative BOOLEAN, is_human BOOLEAN, variant_name VARCHAR, variant_content_hash VARCHAR, "
     "blk UBIGINT"
 )
+_GAME_KEYS_DDL = _GAME_DDL.rsplit(", variant_name", 1)[0]
 _A = [*(f"a_{a}" for a in ACTION_IDS), "a_other"]
 #: the summed columns of ``balance_totals`` and ``matchup_totals``
 BALANCE_SUMS: tuple[str, ...] = ("appearances", "credit", *_A, "blocked", "fallbacks",
@@ -220,6 +221,16 @@ TOTALS: dict[str, tuple[str, tuple[str, ...]]] = {
         f"CREATE TABLE matchup_totals ({_GAME_DDL}, profile_seat VARCHAR, opponent VARCHAR, "
         "comparisons BIGINT, points DOUBLE)",
         MATCHUP_SUMS),
+    # the End conditions page's: complete games per ending, AGI, Open and the Open test's two
+    # margins; Dossier claims per strength and eligibility (every game's)
+    "outcome_totals": (
+        f"CREATE TABLE outcome_totals ({_GAME_KEYS_DDL}, ending VARCHAR, agi BOOLEAN, "
+        "open BOOLEAN, trust_margin INTEGER, risk_margin INTEGER, games BIGINT)",
+        ("games",)),
+    "claim_totals": (
+        f"CREATE TABLE claim_totals ({_GAME_KEYS_DDL}, strength INTEGER, eligible BOOLEAN, "
+        "claims BIGINT)",
+        ("claims",)),
 }
 
 
@@ -265,7 +276,22 @@ def totals_sql(where: str) -> dict[str, str]:
                        AND a.profile_seat <> b.profile_seat
     GROUP BY ALL
     """
-    return {"balance_totals": balance, "matchup_totals": matchup}
+    gkeys = ", ".join(f"g.{c}" for c in _GAME_KEYS)
+    outcome = f"""
+    SELECT {gkeys}, o.ending, o.agi, o.open, o.trust_margin,
+           o.systemic_risk_limit - o.systemic_risk AS risk_margin, count(*) AS games
+    FROM outcomes o JOIN games g USING (game_id)
+    WHERE {where} AND o.complete AND {where.replace('g.game_id', 'o.game_id')}
+    GROUP BY ALL
+    """
+    claim = f"""
+    SELECT {gkeys}, c.strength, c.eligible, count(*) AS claims
+    FROM claims c JOIN games g USING (game_id)
+    WHERE {where} AND {where.replace('g.game_id', 'c.game_id')}
+    GROUP BY ALL
+    """
+    return {"balance_totals": balance, "matchup_totals": matchup, "outcome_totals": outcome,
+            "claim_totals": claim}
 
 
 def migration_12_sql() -> str:
