@@ -165,8 +165,11 @@ def _ctes(src: Source, f: Selection) -> tuple[str, list[Any]]:
 def _totals(src: Source) -> bool:
     """True when the counts are read from the load step's totals per filtered games' values
     (``balance_totals``, ``matchup_totals``: migration 12) rather than from every seat."""
+    # (a warehouse from before seat_balance or the seats' turn order has no totals either;
+    # a test dropping those keeps them)
     return (src.study is None and bool(columns(src, "balance_totals"))
-            and bool(columns(src, "matchup_totals")))
+            and bool(columns(src, "matchup_totals")) and bool(columns(src, "seat_balance"))
+            and "turn_order" in columns(src, "seats"))
 
 
 def _totals_cte(f: Selection, table: str) -> tuple[str, list[Any]]:

@@ -153,6 +153,7 @@ def refresh(con: duckdb.DuckDBPyConnection, game_ids: Sequence[str] | None = Non
     if game_ids is None:
         con.execute("DELETE FROM seat_balance")
         con.execute(f"INSERT INTO seat_balance BY NAME {select_sql('TRUE')}")
+        refresh_totals(con)  # and the totals read from it (the load step adds a batch's own)
         return
     ids = sorted(set(game_ids))
     if not ids:
@@ -317,3 +318,16 @@ def add_totals(con: duckdb.DuckDBPyConnection, game_ids: Sequence[str],
         if name in have:
             # the deal's seats and the games: the same list twice
             con.execute(f"INSERT INTO {name} BY NAME {selects[name]}", [ids, ids])
+
+
+def refresh_totals(con: duckdb.DuckDBPyConnection) -> None:
+    """Recompute the tables of :data:`TOTALS` the warehouse has from its tables (in the
+    caller's transaction)."""
+    have = {str(r[0]) for r in con.execute(
+        "SELECT table_name FROM information_schema.tables WHERE list_contains(?::VARCHAR[], "
+        "table_name)", [list(TOTALS)]).fetchall()}
+    selects = totals_sql("TRUE")
+    for name in TOTALS:
+        if name in have:
+            con.execute(f"DELETE FROM {name}")
+            con.execute(f"INSERT INTO {name} BY NAME {selects[name]}")

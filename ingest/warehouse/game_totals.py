@@ -138,8 +138,4 @@ def refresh(con: duckdb.DuckDBPyConnection) -> None:
         if name in have:
             con.execute(f"DELETE FROM {name}")
             con.execute(f"INSERT INTO {name} BY NAME {select.format(source=source, games='games')}")
-    selects = _balance.totals_sql("TRUE")
-    for name in _balance.TOTALS:
-        if name in have:
-            con.execute(f"DELETE FROM {name}")
-            con.execute(f"INSERT INTO {name} BY NAME {selects[name]}")
+    _balance.refresh_totals(con)
