@@ -1,4 +1,4 @@
-"""The End conditions, Scoring sources and Balance pages read counts instead of a row per game
+"""The End conditions, Scoring sources, Balance and Variants pages read counts instead of a row per game
 or seat, with the figures of the per-row queries they replace.
 
 A small corpus (simulated games and synthetic facilitated logs) is ingested through the real
@@ -23,7 +23,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 from cli.bench import pages as bench
-from dashboards import store
+from dashboards import store, variant_queries
 from dashboards.filters import SESSION_TYPE_LABELS
 from dashboards.mandate2038 import charts as mandate_charts
 from dashboards.mandate2038 import queries as mandate_queries
@@ -76,6 +76,25 @@ def _claim_strengths(where: str) -> str:
         FROM claims c JOIN games g USING (game_id)
         WHERE {where}
         GROUP BY ALL ORDER BY ALL
+        """
+
+
+def _physical_by_variant(where: str) -> str:
+    done = "coalesce(g.complete, FALSE)"
+    agi, opn = "o.agi", "o.open"
+    return f"""
+        SELECT g.game, coalesce(g.variant_name, 'baseline') AS variant,
+               g.variant_content_hash AS variant_hash,
+               count(*) AS games,
+               count(*) FILTER (WHERE {done}) AS complete,
+               count(*) FILTER (WHERE NOT {done}) AS partial,
+               count(*) FILTER (WHERE {done} AND {agi} IS NOT NULL) AS agi_known,
+               count(*) FILTER (WHERE {done} AND coalesce({agi}, FALSE)) AS agi,
+               count(*) FILTER (WHERE {done} AND coalesce({opn}, FALSE)) AS open
+        FROM games g LEFT JOIN outcomes o USING (game_id)
+        WHERE g.is_human AND NOT coalesce(g.illustrative, FALSE) AND {where}
+        GROUP BY ALL
+        ORDER BY g.game, variant, variant_hash NULLS FIRST
         """
 
 
@@ -253,6 +272,9 @@ def _check(db: Path) -> int:
         params = ["mandate2038", *params]
         pairs = [(mandate_queries.seat_counts(db, f), _direct(db, _seat_counts(where), params)),
                  (mandate_queries.kind_sizes(db, f), _direct(db, _kind_sizes(where), params))]
+        g_where, g_params = f.where("g")
+        pairs.append((variant_queries.physical_by_variant(db, f),
+                      _direct(db, _physical_by_variant(g_where), g_params)))
         pairs.append((mandate_queries.claim_strengths(db, f),
                       _direct(db, _claim_strengths(where), params)))
         old_ends = _direct(db, _endings(where), params)

@@ -232,6 +232,12 @@ TOTALS: dict[str, tuple[str, tuple[str, ...]]] = {
         f"CREATE TABLE claim_totals ({_GAME_KEYS_DDL}, strength INTEGER, eligible BOOLEAN, "
         "claims BIGINT)",
         ("claims",)),
+    # the Variants page's: physical playtests (human, never illustrative) per variant, status
+    # and outcome (AGI, Open) as ``dashboards.variant_queries.physical_by_variant`` counts them
+    "variant_totals": (
+        f"CREATE TABLE variant_totals ({_GAME_DDL.rsplit(', blk', 1)[0]}, complete BOOLEAN, "
+        "agi BOOLEAN, open BOOLEAN, games BIGINT)",
+        ("games",)),
 }
 
 
@@ -291,8 +297,16 @@ def totals_sql(where: str) -> dict[str, str]:
     WHERE {where} AND {where.replace('g.game_id', 'c.game_id')}
     GROUP BY ALL
     """
+    vkeys = ", ".join(f"g.{c}" for c in TOTALS_GAME_COLUMNS)
+    variant = f"""
+    SELECT {vkeys}, g.complete, o.agi, o.open, count(*) AS games
+    FROM games g LEFT JOIN outcomes o
+         ON o.game_id = g.game_id AND {where.replace('g.game_id', 'o.game_id')}
+    WHERE {where} AND g.is_human AND NOT coalesce(g.illustrative, FALSE)
+    GROUP BY ALL
+    """
     return {"balance_totals": balance, "matchup_totals": matchup, "outcome_totals": outcome,
-            "claim_totals": claim}
+            "claim_totals": claim, "variant_totals": variant}
 
 
 def migration_12_sql() -> str:
