@@ -8,11 +8,14 @@ the least seat number, counts it). The Scoring sources page divides its ledger s
 instead of counting the ``seats`` of the filtered games on every draw (4 million rows at a
 million games). A page applies the sidebar's condition to it aliased ``g`` as to ``games``.
 
-Each load adds its batch's sums in its transaction (:func:`add_totals`, called beside
-:func:`ingest.warehouse.summaries.add_totals`: a game's seats are always loaded with it, so its
-first seat is in the same batch); :func:`compact` merges the rows of one key at the end of an
-ingest; migration 12 fills it for a warehouse loaded before; a warehouse without it is read from
-``seats`` as before (``tests/test_game_totals.py`` compares the two).
+This module also keeps the totals of :data:`ingest.warehouse.balance.TOTALS` (the Balance,
+End conditions and Variants pages'), which are derived from ``seat_balance`` and Mandate 2038's
+columns beside it. Each load adds its games' sums in its transaction (:func:`add_loaded`,
+called by :func:`ingest.warehouse.load.load_frames` after the batch's ``seat_balance`` rows: a
+game's rows are always loaded together, so its first seat is in the same batch);
+:func:`compact` merges the rows of one key at the end of an ingest; migration 12 fills them for
+a warehouse loaded before; a warehouse without them is read from the rows as before
+(``tests/test_game_totals.py`` compares the two).
 """
 
 from __future__ import annotations
