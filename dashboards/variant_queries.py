@@ -51,6 +51,23 @@ def physical_by_variant(db: Path, f: Any = None) -> pl.DataFrame:
                    if {"variant_name", "variant_content_hash"} <= have
                    else ("CAST(NULL AS VARCHAR)", "CAST(NULL AS VARCHAR)"))
     done = "coalesce(g.complete, FALSE)"
+    if has_agi and store.table_exists(db, "variant_totals"):
+        # the load step's counts per the games' filtered values, variant, status and outcome
+        n = "CAST(coalesce(sum(g.games) FILTER (WHERE {}), 0) AS BIGINT)".format
+        return store.query(db, f"""
+            SELECT g.game, coalesce(g.variant_name, '{BASELINE}') AS variant,
+                   g.variant_content_hash AS variant_hash,
+                   CAST(sum(g.games) AS BIGINT) AS games,
+                   {n(done)} AS complete,
+                   {n(f"NOT {done}")} AS partial,
+                   {n(f"{done} AND g.agi IS NOT NULL")} AS agi_known,
+                   {n(f"{done} AND coalesce(g.agi, FALSE)")} AS agi,
+                   {n(f"{done} AND coalesce(g.open, FALSE)")} AS open
+            FROM variant_totals g
+            WHERE {where}
+            GROUP BY ALL
+            ORDER BY g.game, variant, variant_hash NULLS FIRST
+            """, params)
     # the SQL pieces above are this module's constants; the filter values travel as parameters
     return store.query(db, f"""
         SELECT g.game, coalesce({name}, '{BASELINE}') AS variant, {vhash} AS variant_hash,

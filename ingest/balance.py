@@ -454,7 +454,10 @@ def _metrics(game: str, decl: Balance, src: Source, f: Selection, only: int | No
     counts = game_counts(src, f, game)
     for m in decl.metrics:
         if is_sql(m.compute):
-            parts.append(_sql_metric(game, m, src, f, counts, only))
+            # a declared SELECT gives its rows per (kind, player count) of ``counts``: none
+            # without complete games (not run then: each reads the games table)
+            if counts:
+                parts.append(_sql_metric(game, m, src, f, counts, only))
         elif m.compute not in called:
             called.add(m.compute)
             fn: Callable[..., pl.DataFrame] = resolve(m.compute)

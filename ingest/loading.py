@@ -23,7 +23,7 @@ from ingest.formats.cells import neutralise_sql
 from ingest.frames import FrameBuilder
 from ingest.reading import walk_inputs
 from ingest.reports import FileReport, IngestSummary
-from ingest.warehouse import summaries
+from ingest.warehouse import game_totals, summaries
 from ingest.warehouse.load import existing_game_ids, load_frames
 from ingest.warehouse.migrations import migrate
 from ingest.warehouse.schema import TABLES
@@ -224,6 +224,7 @@ class _Loader:
             if self.loads:
                 t0 = time.perf_counter()
                 summaries.compact(self.writer.connection())
+                game_totals.compact(self.writer.connection())
                 self.summary.load_seconds += time.perf_counter() - t0
         finally:
             self.writer.close()

@@ -24,7 +24,7 @@ FACTIONS = ("mirevanta", "kestralyn", "corthaven")
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from ingest.warehouse import migrate, summaries
+    from ingest.warehouse import game_totals, migrate, summaries
 
     db = tmp_path_factory.mktemp("scoring") / "playtest.duckdb"
     con = duckdb.connect(str(db))
@@ -47,6 +47,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
             con.execute("INSERT INTO ledger (game_id, n, seat, era, source, amount) "
                         "VALUES (?, ?, ?, ?, ?, ?)", [gid, n, seat, era, source, amount])
     summaries.refresh(con)  # the tables were written directly: derive what a load derives
+    game_totals.refresh(con)
     con.close()
     return db
 

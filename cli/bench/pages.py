@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TextIO
 
 from dashboards import APP_PATH, DB_ENV
-from ingest.warehouse import summaries
+from ingest.warehouse import game_totals, summaries
 
 
 def _pages() -> dict[str, str]:
@@ -286,9 +286,11 @@ def synthetic_warehouse(games: int, work: Path, seed: str = "bench-pages") -> Pa
             if table in present:
                 con.execute(f"UPDATE {table} SET "
                             + ", ".join(f"{c} = {c} * {int(copies)}" for c in sums))
-        # where each game's rows are: the copies' own row ids (migration 11)
+        # where each game's rows are: the copies' own row ids (migration 11); seat and balance
+        # totals (a copied game's block is its own): from the copied tables (migration 12)
         con.execute("BEGIN TRANSACTION")
         summaries.locate(con)
+        game_totals.refresh(con)
         con.execute("COMMIT")
         con.execute("CHECKPOINT")
         n = con.execute("SELECT count(*) FROM games").fetchone()

@@ -139,7 +139,9 @@ def endings_chart(df: pl.DataFrame, facet: str) -> alt.Chart:
 
 
 def open_margins_chart(df: pl.DataFrame) -> ChartLike:
-    """Each game's Open test: Collective Trust margin vs Systemic Risk margin.
+    """The games' Open test: Collective Trust margin vs Systemic Risk margin, one circle per
+    margin pair, kind and result, its area by how many games it stands for (``df``:
+    :func:`dashboards.mandate2038.sections.margin_points`, counted in SQL).
 
     Open needs trust margin >= 0 and Systemic Risk below the player count (risk margin > 0).
     """
@@ -147,17 +149,17 @@ def open_margins_chart(df: pl.DataFrame) -> ChartLike:
                          .alias("open"))
     pts = (
         _chart(df)
-        .mark_circle(size=80, opacity=0.8)
+        .mark_circle(opacity=0.8)
         .encode(
             x=alt.X("trust_margin:Q", axis=_count_axis("Collective Trust − Open threshold")),
             y=alt.Y("risk_margin:Q",
                     axis=alt.Axis(title="Player count − unresolved Systemic Risk", tickMinStep=1,
                                   format="d", titlePadding=12)),
+            size=alt.Size("games:Q", title="Games"),
             color=_kind_colour(),
             shape=alt.Shape("open:N", title="Open test",
                             scale=alt.Scale(domain=["Open", "Not open"])),
-            tooltip=["game_id", "player_count", "collective_trust", "open_threshold",
-                     "systemic_risk", "systemic_risk_limit", "ending"],
+            tooltip=["games", "kind", "open", "trust_margin", "risk_margin"],
         )
     )
     zero_x = _chart(pl.DataFrame({"v": [0]})).mark_rule(strokeDash=[4, 4]).encode(x="v:Q")

@@ -75,51 +75,137 @@ def seats_in_games(db: Path, f: Filters) -> pl.DataFrame:
 
 def seat_counts(db: Path, f: Filters) -> pl.DataFrame:
     """Seat-games of the filtered games per kind, faction and winner flag (``seat_games``):
-    what the Scoring sources page divides by, counted in SQL instead of reading every seat."""
+    what the Scoring sources page divides by, counted in SQL instead of reading every seat; from
+    the load step's totals per filtered values (``seat_totals``, aliased ``g``) where the
+    warehouse has them, else from ``seats``."""
     where, params = _where(f)
-    return query(
-        db,
-        f"""
+    if summarised(db, "seat_totals"):
+        sql = f"""
+        SELECT {KIND_SQL} AS kind, g.faction, g.winner, CAST(sum(g.seats) AS BIGINT) AS seat_games
+        FROM seat_totals g
+        WHERE {where}
+        GROUP BY ALL ORDER BY ALL
+        """
+    else:
+        sql = f"""
         SELECT {KIND_SQL} AS kind, s.faction, coalesce(s.winner, FALSE) AS winner,
                count(*) AS seat_games
         FROM seats s JOIN games g USING (game_id)
         WHERE {where}
         GROUP BY ALL ORDER BY ALL
-        """,
-        params,
-    )
+        """
+    return query(db, sql, params)
 
 
 def kind_sizes(db: Path, f: Filters) -> pl.DataFrame:
-    """Games with seats and seat-games of the filtered games, per kind (kind, games, seats)."""
+    """Games with seats and seat-games of the filtered games, per kind (kind, games, seats);
+    from ``seat_totals`` where the warehouse has it (a game counted by its first seat)."""
     where, params = _where(f)
-    return query(
-        db,
-        f"""
+    if summarised(db, "seat_totals"):
+        sql = f"""
+        SELECT {KIND_SQL} AS kind, CAST(sum(g.games) AS BIGINT) AS games,
+               CAST(sum(g.seats) AS BIGINT) AS seats
+        FROM seat_totals g
+        WHERE {where}
+        GROUP BY ALL ORDER BY ALL
+        """
+    else:
+        sql = f"""
         SELECT {KIND_SQL} AS kind, count(DISTINCT s.game_id) AS games, count(*) AS seats
         FROM seats s JOIN games g USING (game_id)
         WHERE {where}
         GROUP BY ALL ORDER BY ALL
-        """,
-        params,
-    )
+        """
+    return query(db, sql, params)
 
 
 # --- World Endings ---------------------------------------------------------------------------
 
 
-def endings(db: Path, f: Filters) -> pl.DataFrame:
-    """One row per complete game's outcome with the Open test's margins."""
+ENDING_COLUMNS = ("o.game_id, g.player_count, g.profile, g.session_type, "
+                  f"{KIND_SQL} AS kind, o.ending, o.agi, o.open, o.collective_trust, "
+                  "o.setup_collective_trust, o.open_threshold, o.trust_margin, o.systemic_risk, "
+                  "o.systemic_risk_limit, o.systemic_risk_limit - o.systemic_risk AS risk_margin")
+
+
+def _first(db: Path, tables: tuple[str, ...], sql: str, params: list[Any], limit: int,
+           done: Any = None) -> pl.DataFrame:
+    """The first ``limit`` rows of ``sql``, reading only the first rows as stored of each of
+    ``tables``: ``sql`` names each as ``{table}`` (formatted to a subquery of its first
+    ``window`` rows, one LIMIT parameter each, in the order of ``tables``, before ``params``
+    and the final ``limit``). The window starts at ``4 x limit`` rows and grows four times while
+    fewer than ``limit`` rows are found (or ``done(frame)`` is false), up to every row: then it
+    is the whole query. The load step writes a game's rows of every table together, so the
+    first outcomes (claims, seats) are those of the first games; joining every row to the
+    million games (and seats) read the whole ``game_id`` column of each, 0.1-0.3 CPU s."""
+    rows: int | None = None  # the most rows of the tables, counted when first needed
+    window = 4 * max(1, limit)
+    while True:
+        sub = {t: f"(SELECT * FROM {t} LIMIT ?)" for t in tables}
+        frame = query(db, sql.format(**sub), [*([window] * len(tables)), *params, int(limit)])
+        if frame.height >= limit and (done is None or done(frame)):
+            return frame
+        if rows is None:
+            counts = query(db, " UNION ALL ".join(f"SELECT count(*) AS n FROM {t}"
+                                                  for t in tables))  # our own table names
+            rows = max((int(n) for n in counts["n"]), default=0)
+        if window >= rows:
+            return frame
+        window *= 4
+
+
+def endings(db: Path, f: Filters, kind: str | None = None,
+            limit: int | None = None) -> pl.DataFrame:
+    """One row per complete game's outcome with the Open test's margins (of one ``kind`` of
+    game, and only the first ``limit`` of the outcomes as stored when given)."""
     where, params = _where(f)
+    if kind is not None:
+        where += f" AND {KIND_SQL} = ?"
+        params = [*params, kind]
+    if limit is not None:
+        return _first(db, ("outcomes", "games"), f"""
+            SELECT {ENDING_COLUMNS}
+            FROM {{outcomes}} o JOIN {{games}} g USING (game_id)
+            WHERE {where} AND o.complete LIMIT ?
+            """, params, int(limit))
     return query(
         db,
         f"""
-        SELECT o.game_id, g.player_count, g.profile, g.session_type, {KIND_SQL} AS kind,
-               o.ending, o.agi, o.open, o.collective_trust, o.setup_collective_trust,
-               o.open_threshold, o.trust_margin, o.systemic_risk, o.systemic_risk_limit,
-               o.systemic_risk_limit - o.systemic_risk AS risk_margin
+        SELECT {ENDING_COLUMNS}
         FROM outcomes o JOIN games g USING (game_id)
         WHERE {where} AND o.complete
+        """,
+        params,
+    )
+
+
+def ending_counts(db: Path, f: Filters) -> pl.DataFrame:
+    """Complete games counted (``games``) per kind, ending, AGI, Open, the Open test's two
+    margins and the page's facets (player count, profile, session type): every figure and chart
+    of the End conditions section, aggregated in SQL instead of a row per game."""
+    where, params = _where(f)
+    if summarised(db, "outcome_totals"):  # the load step's counts (complete games only)
+        return query(
+            db,
+            f"""
+            SELECT {KIND_SQL} AS kind, g.ending, g.player_count, g.profile, g.session_type,
+                   g.agi, g.open, g.trust_margin, g.risk_margin,
+                   CAST(sum(g.games) AS BIGINT) AS games
+            FROM outcome_totals g
+            WHERE {where}
+            GROUP BY ALL
+            """,
+            params,
+        )
+    return query(
+        db,
+        f"""
+        SELECT {KIND_SQL} AS kind, o.ending, g.player_count, g.profile, g.session_type, o.agi,
+               o.open, o.trust_margin, o.systemic_risk_limit - o.systemic_risk AS risk_margin,
+               count(*) AS games
+        FROM outcomes o JOIN games g USING (game_id)
+        WHERE {where} AND o.complete
+        GROUP BY ALL
         """,
         params,
     )
@@ -130,31 +216,56 @@ CLAIM_COLUMNS = ("c.game_id, c.seat, s.faction, c.publication, c.paid, c.modules
 
 
 def claims(db: Path, f: Filters, kind: str | None = None, limit: int | None = None) -> pl.DataFrame:
-    """Dossier claims of the filtered games with their strengths (of one ``kind`` of game and
-    the first ``limit`` in game and seat order when given)."""
+    """Dossier claims of the filtered games with their strengths, in game and seat order (of one
+    ``kind`` of game, and only the first ``limit`` as stored when given: sorting every claim to
+    show a thousand read them all)."""
     where, params = _where(f)
     if kind is not None:
         where += f" AND {KIND_SQL} = ?"
         params = [*params, kind]
-    cap = ""
     if limit is not None:
-        cap = " ORDER BY c.game_id, c.seat LIMIT ?"
-        params = [*params, int(limit)]
+        # the first claims found, then the factions of their seats only (a game's seats by
+        # its id: the games found are few)
+        # a claim whose seat is not among the first seats read has no faction yet: read
+        # further until every claim shown has its seat's (or every seat was read)
+        return _first(db, ("seats", "claims", "games"), f"""
+            WITH s AS (SELECT * FROM {{seats}}),
+            c AS (SELECT c.*, g.player_count, {KIND_SQL} AS kind
+                  FROM {{claims}} c JOIN {{games}} g USING (game_id) WHERE {where}),
+            cs AS (SELECT c.game_id, c.seat, s.faction, c.publication, c.paid,
+                          c.modules_supported, c.eligible, c.strength, c.player_count, c.kind,
+                          s.seat IS NOT NULL AS seated
+                   FROM c LEFT JOIN s ON s.game_id = c.game_id AND s.seat = c.seat)
+            SELECT * FROM cs LIMIT ?
+            """, params, int(limit), done=lambda fr: bool(fr["seated"].all())).drop("seated")
     return query(
         db,
         f"""
         SELECT {CLAIM_COLUMNS}
         FROM claims c JOIN games g USING (game_id)
         LEFT JOIN seats s ON s.game_id = c.game_id AND s.seat = c.seat
-        WHERE {where}{cap}
+        WHERE {where} ORDER BY c.game_id, c.seat
         """,
         params,
     )
 
 
 def claim_strengths(db: Path, f: Filters) -> pl.DataFrame:
-    """Claims of the filtered games counted per kind, strength and eligibility (``claims``)."""
+    """Claims of the filtered games counted per kind, strength and eligibility (``claims``;
+    the load step's ``claim_totals`` where the warehouse has them)."""
     where, params = _where(f)
+    if summarised(db, "claim_totals"):
+        return query(
+            db,
+            f"""
+            SELECT {KIND_SQL} AS kind, g.strength, g.eligible,
+                   CAST(sum(g.claims) AS BIGINT) AS claims
+            FROM claim_totals g
+            WHERE {where}
+            GROUP BY ALL ORDER BY ALL
+            """,
+            params,
+        )
     return query(
         db,
         f"""

@@ -140,17 +140,19 @@ def scoring(db: Path, f: Filters) -> None:
 def endings(db: Path, f: Filters) -> None:
     """Mandate 2038's End conditions section: World Endings, AGI, claims and the Open test."""
     st.caption(ENDINGS_CAPTION)
-    ends = mandate_queries.endings(db, f)
-    if ends.is_empty():
+    # every figure and chart below from the complete games counted in SQL (one row per kind,
+    # ending, facet values and Open test margins), the outcomes table from its first rows
+    counted = mandate_queries.ending_counts(db, f)
+    if counted.is_empty():
         ui.empty_state("No complete games match. " + ui.NO_GAMES)
         return
-    per_kind = ends.group_by("kind").len()
-    kind = ui.pick_kind({r["kind"]: ui.plural(r["len"], "complete game")
+    per_kind = counted.group_by("kind").agg(pl.col("games").sum())
+    kind = ui.pick_kind({r["kind"]: ui.plural(int(r["games"]), "complete game")
                          for r in per_kind.iter_rows(named=True)}, "end_kind")
-    ends = ends.filter(pl.col("kind") == kind)
-    n = ends.height
-    agi = int(ends["agi"].fill_null(False).sum())
-    opened = int(ends["open"].fill_null(False).sum())
+    ends = counted.filter(pl.col("kind") == kind)
+    n = int(ends["games"].sum())
+    agi = int(ends.filter(pl.col("agi").fill_null(False))["games"].sum())
+    opened = int(ends.filter(pl.col("open").fill_null(False))["games"].sum())
     lo, hi = stats.wilson(agi, n)
     olo, ohi = stats.wilson(opened, n)
     c = st.columns(3)
@@ -164,24 +166,16 @@ def endings(db: Path, f: Filters) -> None:
                    "not a finding.", icon=":material/warning:")
     facet = st.selectbox("Split by", ["player_count", "profile", "session_type"],
                          key="end_facet", format_func=lambda v: v.replace("_", " "))
-    counts = (
-        ends.with_columns(
-            pl.col("ending").replace_strict(mandate_charts.ENDING_NAMES, default=pl.col("ending"))
-            .fill_null("(not recorded)").alias("ending_name"),
-            pl.col(facet).cast(pl.Utf8).replace_strict(SESSION_TYPE_LABELS, default=pl.col(facet).cast(pl.Utf8)),
-        )
-        .group_by(["ending_name", facet]).agg(pl.len().alias("games"))
-        .with_columns((pl.col("games") / pl.col("games").sum().over(facet)).round(3).alias("share"))
-        .sort(["ending_name", facet])
-    )
+    counts = ending_shares(ends, facet)
     ui.show_chart(mandate_charts.endings_chart(counts, facet), f"endings-by-{facet}")
     ui.show_table(counts, f"endings-by-{facet}")
 
     st.subheader("The Open test's margins")
-    ui.show_chart(mandate_charts.open_margins_chart(ui.readable(ends)), "open-test-margins")
-    outcomes = ends.drop("kind")
-    ui.show_table(outcomes.head(ui.TABLE_ROWS), "outcomes", total=outcomes.height,
-                  full=lambda: outcomes)
+    ui.show_chart(mandate_charts.open_margins_chart(ui.readable(margin_points(ends))),
+                  "open-test-margins")
+    first = mandate_queries.endings(db, f, kind, ui.TABLE_ROWS).drop("kind")
+    ui.show_table(first, "outcomes", total=n,
+                  full=lambda: mandate_queries.endings(db, f, kind).drop("kind"))
 
     st.subheader("Claim strengths")
     strengths = mandate_queries.claim_strengths(db, f)  # counted in SQL
@@ -197,6 +191,29 @@ def endings(db: Path, f: Filters) -> None:
                       full=lambda: ui.with_names(mandate_queries.claims(db, f, kind).drop("kind"),
                                                  "faction"))
 
+
+
+def ending_shares(ends: pl.DataFrame, facet: str) -> pl.DataFrame:
+    """Complete games per ending (in words) and value of ``facet``, with each ending's share of
+    the facet value's games (``ends``: :func:`~dashboards.mandate2038.queries.ending_counts`)."""
+    return (
+        ends.with_columns(
+            pl.col("ending").replace_strict(mandate_charts.ENDING_NAMES, default=pl.col("ending"))
+            .fill_null("(not recorded)").alias("ending_name"),
+            pl.col(facet).cast(pl.Utf8).replace_strict(SESSION_TYPE_LABELS, default=pl.col(facet).cast(pl.Utf8)),
+        )
+        .group_by(["ending_name", facet]).agg(pl.col("games").sum().cast(pl.Int64))
+        .with_columns((pl.col("games") / pl.col("games").sum().over(facet)).round(3).alias("share"))
+        .sort(["ending_name", facet])
+    )
+
+
+def margin_points(ends: pl.DataFrame) -> pl.DataFrame:
+    """The Open test's chart: complete games counted per kind, Open result and the two margins
+    (``ends``: :func:`~dashboards.mandate2038.queries.ending_counts`)."""
+    return (ends.group_by(["kind", "open", "trust_margin", "risk_margin"])
+            .agg(pl.col("games").sum().cast(pl.Int64))
+            .sort(["kind", "open", "trust_margin", "risk_margin"], nulls_last=True))
 
 
 def duration(db: Path, f: Filters, include: bool) -> None:

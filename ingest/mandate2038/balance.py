@@ -102,8 +102,9 @@ _STUDY_BALANCE: dict[tuple[Any, ...], pl.DataFrame] = {}
 #: a current warehouse's columns that the statements depend on, and the tables whose presence
 #: (and columns) they depend on
 _USUAL = {"games": frozenset({"game_id"}), "seats": frozenset({"turn_order"}),
-          "seat_balance": frozenset({"game_id"})}
-_PROBED = ("games", "seats", "seat_balance")
+          "seat_balance": frozenset({"game_id"}), "balance_totals": frozenset({"blk"}),
+          "matchup_totals": frozenset({"blk"})}
+_PROBED = ("games", "seats", "seat_balance", "balance_totals", "matchup_totals")
 
 
 def prefetch(src: Source, f: Selection) -> None:
@@ -161,6 +162,38 @@ def _ctes(src: Source, f: Selection) -> tuple[str, list[Any]]:
 # --- the block-level counts -----------------------------------------------------------------
 
 
+def _totals(src: Source) -> bool:
+    """True when the counts are read from the load step's totals per filtered games' values
+    (``balance_totals``, ``matchup_totals``: migration 12) rather than from every seat."""
+    # (a warehouse from before seat_balance or the seats' turn order has no totals either;
+    # a test dropping those keeps them)
+    return (src.study is None and bool(columns(src, "balance_totals"))
+            and bool(columns(src, "matchup_totals")) and bool(columns(src, "seat_balance"))
+            and "turn_order" in columns(src, "seats"))
+
+
+def _totals_cte(f: Selection, table: str) -> tuple[str, list[Any]]:
+    """``g``: the rows of the totals ``table`` (aliased ``g``, so the sidebar's condition
+    applies as on ``games``) of the selected games, each with its ``kind`` as
+    :func:`ingest.balance.games_cte` names it (the arm added where the selected complete games
+    of a kind and player count hold several: their arms are those of ``balance_totals``, which
+    keeps a row for every complete game)."""
+    cond, params = f.where()
+    arm = balance.VARIANT_ARM_SQL
+    sel = f"WHERE {cond} AND coalesce(g.game, ?) = ?"
+    params = [*params, balance._default_game(), GAME]
+    return (f"b0 AS (SELECT {balance.KIND_SQL} AS kind0, g.player_count, {arm} AS arm "
+            f"FROM balance_totals g {sel}), "
+            "arms AS (SELECT kind0, player_count, min(arm) = max(arm) AS single FROM b0 "
+            "GROUP BY ALL), "
+            f"g0 AS (SELECT g.*, {balance.KIND_SQL} AS kind0, {arm} AS arm FROM {table} g "
+            f"{sel}), "
+            "g AS (SELECT g0.* EXCLUDE (kind0), CASE WHEN arms.single THEN g0.kind0 ELSE "
+            f"g0.kind0 || '{balance.ARM_MARK}' || g0.arm END AS kind "
+            "FROM g0 JOIN arms USING (kind0, player_count))"), [*params, *params]
+
+
+
 #: the groupings of :func:`_grouped`'s parts
 _ORDER, _FACTION, _PROFILE, _FS = "turn_order", "faction", "profile", "faction_profile"
 _OPENINGS, _PATHS, _TOTALS = "openings", "paths", "totals"
@@ -184,9 +217,27 @@ def _grouped(src: Source, f: Selection) -> dict[str, pl.DataFrame]:
     sets over every seat did (each set aggregated every column over every seat)."""
     if not columns(src, "seats"):
         return {}
-    ctes, params = _ctes(src, f)
     action_ids = [*wb.ACTION_IDS, "other"]
     sums = ", ".join(f"CAST(sum(a_{a}) AS BIGINT) AS a_{a}" for a in action_ids)
+    if _totals(src):
+        ctes, params = _totals_cte(f, "balance_totals")
+        df = run(src, f"""
+        WITH {ctes}
+        SELECT g.kind, g.player_count, g.blk, g.turn_order, g.faction, g.profile_seat AS profile,
+               g.opening, g.path,
+               CAST(sum(g.appearances) AS BIGINT) AS appearances, sum(g.credit)::DOUBLE AS credit,
+               {sums},
+               CAST(sum(g.blocked) AS BIGINT) AS blocked,
+               CAST(sum(g.fallbacks) AS BIGINT) AS fallbacks,
+               CAST(sum(g.fallback_seats) AS BIGINT) AS fallback_seats,
+               CAST(sum(g.games) AS BIGINT) AS games,
+               sum(g.converted)::DOUBLE AS converted,
+               CAST(sum(g.tied) AS BIGINT) AS tied
+        FROM g WHERE g.appearances > 0
+        GROUP BY ALL
+        """, params)
+        return _split(df)
+    ctes, params = _ctes(src, f)
     df = run(src, f"""
         WITH {ctes}
         SELECT g.kind, g.player_count, g.blk, sb.turn_order, sb.faction, sb.profile, sb.opening,
@@ -202,6 +253,11 @@ def _grouped(src: Source, f: Selection) -> dict[str, pl.DataFrame]:
         FROM sb JOIN g USING (game_id)
         GROUP BY ALL
         """, params)
+    return _split(df)
+
+
+def _split(df: pl.DataFrame) -> dict[str, pl.DataFrame]:
+    """:func:`split_grouped` of a cached result frame, once per frame."""
     if df.is_empty():
         return {}
     key = ("grouped", id(df))
@@ -327,6 +383,16 @@ def matchup_counts(src: Source, f: Selection) -> pl.DataFrame:
     when the seat's final Mandate is higher, 0.5 when equal."""
     if not columns(src, "seats"):
         return pl.DataFrame()
+    if _totals(src):
+        ctes, params = _totals_cte(f, "matchup_totals")
+        return run(src, f"""
+        WITH {ctes}
+        SELECT g.kind, g.player_count, g.blk, g.profile_seat AS profile, g.opponent,
+               CAST(sum(g.comparisons) AS BIGINT) AS comparisons,
+               sum(g.points)::DOUBLE AS points
+        FROM g
+        GROUP BY ALL
+        """, params)
     ctes, params = _ctes(src, f)
     # the pairs are joined on a number given to each game (once: ps is materialised), which
     # costs a fifth less than joining on the game id's text
@@ -704,6 +770,14 @@ def _game_counts(src: Source, f: Selection) -> pl.DataFrame:
     ``seat_balance`` (the ``games`` of :func:`leader_counts`, without its blocks)."""
     if not columns(src, "seats"):
         return pl.DataFrame()
+    if _totals(src):
+        ctes, params = _totals_cte(f, "balance_totals")
+        return run(src, f"""
+        WITH {ctes}
+        SELECT g.kind, g.player_count, CAST(sum(g.games) AS BIGINT) AS games
+        FROM g WHERE g.appearances > 0
+        GROUP BY ALL
+        """, params)
     ctes, params = _ctes(src, f)
     return run(src, f"""
         WITH {ctes}

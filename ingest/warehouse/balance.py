@@ -153,6 +153,7 @@ def refresh(con: duckdb.DuckDBPyConnection, game_ids: Sequence[str] | None = Non
     if game_ids is None:
         con.execute("DELETE FROM seat_balance")
         con.execute(f"INSERT INTO seat_balance BY NAME {select_sql('TRUE')}")
+        refresh_totals(con)  # and the totals read from it (the load step adds a batch's own)
         return
     ids = sorted(set(game_ids))
     if not ids:
@@ -160,3 +161,187 @@ def refresh(con: duckdb.DuckDBPyConnection, game_ids: Sequence[str] | None = Non
     con.execute("DELETE FROM seat_balance WHERE list_contains(?::VARCHAR[], game_id)", [ids])
     con.execute(f"INSERT INTO seat_balance BY NAME "
                 f"{select_sql('list_contains(?::VARCHAR[], g.game_id)')}", [ids])
+
+
+# --- totals per filtered games' values (migration 12) ----------------------------------------
+#
+# The Balance page grouped every ``seat_balance`` row of the selected games per kind, player
+# count, common-seed block, turn order, faction, profile, opening and path (and paired every
+# two seats of a game for the head-to-head counts) on every cold draw: 4 million seats at a
+# million games. ``balance_totals`` and ``matchup_totals`` keep those sums per distinct value of
+# every column the sidebar filters on (``ingest.warehouse.summaries.GAME_KEYS``), the games'
+# variant (their study arm) and the block, so the page sums a few rows instead. Only complete
+# games are counted (the page's only games); a complete game without a ``seat_balance`` row
+# keeps one row with ``appearances`` 0 so that the arms of a kind are the games' own.
+
+#: the number of common-seed groups (``ingest.stats.BLOCKS``; not imported: ingest.stats loads
+#: numpy, which the load step does not need)
+BLOCKS = 200
+
+#: a game's deal and common-seed block as Mandate 2038's balance queries define them
+#: (``ingest.mandate2038.balance.deal_cte`` and ``CLUSTER_SQL``, which a test checks equal to
+#: these: that module cannot be imported here)
+CLUSTER_SQL = ("CASE WHEN coalesce(g.session_type, '') = 'simulation' AND dk.deal IS NOT NULL "
+               "THEN g.player_count || ':' || dk.deal ELSE g.game_id END")
+
+
+def deal_cte(turn_order: bool = True, where: str = "TRUE") -> str:
+    """``dk``: each game's deal (factions by seat, and the seat holding first Initiative),
+    of the seats satisfying ``where``."""
+    first = ("|| '/' || coalesce(CAST(arg_min(seat, turn_order) AS VARCHAR), '')"
+             if turn_order else "")
+    return (f"dk AS (SELECT game_id, string_agg(faction, ',' ORDER BY seat) {first} AS deal "
+            f"FROM seats{'' if where == 'TRUE' else ' WHERE ' + where} GROUP BY game_id)")
+
+
+_GAME_KEYS = ("game", "rules_version", "player_count", "session_type", "profile", "date",
+              "evidence", "duration_evidence", "illustrative", "is_human")
+#: the games' columns of both totals: the sidebar's, then the variant (the study arm)
+TOTALS_GAME_COLUMNS: tuple[str, ...] = (*_GAME_KEYS, "variant_name", "variant_content_hash")
+_GAME_DDL = (
+    "game VARCHAR, rules_version VARCHAR, player_count INTEGER, session_type VARCHAR, "
+    "profile VARCHAR, date DATE, evidence BOOLEAN, duration_evidence BOOLEAN, "
+    "illustrative BOOLEAN, is_human BOOLEAN, variant_name VARCHAR, variant_content_hash VARCHAR, "
+    "blk UBIGINT"
+)
+_GAME_KEYS_DDL = _GAME_DDL.rsplit(", variant_name", 1)[0]
+_A = [*(f"a_{a}" for a in ACTION_IDS), "a_other"]
+#: the summed columns of ``balance_totals`` and ``matchup_totals``
+BALANCE_SUMS: tuple[str, ...] = ("appearances", "credit", *_A, "blocked", "fallbacks",
+                                 "fallback_seats", "games", "converted", "tied")
+MATCHUP_SUMS: tuple[str, ...] = ("comparisons", "points")
+#: table -> (CREATE, summed columns)
+TOTALS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "balance_totals": (
+        f"CREATE TABLE balance_totals ({_GAME_DDL}, turn_order INTEGER, faction VARCHAR, "
+        "profile_seat VARCHAR, opening VARCHAR, path VARCHAR, appearances BIGINT, "
+        "credit DOUBLE, " + ", ".join(f"{a} BIGINT" for a in _A) + ", blocked BIGINT, "
+        "fallbacks BIGINT, fallback_seats BIGINT, games BIGINT, converted DOUBLE, tied BIGINT)",
+        BALANCE_SUMS),
+    "matchup_totals": (
+        f"CREATE TABLE matchup_totals ({_GAME_DDL}, profile_seat VARCHAR, opponent VARCHAR, "
+        "comparisons BIGINT, points DOUBLE)",
+        MATCHUP_SUMS),
+    # the End conditions page's: complete games per ending, AGI, Open and the Open test's two
+    # margins; Dossier claims per strength and eligibility (every game's)
+    "outcome_totals": (
+        f"CREATE TABLE outcome_totals ({_GAME_KEYS_DDL}, ending VARCHAR, agi BOOLEAN, "
+        "open BOOLEAN, trust_margin INTEGER, risk_margin INTEGER, games BIGINT)",
+        ("games",)),
+    "claim_totals": (
+        f"CREATE TABLE claim_totals ({_GAME_KEYS_DDL}, strength INTEGER, eligible BOOLEAN, "
+        "claims BIGINT)",
+        ("claims",)),
+    # the Variants page's: physical playtests (human, never illustrative) per variant, status
+    # and outcome (AGI, Open) as ``dashboards.variant_queries.physical_by_variant`` counts them
+    "variant_totals": (
+        f"CREATE TABLE variant_totals ({_GAME_DDL.rsplit(', blk', 1)[0]}, complete BOOLEAN, "
+        "agi BOOLEAN, open BOOLEAN, games BIGINT)",
+        ("games",)),
+}
+
+
+def _games_cte(where: str) -> str:
+    """``dk`` and ``g``: the complete games satisfying ``where`` (on ``g``; on the seats'
+    ``game_id`` for ``dk``) with their block."""
+    keys = ", ".join(f"g.{c}" for c in TOTALS_GAME_COLUMNS)
+    return (f"{deal_cte(True, where.replace('g.game_id', 'game_id'))}, "
+            f"g AS (SELECT g.game_id, {keys}, hash({CLUSTER_SQL}) % {BLOCKS} AS blk "
+            f"FROM games g LEFT JOIN dk USING (game_id) WHERE {where} AND g.complete)")
+
+
+def totals_sql(where: str) -> dict[str, str]:
+    """The SELECT of each totals table over the games satisfying ``where`` (a condition on
+    ``g.game_id``; values as ``?`` parameters, the same in both)."""
+    keys = ", ".join(f"g.{c}" for c in (*TOTALS_GAME_COLUMNS, "blk"))
+    sums = ", ".join(f"CAST(sum(sb.{a}) AS BIGINT) AS {a}" for a in _A)
+    balance = f"""
+    WITH {_games_cte(where)}
+    SELECT {keys}, sb.turn_order, sb.faction, sb.profile AS profile_seat, sb.opening, sb.path,
+           count(sb.game_id) AS appearances, sum(sb.credit)::DOUBLE AS credit, {sums},
+           CAST(sum(sb.blocked) AS BIGINT) AS blocked,
+           CAST(sum(sb.policy_fallbacks) AS BIGINT) AS fallbacks,
+           count(sb.policy_fallbacks) AS fallback_seats,
+           count(*) FILTER (WHERE sb.seat = 1) AS games,
+           sum(sb.lead_won_share)::DOUBLE AS converted,
+           count(*) FILTER (WHERE sb.seat = 1 AND sb.era2_leaders > 1) AS tied
+    FROM g LEFT JOIN seat_balance sb USING (game_id)
+    GROUP BY ALL
+    """
+    pkeys = ", ".join(f"a.{c}" for c in (*TOTALS_GAME_COLUMNS, "blk"))
+    matchup = f"""
+    WITH {_games_cte(where)},
+    gn AS (SELECT *, row_number() OVER () AS gnum FROM g),
+    ps AS MATERIALIZED (SELECT gn.*, sb.seat, sb.profile AS profile_seat,
+                               sb.final_mandate AS score
+                        FROM seat_balance sb JOIN gn USING (game_id)
+                        WHERE sb.profile IS NOT NULL)
+    SELECT {pkeys}, a.profile_seat, b.profile_seat AS opponent, count(*) AS comparisons,
+           sum(CASE WHEN a.score > b.score THEN 1.0 WHEN a.score = b.score THEN 0.5
+                    ELSE 0.0 END)::DOUBLE AS points
+    FROM ps a JOIN ps b ON a.gnum = b.gnum AND a.seat <> b.seat
+                       AND a.profile_seat <> b.profile_seat
+    GROUP BY ALL
+    """
+    gkeys = ", ".join(f"g.{c}" for c in _GAME_KEYS)
+    outcome = f"""
+    SELECT {gkeys}, o.ending, o.agi, o.open, o.trust_margin,
+           o.systemic_risk_limit - o.systemic_risk AS risk_margin, count(*) AS games
+    FROM outcomes o JOIN games g USING (game_id)
+    WHERE {where} AND o.complete AND {where.replace('g.game_id', 'o.game_id')}
+    GROUP BY ALL
+    """
+    claim = f"""
+    SELECT {gkeys}, c.strength, c.eligible, count(*) AS claims
+    FROM claims c JOIN games g USING (game_id)
+    WHERE {where} AND {where.replace('g.game_id', 'c.game_id')}
+    GROUP BY ALL
+    """
+    vkeys = ", ".join(f"g.{c}" for c in TOTALS_GAME_COLUMNS)
+    variant = f"""
+    SELECT {vkeys}, g.complete, o.agi, o.open, count(*) AS games
+    FROM games g LEFT JOIN outcomes o
+         ON o.game_id = g.game_id AND {where.replace('g.game_id', 'o.game_id')}
+    WHERE {where} AND g.is_human AND NOT coalesce(g.illustrative, FALSE)
+    GROUP BY ALL
+    """
+    return {"balance_totals": balance, "matchup_totals": matchup, "outcome_totals": outcome,
+            "claim_totals": claim, "variant_totals": variant}
+
+
+def migration_12_sql() -> str:
+    """Create both totals and fill them from the tables (part of migration 12; a table already
+    there is filled again: the same sums)."""
+    selects = totals_sql("TRUE")
+    return "\n".join(
+        f"{create.replace('CREATE TABLE', 'CREATE TABLE IF NOT EXISTS', 1)};\n"
+        f"DELETE FROM {name};\nINSERT INTO {name} BY NAME {selects[name]};"
+        for name, (create, _sums) in TOTALS.items())
+
+
+def add_totals(con: duckdb.DuckDBPyConnection, game_ids: Sequence[str],
+               have: frozenset[str]) -> None:
+    """Add the totals of the newly loaded games ``game_ids`` (their ``seat_balance`` rows
+    written) to those of :data:`TOTALS` the warehouse has (``have``), in the caller's
+    transaction."""
+    ids = sorted(set(game_ids))
+    if not ids:
+        return
+    selects = totals_sql("list_contains(?::VARCHAR[], g.game_id)")
+    for name in TOTALS:
+        if name in have:
+            # the deal's seats and the games: the same list twice
+            con.execute(f"INSERT INTO {name} BY NAME {selects[name]}", [ids, ids])
+
+
+def refresh_totals(con: duckdb.DuckDBPyConnection) -> None:
+    """Recompute the tables of :data:`TOTALS` the warehouse has from its tables (in the
+    caller's transaction)."""
+    have = {str(r[0]) for r in con.execute(
+        "SELECT table_name FROM information_schema.tables WHERE list_contains(?::VARCHAR[], "
+        "table_name)", [list(TOTALS)]).fetchall()}
+    selects = totals_sql("TRUE")
+    for name in TOTALS:
+        if name in have:
+            con.execute(f"DELETE FROM {name}")
+            con.execute(f"INSERT INTO {name} BY NAME {selects[name]}")

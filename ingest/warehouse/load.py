@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import duckdb
 import polars as pl
 
-from ingest.warehouse import balance, summaries
+from ingest.warehouse import balance, game_totals, summaries
 from ingest.warehouse.schema import TABLES, empty_frame, polars_schema
 
 
@@ -122,6 +122,8 @@ def load_frames(
         finally:
             for view in [*views.values(), *shadows]:
                 con.unregister(view)
+        # seat and balance totals of the new games, from the stored tables (views released)
+        game_totals.add_loaded(con, result.loaded)
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")

@@ -24,6 +24,7 @@ import duckdb
 from ingest.archive import now_utc
 from ingest.db import StorageError
 from ingest.warehouse import balance as _balance
+from ingest.warehouse import game_totals as _game_totals
 from ingest.warehouse import summaries as _summaries
 
 _V1 = """
@@ -377,6 +378,8 @@ MIGRATIONS: list[tuple[int, str, str]] = [
     (11, "game_rows: where each game's events, findings and seats are stored (row ids); "
          "survey_totals",
      _summaries.migration_11_sql()),
+    (12, "seat_totals: seat-games and games per faction and winner flag, per filtered games' "
+         "values", _game_totals.migration_12_sql()),
 ]
 
 _CREATE_LOG = """
