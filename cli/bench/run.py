@@ -377,7 +377,7 @@ def _chess_line(res: BenchResult) -> str:
     python-chess's moves per CPU-second reading and validating PGN against (c)'s events per
     CPU-second."""
     if res.chess_s is None:
-        return "python-chess is not installed (pip install chess): no yardstick line"
+        return "python-chess is not installed (pip install -e \".[bench]\"): no yardstick line"
     moves_per_s = res.chess_moves / res.chess_s
     ours = res.rate(res.cpu["validate"], "events")
     return (f"python-chess in the same run: {moves_per_s:,.0f} moves per CPU-second read and "

@@ -33,7 +33,7 @@ def register(sub: Any, db_parent: argparse.ArgumentParser) -> None:
     b.add_argument("--profile", action="store_true", help="print the top cProfile entries")
     b.add_argument("--chess", action="store_true",
                    help="also time python-chess reading PGN in the same run (the yardstick of "
-                        "docs/engine.md; needs pip install chess)")
+                        "docs/engine.md; needs the bench extra: pip install -e '.[bench]')")
     b.add_argument("--jobs", type=int, default=1,
                    help="also time validation split over this many processes (row d)")
     b.set_defaults(func=cmd_bench)
