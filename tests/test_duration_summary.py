@@ -19,7 +19,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 from cli.bench import pages as bench
-from dashboards import queries, stats, store, ui
+from dashboards import DB_ENV, queries, stats, store, ui
 from dashboards.filters import SESSION_TYPE_LABELS
 from dashboards.mandate2038 import sections
 from dashboards.queries import Filters
@@ -94,10 +94,12 @@ def _sorted(df: pl.DataFrame) -> pl.DataFrame:
     return df.sort(df.columns, nulls_last=True)
 
 
-def test_duration_section_shows_the_per_game_figures(warehouses: tuple[Path, Path]) -> None:
+def test_duration_section_shows_the_per_game_figures(warehouses: tuple[Path, Path],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     shown_games = 0
     singles = 0
     for warehouse, f in ((w, f) for w in warehouses for f in FILTERS):
+        monkeypatch.setenv(DB_ENV, str(warehouse))  # the games are named from the page's warehouse
         store._CACHE.clear()
         for include in (False, True):
             old, new = _old_section(warehouse, f, include), _new_section(warehouse, f, include)
@@ -118,8 +120,10 @@ def test_duration_section_shows_the_per_game_figures(warehouses: tuple[Path, Pat
     assert singles > 0  # some circles name their one game (as the old tooltip did)
 
 
-def test_one_game_circles_are_named_in_words(warehouses: tuple[Path, Path]) -> None:
+def test_one_game_circles_are_named_in_words(warehouses: tuple[Path, Path],
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
     warehouse = warehouses[0]
+    monkeypatch.setenv(DB_ENV, str(warehouse))
     store._CACHE.clear()
     f = Filters(games=("mandate2038",))
     points = sections.duration_points(warehouse, f, True)
