@@ -131,3 +131,23 @@ def test_one_game_circles_are_named_in_words(warehouses: tuple[Path, Path],
     assert named and all("Mandate 2038" in n and " players · " in n for n in named)
     assert points.filter(pl.col("games") > 1)["game_id"].null_count() == points.filter(
         pl.col("games") > 1).height
+
+
+def test_chart_draws_one_circle_per_bin_sized_by_its_games() -> None:
+    from dashboards.mandate2038 import charts as mandate_charts
+
+    points = pl.DataFrame({"player_count": [3, 4, 4], "kind": ["human"] * 3,
+                           "minute": [70, 88, 95], "games": [1, 120, 7],
+                           "game_id": ["Mandate 2038 · 3 players · undated · x", None, None]})
+    summary = stats.summary_from_moments(pl.DataFrame(
+        {"player_count": [3, 4], "n": [1, 127], "mean": [70.5, 88.4], "median": [70.5, 88.0],
+         "sd": [None, 2.0], "minimum": [70.5, 85.0]}), ["player_count"])
+    spec = mandate_charts.duration_chart(points, summary, (75.0, 100.0)).to_dict()
+    band, dots, *interval = spec["layer"]
+    assert band["encoding"]["x"]["scale"]["domain"] == [3, 4]
+    assert dots["encoding"]["size"]["field"] == "games"
+    assert dots["encoding"]["y"]["field"] == "minute"
+    rows = spec["datasets"][dots["data"]["name"]]
+    assert len(rows) == 3 and sum(r["games"] for r in rows) == 128
+    assert [t["field"] for t in dots["encoding"]["tooltip"]][-1] == "game_id"
+    assert len(interval) == 2  # the mean's interval where n >= 2 (4 players), and its tick
