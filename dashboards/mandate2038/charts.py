@@ -182,3 +182,52 @@ def claim_strength_chart(df: pl.DataFrame) -> alt.Chart:
                             scale=alt.Scale(domain=["Eligible", "Not eligible"])),
         )
     )
+
+
+def duration_chart(points: pl.DataFrame, summary: pl.DataFrame, band: tuple[float, float],
+                   band_players: int = 4) -> ChartLike:
+    """Total minutes by player count: one circle per player count, kind and whole minute, its
+    area by the games it stands for (``points``:
+    :func:`dashboards.mandate2038.queries.duration_points`, counted in SQL; ``game_id`` names
+    the game of a one-game circle), the mean's 95% interval (``summary``) and the designers'
+    hypothesis band drawn at ``band_players``."""
+    band_df = pl.DataFrame(
+        {"player_count": [band_players], "low": [band[0]], "high": [band[1]],
+         "label": [f"hypothesis {band[0]:.0f}-{band[1]:.0f} min at {band_players} players"]}
+    )
+    counts = sorted({int(v) for v in points["player_count"].drop_nulls().to_list()} | {band_players})
+    x = alt.X("player_count:O", title="Players", scale=alt.Scale(domain=counts),
+              axis=alt.Axis(labelAngle=0))
+    y = alt.Y("minute:Q", title="Minutes")
+    band_layer = (  # a rect fills its player count's band, at any width (screen or file)
+        _chart(band_df)
+        .mark_rect(opacity=0.18, color="#2ca02c")
+        .encode(x=x, y=alt.Y("low:Q", title="Minutes"), y2="high:Q", tooltip=["label"])
+    )
+    dots = (
+        _chart(points)
+        .mark_circle(opacity=0.75)
+        .encode(
+            x=x, y=y,
+            size=alt.Size("games:Q", title="Games", scale=alt.Scale(range=[30, 400])),
+            color=_kind_colour(),
+            tooltip=["player_count", "kind",
+                     alt.Tooltip("minute:Q", title="minutes (whole)"), "games",
+                     alt.Tooltip("game_id:N", title="game (a single game)")],
+        )
+    )
+    layers: list[alt.Chart] = [band_layer, dots]
+    if not summary.is_empty() and summary["low"].drop_nulls().len() > 0:
+        ci = summary.filter(pl.col("low").is_not_null())
+        layers.append(
+            _chart(ci)
+            .mark_errorbar(thickness=2, color="black")
+            .encode(x=x, y=alt.Y("low:Q", title="Minutes"), y2="high:Q",
+                    tooltip=["player_count", "n", "mean", "low", "high"])
+        )
+        layers.append(
+            _chart(ci).mark_tick(color="black", thickness=2, size=24)
+            .encode(x=x, y=alt.Y("mean:Q", title="Minutes"))
+        )
+    return alt.layer(*layers, title="Total duration by player count (band: designers' hypothesis; "
+                     "circles: games per whole minute)")

@@ -219,8 +219,11 @@ def margin_points(ends: pl.DataFrame) -> pl.DataFrame:
 def duration(db: Path, f: Filters, include: bool) -> None:
     """Mandate 2038's Duration section: total, per-phase and per-turn minutes."""
     st.caption(DURATION_CAPTION)
-    games = queries.durations(db, f, include)
-    if games.is_empty():
+    # summarised in SQL: the statistics from each player count's moments (the same figures as
+    # stats.summarise on every game's minutes) and the chart's games counted per player count,
+    # kind and whole minute; only one-game circles name their game
+    moments = queries.duration_moments(db, f, include)
+    if moments.is_empty():
         ui.empty_state(
             "No timed game matches." + ("" if include else
                                         " Only human playtests count here; tick **Include "
@@ -228,11 +231,9 @@ def duration(db: Path, f: Filters, include: bool) -> None:
                                         "illustrative games.") + " " + ui.NO_GAMES.replace(
                 "No games match. ", ""))
         return
-    summary = stats.summarise(games, ["player_count"], "total_minutes")
-    shown = ui.named_games(games).with_columns(  # the tooltip's game and session in words
-        pl.col("session_type").replace_strict(SESSION_TYPE_LABELS,
-                                              default=pl.col("session_type")))
-    ui.show_chart(charts.duration_chart(shown, summary, HYPOTHESIS), "duration-total")
+    summary = stats.summary_from_moments(moments, ["player_count"])
+    points = duration_points(db, f, include)
+    ui.show_chart(mandate_charts.duration_chart(points, summary, HYPOTHESIS), "duration-total")
     small = summary.filter(pl.col("n") < stats.MIN_GAMES_WARNING)
     if not small.is_empty():
         st.warning(
@@ -264,6 +265,18 @@ def duration(db: Path, f: Filters, include: bool) -> None:
         ui.show_chart(charts.turn_time_chart(_actions(turns["boxes"])), "duration-turns")
         ui.show_table(stats.summary_from_moments(_actions(turns["moments"]), ["action"]),
                       "turn-times", column_config=minutes_columns("seconds"))
+
+
+def duration_points(db: Path, f: Filters, include: bool) -> pl.DataFrame:
+    """The Duration chart's circles (:func:`~dashboards.mandate2038.queries.duration_points`),
+    a one-game circle's ``game_id`` as the game's name (only those games are looked up)."""
+    points = mandate_queries.duration_points(db, f, include)
+    ids = points["game_id"].drop_nulls().unique().to_list()
+    if not ids:
+        return points
+    names = ui.game_name_frame(ids)
+    return points.with_columns(pl.col("game_id").replace_strict(
+        names["game_id"], names["name"], default=pl.col("game_id"), return_dtype=pl.Utf8))
 
 
 def _actions(df: pl.DataFrame) -> pl.DataFrame:
