@@ -728,8 +728,8 @@ def protocol_events(db: Path, game_ids: list[str]) -> pl.DataFrame:
 def protocol_check_rows(db: Path, game_ids: list[str]) -> dict[str, pl.DataFrame]:
     """What :func:`dashboards.protocols.completeness_from_warehouse` reads for ``game_ids``, on
     one connection: ``capture`` (as :func:`capture`), ``categories`` (each game's observation
-    categories: game_id, category, idxs; idxs, the events that use it, NULL when read from the
-    load step's ``game_observations``), ``survey`` (the survey
+    categories: game_id, category, idxs, n; idxs, the events that use it, NULL when read from
+    the load step's ``game_observations``; n, how many there are), ``survey`` (the survey
     answers: game_id, idx, item, seat, value_text, value_num) and ``seats`` (as
     :func:`seat_numbers`).
 
@@ -746,13 +746,14 @@ def protocol_check_rows(db: Path, game_ids: list[str]) -> dict[str, pl.DataFrame
         # which categories each game used: from the load step's per-game counts (4 rows a
         # game at 100,000 games, against 233 observations); the events that use a category
         # are read only for a category that does not fit (:func:`observation_events`)
-        ("SELECT o.game_id, o.category, CAST(NULL AS INTEGER[]) AS idxs "
+        ("SELECT o.game_id, o.category, CAST(NULL AS INTEGER[]) AS idxs, "
+         "CAST(sum(o.n) AS BIGINT) AS n "
          "FROM game_observations o WHERE o.game_id IN (SELECT unnest(?::VARCHAR[])) "
-         "GROUP BY ALL ORDER BY o.game_id, o.category"
+         "GROUP BY o.game_id, o.category ORDER BY o.game_id, o.category"
          if summarised(db, "game_observations") else
-         "SELECT o.game_id, o.category, list(o.idx ORDER BY o.idx) AS idxs FROM observations o "
-         "WHERE o.game_id IN (SELECT unnest(?::VARCHAR[])) GROUP BY ALL "
-         "ORDER BY o.game_id, min(o.idx)", ids),
+         "SELECT o.game_id, o.category, list(o.idx ORDER BY o.idx) AS idxs, count(*) AS n "
+         "FROM observations o WHERE o.game_id IN (SELECT unnest(?::VARCHAR[])) "
+         "GROUP BY o.game_id, o.category ORDER BY o.game_id, min(o.idx)", ids),
         ("SELECT sv.game_id, sv.idx, sv.item, sv.seat, sv.value_text, sv.value_num "
          "FROM survey sv WHERE sv.game_id IN (SELECT unnest(?::VARCHAR[])) "
          "ORDER BY sv.game_id, sv.idx", ids),
