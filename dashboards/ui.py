@@ -202,8 +202,9 @@ def game_name_frame(ids: list[str] | None = None,
     no Python loop over the games (the Duration chart names every human game it draws:
     200,000 at a million games). Only the games' titles are looked up here, once per game.
 
-    ``frame``: rows of ``games`` already read (:data:`NAME_COLUMNS`), named by the same SQL
-    run over them in memory instead of over the warehouse (``ids`` is then ignored)."""
+    ``frame``: rows of ``games`` already read (:data:`NAME_COLUMNS`), named by
+    :func:`_names_of_rows` (polars, the same words) instead of a lookup in the warehouse
+    (``ids`` is then ignored)."""
     from dashboards import gameapps, store
     from dashboards.filters import SOURCE_WORDS
 
@@ -214,24 +215,16 @@ def game_name_frame(ids: list[str] | None = None,
            "' · ' || coalesce(CAST(g.date AS VARCHAR), 'undated') || ' · ' || "
            f"{_SOURCE_SQL} AS rest FROM @SOURCE@ g WHERE @WANTED@")
     if frame is not None:
-        if frame.is_empty():
-            return empty
-        import duckdb
-
-        with duckdb.connect() as con:  # in memory: the rows given, not the warehouse
-            con.register("shown", frame)
-            frame = con.sql(sql.replace("@SOURCE@", "shown").replace("@WANTED@", "TRUE"),
-                            params=words).pl()
-    else:
-        db = store.db_path()
-        if ids is not None and not ids or not store.table_exists(db, "games"):
-            return empty
-        wanted, params = "TRUE", []
-        if ids is not None:
-            wanted, params = ("g.game_id IN (SELECT unnest(?::VARCHAR[]))",
-                              [[str(i) for i in ids]])
-        frame = store.query(db, sql.replace("@SOURCE@", "games").replace("@WANTED@", wanted),
-                            [*words, *params])
+        return _names_of_rows(frame) if not frame.is_empty() else empty
+    db = store.db_path()
+    if ids is not None and not ids or not store.table_exists(db, "games"):
+        return empty
+    wanted, params = "TRUE", []
+    if ids is not None:
+        wanted, params = ("g.game_id IN (SELECT unnest(?::VARCHAR[]))",
+                          [[str(i) for i in ids]])
+    frame = store.query(db, sql.replace("@SOURCE@", "games").replace("@WANTED@", wanted),
+                        [*words, *params])
     if frame.is_empty():
         return empty
     games = frame["game"].unique().to_list()  # a few: each game's title looked up once
@@ -240,6 +233,37 @@ def game_name_frame(ids: list[str] | None = None,
         pl.Series(games, dtype=pl.Utf8), titles, return_dtype=pl.Utf8) + pl.col("rest"))
         .alias("name"))
     return frame if not frame.is_empty() else empty
+
+
+def _names_of_rows(rows: pl.DataFrame) -> pl.DataFrame:
+    """:func:`game_name_frame` of rows of ``games`` already read (:data:`NAME_COLUMNS`), made
+    in polars as the SQL makes them (``tests/test_warehouse_summaries.py`` compares the two):
+    a page's rows are named without reading the warehouse again or opening DuckDB."""
+    from dashboards import gameapps
+    from dashboards.filters import SOURCE_WORDS
+
+    n = pl.col("player_count").fill_null(0)
+    counts = rows["player_count"].fill_null(0).unique().to_list()
+    name = pl.col("source_name").fill_null("")
+    file = (name.str.replace_all("\\", "/", literal=True).str.strip_chars_end("/")
+            .str.extract(r"([^/]*)$", 1))
+    source = (pl.when(name.str.starts_with("live:") | (pl.col("source_format") == "live")
+                      .fill_null(False))
+              .then(pl.lit("recorded live"))
+              .otherwise(pl.coalesce(pl.when(file != "").then(file),
+                                     pl.col("source_format").replace_strict(
+                                         SOURCE_WORDS, default=None, return_dtype=pl.Utf8),
+                                     pl.lit("source not recorded"))))
+    games = rows["game"].unique().to_list()  # a few: each game's title looked up once
+    title = pl.col("game").replace_strict(
+        pl.Series(games, dtype=pl.Utf8),
+        pl.Series([gameapps.title(str(g)) for g in games], dtype=pl.Utf8), return_dtype=pl.Utf8)
+    return rows.select("game_id", pl.concat_str(
+        title, pl.lit(" · "),
+        n.replace_strict(counts, [f"{c:,}" for c in counts], return_dtype=pl.Utf8),
+        pl.lit(" player"), pl.when(n == 1).then(pl.lit("")).otherwise(pl.lit("s")),
+        pl.lit(" · "), pl.col("date").cast(pl.Utf8).fill_null("undated"), pl.lit(" · "),
+        source).alias("name"))
 
 
 def _number_text(column: str, dtype: pl.DataType) -> pl.Expr:

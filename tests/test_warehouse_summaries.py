@@ -411,3 +411,38 @@ def test_games_page_names_its_rows_from_them(warehouses: tuple[Path, Path],
         by_lookup = ui.named_games(ui.readable(rows, keep_ids=True))
         assert_frame_equal(shown, by_lookup)
         assert shown["game_id"].to_list() != rows["game_id"].to_list()  # named, not ids
+
+
+#: rows of ``games`` whose names take every branch: a Windows path, live, a live: source, a
+#: folder, no source, an unknown game and format, a thousand players, no date, no count
+_NAME_ROWS: list[tuple[Any, ...]] = [  # game_id, game, player_count, date, format, source
+    ("a1", "mandate2038", 4, dt.date(2026, 3, 1), "json", "C:\\logs\\table 3\\game.json"),
+    ("a2", "mandate2038", 1, None, "live", "whatever"),
+    ("a3", "vestige", 3, dt.date(2026, 1, 2), "csv", "live:draft-17"),
+    ("a4", "pig", None, None, "notation", "sessions/2026/"),
+    ("a5", "pig", 2, dt.date(2025, 12, 31), "session-folder", ""),
+    ("a6", "mandate2038", 5, None, None, None),
+    ("a7", "no_longer-installed", 1234, None, "odd-format", "///"),
+    ("a8", "vestige", 2, None, "simulator", "sim/run 1/sim-0001.json"),
+    ("a9", "vestige", 0, dt.date(2026, 2, 2), "live", None),
+]
+
+
+def test_names_of_rows_equal_the_lookup_in_every_case(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from dashboards import DB_ENV, ui
+
+    db = tmp_path / "w.duckdb"
+    con = duckdb.connect(str(db))
+    try:
+        migrate(con)
+        con.executemany("INSERT INTO games (game_id, game, player_count, date, source_format, "
+                        "source_name) VALUES (?, ?, ?, ?, ?, ?)", [list(r) for r in _NAME_ROWS])
+        rows = con.sql(f"SELECT {', '.join(ui.NAME_COLUMNS)} FROM games").pl()
+    finally:
+        con.close()
+    monkeypatch.setenv(DB_ENV, str(db))
+    store._CACHE.clear()
+    looked_up = ui.game_name_frame([r[0] for r in _NAME_ROWS])
+    assert looked_up.height == len(_NAME_ROWS)
+    assert_frame_equal(ui.game_name_frame(frame=rows).sort("game_id"), looked_up.sort("game_id"))
