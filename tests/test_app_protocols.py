@@ -101,15 +101,28 @@ def test_first_misfits_equal_the_first_of_all(tmp_path) -> None:
             shown == 0 and got.misfits.is_empty()), (shown, got.misfits, from_logs)
         assert got.per_game.equals(everything.per_game)
         assert got.per_item.equals(everything.per_item)
-    # a warehouse without game_observations (its categories read with their events) too
-    old = tmp_path / "old.duckdb"
-    old.write_bytes(db.read_bytes())
-    with duckdb.connect(str(old)) as con:
-        con.execute("DROP TABLE game_observations")
-    for shown in (1, 6, 1000):
-        got = protocols.completeness(old, games, shown)
-        assert got.n_misfits == from_logs.height
-        assert got.misfits.equals(from_logs.head(shown)), shown
+    # the events are read where game_rows locates them; a game whose location is wrong (rows
+    # moved) or missing, and a warehouse without game_rows, read them from the observations;
+    # a warehouse without game_observations reads the categories with their events
+    with duckdb.connect(str(db), read_only=True) as con:
+        located = con.sql("SELECT count(*) FROM game_rows WHERE tbl = 'events'").fetchall()
+    assert located[0][0] == 4
+    changes = {"moved": "UPDATE game_rows SET lo = lo + n // 2 + 2 WHERE game_id = (SELECT min(game_id) "
+                        "FROM game_rows WHERE tbl = 'events')",
+               "unlocated": "DELETE FROM game_rows WHERE game_id = (SELECT max(game_id) "
+                            "FROM game_rows WHERE tbl = 'events')",
+               "no_game_rows": "DROP TABLE game_rows",
+               "no_game_observations": "DROP TABLE game_observations"}
+    for name, change in changes.items():
+        old = tmp_path / f"{name}.duckdb"
+        old.write_bytes(db.read_bytes())
+        with duckdb.connect(str(old)) as con:
+            con.execute(change)
+        for shown in (1, 6, 1000, None):
+            got = protocols.completeness(old, games, shown)
+            assert got.n_misfits == from_logs.height, name
+            want = from_logs if shown is None else from_logs.head(shown)
+            assert got.misfits.equals(want), (name, shown)
 
 
 @pytest.mark.parametrize("value", [4, 4.0, 4.5, -0.0, 1e20, True, False, "true", "4", "", "x y"])
