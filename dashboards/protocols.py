@@ -51,7 +51,8 @@ class _Protocols:
 
 
 class Completeness(NamedTuple):
-    """What :func:`completeness` finds (indexed as the (per game, per item, misfits) it was)."""
+    """What :func:`completeness_shown` finds (per game, per item, misfits as
+    :func:`completeness`; the misfits may be the first of ``n_misfits``)."""
 
     per_game: pl.DataFrame
     per_item: pl.DataFrame
@@ -61,19 +62,24 @@ class Completeness(NamedTuple):
     n_misfits: int
 
 
-def completeness(db: Path, games: pl.DataFrame, shown: int | None = None) -> Completeness:
-    """(per game, per item, misfits, number of misfits) capture results for ``games`` (game_id
-    and protocol).
+def completeness(db: Path, games: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """(per game, per item, misfits) capture results for ``games`` (game_id and protocol).
 
     Per game: game_id, protocol, completeness (share of items captured), missing (item ids),
     problem. Per item: game_id, item, group, captured, reason. Misfits: observation and survey
     events that do not fit the protocol (game_id, event, reason), in the games' order and each
-    game's log order: the first ``shown`` of them when given (a page shows the first rows and
-    says how many there are), else all.
+    game's log order.
 
     Read from the warehouse table ``capture`` (scored at ingest) when it exists; else each
     archived log is re-read and scored (:func:`completeness_from_logs`).
     """
+    found = completeness_shown(db, games, None)
+    return found.per_game, found.per_item, found.misfits
+
+
+def completeness_shown(db: Path, games: pl.DataFrame, shown: int | None) -> Completeness:
+    """:func:`completeness` with only the first ``shown`` misfits (all when None) and the
+    number of them all: a page shows the first rows and says how many there are."""
     if store.table_exists(db, "capture"):
         return completeness_from_warehouse(db, games, shown)
     found = completeness_from_logs(db, games)

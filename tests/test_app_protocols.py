@@ -92,15 +92,17 @@ def test_first_misfits_equal_the_first_of_all(tmp_path) -> None:
         games = con.sql("SELECT game_id, protocol FROM games ORDER BY game_id").pl()
     from_logs = protocols.completeness_from_logs(db, games)[2]
     assert games.height == 4 and from_logs["game_id"].n_unique() == 4, from_logs
-    everything = protocols.completeness(db, games)
+    everything = protocols.completeness_shown(db, games, None)
     assert everything.misfits.equals(from_logs) and everything.n_misfits == from_logs.height
     for shown in (0, 1, 2, 5, 6, 7, 12, from_logs.height - 1, from_logs.height, 1000):
-        got = protocols.completeness(db, games, shown)
+        got = protocols.completeness_shown(db, games, shown)
         assert got.n_misfits == from_logs.height, shown
         assert got.misfits.equals(from_logs.head(shown)) or (
             shown == 0 and got.misfits.is_empty()), (shown, got.misfits, from_logs)
         assert got.per_game.equals(everything.per_game)
         assert got.per_item.equals(everything.per_item)
+    assert all(a.equals(b) for a, b in zip(protocols.completeness(db, games), everything[:3],
+                                           strict=True))
     # the events are read where game_rows locates them; a game whose location is wrong (rows
     # moved) or missing, and a warehouse without game_rows, read them from the observations;
     # a warehouse without game_observations reads the categories with their events
@@ -119,7 +121,7 @@ def test_first_misfits_equal_the_first_of_all(tmp_path) -> None:
         with duckdb.connect(str(old)) as con:
             con.execute(change)
         for shown in (1, 6, 1000, None):
-            got = protocols.completeness(old, games, shown)
+            got = protocols.completeness_shown(old, games, shown)
             assert got.n_misfits == from_logs.height, name
             want = from_logs if shown is None else from_logs.head(shown)
             assert got.misfits.equals(want), (name, shown)

@@ -24,7 +24,7 @@ def _completeness(db: str, stamp: tuple[object, ...], games: tuple[tuple[str, st
     objects (the frames are never modified), not pickled as ``st.cache_data`` would."""
     frame = pl.DataFrame(list(games), schema={"game_id": pl.Utf8, "protocol": pl.Utf8},
                          orient="row")
-    return protocols.completeness(Path(db), frame, shown)
+    return protocols.completeness_shown(Path(db), frame, shown)
 
 
 st.caption(
