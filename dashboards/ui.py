@@ -150,16 +150,23 @@ def readable(df: pl.DataFrame, keep_ids: bool = False) -> pl.DataFrame:
 
         fixes.append(pl.col("game").map_elements(gameapps.title, return_dtype=pl.Utf8))
     out = df.with_columns(fixes) if fixes else df
-    return out if keep_ids else named_games(out)
+    return out if keep_ids else named_games(out, df)
 
 
-def named_games(df: pl.DataFrame) -> pl.DataFrame:
+def named_games(df: pl.DataFrame, raw: pl.DataFrame | None = None) -> pl.DataFrame:
     """``game_id`` as a game's title, players, date and source (a table's cell, a chart's
     tooltip): only the games shown are named; the id stays in the CSV and in the detail views
-    (Audit, Replay viewer), which name it in words beside the picker."""
+    (Audit, Replay viewer), which name it in words beside the picker.
+
+    ``raw``: ``df`` before its cells were put in words; when it holds the columns a name is
+    made of (:data:`NAME_COLUMNS`, e.g. a page of the Games table), the names are made from it
+    and ``games`` is not read (a lookup that scanned the games' ids grew with the warehouse)."""
     if "game_id" not in df.columns or df.schema["game_id"] != pl.Utf8 or df.is_empty():
         return df
-    names = game_name_frame(df["game_id"].unique().to_list())
+    if raw is not None and all(raw.schema.get(c) == t for c, t in NAME_COLUMNS.items()):
+        names = game_name_frame(frame=raw.select(list(NAME_COLUMNS)).unique("game_id"))
+    else:
+        names = game_name_frame(df["game_id"].unique().to_list())
     return df.with_columns(pl.col("game_id").replace_strict(
         names["game_id"], names["name"], default=pl.col("game_id"),
         return_dtype=pl.Utf8).alias("game_id"))
@@ -183,28 +190,41 @@ _SOURCE_SQL = (
 )
 
 
-def game_name_frame(ids: list[str] | None = None) -> pl.DataFrame:
+#: the columns of ``games`` a game's name is made of (:func:`game_name_frame`), and their types
+NAME_COLUMNS: dict[str, pl.DataType] = {
+    "game_id": pl.Utf8(), "game": pl.Utf8(), "player_count": pl.Int32(), "date": pl.Date(),
+    "source_name": pl.Utf8(), "source_format": pl.Utf8()}
+
+
+def game_name_frame(ids: list[str] | None = None,
+                    frame: pl.DataFrame | None = None) -> pl.DataFrame:
     """:func:`game_names` as a frame (game_id, name), the names made by DuckDB: one query,
     no Python loop over the games (the Duration chart names every human game it draws:
-    200,000 at a million games). Only the games' titles are looked up here, once per game."""
+    200,000 at a million games). Only the games' titles are looked up here, once per game.
+
+    ``frame``: rows of ``games`` already read (:data:`NAME_COLUMNS`), named by
+    :func:`_names_of_rows` (polars, the same words) instead of a lookup in the warehouse
+    (``ids`` is then ignored)."""
     from dashboards import gameapps, store
     from dashboards.filters import SOURCE_WORDS
 
-    db = store.db_path()
     empty = pl.DataFrame(schema={"game_id": pl.Utf8, "name": pl.Utf8})
+    words = [list(SOURCE_WORDS.values()), list(SOURCE_WORDS)]
+    sql = ("SELECT g.game_id, g.game, ' · ' || format('{:,}', coalesce(g.player_count, 0)) || "
+           "' player' || CASE WHEN coalesce(g.player_count, 0) = 1 THEN '' ELSE 's' END || "
+           "' · ' || coalesce(CAST(g.date AS VARCHAR), 'undated') || ' · ' || "
+           f"{_SOURCE_SQL} AS rest FROM @SOURCE@ g WHERE @WANTED@")
+    if frame is not None:
+        return _names_of_rows(frame) if not frame.is_empty() else empty
+    db = store.db_path()
     if ids is not None and not ids or not store.table_exists(db, "games"):
         return empty
     wanted, params = "TRUE", []
     if ids is not None:
-        wanted, params = "g.game_id IN (SELECT unnest(?::VARCHAR[]))", [[str(i) for i in ids]]
-    words = [list(SOURCE_WORDS.values()), list(SOURCE_WORDS)]
-    frame = store.query(
-        db,
-        "SELECT g.game_id, g.game, ' · ' || format('{:,}', coalesce(g.player_count, 0)) || "
-        "' player' || CASE WHEN coalesce(g.player_count, 0) = 1 THEN '' ELSE 's' END || ' · ' "
-        f"|| coalesce(CAST(g.date AS VARCHAR), 'undated') || ' · ' || {_SOURCE_SQL} AS rest "
-        f"FROM games g WHERE {wanted}",
-        [*words, *params])
+        wanted, params = ("g.game_id IN (SELECT unnest(?::VARCHAR[]))",
+                          [[str(i) for i in ids]])
+    frame = store.query(db, sql.replace("@SOURCE@", "games").replace("@WANTED@", wanted),
+                        [*words, *params])
     if frame.is_empty():
         return empty
     games = frame["game"].unique().to_list()  # a few: each game's title looked up once
@@ -213,6 +233,37 @@ def game_name_frame(ids: list[str] | None = None) -> pl.DataFrame:
         pl.Series(games, dtype=pl.Utf8), titles, return_dtype=pl.Utf8) + pl.col("rest"))
         .alias("name"))
     return frame if not frame.is_empty() else empty
+
+
+def _names_of_rows(rows: pl.DataFrame) -> pl.DataFrame:
+    """:func:`game_name_frame` of rows of ``games`` already read (:data:`NAME_COLUMNS`), made
+    in polars as the SQL makes them (``tests/test_warehouse_summaries.py`` compares the two):
+    a page's rows are named without reading the warehouse again or opening DuckDB."""
+    from dashboards import gameapps
+    from dashboards.filters import SOURCE_WORDS
+
+    n = pl.col("player_count").fill_null(0)
+    counts = rows["player_count"].fill_null(0).unique().to_list()
+    name = pl.col("source_name").fill_null("")
+    file = (name.str.replace_all("\\", "/", literal=True).str.strip_chars_end("/")
+            .str.extract(r"([^/]*)$", 1))
+    source = (pl.when(name.str.starts_with("live:") | (pl.col("source_format") == "live")
+                      .fill_null(False))
+              .then(pl.lit("recorded live"))
+              .otherwise(pl.coalesce(pl.when(file != "").then(file),
+                                     pl.col("source_format").replace_strict(
+                                         SOURCE_WORDS, default=None, return_dtype=pl.Utf8),
+                                     pl.lit("source not recorded"))))
+    games = rows["game"].unique().to_list()  # a few: each game's title looked up once
+    title = pl.col("game").replace_strict(
+        pl.Series(games, dtype=pl.Utf8),
+        pl.Series([gameapps.title(str(g)) for g in games], dtype=pl.Utf8), return_dtype=pl.Utf8)
+    return rows.select("game_id", pl.concat_str(
+        title, pl.lit(" · "),
+        n.replace_strict(counts, [f"{c:,}" for c in counts], return_dtype=pl.Utf8),
+        pl.lit(" player"), pl.when(n == 1).then(pl.lit("")).otherwise(pl.lit("s")),
+        pl.lit(" · "), pl.col("date").cast(pl.Utf8).fill_null("undated"), pl.lit(" · "),
+        source).alias("name"))
 
 
 def _number_text(column: str, dtype: pl.DataType) -> pl.Expr:

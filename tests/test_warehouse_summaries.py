@@ -182,7 +182,20 @@ def _check_pages(db: Path) -> int:
                       "list(DISTINCT profile ORDER BY profile) AS profiles FROM games", [])
     assert (options["n_games"], options["date_min"], options["date_max"]) == row.row(0)[:3]
     assert options["profiles"] == [p for p in row["profiles"][0] if p is not None]
+    # every choice of the sidebar, as read from the games before game_totals
+    old = _direct(db, _filter_choices, []).row(0, named=True)
+    for field, values in old.items():
+        assert options[field] == [v for v in values if v is not None], field
     return compared
+
+
+#: the sidebar's choices as ``queries.filter_options`` read them from ``games``
+_filter_choices = (
+    "SELECT list(DISTINCT game ORDER BY game) AS games, "
+    "list(DISTINCT rules_version ORDER BY rules_version) AS rules_versions, "
+    "list(DISTINCT player_count ORDER BY player_count) AS player_counts, "
+    "list(DISTINCT session_type ORDER BY session_type) AS session_types, "
+    "list(DISTINCT profile ORDER BY profile) AS profiles FROM games")
 
 
 @pytest.fixture(scope="module")
@@ -374,3 +387,62 @@ def test_a_wrong_location_is_read_by_game_id(warehouses: tuple[Path, Path],
     events = queries.game_events(db, gid)
     assert events.height == n
     assert events["idx"].to_list() == sorted(events["idx"].to_list())
+
+
+def test_games_page_names_its_rows_from_them(warehouses: tuple[Path, Path],
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page of the Games table names its games from its own rows (the same SQL run over
+    them in memory), exactly as the lookup of their ids in ``games`` names them; a frame
+    without those columns is still named by the lookup."""
+    from dashboards import DB_ENV, ui
+
+    _, big = warehouses
+    monkeypatch.setenv(DB_ENV, str(big))
+    store._CACHE.clear()
+    for f in FILTERS[:4]:
+        rows = queries.games(big, f, limit=700, offset=100)
+        if rows.is_empty():
+            continue
+        looked_up = ui.game_name_frame(rows["game_id"].to_list())
+        made = ui.game_name_frame(frame=rows.select(list(ui.NAME_COLUMNS)))
+        assert_frame_equal(made.sort("game_id"), looked_up.sort("game_id"))
+        assert made.height == rows.height
+        shown = ui.readable(rows)  # what show_table draws
+        by_lookup = ui.named_games(ui.readable(rows, keep_ids=True))
+        assert_frame_equal(shown, by_lookup)
+        assert shown["game_id"].to_list() != rows["game_id"].to_list()  # named, not ids
+
+
+#: rows of ``games`` whose names take every branch: a Windows path, live, a live: source, a
+#: folder, no source, an unknown game and format, a thousand players, no date, no count
+_NAME_ROWS: list[tuple[Any, ...]] = [  # game_id, game, player_count, date, format, source
+    ("a1", "mandate2038", 4, dt.date(2026, 3, 1), "json", "C:\\logs\\table 3\\game.json"),
+    ("a2", "mandate2038", 1, None, "live", "whatever"),
+    ("a3", "vestige", 3, dt.date(2026, 1, 2), "csv", "live:draft-17"),
+    ("a4", "pig", None, None, "notation", "sessions/2026/"),
+    ("a5", "pig", 2, dt.date(2025, 12, 31), "session-folder", ""),
+    ("a6", "mandate2038", 5, None, None, None),
+    ("a7", "no_longer-installed", 1234, None, "odd-format", "///"),
+    ("a8", "vestige", 2, None, "simulator", "sim/run 1/sim-0001.json"),
+    ("a9", "vestige", 0, dt.date(2026, 2, 2), "live", None),
+]
+
+
+def test_names_of_rows_equal_the_lookup_in_every_case(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from dashboards import DB_ENV, ui
+
+    db = tmp_path / "w.duckdb"
+    con = duckdb.connect(str(db))
+    try:
+        migrate(con)
+        con.executemany("INSERT INTO games (game_id, game, player_count, date, source_format, "
+                        "source_name) VALUES (?, ?, ?, ?, ?, ?)", [list(r) for r in _NAME_ROWS])
+        rows = con.sql(f"SELECT {', '.join(ui.NAME_COLUMNS)} FROM games").pl()
+    finally:
+        con.close()
+    monkeypatch.setenv(DB_ENV, str(db))
+    store._CACHE.clear()
+    looked_up = ui.game_name_frame([r[0] for r in _NAME_ROWS])
+    assert looked_up.height == len(_NAME_ROWS)
+    assert_frame_equal(ui.game_name_frame(frame=rows).sort("game_id"), looked_up.sort("game_id"))

@@ -15,15 +15,16 @@ st.title("Observation protocols")
 
 
 @st.cache_resource(show_spinner="Reading capture completeness...", max_entries=8)
-def _completeness(db: str, stamp: tuple[object, ...], games: tuple[tuple[str, str | None], ...]
-                  ) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+def _completeness(db: str, stamp: tuple[object, ...], games: tuple[tuple[str, str | None], ...],
+                  shown: int | None = None) -> protocols.Completeness:
     """Capture completeness per game (``games``: game id and protocol), from the warehouse
     table ``capture`` (scored at ingest; re-scoring the archived logs only for a warehouse
-    without it). Cached per database version (``stamp``, :func:`store.version`) and game list;
-    kept as objects (the frames are never modified), not pickled as ``st.cache_data`` would."""
+    without it), with the first ``shown`` misfits (all when None: the CSV) and their number.
+    Cached per database version (``stamp``, :func:`store.version`) and game list; kept as
+    objects (the frames are never modified), not pickled as ``st.cache_data`` would."""
     frame = pl.DataFrame(list(games), schema={"game_id": pl.Utf8, "protocol": pl.Utf8},
                          orient="row")
-    return protocols.completeness(Path(db), frame)
+    return protocols.completeness_shown(Path(db), frame, shown)
 
 
 st.caption(
@@ -106,9 +107,9 @@ def section(ga: gameapps.GameApp, f: filters.Filters) -> None:
                        "others.")
     else:
         n_games = int(games["total"][0])
-        per_game, per_item, misfits = _completeness(
-            str(db), store.version(db),
-            tuple(games.select("game_id", "protocol").iter_rows()))
+        scored = tuple(games.select("game_id", "protocol").iter_rows())
+        per_game, per_item, misfits, n_misfits = _completeness(
+            str(db), store.version(db), scored, ui.TABLE_ROWS)
         if not store.table_exists(db, "capture"):
             st.caption("This warehouse predates the `capture` table: the archived logs were "
                        "re-scored. Run `playtest rebuild` to score them at ingest.")
@@ -131,14 +132,16 @@ def section(ga: gameapps.GameApp, f: filters.Filters) -> None:
             st.dataframe(by_group, hide_index=True)
             with st.expander("Which checklist items are missed most"):
                 ui.show_table(missed, "capture-items")
-        if not misfits.is_empty():
-            st.warning(f"{ui.plural(misfits.height, 'observation or survey event')} "
-                       f"{'does' if misfits.height == 1 else 'do'} not fit the "
+        if n_misfits:
+            st.warning(f"{ui.plural(n_misfits, 'observation or survey event')} "
+                       f"{'does' if n_misfits == 1 else 'do'} not fit the "
                        "protocol (unknown category or item, invalid answer, wrong seat).",
                        icon=":material/warning:")
             with st.expander("Events that do not fit the protocol"):
-                ui.show_table(misfits.head(ui.TABLE_ROWS), "protocol-misfits",
-                              total=misfits.height, full=lambda: misfits)
+                # the first rows' events only; every misfit's when the CSV is downloaded
+                ui.show_table(misfits, "protocol-misfits", total=n_misfits,
+                              full=lambda: _completeness(str(db), store.version(db),
+                                                         scored).misfits)
         if n_games > limit:
             st.caption(f"Scored the newest {limit} of {n_games} sessions "
                        "(narrow the filters to see others).")
