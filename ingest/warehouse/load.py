@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import duckdb
 import polars as pl
@@ -53,6 +54,22 @@ def conform(table: str, frame: pl.DataFrame | None) -> pl.DataFrame:
     return frame.select([pl.col(c).cast(t, strict=True) for c, t in schema.items()])
 
 
+def _batch_has_stored_columns(con: duckdb.DuckDBPyConnection, arrows: Mapping[str, Any]) -> bool:
+    """Whether each table's batch has every column of the stored table."""
+    stored: dict[str, set[str]] = {}
+    for table, column in con.execute(
+            "SELECT table_name, column_name FROM information_schema.columns "
+            "WHERE table_schema = 'main' AND list_contains(?::VARCHAR[], table_name)",
+            [sorted(arrows)]).fetchall():
+        stored.setdefault(table, set()).add(column)
+    return all(cols <= set(arrows[t].schema.names) for t, cols in stored.items())
+
+
+def _unregister(con: duckdb.DuckDBPyConnection, names: list[str]) -> None:
+    for name in names:
+        con.unregister(name)
+
+
 def load_frames(
     con: duckdb.DuckDBPyConnection, frames: Mapping[str, pl.DataFrame], *,
     summarised: frozenset[str] | None = None,
@@ -83,6 +100,8 @@ def load_frames(
         if frame.height and not set(frame["game_id"].unique().to_list()) <= id_set:
             raise ValueError(f"rows for table {name!r} belong to games not in the batch")
     result = LoadResult()
+    views: dict[str, str] = {}
+    shadows: list[str] = []
     con.execute("BEGIN TRANSACTION")
     try:
         already = existing_game_ids(con, batch_ids)
@@ -91,41 +110,43 @@ def load_frames(
         keep = pl.Series("game_id", result.loaded, dtype=pl.String)
         if summarised is None:
             summarised = summaries.present(con)
-        views: dict[str, str] = {}
-        arrows: dict[str, object] = {}
-        shadows: list[str] = []
-        try:
-            for name, frame in tables.items():
-                if already:
-                    frame = frame.filter(pl.col("game_id").is_in(keep.implode()))
-                # Arrow's string views: polars' own layout, no copy into large strings
-                arrows[name] = arrow = frame.to_arrow(compat_level=pl.CompatLevel.newest())
-                if frame.height == 0:
-                    result.rows[name] = 0
-                    continue
-                view = f"_load_{name}"
-                con.register(view, arrow)
-                views[name] = view
-                # Identifiers are our own table names (never user input); values travel as Arrow.
-                con.execute(f'INSERT INTO "{name}" BY NAME SELECT * FROM "{view}"')
-                # the per-game summaries the pages read, from the same rows
-                summaries.add_batch(con, name, view, summarised)
-                result.rows[name] = frame.height
-            summaries.add_totals(con, views, summarised)
-            if result.loaded:
-                # derived per-seat balance rows of the new games, in the same transaction,
-                # from the batch's rows under the tables' names (docstring)
+        arrows: dict[str, Any] = {}
+        for name, frame in tables.items():
+            if already:
+                frame = frame.filter(pl.col("game_id").is_in(keep.implode()))
+            # Arrow's string views: polars' own layout, no copy into large strings
+            arrows[name] = arrow = frame.to_arrow(compat_level=pl.CompatLevel.newest())
+            if frame.height == 0:
+                result.rows[name] = 0
+                continue
+            view = f"_load_{name}"
+            con.register(view, arrow)
+            views[name] = view
+            # Identifiers are our own table names (never user input); values travel as Arrow.
+            con.execute(f'INSERT INTO "{name}" BY NAME SELECT * FROM "{view}"')
+            # the per-game summaries the pages read, from the same rows
+            summaries.add_batch(con, name, view, summarised)
+            result.rows[name] = frame.height
+        summaries.add_totals(con, views, summarised)
+        if result.loaded:
+            # derived per-seat balance rows of the new games, in the same transaction, from the
+            # batch's rows under the tables' names (docstring) when the batch has every stored
+            # column (a warehouse made with more games registered than now has columns of
+            # theirs the batch lacks: then from the stored tables, as before)
+            if _batch_has_stored_columns(con, arrows):
                 for name, arrow in arrows.items():
                     con.register(name, arrow)
                     shadows.append(name)
-                balance.refresh(con, result.loaded)
-        finally:
-            for view in [*views.values(), *shadows]:
-                con.unregister(view)
+            balance.refresh(con, result.loaded)
+        _unregister(con, [*views.values(), *shadows])
+        views, shadows = {}, []
         # seat and balance totals of the new games, from the stored tables (views released)
         game_totals.add_loaded(con, result.loaded)
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")
+        # a view left under a table's name would hide the table from every later statement on
+        # this (held) connection (the rollback drops them too; unregistering twice is harmless)
+        _unregister(con, [*views.values(), *shadows])
         raise
     return result
