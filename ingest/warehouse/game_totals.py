@@ -23,6 +23,7 @@ from __future__ import annotations
 import duckdb
 
 from ingest.warehouse import balance as _balance
+from ingest.warehouse import summaries
 from ingest.warehouse.summaries import GAME_KEYS
 
 _G = ", ".join(f"g.{k}" for k in GAME_KEYS)
@@ -115,14 +116,9 @@ def compact(con: duckdb.DuckDBPyConnection) -> None:
         for name in TABLES:
             if name not in have:
                 continue
-            keys = ", ".join(_keys(name))
             summed = ", ".join(f"CAST(sum({c}) AS {'DOUBLE' if c in _DOUBLES else 'BIGINT'}) "
                                f"AS {c}" for c in _sums(name))
-            con.execute(f"CREATE TEMP TABLE _compact AS SELECT {keys}, {summed} "
-                        f"FROM {name} GROUP BY ALL")
-            con.execute(f"DELETE FROM {name}")
-            con.execute(f"INSERT INTO {name} BY NAME SELECT * FROM _compact")
-            con.execute("DROP TABLE _compact")
+            summaries.merge_rows(con, name, _keys(name), summed)
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")

@@ -37,6 +37,8 @@ and how many turns took it: the Duration page's quantiles and moments, exact).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import duckdb
 
 #: summary table -> (its source table, CREATE statement, SELECT over ``{source}``)
@@ -212,17 +214,21 @@ def compact(con: duckdb.DuckDBPyConnection) -> None:
         for name, (key, sums) in tables.items():
             if name not in have:
                 continue
-            keys = ", ".join(key)
-            summed = ", ".join(f"CAST(sum({c}) AS BIGINT) AS {c}" for c in sums)
-            con.execute(f"CREATE TEMP TABLE _compact AS SELECT {keys}, {summed} "
-                        f"FROM {name} GROUP BY {keys}")
-            con.execute(f"DELETE FROM {name}")
-            con.execute(f"INSERT INTO {name} BY NAME SELECT * FROM _compact")
-            con.execute("DROP TABLE _compact")
+            merge_rows(con, name, key, ", ".join(f"CAST(sum({c}) AS BIGINT) AS {c}" for c in sums))
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")
         raise
+
+
+def merge_rows(con: duckdb.DuckDBPyConnection, name: str, key: Sequence[str], summed: str) -> None:
+    """Merge the rows of table ``name`` that share ``key`` into one, with the ``summed`` select
+    list (``CAST(sum(c) AS ...) AS c, ...``), in the caller's transaction."""
+    keys = ", ".join(key)
+    con.execute(f"CREATE TEMP TABLE _compact AS SELECT {keys}, {summed} FROM {name} GROUP BY {keys}")
+    con.execute(f"DELETE FROM {name}")
+    con.execute(f"INSERT INTO {name} BY NAME SELECT * FROM _compact")
+    con.execute("DROP TABLE _compact")
 
 
 def present(con: duckdb.DuckDBPyConnection) -> frozenset[str]:
