@@ -59,6 +59,10 @@ class Loaded:
 BATCH_GC_THRESHOLD = 20_000
 
 
+#: whether :func:`batch_gc` has made its full collection in this process
+_collected = False
+
+
 @contextmanager
 def batch_gc() -> Iterator[None]:
     """For a command that reads and replays game after game (``validate``, ``bench``): the
@@ -68,8 +72,15 @@ def batch_gc() -> Iterator[None]:
     allocates tens of thousands of short-lived objects. Collection still runs (memory stays
     bounded: reference cycles are found as before, a little later). Restored on exit.
     Measured in docs/engine.md "Performance": about 4% fewer instructions for validate."""
+    global _collected
     old = gc.get_threshold()
-    gc.collect()
+    if not _collected:
+        # once per process: a command's process enters here once, at start-up, when the heap
+        # is small; a process that runs command after command (the test suite) would otherwise
+        # pay a full collection of its whole heap on every one (freezing garbage is harmless:
+        # the exit below unfreezes it, and the next full collection frees it)
+        gc.collect()
+        _collected = True
     gc.freeze()
     gc.set_threshold(BATCH_GC_THRESHOLD, old[1], old[2])
     try:
