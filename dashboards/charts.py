@@ -123,6 +123,21 @@ class _Chart(alt.Chart):
         return super().encode(*args, **{k: _channel(k, v) for k, v in kwargs.items()})
 
 
+def interval_layers(summary: pl.DataFrame, x: alt.X) -> list[alt.Chart]:
+    """The 95% interval (error bar) and the mean (tick) per player count of a duration
+    summary; none when no interval was computed."""
+    if summary.is_empty() or summary["low"].drop_nulls().len() == 0:
+        return []
+    ci = summary.filter(pl.col("low").is_not_null())
+    return [
+        _chart(ci).mark_errorbar(thickness=2, color="black")
+        .encode(x=x, y=alt.Y("low:Q", title="Minutes"), y2="high:Q",
+                tooltip=["player_count", "n", "mean", "low", "high"]),
+        _chart(ci).mark_tick(color="black", thickness=2, size=24)
+        .encode(x=x, y=alt.Y("mean:Q", title="Minutes")),
+    ]
+
+
 def _chart(df: pl.DataFrame, **kwargs: object) -> alt.Chart:
     return _Chart(_clean(df), **kwargs)  # type: ignore[arg-type]
 
@@ -195,18 +210,7 @@ def duration_chart(games: pl.DataFrame, summary: pl.DataFrame, band: tuple[float
         )
     )
     layers: list[alt.Chart] = [band_layer, points]
-    if not summary.is_empty() and summary["low"].drop_nulls().len() > 0:
-        ci = summary.filter(pl.col("low").is_not_null())
-        layers.append(
-            _chart(ci)
-            .mark_errorbar(thickness=2, color="black")
-            .encode(x=x, y=alt.Y("low:Q", title="Minutes"), y2="high:Q",
-                    tooltip=["player_count", "n", "mean", "low", "high"])
-        )
-        layers.append(
-            _chart(ci).mark_tick(color="black", thickness=2, size=24)
-            .encode(x=x, y=alt.Y("mean:Q", title="Minutes"))
-        )
+    layers += interval_layers(summary, x)
     return alt.layer(*layers, title="Total duration by player count (band: designers' hypothesis)")
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import altair as alt
 import polars as pl
 
-from dashboards.charts import ChartLike, _chart, _count_axis, _kind_colour
+from dashboards.charts import ChartLike, _chart, _count_axis, _kind_colour, interval_layers
 from engine.mandate2038.ruleset import VOCABULARY
 
 #: colours of the six institutions (FACTS.md §1, the designers' faction colours)
@@ -217,17 +217,6 @@ def duration_chart(points: pl.DataFrame, summary: pl.DataFrame, band: tuple[floa
         )
     )
     layers: list[alt.Chart] = [band_layer, dots]
-    if not summary.is_empty() and summary["low"].drop_nulls().len() > 0:
-        ci = summary.filter(pl.col("low").is_not_null())
-        layers.append(
-            _chart(ci)
-            .mark_errorbar(thickness=2, color="black")
-            .encode(x=x, y=alt.Y("low:Q", title="Minutes"), y2="high:Q",
-                    tooltip=["player_count", "n", "mean", "low", "high"])
-        )
-        layers.append(
-            _chart(ci).mark_tick(color="black", thickness=2, size=24)
-            .encode(x=x, y=alt.Y("mean:Q", title="Minutes"))
-        )
+    layers += interval_layers(summary, x)
     return alt.layer(*layers, title="Total duration by player count (band: designers' hypothesis; "
                      "circles: games per whole minute)")
