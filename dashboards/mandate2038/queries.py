@@ -155,16 +155,19 @@ def _first(db: Path, tables: tuple[str, ...], sql: str, params: list[Any], limit
 
 
 def endings(db: Path, f: Filters, kind: str | None = None,
-            limit: int | None = None) -> pl.DataFrame:
+            limit: int | None = None, names: bool = False) -> pl.DataFrame:
     """One row per complete game's outcome with the Open test's margins (of one ``kind`` of
-    game, and only the first ``limit`` of the outcomes as stored when given)."""
+    game, and only the first ``limit`` of the outcomes as stored when given; with ``names``,
+    and the columns their games are named by, :func:`dashboards.ui.split_names`)."""
+    from dashboards import ui
+
     where, params = _where(f)
     if kind is not None:
         where += f" AND {KIND_SQL} = ?"
         params = [*params, kind]
     if limit is not None:
         return _first(db, ("outcomes", "games"), f"""
-            SELECT {ENDING_COLUMNS}
+            SELECT {ENDING_COLUMNS}{", " + ui.name_columns_sql() if names else ""}
             FROM {{outcomes}} o JOIN {{games}} g USING (game_id)
             WHERE {where} AND o.complete LIMIT ?
             """, params, int(limit))
@@ -215,10 +218,14 @@ CLAIM_COLUMNS = ("c.game_id, c.seat, s.faction, c.publication, c.paid, c.modules
                  f"c.eligible, c.strength, g.player_count, {KIND_SQL} AS kind")
 
 
-def claims(db: Path, f: Filters, kind: str | None = None, limit: int | None = None) -> pl.DataFrame:
+def claims(db: Path, f: Filters, kind: str | None = None, limit: int | None = None,
+           names: bool = False) -> pl.DataFrame:
     """Dossier claims of the filtered games with their strengths, in game and seat order (of one
     ``kind`` of game, and only the first ``limit`` as stored when given: sorting every claim to
-    show a thousand read them all)."""
+    show a thousand read them all; with ``names``, and the columns their games are named by,
+    :func:`dashboards.ui.split_names`)."""
+    from dashboards import ui
+
     where, params = _where(f)
     if kind is not None:
         where += f" AND {KIND_SQL} = ?"
@@ -228,13 +235,16 @@ def claims(db: Path, f: Filters, kind: str | None = None, limit: int | None = No
         # its id: the games found are few)
         # a claim whose seat is not among the first seats read has no faction yet: read
         # further until every claim shown has its seat's (or every seat was read)
+        named = ", " + ui.name_columns_sql() if names else ""
+        carried = "".join(f", c.{ui.NAME_PREFIX}{col}" for col in ui.NAME_COLUMNS
+                          if col != "game_id") if names else ""
         return _first(db, ("seats", "claims", "games"), f"""
             WITH s AS (SELECT * FROM {{seats}}),
-            c AS (SELECT c.*, g.player_count, {KIND_SQL} AS kind
+            c AS (SELECT c.*, g.player_count, {KIND_SQL} AS kind{named}
                   FROM {{claims}} c JOIN {{games}} g USING (game_id) WHERE {where}),
             cs AS (SELECT c.game_id, c.seat, s.faction, c.publication, c.paid,
                           c.modules_supported, c.eligible, c.strength, c.player_count, c.kind,
-                          s.seat IS NOT NULL AS seated
+                          s.seat IS NOT NULL AS seated{carried}
                    FROM c LEFT JOIN s ON s.game_id = c.game_id AND s.seat = c.seat)
             SELECT * FROM cs LIMIT ?
             """, params, int(limit), done=lambda fr: bool(fr["seated"].all())).drop("seated")

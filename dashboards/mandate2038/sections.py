@@ -173,8 +173,8 @@ def endings(db: Path, f: Filters) -> None:
     st.subheader("The Open test's margins")
     ui.show_chart(mandate_charts.open_margins_chart(ui.readable(margin_points(ends))),
                   "open-test-margins")
-    first = mandate_queries.endings(db, f, kind, ui.TABLE_ROWS).drop("kind")
-    ui.show_table(first, "outcomes", total=n,
+    first, names = ui.split_names(mandate_queries.endings(db, f, kind, ui.TABLE_ROWS, names=True))
+    ui.show_table(first.drop("kind"), "outcomes", total=n, names=names,
                   full=lambda: mandate_queries.endings(db, f, kind).drop("kind"))
 
     st.subheader("Claim strengths")
@@ -185,8 +185,9 @@ def endings(db: Path, f: Filters) -> None:
         ui.empty_state("No Dossier claims recorded in the matching games.")
     else:
         ui.show_chart(mandate_charts.claim_strength_chart(strengths), "claim-strengths")
-        first = mandate_queries.claims(db, f, kind, ui.TABLE_ROWS).drop("kind")
-        ui.show_table(ui.with_names(first, "faction"), "claims",
+        first, names = ui.split_names(mandate_queries.claims(db, f, kind, ui.TABLE_ROWS,
+                                                             names=True))
+        ui.show_table(ui.with_names(first.drop("kind"), "faction"), "claims", names=names,
                       total=int(strengths["claims"].sum()),
                       full=lambda: ui.with_names(mandate_queries.claims(db, f, kind).drop("kind"),
                                                  "faction"))
