@@ -432,6 +432,7 @@ def game_labels(games: pl.DataFrame, factions: dict[str, list[str]]) -> dict[str
     from dashboards.replay_view import content_names
 
     names = content_names()
+    titles: dict[str, str] = {}  # each game's title looked up once, not once a line
     out = {}
     for r in games.iter_rows(named=True):
         seats = factions.get(r["game_id"], [])
@@ -448,7 +449,10 @@ def game_labels(games: pl.DataFrame, factions: dict[str, list[str]]) -> dict[str
         if r.get("game"):
             from dashboards import gameapps
 
-            game = f"{gameapps.title(str(r['game']))} · "
+            g = str(r["game"])
+            if g not in titles:
+                titles[g] = gameapps.title(g)
+            game = f"{titles[g]} · "
         out[r["game_id"]] = (f"{game}{source} · {r.get('date') or 'undated'} · "
                              f"{plural(len(seats), 'seat')}: {who} · {kind} · {errors} · "
                              f"{str(r['game_id'])[:8]}")
