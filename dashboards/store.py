@@ -246,8 +246,10 @@ def table_exists(db: Path, table: str) -> bool:
     """True when ``table`` exists in the warehouse."""
     # every table's name in one query, kept in the query cache (a page asks for several:
     # each question was a catalog query of its own); the warehouse has no views, and
-    # information_schema.tables costs half as much again (catalog views)
-    df = query(db, "SELECT list(table_name) AS names FROM duckdb_tables()")
+    # information_schema.tables costs half as much again (catalog views); the warehouse's own
+    # catalog only (0.005 s instead of 0.02-0.03 at a million games: the others are scanned too)
+    df = query(db, "SELECT list(table_name) AS names FROM duckdb_tables() "
+                   "WHERE database_name = current_database()")
     if df.is_empty() or df["names"][0] is None:
         return False
     return table in df["names"][0].to_list()
