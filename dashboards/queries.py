@@ -427,6 +427,8 @@ def phase_moments(db: Path, f: Filters, include_non_human: bool = False) -> pl.D
     median, sd, minimum (computed in SQL; the per-phase rows of 100,000 games are millions)."""
     where, params = f.where("g", "duration_evidence")
     human = "TRUE" if include_non_human else HUMAN_SQL
+    if summarised(db, "phase_totals"):  # games per phase and minutes, per filtered values
+        return query(db, _phase_moments_from_totals(f"{where} AND {human}"), params)
     if summarised(db, "game_phases"):  # the load step's per-game sums
         per_game = (f"SELECT p.game_id, g.player_count, p.phase, p.minutes FROM game_phases p "
                     f"JOIN games g USING (game_id) WHERE {where} AND {human}")
@@ -436,6 +438,22 @@ def phase_moments(db: Path, f: Filters, include_non_human: bool = False) -> pl.D
                     f"WHERE {where} AND {human} AND p.minutes IS NOT NULL GROUP BY ALL")
     return query(db, f"SELECT phase, player_count, {_moments('minutes')} FROM ({per_game}) "
                      "GROUP BY ALL ORDER BY ALL", params)
+
+
+def _phase_moments_from_totals(where: str) -> str:
+    """:func:`phase_moments` from ``phase_totals`` (each phase's per-game minutes by value and
+    how many games spent that long, per filtered values; rows passing ``where``): the median
+    is DuckDB's on every game (:func:`_quantile_at`), the mean a sum, the standard deviation
+    the sum of squares about the mean (two passes, as ``stddev_samp``: no cancellation when
+    every game took the same time); equal to the per-game query (1e-9)."""
+    by = "PARTITION BY phase, player_count"
+    counted = _counted("phase_totals", "minutes", ("phase", "player_count"), where)
+    return (f"SELECT phase, player_count, CAST(sum(c) AS BIGINT) AS n, "
+            f"sum(c * v) / sum(c) AS mean, {_quantile_at(0.5)} AS median, "
+            "CASE WHEN sum(c) > 1 THEN sqrt(sum(c * (v - m) * (v - m)) / (sum(c) - 1)) END "
+            "AS sd, min(v) AS minimum "
+            f"FROM (SELECT *, sum(c * v) OVER ({by}) / total AS m FROM ({counted})) "
+            "GROUP BY phase, player_count ORDER BY ALL")
 
 
 def turn_time_stats(db: Path, f: Filters, include_non_human: bool = False) -> dict[str, pl.DataFrame]:
@@ -699,13 +717,7 @@ def protocol_games(db: Path, f: Filters, include_non_human: bool = False,
 def capture(db: Path, game_ids: list[str]) -> pl.DataFrame:
     """The warehouse's capture results of ``game_ids``: game_id, item, group, captured, reason
     (one row per checklist item of each game's protocol, scored at ingest)."""
-    return query(
-        db,
-        'SELECT c.game_id, c.item_id AS item, c.grp AS "group", c.captured, c.reason '
-        "FROM capture c WHERE c.game_id IN (SELECT unnest(?::VARCHAR[])) "
-        "ORDER BY c.game_id",
-        [list(game_ids)],
-    )
+    return located_rows(db, "capture", _CAPTURE_COLUMNS, game_ids, ("game_id",))
 
 
 def protocol_events(db: Path, game_ids: list[str]) -> pl.DataFrame:
@@ -726,41 +738,88 @@ def protocol_events(db: Path, game_ids: list[str]) -> pl.DataFrame:
 
 
 def protocol_check_rows(db: Path, game_ids: list[str]) -> dict[str, pl.DataFrame]:
-    """What :func:`dashboards.protocols.completeness_from_warehouse` reads for ``game_ids``, on
-    one connection: ``capture`` (as :func:`capture`), ``categories`` (each game's observation
-    categories: game_id, category, idxs, n; idxs, the events that use it, NULL when read from
-    the load step's ``game_observations``; n, how many there are), ``survey`` (the survey
-    answers: game_id, idx, item, seat, value_text, value_num) and ``seats`` (as
-    :func:`seat_numbers`).
+    """What :func:`dashboards.protocols.completeness_from_warehouse` reads for ``game_ids``:
+    ``capture`` (as :func:`capture`), ``categories`` (each game's observation categories:
+    game_id, category, idxs, n; idxs, the events that use it, NULL when read from the load
+    step's ``game_observations``; n, how many there are), ``survey`` (the survey answers:
+    game_id, idx, item, seat, value_text, value_num) and ``seats`` (as :func:`seat_numbers`).
 
-    An observation's fit to the protocol depends on its category alone, so the observation
-    events are not read one by one (100 sessions of a large warehouse hold tens of thousands).
-    No event payload is read: finding a few hundred payloads among millions of events cost
-    0.07 s at 10,000 games and 0.2 s at 100,000; the ``survey`` table holds each answer
-    exactly enough to rebuild it (:func:`dashboards.protocols.survey_value`)."""
+    ``capture``, ``survey`` and ``seats`` are read by their located row ids
+    (:func:`located_rows`): by game id they scanned the column of every row (8.2 million
+    capture rows at a million games: 0.17 CPU s; the seats 0.17). An observation's fit to the
+    protocol depends on its category alone, so the observation events are not read one by one
+    (100 sessions of a large warehouse hold tens of thousands). No event payload is read:
+    finding a few hundred payloads among millions of events cost 0.07 s at 10,000 games and
+    0.2 s at 100,000; the ``survey`` table holds each answer exactly enough to rebuild it
+    (:func:`dashboards.protocols.survey_value`)."""
     ids = [list(game_ids)]
-    frames = query_many(db, [
-        ('SELECT c.game_id, c.item_id AS item, c.grp AS "group", c.captured, c.reason '
-         "FROM capture c WHERE c.game_id IN (SELECT unnest(?::VARCHAR[])) ORDER BY c.game_id",
-         ids),
+    categories = query(
+        db,
         # which categories each game used: from the load step's per-game counts (4 rows a
         # game at 100,000 games, against 233 observations); the events that use a category
         # are read only for a category that does not fit (:func:`observation_events`)
-        ("SELECT o.game_id, o.category, CAST(NULL AS INTEGER[]) AS idxs, "
-         "CAST(sum(o.n) AS BIGINT) AS n "
-         "FROM game_observations o WHERE o.game_id IN (SELECT unnest(?::VARCHAR[])) "
-         "GROUP BY o.game_id, o.category ORDER BY o.game_id, o.category"
-         if summarised(db, "game_observations") else
-         "SELECT o.game_id, o.category, list(o.idx ORDER BY o.idx) AS idxs, count(*) AS n "
-         "FROM observations o WHERE o.game_id IN (SELECT unnest(?::VARCHAR[])) "
-         "GROUP BY o.game_id, o.category ORDER BY o.game_id, min(o.idx)", ids),
-        ("SELECT sv.game_id, sv.idx, sv.item, sv.seat, sv.value_text, sv.value_num "
-         "FROM survey sv WHERE sv.game_id IN (SELECT unnest(?::VARCHAR[])) "
-         "ORDER BY sv.game_id, sv.idx", ids),
-        ("SELECT s.game_id, s.seat FROM seats s WHERE s.game_id IN (SELECT unnest(?::VARCHAR[])) "
-         "ORDER BY s.game_id, s.seat", ids),
-    ])
-    return dict(zip(("capture", "categories", "survey", "seats"), frames, strict=True))
+        "SELECT o.game_id, o.category, CAST(NULL AS INTEGER[]) AS idxs, "
+        "CAST(sum(o.n) AS BIGINT) AS n "
+        "FROM game_observations o WHERE o.game_id IN (SELECT unnest(?::VARCHAR[])) "
+        "GROUP BY o.game_id, o.category ORDER BY o.game_id, o.category"
+        if summarised(db, "game_observations") else
+        "SELECT o.game_id, o.category, list(o.idx ORDER BY o.idx) AS idxs, count(*) AS n "
+        "FROM observations o WHERE o.game_id IN (SELECT unnest(?::VARCHAR[])) "
+        "GROUP BY o.game_id, o.category ORDER BY o.game_id, min(o.idx)", ids)
+    return {
+        "capture": located_rows(db, "capture", _CAPTURE_COLUMNS, game_ids, ("game_id",)),
+        "categories": categories,
+        "survey": located_rows(db, "survey", "x.game_id, x.idx, x.item, x.seat, x.value_text, "
+                               "x.value_num", game_ids, ("game_id", "idx")),
+        "seats": located_rows(db, "seats", "x.game_id, x.seat", game_ids, ("game_id", "seat")),
+    }
+
+
+_CAPTURE_COLUMNS = ('x.game_id, x.item_id AS item, x.grp AS "group", x.captured, x.reason')
+
+#: located table -> the table of its games' row locations (as
+#: ``ingest.warehouse.summaries.LOCATIONS``: migrations 11 and 13)
+LOCATIONS: dict[str, str] = {"events": "game_rows", "findings": "game_rows",
+                             "seats": "game_rows", "capture": "protocol_rows",
+                             "survey": "protocol_rows"}
+
+
+def located_rows(db: Path, table: str, columns: str, game_ids: list[str],
+                 order: tuple[str, ...]) -> pl.DataFrame:
+    """Every row of the games ``game_ids`` in ``table`` (one of :data:`LOCATIONS`): the
+    select list ``columns`` over the table aliased ``x``, sorted by ``order`` (columns of the
+    result), each game's rows in stored order.
+
+    Where the load step located a game's rows (its ``n`` rows from row id ``lo`` on, in
+    ``game_rows`` or ``protocol_rows``), they are read by row id in one statement (``rowid IN
+    (the ranges' ids)``: DuckDB fetches those rows; ``game_id IN (...)`` scanned the column of
+    every row, and a UNION of one range scan per game cost more than that scan). A game is
+    taken from them only when its ``n`` rows were found with its id; the others (a warehouse
+    without the locations, rows written by other means) are read by game id."""
+    ids = sorted({str(g) for g in game_ids})
+    if not ids:
+        return query(db, f"SELECT {columns} FROM {table} x WHERE FALSE")
+    select = f"SELECT {columns}, x.game_id AS _game, x.rowid AS _row FROM {table} x"
+    where = "WHERE tbl = ? AND game_id IN (SELECT unnest(?::VARCHAR[]))"
+    loc = LOCATIONS[table]
+    found, todo = None, ids
+    if summarised(db, loc):
+        at, rows = query_many(db, [
+            (f"SELECT game_id, n FROM {loc} {where}", [table, ids]),
+            (f"{select} WHERE x.rowid IN (SELECT unnest(range(lo, lo + n)) FROM {loc} {where})",
+             [table, ids]),
+        ])
+        if not at.is_empty():
+            counts = dict(rows.group_by("_game").len().iter_rows()) if rows.height else {}
+            whole = {g for g, n in at.iter_rows() if counts.get(g) == n}
+            found = rows.filter(pl.col("_game").is_in(list(whole)))
+            todo = [g for g in ids if g not in whole]
+    if todo:
+        rest = query(db, f"{select} WHERE x.game_id IN (SELECT unnest(?::VARCHAR[]))", [todo])
+        found = rest if found is None else pl.concat([found, rest], how="vertical_relaxed")
+    if found is None or "_row" not in found.columns:  # no such table: an empty frame
+        return pl.DataFrame() if found is None else found
+    return found.sort([*order, "_row"], nulls_last=True).drop("_game", "_row")
 
 
 #: at most this many games' observation events are read by their located rows (one UNION
@@ -815,12 +874,7 @@ def observation_events(db: Path, pairs: list[tuple[str, str | None]]) -> dict[
 
 def seat_numbers(db: Path, game_ids: list[str]) -> pl.DataFrame:
     """The seats at the table of each of ``game_ids``: game_id, seat."""
-    return query(
-        db,
-        "SELECT s.game_id, s.seat FROM seats s WHERE s.game_id IN (SELECT unnest(?::VARCHAR[])) "
-        "ORDER BY s.game_id, s.seat",
-        [list(game_ids)],
-    )
+    return located_rows(db, "seats", "x.game_id, x.seat", game_ids, ("game_id", "seat"))
 
 
 def game_count(db: Path, f: Filters, evidence: str = "evidence") -> int:
