@@ -375,6 +375,10 @@ def duration_moments(db: Path, f: Filters, include_non_human: bool = False) -> p
     ``stats.summarise`` on every game's minutes, without sending every game to the page)."""
     where, params = f.where("g", "duration_evidence")
     human = "TRUE" if include_non_human else HUMAN_SQL
+    if summarised(db, "duration_totals"):  # the timed games by total minutes
+        return query(db, _moments_from_totals(
+            "duration_totals", "total_minutes", ("player_count",),
+            f"{where} AND {human} AND NOT isnan(g.total_minutes)"), params)
     return query(
         db,
         f"SELECT g.player_count, {_moments('g.total_minutes')} FROM games g "
@@ -428,7 +432,8 @@ def phase_moments(db: Path, f: Filters, include_non_human: bool = False) -> pl.D
     where, params = f.where("g", "duration_evidence")
     human = "TRUE" if include_non_human else HUMAN_SQL
     if summarised(db, "phase_totals"):  # games per phase and minutes, per filtered values
-        return query(db, _phase_moments_from_totals(f"{where} AND {human}"), params)
+        return query(db, _moments_from_totals("phase_totals", "minutes", ("phase", "player_count"),
+                                              f"{where} AND {human}"), params)
     if summarised(db, "game_phases"):  # the load step's per-game sums
         per_game = (f"SELECT p.game_id, g.player_count, p.phase, p.minutes FROM game_phases p "
                     f"JOIN games g USING (game_id) WHERE {where} AND {human}")
@@ -440,20 +445,21 @@ def phase_moments(db: Path, f: Filters, include_non_human: bool = False) -> pl.D
                      "GROUP BY ALL ORDER BY ALL", params)
 
 
-def _phase_moments_from_totals(where: str) -> str:
-    """:func:`phase_moments` from ``phase_totals`` (each phase's per-game minutes by value and
-    how many games spent that long, per filtered values; rows passing ``where``): the median
-    is DuckDB's on every game (:func:`_quantile_at`), the mean a sum, the standard deviation
-    the sum of squares about the mean (two passes, as ``stddev_samp``: no cancellation when
-    every game took the same time); equal to the per-game query (1e-9)."""
-    by = "PARTITION BY phase, player_count"
-    counted = _counted("phase_totals", "minutes", ("phase", "player_count"), where)
-    return (f"SELECT phase, player_count, CAST(sum(c) AS BIGINT) AS n, "
+def _moments_from_totals(table: str, value: str, keys: tuple[str, ...], where: str) -> str:
+    """:func:`_moments` per ``keys`` from the totals ``table`` (each ``value`` and how many
+    games had it, per filtered values; rows passing ``where``): ``phase_totals`` for
+    :func:`phase_moments`, ``duration_totals`` for :func:`duration_moments`. The median is
+    DuckDB's on every game (:func:`_quantile_at`), the mean a sum, the standard deviation the
+    sum of squares about the mean (two passes, as ``stddev_samp``: no cancellation when every
+    game took the same time); equal to the per-game query (1e-9)."""
+    by = ", ".join(keys)
+    counted = _counted(table, value, keys, where)
+    return (f"SELECT {by}, CAST(sum(c) AS BIGINT) AS n, "
             f"sum(c * v) / sum(c) AS mean, {_quantile_at(0.5)} AS median, "
             "CASE WHEN sum(c) > 1 THEN sqrt(sum(c * (v - m) * (v - m)) / (sum(c) - 1)) END "
             "AS sd, min(v) AS minimum "
-            f"FROM (SELECT *, sum(c * v) OVER ({by}) / total AS m FROM ({counted})) "
-            "GROUP BY phase, player_count ORDER BY ALL")
+            f"FROM (SELECT *, sum(c * v) OVER (PARTITION BY {by}) / total AS m FROM ({counted})) "
+            f"GROUP BY {by} ORDER BY ALL")
 
 
 def turn_time_stats(db: Path, f: Filters, include_non_human: bool = False) -> dict[str, pl.DataFrame]:

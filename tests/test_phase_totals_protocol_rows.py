@@ -257,7 +257,7 @@ def test_migration_13_writes_what_the_loads_wrote(warehouses: tuple[Path, Path],
     db.write_bytes(base.read_bytes())
     con = duckdb.connect(str(db))
     try:
-        made = ("phase_totals", "protocol_rows")
+        made = ("phase_totals", "duration_totals", "protocol_rows")
         want = {t: con.sql(f"SELECT * FROM {t}").pl() for t in made}
         for table in made:  # as loaded before migration 13
             con.execute(f"DROP TABLE {table}")
@@ -281,7 +281,7 @@ def test_a_warehouse_before_migration_13_reads_as_before(warehouses: tuple[Path,
     db.write_bytes(base.read_bytes())
     con = duckdb.connect(str(db))
     try:
-        for table in ("phase_totals", "protocol_rows", "game_rows"):
+        for table in ("phase_totals", "duration_totals", "protocol_rows", "game_rows"):
             con.execute(f"DROP TABLE {table}")
     finally:
         con.close()
@@ -298,6 +298,50 @@ def test_a_warehouse_before_migration_13_reads_as_before(warehouses: tuple[Path,
             compared += old.height
     assert compared > 10
     assert _check_protocol_reads(db, located=False) > 100
+    assert _check_durations(db, base) > 0
+
+
+def _check_durations(db: Path, ref: Path) -> int:
+    """The Duration section's total minutes (moments, the chart's bins) on ``db`` equal
+    ``ref``'s (the same games: one read from the totals, one from the games); rows compared."""
+    from dashboards.mandate2038 import queries as mandate_queries
+
+    compared = 0
+    for f in FILTERS:
+        for everyone in (False, True):
+            store._CACHE.clear()
+            pairs = [(queries.duration_moments(db, f, everyone),
+                      queries.duration_moments(ref, f, everyone)),
+                     (mandate_queries.duration_points(db, f, everyone),
+                      mandate_queries.duration_points(ref, f, everyone))]
+            for a, b in pairs:
+                assert a.columns == b.columns and a.dtypes == b.dtypes
+                assert_frame_equal(a, b, rel_tol=1e-9, abs_tol=1e-9)
+                compared += a.height
+    return compared
+
+
+def test_duration_totals_are_read_and_bins_name_their_one_game(
+        warehouses: tuple[Path, Path]) -> None:
+    """The total minutes come from ``duration_totals``; a bin of one game is named by its
+    game id (read from ``games`` for those minutes only), a bin of several by none
+    (``tests/test_duration_summary.py`` compares the section with the per-game figures)."""
+    from dashboards.mandate2038 import queries as mandate_queries
+
+    base, big = warehouses
+    store._CACHE.clear()
+    assert queries.summarised(base, "duration_totals")
+    points = mandate_queries.duration_points(base, Filters(), True)
+    ones = points.filter(pl.col("games") == 1)
+    assert ones.height > 0 and ones["game_id"].null_count() == 0
+    assert points.filter(pl.col("games") > 1)["game_id"].null_count() == points.filter(
+        pl.col("games") > 1).height
+    for r in ones.iter_rows(named=True):
+        row = _direct(base, "SELECT player_count, floor(total_minutes) AS m FROM games "
+                            "WHERE game_id = ?", [r["game_id"]]).row(0)
+        assert row == (r["player_count"], r["minute"])
+    # replicated ten times: no bin of one game, so the games are not read
+    assert mandate_queries.duration_points(big, Filters(), True)["games"].min() == 10
 
 
 def test_capture_check_is_the_same_with_and_without_locations(
@@ -322,3 +366,49 @@ def test_capture_check_is_the_same_with_and_without_locations(
     for a, b in zip(located[:3], by_id[:3], strict=True):
         assert_frame_equal(a, b)
     assert located.per_item.height > 20
+
+
+def _old_interventions(where: str) -> str:
+    """``queries._interventions_sql`` as it stood on main (one scan of ``games``)."""
+    return f"""
+        WITH r AS MATERIALIZED (
+            SELECT g.game_id, g.interventions, g.rules_deviations FROM games g
+            WHERE {where} AND (len(coalesce(g.interventions, [])) > 0
+                               OR len(coalesce(g.rules_deviations, [])) > 0))
+        SELECT game_id, 'intervention' AS kind, unnest(interventions) AS text
+        FROM r WHERE len(coalesce(interventions, [])) > 0
+        UNION ALL
+        SELECT game_id, 'deviation' AS kind, unnest(rules_deviations) AS text
+        FROM r WHERE len(coalesce(rules_deviations, [])) > 0
+        """
+
+
+def test_receipts_by_row_id_equal_the_scan(warehouses: tuple[Path, Path],
+                                           tmp_path: Path) -> None:
+    """The bench's games have no receipts: some are written here (interventions, deviations,
+    both, an empty list, NULL) and the two-statement read is compared with the old one."""
+    base, _ = warehouses
+    db = tmp_path / "receipts.duckdb"
+    db.write_bytes(base.read_bytes())
+    con = duckdb.connect(str(db))
+    try:
+        ids = [r[0] for r in con.execute("SELECT game_id FROM games ORDER BY game_id").fetchall()]
+        for k, gid in enumerate(ids[::3]):
+            con.execute("UPDATE games SET interventions = ?, rules_deviations = ? "
+                        "WHERE game_id = ?",
+                        [[f"told seat {k}", "paused"] if k % 3 != 1 else [],
+                         [f"house rule {k}"] if k % 2 else None, gid])
+    finally:
+        con.close()
+    store._CACHE.clear()
+    shown = 0
+    for f in FILTERS:
+        where, params = f.where()
+        old = _direct(db, _old_interventions(where), params)
+        new = queries.interventions(db, f)
+        assert new.columns == old.columns and new.dtypes == old.dtypes
+        assert_frame_equal(_sorted(new), _sorted(old))
+        assert_frame_equal(_sorted(queries.observation_page(db, f, 10)["interventions"]),
+                           _sorted(old))
+        shown += old.height
+    assert shown > 20

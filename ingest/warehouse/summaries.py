@@ -165,6 +165,15 @@ TOTALS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
         f"FROM ({SUMMARIES['game_phases'][2]}) p JOIN {{games}} g USING (game_id) GROUP BY ALL",
         ("n",),
     ),
+    # migration 13: the timed games by total minutes (the Duration page's total minutes:
+    # moments, median and the chart's games per whole minute, without reading every game)
+    "duration_totals": (
+        "games",
+        f"CREATE TABLE duration_totals ({_GAME_KEYS_DDL}, total_minutes DOUBLE, n BIGINT)",
+        f"SELECT {_G}, g.total_minutes, count(*) AS n FROM {{games}} g "
+        "WHERE g.total_minutes IS NOT NULL GROUP BY ALL",
+        ("n",),
+    ),
 }
 TOTALS_TABLES: tuple[str, ...] = tuple(TOTALS)
 #: the totals migration 10 created (the others are later migrations')
@@ -172,7 +181,7 @@ TOTALS_10: tuple[str, ...] = ("game_totals", "finding_totals", "observation_tota
 #: the totals migration 11 created
 TOTALS_11: tuple[str, ...] = ("survey_totals",)
 #: the totals migration 13 created
-TOTALS_13: tuple[str, ...] = ("phase_totals",)
+TOTALS_13: tuple[str, ...] = ("phase_totals", "duration_totals")
 
 
 def _totals_keys(name: str) -> list[str]:
