@@ -577,19 +577,41 @@ def first_observations(db: Path, f: Filters, limit: int,
     rows = int(stored["n"][0]) if not stored.is_empty() else 0
     window = 4 * max(1, limit)
     while True:
+        # the window's games by row id when they are among the games stored first (as
+        # loaded: a game's observations are loaded with it), else every game joined
+        first = _first_games(db, cat, cat_params, window)
+        games, games_params = ("games", []) if first is None else (
+            "(SELECT * FROM games WHERE rowid IN (SELECT unnest(?::BIGINT[])))", [first])
         frame = query(
             db,
             f"""
             SELECT {OBSERVATION_COLUMNS}
             FROM (SELECT * FROM observations o WHERE {cat} LIMIT ?) o
-            JOIN games g USING (game_id)
+            JOIN {games} g USING (game_id)
             WHERE {where} ORDER BY o.game_id, o.idx LIMIT ?
             """,
-            [*cat_params, window, *params, int(limit)],
+            [*cat_params, window, *games_params, *params, int(limit)],
         )
         if frame.height >= limit or window >= rows:
             return frame
         window *= 4
+
+
+def _first_games(db: Path, cat: str, cat_params: list[Any], window: int) -> list[int] | None:
+    """The row ids in ``games`` of the games of the first ``window`` observations as stored
+    (those of ``cat``), when every one of them is among the first ``window`` games stored;
+    else None. Joining the window to every game read the columns of a million games (0.09 CPU
+    s); the games loaded first are read instead (0.02)."""
+    ids = query(db, f"SELECT DISTINCT o.game_id FROM (SELECT o.game_id FROM observations o "
+                    f"WHERE {cat} LIMIT ?) o", [*cat_params, window])
+    if ids.is_empty():
+        return None
+    wanted = ids["game_id"].to_list()
+    found = query(db, "SELECT g.r FROM (SELECT rowid AS r, game_id FROM games LIMIT ?) g "
+                      "WHERE g.game_id IN (SELECT unnest(?::VARCHAR[]))", [window, wanted])
+    if found.height != len(wanted):
+        return None
+    return [int(r) for r in found["r"].to_list()]
 
 
 def observation_page(db: Path, f: Filters, limit: int) -> dict[str, pl.DataFrame]:

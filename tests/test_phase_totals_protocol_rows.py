@@ -412,3 +412,68 @@ def test_receipts_by_row_id_equal_the_scan(warehouses: tuple[Path, Path],
                            _sorted(old))
         shown += old.height
     assert shown > 20
+
+
+def _old_first_observations(db: Path, f: Filters, limit: int,
+                            categories: list[str] | None = None) -> pl.DataFrame:
+    """``queries.first_observations`` as it stood on main (every game joined)."""
+    where, params = f.where()
+    cat, cat_params = "TRUE", []
+    if categories is not None:
+        cat, cat_params = "list_contains(?::VARCHAR[], o.category)", [list(categories)]
+    rows = int(_direct(db, "SELECT count(*) AS n FROM observations", [])["n"][0])
+    window = 4 * max(1, limit)
+    while True:
+        frame = _direct(
+            db,
+            f"""
+            SELECT {queries.OBSERVATION_COLUMNS}
+            FROM (SELECT * FROM observations o WHERE {cat} LIMIT ?) o
+            JOIN games g USING (game_id)
+            WHERE {where} ORDER BY o.game_id, o.idx LIMIT ?
+            """,
+            [*cat_params, window, *params, int(limit)],
+        )
+        if frame.height >= limit or window >= rows:
+            return frame
+        window *= 4
+
+
+def _check_first_observations(db: Path) -> int:
+    store._CACHE.clear()
+    compared = 0
+    cats = _direct(db, "SELECT DISTINCT category FROM observations ORDER BY 1", [])
+    some = cats["category"].drop_nulls().to_list()[:2]
+    for f in FILTERS:
+        for limit in (1, 7, 300, 5000):
+            for categories in (None, some):
+                old = _old_first_observations(db, f, limit, categories)
+                new = queries.first_observations(db, f, limit, categories)
+                assert_frame_equal(new, old)
+                compared += old.height
+    return compared
+
+
+def test_first_observations_read_the_first_games_stored(warehouses: tuple[Path, Path],
+                                                        tmp_path: Path) -> None:
+    """The observations' first rows join the games loaded first (by row id) and are those of
+    the join to every game; with the games stored in another order than their observations,
+    every game is joined (the same rows)."""
+    base, big = warehouses
+    store._CACHE.clear()
+    assert queries._first_games(base, "TRUE", [], 100) is not None  # the row-id path is taken
+    assert _check_first_observations(base) > 100
+    assert _check_first_observations(big) > 1000
+    db = tmp_path / "reversed.duckdb"
+    db.write_bytes(base.read_bytes())
+    con = duckdb.connect(str(db))
+    try:  # the games stored last first: the first observations' games are not the first games
+        con.execute("CREATE TABLE games_r AS SELECT * FROM games ORDER BY rowid DESC")
+        con.execute("DELETE FROM games")
+        con.execute("INSERT INTO games SELECT * FROM games_r ORDER BY rowid")
+        con.execute("DROP TABLE games_r")
+    finally:
+        con.close()
+    store._CACHE.clear()
+    assert queries._first_games(db, "TRUE", [], 4) is None
+    assert _check_first_observations(db) > 100

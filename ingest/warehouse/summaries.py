@@ -32,7 +32,11 @@ At a million games the per-game summaries are still millions of rows (5.3 millio
 (:data:`GAME_KEYS`), ``game_totals`` (games, complete and with errors: the sidebar's choices and
 the Games page's counts), ``finding_totals`` (findings and games per code, rule, severity),
 ``observation_totals`` (per category, Era, rule) and ``turn_totals`` (each recorded turn time
-and how many turns took it: the Duration page's quantiles and moments, exact).
+and how many turns took it: the Duration page's quantiles and moments, exact). Migration 13
+adds ``phase_totals`` (each phase's per-game minutes by value: Duration's per-phase statistics)
+and ``duration_totals`` (the timed games by total minutes), and ``protocol_rows``: where each
+game's ``capture`` and ``survey`` rows are stored, as ``game_rows`` (migration 11) for events,
+findings and seats.
 """
 
 from __future__ import annotations
