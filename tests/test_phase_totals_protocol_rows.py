@@ -477,3 +477,28 @@ def test_first_observations_read_the_first_games_stored(warehouses: tuple[Path, 
     store._CACHE.clear()
     assert queries._first_games(db, "TRUE", [], 4) is None
     assert _check_first_observations(db) > 100
+
+
+def test_first_observations_join_every_game_when_one_is_not_among_the_first(
+        tmp_path: Path) -> None:
+    """Hand-made rows: the first observations stored are game ``a``'s then ``b``'s, and ``a``
+    is stored last among the games: the window's games are not all among the first games
+    stored, so every game is joined (``a``'s rows come first in game order)."""
+    db = tmp_path / "order.duckdb"
+    con = duckdb.connect(str(db))
+    try:
+        migrate(con)
+        for gid in ("b", "x1", "x2", "x3", "a"):
+            con.execute("INSERT INTO games (game_id, game) VALUES (?, 'mandate2038')", [gid])
+        for gid, idx in (("a", 1), ("a", 2), ("b", 1), ("b", 2), ("b", 3), ("x1", 1)):
+            con.execute("INSERT INTO observations (game_id, idx, category) VALUES (?, ?, 'c')",
+                        [gid, idx])
+    finally:
+        con.close()
+    store._CACHE.clear()
+    assert queries._first_games(db, "TRUE", [], 4) is None  # a is the fifth game stored
+    assert queries._first_games(db, "TRUE", [], 5) is not None
+    for limit in (1, 2, 3, 6):
+        new = queries.first_observations(db, Filters(), limit)
+        assert_frame_equal(new, _old_first_observations(db, Filters(), limit))
+    assert queries.first_observations(db, Filters(), 1)["game_id"].to_list() == ["a"]
