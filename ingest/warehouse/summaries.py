@@ -353,7 +353,13 @@ def migration_13_sql() -> str:
     (migration 13); ``protocol_rows`` sorted by table and game id, as ``game_rows``."""
     union = " UNION ALL ".join(_locate_sql(t) for t in PROTOCOL_LOCATED)
     create = PROTOCOL_ROWS_CREATE.replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS")
-    return (f"{_totals_sql(TOTALS_13)}\n{create};\nDELETE FROM protocol_rows;\n"
+    # each recomputed whole when the database already has it (the migrations re-run after an
+    # older one, a copy whose log was rewound)
+    totals = _totals_sql(TOTALS_13).replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS")
+    for name in TOTALS_13:
+        totals = totals.replace(f"INSERT INTO {name} BY NAME",
+                                f"DELETE FROM {name};\nINSERT INTO {name} BY NAME")
+    return (f"{totals}\n{create};\nDELETE FROM protocol_rows;\n"
             f"INSERT INTO protocol_rows BY NAME SELECT * FROM ({union}) ORDER BY tbl, game_id;")
 
 
