@@ -493,6 +493,10 @@ def duration_moments(db: Path, f: Filters, include_non_human: bool = False) -> p
     ``stats.summarise`` on every game's minutes, without sending every game to the page)."""
     where, params = f.where("g", "duration_evidence")
     human = "TRUE" if include_non_human else HUMAN_SQL
+    if summarised(db, "duration_totals"):  # the timed games by total minutes
+        return query(db, _moments_from_totals(
+            "duration_totals", "total_minutes", ("player_count",),
+            f"{where} AND {human} AND NOT isnan(g.total_minutes)"), params)
     return query(
         db,
         f"SELECT g.player_count, {_moments('g.total_minutes')} FROM games g "
@@ -545,6 +549,9 @@ def phase_moments(db: Path, f: Filters, include_non_human: bool = False) -> pl.D
     median, sd, minimum (computed in SQL; the per-phase rows of 100,000 games are millions)."""
     where, params = f.where("g", "duration_evidence")
     human = "TRUE" if include_non_human else HUMAN_SQL
+    if summarised(db, "phase_totals"):  # games per phase and minutes, per filtered values
+        return query(db, _moments_from_totals("phase_totals", "minutes", ("phase", "player_count"),
+                                              f"{where} AND {human}"), params)
     if summarised(db, "game_phases"):  # the load step's per-game sums
         per_game = (f"SELECT p.game_id, g.player_count, p.phase, p.minutes FROM game_phases p "
                     f"JOIN games g USING (game_id) WHERE {where} AND {human}")
@@ -554,6 +561,23 @@ def phase_moments(db: Path, f: Filters, include_non_human: bool = False) -> pl.D
                     f"WHERE {where} AND {human} AND p.minutes IS NOT NULL GROUP BY ALL")
     return query(db, f"SELECT phase, player_count, {_moments('minutes')} FROM ({per_game}) "
                      "GROUP BY ALL ORDER BY ALL", params)
+
+
+def _moments_from_totals(table: str, value: str, keys: tuple[str, ...], where: str) -> str:
+    """:func:`_moments` per ``keys`` from the totals ``table`` (each ``value`` and how many
+    games had it, per filtered values; rows passing ``where``): ``phase_totals`` for
+    :func:`phase_moments`, ``duration_totals`` for :func:`duration_moments`. The median is
+    DuckDB's on every game (:func:`_quantile_at`), the mean a sum, the standard deviation the
+    sum of squares about the mean (two passes, as ``stddev_samp``: no cancellation when every
+    game took the same time); equal to the per-game query (1e-9)."""
+    by = ", ".join(keys)
+    counted = _counted(table, value, keys, where)
+    return (f"SELECT {by}, CAST(sum(c) AS BIGINT) AS n, "
+            f"sum(c * v) / sum(c) AS mean, {_quantile_at(0.5)} AS median, "
+            "CASE WHEN sum(c) > 1 THEN sqrt(sum(c * (v - m) * (v - m)) / (sum(c) - 1)) END "
+            "AS sd, min(v) AS minimum "
+            f"FROM (SELECT *, sum(c * v) OVER (PARTITION BY {by}) / total AS m FROM ({counted})) "
+            f"GROUP BY {by} ORDER BY ALL")
 
 
 def turn_time_stats(db: Path, f: Filters, include_non_human: bool = False) -> dict[str, pl.DataFrame]:
@@ -671,19 +695,41 @@ def first_observations(db: Path, f: Filters, limit: int,
     rows = int(stored["n"][0]) if not stored.is_empty() else 0
     window = 4 * max(1, limit)
     while True:
+        # the window's games by row id when they are among the games stored first (as
+        # loaded: a game's observations are loaded with it), else every game joined
+        first = _first_games(db, cat, cat_params, window)
+        games, games_params = ("games", []) if first is None else (
+            "(SELECT * FROM games WHERE rowid IN (SELECT unnest(?::BIGINT[])))", [first])
         frame = query(
             db,
             f"""
             SELECT {OBSERVATION_COLUMNS}
             FROM (SELECT * FROM observations o WHERE {cat} LIMIT ?) o
-            JOIN games g USING (game_id)
+            JOIN {games} g USING (game_id)
             WHERE {where} ORDER BY o.game_id, o.idx LIMIT ?
             """,
-            [*cat_params, window, *params, int(limit)],
+            [*cat_params, window, *games_params, *params, int(limit)],
         )
         if frame.height >= limit or window >= rows:
             return frame
         window *= 4
+
+
+def _first_games(db: Path, cat: str, cat_params: list[Any], window: int) -> list[int] | None:
+    """The row ids in ``games`` of the games of the first ``window`` observations as stored
+    (those of ``cat``), when every one of them is among the first ``window`` games stored;
+    else None. Joining the window to every game read the columns of a million games (0.09 CPU
+    s); the games loaded first are read instead (0.02)."""
+    ids = query(db, f"SELECT DISTINCT o.game_id FROM (SELECT o.game_id FROM observations o "
+                    f"WHERE {cat} LIMIT ?) o", [*cat_params, window])
+    if ids.is_empty():
+        return None
+    wanted = ids["game_id"].to_list()
+    found = query(db, "SELECT g.r FROM (SELECT rowid AS r, game_id FROM games LIMIT ?) g "
+                      "WHERE g.game_id IN (SELECT unnest(?::VARCHAR[]))", [window, wanted])
+    if found.height != len(wanted):
+        return None
+    return [int(r) for r in found["r"].to_list()]
 
 
 def observation_page(db: Path, f: Filters, limit: int) -> dict[str, pl.DataFrame]:
@@ -694,11 +740,9 @@ def observation_page(db: Path, f: Filters, limit: int) -> dict[str, pl.DataFrame
     (survey answers: ``numeric`` box statistics per item, ``summary`` answers and mean per item
     and ``text``, the first ``limit`` answers in words with ``text_total``)."""
     where, params = f.where()
-    inter_sql, inter_params = _interventions_sql(f)
     frames = query_many(db, [
         (_observation_counts_sql(summarised(db, "game_observations"), where,
                                  summarised(db, "observation_totals")), params),
-        (inter_sql, inter_params),
         (_survey_numeric_sql(summarised(db, "survey_totals"), where), params),
         (f"""SELECT sv.game_id, sv.seat, s.faction, sv.item, sv.value_text,
                     count(*) OVER () AS total
@@ -709,7 +753,7 @@ def observation_page(db: Path, f: Filters, limit: int) -> dict[str, pl.DataFrame
     ])
     first = first_observations(db, f, limit)
     return dict(zip(("counts", "first", "interventions", "survey_numeric", "survey_text"),
-                    (frames[0], first, *frames[1:]), strict=True))
+                    (frames[0], first, interventions(db, f), *frames[1:]), strict=True))
 
 
 def survey_numeric(db: Path, f: Filters) -> pl.DataFrame:
@@ -751,28 +795,39 @@ def _observation_counts_sql(summary: bool, where: str, totals: bool = False) -> 
             f"FROM {source} o JOIN games g USING (game_id) WHERE {where} GROUP BY ALL ORDER BY ALL")
 
 
-def _interventions_sql(f: Filters) -> tuple[str, list[Any]]:
+_RECEIPTS = "(len(coalesce({a}.interventions, [])) > 0 OR len(coalesce({a}.rules_deviations, [])) > 0)"
+
+
+def interventions(db: Path, f: Filters) -> pl.DataFrame:
+    """Facilitator interventions and rules deviations recorded in the games' receipts.
+
+    Two statements: the row ids of the filtered games with either list (reading only the
+    columns filtered on), then those games' lists by row id, unnested. One statement reading
+    the games' ids and lists while filtering cost 0.05-0.10 CPU s at a million games (none of
+    which had a receipt); the row ids 0.015."""
+    where, params = f.where("k")
+    found = query(db, f"SELECT k.rowid AS r FROM games k WHERE {where} AND "
+                      f"{_RECEIPTS.format(a='k')} ORDER BY k.rowid", params)
+    rows = found["r"].to_list() if not found.is_empty() else []
+    if not rows:  # (reading by an empty list of row ids scanned the table)
+        return pl.DataFrame(schema={"game_id": pl.Utf8, "kind": pl.Utf8, "text": pl.Utf8})
     where, params = f.where()
-    # one scan of games: the games with either list, then each list unnested
-    return (
+    # the filters again on the rows read: a write between the two statements moves nothing in
+    return query(
+        db,
         f"""
         WITH r AS MATERIALIZED (
             SELECT g.game_id, g.interventions, g.rules_deviations FROM games g
-            WHERE {where} AND (len(coalesce(g.interventions, [])) > 0
-                               OR len(coalesce(g.rules_deviations, [])) > 0))
+            WHERE g.rowid IN (SELECT unnest(?::BIGINT[])) AND {where}
+                  AND {_RECEIPTS.format(a='g')})
         SELECT game_id, 'intervention' AS kind, unnest(interventions) AS text
         FROM r WHERE len(coalesce(interventions, [])) > 0
         UNION ALL
         SELECT game_id, 'deviation' AS kind, unnest(rules_deviations) AS text
         FROM r WHERE len(coalesce(rules_deviations, [])) > 0
         """,
-        params,
+        [rows, *params],
     )
-
-
-def interventions(db: Path, f: Filters) -> pl.DataFrame:
-    """Facilitator interventions and rules deviations recorded in the games' receipts."""
-    return query(db, *_interventions_sql(f))
 
 
 def survey(db: Path, f: Filters) -> pl.DataFrame:
@@ -817,13 +872,7 @@ def protocol_games(db: Path, f: Filters, include_non_human: bool = False,
 def capture(db: Path, game_ids: list[str]) -> pl.DataFrame:
     """The warehouse's capture results of ``game_ids``: game_id, item, group, captured, reason
     (one row per checklist item of each game's protocol, scored at ingest)."""
-    return query(
-        db,
-        'SELECT c.game_id, c.item_id AS item, c.grp AS "group", c.captured, c.reason '
-        "FROM capture c WHERE c.game_id IN (SELECT unnest(?::VARCHAR[])) "
-        "ORDER BY c.game_id",
-        [list(game_ids)],
-    )
+    return located_rows(db, "capture", _CAPTURE_COLUMNS, game_ids, ("game_id",))
 
 
 def protocol_events(db: Path, game_ids: list[str]) -> pl.DataFrame:
@@ -844,41 +893,90 @@ def protocol_events(db: Path, game_ids: list[str]) -> pl.DataFrame:
 
 
 def protocol_check_rows(db: Path, game_ids: list[str]) -> dict[str, pl.DataFrame]:
-    """What :func:`dashboards.protocols.completeness_from_warehouse` reads for ``game_ids``, on
-    one connection: ``capture`` (as :func:`capture`), ``categories`` (each game's observation
-    categories: game_id, category, idxs, n; idxs, the events that use it, NULL when read from
-    the load step's ``game_observations``; n, how many there are), ``survey`` (the survey
-    answers: game_id, idx, item, seat, value_text, value_num) and ``seats`` (as
-    :func:`seat_numbers`).
+    """What :func:`dashboards.protocols.completeness_from_warehouse` reads for ``game_ids``:
+    ``capture`` (as :func:`capture`), ``categories`` (each game's observation categories:
+    game_id, category, idxs, n; idxs, the events that use it, NULL when read from the load
+    step's ``game_observations``; n, how many there are), ``survey`` (the survey answers:
+    game_id, idx, item, seat, value_text, value_num) and ``seats`` (as :func:`seat_numbers`).
 
-    An observation's fit to the protocol depends on its category alone, so the observation
-    events are not read one by one (100 sessions of a large warehouse hold tens of thousands).
-    No event payload is read: finding a few hundred payloads among millions of events cost
-    0.07 s at 10,000 games and 0.2 s at 100,000; the ``survey`` table holds each answer
-    exactly enough to rebuild it (:func:`dashboards.protocols.survey_value`)."""
+    ``capture``, ``survey`` and ``seats`` are read by their located row ids
+    (:func:`located_rows`): by game id they scanned the column of every row (8.2 million
+    capture rows at a million games: 0.17 CPU s; the seats 0.17). An observation's fit to the
+    protocol depends on its category alone, so the observation events are not read one by one
+    (100 sessions of a large warehouse hold tens of thousands). No event payload is read:
+    finding a few hundred payloads among millions of events cost 0.07 s at 10,000 games and
+    0.2 s at 100,000; the ``survey`` table holds each answer exactly enough to rebuild it
+    (:func:`dashboards.protocols.survey_value`)."""
     ids = [list(game_ids)]
-    frames = query_many(db, [
-        ('SELECT c.game_id, c.item_id AS item, c.grp AS "group", c.captured, c.reason '
-         "FROM capture c WHERE c.game_id IN (SELECT unnest(?::VARCHAR[])) ORDER BY c.game_id",
-         ids),
+    categories = query(
+        db,
         # which categories each game used: from the load step's per-game counts (4 rows a
         # game at 100,000 games, against 233 observations); the events that use a category
         # are read only for a category that does not fit (:func:`observation_events`)
-        ("SELECT o.game_id, o.category, CAST(NULL AS INTEGER[]) AS idxs, "
-         "CAST(sum(o.n) AS BIGINT) AS n "
-         "FROM game_observations o WHERE o.game_id IN (SELECT unnest(?::VARCHAR[])) "
-         "GROUP BY o.game_id, o.category ORDER BY o.game_id, o.category"
-         if summarised(db, "game_observations") else
-         "SELECT o.game_id, o.category, list(o.idx ORDER BY o.idx) AS idxs, count(*) AS n "
-         "FROM observations o WHERE o.game_id IN (SELECT unnest(?::VARCHAR[])) "
-         "GROUP BY o.game_id, o.category ORDER BY o.game_id, min(o.idx)", ids),
-        ("SELECT sv.game_id, sv.idx, sv.item, sv.seat, sv.value_text, sv.value_num "
-         "FROM survey sv WHERE sv.game_id IN (SELECT unnest(?::VARCHAR[])) "
-         "ORDER BY sv.game_id, sv.idx", ids),
-        ("SELECT s.game_id, s.seat FROM seats s WHERE s.game_id IN (SELECT unnest(?::VARCHAR[])) "
-         "ORDER BY s.game_id, s.seat", ids),
-    ])
-    return dict(zip(("capture", "categories", "survey", "seats"), frames, strict=True))
+        "SELECT o.game_id, o.category, CAST(NULL AS INTEGER[]) AS idxs, "
+        "CAST(sum(o.n) AS BIGINT) AS n "
+        "FROM game_observations o WHERE o.game_id IN (SELECT unnest(?::VARCHAR[])) "
+        "GROUP BY o.game_id, o.category ORDER BY o.game_id, o.category"
+        if summarised(db, "game_observations") else
+        "SELECT o.game_id, o.category, list(o.idx ORDER BY o.idx) AS idxs, count(*) AS n "
+        "FROM observations o WHERE o.game_id IN (SELECT unnest(?::VARCHAR[])) "
+        "GROUP BY o.game_id, o.category ORDER BY o.game_id, min(o.idx)", ids)
+    return {
+        "capture": located_rows(db, "capture", _CAPTURE_COLUMNS, game_ids, ("game_id",)),
+        "categories": categories,
+        "survey": located_rows(db, "survey", "x.game_id, x.idx, x.item, x.seat, x.value_text, "
+                               "x.value_num", game_ids, ("game_id", "idx")),
+        "seats": located_rows(db, "seats", "x.game_id, x.seat", game_ids, ("game_id", "seat")),
+    }
+
+
+_CAPTURE_COLUMNS = ('x.game_id, x.item_id AS item, x.grp AS "group", x.captured, x.reason')
+
+#: located table -> the table of its games' row locations (as
+#: ``ingest.warehouse.summaries.LOCATIONS``: migrations 11 and 13)
+LOCATIONS: dict[str, str] = {"events": "game_rows", "findings": "game_rows",
+                             "seats": "game_rows", "capture": "protocol_rows",
+                             "survey": "protocol_rows"}
+
+
+def located_rows(db: Path, table: str, columns: str, game_ids: list[str],
+                 order: tuple[str, ...], by_id: bool = True) -> pl.DataFrame:
+    """Every row of the games ``game_ids`` in ``table`` (one of :data:`LOCATIONS`): the
+    select list ``columns`` over the table aliased ``x``, sorted by ``order`` (columns of the
+    result), each game's rows in stored order.
+
+    Where the load step located a game's rows (its ``n`` rows from row id ``lo`` on, in
+    ``game_rows`` or ``protocol_rows``), they are read by row id in one statement (``rowid IN
+    (the ranges' ids)``: DuckDB fetches those rows; ``game_id IN (...)`` scanned the column of
+    every row, and a UNION of one range scan per game cost more than that scan). A game is
+    taken from them only when its ``n`` rows were found with its id; the others (a warehouse
+    without the locations, rows written by other means) are read by game id (left out when
+    ``by_id`` is False: the caller reads them from elsewhere)."""
+    ids = sorted({str(g) for g in game_ids})
+    if not ids:
+        return query(db, f"SELECT {columns} FROM {table} x WHERE FALSE")
+    select = f"SELECT {columns}, x.game_id AS _game, x.rowid AS _row FROM {table} x"
+    where = "WHERE tbl = ? AND game_id IN (SELECT unnest(?::VARCHAR[]))"
+    loc = LOCATIONS[table]
+    found, todo = None, ids
+    if summarised(db, loc):
+        at, rows = query_many(db, [
+            (f"SELECT game_id, n FROM {loc} {where}", [table, ids]),
+            (f"{select} WHERE x.rowid IN (SELECT unnest(range(lo, lo + n)) FROM {loc} {where})",
+             [table, ids]),
+        ])
+        if not at.is_empty():
+            counts = dict(rows.group_by("_game").len().iter_rows()) if rows.height else {}
+            whole = {g for g, n in at.iter_rows() if counts.get(g) == n}
+            found = rows.filter(pl.col("_game").is_in(list(whole)))
+            todo = [g for g in ids if g not in whole]
+    if todo and (by_id or found is None):
+        rest = query(db, f"{select} WHERE x.game_id IN (SELECT unnest(?::VARCHAR[]))",
+                     [todo if by_id else []])
+        found = rest if found is None else pl.concat([found, rest], how="vertical_relaxed")
+    if found is None or "_row" not in found.columns:  # no such table: an empty frame
+        return pl.DataFrame() if found is None else found
+    return found.sort([*order, "_row"], nulls_last=True).drop("_game", "_row")
 
 
 #: at most this many games' observation events are read by their located rows (one UNION
@@ -892,8 +990,8 @@ def observation_events(db: Path, pairs: list[tuple[str, str | None]]) -> dict[
     log order, for ``pairs`` (the categories a protocol check found not to fit).
 
     Where the load step's ``game_rows`` locates a game's events, its observation events are
-    read from those row groups (their category from the payload: a few hundred events a game),
-    as :func:`game_rows` reads one game's rows; ``game_id IN (...)`` on ``observations``
+    read by their row ids (:func:`located_rows`; their category from the payload: a few
+    hundred events a game); ``game_id IN (...)`` on ``observations``
     scanned the column of every observation (0.71 s at a million games, 46 million rows) and is
     left for a game not located (or whose located rows are not all its own)."""
     if not pairs:
@@ -902,23 +1000,16 @@ def observation_events(db: Path, pairs: list[tuple[str, str | None]]) -> dict[
     found: dict[tuple[str, str | None], list[int]] = {}
     todo = games
     if len(games) <= LOCATED_GAMES and summarised(db, "game_rows"):
-        at = query(db, "SELECT game_id, lo, n FROM game_rows WHERE tbl = 'events' "
-                       "AND game_id IN (SELECT unnest(?::VARCHAR[])) ORDER BY game_id", [games])
-        if not at.is_empty():
-            one = ("SELECT game_id, idx, type, payload->>'category' AS category FROM events "
-                   "WHERE rowid BETWEEN ? AND ? AND game_id = ?")
-            params: list[Any] = []
-            for r in at.iter_rows(named=True):
-                params += [int(r["lo"]), int(r["lo"]) + int(r["n"]) - 1, r["game_id"]]
-            rows = query(db, " UNION ALL ".join([one] * at.height), params)
-            sizes = dict(zip(at["game_id"].to_list(), at["n"].to_list(), strict=True))
-            whole = [g for g, k in (rows.group_by("game_id").len().iter_rows()
-                                    if not rows.is_empty() else ()) if sizes.get(g) == k]
-            obs = rows.filter(pl.col("game_id").is_in(whole) & (pl.col("type") == "observation"))
+        rows = located_rows(db, "events", "x.game_id, x.idx, x.type, "
+                            "x.payload->>'category' AS category", games, ("game_id", "idx"),
+                            by_id=False)
+        if not rows.is_empty():
+            obs = rows.filter(pl.col("type") == "observation")
             for r in (obs.group_by("game_id", "category")
                       .agg(pl.col("idx").sort()).iter_rows(named=True)):
                 found[(r["game_id"], r["category"])] = list(r["idx"])
-            todo = [g for g in games if g not in set(whole)]
+            whole = set(rows["game_id"].to_list())
+            todo = [g for g in games if g not in whole]
     if todo:
         df = query(
             db,
@@ -933,12 +1024,7 @@ def observation_events(db: Path, pairs: list[tuple[str, str | None]]) -> dict[
 
 def seat_numbers(db: Path, game_ids: list[str]) -> pl.DataFrame:
     """The seats at the table of each of ``game_ids``: game_id, seat."""
-    return query(
-        db,
-        "SELECT s.game_id, s.seat FROM seats s WHERE s.game_id IN (SELECT unnest(?::VARCHAR[])) "
-        "ORDER BY s.game_id, s.seat",
-        [list(game_ids)],
-    )
+    return located_rows(db, "seats", "x.game_id, x.seat", game_ids, ("game_id", "seat"))
 
 
 def game_count(db: Path, f: Filters, evidence: str = "evidence") -> int:

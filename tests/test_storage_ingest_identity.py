@@ -12,7 +12,7 @@ file), with this same module run as a script::
 
 Only what depends on when and where the ingest ran is left out: the ``ingested_at`` column
 (the archive time), the corpus folder's path inside text values, and the row ids in
-``game_rows`` (which load came first).
+``game_rows`` and ``protocol_rows`` (which load came first).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ STORED = TESTS / "data" / "ingest_identity.json"
 TIME_COLUMNS = frozenset({"ingested_at", "archived_at"})
 #: columns that record where rows were stored, which depends on which load came first
 #: (``game_rows.lo``: the first row id of a game's rows; its count ``n`` is kept)
-PLACE_COLUMNS = {"game_rows": frozenset({"lo"})}
+PLACE_COLUMNS = {"game_rows": frozenset({"lo"}), "protocol_rows": frozenset({"lo"})}
 CORPUS_MARK = "<corpus>"
 
 

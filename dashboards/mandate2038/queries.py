@@ -302,6 +302,8 @@ def duration_points(db: Path, f: Filters, include_non_human: bool = False) -> pl
     million games.)"""
     where, params = f.where("g", "duration_evidence")
     human = "TRUE" if include_non_human else HUMAN_SQL
+    if summarised(db, "duration_totals"):
+        return _duration_points_from_totals(db, f"{where} AND {human}", params)
     return query(
         db,
         f"""
@@ -315,3 +317,41 @@ def duration_points(db: Path, f: Filters, include_non_human: bool = False) -> pl
         """,
         params,
     )
+
+
+def _duration_points_from_totals(db: Path, where: str, params: list[Any]) -> pl.DataFrame:
+    """:func:`duration_points` from ``duration_totals`` (the timed games by total minutes, per
+    filtered values; rows passing ``where``): the games of each bin are sums. The games are
+    read only for a bin that holds a single game (its ``game_id``), and only those minutes."""
+    bins = query(
+        db,
+        f"""
+        SELECT g.player_count, {KIND_SQL} AS kind,
+               CAST(floor(g.total_minutes) AS BIGINT) AS minute,
+               CAST(sum(g.n) AS BIGINT) AS games, CAST(NULL AS VARCHAR) AS game_id
+        FROM duration_totals g
+        WHERE {where} AND NOT isnan(g.total_minutes)
+        GROUP BY ALL ORDER BY ALL
+        """,
+        params,
+    )
+    if bins.is_empty():
+        return bins
+    single = bins.filter(pl.col("games") == 1)
+    if single.is_empty():
+        return bins
+    ones = query(
+        db,
+        f"""
+        SELECT g.player_count, {KIND_SQL} AS kind,
+               CAST(floor(g.total_minutes) AS BIGINT) AS minute, g.game_id AS one
+        FROM games g
+        WHERE {where} AND g.total_minutes IS NOT NULL AND NOT isnan(g.total_minutes)
+              AND list_contains(?::BIGINT[], CAST(floor(g.total_minutes) AS BIGINT))
+        """,
+        [*params, sorted(set(single["minute"].to_list()))],
+    )
+    keys = ["player_count", "kind", "minute"]
+    named = single.drop("game_id").join(ones, on=keys, how="inner", nulls_equal=True)
+    return (bins.join(named.select(*keys, "one"), on=keys, how="left", nulls_equal=True)
+            .with_columns(pl.col("one").alias("game_id")).drop("one"))

@@ -380,6 +380,10 @@ MIGRATIONS: list[tuple[int, str, str]] = [
      _summaries.migration_11_sql()),
     (12, "seat_totals: seat-games and games per faction and winner flag, per filtered games' "
          "values", _game_totals.migration_12_sql()),
+    (13, "phase_totals, duration_totals: games per phase and minutes, and per total minutes, "
+         "per filtered games' values; "
+         "protocol_rows: where each game's capture and survey rows are stored (row ids)",
+     _summaries.migration_13_sql()),
 ]
 
 _CREATE_LOG = """
