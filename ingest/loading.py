@@ -24,7 +24,7 @@ from ingest.frames import FrameBuilder
 from ingest.reading import walk_inputs
 from ingest.reports import FileReport, IngestSummary
 from ingest.warehouse import game_totals, summaries
-from ingest.warehouse.load import existing_game_ids, load_frames
+from ingest.warehouse.load import existing_game_ids, load_frames, stored_columns
 from ingest.warehouse.migrations import migrate
 from ingest.warehouse.schema import TABLES
 
@@ -90,6 +90,7 @@ class _Writer:
         self._opened = 0.0
         self._closed = -1e9  # monotonic time of the last release
         self.summarised: frozenset[str] = frozenset()
+        self.stored: dict[str, frozenset[str]] = {}  # the catalog (tables and columns)
         self.opens = 0  # connections opened (for tests and figures)
 
     @property
@@ -113,6 +114,7 @@ class _Writer:
             try:
                 _settings(con)
                 self.summarised = summaries.present(con)
+                self.stored = stored_columns(con)
             except BaseException:
                 stack.close()
                 raise
@@ -205,7 +207,8 @@ class _Loader:
         res = BatchResult(merged, self.reports)
         try:
             con = self.writer.connection()  # DatabaseBusy: buffer kept
-            out = load_frames(con, merged, summarised=self.writer.summarised)
+            out = load_frames(con, merged, summarised=self.writer.summarised,
+                              stored=self.writer.stored)
         except BaseException:
             self.writer.close()
             raise

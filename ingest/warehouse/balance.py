@@ -143,12 +143,16 @@ def select_sql(games_where: str, *, profile: bool = False, player: bool = True,
     """
 
 
-def refresh(con: duckdb.DuckDBPyConnection, game_ids: Sequence[str] | None = None) -> None:
+def refresh(con: duckdb.DuckDBPyConnection, game_ids: Sequence[str] | None = None, *,
+            present: bool | None = None) -> None:
     """(Re)compute the ``seat_balance`` rows of ``game_ids`` (all games when None), in the
-    caller's transaction. A database without the table (before migration 6) is left alone."""
-    have = con.execute("SELECT count(*) FROM information_schema.tables "
-                       "WHERE table_name = 'seat_balance'").fetchone()
-    if not have or not have[0]:
+    caller's transaction. A database without the table (before migration 6) is left alone
+    (``present``: whether it has the table, when the caller knows)."""
+    if present is None:
+        have = con.execute("SELECT count(*) FROM information_schema.tables "
+                           "WHERE table_name = 'seat_balance'").fetchone()
+        present = bool(have and have[0])
+    if not present:
         return
     if game_ids is None:
         con.execute("DELETE FROM seat_balance")

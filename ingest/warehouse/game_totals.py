@@ -91,13 +91,16 @@ def present(con: duckdb.DuckDBPyConnection) -> frozenset[str]:
     return frozenset(str(r[0]) for r in rows)
 
 
-def add_loaded(con: duckdb.DuckDBPyConnection, game_ids: list[str]) -> None:
+def add_loaded(con: duckdb.DuckDBPyConnection, game_ids: list[str],
+               have: frozenset[str] | None = None) -> None:
     """Add the totals of the games ``game_ids`` just loaded (their rows and ``seat_balance``
-    written, in the caller's transaction) to the tables of :data:`TABLES` the warehouse has."""
+    written, in the caller's transaction) to the tables of :data:`TABLES` the warehouse has
+    (``have``, :func:`present`, when the caller knows them)."""
     ids = sorted(set(game_ids))
     if not ids:
         return
-    have = present(con)
+    if have is None:
+        have = present(con)
     cond = "(SELECT * FROM {t} WHERE list_contains(?::VARCHAR[], game_id))"
     for name, (source, _create, select, _sums) in TOTALS.items():
         if name in have:

@@ -54,15 +54,26 @@ def conform(table: str, frame: pl.DataFrame | None) -> pl.DataFrame:
     return frame.select([pl.col(c).cast(t, strict=True) for c, t in schema.items()])
 
 
-def _batch_has_stored_columns(con: duckdb.DuckDBPyConnection, arrows: Mapping[str, Any]) -> bool:
-    """Whether each table's batch has every column of the stored table."""
+def stored_columns(con: duckdb.DuckDBPyConnection) -> dict[str, frozenset[str]]:
+    """Every table of the warehouse (schema ``main``) with its columns: what a load needs to
+    know of the catalog (which derived tables exist, which columns the stored tables have), in
+    one statement. A connection held across loads reads it once (the schema does not change
+    during an ingest: the migrations run before)."""
     stored: dict[str, set[str]] = {}
     for table, column in con.execute(
             "SELECT table_name, column_name FROM information_schema.columns "
-            "WHERE table_schema = 'main' AND list_contains(?::VARCHAR[], table_name)",
-            [sorted(arrows)]).fetchall():
-        stored.setdefault(table, set()).add(column)
-    return all(cols <= set(arrows[t].schema.names) for t, cols in stored.items())
+            "WHERE table_schema = 'main'").fetchall():
+        stored.setdefault(str(table), set()).add(str(column))
+    return {t: frozenset(cols) for t, cols in stored.items()}
+
+
+def _batch_has_stored_columns(con: duckdb.DuckDBPyConnection, arrows: Mapping[str, Any],
+                              stored: Mapping[str, frozenset[str]] | None = None) -> bool:
+    """Whether each table's batch has every column of the stored table (``stored``: the
+    catalog, :func:`stored_columns`, when the caller has it)."""
+    if stored is None:
+        stored = stored_columns(con)
+    return all(stored.get(t, frozenset()) <= set(arrow.schema.names) for t, arrow in arrows.items())
 
 
 def _unregister(con: duckdb.DuckDBPyConnection, names: list[str]) -> None:
@@ -73,13 +84,15 @@ def _unregister(con: duckdb.DuckDBPyConnection, names: list[str]) -> None:
 def load_frames(
     con: duckdb.DuckDBPyConnection, frames: Mapping[str, pl.DataFrame], *,
     summarised: frozenset[str] | None = None,
+    stored: Mapping[str, frozenset[str]] | None = None,
 ) -> LoadResult:
     """Insert a batch of games in one transaction, skipping games already in ``games``.
 
     Every table's rows must belong to a game present in ``frames["games"]`` (else ValueError
     before anything is written), and a game id may appear only once in a batch.
     ``summarised``: the summary tables of this warehouse (:func:`summaries.present`), when the
-    caller knows them already (a connection held across loads asks once).
+    caller knows them already (a connection held across loads asks once); ``stored``: the
+    warehouse's tables and their columns (:func:`stored_columns`), likewise.
 
     The ``seat_balance`` rows of the new games are computed from the batch itself: after the
     inserts, every table's batch rows are registered under the table's own name, which DuckDB
@@ -110,6 +123,8 @@ def load_frames(
         keep = pl.Series("game_id", result.loaded, dtype=pl.String)
         if summarised is None:
             summarised = summaries.present(con)
+        if stored is None:
+            stored = stored_columns(con)
         arrows: dict[str, Any] = {}
         for name, frame in tables.items():
             if already:
@@ -133,15 +148,18 @@ def load_frames(
             # batch's rows under the tables' names (docstring) when the batch has every stored
             # column (a warehouse made with more games registered than now has columns of
             # theirs the batch lacks: then from the stored tables, as before)
-            if _batch_has_stored_columns(con, arrows):
+            if _batch_has_stored_columns(con, arrows, stored):
                 for name, arrow in arrows.items():
                     con.register(name, arrow)
                     shadows.append(name)
-            balance.refresh(con, result.loaded)
+            balance.refresh(con, result.loaded, present="seat_balance" in stored)
+            # seat and balance totals of the new games: from the batch too where it is
+            # registered under the tables' names (``seat_balance`` is never shadowed: its new
+            # rows are the stored table's, written just above in this transaction)
+            game_totals.add_loaded(con, result.loaded,
+                                   frozenset(game_totals.TABLES).intersection(stored))
         _unregister(con, [*views.values(), *shadows])
         views, shadows = {}, []
-        # seat and balance totals of the new games, from the stored tables (views released)
-        game_totals.add_loaded(con, result.loaded)
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")
