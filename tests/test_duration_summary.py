@@ -18,12 +18,11 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from cli.bench import pages as bench
 from dashboards import DB_ENV, queries, stats, store, ui
 from dashboards.filters import SESSION_TYPE_LABELS
 from dashboards.mandate2038 import sections
 from dashboards.queries import Filters
-from engine.core.registry import get_ruleset
+from tests.bench_warehouse import bench_warehouses
 
 
 def _old_section(db: Path, f: Filters, include: bool) -> tuple[pl.DataFrame, pl.DataFrame] | None:
@@ -75,19 +74,8 @@ FILTERS = [
 @pytest.fixture(scope="module")
 def warehouses(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """25 ingested games (20 simulated, 5 synthetic facilitated), and them replicated to 250."""
-    work = tmp_path_factory.mktemp("duration")
-    mp = pytest.MonkeyPatch()
-    mp.setattr(bench, "BASE_SIMULATED", 20)
-    mp.setattr(bench, "BASE_FACILITATED", 5)
-    mandate = get_ruleset("mandate2038")
-    assert mandate is not None
-    if mandate.synthetic_log is None:  # the bench's synthetic logs: Mandate 2038's declaration
-        mp.setattr(mandate, "synthetic_log", "ingest.mandate2038.synthetic:synthetic_log")
-    try:
-        big = bench.synthetic_warehouse(250, work)
-    finally:
-        mp.undo()
-    return work / "base" / "playtest.duckdb", big
+    base, big = bench_warehouses(tmp_path_factory, "duration", 250, flush_games=None)
+    return base, big
 
 
 def _sorted(df: pl.DataFrame) -> pl.DataFrame:

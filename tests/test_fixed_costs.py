@@ -19,12 +19,11 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from cli.bench import pages as bench
 from dashboards import DB_ENV, queries, store, ui
 from dashboards.mandate2038 import queries as mandate_queries
 from dashboards.queries import KIND_SQL, PICKER_ORDERS, Filters
-from engine.core.registry import get_ruleset
 from ingest.warehouse import summaries
+from tests.bench_warehouse import bench_warehouses
 
 # --- the queries replaced (main at 6ff64f1) -----------------------------------------------------
 
@@ -116,20 +115,8 @@ def _check(db: Path) -> int:
 def warehouses(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """The bench builder's 250 games, and a copy with undated games and games without an
     error count (totals and locations recomputed)."""
-    work = tmp_path_factory.mktemp("fixed")
-    mp = pytest.MonkeyPatch()
-    mp.setattr(bench, "BASE_SIMULATED", 20)
-    mp.setattr(bench, "BASE_FACILITATED", 5)
-    mp.setenv("PLAYTEST_FLUSH_GAMES", "4")  # several loads, each adding its own totals
-    mandate = get_ruleset("mandate2038")
-    assert mandate is not None
-    if mandate.synthetic_log is None:  # the bench's synthetic logs: Mandate 2038's declaration
-        mp.setattr(mandate, "synthetic_log", "ingest.mandate2038.synthetic:synthetic_log")
-    try:
-        big = bench.synthetic_warehouse(250, work)
-    finally:
-        mp.undo()
-    nulls = work / "nulls.duckdb"
+    base, big = bench_warehouses(tmp_path_factory, "fixed", 250)
+    nulls = big.parent.parent / "nulls.duckdb"
     nulls.write_bytes(big.read_bytes())
     con = duckdb.connect(str(nulls))
     try:

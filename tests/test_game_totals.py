@@ -22,20 +22,19 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from cli.bench import pages as bench
 from dashboards import store, variant_queries
 from dashboards.filters import SESSION_TYPE_LABELS
 from dashboards.mandate2038 import charts as mandate_charts
 from dashboards.mandate2038 import queries as mandate_queries
 from dashboards.mandate2038 import sections
 from dashboards.queries import KIND_SQL, Filters
-from engine.core.registry import get_ruleset
 from ingest import balance
 from ingest import stats as istats
 from ingest.mandate2038 import balance as bq
 from ingest.warehouse import balance as wb
 from ingest.warehouse import game_totals
 from ingest.warehouse.migrations import MIGRATIONS, migrate
+from tests.bench_warehouse import bench_warehouses
 
 # --- the per-row queries replaced (as they stood before migration 12) -----------------------
 
@@ -315,21 +314,8 @@ def _check(db: Path) -> int:
 
 @pytest.fixture(scope="module")
 def warehouses(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    work = tmp_path_factory.mktemp("game_totals")
-    mp = pytest.MonkeyPatch()
-    # a base corpus of 25 games (20 simulated, 5 synthetic facilitated), replicated 10 times
-    mp.setattr(bench, "BASE_SIMULATED", 20)
-    mp.setattr(bench, "BASE_FACILITATED", 5)
-    mp.setenv("PLAYTEST_FLUSH_GAMES", "4")  # several loads, each adding its own totals
-    mandate = get_ruleset("mandate2038")
-    assert mandate is not None
-    if mandate.synthetic_log is None:  # the bench's synthetic logs: Mandate 2038's declaration
-        mp.setattr(mandate, "synthetic_log", "ingest.mandate2038.synthetic:synthetic_log")
-    try:
-        big = bench.synthetic_warehouse(250, work)
-    finally:
-        mp.undo()
-    return work / "base" / "playtest.duckdb", big
+    base, big = bench_warehouses(tmp_path_factory, "game_totals", 250)
+    return base, big
 
 
 def test_the_block_is_mandate_2038_balance_queries_own() -> None:

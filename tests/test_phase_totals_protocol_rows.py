@@ -22,12 +22,11 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from cli.bench import pages as bench
 from dashboards import protocols, queries, store
 from dashboards.queries import Filters
-from engine.core.registry import get_ruleset
 from ingest.warehouse import summaries
 from ingest.warehouse.migrations import MIGRATIONS, migrate
+from tests.bench_warehouse import bench_warehouses
 
 # --- the queries replaced, verbatim as they stood on main (6ff64f1) --------------------------
 
@@ -70,20 +69,8 @@ FILTERS = [
 def warehouses(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """25 ingested games (20 simulated, 5 synthetic facilitated; four a load), and them
     replicated to 250 by the page bench's builder."""
-    work = tmp_path_factory.mktemp("phase1m")
-    mp = pytest.MonkeyPatch()
-    mp.setattr(bench, "BASE_SIMULATED", 20)
-    mp.setattr(bench, "BASE_FACILITATED", 5)
-    mp.setenv("PLAYTEST_FLUSH_GAMES", "4")  # several loads, each adding its own totals
-    mandate = get_ruleset("mandate2038")
-    assert mandate is not None
-    if mandate.synthetic_log is None:  # the bench's synthetic logs: Mandate 2038's declaration
-        mp.setattr(mandate, "synthetic_log", "ingest.mandate2038.synthetic:synthetic_log")
-    try:
-        big = bench.synthetic_warehouse(250, work)
-    finally:
-        mp.undo()
-    return work / "base" / "playtest.duckdb", big
+    base, big = bench_warehouses(tmp_path_factory, "phase1m", 250)
+    return base, big
 
 
 def _direct(db: Path, sql: str, params: list[Any]) -> pl.DataFrame:

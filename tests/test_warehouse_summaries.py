@@ -20,13 +20,12 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from cli.bench import pages as bench
 from dashboards import queries, stats, store
 from dashboards.mandate2038 import queries as mandate_queries
 from dashboards.queries import KIND_SQL, Filters
-from engine.core.registry import get_ruleset
 from ingest.warehouse import summaries
 from ingest.warehouse.migrations import MIGRATIONS, migrate
+from tests.bench_warehouse import bench_warehouses
 
 # --- the per-event queries the summaries replaced (before migration 8) ----------------------
 
@@ -200,21 +199,8 @@ _filter_choices = (
 
 @pytest.fixture(scope="module")
 def warehouses(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    work = tmp_path_factory.mktemp("summaries")
-    mp = pytest.MonkeyPatch()
-    # a base corpus of 25 games (20 simulated, 5 synthetic facilitated), replicated 100 times
-    mp.setattr(bench, "BASE_SIMULATED", 20)
-    mp.setattr(bench, "BASE_FACILITATED", 5)
-    mp.setenv("PLAYTEST_FLUSH_GAMES", "4")  # several loads, each adding its own totals
-    mandate = get_ruleset("mandate2038")
-    assert mandate is not None
-    if mandate.synthetic_log is None:  # the bench's synthetic logs: Mandate 2038's declaration
-        mp.setattr(mandate, "synthetic_log", "ingest.mandate2038.synthetic:synthetic_log")
-    try:
-        big = bench.synthetic_warehouse(2_500, work)
-    finally:
-        mp.undo()
-    return work / "base" / "playtest.duckdb", big
+    base, big = bench_warehouses(tmp_path_factory, "summaries", 2_500)
+    return base, big
 
 
 def test_the_load_step_writes_summaries_the_pages_read(warehouses: tuple[Path, Path]) -> None:

@@ -1,0 +1,37 @@
+"""The page bench's synthetic warehouses at test size, for the equal-figures tests (issue 30).
+
+A base corpus of 25 games (20 simulated by the bots, 5 synthetic facilitated-playtest logs with
+findings) ingested through the real pipeline, and it replicated by
+:func:`cli.bench.pages.synthetic_warehouse` under new game ids, as at a million games.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cli.bench import pages as bench
+from engine.core.registry import get_ruleset
+
+
+def bench_warehouses(tmp_path_factory: pytest.TempPathFactory, name: str, games: int,
+                     flush_games: int | None = 4) -> tuple[Path, Path]:
+    """(the 25 ingested games' warehouse, them replicated to ``games``) in a new folder
+    ``name``; ``flush_games`` games a load (several loads, each adding its own totals), or the
+    ingest's own default when None."""
+    work = tmp_path_factory.mktemp(name)
+    mp = pytest.MonkeyPatch()
+    mp.setattr(bench, "BASE_SIMULATED", 20)
+    mp.setattr(bench, "BASE_FACILITATED", 5)
+    if flush_games is not None:
+        mp.setenv("PLAYTEST_FLUSH_GAMES", str(flush_games))
+    mandate = get_ruleset("mandate2038")
+    assert mandate is not None
+    if mandate.synthetic_log is None:  # the bench's synthetic logs: Mandate 2038's declaration
+        mp.setattr(mandate, "synthetic_log", "ingest.mandate2038.synthetic:synthetic_log")
+    try:
+        big = bench.synthetic_warehouse(games, work)
+    finally:
+        mp.undo()
+    return work / "base" / "playtest.duckdb", big
