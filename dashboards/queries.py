@@ -339,43 +339,16 @@ def game_choices(db: Path, f: Filters | None, order: str, limit: int,
 def seat_factions(db: Path, game_ids: list[str]) -> dict[str, list[str]]:
     """game_id -> its seats' faction ids in seat order (for game pickers).
 
-    A game's seats are read by their stored row ids where ``game_rows`` locates them (the
-    picker's thousand games: DuckDB reads their row groups; ``game_id IN`` scanned the ids of
-    every seat, 0.08-0.2 CPU s at a million games); a location is used only when it holds the
-    game's ``n`` seats, the other games are read by id as before."""
+    A game's seats are read by their stored row ids where ``game_rows`` locates them
+    (:func:`located_rows`: the picker's thousand games; ``game_id IN`` scanned the ids of every
+    seat, 0.08-0.2 CPU s at a million games), the other games by id."""
     ids = list(dict.fromkeys(str(g) for g in game_ids))
-    out: dict[str, list[str]] = {}
-    rest = ids
-    if ids and summarised(db, "game_rows"):
-        located = query(
-            db,
-            """
-            WITH loc AS (SELECT game_id, lo, n FROM game_rows
-                         WHERE tbl = 'seats' AND game_id IN (SELECT unnest(?::VARCHAR[]))),
-            s AS (SELECT s.game_id, s.seat, s.faction, s.rowid AS r FROM seats s
-                  WHERE s.rowid IN (SELECT unnest(range(lo, lo + n)) FROM loc))
-            SELECT loc.game_id, any_value(loc.n) AS n, count(s.r) AS found,
-                   list(s.faction ORDER BY s.seat) FILTER (s.r IS NOT NULL) AS factions
-            FROM loc LEFT JOIN s ON s.game_id = loc.game_id AND s.r BETWEEN loc.lo
-                                    AND loc.lo + loc.n - 1
-            GROUP BY loc.game_id
-            """,
-            [ids],
-        )
-        for r in located.iter_rows(named=True):
-            if r["found"] == r["n"]:
-                out[r["game_id"]] = [f for f in (r["factions"] or []) if f]
-        rest = [g for g in ids if g not in out]
-    if rest:
-        df = query(
-            db,
-            "SELECT game_id, list(faction ORDER BY seat) AS factions FROM seats "
-            "WHERE game_id IN (SELECT unnest(?::VARCHAR[])) GROUP BY game_id",
-            [rest],
-        )
-        out.update({r["game_id"]: [f for f in (r["factions"] or []) if f]
-                    for r in df.iter_rows(named=True)})
-    return out
+    rows = located_rows(db, "seats", "x.game_id, x.seat, x.faction", ids, ("game_id", "seat"))
+    if rows.is_empty():
+        return {}
+    return {r["game_id"]: [f for f in r["faction"] if f]
+            for r in rows.group_by("game_id", maintain_order=True)
+            .agg(pl.col("faction")).iter_rows(named=True)}
 
 
 def game_row(db: Path, game_id: str) -> dict[str, Any] | None:

@@ -7,12 +7,38 @@ findings) ingested through the real pipeline, and it replicated by
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
+from typing import Any
 
+import duckdb
+import polars as pl
 import pytest
 
 from cli.bench import pages as bench
+from dashboards.queries import Filters
 from engine.core.registry import get_ruleset
+
+#: The filter sets every equal-figures test compares under (modules add their own).
+FILTERS = [
+    Filters(),
+    Filters(player_counts=(4,)),
+    Filters(player_counts=(3, 5)),
+    Filters(evidence_only=True),
+    Filters(session_types=("facilitated_playtest",)),
+    Filters(session_types=("simulation",), profiles=("competitive",)),
+    Filters(date_from=dt.date(2026, 1, 3), date_to=dt.date(2026, 3, 1)),
+    Filters(games=("vestige",)),
+]
+
+
+def direct(db: Path, sql: str, params: list[Any]) -> pl.DataFrame:
+    """``sql`` on ``db`` read-only, as a polars frame: the per-event queries the totals equal."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.sql(sql, params=params).pl()
+    finally:
+        con.close()
 
 
 def bench_warehouses(tmp_path_factory: pytest.TempPathFactory, name: str, games: int,

@@ -10,9 +10,7 @@ trusted for the picker), with a wrong seat location, and without ``game_rows``.
 
 from __future__ import annotations
 
-import datetime as dt
 from pathlib import Path
-from typing import Any
 
 import duckdb
 import polars as pl
@@ -23,7 +21,7 @@ from dashboards import DB_ENV, queries, store, ui
 from dashboards.mandate2038 import queries as mandate_queries
 from dashboards.queries import KIND_SQL, PICKER_ORDERS, Filters
 from ingest.warehouse import summaries
-from tests.bench_warehouse import bench_warehouses
+from tests.bench_warehouse import FILTERS, bench_warehouses, direct
 
 # --- the queries replaced (main at 6ff64f1) -----------------------------------------------------
 
@@ -57,24 +55,6 @@ def _old_games(where: str) -> str:
         """
 
 
-FILTERS = [
-    Filters(),
-    Filters(player_counts=(4,)),
-    Filters(player_counts=(3, 5)),
-    Filters(evidence_only=True),
-    Filters(session_types=("facilitated_playtest",)),
-    Filters(session_types=("simulation",), profiles=("competitive",)),
-    Filters(date_from=dt.date(2026, 1, 3), date_to=dt.date(2026, 3, 1)),
-    Filters(games=("vestige",)),
-]
-
-
-def _direct(db: Path, sql: str, params: list[Any]) -> pl.DataFrame:
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        return con.sql(sql, params=params).pl()
-    finally:
-        con.close()
 
 
 def _factions(df: pl.DataFrame) -> dict[str, list[str]]:
@@ -85,15 +65,15 @@ def _check(db: Path) -> int:
     """Every new read equal to the old under every filter set; rows compared."""
     store._CACHE.clear()
     compared = 0
-    ids = _direct(db, "SELECT game_id FROM games ORDER BY game_id", [])["game_id"].to_list()
+    ids = direct(db, "SELECT game_id FROM games ORDER BY game_id", [])["game_id"].to_list()
     for f in FILTERS:
         where, params = f.where()
-        n = int(_direct(db, f"SELECT count(*) AS n FROM games g WHERE {where}", params)["n"][0])
+        n = int(direct(db, f"SELECT count(*) AS n FROM games g WHERE {where}", params)["n"][0])
         for order, by in PICKER_ORDERS.items():
             for limit in (1, 7, 60, n, n + 5):
                 for wanted in ([], ids[:1], ids[-2:], ["no such game"]):
                     new = queries.game_choices(db, f, order, limit, wanted)
-                    old = _direct(db, _old_choices(where, by),
+                    old = direct(db, _old_choices(where, by),
                                   [*params, *params, limit, *params, wanted])
                     assert_frame_equal(new, old)
                     compared += old.height
@@ -102,11 +82,11 @@ def _check(db: Path) -> int:
                 if offset < 0:
                     continue
                 new = queries.games(db, f, limit=limit, offset=offset)
-                old = _direct(db, _old_games(where), [*params, limit, offset])
+                old = direct(db, _old_games(where), [*params, limit, offset])
                 assert_frame_equal(new, old)
                 compared += old.height
     for some in (ids[:1], ids[::7], ids, ["no such game", *ids[:3]]):
-        assert queries.seat_factions(db, some) == _factions(_direct(db, _OLD_FACTIONS, [some]))
+        assert queries.seat_factions(db, some) == _factions(direct(db, _OLD_FACTIONS, [some]))
         compared += len(some)
     return compared
 
@@ -132,7 +112,7 @@ def test_pickers_games_pages_and_seats_read_as_before(warehouses: tuple[Path, Pa
     big, nulls = warehouses
     assert _check(big) > 10_000
     assert _check(nulls) > 10_000
-    undated = _direct(nulls, "SELECT count(*) AS n FROM games WHERE date IS NULL", [])
+    undated = direct(nulls, "SELECT count(*) AS n FROM games WHERE date IS NULL", [])
     assert int(undated["n"][0]) > 10  # the pages run on into the undated games
 
 
@@ -153,7 +133,7 @@ def test_counts_that_say_too_much_are_not_trusted_by_the_picker(
     by = PICKER_ORDERS["newest"]
     for limit in (30, 100):
         new = queries.game_choices(db, Filters(), "newest", limit)
-        old = _direct(db, _old_choices("TRUE", by), [limit, []])
+        old = direct(db, _old_choices("TRUE", by), [limit, []])
         assert_frame_equal(new.drop("total"), old.drop("total"))
 
 
@@ -176,7 +156,7 @@ def test_a_wrong_seat_location_is_read_by_game_id(warehouses: tuple[Path, Path],
         con.close()
     store._CACHE.clear()
     got = queries.seat_factions(db, ids)
-    assert got == _factions(_direct(db, _OLD_FACTIONS, [ids]))
+    assert got == _factions(direct(db, _OLD_FACTIONS, [ids]))
     assert all(got[g] for g in moved)
     con = duckdb.connect(str(db))
     try:

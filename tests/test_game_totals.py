@@ -13,7 +13,6 @@ right.
 
 from __future__ import annotations
 
-import datetime as dt
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +33,7 @@ from ingest.mandate2038 import balance as bq
 from ingest.warehouse import balance as wb
 from ingest.warehouse import game_totals
 from ingest.warehouse.migrations import MIGRATIONS, migrate
-from tests.bench_warehouse import bench_warehouses
+from tests.bench_warehouse import FILTERS, bench_warehouses, direct
 
 # --- the per-row queries replaced (as they stood before migration 12) -----------------------
 
@@ -182,14 +181,14 @@ def _check_balance(db: Path) -> int:
     compared = 0
     for f in [*FILTERS, bq.for_count(Filters(), 4)]:
         ctes, params = _balance_ctes(db, f)
-        old = _direct(db, _grouped(ctes), params)
+        old = direct(db, _grouped(ctes), params)
         new_parts, old_parts = bq._grouped(src, f), bq.split_grouped(old) if old.height else {}
         assert new_parts.keys() == old_parts.keys()
         for name in old_parts:
             _close(new_parts[name], old_parts[name])
             compared += old_parts[name].height
-        for new, old in ((bq.matchup_counts(src, f), _direct(db, _matchups(ctes), params)),
-                         (bq._game_counts(src, f), _direct(db, _game_counts(ctes), params))):
+        for new, old in ((bq.matchup_counts(src, f), direct(db, _matchups(ctes), params)),
+                         (bq._game_counts(src, f), direct(db, _game_counts(ctes), params))):
             if old.is_empty():
                 assert new.is_empty()
                 continue
@@ -200,7 +199,7 @@ def _check_balance(db: Path) -> int:
 
 
 def _tables(db: Path) -> set[str]:
-    return set(_direct(db, "SELECT table_name FROM information_schema.tables", [])["table_name"])
+    return set(direct(db, "SELECT table_name FROM information_schema.tables", [])["table_name"])
 
 
 def _old_section(ends: pl.DataFrame, kind: str, facet: str) -> dict[str, Any]:
@@ -237,24 +236,6 @@ def _new_section(counted: pl.DataFrame, kind: str, facet: str) -> dict[str, Any]
             "points": sections.margin_points(ends)}
 
 
-FILTERS = [
-    Filters(),
-    Filters(player_counts=(4,)),
-    Filters(player_counts=(3, 5)),
-    Filters(evidence_only=True),
-    Filters(session_types=("facilitated_playtest",)),
-    Filters(session_types=("simulation",), profiles=("competitive",)),
-    Filters(date_from=dt.date(2026, 1, 3), date_to=dt.date(2026, 3, 1)),
-    Filters(games=("vestige",)),
-]
-
-
-def _direct(db: Path, sql: str, params: list[Any]) -> pl.DataFrame:
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        return con.sql(sql, params=params).pl()
-    finally:
-        con.close()
 
 
 def _sorted(df: pl.DataFrame) -> pl.DataFrame:
@@ -269,14 +250,14 @@ def _check(db: Path) -> int:
         where, params = f.where()
         where = f"g.game = ? AND {where}"
         params = ["mandate2038", *params]
-        pairs = [(mandate_queries.seat_counts(db, f), _direct(db, _seat_counts(where), params)),
-                 (mandate_queries.kind_sizes(db, f), _direct(db, _kind_sizes(where), params))]
+        pairs = [(mandate_queries.seat_counts(db, f), direct(db, _seat_counts(where), params)),
+                 (mandate_queries.kind_sizes(db, f), direct(db, _kind_sizes(where), params))]
         g_where, g_params = f.where("g")
         pairs.append((variant_queries.physical_by_variant(db, f),
-                      _direct(db, _physical_by_variant(g_where), g_params)))
+                      direct(db, _physical_by_variant(g_where), g_params)))
         pairs.append((mandate_queries.claim_strengths(db, f),
-                      _direct(db, _claim_strengths(where), params)))
-        old_ends = _direct(db, _endings(where), params)
+                      direct(db, _claim_strengths(where), params)))
+        old_ends = direct(db, _endings(where), params)
         pairs.append((mandate_queries.endings(db, f), old_ends))
         for new, old in pairs:
             assert new.columns == old.columns, (new.columns, old.columns)
@@ -302,7 +283,7 @@ def _check(db: Path) -> int:
                 assert first.height == min(n, every.height)
                 assert_frame_equal(_sorted(first), _sorted(every.join(
                     first.select("game_id"), on="game_id", how="semi")))
-            old_claims = _direct(db, _claims(where), [*params, kind])
+            old_claims = direct(db, _claims(where), [*params, kind])
             assert_frame_equal(mandate_queries.claims(db, f, kind), old_claims)
             for n in (5, 300):  # the first rows shown are the kind's claims, as they are
                 shown = mandate_queries.claims(db, f, kind, n)
@@ -349,7 +330,7 @@ def test_loads_write_seat_totals_merged_at_the_end(warehouses: tuple[Path, Path]
 
 def test_counts_equal_the_per_row_queries_at_250_games(warehouses: tuple[Path, Path]) -> None:
     _, big = warehouses
-    assert _direct(big, "SELECT count(*) AS n FROM games", [])["n"][0] == 250
+    assert direct(big, "SELECT count(*) AS n FROM games", [])["n"][0] == 250
     assert _check(big) > 50
     assert _check_balance(big) > 50
     # the metrics as the page shows them: the same from the totals as from every seat

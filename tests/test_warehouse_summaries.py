@@ -22,10 +22,10 @@ from polars.testing import assert_frame_equal
 
 from dashboards import queries, stats, store
 from dashboards.mandate2038 import queries as mandate_queries
-from dashboards.queries import KIND_SQL, Filters
+from dashboards.queries import KIND_SQL
 from ingest.warehouse import summaries
 from ingest.warehouse.migrations import MIGRATIONS, migrate
-from tests.bench_warehouse import bench_warehouses
+from tests.bench_warehouse import FILTERS, bench_warehouses, direct
 
 # --- the per-event queries the summaries replaced (before migration 8) ----------------------
 
@@ -115,24 +115,6 @@ def _game_counts(where: str) -> str:
             f"FROM games g WHERE {where} GROUP BY g.game ORDER BY g.game")
 
 
-FILTERS = [
-    Filters(),
-    Filters(player_counts=(4,)),
-    Filters(player_counts=(3, 5)),
-    Filters(evidence_only=True),
-    Filters(session_types=("facilitated_playtest",)),
-    Filters(session_types=("simulation",), profiles=("competitive",)),
-    Filters(date_from=dt.date(2026, 1, 3), date_to=dt.date(2026, 3, 1)),
-    Filters(games=("vestige",)),
-]
-
-
-def _direct(db: Path, sql: str, params: list[Any]) -> pl.DataFrame:
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        return con.sql(sql, params=params).pl()
-    finally:
-        con.close()
 
 
 def _sorted(df: pl.DataFrame) -> pl.DataFrame:
@@ -146,23 +128,23 @@ def _check_pages(db: Path) -> int:
     for f in FILTERS:
         where, params = f.where()
         pairs = [
-            (queries.findings_by_code(db, f), _direct(db, _findings_by_code(where), params)),
+            (queries.findings_by_code(db, f), direct(db, _findings_by_code(where), params)),
             (queries.observation_page(db, f, 10)["counts"],
-             _direct(db, _observation_counts(where), params)),
+             direct(db, _observation_counts(where), params)),
             (mandate_queries.ledger_by_source(db, f),
-             _direct(db, _ledger_by_source(where), ["mandate2038", *params])),
+             direct(db, _ledger_by_source(where), ["mandate2038", *params])),
         ]
-        pairs.append((queries.game_counts(db, f), _direct(db, _game_counts(where), params)))
+        pairs.append((queries.game_counts(db, f), direct(db, _game_counts(where), params)))
         pairs.append((queries.observation_page(db, f, 10)["survey_numeric"],
-                      _direct(db, _survey_numeric(where), params)))
-        pairs.append((queries.survey_numeric(db, f), _direct(db, _survey_numeric(where), params)))
+                      direct(db, _survey_numeric(where), params)))
+        pairs.append((queries.survey_numeric(db, f), direct(db, _survey_numeric(where), params)))
         pairs.append((queries.observation_page(db, f, 10)["interventions"],
-                      _direct(db, _interventions(where), params + params)))
+                      direct(db, _interventions(where), params + params)))
         d_where, d_params = f.where("g", "duration_evidence")
         for everyone in (False, True):
             human = "TRUE" if everyone else queries.HUMAN_SQL
             pairs.append((queries.phase_moments(db, f, everyone),
-                          _direct(db, _phase_moments(d_where, human), d_params)))
+                          direct(db, _phase_moments(d_where, human), d_params)))
             # the total minutes' summary from SQL moments, as stats.summarise on every game's
             per_game = queries.durations(db, f, everyone)
             if not per_game.is_empty():
@@ -170,19 +152,19 @@ def _check_pages(db: Path) -> int:
                     queries.duration_moments(db, f, everyone), ["player_count"]),
                     stats.summarise(per_game, ["player_count"], "total_minutes")))
             turns = queries.turn_time_stats(db, f, everyone)
-            pairs.append((turns["boxes"], _direct(db, _turn_boxes(d_where, human), d_params)))
-            pairs.append((turns["moments"], _direct(db, _turn_moments(d_where, human), d_params)))
+            pairs.append((turns["boxes"], direct(db, _turn_boxes(d_where, human), d_params)))
+            pairs.append((turns["moments"], direct(db, _turn_moments(d_where, human), d_params)))
         for new, old in pairs:
             assert new.columns == old.columns, (new.columns, old.columns)
             assert_frame_equal(_sorted(new), _sorted(old), rel_tol=1e-9, abs_tol=1e-9)
             compared += old.height
     options = queries.filter_options(db)
-    row = _direct(db, "SELECT count(*) AS n, min(date) AS lo, max(date) AS hi, "
+    row = direct(db, "SELECT count(*) AS n, min(date) AS lo, max(date) AS hi, "
                       "list(DISTINCT profile ORDER BY profile) AS profiles FROM games", [])
     assert (options["n_games"], options["date_min"], options["date_max"]) == row.row(0)[:3]
     assert options["profiles"] == [p for p in row["profiles"][0] if p is not None]
     # every choice of the sidebar, as read from the games before game_totals
-    old = _direct(db, _filter_choices, []).row(0, named=True)
+    old = direct(db, _filter_choices, []).row(0, named=True)
     for field, values in old.items():
         assert options[field] == [v for v in values if v is not None], field
     return compared
@@ -292,7 +274,7 @@ def test_games_page_pages_and_first_observations_read_a_part(
         assert picked.is_empty() or int(picked["total"][0]) == whole.height
         for everyone in (False, True):
             listed = queries.protocol_games(big, f, everyone, 7)
-            n = _direct(big, f"SELECT count(*) AS n FROM games g WHERE {f.where()[0]} AND "
+            n = direct(big, f"SELECT count(*) AS n FROM games g WHERE {f.where()[0]} AND "
                              f"{'TRUE' if everyone else queries.HUMAN_SQL}", f.where()[1])
             assert listed.is_empty() or int(listed["total"][0]) == int(n["n"][0])
         every = queries.observations(big, f)
@@ -322,13 +304,13 @@ def _located_ok(db: Path) -> int:
     store._CACHE.clear()
     sample = ids[:: max(1, len(ids) // 40)]
     for gid in sample:
-        assert_frame_equal(queries.game_events(db, gid), _direct(
+        assert_frame_equal(queries.game_events(db, gid), direct(
             db, "SELECT idx, type, seat, era, cycle, t, line, payload FROM events "
                 "WHERE game_id = ? ORDER BY idx", [gid]))
-        assert_frame_equal(queries.game_seats(db, gid), _direct(
+        assert_frame_equal(queries.game_seats(db, gid), direct(
             db, "SELECT * FROM seats WHERE game_id = ? ORDER BY seat", [gid]))
         found = queries.game_findings(db, gid)
-        assert_frame_equal(found, _direct(
+        assert_frame_equal(found, direct(
             db, "SELECT event, severity, message, CAST(expected AS VARCHAR) AS expected, "
                 "CAST(recorded AS VARCHAR) AS recorded, rule, code, line, era, cycle, seat, n, "
                 "rulings FROM findings WHERE game_id = ? ORDER BY event NULLS LAST, n", [gid]))
@@ -338,9 +320,9 @@ def _located_ok(db: Path) -> int:
 def _located_ok_without_locations(db: Path) -> int:
     """The one-game reads on a warehouse without ``game_rows``: by game id."""
     store._CACHE.clear()
-    ids = _direct(db, "SELECT game_id FROM games ORDER BY game_id LIMIT 5", [])["game_id"]
+    ids = direct(db, "SELECT game_id FROM games ORDER BY game_id LIMIT 5", [])["game_id"]
     for gid in ids.to_list():
-        assert_frame_equal(queries.game_events(db, gid), _direct(
+        assert_frame_equal(queries.game_events(db, gid), direct(
             db, "SELECT idx, type, seat, era, cycle, t, line, payload FROM events "
                 "WHERE game_id = ? ORDER BY idx", [gid]))
     return len(ids)
