@@ -15,6 +15,7 @@ from typing import Any
 
 import polars as pl
 
+from dashboards.store import has_column as store_has_column
 from dashboards.store import query, query_many, table_exists
 
 #: how a game was played, for side-by-side comparisons (simulated games are always labelled)
@@ -200,13 +201,9 @@ def game_counts(db: Path, f: Filters) -> pl.DataFrame:
 
 
 def has_column(db: Path, table: str, column: str) -> bool:
-    """True when ``table`` has ``column`` (the warehouse may be older or newer than the docs)."""
-    df = query(
-        db,
-        "SELECT count(*) AS n FROM duckdb_columns() WHERE table_name = ? AND column_name = ?",
-        [table, column],
-    )
-    return not df.is_empty() and int(df["n"][0]) > 0
+    """True when ``table`` has ``column`` (the warehouse may be older or newer than the docs):
+    :func:`dashboards.store.has_column`, the warehouse's own catalog."""
+    return store_has_column(db, table, column)
 
 
 def excluded_games(db: Path, f: Filters, evidence: str = "evidence") -> pl.DataFrame:

@@ -255,6 +255,16 @@ def table_exists(db: Path, table: str) -> bool:
     return table in df["names"][0].to_list()
 
 
+def has_column(db: Path, table: str, column: str) -> bool:
+    """True when ``table`` has ``column`` in the warehouse's own catalog (``duckdb_columns()``
+    lists the columns of every attached catalog, the system's and temp's too, unless told
+    which database: half the cost again)."""
+    df = query(db, "SELECT count(*) AS n FROM duckdb_columns() "
+                   "WHERE database_name = current_database() AND table_name = ? "
+                   "AND column_name = ?", [table, column])
+    return not df.is_empty() and int(df["n"][0]) > 0
+
+
 def version(db: Path) -> tuple[Any, ...]:
     """What changes when the warehouse changes (size and mtime of its file and WAL): the key of
     every cache of derived results, so that an import is seen at once."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboards import drafts, gameapps, record_nav, ui
+from dashboards import drafts, gameapps, record_nav, store, ui
 from dashboards.filters import SESSION_TYPE_LABELS
 from engine.core.registry import DEFAULT_GAME
 
@@ -51,10 +51,17 @@ def draft_list() -> None:
         st.caption(f"The 60 newest of {len(rows)} drafts are listed.")
 
 
+def _has_recorder(game: str) -> bool:
+    """Whether ``game``'s declaration names a recorder (the reference only: resolving it
+    imports the game's recorder, which only the chosen game's form needs)."""
+    declaration = gameapps.app(game).declaration
+    return declaration is not None and declaration.recorder is not None
+
+
 def new_session() -> None:
     st.subheader("New session")
     ids = gameapps.game_ids()
-    recordable = [g for g in ids if gameapps.app(g).recorder is not None]
+    recordable = [g for g in ids if _has_recorder(g)]
     if not recordable:
         ui.empty_state("No registered game has a recorder.")
         return
@@ -62,7 +69,10 @@ def new_session() -> None:
                     key="new_game")
     recorder = gameapps.app(game).recorder
     if recorder is not None:
-        recorder.new_session()
+        # the form only reads the warehouse (the variants recorded before): its reads share one
+        # connection (store.page); it writes a draft file, never the warehouse
+        with store.page(store.db_path()):
+            recorder.new_session()
 
 
 def render() -> None:
