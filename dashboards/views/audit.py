@@ -10,6 +10,7 @@ import streamlit as st
 
 from dashboards import charts, filters, gameapps, queries, store, ui
 from dashboards import variant_queries as vq
+from dashboards.navigation import SHARED
 
 #: games offered by the picker (the rest are reached through the filters or ``?game=``)
 PICKER_GAMES = 1000
@@ -89,6 +90,10 @@ def render() -> None:
     else:
         ui.show_table(found, f"findings-{gid}")
         st.caption("Open a finding at its place in the replay:")
+        # the page as st.navigation registered it, resolved once: a link given the file's
+        # path resolved it again (the app's folder, the file's real path) for each of 60 links
+        replay = next(st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path)
+                      for p in SHARED["Check"] if p.path == "views/replay.py")
         for r in found.head(60).iter_rows(named=True):
             where = f"event {r['event']}" if r["event"] is not None else "end of game"
             label = (f"{ui.words(r['severity'])} · {r['code']} · {where}"
@@ -96,7 +101,7 @@ def render() -> None:
             params = {"game": gid}
             if r["event"] is not None:
                 params["event"] = str(r["event"])
-            st.page_link("views/replay.py", label=label[:180], icon=":material/open_in_new:",
+            st.page_link(replay, label=label[:180], icon=":material/open_in_new:",
                          query_params=params)
         if found.height > 60:
             st.caption(f"... and {found.height - 60} more (see the table above).")
