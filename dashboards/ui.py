@@ -434,28 +434,33 @@ def game_labels(games: pl.DataFrame, factions: dict[str, list[str]]) -> dict[str
     names = content_names()
     titles: dict[str, str] = {}  # each game's title looked up once, not once a line
     out = {}
-    for r in games.iter_rows(named=True):
-        seats = factions.get(r["game_id"], [])
+
+    def column(name: str) -> list[Any]:  # a picker's thousand rows read column by column
+        return games[name].to_list() if name in games.columns else [None] * games.height
+
+    for gid, g, session_type, illustrative, source_name, n_errors, date in zip(
+            column("game_id"), column("game"), column("session_type"), column("illustrative"),
+            column("source_name"), column("n_errors"), column("date"), strict=True):
+        seats = factions.get(gid, [])
         who = ", ".join(names.get(f, f) for f in seats) if seats else "seats not recorded"
-        kind = SESSION_TYPE_LABELS.get(r.get("session_type") or "", r.get("session_type") or "")
-        if r.get("illustrative"):
+        kind = SESSION_TYPE_LABELS.get(session_type or "", session_type or "")
+        if illustrative:
             kind += " (illustrative)"
-        source = str(r.get("source_name") or "no source name").replace("\\", "/")
+        source = str(source_name or "no source name").replace("\\", "/")
         source = source.rstrip("/").rsplit("/", 1)[-1] or source  # the file, not its folders
         if len(source) > 40:
             source = source[:39] + "…"
-        errors = plural(int(r.get("n_errors") or 0), "error")
+        errors = plural(int(n_errors or 0), "error")
         game = ""
-        if r.get("game"):
-            from dashboards import gameapps
-
-            g = str(r["game"])
+        if g:
             if g not in titles:
-                titles[g] = gameapps.title(g)
+                from dashboards import gameapps
+
+                titles[g] = gameapps.title(str(g))
             game = f"{titles[g]} · "
-        out[r["game_id"]] = (f"{game}{source} · {r.get('date') or 'undated'} · "
-                             f"{plural(len(seats), 'seat')}: {who} · {kind} · {errors} · "
-                             f"{str(r['game_id'])[:8]}")
+        out[gid] = (f"{game}{source} · {date or 'undated'} · "
+                    f"{plural(len(seats), 'seat')}: {who} · {kind} · {errors} · "
+                    f"{str(gid)[:8]}")
     return out
 
 

@@ -15,12 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 from streamlit.testing.v1 import AppTest
 from streamlit.util import calc_hash
 
-from dashboards import gamelog, queries, store
+from dashboards import gamelog, queries, store, ui
 from dashboards.queries import Filters
 from tests import sample_warehouse
 from tests.bench_warehouse import direct
@@ -155,3 +156,44 @@ def test_the_audit_links_name_the_registered_replay_page(
         assert link.proto.page_script_hash == calc_hash("replay")
         assert f"game={gid}" in link.proto.query_string
     assert any(f"event {event}" in ln.proto.label for ln in links)
+
+
+def _old_game_labels(games: pl.DataFrame, factions: dict[str, list[str]]) -> dict[str, str]:
+    """``ui.game_labels`` as it stood on main at ``d54459b`` (row by row, as dicts)."""
+    from dashboards import gameapps
+    from dashboards.filters import SESSION_TYPE_LABELS
+    from dashboards.replay_view import content_names
+
+    names = content_names()
+    out = {}
+    for r in games.iter_rows(named=True):
+        seats = factions.get(r["game_id"], [])
+        who = ", ".join(names.get(f, f) for f in seats) if seats else "seats not recorded"
+        kind = SESSION_TYPE_LABELS.get(r.get("session_type") or "", r.get("session_type") or "")
+        if r.get("illustrative"):
+            kind += " (illustrative)"
+        source = str(r.get("source_name") or "no source name").replace("\\", "/")
+        source = source.rstrip("/").rsplit("/", 1)[-1] or source
+        if len(source) > 40:
+            source = source[:39] + "…"
+        errors = ui.plural(int(r.get("n_errors") or 0), "error")
+        game = f"{gameapps.title(str(r['game']))} · " if r.get("game") else ""
+        out[r["game_id"]] = (f"{game}{source} · {r.get('date') or 'undated'} · "
+                             f"{ui.plural(len(seats), 'seat')}: {who} · {kind} · {errors} · "
+                             f"{str(r['game_id'])[:8]}")
+    return out
+
+
+def test_the_picker_lines_read_as_before(sample: Path) -> None:
+    store._CACHE.clear()
+    for order in queries.PICKER_ORDERS:
+        games = queries.game_choices(sample, None, order, 1000)
+        factions = queries.seat_factions(sample, games["game_id"].to_list())
+        assert ui.game_labels(games, factions) == _old_game_labels(games, factions)
+        # the columns a line is made of missing or empty, a long source name with folders
+        odd = games.head(3).with_columns(
+            pl.Series("source_name", ["C:\\logs\\" + "x" * 60 + ".json", None, "a/b/"]),
+            pl.Series("n_errors", [1, None, 2]), pl.lit(None).alias("date"),
+            pl.Series("illustrative", [True, None, False]))
+        for frame in (odd, odd.drop("game", "session_type")):
+            assert ui.game_labels(frame, {}) == _old_game_labels(frame, {})
