@@ -294,6 +294,11 @@ _PICKER_COLUMNS = (f"g.game, g.game_id, g.date, g.session_type, {KIND_SQL} AS ki
                    "g.source_name, g.illustrative")
 
 
+#: a picker's top-N sorts the games' row ids on the order's columns, then reads the picker's
+#: columns of those rows only (instead of sorting every column of the games from the cut on)
+PICKER_ROW_IDS_FIRST = True
+
+
 def game_choices(db: Path, f: Filters | None, order: str, limit: int,
                  wanted: list[str] | tuple[str, ...] = (), rows: bool = False) -> pl.DataFrame:
     """The first ``limit`` games passing ``f`` (all games when None) in a picker's ``order``
@@ -314,10 +319,12 @@ def game_choices(db: Path, f: Filters | None, order: str, limit: int,
     cols = _PICKER_COLUMNS + (", g.rowid AS row" if rows else "")
     cut = _key_cut(db, key, where, params, int(limit), descending=True)
     if cut is not None:
+        first = f"WHERE {where} AND g.{key} >= ? ORDER BY {by} LIMIT ?"
+        if PICKER_ROW_IDS_FIRST:  # the top-N over the order's columns, then those rows only
+            first = f"WHERE g.rowid IN (SELECT g.rowid FROM games g {first}) ORDER BY {by}"
         top = query(
             db,
-            f"SELECT {cols}, {_count_sql(db, where)} AS total FROM games g "
-            f"WHERE {where} AND g.{key} >= ? ORDER BY {by} LIMIT ?",
+            f"SELECT {cols}, {_count_sql(db, where)} AS total FROM games g {first}",
             [*params, *params, cut, int(limit)],
         )
         if top.height >= int(limit) and set(want) <= set(top["game_id"].to_list()):
