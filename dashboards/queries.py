@@ -358,19 +358,18 @@ def seat_factions(db: Path, game_ids: list[str]) -> dict[str, list[str]]:
             .agg(pl.col("faction")).iter_rows(named=True)}
 
 
-def game_row(db: Path, game_id: str, rowid: int | None = None,
-             columns: str = "*") -> dict[str, Any] | None:
-    """One game's ``games`` row (its ``columns``, a fixed select list) as a dict, or None.
+def game_row(db: Path, game_id: str, rowid: int | None = None) -> dict[str, Any] | None:
+    """One game's ``games`` row as a dict, or None.
 
     ``rowid``: where a picker read the game (:func:`game_choices`'s ``row``): the row is
     fetched there (``game_id = ?`` scans the id of every game) and used when it is still that
     game's; else it is looked up by id."""
     if rowid is not None:
-        df = query(db, f"SELECT {columns} FROM games WHERE rowid = ? AND game_id = ?",
+        df = query(db, "SELECT * FROM games WHERE rowid = ? AND game_id = ?",
                    [int(rowid), game_id])
         if df.height == 1:
             return df.row(0, named=True)
-    df = query(db, f"SELECT {columns} FROM games WHERE game_id = ?", [game_id])
+    df = query(db, "SELECT * FROM games WHERE game_id = ?", [game_id])
     return None if df.is_empty() else df.row(0, named=True)
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import polars as pl
@@ -60,17 +59,6 @@ def _values_in_words(found: pl.DataFrame) -> pl.DataFrame:
         for c in missing if c in found.columns)
 
 
-def _variant(db: Path, gid: str, rowid: int | None) -> dict[str, Any] | None:
-    """:func:`dashboards.variant_queries.game_variant` of the chosen game, asked only when its
-    row (read at the picker's row id: a lookup by id scans every game's) names a variant; the
-    rules as printed (None) otherwise, as it says then."""
-    if not queries.has_column(db, "games", "variant_name"):
-        return None  # a warehouse before schema 9 records no variant
-    row = queries.game_row(db, gid, rowid, "variant_name")
-    return (vq.game_variant(db, gid) if row is not None and row["variant_name"] is not None
-            else None)
-
-
 def render() -> None:
     db = store.db_path()
     f = filters.sidebar(db)
@@ -80,7 +68,7 @@ def render() -> None:
     wanted = st.query_params.get("game")
     games = queries.game_choices(db, f, "most_errors", PICKER_GAMES,
                                  [str(g) for g in (wanted, st.session_state.get("audit_game"))
-                                  if g], rows=True)
+                                  if g])
     if games.is_empty():
         ui.empty_state(ui.NO_GAMES)
         filters.show_exclusions(db, f)
@@ -95,8 +83,7 @@ def render() -> None:
                    "address with `?game=<id>`.")
     gid = st.selectbox("Game", ids, index=index, format_func=lambda g: labels.get(g, g),
                        key="audit_game")
-    st.markdown(vq.variant_sentence(_variant(db, gid, dict(zip(
-        ids, games["row"].to_list(), strict=True)).get(gid))))
+    st.markdown(vq.variant_sentence(vq.game_variant(db, gid)))
     found = _values_in_words(queries.game_findings(db, gid))
     if found.is_empty():
         st.success("This game replays clean: no findings.", icon=":material/check_circle:")
