@@ -101,10 +101,9 @@ def parse_text(data: bytes, name: str) -> GameLog:
     return out
 
 
-def load(db: Path, game_id: str, rowid: int | None = None) -> GameLog:
-    """The game ``game_id`` read from its archive file (or rebuilt from the warehouse);
-    ``rowid``: its row of ``games`` when a picker read it (:func:`dashboards.queries.game_row`)."""
-    row = queries.game_row(db, game_id, rowid)
+def load(db: Path, game_id: str) -> GameLog:
+    """The game ``game_id`` read from its archive file (or rebuilt from the warehouse)."""
+    row = queries.game_row(db, game_id)
     if row is None:
         return GameLog(problems=[f"no game {game_id!r} in the warehouse"])
     path = _archive_file(db, row.get("archive_path"))

@@ -300,7 +300,7 @@ PICKER_ROW_IDS_FIRST = True
 
 
 def game_choices(db: Path, f: Filters | None, order: str, limit: int,
-                 wanted: list[str] | tuple[str, ...] = (), rows: bool = False) -> pl.DataFrame:
+                 wanted: list[str] | tuple[str, ...] = ()) -> pl.DataFrame:
     """The first ``limit`` games passing ``f`` (all games when None) in a picker's ``order``
     (:data:`PICKER_ORDERS`), and any of ``wanted`` that pass too, with what a picker line says
     of them; ``total`` is the number of games passing.
@@ -308,15 +308,11 @@ def game_choices(db: Path, f: Filters | None, order: str, limit: int,
     A picker of 100,000 games took seconds to label and to send; nobody scrolls that far.
     Sorting a million games for the first thousand read every row (0.13-0.16 CPU s): the games
     are read from the cut-off of the order's first key on (:func:`_key_cut`), and the
-    ``wanted`` games looked up by id (a scan of every id) only when they are not among them.
-
-    ``rows``: also ``row``, each game's ``games.rowid``, where a page reads the chosen game's
-    row again (:func:`game_row`) without looking its id up among every game's."""
+    ``wanted`` games looked up by id (a scan of every id) only when they are not among them."""
     where, params = f.where() if f is not None else ("TRUE", [])
     by = PICKER_ORDERS[order]
     want = [str(w) for w in wanted]
     key = PICKER_KEYS[order]
-    cols = _PICKER_COLUMNS + (", g.rowid AS row" if rows else "")
     cut = _key_cut(db, key, where, params, int(limit), descending=True)
     if cut is not None:
         first = f"WHERE {where} AND g.{key} >= ? ORDER BY {by} LIMIT ?"
@@ -324,11 +320,12 @@ def game_choices(db: Path, f: Filters | None, order: str, limit: int,
             first = f"WHERE g.rowid IN (SELECT g.rowid FROM games g {first}) ORDER BY {by}"
         top = query(
             db,
-            f"SELECT {cols}, {_count_sql(db, where)} AS total FROM games g {first}",
+            f"SELECT {_PICKER_COLUMNS}, {_count_sql(db, where)} AS total FROM games g {first}",
             [*params, *params, cut, int(limit)],
         )
         if top.height >= int(limit) and set(want) <= set(top["game_id"].to_list()):
             return top
+    cols = _PICKER_COLUMNS
     return query(
         db,
         f"""
@@ -358,17 +355,8 @@ def seat_factions(db: Path, game_ids: list[str]) -> dict[str, list[str]]:
             .agg(pl.col("faction")).iter_rows(named=True)}
 
 
-def game_row(db: Path, game_id: str, rowid: int | None = None) -> dict[str, Any] | None:
-    """One game's ``games`` row as a dict, or None.
-
-    ``rowid``: where a picker read the game (:func:`game_choices`'s ``row``): the row is
-    fetched there (``game_id = ?`` scans the id of every game) and used when it is still that
-    game's; else it is looked up by id."""
-    if rowid is not None:
-        df = query(db, "SELECT * FROM games WHERE rowid = ? AND game_id = ?",
-                   [int(rowid), game_id])
-        if df.height == 1:
-            return df.row(0, named=True)
+def game_row(db: Path, game_id: str) -> dict[str, Any] | None:
+    """One game's ``games`` row as a dict, or None."""
     df = query(db, "SELECT * FROM games WHERE game_id = ?", [game_id])
     return None if df.is_empty() else df.row(0, named=True)
 
@@ -395,10 +383,8 @@ def game_rows(db: Path, table: str, select: str, order: str, game_id: str) -> pl
     when it holds those ``n`` rows, else (a warehouse without ``game_rows``, a game loaded
     since by other means, rows moved) the game's rows are read by its id."""
     if summarised(db, "game_rows"):
-        # the game's locations in every table at once (one scan of ``game_rows``' ids, kept in
-        # the query cache: the Replay viewer reads its seats and events, Audit its findings)
-        at = query(db, "SELECT tbl, lo, n FROM game_rows WHERE game_id = ?", [game_id])
-        at = at.filter(pl.col("tbl") == table) if not at.is_empty() else at
+        at = query(db, "SELECT lo, n FROM game_rows WHERE tbl = ? AND game_id = ?",
+                   [table, game_id])
         if at.height == 1:
             lo, n = int(at["lo"][0]), int(at["n"][0])
             found = query(db, f"{select} WHERE rowid BETWEEN ? AND ? AND game_id = ? {order}",

@@ -1,18 +1,14 @@
-"""The Audit and Replay viewer pages read one game by where it is stored and show what they
-showed (issue 30): the chosen game's ``games`` row fetched at the row id the picker read it
-from, its locations in every located table read in one statement, and the Audit page's links
-to the Replay viewer naming the page as the navigation registered it.
-
-Each read is compared with the lookup by game id it replaces (kept below), on the sample
-warehouse of both games (``tests/sample_warehouse.py``) and on a copy whose row ids and
-locations are wrong on purpose (each then read by id, as before).
+"""What the Audit and Replay viewer pages show, kept while they read less (issue 30): one game's
+events, seats and findings read at their locations equal to the reads by game id (on the sample
+warehouse of both games, ``tests/sample_warehouse.py``, and on a copy whose locations are all
+wrong, each then read by id), the pickers' lines as main's, and the Audit page's links to the
+Replay viewer naming the page as the navigation registered it.
 """
 
 from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import Any
 
 import duckdb
 import polars as pl
@@ -21,8 +17,7 @@ from polars.testing import assert_frame_equal
 from streamlit.testing.v1 import AppTest
 from streamlit.util import calc_hash
 
-from dashboards import gamelog, queries, store, ui
-from dashboards.queries import Filters
+from dashboards import queries, store, ui
 from tests import sample_warehouse
 from tests.bench_warehouse import direct
 from tests.games import require_game
@@ -63,20 +58,6 @@ def _ids(db: Path) -> list[tuple[str, int]]:
     return list(zip(rows["game_id"].to_list(), rows["r"].to_list(), strict=True))
 
 
-def test_a_games_row_is_read_at_its_row_id_or_by_its_id(sample: Path) -> None:
-    store._CACHE.clear()
-    games = _ids(sample)
-    assert len(games) > 5
-    for (gid, rowid), (_, other) in zip(games, games[1:] + games[:1], strict=True):
-        by_id = queries.game_row(sample, gid)
-        assert by_id is not None and by_id["game_id"] == gid
-        assert queries.game_row(sample, gid, rowid) == by_id
-        # another game's row id, and one past the end: the row is looked up by id
-        assert queries.game_row(sample, gid, other) == by_id
-        assert queries.game_row(sample, gid, len(games) + 10) == by_id
-    assert queries.game_row(sample, "no such game", 0) is None
-
-
 @pytest.mark.parametrize("which", ["sample", "moved"])
 def test_a_games_events_seats_and_findings_read_as_by_id(which: str, sample: Path,
                                                          moved: Path) -> None:
@@ -98,18 +79,6 @@ def test_a_games_events_seats_and_findings_read_as_by_id(which: str, sample: Pat
     assert compared > 1000
 
 
-def test_the_picker_gives_each_games_row_id(sample: Path) -> None:
-    store._CACHE.clear()
-    rowids = dict(_ids(sample))
-    for f in (Filters(), Filters(games=("vestige",))):
-        for order in queries.PICKER_ORDERS:
-            for limit in (1, 3, 1000):
-                plain = queries.game_choices(sample, f, order, limit)
-                with_rows = queries.game_choices(sample, f, order, limit, rows=True)
-                assert_frame_equal(with_rows.drop("row"), plain)
-                assert with_rows["row"].to_list() == [rowids[g] for g in plain["game_id"]]
-
-
 def _app(db: Path, monkeypatch: pytest.MonkeyPatch, page: str,
          query: dict[str, str] | None = None) -> AppTest:
     monkeypatch.setenv("PLAYTEST_DB", str(db))
@@ -120,24 +89,6 @@ def _app(db: Path, monkeypatch: pytest.MonkeyPatch, page: str,
     at.switch_page(page).run()
     assert not at.exception, [e.value for e in at.exception]
     return at
-
-
-def test_the_replay_viewer_reads_the_chosen_game_at_its_row_id(
-        sample: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    store._CACHE.clear()
-    asked: list[tuple[str, Any]] = []
-    real = gamelog.load
-
-    def watched(db: Path, game_id: str, rowid: int | None = None) -> gamelog.GameLog:
-        asked.append((game_id, rowid))
-        return real(db, game_id, rowid)
-
-    monkeypatch.setattr(gamelog, "load", watched)
-    at = _app(sample, monkeypatch, "views/replay.py")
-    rowids = dict(_ids(sample))
-    gid = at.selectbox(key="rv_game").value
-    assert asked == [(gid, rowids[gid])]
-    assert at.slider, "the chosen game is read and can be stepped through"
 
 
 def test_the_audit_links_name_the_registered_replay_page(

@@ -24,10 +24,9 @@ st.caption("The state comes from replaying the archived log up to the chosen eve
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
-def _load(db: str, game_id: str, stamp: float, rowid: int | None) -> gamelog.GameLog:
-    """The archived game (cached per database file version); ``rowid``: its row of ``games``
-    as the picker read it."""
-    return gamelog.load(Path(db), game_id, rowid)
+def _load(db: str, game_id: str, stamp: float) -> gamelog.GameLog:
+    """The archived game (cached per database file version)."""
+    return gamelog.load(Path(db), game_id)
 
 
 def _step(delta: int, last: int) -> None:
@@ -39,7 +38,7 @@ def render() -> None:
     qp_game, qp_event = st.query_params.get("game"), st.query_params.get("event")
     typed = st.session_state.get("rv_find")
     wanted = [str(g) for g in (qp_game, st.session_state.get("rv_game"), typed) if g]
-    games = queries.game_choices(db, None, "newest", PICKER_GAMES, wanted, rows=True)
+    games = queries.game_choices(db, None, "newest", PICKER_GAMES, wanted)
     if games.is_empty():
         ui.empty_state(ui.NO_GAMES)
         return
@@ -72,8 +71,7 @@ def render() -> None:
         if typed and typed not in ids:
             st.warning(f"No game {typed!r} in the warehouse.")
     stamp = db.stat().st_mtime if db.exists() else 0.0
-    rowids = dict(zip(ids, games["row"].to_list(), strict=True))
-    log = _load(str(db), gid, stamp, rowids.get(gid))
+    log = _load(str(db), gid, stamp)
     for p in log.problems[:5]:
         st.caption(f"Note: {p}")
     if not log.readable:
