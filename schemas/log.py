@@ -35,6 +35,17 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class Frozen(Strict):
+    """Base of every event and of every model nested in an event: :class:`Strict`, and
+    immutable (assigning a field raises pydantic's ``ValidationError``, ``frozen_instance``).
+    A read event may be handed out more than once (the canonical reader's parsed-line cache,
+    ``ingest/formats/jsonlog.py``), so nothing may change one in place: derive a changed event
+    with ``model_copy(update=...)`` or build a new one. (Frozen stops assignment only; the
+    lists and dicts an event holds are no copies either, and nothing mutates them.)"""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
 class SeatInfo(Strict):
     """One seat at the table. Seats are numbered 1..N clockwise. ``faction`` is what the seat
     plays when the game has factions (Mandate 2038; Vestige: the player's colour); a game
