@@ -159,8 +159,8 @@ class LineCache:
     def __init__(self, capacity: int = LINE_CACHE_LINES) -> None:
         self.capacity = capacity
         self.held = 0  # lines kept, over every table
-        self.hits = 0  # event lines handed out from the cache
-        self.misses = 0  # event lines validated
+        self.hits = 0  # event lines whose event came from the cache
+        self.misses = 0  # event lines validated (each line read is one or the other)
         #: event adapter -> (line bytes -> event), or None when the adapter's models are not all
         #: frozen (never cached)
         self._tables: dict[Any, dict[bytes, Any] | None] = {}
@@ -186,17 +186,19 @@ class LineCache:
         # one C-level map of lookups; the lines not held are validated one by one
         events: list[Any] = list(map(table.get, rows))
         missed = [i for i, ev in enumerate(events) if ev is None]
+        validated = 0
         for i in missed:
             row = rows[i]
             ev = table.get(row)  # an earlier line of this file may have added it
             if ev is None:
                 ev = validate_json(row)
+                validated += 1
                 if self.held < self.capacity:
                     table[row] = ev
                     self.held += 1
             events[i] = ev
-        self.misses += len(missed)
-        self.hits += len(rows) - len(missed)
+        self.misses += validated
+        self.hits += len(rows) - validated
         return events
 
     def clear(self) -> None:
