@@ -132,9 +132,9 @@ def load_json_document(data: bytes, max_depth: int = MAX_DEPTH) -> tuple[Any, di
 
 
 #: The parsed-line cache's capacity: at most this many event lines (over every game's event
-#: validator together) are kept with their event. 8,192 lines hold ~17 MB of events and keys
-#: and hit 74.5% of the event lines of 1,000 simulated 4-player games read in turn (20,000
-#: lines would hit 80.4%, every distinct line 81.3%: docs/engine.md).
+#: validator together) are kept with their event. 8,192 lines hold 15.5 MB of events and
+#: keys and hit 74.5% of the event lines of 1,000 simulated 4-player games read in turn (20,000
+#: lines would hit 80.4% for ~38 MB, every distinct line 81.3%: docs/engine.md).
 LINE_CACHE_LINES: Final = 8192
 
 
