@@ -14,7 +14,8 @@ from here rather than from the toolkit's modules, so those may move without brea
   :data:`CORE_RULES`), rulings (:func:`resolve_options`, :class:`RulingsError`), replay and
   simulation (:func:`replay`, :class:`ReplayResult`, :func:`simulate_game`,
   :data:`SIMULATOR_VERSION`), and the log models every game shares (:class:`BaseHeader`,
-  :class:`Strict`, :data:`LOG_FORMAT`, :data:`LOG_FORMAT_VERSION`, :class:`Event`,
+  :class:`Strict`, :class:`Frozen` (the immutable base of events and what they hold),
+  :data:`LOG_FORMAT`, :data:`LOG_FORMAT_VERSION`, :class:`Event`,
   :class:`PhaseMarker`, :class:`Observation`, :class:`SurveyAnswer`).
 * **Reading and timing** (``ingest``): :class:`LoadedLog`, :class:`Problems`,
   :func:`read_text_log`, :func:`unreadable`, :class:`Timing`, :func:`phase_timing`,
@@ -48,7 +49,7 @@ from engine.core.replay import LedgerEntry, Outcome, ReplayResult, replay
 from engine.core.ruleset import Decision, Pass, TableColumns
 from engine.simulate import SIMULATOR_VERSION, simulate_game
 from schemas.events import Event, Observation, PhaseMarker, SurveyAnswer
-from schemas.log import LOG_FORMAT, LOG_FORMAT_VERSION, BaseHeader, Strict
+from schemas.log import LOG_FORMAT, LOG_FORMAT_VERSION, BaseHeader, Frozen, Strict
 
 if TYPE_CHECKING:
     from dashboards.filters import SESSION_TYPE_LABELS
@@ -85,6 +86,7 @@ __all__ = [
     "CORE_RULES", "LOG_FORMAT", "LOG_FORMAT_VERSION", "SESSION_TYPE_LABELS", "SIMULATOR_VERSION",
     "Balance", "BalanceMetric",
     "BaseHeader", "Catalogue", "Decision", "DesignerLoop", "Event", "FindingSink", "Folder",
+    "Frozen",
     "Format", "Game",
     "Knob", "LedgerEntry", "LoadedLog", "Observation", "Outcome", "Page", "Pass", "PhaseMarker",
     "Problems", "Recorder", "ReplayResult", "Rule", "RulingsError", "Strict", "SurveyAnswer",

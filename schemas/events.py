@@ -15,14 +15,14 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from schemas.log import Strict
+from schemas.log import Frozen
 
 SeatNo = Annotated[int, Field(ge=1, le=6)]
 
 
-class Event(Strict):
+class Event(Frozen):
     """Base of every game's events: every event may carry ``t`` (wall-clock time) and
-    ``comment`` (free text kept verbatim)."""
+    ``comment`` (free text kept verbatim). Events are immutable (:class:`~schemas.log.Frozen`)."""
 
     t: dt.datetime | None = None
     comment: str | None = None

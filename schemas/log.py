@@ -35,6 +35,44 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class Frozen(Strict):
+    """Base of every event and of every model nested in an event: :class:`Strict`, and
+    immutable (assigning a field raises pydantic's ``ValidationError``, ``frozen_instance``).
+    A read event may be handed out more than once (the canonical reader's parsed-line cache,
+    ``ingest/formats/jsonlog.py``), so nothing may change one in place: derive a changed event
+    with ``model_copy(update=...)`` or build a new one. (Frozen stops assignment only; the
+    lists and dicts an event holds are no copies either, and nothing mutates them.)"""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def model_classes(core_schema: Any) -> set[type[BaseModel]]:
+    """Every pydantic model class a validator can build, nested ones included: the ``cls`` of
+    every ``model`` schema in ``core_schema`` (a ``TypeAdapter``'s ``core_schema``)."""
+    found: set[type[BaseModel]] = set()
+    todo: list[Any] = [core_schema]
+    seen: set[int] = set()
+    while todo:
+        node = todo.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, dict):
+            cls = node.get("cls")
+            if node.get("type") == "model" and isinstance(cls, type) and issubclass(cls, BaseModel):
+                found.add(cls)
+            todo.extend(node.values())
+        elif isinstance(node, (list, tuple)):
+            todo.extend(node)
+    return found
+
+
+def all_frozen(core_schema: Any) -> bool:
+    """True when every model ``core_schema`` builds is frozen (:class:`Frozen`'s
+    ``model_config``), so that one validated value may be handed out more than once."""
+    return all(m.model_config.get("frozen") is True for m in model_classes(core_schema))
+
+
 class SeatInfo(Strict):
     """One seat at the table. Seats are numbered 1..N clockwise. ``faction`` is what the seat
     plays when the game has factions (Mandate 2038; Vestige: the player's colour); a game

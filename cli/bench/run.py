@@ -20,6 +20,9 @@ Each is reported as events/s and games/s from the best of three passes, on the w
 (``time.perf_counter``) and on the process's CPU time (``time.process_time``); on a machine
 shared with other work the CPU figure is the one-core throughput, the wall figure what a user
 waited.
+The canonical reader's parsed-line cache (``ingest.formats.jsonlog.LINE_CACHE``) is emptied
+before every timed (a) and (c) pass and before the memory pass, so that each reads the corpus as
+a fresh ``playtest validate`` process would; its hits on one (c) pass are printed.
 Peak memory is the tracemalloc peak of one extra validate pass over the corpus (run separately,
 tracemalloc slows Python down) and the process's maximum resident set size.
 """
@@ -69,6 +72,9 @@ class BenchResult:
     repeat: int = 3  # passes of each measurement (the best is kept)
     #: the load average (1, 5, 15 min) before and after the timed passes
     load: list[tuple[float, float, float]] = field(default_factory=list)
+    #: the parsed-line cache on the last (c) pass: event lines found in it, lines validated,
+    #: lines it held at the end, its capacity
+    line_cache: tuple[int, int, int, int] | None = None
 
     def rate(self, seconds: float, what: str) -> float:
         n = self.events if what == "events" else self.games
@@ -119,6 +125,7 @@ def measure(texts: list[str], *, profile: bool = False, repeat: int = 3,
     ``chess``: PGN texts and their number of moves, read by python-chess once after every (c)
     pass (``cli.bench.python_chess.one_pass``), the best pass kept."""
     from cli.common import batch_gc
+    from ingest.formats.jsonlog import LINE_CACHE
 
     res = BenchResult(games=len(texts), repeat=max(1, repeat))
     parsed = [_parse(t) for t in texts]
@@ -151,6 +158,7 @@ def measure(texts: list[str], *, profile: bool = False, repeat: int = 3,
         res.load.append(load)
     with batch_gc():  # as playtest validate runs
         for _ in range(max(1, repeat)):
+            LINE_CACHE.clear()  # each pass reads as a fresh process would
             t0 = clocks()
             parsed = [_parse(t) for t in texts]
             keep("parse", t0)
@@ -159,11 +167,14 @@ def measure(texts: list[str], *, profile: bool = False, repeat: int = 3,
                 _replay(p)
             keep("replay", t0)
             del parsed
+            LINE_CACHE.clear()
             t0 = clocks()
             findings = 0
             for t in texts:
                 findings += len(_replay(_parse(t))["findings"])
             keep("validate", t0)
+            res.line_cache = (LINE_CACHE.hits, LINE_CACHE.misses, LINE_CACHE.held,
+                              LINE_CACHE.capacity)
             if chess_pass is not None and chess is not None:
                 c = chess_pass(chess[0])
                 res.chess_s = c if res.chess_s is None else min(res.chess_s, c)
@@ -173,6 +184,7 @@ def measure(texts: list[str], *, profile: bool = False, repeat: int = 3,
     res.parse_s, res.replay_s, res.validate_s = best["parse"], best["replay"], best["validate"]
     res.cpu = cpu
     res.findings = findings
+    LINE_CACHE.clear()
     tracemalloc.start()
     for t in texts:
         _replay(_parse(t))
@@ -283,6 +295,12 @@ def format_table(res: BenchResult) -> str:
         load = " -> ".join(", ".join(f"{x:.1f}" for x in la) for la in res.load)
         lines.append(f"load average before -> after the timed passes (1, 5, 15 min): {load} "
                      f"on {os.cpu_count()} CPUs")
+    if res.line_cache is not None:
+        hits, misses, held, cap = res.line_cache
+        total = hits + misses
+        lines.append(f"parsed-line cache on one (c) pass: {hits:,} of {total:,} event lines "
+                     f"found ({hits / total if total else 0:.1%}), {misses:,} validated; "
+                     f"{held:,} lines held (at most {cap:,})")
     lines.append(f"peak memory allocated while validating the corpus game by game (tracemalloc, "
                  f"texts already loaded): {res.peak_tracemalloc / 1e6:.1f} MB; "
                  f"process max RSS: {res.max_rss / 1e6:.1f} MB")

@@ -28,7 +28,7 @@ from pydantic import Field, TypeAdapter, model_validator
 
 from schemas.events import Event as _Event
 from schemas.events import Observation, PhaseMarker, SurveyAnswer
-from schemas.log import LOG_FORMAT, LOG_FORMAT_VERSION, BaseHeader, Strict
+from schemas.log import LOG_FORMAT, LOG_FORMAT_VERSION, BaseHeader, Frozen, Strict
 
 GAME_ID = "mandate2038"
 RULES_VERSION = "0.8.0-rc.17-test"
@@ -117,7 +117,7 @@ class EmergencyPause(_Event):
     program: ProgramId
 
 
-class WindowOffer(Strict):
+class WindowOffer(Frozen):
     to: SeatNo
     price: int = Field(ge=0)
     answer: Literal["accept", "reject", "counter", "none"] = "none"
@@ -134,7 +134,7 @@ class AllocationWindow(_Event):
     offers: list[WindowOffer] = Field(default_factory=list, max_length=2)
 
 
-class Selection(Strict):
+class Selection(Frozen):
     seat: SeatNo
     pick: CoreAction | ProgramId
 
@@ -162,7 +162,7 @@ class Trade(_Event):
 # --- turns: one event per resolved selection ------------------------------------------------
 
 
-class OrbitalMove(Strict):
+class OrbitalMove(Frozen):
     """Kestralyn, Orbital Compute: instead of moving the acting piece, move one Facility."""
 
     facility: FacilityNo
@@ -227,7 +227,7 @@ class Build(_Turn):
     facility: FacilityNo | None = None
 
 
-class Step(Strict):
+class Step(Frozen):
     piece: Piece
     path: list[Hex] = Field(min_length=1)
 
@@ -277,7 +277,7 @@ class MegaCluster(_Turn):
     hosts: tuple[FacilityNo, FacilityNo]
 
 
-class TeamMove(Strict):
+class TeamMove(Frozen):
     path: list[Hex] = Field(min_length=1, max_length=2)
 
 
@@ -354,7 +354,7 @@ class DossierFile(_Event):
     orientation: Orientation | None = None
 
 
-class DossierHand(Strict):
+class DossierHand(Frozen):
     seat: SeatNo
     benchmark: Orientation
     deployment: Orientation
@@ -385,7 +385,7 @@ class EraMandate(_Event):
     scorers: list[SeatNo] | None = None
 
 
-class ClaimRecord(Strict):
+class ClaimRecord(Frozen):
     seat: SeatNo
     strength: int
 
@@ -413,7 +413,7 @@ class FinalRecord(_Event):
 # --- the table's own values, observations, surveys ------------------------------------------
 
 
-class SeatValues(Strict):
+class SeatValues(Frozen):
     seat: SeatNo
     mandate: int | None = None
     runway: int | None = None

@@ -32,7 +32,7 @@ from pydantic import Field, TypeAdapter
 
 from schemas.events import Event as _Event
 from schemas.events import Observation, PhaseMarker, SurveyAnswer
-from schemas.log import LOG_FORMAT, LOG_FORMAT_VERSION, BaseHeader, Strict
+from schemas.log import LOG_FORMAT, LOG_FORMAT_VERSION, BaseHeader, Frozen, Strict
 
 GAME_ID = "vestige"
 RULES_VERSION = "rulebook-1"
@@ -111,7 +111,7 @@ class VestigeHeader(BaseHeader):
 # --- cards: recorded, not known -----------------------------------------------------------
 
 
-class Printed(Strict):
+class Printed(Frozen):
     """The printed values of one card that a rule needs (recorded at first appearance)."""
 
     kind: CardKind
@@ -138,7 +138,7 @@ class CardRecord(_Event):
 # --- setup ----------------------------------------------------------------------------------
 
 
-class Blocks(Strict):
+class Blocks(Frozen):
     """Where a seat's 20 blocks stand (the speed counter is not a block here)."""
 
     potential: int = Field(default=8, ge=0, le=20)
@@ -168,7 +168,7 @@ class SeatSetup(_Event):
     speed: int = Field(default=2, ge=0, le=12)
 
 
-class TileReveal(Strict):
+class TileReveal(Frozen):
     position: Position
     region: RegionId
 
@@ -257,7 +257,7 @@ class Move(_Event):
     reveals: list[TileReveal] = Field(default_factory=list)
 
 
-class CardBlocks(Strict):
+class CardBlocks(Frozen):
     card: CardName
     n: int = Field(ge=1)
 
@@ -419,7 +419,7 @@ class BlocksAdded(_Event):
     reason: str | None = None
 
 
-class BlockMove(Strict):
+class BlockMove(Frozen):
     src: Loc
     dst: Loc
     n: int = Field(default=1, ge=1, le=20)
@@ -525,7 +525,7 @@ class ThreatRemoved(_Event):
     card: CardName
 
 
-class FinalSeat(Strict):
+class FinalSeat(Frozen):
     """One seat's (or nemesis's) endgame scoring as the table wrote it; present fields are
     compared with the engine's."""
 
@@ -548,7 +548,7 @@ class FinalScoring(_Event):
     nemesis_goal: str | None = None  # a nemesis whose unique goal was met
 
 
-class SeatValues(Strict):
+class SeatValues(Frozen):
     seat: SeatNo | None = None
     nemesis: str | None = None
     leverage: int | None = None
