@@ -677,8 +677,7 @@ def first_observations(db: Path, f: Filters, limit: int,
     cat, cat_params = "TRUE", []
     if categories is not None:
         cat, cat_params = "list_contains(?::VARCHAR[], o.category)", [list(categories)]
-    stored = query(db, "SELECT count(*) AS n FROM observations")
-    rows = int(stored["n"][0]) if not stored.is_empty() else 0
+    rows: int | None = None  # how many observations there are: counted when needed
     window = 4 * max(1, limit)
     while True:
         # the window's games by row id when they are among the games stored first (as
@@ -696,7 +695,12 @@ def first_observations(db: Path, f: Filters, limit: int,
             """,
             [*cat_params, window, *games_params, *params, int(limit)],
         )
-        if frame.height >= limit or window >= rows:
+        if frame.height >= limit:
+            return frame
+        if rows is None:
+            stored = query(db, "SELECT count(*) AS n FROM observations")
+            rows = int(stored["n"][0]) if not stored.is_empty() else 0
+        if window >= rows:
             return frame
         window *= 4
 
@@ -705,17 +709,22 @@ def _first_games(db: Path, cat: str, cat_params: list[Any], window: int) -> list
     """The row ids in ``games`` of the games of the first ``window`` observations as stored
     (those of ``cat``), when every one of them is among the first ``window`` games stored;
     else None. Joining the window to every game read the columns of a million games (0.09 CPU
-    s); the games loaded first are read instead (0.02)."""
-    ids = query(db, f"SELECT DISTINCT o.game_id FROM (SELECT o.game_id FROM observations o "
-                    f"WHERE {cat} LIMIT ?) o", [*cat_params, window])
-    if ids.is_empty():
+    s); the games loaded first are read instead (0.02). One statement: the window's games and
+    those found among the first games."""
+    found = query(
+        db,
+        f"WITH ids AS (SELECT DISTINCT o.game_id FROM (SELECT o.game_id FROM observations o "
+        f"WHERE {cat} LIMIT ?) o) "
+        "SELECT (SELECT count(*) FROM ids) AS wanted, (SELECT list(g.r ORDER BY g.r) FROM "
+        "(SELECT rowid AS r, game_id FROM games LIMIT ?) g "
+        "WHERE g.game_id IN (SELECT game_id FROM ids)) AS found",
+        [*cat_params, window, window])
+    if found.is_empty() or not found["wanted"][0]:
         return None
-    wanted = ids["game_id"].to_list()
-    found = query(db, "SELECT g.r FROM (SELECT rowid AS r, game_id FROM games LIMIT ?) g "
-                      "WHERE g.game_id IN (SELECT unnest(?::VARCHAR[]))", [window, wanted])
-    if found.height != len(wanted):
+    rows = found["found"][0]
+    if rows is None or len(rows) != int(found["wanted"][0]):
         return None
-    return [int(r) for r in found["r"].to_list()]
+    return [int(r) for r in rows.to_list()]
 
 
 def observation_page(db: Path, f: Filters, limit: int) -> dict[str, pl.DataFrame]:
