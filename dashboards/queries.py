@@ -633,12 +633,23 @@ OBSERVATION_COLUMNS = (
 )
 
 
+def _name_columns(alias: str = "g") -> str:
+    """The columns of ``games`` (aliased ``alias``) a shown game's name is made of, prefixed
+    ``name__`` (:func:`dashboards.ui.name_columns_sql`): read with a table's rows from the
+    join to ``games`` the query makes anyway, they name its games without a lookup of their ids
+    (a scan of a million game ids, 0.08-0.15 CPU s a table)."""
+    from dashboards import ui
+
+    return ui.name_columns_sql(alias)
+
+
 def observations(db: Path, f: Filters, categories: list[str] | None = None,
-                 limit: int | None = None) -> pl.DataFrame:
+                 limit: int | None = None, names: bool = False) -> pl.DataFrame:
     """Every observation of the filtered games in game and log order (only ``categories``
-    when given; with ``limit``, :func:`first_observations`)."""
+    when given; with ``limit``, :func:`first_observations`, and the columns their games are
+    named by when ``names``: :func:`_name_columns`)."""
     if limit is not None:
-        return first_observations(db, f, int(limit), categories)
+        return first_observations(db, f, int(limit), categories, names)
     where, params = f.where()
     if categories is not None:
         where += " AND list_contains(?::VARCHAR[], o.category)"
@@ -656,20 +667,21 @@ def observations(db: Path, f: Filters, categories: list[str] | None = None,
 
 
 def first_observations(db: Path, f: Filters, limit: int,
-                       categories: list[str] | None = None) -> pl.DataFrame:
+                       categories: list[str] | None = None, names: bool = False) -> pl.DataFrame:
     """``limit`` observations of the filtered games (only ``categories`` when given), in game
     and log order: those of the observations loaded first, read as far as they are needed.
 
     Sorting every observation to show the first thousand read all of them (46 million at a
     million games); this reads the first ``window`` observations as stored (a scan DuckDB stops
     there), keeps the filtered games' and sorts those, and reads four times further while fewer
-    than ``limit`` are found (up to every observation: then it is the whole query)."""
+    than ``limit`` are found (up to every observation: then it is the whole query).
+    ``names``: with the columns their games are named by (:func:`_name_columns`)."""
     where, params = f.where()
+    cols = OBSERVATION_COLUMNS + (f", {_name_columns()}" if names else "")
     cat, cat_params = "TRUE", []
     if categories is not None:
         cat, cat_params = "list_contains(?::VARCHAR[], o.category)", [list(categories)]
-    stored = query(db, "SELECT count(*) AS n FROM observations")
-    rows = int(stored["n"][0]) if not stored.is_empty() else 0
+    rows: int | None = None  # how many observations there are: counted when needed
     window = 4 * max(1, limit)
     while True:
         # the window's games by row id when they are among the games stored first (as
@@ -680,14 +692,19 @@ def first_observations(db: Path, f: Filters, limit: int,
         frame = query(
             db,
             f"""
-            SELECT {OBSERVATION_COLUMNS}
+            SELECT {cols}
             FROM (SELECT * FROM observations o WHERE {cat} LIMIT ?) o
             JOIN {games} g USING (game_id)
             WHERE {where} ORDER BY o.game_id, o.idx LIMIT ?
             """,
             [*cat_params, window, *games_params, *params, int(limit)],
         )
-        if frame.height >= limit or window >= rows:
+        if frame.height >= limit:
+            return frame
+        if rows is None:
+            stored = query(db, "SELECT count(*) AS n FROM observations")
+            rows = int(stored["n"][0]) if not stored.is_empty() else 0
+        if window >= rows:
             return frame
         window *= 4
 
@@ -696,41 +713,61 @@ def _first_games(db: Path, cat: str, cat_params: list[Any], window: int) -> list
     """The row ids in ``games`` of the games of the first ``window`` observations as stored
     (those of ``cat``), when every one of them is among the first ``window`` games stored;
     else None. Joining the window to every game read the columns of a million games (0.09 CPU
-    s); the games loaded first are read instead (0.02)."""
-    ids = query(db, f"SELECT DISTINCT o.game_id FROM (SELECT o.game_id FROM observations o "
-                    f"WHERE {cat} LIMIT ?) o", [*cat_params, window])
-    if ids.is_empty():
+    s); the games loaded first are read instead (0.02). One statement: the window's games and
+    those found among the first games."""
+    found = query(
+        db,
+        f"WITH ids AS (SELECT DISTINCT o.game_id FROM (SELECT o.game_id FROM observations o "
+        f"WHERE {cat} LIMIT ?) o) "
+        "SELECT (SELECT count(*) FROM ids) AS wanted, (SELECT list(g.r ORDER BY g.r) FROM "
+        "(SELECT rowid AS r, game_id FROM games LIMIT ?) g "
+        "WHERE g.game_id IN (SELECT game_id FROM ids)) AS found",
+        [*cat_params, window, window])
+    if found.is_empty() or not found["wanted"][0]:
         return None
-    wanted = ids["game_id"].to_list()
-    found = query(db, "SELECT g.r FROM (SELECT rowid AS r, game_id FROM games LIMIT ?) g "
-                      "WHERE g.game_id IN (SELECT unnest(?::VARCHAR[]))", [window, wanted])
-    if found.height != len(wanted):
+    rows = found["found"][0]
+    if rows is None or len(rows) != int(found["wanted"][0]):
         return None
-    return [int(r) for r in found["r"].to_list()]
+    return [int(r) for r in rows.to_list()]
 
 
 def observation_page(db: Path, f: Filters, limit: int) -> dict[str, pl.DataFrame]:
     """What the Observation protocols page reads, on one connection, counted in SQL:
 
     ``counts`` (category, era, rule, observations: the chart's bars), ``first`` (``limit``
-    observations in game and log order, :func:`first_observations`), ``interventions`` (receipts) and ``survey``
-    (survey answers: ``numeric`` box statistics per item, ``summary`` answers and mean per item
-    and ``text``, the first ``limit`` answers in words with ``text_total``)."""
+    observations in game and log order, :func:`first_observations`), ``interventions``
+    (receipts), ``survey_numeric`` (box statistics per item) and ``survey_text`` (the first
+    ``limit`` answers in words, ``total`` of them), and ``names``: the rows of ``games`` that
+    name the games of ``first``, ``interventions`` and ``survey_text`` (``ui.NAME_COLUMNS``,
+    read with them: no lookup of their ids)."""
+    from dashboards import ui
+
     where, params = f.where()
     frames = query_many(db, [
         (_observation_counts_sql(summarised(db, "game_observations"), where,
                                  summarised(db, "observation_totals")), params),
         (_survey_numeric_sql(summarised(db, "survey_totals"), where), params),
-        (f"""SELECT sv.game_id, sv.seat, s.faction, sv.item, sv.value_text,
-                    count(*) OVER () AS total
+        # whether any answer is in words (the join below read a million games' filtered
+        # columns and seats to find none: 0.012 CPU s at a million games; this 0.002)
+        ("SELECT count(*) AS n FROM survey sv "
+         "WHERE sv.value_num IS NULL AND sv.value_text IS NOT NULL", None),
+    ])
+    worded = not frames[2].is_empty() and int(frames[2]["n"][0]) > 0
+    text = query(db, f"""SELECT sv.game_id, sv.seat, s.faction, sv.item, sv.value_text,
+                    count(*) OVER () AS total, {_name_columns()}
              FROM survey sv JOIN games g USING (game_id)
              LEFT JOIN seats s ON s.game_id = sv.game_id AND s.seat = sv.seat
              WHERE {where} AND sv.value_num IS NULL AND sv.value_text IS NOT NULL
-             ORDER BY sv.item, sv.game_id, sv.seat LIMIT ?""", [*params, int(limit)]),
-    ])
-    first = first_observations(db, f, limit)
-    return dict(zip(("counts", "first", "interventions", "survey_numeric", "survey_text"),
-                    (frames[0], first, interventions(db, f), *frames[1:]), strict=True))
+             ORDER BY sv.item, sv.game_id, sv.seat LIMIT ?""",
+                 [*params, int(limit) if worded else 0])  # none: its columns only
+    first, first_names = ui.split_names(first_observations(db, f, limit, names=True))
+    receipts, receipt_names = ui.split_names(interventions(db, f, names=True))
+    text, text_names = ui.split_names(text)
+    named = [n for n in (first_names, receipt_names, text_names) if n is not None and n.height]
+    names = (pl.concat(named, how="vertical_relaxed").unique("game_id", maintain_order=True)
+             if named else pl.DataFrame(schema=ui.NAME_COLUMNS))
+    return {"counts": frames[0], "first": first, "interventions": receipts,
+            "survey_numeric": frames[1], "survey_text": text, "names": names}
 
 
 def survey_numeric(db: Path, f: Filters) -> pl.DataFrame:
@@ -775,13 +812,14 @@ def _observation_counts_sql(summary: bool, where: str, totals: bool = False) -> 
 _RECEIPTS = "(len(coalesce({a}.interventions, [])) > 0 OR len(coalesce({a}.rules_deviations, [])) > 0)"
 
 
-def interventions(db: Path, f: Filters) -> pl.DataFrame:
+def interventions(db: Path, f: Filters, names: bool = False) -> pl.DataFrame:
     """Facilitator interventions and rules deviations recorded in the games' receipts.
 
     Two statements: the row ids of the filtered games with either list (reading only the
     columns filtered on), then those games' lists by row id, unnested. One statement reading
     the games' ids and lists while filtering cost 0.05-0.10 CPU s at a million games (none of
-    which had a receipt); the row ids 0.015."""
+    which had a receipt); the row ids 0.015. ``names``: with the columns their games are
+    named by (:func:`_name_columns`)."""
     where, params = f.where("k")
     found = query(db, f"SELECT k.rowid AS r FROM games k WHERE {where} AND "
                       f"{_RECEIPTS.format(a='k')} ORDER BY k.rowid", params)
@@ -789,18 +827,20 @@ def interventions(db: Path, f: Filters) -> pl.DataFrame:
     if not rows:  # (reading by an empty list of row ids scanned the table)
         return pl.DataFrame(schema={"game_id": pl.Utf8, "kind": pl.Utf8, "text": pl.Utf8})
     where, params = f.where()
+    named = f", {_name_columns()}" if names else ""
+    carried = ", * EXCLUDE (game_id, interventions, rules_deviations)" if names else ""
     # the filters again on the rows read: a write between the two statements moves nothing in
     return query(
         db,
         f"""
         WITH r AS MATERIALIZED (
-            SELECT g.game_id, g.interventions, g.rules_deviations FROM games g
+            SELECT g.game_id, g.interventions, g.rules_deviations{named} FROM games g
             WHERE g.rowid IN (SELECT unnest(?::BIGINT[])) AND {where}
                   AND {_RECEIPTS.format(a='g')})
-        SELECT game_id, 'intervention' AS kind, unnest(interventions) AS text
+        SELECT game_id, 'intervention' AS kind, unnest(interventions) AS text{carried}
         FROM r WHERE len(coalesce(interventions, [])) > 0
         UNION ALL
-        SELECT game_id, 'deviation' AS kind, unnest(rules_deviations) AS text
+        SELECT game_id, 'deviation' AS kind, unnest(rules_deviations) AS text{carried}
         FROM r WHERE len(coalesce(rules_deviations, [])) > 0
         """,
         [rows, *params],
@@ -826,22 +866,39 @@ def survey(db: Path, f: Filters) -> pl.DataFrame:
 def protocol_games(db: Path, f: Filters, include_non_human: bool = False,
                    limit: int | None = None) -> pl.DataFrame:
     """The filtered games with their protocol and archived log location, newest first (the
-    first ``limit`` when given; ``total`` is the number of matching games either way).
+    first ``limit`` when given; ``total`` is the number of matching games either way), and
+    what their names are made of (game, player_count, source_name, source_format: with
+    game_id and date, ``ui.NAME_COLUMNS``; the page names them without a lookup of their ids).
 
     Observation protocols are for physical sessions: human sessions only (not illustrative
-    samples, whose sessions are made up) unless asked.
-    """
+    samples, whose sessions are made up) unless asked. With ``limit``, the games are read from
+    the newest dates holding that many on (:func:`_key_cut`, from ``game_totals``' games per
+    date): sorting every human session for the newest hundred read 200,000 at a million
+    games."""
     where, params = f.where()
     human = "TRUE" if include_non_human else HUMAN_SQL  # an illustrative sample is not one
+    cols = ("g.game_id, g.date, g.protocol, g.archive_path, g.session_type, g.game, "
+            "g.player_count, g.source_name, g.source_format, "
+            f"{_count_sql(db, f'{where} AND {human}')} AS total")
+    order = "ORDER BY g.date DESC NULLS LAST, g.game_id"
+    if limit is not None:
+        cut = _key_cut(db, "date", f"{where} AND {human}", params, int(limit), descending=True)
+        if cut is not None:
+            # the sessions found on the sort keys, then their rows read by row id (sorting
+            # the whole rows read the other columns of every session of those dates: 0.045-0.065
+            # CPU s at a million games, 0.035-0.04 this way)
+            top = query(db, f"WITH p AS (SELECT g.rowid AS r FROM games g WHERE {where} AND "
+                            f"{human} AND g.date >= ? {order} LIMIT ?) SELECT {cols} "
+                            f"FROM games g WHERE g.rowid IN (SELECT r FROM p) {order}",
+                        [*params, cut, int(limit), *params])
+            if top.height >= int(limit):
+                return top
     cap, capped = "", []
     if limit is not None:
         cap, capped = " LIMIT ?", [int(limit)]
     return query(
         db,
-        f"SELECT g.game_id, g.date, g.protocol, g.archive_path, g.session_type, "
-        f"{_count_sql(db, f'{where} AND {human}')} AS total "
-        f"FROM games g WHERE {where} AND {human} "
-        f"ORDER BY g.date DESC NULLS LAST, g.game_id{cap}",
+        f"SELECT {cols} FROM games g WHERE {where} AND {human} {order}{cap}",
         [*params, *params, *capped],  # the count's, the rows', the limit
     )
 
@@ -876,44 +933,73 @@ def protocol_check_rows(db: Path, game_ids: list[str]) -> dict[str, pl.DataFrame
     step's ``game_observations``; n, how many there are), ``survey`` (the survey answers:
     game_id, idx, item, seat, value_text, value_num) and ``seats`` (as :func:`seat_numbers`).
 
-    ``capture``, ``survey`` and ``seats`` are read by their located row ids
-    (:func:`located_rows`): by game id they scanned the column of every row (8.2 million
-    capture rows at a million games: 0.17 CPU s; the seats 0.17). An observation's fit to the
-    protocol depends on its category alone, so the observation events are not read one by one
-    (100 sessions of a large warehouse hold tens of thousands). No event payload is read:
-    finding a few hundred payloads among millions of events cost 0.07 s at 10,000 games and
-    0.2 s at 100,000; the ``survey`` table holds each answer exactly enough to rebuild it
+    ``capture``, ``survey``, ``seats`` and the games' observations are read by their located
+    row ids (:func:`located_many`, one statement a table): by game id they scanned the column
+    of every row (8.2 million capture rows at a million games: 0.17 CPU s; the seats 0.17;
+    ``game_observations``' 5 million game ids 0.05). The observations located give each
+    category's events too (:func:`located_categories`), so a category that does not fit needs
+    no second read; a game whose observations are not located is read from
+    ``game_observations`` by game id (its categories' events then read only for a category
+    that does not fit, :func:`observation_events`). No event payload is read: finding a few
+    hundred payloads among millions of events cost 0.07 s at 10,000 games and 0.2 s at
+    100,000; the ``survey`` table holds each answer exactly enough to rebuild it
     (:func:`dashboards.protocols.survey_value`)."""
-    ids = [list(game_ids)]
-    categories = query(
-        db,
-        # which categories each game used: from the load step's per-game counts (4 rows a
-        # game at 100,000 games, against 233 observations); the events that use a category
-        # are read only for a category that does not fit (:func:`observation_events`)
-        "SELECT o.game_id, o.category, CAST(NULL AS INTEGER[]) AS idxs, "
-        "CAST(sum(o.n) AS BIGINT) AS n "
-        "FROM game_observations o WHERE o.game_id IN (SELECT unnest(?::VARCHAR[])) "
-        "GROUP BY o.game_id, o.category ORDER BY o.game_id, o.category"
-        if summarised(db, "game_observations") else
-        "SELECT o.game_id, o.category, list(o.idx ORDER BY o.idx) AS idxs, count(*) AS n "
-        "FROM observations o WHERE o.game_id IN (SELECT unnest(?::VARCHAR[])) "
-        "GROUP BY o.game_id, o.category ORDER BY o.game_id, min(o.idx)", ids)
-    return {
-        "capture": located_rows(db, "capture", _CAPTURE_COLUMNS, game_ids, ("game_id",)),
-        "categories": categories,
-        "survey": located_rows(db, "survey", "x.game_id, x.idx, x.item, x.seat, x.value_text, "
-                               "x.value_num", game_ids, ("game_id", "idx")),
-        "seats": located_rows(db, "seats", "x.game_id, x.seat", game_ids, ("game_id", "seat")),
-    }
+    ids = sorted({str(g) for g in game_ids})
+    capture, survey, seats, observed = located_many(db, [
+        ("capture", _CAPTURE_COLUMNS, ids, ("game_id",), True),
+        ("survey", "x.game_id, x.idx, x.item, x.seat, x.value_text, x.value_num", ids,
+         ("game_id", "idx"), True),
+        ("seats", "x.game_id, x.seat", ids, ("game_id", "seat"), True),
+        ("observations", "x.game_id, x.category, x.idx", ids, ("game_id", "idx"), False),
+    ])
+    categories = located_categories(observed)
+    located = set(categories["game_id"].to_list())
+    todo = [g for g in ids if g not in located]
+    if todo:
+        rest = query(
+            db,
+            # which categories each game used: from the load step's per-game counts (4 rows a
+            # game at 100,000 games, against 233 observations); the events that use a category
+            # are read only for a category that does not fit (:func:`observation_events`)
+            "SELECT o.game_id, o.category, CAST(NULL AS INTEGER[]) AS idxs, "
+            "CAST(sum(o.n) AS BIGINT) AS n "
+            "FROM game_observations o WHERE o.game_id IN (SELECT unnest(?::VARCHAR[])) "
+            "GROUP BY o.game_id, o.category ORDER BY o.game_id, o.category"
+            if summarised(db, "game_observations") else
+            "SELECT o.game_id, o.category, list(o.idx ORDER BY o.idx) AS idxs, count(*) AS n "
+            "FROM observations o WHERE o.game_id IN (SELECT unnest(?::VARCHAR[])) "
+            "GROUP BY o.game_id, o.category ORDER BY o.game_id, min(o.idx)", [todo])
+        if categories.is_empty() or rest.is_empty():
+            categories = rest if categories.is_empty() else categories
+        else:
+            categories = pl.concat([categories, rest], how="vertical_relaxed").sort(
+                "game_id", maintain_order=True)
+    return {"capture": capture, "categories": categories, "survey": survey, "seats": seats}
+
+
+def located_categories(rows: pl.DataFrame) -> pl.DataFrame:
+    """Each game's observation categories from its observation rows (game_id, category, idx;
+    :func:`located_many`): game_id, category, idxs (the events that use it, in log order), n;
+    by game, then each category's first event (as the query on ``observations`` orders
+    them)."""
+    schema: dict[str, pl.DataType] = {"game_id": pl.Utf8(), "category": pl.Utf8(),
+                                      "idxs": pl.List(pl.Int32()), "n": pl.Int64()}
+    if rows.is_empty() or "idx" not in rows.columns:
+        return pl.DataFrame(schema=schema)
+    return (rows.group_by("game_id", "category")
+            .agg(pl.col("idx").sort().cast(pl.Int32).alias("idxs"),
+                 pl.len().cast(pl.Int64).alias("n"))
+            .sort("game_id", pl.col("idxs").list.first())
+            .select(list(schema)))
 
 
 _CAPTURE_COLUMNS = ('x.game_id, x.item_id AS item, x.grp AS "group", x.captured, x.reason')
 
 #: located table -> the table of its games' row locations (as
-#: ``ingest.warehouse.summaries.LOCATIONS``: migrations 11 and 13)
+#: ``ingest.warehouse.summaries.LOCATIONS``: migrations 11, 13 and 14)
 LOCATIONS: dict[str, str] = {"events": "game_rows", "findings": "game_rows",
                              "seats": "game_rows", "capture": "protocol_rows",
-                             "survey": "protocol_rows"}
+                             "survey": "protocol_rows", "observations": "protocol_rows"}
 
 
 def located_rows(db: Path, table: str, columns: str, game_ids: list[str],
@@ -923,37 +1009,83 @@ def located_rows(db: Path, table: str, columns: str, game_ids: list[str],
     result), each game's rows in stored order.
 
     Where the load step located a game's rows (its ``n`` rows from row id ``lo`` on, in
-    ``game_rows`` or ``protocol_rows``), they are read by row id in one statement (``rowid IN
-    (the ranges' ids)``: DuckDB fetches those rows; ``game_id IN (...)`` scanned the column of
-    every row, and a UNION of one range scan per game cost more than that scan). A game is
-    taken from them only when its ``n`` rows were found with its id; the others (a warehouse
-    without the locations, rows written by other means) are read by game id (left out when
-    ``by_id`` is False: the caller reads them from elsewhere)."""
-    ids = sorted({str(g) for g in game_ids})
-    if not ids:
-        return query(db, f"SELECT {columns} FROM {table} x WHERE FALSE")
-    select = f"SELECT {columns}, x.game_id AS _game, x.rowid AS _row FROM {table} x"
-    where = "WHERE tbl = ? AND game_id IN (SELECT unnest(?::VARCHAR[]))"
+    ``game_rows`` or ``protocol_rows``), they are read by row id (``rowid IN (the ranges'
+    ids)``: DuckDB fetches those rows; ``game_id IN (...)`` scanned the column of every row,
+    and a UNION of one range scan per game cost more than that scan), in one statement with
+    the locations' counts (:func:`_located_sql`). A game is taken from them only when its
+    ``n`` rows were found with its id; the others (a warehouse without the locations, rows
+    written by other means) are read by game id (left out when ``by_id`` is False: the caller
+    reads them from elsewhere)."""
+    return located_many(db, [(table, columns, game_ids, order, by_id)])[0]
+
+
+#: one read of :func:`located_many`: table, select list over it aliased ``x``, game ids, the
+#: result's sort columns, and whether games not located are read by game id
+LocatedRead = tuple[str, str, list[str], tuple[str, ...], bool]
+
+
+def _located_sql(table: str, columns: str) -> str:
+    """The located rows of ``table`` (``columns``, ``_game``, ``_row``) and, in the same
+    result, its locations' rows (``_game``, ``_n``; ``_row`` NULL): two parameters, the
+    table's name and the game ids, twice. A separate statement for the counts cost a
+    statement per read (a few ms each)."""
     loc = LOCATIONS[table]
-    found, todo = None, ids
-    if summarised(db, loc):
-        at, rows = query_many(db, [
-            (f"SELECT game_id, n FROM {loc} {where}", [table, ids]),
-            (f"{select} WHERE x.rowid IN (SELECT unnest(range(lo, lo + n)) FROM {loc} {where})",
-             [table, ids]),
-        ])
-        if not at.is_empty():
-            counts = dict(rows.group_by("_game").len().iter_rows()) if rows.height else {}
-            whole = {g for g, n in at.iter_rows() if counts.get(g) == n}
-            found = rows.filter(pl.col("_game").is_in(list(whole)))
-            todo = [g for g in ids if g not in whole]
-    if todo and (by_id or found is None):
-        rest = query(db, f"{select} WHERE x.game_id IN (SELECT unnest(?::VARCHAR[]))",
-                     [todo if by_id else []])
-        found = rest if found is None else pl.concat([found, rest], how="vertical_relaxed")
-    if found is None or "_row" not in found.columns:  # no such table: an empty frame
-        return pl.DataFrame() if found is None else found
-    return found.sort([*order, "_row"], nulls_last=True).drop("_game", "_row")
+    where = "WHERE tbl = ? AND game_id IN (SELECT unnest(?::VARCHAR[]))"
+    return (f"SELECT {columns}, x.game_id AS _game, x.rowid AS _row, CAST(NULL AS BIGINT) AS _n "
+            f"FROM {table} x WHERE x.rowid IN (SELECT unnest(range(lo, lo + n)) FROM {loc} "
+            f"{where}) UNION ALL BY NAME SELECT game_id AS _game, n AS _n FROM {loc} {where}")
+
+
+def located_many(db: Path, reads: list[LocatedRead]) -> list[pl.DataFrame]:
+    """:func:`located_rows` of several tables (``reads``), their statements run together (one
+    statement a table; the games not located read by id in a second round)."""
+    plans: list[tuple[list[str], str, pl.DataFrame | None, list[str]]] = []
+    located: list[tuple[str, list[Any] | None]] = []
+    which: list[int] = []
+    for i, (table, columns, game_ids, _order, _by_id) in enumerate(reads):
+        ids = sorted({str(g) for g in game_ids})
+        select = f"SELECT {columns}, x.game_id AS _game, x.rowid AS _row FROM {table} x"
+        plans.append((ids, select, None, ids))
+        if ids and summarised(db, LOCATIONS[table]):
+            located.append((_located_sql(table, columns), [table, ids, table, ids]))
+            which.append(i)
+    for i, both in zip(which, query_many(db, located), strict=True):
+        ids, select, _, _ = plans[i]
+        if "_row" not in both.columns:
+            continue
+        rows = both.filter(pl.col("_row").is_not_null())
+        at = both.filter(pl.col("_row").is_null())
+        if at.is_empty():
+            continue
+        counts = dict(rows.group_by("_game").len().iter_rows()) if rows.height else {}
+        whole = {g for g, n in at.select("_game", "_n").iter_rows() if counts.get(g) == n}
+        kept = rows.filter(pl.col("_game").is_in(list(whole))).drop("_n")
+        plans[i] = (ids, select, kept, [g for g in ids if g not in whole])
+    rest: list[tuple[str, list[Any] | None]] = []
+    rest_of: list[int] = []
+    for i, (ids, select, found, todo) in enumerate(plans):
+        by_id = reads[i][4]
+        if not ids:
+            rest.append((f"SELECT {reads[i][1]} FROM {reads[i][0]} x WHERE FALSE", []))
+            rest_of.append(i)
+        elif todo and (by_id or found is None):
+            rest.append((f"{select} WHERE x.game_id IN (SELECT unnest(?::VARCHAR[]))",
+                         [todo if by_id else []]))
+            rest_of.append(i)
+    out: list[pl.DataFrame | None] = [found for _, _, found, _ in plans]
+    for i, frame in zip(rest_of, query_many(db, rest), strict=True):
+        before = out[i]
+        if not plans[i][0]:  # no game asked: the empty result as it stands
+            out[i] = frame
+            continue
+        out[i] = frame if before is None else pl.concat([before, frame], how="vertical_relaxed")
+    result = []
+    for i, got in enumerate(out):
+        if got is None or "_row" not in got.columns:  # no such table: an empty frame
+            result.append(pl.DataFrame() if got is None else got)
+            continue
+        result.append(got.sort([*reads[i][3], "_row"], nulls_last=True).drop("_game", "_row"))
+    return result
 
 
 #: at most this many games' observation events are read by their located rows (one UNION

@@ -58,6 +58,7 @@ def section(ga: gameapps.GameApp, f: filters.Filters) -> None:
     rows = ui.TABLE_ROWS
     data = queries.observation_page(db, f, rows)  # counted in SQL, on one connection
     counts = data["counts"]
+    shown = data["names"]  # the rows naming the games of the tables below (no lookup)
     if counts.is_empty():
         n = queries.game_count(db, f)
         ui.empty_state(
@@ -79,17 +80,18 @@ def section(ga: gameapps.GameApp, f: filters.Filters) -> None:
             st.write("No rules lookups or interventions were observed in the matching games.")
         else:
             cols = ("game_id", "category", "rule", "era", "cycle", "seat", "text", "minutes")
-            first = _named(queries.observations(db, f, wanted, rows), names).select(cols)
-            ui.show_table(first, "rules-lookups", total=n_lookups,
+            first, lookups = ui.split_names(queries.observations(db, f, wanted, rows,
+                                                                 names=True))
+            ui.show_table(_named(first, names).select(cols), "rules-lookups", total=n_lookups,
                           full=lambda: _named(queries.observations(db, f, wanted),
-                                              names).select(cols))
+                                              names).select(cols), names=lookups)
         with st.expander(f"All {total} observations"):
             ui.show_table(_named(data["first"], names), "observations", total=total,
-                          full=lambda: _named(queries.observations(db, f), names))
+                          full=lambda: _named(queries.observations(db, f), names), names=shown)
     recorded = data["interventions"]
     if not recorded.is_empty():
         st.subheader("Interventions and deviations in the receipts")
-        ui.show_table(recorded, "receipt-interventions")
+        ui.show_table(recorded, "receipt-interventions", names=shown)
 
     st.subheader("Capture completeness")
     if problem:
@@ -108,17 +110,19 @@ def section(ga: gameapps.GameApp, f: filters.Filters) -> None:
     else:
         n_games = int(games["total"][0])
         scored = tuple(games.select("game_id", "protocol").iter_rows())
+        sessions = games.select(list(ui.NAME_COLUMNS))  # their names, read with them
         per_game, per_item, misfits, n_misfits = _completeness(
             str(db), store.version(db), scored, ui.TABLE_ROWS)
         if not store.table_exists(db, "capture"):
             st.caption("This warehouse predates the `capture` table: the archived logs were "
                        "re-scored. Run `playtest rebuild` to score them at ingest.")
         if "completeness" in per_game.columns and per_game["completeness"].drop_nulls().len():
+            called = ui.game_name_frame(frame=sessions)
             named = per_game.drop_nulls("completeness").with_columns(  # a game in words
-                pl.col("game_id").replace_strict(ui.game_names(per_game["game_id"].to_list()),
+                pl.col("game_id").replace_strict(called["game_id"], called["name"],
                                                  default=pl.col("game_id")))
             ui.show_chart(charts.completeness_chart(named), "capture-completeness")
-        ui.show_table(per_game, "capture-completeness")
+        ui.show_table(per_game, "capture-completeness", names=sessions)
         if not per_item.is_empty():
             missed = (per_item.group_by(["item", "group"])
                       .agg((~pl.col("captured")).sum().alias("sessions_missing"),
@@ -141,7 +145,7 @@ def section(ga: gameapps.GameApp, f: filters.Filters) -> None:
                 # the first rows' events only; every misfit's when the CSV is downloaded
                 ui.show_table(misfits, "protocol-misfits", total=n_misfits,
                               full=lambda: _completeness(str(db), store.version(db),
-                                                         scored).misfits)
+                                                         scored).misfits, names=sessions)
         if n_games > limit:
             st.caption(f"Scored the newest {limit} of {n_games} sessions "
                        "(narrow the filters to see others).")
@@ -170,7 +174,7 @@ def section(ga: gameapps.GameApp, f: filters.Filters) -> None:
 
             ui.show_table(words(text), "survey-text", total=int(text["total"][0]),
                           full=lambda: words(queries.survey(db, f).filter(
-                              pl.col("value_text").is_not_null())))
+                              pl.col("value_text").is_not_null())), names=shown)
 
 
 ui.guarded(render, reads_only=True)

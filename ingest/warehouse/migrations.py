@@ -384,6 +384,8 @@ MIGRATIONS: list[tuple[int, str, str]] = [
          "per filtered games' values; "
          "protocol_rows: where each game's capture and survey rows are stored (row ids)",
      _summaries.migration_13_sql()),
+    (14, "protocol_rows: where each game's observations are stored (row ids)",
+     _summaries.migration_14_sql()),
 ]
 
 _CREATE_LOG = """

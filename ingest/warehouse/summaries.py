@@ -36,7 +36,7 @@ and how many turns took it: the Duration page's quantiles and moments, exact). M
 adds ``phase_totals`` (each phase's per-game minutes by value: Duration's per-phase statistics)
 and ``duration_totals`` (the timed games by total minutes), and ``protocol_rows``: where each
 game's ``capture`` and ``survey`` rows are stored, as ``game_rows`` (migration 11) for events,
-findings and seats.
+findings and seats; migration 14 has it locate each game's ``observations`` too.
 """
 
 from __future__ import annotations
@@ -320,7 +320,13 @@ GAME_ROWS_CREATE = "CREATE TABLE game_rows (tbl VARCHAR, game_id VARCHAR, lo BIG
 #: does :data:`LOCATED`'s: what the Observation protocols page's capture check reads of its
 #: 100 sessions (``capture``: 8.2 million rows at a million games, read by game id in 0.17 CPU
 #: s; by row id in about 0.02). A table of its own: ``game_rows`` stays as migration 11 wrote it.
-PROTOCOL_LOCATED: tuple[str, ...] = ("capture", "survey")
+PROTOCOL_LOCATED_13: tuple[str, ...] = ("capture", "survey")
+#: and, since migration 14, ``observations``: the page's check of its 100 sessions read their
+#: observation categories from ``game_observations`` by game id (a scan of its game ids: a
+#: game's rows there are not stored side by side, they are one load's GROUP BY output) and the
+#: events of a category that does not fit from ``observations`` (46 million rows at a million
+#: games); a game's observations are loaded together, so their row ids locate them
+PROTOCOL_LOCATED: tuple[str, ...] = (*PROTOCOL_LOCATED_13, "observations")
 PROTOCOL_ROWS_CREATE = GAME_ROWS_CREATE.replace("game_rows", "protocol_rows")
 
 #: located table -> the table holding its games' locations
@@ -351,7 +357,7 @@ def migration_11_sql() -> str:
 def migration_13_sql() -> str:
     """Create ``phase_totals`` and ``protocol_rows`` and fill them from the tables loaded
     (migration 13); ``protocol_rows`` sorted by table and game id, as ``game_rows``."""
-    union = " UNION ALL ".join(_locate_sql(t) for t in PROTOCOL_LOCATED)
+    union = " UNION ALL ".join(_locate_sql(t) for t in PROTOCOL_LOCATED_13)
     create = PROTOCOL_ROWS_CREATE.replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS")
     # each recomputed whole when the database already has it (the migrations re-run after an
     # older one, a copy whose log was rewound)
@@ -361,6 +367,15 @@ def migration_13_sql() -> str:
                                 f"DELETE FROM {name};\nINSERT INTO {name} BY NAME")
     return (f"{totals}\n{create};\nDELETE FROM protocol_rows;\n"
             f"INSERT INTO protocol_rows BY NAME SELECT * FROM ({union}) ORDER BY tbl, game_id;")
+
+
+def migration_14_sql() -> str:
+    """Add the locations of every game's ``observations`` rows to ``protocol_rows`` (migration
+    14), sorted by game id after migration 13's; recomputed when already there (the migrations
+    re-run after an older one)."""
+    return ("DELETE FROM protocol_rows WHERE tbl = 'observations';\n"
+            "INSERT INTO protocol_rows BY NAME SELECT * FROM "
+            f"({_locate_sql('observations')}) ORDER BY tbl, game_id;")
 
 
 def locate(con: duckdb.DuckDBPyConnection) -> None:
