@@ -14,7 +14,7 @@ from typing import Any
 
 import polars as pl
 
-from dashboards.queries import HUMAN_SQL, KIND_SQL, Filters, summarised
+from dashboards.queries import HUMAN_SQL, KIND_SQL, Filters, counted_values, summarised
 from dashboards.store import query
 
 GAME = "mandate2038"
@@ -302,8 +302,9 @@ def duration_points(db: Path, f: Filters, include_non_human: bool = False) -> pl
     million games.)"""
     where, params = f.where("g", "duration_evidence")
     human = "TRUE" if include_non_human else HUMAN_SQL
-    if summarised(db, "duration_totals"):
-        return _duration_points_from_totals(db, f"{where} AND {human}", params)
+    counted = counted_values(db, f, include_non_human).get("duration")
+    if counted is not None:
+        return _duration_points_from_totals(db, counted, f"{where} AND {human}", params)
     return query(
         db,
         f"""
@@ -319,22 +320,19 @@ def duration_points(db: Path, f: Filters, include_non_human: bool = False) -> pl
     )
 
 
-def _duration_points_from_totals(db: Path, where: str, params: list[Any]) -> pl.DataFrame:
-    """:func:`duration_points` from ``duration_totals`` (the timed games by total minutes, per
-    filtered values; rows passing ``where``): the games of each bin are sums. The games are
-    read only for a bin that holds a single game (its ``game_id``), and only those minutes."""
-    bins = query(
-        db,
-        f"""
-        SELECT g.player_count, {KIND_SQL} AS kind,
-               CAST(floor(g.total_minutes) AS BIGINT) AS minute,
-               CAST(sum(g.n) AS BIGINT) AS games, CAST(NULL AS VARCHAR) AS game_id
-        FROM duration_totals g
-        WHERE {where} AND NOT isnan(g.total_minutes)
-        GROUP BY ALL ORDER BY ALL
-        """,
-        params,
-    )
+def _duration_points_from_totals(db: Path, counted: pl.DataFrame, where: str,
+                                  params: list[Any]) -> pl.DataFrame:
+    """:func:`duration_points` from the timed games counted by kind and total minutes
+    (``duration_totals`` of the filtered games, :func:`dashboards.queries.counted_values`,
+    the statement the Duration page's statistics read too; ``where``: their condition): the
+    games of each bin are sums. The games are read only for a bin that holds a single game
+    (its ``game_id``), and only those minutes."""
+    keys = ["player_count", "kind", "minute"]
+    bins = (counted.rename({"k": "kind"})
+            .with_columns(pl.col("v").floor().cast(pl.Int64).alias("minute"))
+            .group_by(keys).agg(pl.col("c").sum().cast(pl.Int64).alias("games"))
+            .with_columns(pl.lit(None, dtype=pl.Utf8).alias("game_id"))
+            .sort([*keys, "games"], nulls_last=True))
     if bins.is_empty():
         return bins
     single = bins.filter(pl.col("games") == 1)
@@ -351,7 +349,6 @@ def _duration_points_from_totals(db: Path, where: str, params: list[Any]) -> pl.
         """,
         [*params, sorted(set(single["minute"].to_list()))],
     )
-    keys = ["player_count", "kind", "minute"]
     named = single.drop("game_id").join(ones, on=keys, how="inner", nulls_equal=True)
     return (bins.join(named.select(*keys, "one"), on=keys, how="left", nulls_equal=True)
             .with_columns(pl.col("one").alias("game_id")).drop("one"))
