@@ -9,6 +9,7 @@ stay in :mod:`dashboards.queries`.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -129,7 +130,7 @@ ENDING_COLUMNS = ("o.game_id, g.player_count, g.profile, g.session_type, "
 
 
 def _first(db: Path, tables: tuple[str, ...], sql: str, params: list[Any], limit: int,
-           done: Any = None) -> pl.DataFrame:
+           done: Any = None, share: float | None = None) -> pl.DataFrame:
     """The first ``limit`` rows of ``sql``, reading only the first rows as stored of each of
     ``tables``: ``sql`` names each as ``{table}`` (formatted to a subquery of its first
     ``window`` rows, one LIMIT parameter each, in the order of ``tables``, before ``params``
@@ -137,9 +138,16 @@ def _first(db: Path, tables: tuple[str, ...], sql: str, params: list[Any], limit
     fewer than ``limit`` rows are found (or ``done(frame)`` is false), up to every row: then it
     is the whole query. The load step writes a game's rows of every table together, so the
     first outcomes (claims, seats) are those of the first games; joining every row to the
-    million games (and seats) read the whole ``game_id`` column of each, 0.1-0.3 CPU s."""
+    million games (and seats) read the whole ``game_id`` column of each, 0.1-0.3 CPU s.
+
+    ``share``: the part of the stored rows ``sql`` is expected to find (the kind's games among
+    every game, from the totals): the first window is then sized by it, a quarter more than it
+    promises (at least ``4 x limit``), so that one window does where the kind's games are a
+    fifth of all took two and a count between them."""
     rows: int | None = None  # the most rows of the tables, counted when first needed
     window = 4 * max(1, limit)
+    if share is not None and share > 0:
+        window = max(window, math.ceil(1.25 * limit / min(1.0, share)))
     while True:
         sub = {t: f"(SELECT * FROM {t} LIMIT ?)" for t in tables}
         frame = query(db, sql.format(**sub), [*([window] * len(tables)), *params, int(limit)])
@@ -155,10 +163,12 @@ def _first(db: Path, tables: tuple[str, ...], sql: str, params: list[Any], limit
 
 
 def endings(db: Path, f: Filters, kind: str | None = None,
-            limit: int | None = None, names: bool = False) -> pl.DataFrame:
+            limit: int | None = None, names: bool = False,
+            share: float | None = None) -> pl.DataFrame:
     """One row per complete game's outcome with the Open test's margins (of one ``kind`` of
     game, and only the first ``limit`` of the outcomes as stored when given; with ``names``,
-    and the columns their games are named by, :func:`dashboards.ui.split_names`)."""
+    and the columns their games are named by, :func:`dashboards.ui.split_names`; ``share``:
+    the part of the stored outcomes expected to be shown, which sizes the first rows read)."""
     from dashboards import ui
 
     where, params = _where(f)
@@ -170,7 +180,8 @@ def endings(db: Path, f: Filters, kind: str | None = None,
             SELECT {ENDING_COLUMNS}{", " + ui.name_columns_sql() if names else ""}
             FROM {{outcomes}} o JOIN {{games}} g USING (game_id)
             WHERE {where} AND o.complete LIMIT ?
-            """, params, int(limit))
+            """, params, int(limit),
+            share=share)
     return query(
         db,
         f"""
@@ -219,11 +230,12 @@ CLAIM_COLUMNS = ("c.game_id, c.seat, s.faction, c.publication, c.paid, c.modules
 
 
 def claims(db: Path, f: Filters, kind: str | None = None, limit: int | None = None,
-           names: bool = False) -> pl.DataFrame:
+           names: bool = False, share: float | None = None) -> pl.DataFrame:
     """Dossier claims of the filtered games with their strengths, in game and seat order (of one
     ``kind`` of game, and only the first ``limit`` as stored when given: sorting every claim to
     show a thousand read them all; with ``names``, and the columns their games are named by,
-    :func:`dashboards.ui.split_names`)."""
+    :func:`dashboards.ui.split_names`; ``share``: the part of the stored claims expected to be
+    shown, which sizes the first rows read)."""
     from dashboards import ui
 
     where, params = _where(f)
@@ -247,7 +259,8 @@ def claims(db: Path, f: Filters, kind: str | None = None, limit: int | None = No
                           s.seat IS NOT NULL AS seated{carried}
                    FROM c LEFT JOIN s ON s.game_id = c.game_id AND s.seat = c.seat)
             SELECT * FROM cs LIMIT ?
-            """, params, int(limit), done=lambda fr: bool(fr["seated"].all())).drop("seated")
+            """, params, int(limit), done=lambda fr: bool(fr["seated"].all()),
+            share=share).drop("seated")
     return query(
         db,
         f"""
