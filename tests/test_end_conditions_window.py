@@ -1,5 +1,6 @@
 """End conditions' outcomes and claims tables read the first rows as stored, in a window sized
-by the kind's share of the games (issue 30, branch ``bal2``).
+by the kind's share of the games, and its counts come from one statement (issue 30, branch
+``bal2``).
 
 Their first window was ``4 x limit`` rows and grew four times while it held fewer than ``limit``
 rows of the kind shown, with a count of the tables between: where the kind is a fifth of the
@@ -112,3 +113,38 @@ def test_the_kinds_share_reads_one_window(warehouses: dict[bool, Path],
     mandate_queries.endings(db, f, "human", 100)
     mandate_queries.claims(db, f, "human", 100)
     assert len(ran) == 6 and sum("count(*)" in s for s in ran) == 2
+
+
+def test_the_sections_counts_are_one_statement(warehouses: dict[bool, Path], tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The endings and the claim strengths counted from their totals in one statement (the
+    page's figures: ``tests/test_game_totals.py`` compares them with the per-row queries); a
+    warehouse without ``claim_totals`` counts the claims from their rows."""
+    from dashboards.queries import summarised
+    from ingest.warehouse import game_totals
+
+    db = tmp_path / "t.duckdb"
+    db.write_bytes(warehouses[False].read_bytes())
+    con = duckdb.connect(str(db))
+    try:  # the totals as the load step writes them
+        game_totals.refresh(con)
+    finally:
+        con.close()
+    store._CACHE.clear()
+    summarised(db, "outcome_totals")  # the catalog, cached
+    ran = _statements(monkeypatch)
+    f = Filters()
+    ends = mandate_queries.ending_counts(db, f)
+    strengths = mandate_queries.claim_strengths(db, f)
+    assert len(ran) == 1 and "UNION ALL BY NAME" in ran[0]
+    assert strengths.columns == ["kind", "strength", "eligible", "claims"]
+    assert ends.columns[0] == "kind" and ends.columns[-1] == "games"
+    con = duckdb.connect(str(db))
+    try:
+        con.execute("DROP TABLE claim_totals")
+    finally:
+        con.close()
+    store._CACHE.clear()
+    per_row = mandate_queries.claim_strengths(db, f)
+    assert per_row.equals(strengths) and int(per_row["claims"].sum()) == 4 * GAMES
+    assert int(ends["games"].sum()) == GAMES

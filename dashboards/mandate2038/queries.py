@@ -198,19 +198,9 @@ def ending_counts(db: Path, f: Filters) -> pl.DataFrame:
     margins and the page's facets (player count, profile, session type): every figure and chart
     of the End conditions section, aggregated in SQL instead of a row per game."""
     where, params = _where(f)
-    if summarised(db, "outcome_totals"):  # the load step's counts (complete games only)
-        return query(
-            db,
-            f"""
-            SELECT {KIND_SQL} AS kind, g.ending, g.player_count, g.profile, g.session_type,
-                   g.agi, g.open, g.trust_margin, g.risk_margin,
-                   CAST(sum(g.games) AS BIGINT) AS games
-            FROM outcome_totals g
-            WHERE {where}
-            GROUP BY ALL
-            """,
-            params,
-        )
+    totals = _end_totals(db, f).get("outcomes")
+    if totals is not None:  # the load step's counts (complete games only)
+        return totals
     return query(
         db,
         f"""
@@ -223,6 +213,43 @@ def ending_counts(db: Path, f: Filters) -> pl.DataFrame:
         """,
         params,
     )
+
+
+#: the End conditions section's totals (migration 12) read by :func:`_end_totals`: part ->
+#: table, its keys besides the kind and its sum
+_END_TOTALS: dict[str, tuple[str, tuple[str, ...], str]] = {
+    "outcomes": ("outcome_totals", ("ending", "player_count", "profile", "session_type", "agi",
+                                    "open", "trust_margin", "risk_margin"), "games"),
+    "claims": ("claim_totals", ("strength", "eligible"), "claims"),
+}
+
+
+def _end_totals(db: Path, f: Filters) -> dict[str, pl.DataFrame]:
+    """:func:`ending_counts` and :func:`claim_strengths` from the load step's totals, both in
+    ONE statement (its result cached; each function takes its part): per part of
+    :data:`_END_TOTALS` whose table the warehouse has, the filtered games' sums per kind and
+    key. A part whose table is absent is left out (its function reads the per-row tables)."""
+    parts = [p for p, (table, _, _) in _END_TOTALS.items() if summarised(db, table)]
+    if not parts:
+        return {}
+    where, params = _where(f)
+    selects = []
+    for part in parts:  # our own table and column names
+        table, keys, total = _END_TOTALS[part]
+        selects.append(f"SELECT '{part}' AS part, {KIND_SQL} AS kind, "
+                       + "".join(f"g.{k}, " for k in keys)
+                       + f"CAST(sum(g.{total}) AS BIGINT) AS {total} "
+                       f"FROM {table} g WHERE {where} GROUP BY ALL")
+    df = query(db, " UNION ALL BY NAME ".join(selects), params * len(parts))
+    if "part" not in df.columns:
+        return {}
+    out = {}
+    for part in parts:
+        _, keys, total = _END_TOTALS[part]
+        out[part] = df.filter(pl.col("part") == part).select("kind", *keys, total)
+    if "claims" in out:  # in order, as it was read
+        out["claims"] = out["claims"].sort(out["claims"].columns, nulls_last=True)
+    return out
 
 
 CLAIM_COLUMNS = ("c.game_id, c.seat, s.faction, c.publication, c.paid, c.modules_supported, "
@@ -277,18 +304,9 @@ def claim_strengths(db: Path, f: Filters) -> pl.DataFrame:
     """Claims of the filtered games counted per kind, strength and eligibility (``claims``;
     the load step's ``claim_totals`` where the warehouse has them)."""
     where, params = _where(f)
-    if summarised(db, "claim_totals"):
-        return query(
-            db,
-            f"""
-            SELECT {KIND_SQL} AS kind, g.strength, g.eligible,
-                   CAST(sum(g.claims) AS BIGINT) AS claims
-            FROM claim_totals g
-            WHERE {where}
-            GROUP BY ALL ORDER BY ALL
-            """,
-            params,
-        )
+    totals = _end_totals(db, f).get("claims")
+    if totals is not None:
+        return totals
     return query(
         db,
         f"""
