@@ -212,8 +212,9 @@ def _action_columns() -> list[str]:
 def _totals_rows(src: Source, f: Selection) -> dict[str, pl.DataFrame]:
     """The rows of the totals of the games ``f`` selects (:func:`_totals_sql`), of ``f``'s
     player counts: ``balance`` (kind, player count and :data:`_BALANCE_COLUMNS` with the
-    action counts; rows with seats) and ``matchup`` (kind, player count, :data:`_MATCHUP_COLUMNS`); empty
-    while :func:`ingest.balance.batch` collects the statement. A kind is split by arm where
+    action counts; rows with seats) and ``matchup`` (kind, player count,
+    :data:`_MATCHUP_COLUMNS`); empty while :func:`ingest.balance.batch` collects the
+    statement. A kind is split by arm where
     the selected complete games of a kind and player count hold several, as
     :func:`ingest.balance.games_cte` does: their arms are those of ``balance_totals``, which
     keeps a row for every complete game; a matchup row of a kind and player count without
@@ -227,21 +228,30 @@ def _totals_rows(src: Source, f: Selection) -> dict[str, pl.DataFrame]:
     hit = _SPLIT.get(key)
     if hit is not None and hit[0] is raw:
         return hit[1]
-    single = (raw.filter(pl.col("part") == "balance").group_by("kind0", "player_count")
-              .agg((pl.col("arm").min() == pl.col("arm").max()).alias("single")))
-    rows = (raw.join(single, on=["kind0", "player_count"], how="inner", nulls_equal=True)
-            .with_columns(pl.when(pl.col("single")).then(pl.col("kind0"))
-                          .otherwise(pl.col("kind0") + balance.ARM_MARK + pl.col("arm"))
-                          .alias("kind")))
+    every = _SPLIT.get(("rows", id(raw)))  # every player count's (the page's counts read it)
+    if every is None or every[0] is not raw:
+        balance_row = pl.col("part") == "balance"
+        arms = pl.col("arm").filter(balance_row)
+        lo = arms.min().over("kind0", "player_count")
+        hi = arms.max().over("kind0", "player_count")
+        rows = (raw.with_columns(lo.alias("lo"), hi.alias("hi"))
+                .filter(pl.col("lo").is_not_null())
+                .with_columns(pl.when(pl.col("lo") == pl.col("hi")).then(pl.col("kind0"))
+                              .otherwise(pl.col("kind0") + balance.ARM_MARK + pl.col("arm"))
+                              .alias("kind")))
+        every = (raw, {  # only seats count (a game without seat_balance rows: its arm only)
+            "balance": rows.filter(balance_row & (pl.col("appearances") > 0)).select(
+                "kind", "player_count", *_BALANCE_COLUMNS[:8], *_action_columns(),
+                *_BALANCE_COLUMNS[8:]),
+            "matchup": rows.filter(~balance_row).select(
+                "kind", "player_count", *_MATCHUP_COLUMNS),
+        })
+        _SPLIT[("rows", id(raw))] = every
+    out = every[1]
     if f.player_counts:
-        rows = rows.filter(pl.col("player_count").is_in([int(n) for n in f.player_counts]))
-    out = {  # only seats count (a row of a game without seat_balance rows: its arm only)
-        "balance": rows.filter((pl.col("part") == "balance") & (pl.col("appearances") > 0)).select(
-            "kind", "player_count", *_BALANCE_COLUMNS[:8], *_action_columns(),
-            *_BALANCE_COLUMNS[8:]),
-        "matchup": rows.filter(pl.col("part") == "matchup").select(
-            "kind", "player_count", *_MATCHUP_COLUMNS),
-    }
+        counts = [int(n) for n in f.player_counts]
+        out = {part: frame.filter(pl.col("player_count").is_in(counts))
+               for part, frame in out.items()}
     _SPLIT[key] = (raw, out)
     while len(_SPLIT) > 16:
         _SPLIT.pop(next(iter(_SPLIT)))
