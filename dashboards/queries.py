@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -465,15 +466,16 @@ def durations(db: Path, f: Filters, include_non_human: bool = False) -> pl.DataF
 
 
 def duration_moments(db: Path, f: Filters, include_non_human: bool = False) -> pl.DataFrame:
-    """Total minutes per player count of the games :func:`durations` lists, summarised in SQL:
+    """Total minutes per player count of the games :func:`durations` lists, summarised:
     n, mean, median, sd, minimum (``stats.summary_from_moments`` makes the same table as
-    ``stats.summarise`` on every game's minutes, without sending every game to the page)."""
+    ``stats.summarise`` on every game's minutes, without sending every game to the page);
+    from the timed games counted by total minutes (``duration_totals``,
+    :func:`counted_values`) where the warehouse has them."""
+    counted = counted_values(db, f, include_non_human).get("duration")
+    if counted is not None:
+        return _moments_of(_merged(counted, ["player_count"]), ["player_count"])
     where, params = f.where("g", "duration_evidence")
     human = "TRUE" if include_non_human else HUMAN_SQL
-    if summarised(db, "duration_totals"):  # the timed games by total minutes
-        return query(db, _moments_from_totals(
-            "duration_totals", "total_minutes", ("player_count",),
-            f"{where} AND {human} AND NOT isnan(g.total_minutes)"), params)
     return query(
         db,
         f"SELECT g.player_count, {_moments('g.total_minutes')} FROM games g "
@@ -523,12 +525,13 @@ def _moments(x: str) -> str:
 
 def phase_moments(db: Path, f: Filters, include_non_human: bool = False) -> pl.DataFrame:
     """Minutes of each timed phase summed per game, then per phase and player count: n, mean,
-    median, sd, minimum (computed in SQL; the per-phase rows of 100,000 games are millions)."""
+    median, sd, minimum (the per-phase rows of 100,000 games are millions: from the games
+    counted per phase and minutes, ``phase_totals`` (:func:`counted_values`), else in SQL)."""
+    counted = counted_values(db, f, include_non_human).get("phases")
+    if counted is not None:
+        return _moments_of(counted.rename({"k": "phase"}), ["phase", "player_count"])
     where, params = f.where("g", "duration_evidence")
     human = "TRUE" if include_non_human else HUMAN_SQL
-    if summarised(db, "phase_totals"):  # games per phase and minutes, per filtered values
-        return query(db, _moments_from_totals("phase_totals", "minutes", ("phase", "player_count"),
-                                              f"{where} AND {human}"), params)
     if summarised(db, "game_phases"):  # the load step's per-game sums
         per_game = (f"SELECT p.game_id, g.player_count, p.phase, p.minutes FROM game_phases p "
                     f"JOIN games g USING (game_id) WHERE {where} AND {human}")
@@ -540,30 +543,118 @@ def phase_moments(db: Path, f: Filters, include_non_human: bool = False) -> pl.D
                      "GROUP BY ALL ORDER BY ALL", params)
 
 
-def _moments_from_totals(table: str, value: str, keys: tuple[str, ...], where: str) -> str:
-    """:func:`_moments` per ``keys`` from the totals ``table`` (each ``value`` and how many
-    games had it, per filtered values; rows passing ``where``): ``phase_totals`` for
-    :func:`phase_moments`, ``duration_totals`` for :func:`duration_moments`. The median is
-    DuckDB's on every game (:func:`_quantile_at`), the mean a sum, the standard deviation the
-    sum of squares about the mean (two passes, as ``stddev_samp``: no cancellation when every
-    game took the same time); equal to the per-game query (1e-9)."""
-    by = ", ".join(keys)
-    counted = _counted(table, value, keys, where)
-    return (f"SELECT {by}, CAST(sum(c) AS BIGINT) AS n, "
-            f"sum(c * v) / sum(c) AS mean, {_quantile_at(0.5)} AS median, "
-            "CASE WHEN sum(c) > 1 THEN sqrt(sum(c * (v - m) * (v - m)) / (sum(c) - 1)) END "
-            "AS sd, min(v) AS minimum "
-            f"FROM (SELECT *, sum(c * v) OVER (PARTITION BY {by}) / total AS m FROM ({counted})) "
-            f"GROUP BY {by} ORDER BY ALL")
+#: the Duration page's totals (migrations 10 and 13) read by :func:`counted_values`: part ->
+#: table, its value column, the key ``k`` beside the player count (the turn's action, the
+#: phase, the game's kind)
+DURATION_PARTS: dict[str, tuple[str, str, str]] = {
+    "turns": ("turn_totals", "seconds", "g.action"),
+    "phases": ("phase_totals", "minutes", "g.phase"),
+    "duration": ("duration_totals", "total_minutes", KIND_SQL),
+}
+
+
+def counted_values(db: Path, f: Filters, include_non_human: bool = False
+                   ) -> dict[str, pl.DataFrame]:
+    """The counted values of the Duration page's totals of the filtered games (human sessions
+    only unless asked otherwise), in ONE statement (its result cached: each of
+    :func:`duration_moments`, :func:`phase_moments`, :func:`turn_time_stats` and Mandate 2038's
+    ``duration_points`` reads its part): per part of :data:`DURATION_PARTS` whose table the
+    warehouse has, each key ``k``, player count and value ``v`` with how many turns or games
+    took it (``c``). The statistics are worked out on them in polars (:func:`_moments_of`,
+    :func:`_turn_boxes`, :func:`_turn_moments`); four statements of windows over the same
+    few hundred rows cost ten times this one at a million games. A part whose table is absent
+    is left out (its function reads the per-row tables)."""
+    parts = [p for p, (table, _, _) in DURATION_PARTS.items() if summarised(db, table)]
+    if not parts:
+        return {}
+    where, params = f.where("g", "duration_evidence")
+    human = "TRUE" if include_non_human else HUMAN_SQL
+    selects = []
+    for part in parts:  # our own table and column names
+        table, value, key = DURATION_PARTS[part]
+        timed = f" AND NOT isnan(g.{value})" if part == "duration" else ""
+        selects.append(f"SELECT '{part}' AS part, {key} AS k, g.player_count, "
+                       f"CAST(g.{value} AS DOUBLE) AS v, CAST(sum(g.n) AS BIGINT) AS c "
+                       f"FROM {table} g WHERE {where} AND {human}{timed} GROUP BY ALL")
+    df = query(db, " UNION ALL ".join(selects), params * len(parts))
+    if "part" not in df.columns:
+        return {}
+    return {p: df.filter(pl.col("part") == p).drop("part") for p in parts}
+
+
+def _merged(counted: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
+    """Counted values (``v``, ``c``) summed over every key but ``keys``."""
+    return counted.group_by([*keys, "v"]).agg(pl.col("c").sum())
+
+
+def _quantile(q: float) -> pl.Expr:
+    """The q-quantile of a group's counted values (``v``, ``c``, ``cum``: the counts summed up
+    to each value in value order) as :func:`_quantile_at` works it out in SQL (DuckDB's
+    ``quantile_cont`` on every row): position ``q * (n - 1)`` in the sorted values,
+    interpolated between its two neighbours. The position is exact, as the SQL's decimal
+    ``q`` makes it (in doubles ``0.29 * 100`` falls below 29), and its fraction the double
+    nearest it: the same bits as the SQL."""
+    exact = Fraction(repr(q))  # the decimal the SQL reads
+    num, den = exact.numerator, exact.denominator
+    at = (pl.col("c").sum() - 1) * num  # the position times den
+    below = at // den
+    above = (at + den - 1) // den
+    lo = pl.col("v").filter(pl.col("cum") > below).min()
+    hi = pl.col("v").filter(pl.col("cum") > above).min()
+    # divided by a per-group value, not the literal: polars divides by a constant as a
+    # multiplication by its inverse (3 / 10 gives 0.30000000000000004)
+    return lo + (hi - lo) * ((at - below * den) / (pl.col("c").sum() * 0 + den))
+
+
+def _cumulated(counted: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
+    """Counted values in value order per group of ``keys``, each with ``cum``: the counts of
+    its group up to it (what :func:`_quantile` reads)."""
+    return (counted.sort([*keys, "v"], nulls_last=True)
+            .with_columns(pl.col("c").cum_sum().over(keys).alias("cum")))
+
+
+def _moments_of(counted: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
+    """:func:`_moments` per group of ``keys`` from counted values (``v``, ``c``): n, mean,
+    median (:func:`_quantile`), sd, minimum, in key order. The mean is a sum, the standard
+    deviation the sum of squares about the mean (two passes, as ``stddev_samp``: 0 when every
+    value is the same, None for a single one); equal to the per-row query (1e-9)."""
+    n = pl.col("c").sum()
+    mean = (pl.col("c") * pl.col("v")).sum() / n
+    dev = pl.col("v") - mean
+    sd = pl.when(n > 1).then(((pl.col("c") * dev * dev).sum() / (n - 1)).sqrt())
+    return (_cumulated(counted, keys).group_by(keys).agg(
+        n.cast(pl.Int64).alias("n"), mean.alias("mean"), _quantile(0.5).alias("median"),
+        sd.alias("sd"), pl.col("v").min().alias("minimum"))
+        .sort(keys, nulls_last=True))
+
+
+def _turn_boxes(counted: pl.DataFrame) -> pl.DataFrame:
+    """The box plot's statistics per action and player count (lo, q1, median, q3, hi) from
+    the counted turn times (:func:`counted_values`' ``turns``)."""
+    keys = ["action", "player_count"]
+    return (_cumulated(counted.rename({"k": "action"}), keys).group_by(keys).agg(
+        pl.col("v").min().alias("lo"), _quantile(0.25).alias("q1"),
+        _quantile(0.5).alias("median"), _quantile(0.75).alias("q3"),
+        pl.col("v").max().alias("hi"))
+        .sort(keys, nulls_last=True))
+
+
+def _turn_moments(counted: pl.DataFrame) -> pl.DataFrame:
+    """The interval table's moments per action (every player count) from the counted turn
+    times (:func:`_moments_of`)."""
+    return _moments_of(_merged(counted.rename({"k": "action"}), ["action"]), ["action"])
 
 
 def turn_time_stats(db: Path, f: Filters, include_non_human: bool = False) -> dict[str, pl.DataFrame]:
-    """Recorded turn times counted in SQL: ``boxes`` (lo, q1, median, q3, hi per action and
-    player count, for the box plot) and ``moments`` (per action, for the interval table)."""
+    """Recorded turn times summarised: ``boxes`` (lo, q1, median, q3, hi per action and player
+    count, for the box plot) and ``moments`` (per action, for the interval table); from the
+    turns counted per recorded value (``turn_totals``, :func:`counted_values`) where the
+    warehouse has them, else in SQL over every turn."""
+    counted = counted_values(db, f, include_non_human).get("turns")
+    if counted is not None:
+        return {"boxes": _turn_boxes(counted), "moments": _turn_moments(counted)}
     where, params = f.where("g", "duration_evidence")
     human = "TRUE" if include_non_human else HUMAN_SQL
-    if summarised(db, "turn_totals"):
-        return _turn_time_stats_from_totals(db, where, human, params)
     source = (f"FROM turn_times t JOIN games g USING (game_id) "
               f"WHERE {where} AND {human} AND t.seconds IS NOT NULL")
     boxes, moments = query_many(db, [
@@ -597,31 +688,6 @@ def _quantile_at(q: float) -> str:
     lo = f"min(v) FILTER (WHERE before + c > floor({q!r} * (total - 1)))"
     hi = f"min(v) FILTER (WHERE before + c > ceil({q!r} * (total - 1)))"
     return f"{lo} + ({hi} - {lo}) * ({pos} - floor({pos}))"
-
-
-def _turn_time_stats_from_totals(db: Path, where: str, human: str,
-                                 params: list[Any]) -> dict[str, pl.DataFrame]:
-    """:func:`turn_time_stats` from ``turn_totals`` (each recorded value and how many turns
-    took it, per filtered values): the quantiles are DuckDB's ``quantile_cont`` worked out on
-    the counted values (position ``q * (n - 1)`` in the sorted values, interpolated between
-    its two neighbours), the moments are sums; equal to the per-turn query (1e-9)."""
-    def counted(*keys: str) -> str:
-        return _counted("turn_totals", "seconds", keys, f"{where} AND {human}")
-
-    at = _quantile_at
-
-    boxes, moments = query_many(db, [
-        (f"""SELECT action, player_count, min(v) AS lo, {at(0.25)} AS q1, {at(0.5)} AS median,
-                    {at(0.75)} AS q3, max(v) AS hi
-             FROM ({counted("action", "player_count")}) GROUP BY ALL ORDER BY ALL""", params),
-        (f"""SELECT action, CAST(sum(c) AS BIGINT) AS n, sum(c * v) / sum(c) AS mean,
-                    {at(0.5)} AS median,
-                    CASE WHEN sum(c) > 1 THEN sqrt(greatest(0, (sum(c * v * v)
-                         - sum(c * v) * sum(c * v) / sum(c)) / (sum(c) - 1))) END AS sd,
-                    min(v) AS minimum
-             FROM ({counted("action")}) GROUP BY ALL ORDER BY ALL""", params),
-    ])
-    return {"boxes": boxes, "moments": moments}
 
 
 # --- Observation protocols -------------------------------------------------------------------

@@ -275,3 +275,33 @@ def test_page_says_when_a_game_declares_no_metrics(games_db: Path,
     at = _page(games_db, monkeypatch)
     assert any("Pig declares no balance metrics" in i.value for i in at.info)
     assert "Vestige" in [h.value for h in at.header]
+
+
+def test_page_draws_no_section_for_a_game_absent_from_the_warehouse(
+        games_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game with declared metrics and no game in the warehouse gets no section and no query
+    (it would only say it has no complete games); a game with a section of its own (Mandate
+    2038's reads a study folder too) is drawn still."""
+    db = tmp_path / "playtest.duckdb"
+    db.write_bytes(games_db.read_bytes())
+    con = duckdb.connect(str(db))
+    try:
+        for table in ("games", "game_totals"):
+            con.execute(f"DELETE FROM {table} WHERE game = 'pig'")
+    finally:
+        con.close()
+    asked: list[str] = []
+    metrics = balance.metrics
+
+    def recording(game: str, *args: Any, **kwargs: Any) -> Any:
+        asked.append(game)
+        return metrics(game, *args, **kwargs)
+
+    monkeypatch.setattr(balance, "metrics", recording)
+    at = _page(db, monkeypatch)
+    headers = [h.value for h in at.header]
+    assert "Vestige" in headers and "Pig" not in headers
+    assert "Mandate 2038" in headers  # its own section: the study folder's field
+    assert asked == ["vestige"]
+    info = " ".join(i.value for i in at.info)
+    assert "No complete Pig games" not in info

@@ -9,12 +9,13 @@ stay in :mod:`dashboards.queries`.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
-from dashboards.queries import HUMAN_SQL, KIND_SQL, Filters, summarised
+from dashboards.queries import HUMAN_SQL, KIND_SQL, Filters, counted_values, summarised
 from dashboards.store import query
 
 GAME = "mandate2038"
@@ -129,7 +130,7 @@ ENDING_COLUMNS = ("o.game_id, g.player_count, g.profile, g.session_type, "
 
 
 def _first(db: Path, tables: tuple[str, ...], sql: str, params: list[Any], limit: int,
-           done: Any = None) -> pl.DataFrame:
+           done: Any = None, share: float | None = None) -> pl.DataFrame:
     """The first ``limit`` rows of ``sql``, reading only the first rows as stored of each of
     ``tables``: ``sql`` names each as ``{table}`` (formatted to a subquery of its first
     ``window`` rows, one LIMIT parameter each, in the order of ``tables``, before ``params``
@@ -137,9 +138,16 @@ def _first(db: Path, tables: tuple[str, ...], sql: str, params: list[Any], limit
     fewer than ``limit`` rows are found (or ``done(frame)`` is false), up to every row: then it
     is the whole query. The load step writes a game's rows of every table together, so the
     first outcomes (claims, seats) are those of the first games; joining every row to the
-    million games (and seats) read the whole ``game_id`` column of each, 0.1-0.3 CPU s."""
+    million games (and seats) read the whole ``game_id`` column of each, 0.1-0.3 CPU s.
+
+    ``share``: the part of the stored rows ``sql`` is expected to find (the kind's games among
+    every game, from the totals): the first window is then sized by it, a quarter more than it
+    promises (at least ``4 x limit``), so that one window does where the kind's games are a
+    fifth of all took two and a count between them."""
     rows: int | None = None  # the most rows of the tables, counted when first needed
     window = 4 * max(1, limit)
+    if share is not None and share > 0:
+        window = max(window, math.ceil(1.25 * limit / min(1.0, share)))
     while True:
         sub = {t: f"(SELECT * FROM {t} LIMIT ?)" for t in tables}
         frame = query(db, sql.format(**sub), [*([window] * len(tables)), *params, int(limit)])
@@ -155,10 +163,12 @@ def _first(db: Path, tables: tuple[str, ...], sql: str, params: list[Any], limit
 
 
 def endings(db: Path, f: Filters, kind: str | None = None,
-            limit: int | None = None, names: bool = False) -> pl.DataFrame:
+            limit: int | None = None, names: bool = False,
+            share: float | None = None) -> pl.DataFrame:
     """One row per complete game's outcome with the Open test's margins (of one ``kind`` of
     game, and only the first ``limit`` of the outcomes as stored when given; with ``names``,
-    and the columns their games are named by, :func:`dashboards.ui.split_names`)."""
+    and the columns their games are named by, :func:`dashboards.ui.split_names`; ``share``:
+    the part of the stored outcomes expected to be shown, which sizes the first rows read)."""
     from dashboards import ui
 
     where, params = _where(f)
@@ -170,7 +180,8 @@ def endings(db: Path, f: Filters, kind: str | None = None,
             SELECT {ENDING_COLUMNS}{", " + ui.name_columns_sql() if names else ""}
             FROM {{outcomes}} o JOIN {{games}} g USING (game_id)
             WHERE {where} AND o.complete LIMIT ?
-            """, params, int(limit))
+            """, params, int(limit),
+            share=share)
     return query(
         db,
         f"""
@@ -187,19 +198,9 @@ def ending_counts(db: Path, f: Filters) -> pl.DataFrame:
     margins and the page's facets (player count, profile, session type): every figure and chart
     of the End conditions section, aggregated in SQL instead of a row per game."""
     where, params = _where(f)
-    if summarised(db, "outcome_totals"):  # the load step's counts (complete games only)
-        return query(
-            db,
-            f"""
-            SELECT {KIND_SQL} AS kind, g.ending, g.player_count, g.profile, g.session_type,
-                   g.agi, g.open, g.trust_margin, g.risk_margin,
-                   CAST(sum(g.games) AS BIGINT) AS games
-            FROM outcome_totals g
-            WHERE {where}
-            GROUP BY ALL
-            """,
-            params,
-        )
+    totals = _end_totals(db, f).get("outcomes")
+    if totals is not None:  # the load step's counts (complete games only)
+        return totals
     return query(
         db,
         f"""
@@ -214,16 +215,54 @@ def ending_counts(db: Path, f: Filters) -> pl.DataFrame:
     )
 
 
+#: the End conditions section's totals (migration 12) read by :func:`_end_totals`: part ->
+#: table, its keys besides the kind and its sum
+_END_TOTALS: dict[str, tuple[str, tuple[str, ...], str]] = {
+    "outcomes": ("outcome_totals", ("ending", "player_count", "profile", "session_type", "agi",
+                                    "open", "trust_margin", "risk_margin"), "games"),
+    "claims": ("claim_totals", ("strength", "eligible"), "claims"),
+}
+
+
+def _end_totals(db: Path, f: Filters) -> dict[str, pl.DataFrame]:
+    """:func:`ending_counts` and :func:`claim_strengths` from the load step's totals, both in
+    ONE statement (its result cached; each function takes its part): per part of
+    :data:`_END_TOTALS` whose table the warehouse has, the filtered games' sums per kind and
+    key. A part whose table is absent is left out (its function reads the per-row tables)."""
+    parts = [p for p, (table, _, _) in _END_TOTALS.items() if summarised(db, table)]
+    if not parts:
+        return {}
+    where, params = _where(f)
+    selects = []
+    for part in parts:  # our own table and column names
+        table, keys, total = _END_TOTALS[part]
+        selects.append(f"SELECT '{part}' AS part, {KIND_SQL} AS kind, "
+                       + "".join(f"g.{k}, " for k in keys)
+                       + f"CAST(sum(g.{total}) AS BIGINT) AS {total} "
+                       f"FROM {table} g WHERE {where} GROUP BY ALL")
+    df = query(db, " UNION ALL BY NAME ".join(selects), params * len(parts))
+    if "part" not in df.columns:
+        return {}
+    out = {}
+    for part in parts:
+        _, keys, total = _END_TOTALS[part]
+        out[part] = df.filter(pl.col("part") == part).select("kind", *keys, total)
+    if "claims" in out:  # in order, as it was read
+        out["claims"] = out["claims"].sort(out["claims"].columns, nulls_last=True)
+    return out
+
+
 CLAIM_COLUMNS = ("c.game_id, c.seat, s.faction, c.publication, c.paid, c.modules_supported, "
                  f"c.eligible, c.strength, g.player_count, {KIND_SQL} AS kind")
 
 
 def claims(db: Path, f: Filters, kind: str | None = None, limit: int | None = None,
-           names: bool = False) -> pl.DataFrame:
+           names: bool = False, share: float | None = None) -> pl.DataFrame:
     """Dossier claims of the filtered games with their strengths, in game and seat order (of one
     ``kind`` of game, and only the first ``limit`` as stored when given: sorting every claim to
     show a thousand read them all; with ``names``, and the columns their games are named by,
-    :func:`dashboards.ui.split_names`)."""
+    :func:`dashboards.ui.split_names`; ``share``: the part of the stored claims expected to be
+    shown, which sizes the first rows read)."""
     from dashboards import ui
 
     where, params = _where(f)
@@ -247,7 +286,8 @@ def claims(db: Path, f: Filters, kind: str | None = None, limit: int | None = No
                           s.seat IS NOT NULL AS seated{carried}
                    FROM c LEFT JOIN s ON s.game_id = c.game_id AND s.seat = c.seat)
             SELECT * FROM cs LIMIT ?
-            """, params, int(limit), done=lambda fr: bool(fr["seated"].all())).drop("seated")
+            """, params, int(limit), done=lambda fr: bool(fr["seated"].all()),
+            share=share).drop("seated")
     return query(
         db,
         f"""
@@ -264,18 +304,9 @@ def claim_strengths(db: Path, f: Filters) -> pl.DataFrame:
     """Claims of the filtered games counted per kind, strength and eligibility (``claims``;
     the load step's ``claim_totals`` where the warehouse has them)."""
     where, params = _where(f)
-    if summarised(db, "claim_totals"):
-        return query(
-            db,
-            f"""
-            SELECT {KIND_SQL} AS kind, g.strength, g.eligible,
-                   CAST(sum(g.claims) AS BIGINT) AS claims
-            FROM claim_totals g
-            WHERE {where}
-            GROUP BY ALL ORDER BY ALL
-            """,
-            params,
-        )
+    totals = _end_totals(db, f).get("claims")
+    if totals is not None:
+        return totals
     return query(
         db,
         f"""
@@ -302,8 +333,9 @@ def duration_points(db: Path, f: Filters, include_non_human: bool = False) -> pl
     million games.)"""
     where, params = f.where("g", "duration_evidence")
     human = "TRUE" if include_non_human else HUMAN_SQL
-    if summarised(db, "duration_totals"):
-        return _duration_points_from_totals(db, f"{where} AND {human}", params)
+    counted = counted_values(db, f, include_non_human).get("duration")
+    if counted is not None:
+        return _duration_points_from_totals(db, counted, f"{where} AND {human}", params)
     return query(
         db,
         f"""
@@ -319,22 +351,19 @@ def duration_points(db: Path, f: Filters, include_non_human: bool = False) -> pl
     )
 
 
-def _duration_points_from_totals(db: Path, where: str, params: list[Any]) -> pl.DataFrame:
-    """:func:`duration_points` from ``duration_totals`` (the timed games by total minutes, per
-    filtered values; rows passing ``where``): the games of each bin are sums. The games are
-    read only for a bin that holds a single game (its ``game_id``), and only those minutes."""
-    bins = query(
-        db,
-        f"""
-        SELECT g.player_count, {KIND_SQL} AS kind,
-               CAST(floor(g.total_minutes) AS BIGINT) AS minute,
-               CAST(sum(g.n) AS BIGINT) AS games, CAST(NULL AS VARCHAR) AS game_id
-        FROM duration_totals g
-        WHERE {where} AND NOT isnan(g.total_minutes)
-        GROUP BY ALL ORDER BY ALL
-        """,
-        params,
-    )
+def _duration_points_from_totals(db: Path, counted: pl.DataFrame, where: str,
+                                  params: list[Any]) -> pl.DataFrame:
+    """:func:`duration_points` from the timed games counted by kind and total minutes
+    (``duration_totals`` of the filtered games, :func:`dashboards.queries.counted_values`,
+    the statement the Duration page's statistics read too; ``where``: their condition): the
+    games of each bin are sums. The games are read only for a bin that holds a single game
+    (its ``game_id``), and only those minutes."""
+    keys = ["player_count", "kind", "minute"]
+    bins = (counted.rename({"k": "kind"})
+            .with_columns(pl.col("v").floor().cast(pl.Int64).alias("minute"))
+            .group_by(keys).agg(pl.col("c").sum().cast(pl.Int64).alias("games"))
+            .with_columns(pl.lit(None, dtype=pl.Utf8).alias("game_id"))
+            .sort([*keys, "games"], nulls_last=True))
     if bins.is_empty():
         return bins
     single = bins.filter(pl.col("games") == 1)
@@ -351,7 +380,6 @@ def _duration_points_from_totals(db: Path, where: str, params: list[Any]) -> pl.
         """,
         [*params, sorted(set(single["minute"].to_list()))],
     )
-    keys = ["player_count", "kind", "minute"]
     named = single.drop("game_id").join(ones, on=keys, how="inner", nulls_equal=True)
     return (bins.join(named.select(*keys, "one"), on=keys, how="left", nulls_equal=True)
             .with_columns(pl.col("one").alias("game_id")).drop("one"))

@@ -173,7 +173,10 @@ def endings(db: Path, f: Filters) -> None:
     st.subheader("The Open test's margins")
     ui.show_chart(mandate_charts.open_margins_chart(ui.readable(margin_points(ends))),
                   "open-test-margins")
-    first, names = ui.split_names(mandate_queries.endings(db, f, kind, ui.TABLE_ROWS, names=True))
+    # the kind's share of every game stored sizes the first rows read (the sidebar's count)
+    share = n / max(1, queries.filter_options(db)["n_games"])
+    first, names = ui.split_names(mandate_queries.endings(db, f, kind, ui.TABLE_ROWS, names=True,
+                                                          share=share))
     ui.show_table(first.drop("kind"), "outcomes", total=n, names=names,
                   full=lambda: mandate_queries.endings(db, f, kind).drop("kind"))
 
@@ -186,7 +189,7 @@ def endings(db: Path, f: Filters) -> None:
     else:
         ui.show_chart(mandate_charts.claim_strength_chart(strengths), "claim-strengths")
         first, names = ui.split_names(mandate_queries.claims(db, f, kind, ui.TABLE_ROWS,
-                                                             names=True))
+                                                             names=True, share=share))
         ui.show_table(ui.with_names(first.drop("kind"), "faction"), "claims", names=names,
                       total=int(strengths["claims"].sum()),
                       full=lambda: ui.with_names(mandate_queries.claims(db, f, kind).drop("kind"),

@@ -16,7 +16,7 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
-from dashboards import filters, gameapps, store, ui
+from dashboards import filters, gameapps, queries, store, ui
 from dashboards.balance_queries import CachedSource
 from dashboards.charts import KIND_LABELS
 from dashboards.queries import Filters
@@ -136,11 +136,22 @@ def declared_section(game: str, db: Path, f: Filters) -> None:
             _chart(part, m.label, game)
 
 
+def shown(db: Path, f: Filters) -> list[str]:
+    """The installed games whose sections the page draws: those the Game filter chose (else
+    every one) that are in the warehouse (the sidebar's choices, read already), and a game
+    with a section of its own even when not (Mandate 2038's reads a study folder too). A
+    game absent from the warehouse would only say it has no complete games, after a query
+    per declared metric."""
+    present = set(queries.filter_options(db)["games"])
+    return [g for g in rulesets() if (not f.games or g in f.games)
+            and (g in present or balance.declaration(g).section is not None)]
+
+
 def render() -> None:
     db = store.db_path()
     f = filters.sidebar(db)
     st.title("Balance")
-    games = [g for g in rulesets() if not f.games or g in f.games]
+    games = shown(db, f)
     if len(games) > 1:
         st.caption("Each game's balance metrics as it declares them (docs/balance.md), per "
                    "player count, kind of game and study arm, never pooled: a verdict where the "

@@ -28,6 +28,7 @@ Results from a study are shown beside the warehouse's, never pooled with them.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from collections.abc import Callable
@@ -112,6 +113,9 @@ def prefetch(src: Source, f: Selection) -> None:
     as much as the queries on 10,000 games), filling the caches the individual functions then
     read."""
     def build() -> None:
+        if _totals(src):  # both from the same statement
+            _totals_rows(src, f)
+            return
         _grouped(src, f)
         matchup_counts(src, f)
 
@@ -172,25 +176,86 @@ def _totals(src: Source) -> bool:
             and "turn_order" in columns(src, "seats"))
 
 
-def _totals_cte(f: Selection, table: str) -> tuple[str, list[Any]]:
-    """``g``: the rows of the totals ``table`` (aliased ``g``, so the sidebar's condition
-    applies as on ``games``) of the selected games, each with its ``kind`` as
-    :func:`ingest.balance.games_cte` names it (the arm added where the selected complete games
-    of a kind and player count hold several: their arms are those of ``balance_totals``, which
-    keeps a row for every complete game)."""
-    cond, params = f.where()
-    arm = balance.VARIANT_ARM_SQL
+#: the sums of ``balance_totals`` :func:`_totals_rows` reads, and those of ``matchup_totals``
+_BALANCE_COLUMNS = ("blk", "turn_order", "faction", "profile", "opening", "path", "appearances",
+                    "credit", "blocked", "fallbacks", "fallback_seats", "games", "converted",
+                    "tied")
+_MATCHUP_COLUMNS = ("blk", "profile", "opponent", "comparisons", "points")
+
+
+def _totals_sql(f: Selection) -> tuple[str, list[Any]]:
+    """ONE statement: the rows of ``balance_totals`` and of ``matchup_totals`` (``part``) of
+    the games ``f`` selects, every player count (:func:`_totals_rows` keeps ``f``'s), each
+    with the kind and the arm of its games (aliased ``g``, so the sidebar's condition applies
+    as on ``games``). The rows are per distinct filtered value already, so nothing is grouped
+    here: polars sums them per kind, player count and key (:func:`split_grouped`), where three
+    statements (the page's game counts, the block counts, the matchups) each computed the arms
+    and grouped the same rows."""
+    every = dataclasses.replace(f, player_counts=()) if dataclasses.is_dataclass(f) else f
+    cond, params = every.where()
     sel = f"WHERE {cond} AND coalesce(g.game, ?) = ?"
     params = [*params, balance._default_game(), GAME]
-    return (f"b0 AS (SELECT {balance.KIND_SQL} AS kind0, g.player_count, {arm} AS arm "
-            f"FROM balance_totals g {sel}), "
-            "arms AS (SELECT kind0, player_count, min(arm) = max(arm) AS single FROM b0 "
-            "GROUP BY ALL), "
-            f"g0 AS (SELECT g.*, {balance.KIND_SQL} AS kind0, {arm} AS arm FROM {table} g "
-            f"{sel}), "
-            "g AS (SELECT g0.* EXCLUDE (kind0), CASE WHEN arms.single THEN g0.kind0 ELSE "
-            f"g0.kind0 || '{balance.ARM_MARK}' || g0.arm END AS kind "
-            "FROM g0 JOIN arms USING (kind0, player_count))"), [*params, *params]
+    head = f"{balance.KIND_SQL} AS kind0, {balance.VARIANT_ARM_SQL} AS arm, g.player_count"
+    sums = ", ".join(f"g.{c}" for c in (*_BALANCE_COLUMNS[6:8], *_action_columns(),
+                                        *_BALANCE_COLUMNS[8:]))
+    return (f"SELECT 'balance' AS part, {head}, g.blk, g.turn_order, g.faction, "
+            f"g.profile_seat AS profile, g.opening, g.path, {sums} FROM balance_totals g {sel} "
+            f"UNION ALL BY NAME SELECT 'matchup' AS part, {head}, g.blk, "
+            "g.profile_seat AS profile, g.opponent, g.comparisons, g.points "
+            f"FROM matchup_totals g {sel}"), [*params, *params]
+
+
+def _action_columns() -> list[str]:
+    return [f"a_{a}" for a in (*wb.ACTION_IDS, "other")]
+
+
+def _totals_rows(src: Source, f: Selection) -> dict[str, pl.DataFrame]:
+    """The rows of the totals of the games ``f`` selects (:func:`_totals_sql`), of ``f``'s
+    player counts: ``balance`` (kind, player count and :data:`_BALANCE_COLUMNS` with the
+    action counts; rows with seats) and ``matchup`` (kind, player count,
+    :data:`_MATCHUP_COLUMNS`); empty while :func:`ingest.balance.batch` collects the
+    statement. A kind is split by arm where
+    the selected complete games of a kind and player count hold several, as
+    :func:`ingest.balance.games_cte` does: their arms are those of ``balance_totals``, which
+    keeps a row for every complete game; a matchup row of a kind and player count without
+    any is left out, as the join to them left it. Kept per result frame (the query cache's),
+    so the page's calls share one."""
+    sql, params = _totals_sql(f)
+    raw = run(src, sql, params)
+    if raw.is_empty():
+        return {}
+    key = ("rows", id(raw), tuple(f.player_counts))
+    hit = _SPLIT.get(key)
+    if hit is not None and hit[0] is raw:
+        return hit[1]
+    every = _SPLIT.get(("rows", id(raw)))  # every player count's (the page's counts read it)
+    if every is None or every[0] is not raw:
+        balance_row = pl.col("part") == "balance"
+        arms = pl.col("arm").filter(balance_row)
+        lo = arms.min().over("kind0", "player_count")
+        hi = arms.max().over("kind0", "player_count")
+        rows = (raw.with_columns(lo.alias("lo"), hi.alias("hi"))
+                .filter(pl.col("lo").is_not_null())
+                .with_columns(pl.when(pl.col("lo") == pl.col("hi")).then(pl.col("kind0"))
+                              .otherwise(pl.col("kind0") + balance.ARM_MARK + pl.col("arm"))
+                              .alias("kind")))
+        every = (raw, {  # only seats count (a game without seat_balance rows: its arm only)
+            "balance": rows.filter(balance_row & (pl.col("appearances") > 0)).select(
+                "kind", "player_count", *_BALANCE_COLUMNS[:8], *_action_columns(),
+                *_BALANCE_COLUMNS[8:]),
+            "matchup": rows.filter(~balance_row).select(
+                "kind", "player_count", *_MATCHUP_COLUMNS),
+        })
+        _SPLIT[("rows", id(raw))] = every
+    out = every[1]
+    if f.player_counts:
+        counts = [int(n) for n in f.player_counts]
+        out = {part: frame.filter(pl.col("player_count").is_in(counts))
+               for part, frame in out.items()}
+    _SPLIT[key] = (raw, out)
+    while len(_SPLIT) > 16:
+        _SPLIT.pop(next(iter(_SPLIT)))
+    return out
 
 
 
@@ -214,29 +279,18 @@ def _grouped(src: Source, f: Selection) -> dict[str, pl.DataFrame]:
     winning path (win credit: only winners have any); and in total (everything else).
 
     One GROUP BY and small sums of its result cost a third of what DuckDB's seven grouping
-    sets over every seat did (each set aggregated every column over every seat)."""
+    sets over every seat did (each set aggregated every column over every seat). Where the
+    warehouse has ``balance_totals``, its rows of the selected games (:func:`_totals_rows`,
+    already one per distinct key) are summed in polars alone."""
     if not columns(src, "seats"):
         return {}
     action_ids = [*wb.ACTION_IDS, "other"]
     sums = ", ".join(f"CAST(sum(a_{a}) AS BIGINT) AS a_{a}" for a in action_ids)
-    if _totals(src):
-        ctes, params = _totals_cte(f, "balance_totals")
-        df = run(src, f"""
-        WITH {ctes}
-        SELECT g.kind, g.player_count, g.blk, g.turn_order, g.faction, g.profile_seat AS profile,
-               g.opening, g.path,
-               CAST(sum(g.appearances) AS BIGINT) AS appearances, sum(g.credit)::DOUBLE AS credit,
-               {sums},
-               CAST(sum(g.blocked) AS BIGINT) AS blocked,
-               CAST(sum(g.fallbacks) AS BIGINT) AS fallbacks,
-               CAST(sum(g.fallback_seats) AS BIGINT) AS fallback_seats,
-               CAST(sum(g.games) AS BIGINT) AS games,
-               sum(g.converted)::DOUBLE AS converted,
-               CAST(sum(g.tied) AS BIGINT) AS tied
-        FROM g WHERE g.appearances > 0
-        GROUP BY ALL
-        """, params)
-        return _split(df)
+    if _totals(src):  # the rows per filtered values, summed in polars
+        rows = _totals_rows(src, f).get("balance")
+        if rows is None:
+            return {}
+        return _split(rows)
     ctes, params = _ctes(src, f)
     df = run(src, f"""
         WITH {ctes}
@@ -384,15 +438,11 @@ def matchup_counts(src: Source, f: Selection) -> pl.DataFrame:
     if not columns(src, "seats"):
         return pl.DataFrame()
     if _totals(src):
-        ctes, params = _totals_cte(f, "matchup_totals")
-        return run(src, f"""
-        WITH {ctes}
-        SELECT g.kind, g.player_count, g.blk, g.profile_seat AS profile, g.opponent,
-               CAST(sum(g.comparisons) AS BIGINT) AS comparisons,
-               sum(g.points)::DOUBLE AS points
-        FROM g
-        GROUP BY ALL
-        """, params)
+        rows = _totals_rows(src, f).get("matchup")
+        if rows is None or rows.is_empty():
+            return pl.DataFrame()
+        return (rows.group_by("kind", "player_count", "blk", "profile", "opponent")
+                .agg(pl.col("comparisons").sum(), pl.col("points").sum()))
     ctes, params = _ctes(src, f)
     # the pairs are joined on a number given to each game (once: ps is materialised), which
     # costs a fifth less than joining on the game id's text
@@ -770,14 +820,11 @@ def _game_counts(src: Source, f: Selection) -> pl.DataFrame:
     ``seat_balance`` (the ``games`` of :func:`leader_counts`, without its blocks)."""
     if not columns(src, "seats"):
         return pl.DataFrame()
-    if _totals(src):
-        ctes, params = _totals_cte(f, "balance_totals")
-        return run(src, f"""
-        WITH {ctes}
-        SELECT g.kind, g.player_count, CAST(sum(g.games) AS BIGINT) AS games
-        FROM g WHERE g.appearances > 0
-        GROUP BY ALL
-        """, params)
+    if _totals(src):  # the statement the metrics read too (every player count)
+        rows = _totals_rows(src, f).get("balance")
+        if rows is None or rows.is_empty():
+            return pl.DataFrame()
+        return rows.group_by("kind", "player_count").agg(pl.col("games").sum())
     ctes, params = _ctes(src, f)
     return run(src, f"""
         WITH {ctes}
