@@ -616,7 +616,8 @@ def _copy(o: Any, memo: dict[int, Any]) -> Any:
         if names:
             # t.__new__: a class compiled by mypyc (docs/engine.md "The compiled engine") refuses
             # object.__new__; for a plain slotted dataclass the two are the same
-            r = memo[i] = t.__new__(t)
+            cls: Any = t
+            r = memo[i] = cls.__new__(cls)
             for name in names:
                 v = getattr(o, name, _MISSING)
                 if v is not _MISSING:
