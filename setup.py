@@ -32,6 +32,7 @@ COMPILED: tuple[str, ...] = (
     "engine/mandate2038/content.py",
     "engine/mandate2038/core_actions.py",
     "engine/mandate2038/cycles.py",
+    "engine/mandate2038/dispatch.py",
     "engine/mandate2038/eligibility.py",
     "engine/mandate2038/era_sequence.py",
     "engine/mandate2038/factions.py",
