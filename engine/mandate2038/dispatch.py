@@ -14,6 +14,7 @@ from typing import Any
 
 from engine.core.findings import FindingSink
 from engine.mandate2038.state import GameState
+from schemas.mandate2038 import MandateEvent
 
 Handler = Callable[[GameState, Any, FindingSink], None]
 
@@ -22,11 +23,11 @@ BY_CLASS: dict[type, tuple[str, Handler]] = {}
 HANDLERS: dict[str, Handler] = {}
 
 
-def _noop(st: GameState, ev: Any, sink: FindingSink) -> None:
+def _noop(st: GameState, ev: MandateEvent, sink: FindingSink) -> None:
     return None
 
 
-def _no_citing(st: GameState, ev: Any, sink: FindingSink, start: int) -> None:
+def _no_citing(st: GameState, ev: MandateEvent | None, sink: FindingSink, start: int) -> None:
     return None
 
 

@@ -590,6 +590,11 @@ def _copy(o: Any, memo: dict[int, Any]) -> Any:
     t = type(o)
     if t in _ATOMIC:
         return o
+    if t is tuple:
+        # not remembered by id: a compiled dataclass (the optional compiled engine) stores a
+        # fixed tuple field unboxed and hands out a new tuple on every read, freed once copied,
+        # whose id the next one may reuse; a tuple is immutable, so copies need not be shared
+        return tuple([x if type(x) in _ATOMIC else _copy(x, memo) for x in o])
     i = id(o)
     hit = memo.get(i, _MISSING)
     if hit is not _MISSING:
@@ -606,9 +611,6 @@ def _copy(o: Any, memo: dict[int, Any]) -> Any:
         r = memo[i] = set(o)
     elif t is frozenset:
         r = memo[i] = o
-    elif t is tuple:
-        r = tuple([x if type(x) in _ATOMIC else _copy(x, memo) for x in o])
-        memo[i] = r
     else:
         names = _SLOTS.get(t)
         if names is None:
