@@ -81,6 +81,18 @@ class BenchResult:
         return n / seconds if seconds > 0 else float("inf")
 
 
+def engine_build() -> str:
+    """Which engine the figures are of: the pure-Python one, or the optional compiled one
+    (setup.py, ``PLAYTEST_COMPILE=1``; docs/engine.md), by the engine modules imported from a
+    compiled extension."""
+    native = sorted(name for name, mod in list(sys.modules.items())
+                    if name.startswith("engine.")
+                    and str(getattr(mod, "__file__", None) or "").endswith(".so"))
+    if not native:
+        return "interpreted (pure Python)"
+    return f"compiled with mypyc, {len(native)} modules imported compiled (docs/engine.md)"
+
+
 def _corpus_simulated(games: int, players: list[int], seed: str, bot: str) -> tuple[list[str], float]:
     from engine.simulate import simulate
     from schemas.canonical import dumps_log
@@ -291,6 +303,7 @@ def format_table(res: BenchResult) -> str:
     con.print(t)
     lines = [buf.getvalue().rstrip()]
     lines.append(f"findings in the corpus: {res.findings}")
+    lines.append(f"engine: {engine_build()}")
     if res.load:
         load = " -> ".join(", ".join(f"{x:.1f}" for x in la) for la in res.load)
         lines.append(f"load average before -> after the timed passes (1, 5, 15 min): {load} "

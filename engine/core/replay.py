@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
-
-from pydantic import BaseModel, Field
+from typing import Any
 
 from engine.core.findings import FindingSink
+from engine.core.outcome import Outcome as Outcome  # its own module: mypyc compiles this one
 from engine.core.registry import get_ruleset
 from engine.core.ruleset import Ruleset
 from engine.core.variants import for_setup, variant_unplayable
@@ -33,27 +32,6 @@ class LedgerEntry:
     event: int | None
     detail: str = ""
     round: int | None = None  # games located by rounds (Vestige) instead of Era and cycle
-
-
-class Outcome(BaseModel):
-    """How a game ended, as far as the log allows.
-
-    * competitive: ``winners`` are the winning seats; a tie where everybody loses is
-      ``winners == []`` with ``ending == "tie"``;
-    * team: ``winners`` are the seats of ``winning_team``;
-    * coop and solo (the players against the game): ``result`` is ``"won"`` or
-      ``"lost"``; when won, ``winners`` are every seat.
-    ``details`` holds what is particular to the game (its own warehouse columns).
-    """
-
-    complete: bool = False  # the log reaches final scoring
-    provisional_winners: list[int] = Field(default_factory=list)
-    winners: list[int] = Field(default_factory=list)
-    ending: str | None = None
-    details: dict[str, Any] = Field(default_factory=dict)
-    mode: Literal["competitive", "team", "coop", "solo"] = "competitive"
-    winning_team: str | None = None
-    result: Literal["won", "lost"] | None = None  # coop and solo: against the game
 
 
 @dataclass(slots=True)

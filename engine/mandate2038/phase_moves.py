@@ -590,6 +590,11 @@ def _copy(o: Any, memo: dict[int, Any]) -> Any:
     t = type(o)
     if t in _ATOMIC:
         return o
+    if t is tuple:
+        # not remembered by id: a compiled dataclass (the optional compiled engine) stores a
+        # fixed tuple field unboxed and hands out a new tuple on every read, freed once copied,
+        # whose id the next one may reuse; a tuple is immutable, so copies need not be shared
+        return tuple([x if type(x) in _ATOMIC else _copy(x, memo) for x in o])
     i = id(o)
     hit = memo.get(i, _MISSING)
     if hit is not _MISSING:
@@ -606,19 +611,19 @@ def _copy(o: Any, memo: dict[int, Any]) -> Any:
         r = memo[i] = set(o)
     elif t is frozenset:
         r = memo[i] = o
-    elif t is tuple:
-        r = tuple([x if type(x) in _ATOMIC else _copy(x, memo) for x in o])
-        memo[i] = r
     else:
         names = _SLOTS.get(t)
         if names is None:
             names = _slot_names(t)
         if names:
-            r = memo[i] = object.__new__(t)
+            # t.__new__: a class compiled by mypyc (docs/engine.md "The compiled engine") refuses
+            # object.__new__; for a plain slotted dataclass the two are the same
+            cls: Any = t
+            r = memo[i] = cls.__new__(cls)
             for name in names:
                 v = getattr(o, name, _MISSING)
                 if v is not _MISSING:
-                    object.__setattr__(r, name, v if type(v) in _ATOMIC else _copy(v, memo))
+                    setattr(r, name, v if type(v) in _ATOMIC else _copy(v, memo))
         else:
             r = copy.deepcopy(o, memo)
     return r
@@ -629,10 +634,14 @@ _SLOTS: dict[type, tuple[str, ...]] = {}
 
 def _slot_names(t: type) -> tuple[str, ...]:
     """The slots of a slotted dataclass that :func:`_copy` may copy field by field; empty for
-    any other class (left to :func:`copy.deepcopy`)."""
+    any other class (left to :func:`copy.deepcopy`). A dataclass compiled by mypyc (the
+    optional compiled engine) has no ``__slots__``: its attributes are its ``__mypyc_attrs__``."""
     names = _SLOTS.get(t)
     if names is None:
-        if (getattr(t, "__dataclass_fields__", None) is not None and "__slots__" in t.__dict__
+        native = t.__dict__.get("__mypyc_attrs__")
+        if getattr(t, "__dataclass_fields__", None) is not None and native is not None:
+            names = tuple(n for n in native if n not in ("__dict__", "__weakref__"))
+        elif (getattr(t, "__dataclass_fields__", None) is not None and "__slots__" in t.__dict__
                 and getattr(t, "__deepcopy__", None) is None and "__dict__" not in dir(t)):
             out: list[str] = []
             for k in reversed(t.__mro__):
@@ -676,7 +685,8 @@ def _shallow_copier(t: type) -> Callable[[Any], Any]:
     if not names:
         raise TypeError(f"{t.__name__} is not a slotted dataclass")
     body = "".join(f"    r.{n} = o.{n}\n" for n in names)
-    namespace: dict[str, Any] = {"new": object.__new__, "t": t}
+    # t.__new__(t), not object.__new__(t): a class compiled by mypyc refuses the latter
+    namespace: dict[str, Any] = {"new": t.__new__, "t": t}
     exec(f"def shallow(o):\n    r = new(t)\n{body}    return r\n", namespace)  # noqa: S102
     return cast(Callable[[Any], Any], namespace["shallow"])
 

@@ -33,7 +33,7 @@ from engine.api import (
     Vocabulary,
 )
 from engine.core.options import cite_findings
-from engine.mandate2038 import codes, warehouse
+from engine.mandate2038 import codes, dispatch, warehouse
 from engine.mandate2038.before_selection import on_allocation_window, on_emergency_pause
 from engine.mandate2038.checkpoints import on_checkpoint
 from engine.mandate2038.content import Content, load_content
@@ -207,6 +207,9 @@ def _by_class() -> dict[type, tuple[str, Callable[[GameState, Any, FindingSink],
 
 
 _BY_CLASS = _by_class()
+# the per-event entry points (apply, ended, location) are dispatch.py's functions over these
+# tables: compiled with the rules in the optional compiled engine (docs/engine.md)
+dispatch.install(_BY_CLASS, HANDLERS, _cite_rulings)
 
 #: engine.mandate2038.moves.legal_moves once imported (an import statement per call costs more
 #: than a simulated decision's bookkeeping)
@@ -348,24 +351,12 @@ class MandateRuleset(Game):
             c = _variant_content(c, stamp, version, sink)
         return build_state(header, c.pack, c, sink)
 
-    def apply(self, state: GameState, event: MandateEvent, sink: FindingSink,
-              _by_class: Callable[..., Any] = _BY_CLASS.get) -> None:
-        """Fold one event into the state (mutates it), reporting findings on ``sink``.
-        (``_by_class`` binds the dispatch table's lookup once; callers never pass it.)"""
-        sink.era = state.era or None  # where the event happens (apply_locates)
-        sink.cycle = state.cycle or None
-        known = _by_class(type(event))
-        if known is not None:
-            kind, handler = known
-        else:  # not one of the log's event classes: dispatch on its type
-            kind = event.type
-            handler = HANDLERS.get(kind, _noop)
-        state.event_index = i = sink.event
-        state.cause = state.event_cause = (i, kind)  # the step trace's cause (trace.py)
-        n = len(sink.findings)
-        handler(state, event, sink)
-        if state.event_rulings or (kind == "checkpoint" and state.seat_rulings):
-            _cite_rulings(state, event, sink, n)
+    #: fold one event into the state (mutates it), reporting findings on ``sink``; ``ended``
+    #: and ``location`` are read after every event: plain functions (dispatch.py), so that
+    #: the replay calls them without a bound method
+    apply = staticmethod(dispatch.apply)
+    ended = staticmethod(dispatch.ended)
+    location = staticmethod(dispatch.location)
 
     def finish(self, state: GameState, sink: FindingSink) -> None:
         """After the last event: close what is open; note a log that stops before the end."""
@@ -459,12 +450,6 @@ class MandateRuleset(Game):
         """Mandate 2038 numbers its seats 1..N by position (setup reports a header whose seat
         numbers are not 1..N): a seat past N is not at the table."""
         return range(1, len(state.seats) + 1)
-
-    def ended(self, state: GameState) -> bool:
-        return state.ended
-
-    def location(self, state: GameState) -> tuple[int | None, int | None]:
-        return (state.era or None, state.cycle or None)
 
     def unchecked(self, header: Any) -> list[str]:
         """Rules not checked for this game: the Advanced Play supplement."""

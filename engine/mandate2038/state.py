@@ -18,16 +18,16 @@ Conventions:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from engine.core.replay import Outcome
-    from engine.mandate2038.content import Content
-    from schemas.mandate2038 import MandateHeader
-    from schemas.mandate2038.content import ContentPack
-
+# imported at run time, not only for type checking: a dataclass compiled by mypyc (the optional
+# compiled engine, docs/engine.md) resolves its fields' annotations when the module loads
+from engine.core.outcome import Outcome
 from engine.core.replay import LedgerEntry
 from engine.mandate2038.board import Board
+from engine.mandate2038.content import Content
+from schemas.mandate2038 import MandateHeader
+from schemas.mandate2038.content import ContentPack
 
 CORE_ACTIONS: tuple[str, ...] = ("fund", "research", "build", "organize", "deploy", "influence")
 CORE_SET = frozenset(CORE_ACTIONS)  # the same, for membership tests

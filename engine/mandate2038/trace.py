@@ -93,15 +93,25 @@ def explain(s: Any, field: str, engine_value: int, table_value: int) -> tuple[st
             steps.append(x)
     diff = engine_value - table_value
     shown = [x for x in steps if x[1]]
-    blamed = next((x for x in reversed(shown) if x[1] == diff), None)
+    # plain loops, not next() over reversed(): the compiled engine's mypyc fails on the latter
+    blamed: tuple[str, int, Any] | None = None
+    for x in shown[::-1]:
+        if x[1] == diff:
+            blamed = x
+            break
     how = ""
     if blamed is None and diff > 0:
-        blamed = next((x for x in reversed(steps) if x[1] == 0), None)
+        for x in steps[::-1]:
+            if x[1] == 0:
+                blamed = x
+                break
         if blamed is not None:
             how = f"; the table paid {diff} the rules waive here"
     if blamed is None:
-        blamed = next((x for x in reversed(shown) if x[2][1] in AMOUNT_CAUSES
-                       and (x[1] - diff) * x[1] > 0), None)
+        for x in shown[::-1]:
+            if x[2][1] in AMOUNT_CAUSES and (x[1] - diff) * x[1] > 0:
+                blamed = x
+                break
         if blamed is not None:
             how = f"; the table evidently counted {blamed[1] - diff:+d} for it"
     parts = [f"{d:+d} {'at setup' if e is None else f'at event {e}'} "

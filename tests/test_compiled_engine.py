@@ -1,0 +1,115 @@
+"""The optional compiled engine (issue 30; setup.py, docs/engine.md "The compiled engine
+(optional)").
+
+``PLAYTEST_COMPILE=1 pip install --no-build-isolation -e .`` compiles the modules setup.py lists
+in ``COMPILED`` with mypyc. The list is checked here whatever the build; the rest runs only
+when the compiled modules are what Python imports (a module's ``__file__`` is a ``.so``), and is
+skipped with the reason otherwise: the compiled engine must give every golden expectation and
+replay a simulated game clean, as the interpreted one does (the rules test files themselves are
+run against the compiled build too, docs/engine.md).
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: modules that must stay interpreted: the move generator builds classes at run time and
+#: copies states generically, the declarations' narrowed overrides are refused by mypyc
+INTERPRETED = {
+    "engine/mandate2038/moves.py", "engine/mandate2038/lazy_options.py",
+    "engine/mandate2038/phase_moves.py", "engine/mandate2038/selection_moves.py",
+    "engine/mandate2038/turn_moves.py", "engine/mandate2038/bots.py",
+    "engine/mandate2038/profiles.py", "engine/mandate2038/simulation.py",
+    "engine/mandate2038/ruleset.py", "engine/simulate.py", "engine/core/registry.py",
+    "engine/core/options.py", "engine/core/variants.py", "engine/core/game.py",
+}
+
+
+def compiled_list() -> list[str]:
+    """setup.py's ``COMPILED``, read without running setup.py."""
+    tree = ast.parse((ROOT / "setup.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        target = node.target if isinstance(node, ast.AnnAssign) else (
+            node.targets[0] if isinstance(node, ast.Assign) else None)
+        if isinstance(target, ast.Name) and target.id == "COMPILED" and node.value is not None:
+            return list(ast.literal_eval(node.value))
+    raise AssertionError("setup.py defines no COMPILED list")
+
+
+def module_name(path: str) -> str:
+    return path.removesuffix(".py").replace("/", ".")
+
+
+def compiled_modules() -> list[str]:
+    """The listed modules Python imports from a compiled extension."""
+    found = []
+    for path in compiled_list():
+        mod = importlib.import_module(module_name(path))
+        if str(getattr(mod, "__file__", "")).endswith(".so"):
+            found.append(mod.__name__)
+    return found
+
+
+needs_build = pytest.mark.skipif(
+    not compiled_modules(),
+    reason="the compiled engine is not built here (pure-Python install; build it with "
+           "PLAYTEST_COMPILE=1 pip install --no-build-isolation -e ., docs/engine.md)")
+
+
+def test_the_build_lists_only_existing_modules():
+    listed = compiled_list()
+    assert listed, "setup.py compiles nothing"
+    assert len(set(listed)) == len(listed), "a module is listed twice"
+    for path in listed:
+        assert path.startswith("engine/") and path.endswith(".py"), path
+        assert (ROOT / path).is_file(), f"setup.py compiles {path}, which does not exist"
+        assert not path.endswith("__init__.py"), path
+    assert not INTERPRETED & set(listed), sorted(INTERPRETED & set(listed))
+
+
+@needs_build
+def test_every_listed_module_is_compiled():
+    """A build is whole: a listed module still imported from its source would mean a stale or
+    partial build (a module added to the list since)."""
+    listed = [module_name(p) for p in compiled_list()]
+    assert compiled_modules() == listed
+
+
+@needs_build
+def test_the_move_generator_stays_interpreted():
+    for path in sorted(INTERPRETED):
+        mod = importlib.import_module(module_name(path))
+        assert str(mod.__file__).endswith(".py"), mod.__name__
+
+
+GOLDEN = sorted(p for p in (ROOT / "tests" / "golden" / "mandate2038").glob("*.json")
+                if not p.name.endswith(".expected.json"))
+
+
+@needs_build
+@pytest.mark.needs_game("mandate2038")
+@pytest.mark.parametrize("path", GOLDEN, ids=[p.stem for p in GOLDEN])
+def test_golden_expectations_hold_compiled(path: Path):
+    from tests.test_golden import test_golden as golden_check
+
+    golden_check(path)
+
+
+@needs_build
+@pytest.mark.needs_game("mandate2038")
+def test_simulated_games_replay_clean_compiled():
+    """The simulator's move generator (interpreted) copies and folds the compiled state: its
+    games replay with no finding, as the interpreted engine's do."""
+    from engine.core.replay import replay
+    from engine.simulate import simulate_one
+
+    for i, (players, bots) in enumerate(((3, "random"), (4, "heuristic"), (5, "mixed"))):
+        log = simulate_one("compiled", i, players, bots)
+        result = replay(log.header, log.events)
+        assert result.findings == [], [f.message for f in result.findings[:5]]
