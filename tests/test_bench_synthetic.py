@@ -49,3 +49,20 @@ def test_the_page_bench_times_only_the_pages_asked(tmp_path) -> None:
     assert timed == [t for t in pages.PAGES if t in ("Audit", "Games")]
     with pytest.raises(ValueError, match="no page titled"):
         pages.page_times(tmp_path / "none.duckdb", 0, only=("No such page",))
+
+
+def test_the_page_bench_compiles_a_page_script_once_as_the_server_does() -> None:
+    """AppTest makes a new compiled-script cache per run; the page bench shares one across its
+    runs (the served app's runtime has one), and puts AppTest's own back afterwards."""
+    from streamlit.testing.v1 import app_test
+
+    from cli.bench.pages import _one_script_cache
+
+    before = app_test.ScriptCache
+    restore = _one_script_cache()
+    try:
+        assert app_test.ScriptCache() is app_test.ScriptCache()
+    finally:
+        restore()
+    assert app_test.ScriptCache is before
+    assert app_test.ScriptCache() is not app_test.ScriptCache()
