@@ -152,6 +152,8 @@ def render() -> None:
     f = filters.sidebar(db)
     st.title("Balance")
     games = shown(db, f)
+    if not games:  # none of the chosen games is in the warehouse: nothing to judge yet
+        ui.empty_state(ui.NO_GAMES)
     if len(games) > 1:
         st.caption("Each game's balance metrics as it declares them (docs/balance.md), per "
                    "player count, kind of game and study arm, never pooled: a verdict where the "
