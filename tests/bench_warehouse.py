@@ -61,3 +61,19 @@ def bench_warehouses(tmp_path_factory: pytest.TempPathFactory, name: str, games:
     finally:
         mp.undo()
     return work / "base" / "playtest.duckdb", big
+
+
+def statements(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every SQL statement the dashboards run from now on (``store._run`` counted), in order:
+    the tests of how many statements a page's read takes."""
+    from dashboards import store
+
+    ran: list[str] = []
+    run = store._run
+
+    def counting(db: Path, sql: str, params: list[Any] | None) -> pl.DataFrame:
+        ran.append(sql)
+        return run(db, sql, params)
+
+    monkeypatch.setattr(store, "_run", counting)
+    return ran

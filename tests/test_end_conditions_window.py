@@ -13,15 +13,14 @@ with the kinds interleaved and with one kind stored after all the others.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import duckdb
-import polars as pl
 import pytest
 
 from dashboards import store
 from dashboards.mandate2038 import queries as mandate_queries
 from dashboards.queries import Filters
+from tests.bench_warehouse import statements
 
 #: every 5th game a human playtest, the others simulated (1,500 games, 4 seats and claims each)
 GAMES = 1500
@@ -62,18 +61,6 @@ def warehouses(tmp_path_factory: pytest.TempPathFactory) -> dict[bool, Path]:
     return {last: _warehouse(folder / f"w{int(last)}.duckdb", last) for last in (False, True)}
 
 
-def _statements(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    ran: list[str] = []
-    run = store._run
-
-    def counting(db: Path, sql: str, params: list[Any] | None) -> pl.DataFrame:
-        ran.append(sql)
-        return run(db, sql, params)
-
-    monkeypatch.setattr(store, "_run", counting)
-    return ran
-
-
 @pytest.mark.parametrize("humans_last", [False, True])
 @pytest.mark.parametrize("kind", ["human", "simulated"])
 def test_first_rows_are_the_kinds_whatever_the_share(warehouses: dict[bool, Path],
@@ -103,7 +90,7 @@ def test_the_kinds_share_reads_one_window(warehouses: dict[bool, Path],
     without it, a window too small, the count and a window four times larger."""
     db = warehouses[False]
     store._CACHE.clear()
-    ran = _statements(monkeypatch)
+    ran = statements(monkeypatch)
     f = Filters()
     mandate_queries.endings(db, f, "human", 100, share=0.2)
     mandate_queries.claims(db, f, "human", 100, share=0.2)
@@ -132,7 +119,7 @@ def test_the_sections_counts_are_one_statement(warehouses: dict[bool, Path], tmp
         con.close()
     store._CACHE.clear()
     summarised(db, "outcome_totals")  # the catalog, cached
-    ran = _statements(monkeypatch)
+    ran = statements(monkeypatch)
     f = Filters()
     ends = mandate_queries.ending_counts(db, f)
     strengths = mandate_queries.claim_strengths(db, f)

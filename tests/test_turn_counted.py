@@ -29,6 +29,7 @@ from dashboards.mandate2038 import queries as mandate_queries
 from dashboards.queries import Filters
 from ingest.warehouse import summaries
 from ingest.warehouse.migrations import migrate
+from tests.bench_warehouse import statements
 
 
 def _expanded(counted: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
@@ -171,24 +172,12 @@ def warehouse(tmp_path: Path) -> Path:
     return db
 
 
-def _statements(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    ran: list[str] = []
-    run = store._run
-
-    def counting(db: Path, sql: str, params: list[Any] | None) -> pl.DataFrame:
-        ran.append(sql)
-        return run(db, sql, params)
-
-    monkeypatch.setattr(store, "_run", counting)
-    return ran
-
-
 def test_the_duration_sections_figures_are_one_statement(
         warehouse: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Total minutes, phases, turn boxes and moments and the chart's bins: one statement
     beside the catalog's, the same for each function (its result cached)."""
     queries.summarised(warehouse, "turn_totals")  # the catalog, cached
-    ran = _statements(monkeypatch)
+    ran = statements(monkeypatch)
     f = Filters()
     assert not queries.duration_moments(warehouse, f).is_empty()
     assert not queries.phase_moments(warehouse, f).is_empty()
