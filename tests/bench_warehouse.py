@@ -63,6 +63,18 @@ def bench_warehouses(tmp_path_factory: pytest.TempPathFactory, name: str, games:
     return work / "base" / "playtest.duckdb", big
 
 
+@pytest.fixture(scope="module")
+def warehouses(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """25 ingested games (20 simulated, 5 synthetic facilitated; four a load), and them
+    replicated to 250 by the page bench's builder (a test module's fixture: import it)."""
+    return bench_warehouses(tmp_path_factory, "bench250", 250)
+
+
+def sorted_frame(df: pl.DataFrame) -> pl.DataFrame:
+    """``df`` sorted on every column (nulls last): frames compared whatever their row order."""
+    return df.sort(df.columns, nulls_last=True)
+
+
 def statements(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Every SQL statement the dashboards run from now on (``store._run`` counted), in order:
     the tests of how many statements a page's read takes."""

@@ -17,15 +17,18 @@ from pathlib import Path
 
 import duckdb
 import polars as pl
-import pytest
 from polars.testing import assert_frame_equal
 
 from dashboards import protocols, queries, store
 from dashboards.queries import Filters
 from ingest.warehouse import summaries
 from ingest.warehouse.migrations import MIGRATIONS, migrate
+from tests import bench_warehouse
 from tests.bench_warehouse import FILTERS as COMMON
-from tests.bench_warehouse import bench_warehouses, direct
+from tests.bench_warehouse import direct, sorted_frame
+
+#: the 25 ingested games and them replicated to 250 (the shared module-scoped fixture)
+warehouses = bench_warehouse.warehouses
 
 # --- the queries replaced, verbatim as they stood on main (6ff64f1) --------------------------
 
@@ -56,18 +59,6 @@ FILTERS = [
     Filters(games=("mandate2038",), evidence_only=True),
     Filters(rules_versions=("no-such-version",)),
 ]
-
-
-@pytest.fixture(scope="module")
-def warehouses(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """25 ingested games (20 simulated, 5 synthetic facilitated; four a load), and them
-    replicated to 250 by the page bench's builder."""
-    base, big = bench_warehouses(tmp_path_factory, "phase1m", 250)
-    return base, big
-
-
-def _sorted(df: pl.DataFrame) -> pl.DataFrame:
-    return df.sort(df.columns, nulls_last=True)
 
 
 def _check_phase_moments(db: Path) -> int:
@@ -156,15 +147,15 @@ def _check_protocol_reads(db: Path, located: bool = True) -> int:
                 assert new.is_empty(), name
                 continue
             assert new.columns == old.columns and new.dtypes == old.dtypes, name
-            assert_frame_equal(_sorted(new), _sorted(old))
+            assert_frame_equal(sorted_frame(new), sorted_frame(old))
             # in game order (and each game's survey answers and seats in their order)
             assert new["game_id"].to_list() == old["game_id"].to_list()
             if name == "seats":  # one row per game and seat: the order is the whole order
                 assert_frame_equal(new, old)
             compared += old.height
         if part:
-            assert_frame_equal(_sorted(queries.capture(db, part)),
-                               _sorted(direct(db, _OLD_CAPTURE, [part])))
+            assert_frame_equal(sorted_frame(queries.capture(db, part)),
+                               sorted_frame(direct(db, _OLD_CAPTURE, [part])))
             assert_frame_equal(queries.seat_numbers(db, part), direct(db, _OLD_SEATS, [part]))
     assert queries.summarised(db, "protocol_rows") is located
     return compared
@@ -186,7 +177,7 @@ def _locations_ok(db: Path) -> int:
                           params=[table]).pl()
             want = con.sql(f"SELECT game_id, min(rowid) AS lo, count(*) AS n, "
                            f"max(rowid) - min(rowid) + 1 AS span FROM {table} GROUP BY ALL").pl()
-            assert_frame_equal(_sorted(got), _sorted(want.drop("span")))
+            assert_frame_equal(sorted_frame(got), sorted_frame(want.drop("span")))
             assert (want["span"] == want["n"]).all(), f"{table}: a game's rows not side by side"
         return int(con.execute("SELECT count(*) FROM protocol_rows").fetchall()[0][0])
     finally:
@@ -236,13 +227,13 @@ def test_migration_13_writes_what_the_loads_wrote(warehouses: tuple[Path, Path],
         con.execute("DELETE FROM schema_migrations WHERE version >= 13")
         assert migrate(con) == [v for v, _, _ in MIGRATIONS if v >= 13] == [13, 14]
         for table, frame in want.items():
-            assert_frame_equal(_sorted(con.sql(f"SELECT * FROM {table}").pl()), _sorted(frame),
+            assert_frame_equal(sorted_frame(con.sql(f"SELECT * FROM {table}").pl()), sorted_frame(frame),
                                rel_tol=1e-12)
         # run again over its own tables (the migrations re-run after an older one): the same
         con.execute("DELETE FROM schema_migrations WHERE version >= 13")
         assert migrate(con) == [13, 14]
         for table, frame in want.items():
-            assert_frame_equal(_sorted(con.sql(f"SELECT * FROM {table}").pl()), _sorted(frame),
+            assert_frame_equal(sorted_frame(con.sql(f"SELECT * FROM {table}").pl()), sorted_frame(frame),
                                rel_tol=1e-12)
     finally:
         con.close()
@@ -385,9 +376,9 @@ def test_receipts_by_row_id_equal_the_scan(warehouses: tuple[Path, Path],
         old = direct(db, _old_interventions(where), params)
         new = queries.interventions(db, f)
         assert new.columns == old.columns and new.dtypes == old.dtypes
-        assert_frame_equal(_sorted(new), _sorted(old))
-        assert_frame_equal(_sorted(queries.observation_page(db, f, 10)["interventions"]),
-                           _sorted(old))
+        assert_frame_equal(sorted_frame(new), sorted_frame(old))
+        assert_frame_equal(sorted_frame(queries.observation_page(db, f, 10)["interventions"]),
+                           sorted_frame(old))
         shown += old.height
     assert shown > 20
 

@@ -30,8 +30,12 @@ from dashboards import DB_ENV, protocols, queries, store, ui
 from dashboards.queries import Filters
 from ingest.warehouse import summaries
 from ingest.warehouse.migrations import MIGRATIONS, migrate
+from tests import bench_warehouse
 from tests.bench_warehouse import FILTERS as COMMON
-from tests.bench_warehouse import bench_warehouses, direct
+from tests.bench_warehouse import direct, sorted_frame
+
+#: the 25 ingested games and them replicated to 250 (the shared module-scoped fixture)
+warehouses = bench_warehouse.warehouses
 
 FILTERS = [
     *COMMON,
@@ -81,18 +85,6 @@ _OLD_SURVEY_TEXT = """SELECT sv.game_id, sv.seat, s.faction, sv.item, sv.value_t
              ORDER BY sv.item, sv.game_id, sv.seat LIMIT ?"""
 
 
-@pytest.fixture(scope="module")
-def warehouses(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """25 ingested games (20 simulated, 5 synthetic facilitated; four a load), and them
-    replicated to 250 by the page bench's builder."""
-    base, big = bench_warehouses(tmp_path_factory, "obs2", 250)
-    return base, big
-
-
-def _sorted(df: pl.DataFrame) -> pl.DataFrame:
-    return df.sort(df.columns, nulls_last=True)
-
-
 def _copy(db: Path, to: Path, *statements: str) -> Path:
     """A copy of ``db`` with ``statements`` run on it."""
     to.write_bytes(db.read_bytes())
@@ -118,7 +110,7 @@ def _observations_located(db: Path) -> int:
                        "max(rowid) - min(rowid) + 1 AS span FROM observations GROUP BY ALL").pl()
     finally:
         con.close()
-    assert_frame_equal(_sorted(got), _sorted(want.drop("span")))
+    assert_frame_equal(sorted_frame(got), sorted_frame(want.drop("span")))
     assert (want["span"] == want["n"]).all(), "a game's observations not side by side"
     return got.height
 
@@ -136,14 +128,14 @@ def test_protocol_rows_locate_each_games_observations(warehouses: tuple[Path, Pa
     db.write_bytes(base.read_bytes())
     con = duckdb.connect(str(db))
     try:
-        want = _sorted(con.sql("SELECT * FROM protocol_rows").pl())
+        want = sorted_frame(con.sql("SELECT * FROM protocol_rows").pl())
         con.execute("DELETE FROM protocol_rows WHERE tbl = 'observations'")
         con.execute("DELETE FROM schema_migrations WHERE version >= 14")
         assert migrate(con) == [v for v, _, _ in MIGRATIONS if v >= 14] == [14]
-        assert_frame_equal(_sorted(con.sql("SELECT * FROM protocol_rows").pl()), want)
+        assert_frame_equal(sorted_frame(con.sql("SELECT * FROM protocol_rows").pl()), want)
         con.execute("DELETE FROM schema_migrations WHERE version >= 14")
         assert migrate(con) == [14]
-        assert_frame_equal(_sorted(con.sql("SELECT * FROM protocol_rows").pl()), want)
+        assert_frame_equal(sorted_frame(con.sql("SELECT * FROM protocol_rows").pl()), want)
     finally:
         con.close()
     assert _observations_located(db) == 5
@@ -178,7 +170,7 @@ def _check_categories(db: Path, located: bool) -> int:
             assert_frame_equal(got, old)  # in the same order: by game, then first event
         else:
             assert got["idxs"].null_count() == got.height
-            assert_frame_equal(_sorted(got.drop("idxs")), _sorted(old.drop("idxs")))
+            assert_frame_equal(sorted_frame(got.drop("idxs")), sorted_frame(old.drop("idxs")))
         compared += int(old["n"].sum())
     return compared
 
@@ -209,7 +201,7 @@ def test_a_wrong_observation_location_is_read_by_game_id(warehouses: tuple[Path,
     ids = _session_ids(db)
     got = queries.protocol_check_rows(db, ids)["categories"]
     old = _old_categories(db, sorted(set(ids)))
-    assert_frame_equal(_sorted(got.drop("idxs")), _sorted(old.drop("idxs")))
+    assert_frame_equal(sorted_frame(got.drop("idxs")), sorted_frame(old.drop("idxs")))
     moved = set(got.filter(pl.col("idxs").is_null())["game_id"].to_list())
     assert len(moved) == 2
     kept = old.filter(~pl.col("game_id").is_in(list(moved)))
@@ -285,7 +277,7 @@ def _check_protocol_games(db: Path) -> int:
                 rows = direct(db, f"SELECT {', '.join(ui.NAME_COLUMNS)} FROM games "
                                   "WHERE list_contains(?::VARCHAR[], game_id)",
                               [got["game_id"].to_list()])
-                assert_frame_equal(_sorted(got.select(list(ui.NAME_COLUMNS))), _sorted(rows))
+                assert_frame_equal(sorted_frame(got.select(list(ui.NAME_COLUMNS))), sorted_frame(rows))
                 compared += old.height
     return compared
 
