@@ -969,6 +969,27 @@ def protocol_games(db: Path, f: Filters, include_non_human: bool = False,
     )
 
 
+def protocol_sessions(db: Path, f: Filters, limit: int) -> pl.DataFrame | None:
+    """:func:`protocol_games` of the human sessions (the page's default) with what their
+    capture check reads (``capture``, ``categories``, ``survey``, ``seats``: lists, as
+    ``protocol_sessions`` keeps them, migration 15), from that table: one statement, the
+    newest ``limit`` sessions found on the sort keys and then their rows read by row id.
+    None for a warehouse without the table (read as before: :func:`protocol_games`,
+    :func:`protocol_check_rows`)."""
+    if not summarised(db, "protocol_sessions"):
+        return None
+    where, params = f.where()
+    order = "ORDER BY g.date DESC NULLS LAST, g.game_id"
+    cols = ("g.game_id, g.date, g.protocol, g.archive_path, g.session_type, g.game, "
+            "g.player_count, g.source_name, g.source_format, "
+            f"{_count_sql(db, f'{where} AND {HUMAN_SQL}')} AS total, "
+            "g.capture, g.categories, g.survey, g.seats")
+    return query(db, f"WITH p AS (SELECT g.rowid AS r FROM protocol_sessions g WHERE {where} "
+                     f"AND {HUMAN_SQL} {order} LIMIT ?) SELECT {cols} FROM protocol_sessions g "
+                     f"WHERE g.rowid IN (SELECT r FROM p) {order}",
+                 [*params, int(limit), *params])
+
+
 def capture(db: Path, game_ids: list[str]) -> pl.DataFrame:
     """The warehouse's capture results of ``game_ids``: game_id, item, group, captured, reason
     (one row per checklist item of each game's protocol, scored at ingest)."""

@@ -316,6 +316,7 @@ def synthetic_warehouse(games: int, work: Path, seed: str = "bench-pages") -> Pa
         # totals (a copied game's block is its own): from the copied tables (migration 12)
         con.execute("BEGIN TRANSACTION")
         summaries.locate(con)
+        summaries.sessions(con)  # each session's protocol check rows (migration 15)
         game_totals.refresh(con)
         con.execute("COMMIT")
         con.execute("CHECKPOINT")

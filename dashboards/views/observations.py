@@ -27,6 +27,19 @@ def _completeness(db: str, stamp: tuple[object, ...], games: tuple[tuple[str, st
     return protocols.completeness_shown(Path(db), frame, shown)
 
 
+@st.cache_resource(show_spinner="Reading capture completeness...", max_entries=8)
+def _session_completeness(db: str, stamp: tuple[object, ...], f: filters.Filters, limit: int,
+                          shown: int | None = None) -> tuple[pl.DataFrame,
+                                                             protocols.Completeness] | None:
+    """The newest ``limit`` human sessions passing ``f`` and their capture completeness (as
+    :func:`_completeness`), from the load step's ``protocol_sessions`` (one read); None for a
+    warehouse without it. Cached as :func:`_completeness`."""
+    sessions = queries.protocol_sessions(Path(db), f, limit)
+    if sessions is None:
+        return None
+    return sessions, protocols.completeness_of_sessions(Path(db), sessions, shown)
+
+
 st.caption(
     "What the facilitators captured, one section per game against that game's own versioned "
     "observation protocol: observations by category, part of the game (Mandate 2038's Era) and "
@@ -102,7 +115,9 @@ def section(ga: gameapps.GameApp, f: filters.Filters) -> None:
     others = st.checkbox("Score simulations and walkthroughs too", key=gameapps.key("obs_nonhuman"),
                          help="The protocol is for physical sessions; off by default.")
     limit = 100
-    games = queries.protocol_games(db, f, others, limit)
+    checked = None if others else _session_completeness(str(db), store.version(db), f, limit,
+                                                         ui.TABLE_ROWS)
+    games = checked[0] if checked is not None else queries.protocol_games(db, f, others, limit)
     if games.is_empty():
         ui.empty_state("No human playtest matches (illustrative samples and simulations are "
                        "not sessions a facilitator observed); tick the box above to score the "
@@ -111,9 +126,9 @@ def section(ga: gameapps.GameApp, f: filters.Filters) -> None:
         n_games = int(games["total"][0])
         scored = tuple(games.select("game_id", "protocol").iter_rows())
         sessions = games.select(list(ui.NAME_COLUMNS))  # their names, read with them
-        per_game, per_item, misfits, n_misfits = _completeness(
-            str(db), store.version(db), scored, ui.TABLE_ROWS)
-        if not store.table_exists(db, "capture"):
+        per_game, per_item, misfits, n_misfits = checked[1] if checked is not None else (
+            _completeness(str(db), store.version(db), scored, ui.TABLE_ROWS))
+        if checked is None and not store.table_exists(db, "capture"):
             st.caption("This warehouse predates the `capture` table: the archived logs were "
                        "re-scored. Run `playtest rebuild` to score them at ingest.")
         if "completeness" in per_game.columns and per_game["completeness"].drop_nulls().len():

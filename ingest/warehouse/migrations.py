@@ -386,6 +386,8 @@ MIGRATIONS: list[tuple[int, str, str]] = [
      _summaries.migration_13_sql()),
     (14, "protocol_rows: where each game's observations are stored (row ids)",
      _summaries.migration_14_sql()),
+    (15, "protocol_sessions: each human session's filtered values and protocol check rows",
+     _summaries.migration_15_sql()),
 ]
 
 _CREATE_LOG = """

@@ -225,6 +225,7 @@ def add_totals(con: duckdb.DuckDBPyConnection, views: dict[str, str],
         if name in have and {"games", source} <= set(views):
             con.execute(f"INSERT INTO {name} BY NAME "
                         + select.format(source=f'"{views[source]}"', games=f'"{views["games"]}"'))
+    add_sessions(con, views, have)
     if "ledger_totals" not in have or not {"games", "seats", "ledger"} <= set(views):
         return
     sql = LEDGER_TOTALS_SELECT.format(**{t: f'"{views[t]}"' for t in ("games", "seats", "ledger")})
@@ -265,7 +266,7 @@ def present(con: duckdb.DuckDBPyConnection) -> frozenset[str]:
     rows = con.execute("SELECT table_name FROM information_schema.tables "
                        "WHERE list_contains(?::VARCHAR[], table_name)",
                        [[*TABLES, "ledger_totals", *TOTALS_TABLES, "game_rows",
-                         "protocol_rows"]]).fetchall()
+                         "protocol_rows", "protocol_sessions"]]).fetchall()
     return frozenset(str(r[0]) for r in rows)
 
 
@@ -286,6 +287,7 @@ def refresh(con: duckdb.DuckDBPyConnection) -> None:
         con.execute("INSERT INTO ledger_totals BY NAME "
                     + LEDGER_TOTALS_SELECT.format(ledger="ledger", games="games", seats="seats"))
     locate(con)
+    sessions(con)
 
 
 def add_batch(con: duckdb.DuckDBPyConnection, source: str, view: str,
@@ -410,3 +412,96 @@ def add_locations(con: duckdb.DuckDBPyConnection, source: str, view: str) -> Non
         "? + min(rowid) - (SELECT min(rowid) FROM " + source + " WHERE rowid >= ?) AS lo, "
         f"count(*) AS n FROM {source} WHERE rowid >= ? GROUP BY game_id",
         [stored, stored, stored])
+
+
+# --- each human session's protocol check, one row (migration 15) ------------------------------
+
+#: ``protocol_sessions``: one row per human session (``is_human`` and not illustrative: the
+#: sessions the Observation protocols page scores by default), with the games columns the
+#: sidebar filters on and the page shows (:data:`GAME_KEYS`, protocol, archive path, what a
+#: game's name is made of) and what its capture check reads of the game, as lists: its
+#: ``capture`` rows (stored order), its observation ``categories`` (each with its count, by
+#: first event), its ``survey`` answers (log order) and its ``seats``. The page read the
+#: newest 100 sessions from ``games`` and then their rows of four tables by location (0.1 CPU
+#: s of a cold draw at a million games); this is one read of 100 rows.
+PROTOCOL_SESSIONS_CREATE = (
+    f"CREATE TABLE protocol_sessions (game_id VARCHAR, {_GAME_KEYS_DDL}, protocol VARCHAR, "
+    "archive_path VARCHAR, source_name VARCHAR, source_format VARCHAR, "
+    'capture STRUCT(item VARCHAR, "group" VARCHAR, captured BOOLEAN, reason VARCHAR)[], '
+    "categories STRUCT(category VARCHAR, n BIGINT)[], "
+    "survey STRUCT(idx INTEGER, item VARCHAR, seat INTEGER, value_text VARCHAR, "
+    "value_num DOUBLE)[], seats INTEGER[])"
+)
+
+#: the sessions ``protocol_sessions`` keeps (on ``games`` aliased ``g``), as
+#: ``dashboards.queries.HUMAN_SQL``
+PROTOCOL_SESSIONS_WHERE = "g.is_human AND NOT coalesce(g.illustrative, FALSE)"
+
+
+def _sessions_select(games: str, capture: str, observations: str, survey: str,
+                     seats: str) -> str:
+    """The ``protocol_sessions`` rows of the games in ``games`` from the rows in the other
+    sources (tables, views or subqueries; ``capture`` with a column ``_r``, its rows' stored
+    order)."""
+    return (
+        f"SELECT g.game_id, {_G}, g.protocol, g.archive_path, g.source_name, g.source_format, "
+        "c.capture, o.categories, sv.survey, s.seats FROM {games} g "
+        "LEFT JOIN (SELECT game_id, list({'item': item_id, 'group': grp, 'captured': captured, "
+        f"'reason': reason}} ORDER BY _r) AS capture FROM {capture} GROUP BY game_id) c "
+        "USING (game_id) "
+        "LEFT JOIN (SELECT game_id, list({'category': category, 'n': n} ORDER BY first, "
+        "category NULLS LAST) AS categories FROM (SELECT game_id, category, count(*) AS n, "
+        f"min(idx) AS first FROM {observations} GROUP BY game_id, category) GROUP BY game_id) o "
+        "USING (game_id) "
+        "LEFT JOIN (SELECT game_id, list({'idx': idx, 'item': item, 'seat': seat, "
+        "'value_text': value_text, 'value_num': value_num} ORDER BY idx) AS survey "
+        f"FROM {survey} GROUP BY game_id) sv USING (game_id) "
+        "LEFT JOIN (SELECT game_id, list(seat ORDER BY seat) AS seats "
+        f"FROM {seats} GROUP BY game_id) s USING (game_id) "
+        f"WHERE {PROTOCOL_SESSIONS_WHERE}"
+    ).replace("{games}", games)
+
+
+def _sessions_from_tables() -> str:
+    return _sessions_select("games", "(SELECT *, rowid AS _r FROM capture)", "observations",
+                            "survey", "seats")
+
+
+def migration_15_sql() -> str:
+    """Create ``protocol_sessions`` and fill it from the tables loaded (migration 15; recomputed
+    when the database already has it: the migrations re-run after an older one)."""
+    create = PROTOCOL_SESSIONS_CREATE.replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS")
+    return (f"{create};\nDELETE FROM protocol_sessions;\n"
+            f"INSERT INTO protocol_sessions BY NAME {_sessions_from_tables()} ORDER BY g.game_id;")
+
+
+def sessions(con: duckdb.DuckDBPyConnection) -> None:
+    """Recompute ``protocol_sessions`` from the tables (in the caller's transaction), when the
+    warehouse has it: for tables written other than by the load step (the page bench's
+    replicated warehouse, a test's hand-made rows)."""
+    if "protocol_sessions" in present(con):
+        con.execute("DELETE FROM protocol_sessions")
+        con.execute(f"INSERT INTO protocol_sessions BY NAME {_sessions_from_tables()}")
+
+
+def add_sessions(con: duckdb.DuckDBPyConnection, views: dict[str, str],
+                 have: frozenset[str]) -> None:
+    """Add the ``protocol_sessions`` rows of a batch whose rows are the registered views
+    ``views[table]``, just inserted (in the load's transaction). Its capture rows are read
+    from the table, where they were inserted in their order (a view's aggregate has no order):
+    those after the committed rows."""
+    if "protocol_sessions" not in have or "games" not in views:
+        return
+
+    def source(table: str) -> str:
+        return f'"{views[table]}"' if table in views else f"(SELECT * FROM {table} WHERE FALSE)"
+
+    if "capture" in views:
+        total = con.execute("SELECT count(*) FROM capture").fetchall()[0][0]
+        batch = con.execute(f'SELECT count(*) FROM "{views["capture"]}"').fetchall()[0][0]
+        stored = int(total) - int(batch)  # committed rows: row ids 0 .. stored - 1
+        capture = f"(SELECT *, rowid AS _r FROM capture WHERE rowid >= {stored})"
+    else:
+        capture = "(SELECT *, rowid AS _r FROM capture WHERE FALSE)"
+    con.execute("INSERT INTO protocol_sessions BY NAME " + _sessions_select(
+        source("games"), capture, source("observations"), source("survey"), source("seats")))
