@@ -797,7 +797,8 @@ def _first_games(db: Path, cat: str, cat_params: list[Any], window: int) -> list
     return [int(r) for r in rows.to_list()]
 
 
-def observation_page(db: Path, f: Filters, limit: int) -> dict[str, pl.DataFrame]:
+def observation_page(db: Path, f: Filters, limit: int,
+                     first: bool = True) -> dict[str, pl.DataFrame]:
     """What the Observation protocols page reads, on one connection, counted in SQL:
 
     ``counts`` (category, era, rule, observations: the chart's bars), ``first`` (``limit``
@@ -805,7 +806,8 @@ def observation_page(db: Path, f: Filters, limit: int) -> dict[str, pl.DataFrame
     (receipts), ``survey_numeric`` (box statistics per item) and ``survey_text`` (the first
     ``limit`` answers in words, ``total`` of them), and ``names``: the rows of ``games`` that
     name the games of ``first``, ``interventions`` and ``survey_text`` (``ui.NAME_COLUMNS``,
-    read with them: no lookup of their ids)."""
+    read with them: no lookup of their ids). ``first`` False: no first observations (an
+    empty ``first``; the page reads them when their expander is opened)."""
     from dashboards import ui
 
     where, params = f.where()
@@ -826,13 +828,17 @@ def observation_page(db: Path, f: Filters, limit: int) -> dict[str, pl.DataFrame
              WHERE {where} AND sv.value_num IS NULL AND sv.value_text IS NOT NULL
              ORDER BY sv.item, sv.game_id, sv.seat LIMIT ?""",
                  [*params, int(limit) if worded else 0])  # none: its columns only
-    first, first_names = ui.split_names(first_observations(db, f, limit, names=True))
+    first_names: pl.DataFrame | None = None
+    if first:
+        observed, first_names = ui.split_names(first_observations(db, f, limit, names=True))
+    else:
+        observed = pl.DataFrame()
     receipts, receipt_names = ui.split_names(interventions(db, f, names=True))
     text, text_names = ui.split_names(text)
     named = [n for n in (first_names, receipt_names, text_names) if n is not None and n.height]
     names = (pl.concat(named, how="vertical_relaxed").unique("game_id", maintain_order=True)
              if named else pl.DataFrame(schema=ui.NAME_COLUMNS))
-    return {"counts": frames[0], "first": first, "interventions": receipts,
+    return {"counts": frames[0], "first": observed, "interventions": receipts,
             "survey_numeric": frames[1], "survey_text": text, "names": names}
 
 
