@@ -131,10 +131,10 @@ def test_protocol_rows_locate_each_games_observations(warehouses: tuple[Path, Pa
         want = sorted_frame(con.sql("SELECT * FROM protocol_rows").pl())
         con.execute("DELETE FROM protocol_rows WHERE tbl = 'observations'")
         con.execute("DELETE FROM schema_migrations WHERE version >= 14")
-        assert migrate(con) == [v for v, _, _ in MIGRATIONS if v >= 14] == [14]
+        assert migrate(con) == [v for v, _, _ in MIGRATIONS if v >= 14] == [14, 15]
         assert_frame_equal(sorted_frame(con.sql("SELECT * FROM protocol_rows").pl()), want)
         con.execute("DELETE FROM schema_migrations WHERE version >= 14")
-        assert migrate(con) == [14]
+        assert migrate(con) == [14, 15]
         assert_frame_equal(sorted_frame(con.sql("SELECT * FROM protocol_rows").pl()), want)
     finally:
         con.close()
