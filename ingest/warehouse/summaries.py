@@ -472,7 +472,7 @@ def migration_15_sql() -> str:
     when the database already has it: the migrations re-run after an older one)."""
     create = PROTOCOL_SESSIONS_CREATE.replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS")
     return (f"{create};\nDELETE FROM protocol_sessions;\n"
-            f"INSERT INTO protocol_sessions BY NAME {_sessions_from_tables()} ORDER BY g.game_id;")
+            f"INSERT INTO protocol_sessions BY NAME {_sessions_from_tables()};")
 
 
 def sessions(con: duckdb.DuckDBPyConnection) -> None:
