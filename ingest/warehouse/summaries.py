@@ -36,7 +36,9 @@ and how many turns took it: the Duration page's quantiles and moments, exact). M
 adds ``phase_totals`` (each phase's per-game minutes by value: Duration's per-phase statistics)
 and ``duration_totals`` (the timed games by total minutes), and ``protocol_rows``: where each
 game's ``capture`` and ``survey`` rows are stored, as ``game_rows`` (migration 11) for events,
-findings and seats; migration 14 has it locate each game's ``observations`` too.
+findings and seats; migration 14 has it locate each game's ``observations`` too. Migration 15
+adds ``protocol_sessions``: each human session's filtered values and the rows its capture check
+reads, as lists (the Observation protocols page's newest sessions and their check in one read).
 """
 
 from __future__ import annotations
