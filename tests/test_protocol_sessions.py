@@ -242,3 +242,28 @@ def test_the_page_draws_the_details_when_opened(warehouses: tuple[Path, Path],
     assert shown, [list(d.value.columns) for d in at.dataframe]
     assert shown[0]["reason"].to_list() == want.misfits["reason"].to_list()
     assert shown[0]["event"].to_list() == want.misfits["event"].to_list()
+
+
+def test_survey_boxes_equal_the_sql(tmp_path: Path) -> None:
+    """The survey's box statistics computed from the counted values equal the SQL over
+    ``survey_totals`` they replace (one answer, equal values, even and odd counts, negative
+    and fractional values, several rows of one value); empty without answers."""
+    db = tmp_path / "boxes.duckdb"
+    con = duckdb.connect(str(db))
+    try:
+        con.execute("CREATE TABLE survey_totals (item VARCHAR, value_num DOUBLE, n BIGINT)")
+        con.executemany("INSERT INTO survey_totals VALUES (?, ?, ?)", [
+            ("one", 3.0, 1), ("same", 2.0, 4), ("even", 1.0, 1), ("even", 4.0, 1),
+            ("even", 5.0, 2), ("odd", -1.5, 2), ("odd", 0.25, 3), ("odd", 7.0, 2),
+            ("split", 1.0, 3), ("split", 1.0, 2), ("split", 9.0, 5), ("wide", 0.1, 7),
+            ("wide", 0.2, 11), ("wide", 0.3, 13), ("wide", 1e6, 1)])
+    finally:
+        con.close()
+    where = "TRUE"
+    want = direct(db, queries._survey_numeric_sql(True, where), [])
+    got = queries._survey_boxes(direct(db, queries._survey_values_sql(where), []))
+    assert got.height == 6
+    assert_frame_equal(got, want, rel_tol=1e-12, abs_tol=1e-12)
+    empty = direct(db, queries._survey_values_sql("FALSE"), [])
+    assert_frame_equal(queries._survey_boxes(empty),
+                       direct(db, queries._survey_numeric_sql(True, "FALSE"), []))
