@@ -69,8 +69,12 @@ def test_a_game_rebuilt_from_the_warehouse_with_the_pickers_seats(
     monkeypatch.setattr(queries, "game_row", no_archive)
     read: list[str] = []
     real_seats = queries.game_seats
-    monkeypatch.setattr(queries, "game_seats",
-                        lambda d, g: read.append(g) or real_seats(d, g))
+
+    def counted(d: Path, g: str) -> pl.DataFrame:
+        read.append(g)
+        return real_seats(d, g)
+
+    monkeypatch.setattr(queries, "game_seats", counted)
     compared = 0
     for gid in ids:
         want = gamelog.load(db, gid)
