@@ -101,8 +101,13 @@ def parse_text(data: bytes, name: str) -> GameLog:
     return out
 
 
-def load(db: Path, game_id: str) -> GameLog:
-    """The game ``game_id`` read from its archive file (or rebuilt from the warehouse)."""
+def load(db: Path, game_id: str, seats: Any = None) -> GameLog:
+    """The game ``game_id`` read from its archive file (or rebuilt from the warehouse).
+
+    ``seats``: the game's ``seats`` rows (seat, faction, player) when the caller read them
+    already (the Replay viewer's picker, :func:`dashboards.queries.picker_seats`); a game
+    rebuilt from the warehouse without a receipt takes its header's seats from them instead
+    of reading them again."""
     row = queries.game_row(db, game_id)
     if row is None:
         return GameLog(problems=[f"no game {game_id!r} in the warehouse"])
@@ -116,10 +121,11 @@ def load(db: Path, game_id: str) -> GameLog:
             problem = ""
     else:
         problem = f"the archive file for {game_id} was not found ({row.get('archive_path')!r})"
-    return _from_warehouse(db, game_id, row, problem)
+    return _from_warehouse(db, game_id, row, problem, seats)
 
 
-def _from_warehouse(db: Path, game_id: str, row: dict[str, Any], problem: str) -> GameLog:
+def _from_warehouse(db: Path, game_id: str, row: dict[str, Any], problem: str,
+                    known_seats: Any = None) -> GameLog:
     out = GameLog(source="warehouse events", problems=[problem])
     header_obj = None
     receipt = row.get("receipt")
@@ -130,7 +136,9 @@ def _from_warehouse(db: Path, game_id: str, row: dict[str, Any], problem: str) -
         except json.JSONDecodeError:
             header_obj = None
     if header_obj is None:
-        seats = queries.game_seats(db, game_id)
+        seats = (queries.game_seats(db, game_id) if known_seats is None
+                 else known_seats.sort("seat") if "seat" in known_seats.columns
+                 else known_seats)
         if seats.is_empty():
             return out
         header_obj = {

@@ -259,15 +259,26 @@ _KNOWN: OrderedDict[tuple[Any, ...], frozenset[str]] = OrderedDict()
 
 def _probe_sql(table: str) -> str:
     """A statement whose result has ``table``'s columns and no row (an absent table gives an
-    empty frame): binding it costs a millisecond, where a look at the catalog
-    (``information_schema``, ``duckdb_columns()``) costs 10-20 ms on a new connection."""
+    empty frame): binding it costs 1-3 ms on a warehouse, where a look at every catalog
+    (``information_schema``, ``duckdb_columns()`` unrestricted) costs 10-20 ms on a new
+    connection; :func:`batch` asks the warehouse's own catalog once for several tables
+    (:func:`_catalog_sql`), a study folder's in-memory views are probed."""
     if not _TABLE.match(table):
         raise ValueError(f"not a table name: {table!r}")
     return f"SELECT * FROM {table} LIMIT 0"  # a lower-case name, never user text
 
 
-def _know(src: Source, table: str, frame: pl.DataFrame) -> frozenset[str]:
-    cols = frozenset(frame.columns)
+def _catalog_sql(tables: Sequence[str]) -> tuple[str, list[Any]]:
+    """ONE statement naming the columns of each of ``tables`` in a warehouse (a row per table
+    and column; none for an absent table): the warehouse's own catalog, 4 ms at a million
+    games where a :func:`_probe_sql` per table cost 2 ms each."""
+    return ("SELECT table_name, column_name FROM duckdb_columns() "
+            "WHERE database_name = current_database() "
+            "AND list_contains(?::VARCHAR[], table_name)", [list(tables)])
+
+
+def _know(src: Source, table: str, frame: pl.DataFrame | frozenset[str]) -> frozenset[str]:
+    cols = frame if isinstance(frame, frozenset) else frozenset(frame.columns)
     _KNOWN[(data_version(src), table)] = cols
     while len(_KNOWN) > 256:
         _KNOWN.popitem(last=False)
@@ -297,7 +308,11 @@ def batch(src: Source, build: Callable[[], object], probes: Sequence[str],
     statements: list[tuple[str, list[Any]]] = []
     version = data_version(src)
     unknown = [t for t in probes if (version, t) not in _KNOWN]
-    statements.extend((_probe_sql(t), []) for t in unknown)
+    catalog = bool(unknown) and src.study is None  # a warehouse: its catalog, one statement
+    if catalog:
+        statements.append(_catalog_sql(unknown))
+    else:  # a study folder's views: a probe each (an in-memory connection's, a few µs)
+        statements.extend((_probe_sql(t), []) for t in unknown)
     token = _COLLECT.set(statements)
     assume = _ASSUME.set(usual if unknown else None)
     try:
@@ -306,6 +321,14 @@ def batch(src: Source, build: Callable[[], object], probes: Sequence[str],
         _COLLECT.reset(token)
         _ASSUME.reset(assume)
     frames = run_many(src, statements)
+    if catalog:
+        named: dict[str, set[str]] = {t: set() for t in unknown}
+        if frames[0].height:
+            for table, column in frames[0].select("table_name", "column_name").iter_rows():
+                named.setdefault(str(table), set()).add(str(column))
+        for table in unknown:
+            _know(src, table, frozenset(named[table]))
+        return
     for table, frame in zip(unknown, frames, strict=False):
         _know(src, table, frame)
 

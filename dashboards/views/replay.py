@@ -24,9 +24,11 @@ st.caption("The state comes from replaying the archived log up to the chosen eve
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
-def _load(db: str, game_id: str, stamp: float) -> gamelog.GameLog:
-    """The archived game (cached per database file version)."""
-    return gamelog.load(Path(db), game_id)
+def _load(db: str, game_id: str, stamp: float, _seats: pl.DataFrame | None = None
+          ) -> gamelog.GameLog:
+    """The archived game (cached per database file version; ``_seats``, the game's seats
+    as the picker read them, is not part of the key: they are the game's in that version)."""
+    return gamelog.load(Path(db), game_id, _seats)
 
 
 def _step(delta: int, last: int) -> None:
@@ -60,7 +62,10 @@ def render() -> None:
         st.session_state["_rv_synced"] = (qp_game, qp_event)
     elif qp_game is not None and qp_game not in ids:
         st.warning(f"Game {qp_game!r} is not in the warehouse; showing the newest game instead.")
-    labels = ui.game_labels(games, queries.seat_factions(db, ids))
+    # the picker's seats: its lines' factions, and the chosen game's header when it is rebuilt
+    # from the warehouse (no archive file, no receipt)
+    seats = queries.picker_seats(db, ids)
+    labels = ui.game_labels(games, queries.factions_of(seats))
     if st.session_state.get("rv_game") not in ids:
         st.session_state["rv_game"] = ids[0]
     gid = st.selectbox("Game", ids, format_func=lambda g: labels.get(g, g), key="rv_game")
@@ -71,7 +76,8 @@ def render() -> None:
         if typed and typed not in ids:
             st.warning(f"No game {typed!r} in the warehouse.")
     stamp = db.stat().st_mtime if db.exists() else 0.0
-    log = _load(str(db), gid, stamp)
+    log = _load(str(db), gid, stamp,
+                seats.filter(pl.col("game_id") == gid) if "game_id" in seats.columns else None)
     for p in log.problems[:5]:
         st.caption(f"Note: {p}")
     if not log.readable:
