@@ -4,9 +4,10 @@
 ``PLAYTEST_COMPILE=1 pip install --no-build-isolation -e .`` compiles the modules setup.py's
 ``compiled_modules()`` collects (engine/core's and each declared game's ``COMPILED_MODULES``)
 with mypyc. The list is checked here whatever the build; the rest runs only when the compiled
-modules are what Python imports (a module's ``__file__`` is a ``.so``), and is skipped with the reason otherwise: the compiled engine must give every golden expectation and
-replay a simulated game clean, as the interpreted one does (the rules test files themselves are
-run against the compiled build too, docs/engine.md).
+modules are what Python imports (a module's ``__file__`` is a ``.so``), and is skipped with
+the reason otherwise: the compiled engine must give every golden expectation and replay a
+simulated game clean, as the interpreted one does (the rules test files themselves are run
+against the compiled build too, docs/engine.md).
 """
 
 from __future__ import annotations
