@@ -2,54 +2,87 @@
 
 ``pip install -e .`` builds the toolkit as pure Python, as pyproject.toml declares it: this
 file adds nothing then. With ``PLAYTEST_COMPILE=1`` the replay's hot modules
-(:data:`COMPILED`) are compiled with mypyc into C extensions beside their sources:
+(:func:`compiled_modules`) are compiled with mypyc into C extensions beside their sources:
 
     pip install "setuptools>=69" wheel mypy
     PLAYTEST_COMPILE=1 pip install --no-build-isolation -e .
 
 (``--no-build-isolation`` so the build sees the mypy installed here; about 10-15 minutes on
 two shared cores.) Everything else, the metadata included, stays in pyproject.toml.
+
+Which modules: engine/core's ``COMPILED_MODULES`` (engine/core/__init__.py: the replay's fold)
+and, for every game this distribution declares (pyproject.toml's ``playtest.games`` entry
+points), the ``COMPILED_MODULES`` of the module that defines the game's declaration (e.g.
+engine/<game>/ruleset.py), module names relative to that game's package. A game added to
+the entry points with such a list joins the build without editing this file. The lists are
+read from the sources (``ast``), never imported: the build may run where the toolkit's
+dependencies are not installed.
 """
 
 from __future__ import annotations
 
+import ast
 import os
+from pathlib import Path
 
-from setuptools import setup
+ROOT = Path(__file__).resolve().parent
+ENTRY_POINT_GROUP = "playtest.games"  # engine.core.game.ENTRY_POINT_GROUP
+CORE_DECLARATION = "engine/core/__init__.py"
 
-#: the modules compiled when PLAYTEST_COMPILE=1: the replay's fold (the core loop, findings)
-#: and Mandate 2038's rules and state. Left interpreted: the move generator (moves,
-#: lazy_options, phase_moves, selection_moves, turn_moves: it builds classes at run time and
-#: copies states generically), the bots and the simulator, the game declarations (ruleset.py:
-#: mypyc refuses their narrowed attribute overrides), the registry, options and variants, and
-#: the pydantic schemas. tests/test_compiled_engine.py checks every name here is a module.
-COMPILED: tuple[str, ...] = (
-    "engine/core/findings.py",
-    "engine/core/replay.py",
-    "engine/mandate2038/before_selection.py",
-    "engine/mandate2038/board.py",
-    "engine/mandate2038/checkpoints.py",
-    "engine/mandate2038/content.py",
-    "engine/mandate2038/core_actions.py",
-    "engine/mandate2038/cycles.py",
-    "engine/mandate2038/dispatch.py",
-    "engine/mandate2038/eligibility.py",
-    "engine/mandate2038/era_sequence.py",
-    "engine/mandate2038/factions.py",
-    "engine/mandate2038/final_scoring.py",
-    "engine/mandate2038/headlines.py",
-    "engine/mandate2038/hex_board.py",
-    "engine/mandate2038/initiative.py",
-    "engine/mandate2038/programs.py",
-    "engine/mandate2038/records.py",
-    "engine/mandate2038/resources.py",
-    "engine/mandate2038/rules.py",
-    "engine/mandate2038/setup.py",
-    "engine/mandate2038/state.py",
-    "engine/mandate2038/trace.py",
-    "engine/mandate2038/trade.py",
-    "engine/mandate2038/turns.py",
-)
+
+def _literal(path: Path, name: str) -> tuple[str, ...] | None:
+    """The tuple of strings assigned to ``name`` at the top level of ``path``, or None."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in tree.body:
+        target = node.target if isinstance(node, ast.AnnAssign) else (
+            node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else None)
+        if isinstance(target, ast.Name) and target.id == name and node.value is not None:
+            value = ast.literal_eval(node.value)
+            if not isinstance(value, tuple) or not all(isinstance(v, str) for v in value):
+                raise ValueError(f"{path}: {name} must be a tuple of module names")
+            return value
+    return None
+
+
+def _module_file(module: str) -> Path:
+    base = ROOT.joinpath(*module.split("."))
+    return base / "__init__.py" if base.is_dir() else base.with_suffix(".py")
+
+
+def _declaring_module(module: str, attr: str) -> str:
+    """The module that defines ``attr`` of ``module``: the module itself, or the one its
+    ``from X import attr`` names (a game package re-exporting its declaration)."""
+    tree = ast.parse(_module_file(module).read_text(encoding="utf-8"))
+    for node in tree.body:
+        if (isinstance(node, ast.ImportFrom) and node.module and node.level == 0
+                and any(a.name == attr and a.asname in (None, attr) for a in node.names)):
+            return node.module
+    return module
+
+
+def _own_games() -> list[tuple[str, str]]:
+    """(game, entry point value) of the games pyproject.toml declares, in its order."""
+    import tomllib
+
+    with (ROOT / "pyproject.toml").open("rb") as f:
+        meta = tomllib.load(f)
+    group = meta.get("project", {}).get("entry-points", {}).get(ENTRY_POINT_GROUP, {})
+    return list(group.items())
+
+
+def compiled_modules() -> list[str]:
+    """The source files compiled when ``PLAYTEST_COMPILE=1`` (paths from the repository root):
+    engine/core's hot modules, then each declared game's (tests/test_compiled_engine.py checks
+    every one is an existing module and none of the move generator's)."""
+    out = [f"engine/core/{m}.py" for m in _literal(ROOT / CORE_DECLARATION, "COMPILED_MODULES") or ()]
+    for _game, ref in _own_games():
+        module, _, attr = ref.partition(":")
+        declaring = _declaring_module(module, attr.strip() or "RULESET")
+        names = _literal(_module_file(declaring), "COMPILED_MODULES") or ()
+        package = declaring.rpartition(".")[0] if not ROOT.joinpath(*declaring.split(".")).is_dir() \
+            else declaring
+        out.extend(f"{package.replace('.', '/')}/{m}.py" for m in names)
+    return out
 
 
 def _ext_modules() -> list[object]:
@@ -57,7 +90,10 @@ def _ext_modules() -> list[object]:
         return []
     from mypyc.build import mypycify  # only the compiled build needs mypy
 
-    return list(mypycify(list(COMPILED), opt_level="3", separate=False))
+    return list(mypycify(compiled_modules(), opt_level="3", separate=False))
 
 
-setup(ext_modules=_ext_modules())
+if __name__ == "__main__":  # setuptools runs this file as __main__; the tests load it by path
+    from setuptools import setup
+
+    setup(ext_modules=_ext_modules())

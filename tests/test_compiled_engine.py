@@ -1,18 +1,19 @@
 """The optional compiled engine (issue 30; setup.py, docs/engine.md "The compiled engine
 (optional)").
 
-``PLAYTEST_COMPILE=1 pip install --no-build-isolation -e .`` compiles the modules setup.py lists
-in ``COMPILED`` with mypyc. The list is checked here whatever the build; the rest runs only
-when the compiled modules are what Python imports (a module's ``__file__`` is a ``.so``), and is
-skipped with the reason otherwise: the compiled engine must give every golden expectation and
-replay a simulated game clean, as the interpreted one does (the rules test files themselves are
-run against the compiled build too, docs/engine.md).
+``PLAYTEST_COMPILE=1 pip install --no-build-isolation -e .`` compiles the modules setup.py's
+``compiled_modules()`` collects (engine/core's and each declared game's ``COMPILED_MODULES``)
+with mypyc. The list is checked here whatever the build; the rest runs only when the compiled
+modules are what Python imports (a module's ``__file__`` is a ``.so``), and is skipped with
+the reason otherwise: the compiled engine must give every golden expectation and replay a
+simulated game clean, as the interpreted one does (the rules test files themselves are run
+against the compiled build too, docs/engine.md).
 """
 
 from __future__ import annotations
 
-import ast
 import importlib
+import runpy
 from pathlib import Path
 
 import pytest
@@ -32,14 +33,10 @@ INTERPRETED = {
 
 
 def compiled_list() -> list[str]:
-    """setup.py's ``COMPILED``, read without running setup.py."""
-    tree = ast.parse((ROOT / "setup.py").read_text(encoding="utf-8"))
-    for node in tree.body:
-        target = node.target if isinstance(node, ast.AnnAssign) else (
-            node.targets[0] if isinstance(node, ast.Assign) else None)
-        if isinstance(target, ast.Name) and target.id == "COMPILED" and node.value is not None:
-            return list(ast.literal_eval(node.value))
-    raise AssertionError("setup.py defines no COMPILED list")
+    """setup.py's ``compiled_modules()``: engine/core's ``COMPILED_MODULES`` and each declared
+    game's, read from the sources (setup.py loaded by path, without running ``setup()``)."""
+    ns = runpy.run_path(str(ROOT / "setup.py"), run_name="playtest_setup")
+    return list(ns["compiled_modules"]())
 
 
 def module_name(path: str) -> str:
@@ -71,6 +68,20 @@ def test_the_build_lists_only_existing_modules():
         assert (ROOT / path).is_file(), f"setup.py compiles {path}, which does not exist"
         assert not path.endswith("__init__.py"), path
     assert not INTERPRETED & set(listed), sorted(INTERPRETED & set(listed))
+
+
+def test_each_game_declares_its_compiled_modules():
+    """The list is collected, not written in setup.py: engine/core's modules and Mandate
+    2038's, named by its declaration (engine/mandate2038/ruleset.py ``COMPILED_MODULES``)."""
+    from engine.core import COMPILED_MODULES as CORE
+    from engine.mandate2038.ruleset import COMPILED_MODULES as MANDATE
+
+    listed = compiled_list()
+    assert [f"engine/core/{m}.py" for m in CORE] == listed[:len(CORE)]
+    assert {f"engine/mandate2038/{m}.py" for m in MANDATE} <= set(listed)
+    assert "engine/mandate2038/turns.py" in listed and "engine/core/replay.py" in listed
+    assert "mandate2038" not in (ROOT / "setup.py").read_text(encoding="utf-8"), \
+        "setup.py names no game's module itself"
 
 
 @needs_build

@@ -15,6 +15,11 @@ from engine.core.registry import get_ruleset, register, rulesets
 from engine.core.replay import LedgerEntry, Outcome, ReplayResult, replay, replay_to
 from engine.core.ruleset import Decision, Ruleset
 
+#: the core's modules the optional compiled engine compiles with mypyc (setup.py reads this
+#: tuple from the source, with each declared game's own ``COMPILED_MODULES``; docs/engine.md
+#: "The compiled engine (optional)"): the replay's fold and its findings
+COMPILED_MODULES: tuple[str, ...] = ("findings", "replay")
+
 __all__ = [
     "ENTRY_POINT_GROUP",
     "Catalogue",

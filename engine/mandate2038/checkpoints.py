@@ -257,12 +257,23 @@ _ERA_LABEL = re.compile(r"\bera\s+(IV|III|II|I|[1-4])\b", re.IGNORECASE)
 _ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4}
 
 
+#: label -> the Era it names: the same few labels come in game after game (at most
+#: :data:`_LABELS_KEPT` are kept)
+_LABELLED: dict[str, int | None] = {}
+_LABELS_KEPT = 256
+
+
 def _labelled_era(label: str | None) -> int | None:
     """The Era a checkpoint's label names ("end of Era 2", "Era III cycle 1"), or None."""
     if not label:
         return None
+    if label in _LABELLED:
+        return _LABELLED[label]
     m = _ERA_LABEL.search(label)
-    if m is None:
-        return None
-    v = m.group(1).upper()
-    return _ROMAN.get(v) or int(v)
+    era: int | None = None
+    if m is not None:
+        v = m.group(1).upper()
+        era = _ROMAN.get(v) or int(v)
+    if len(_LABELLED) < _LABELS_KEPT:
+        _LABELLED[label] = era
+    return era

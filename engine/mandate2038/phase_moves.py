@@ -616,10 +616,9 @@ def _copy(o: Any, memo: dict[int, Any]) -> Any:
         if names is None:
             names = _slot_names(t)
         if names:
-            # t.__new__: a class compiled by mypyc (docs/engine.md "The compiled engine") refuses
-            # object.__new__; for a plain slotted dataclass the two are the same
-            cls: Any = t
-            r = memo[i] = cls.__new__(cls)
+            # not object.__new__: a class compiled by mypyc (docs/engine.md "The compiled
+            # engine") refuses it (:func:`_blank`)
+            r = memo[i] = _blank(t, o)
             for name in names:
                 v = getattr(o, name, _MISSING)
                 if v is not _MISSING:
@@ -630,6 +629,43 @@ def _copy(o: Any, memo: dict[int, Any]) -> Any:
 
 
 _SLOTS: dict[type, tuple[str, ...]] = {}
+
+#: type -> the names of the ``__init__`` arguments a blank instance of it must be given (None:
+#: ``t.__new__(t)`` makes one); see :func:`_blank`
+_REQUIRED: dict[type, tuple[str, ...] | None] = {}
+
+
+def _required(t: type) -> tuple[str, ...] | None:
+    """None when ``t.__new__(t)`` makes a blank instance of the slotted dataclass ``t`` (a plain
+    class, or one compiled by mypyc whose ``__init__`` dataclasses generated); else the fields
+    without a default, in order: a class compiled by mypyc with its own ``__init__`` (the hot
+    classes of state.py write theirs, so that it is compiled) runs that ``__init__`` from
+    ``__new__``, which must be given them."""
+    if t in _REQUIRED:
+        return _REQUIRED[t]
+    req: tuple[str, ...] | None
+    try:
+        cls: Any = t
+        cls.__new__(cls)
+        req = None
+    except TypeError:
+        import dataclasses
+
+        req = tuple(f.name for f in dataclasses.fields(cls) if f.init
+                    and f.default is dataclasses.MISSING
+                    and f.default_factory is dataclasses.MISSING)
+    _REQUIRED[t] = req
+    return req
+
+
+def _blank(t: type, o: Any) -> Any:
+    """A new instance of ``o``'s slotted dataclass ``t`` whose fields the caller then sets
+    (those without a default start as ``o``'s)."""
+    req = _required(t)
+    cls: Any = t
+    if req is None:
+        return cls.__new__(cls)
+    return cls(*[getattr(o, n) for n in req])
 
 
 def _slot_names(t: type) -> tuple[str, ...]:
@@ -685,9 +721,12 @@ def _shallow_copier(t: type) -> Callable[[Any], Any]:
     if not names:
         raise TypeError(f"{t.__name__} is not a slotted dataclass")
     body = "".join(f"    r.{n} = o.{n}\n" for n in names)
-    # t.__new__(t), not object.__new__(t): a class compiled by mypyc refuses the latter
+    # t.__new__(t), not object.__new__(t): a class compiled by mypyc refuses the latter; one
+    # compiled with its own __init__ is given the fields without a default (:func:`_blank`)
+    req = _required(t)
+    make = "new(t)" if req is None else "t(" + "".join(f"o.{n}, " for n in req) + ")"
     namespace: dict[str, Any] = {"new": t.__new__, "t": t}
-    exec(f"def shallow(o):\n    r = new(t)\n{body}    return r\n", namespace)  # noqa: S102
+    exec(f"def shallow(o):\n    r = {make}\n{body}    return r\n", namespace)  # noqa: S102
     return cast(Callable[[Any], Any], namespace["shallow"])
 
 

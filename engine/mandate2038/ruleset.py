@@ -246,6 +246,20 @@ VOCABULARY = Vocabulary(
     seat_role="Faction",
 )
 
+#: this game's modules the optional compiled engine compiles with mypyc (setup.py reads this
+#: tuple from the source; names relative to engine/mandate2038; docs/engine.md "The compiled
+#: engine (optional)"): the rules and the state a replay runs through. Left interpreted: the
+#: move generator (moves, lazy_options, phase_moves, selection_moves, turn_moves: it builds
+#: classes at run time and copies states generically), the bots and the simulator, this
+#: declaration (mypyc refuses its narrowed attribute overrides) and the pydantic schemas
+#: (tests/test_compiled_engine.py checks the list)
+COMPILED_MODULES: tuple[str, ...] = (
+    "before_selection", "board", "checkpoints", "content", "core_actions", "cycles",
+    "dispatch", "eligibility", "era_sequence", "factions", "final_scoring", "headlines",
+    "hex_board", "initiative", "programs", "records", "resources", "rules", "setup", "state",
+    "trace", "trade", "turns",
+)
+
 
 class MandateRuleset(Game):
     """Mandate 2038, rules 0.8.0-rc.17-test (Default Game; Advanced games replay what the

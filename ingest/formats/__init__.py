@@ -276,13 +276,22 @@ def _sniff(data: bytes) -> str:
     return "notation"
 
 
+def _suffix(name: str) -> str:
+    """``PurePosixPath(name).suffix.lower()``, without building a path for the usual
+    ``*.json`` name (``playtest validate`` asks once per file)."""
+    if name.endswith(".json") and not name.endswith("/.json") and name != ".json":
+        return ".json"
+    return PurePosixPath(name).suffix.lower()
+
+
 def read_bytes(data: bytes, name: str) -> list[LoadedLog]:
     """Read uploaded bytes; the format comes from the name's suffix, else from the content.
     Never raises on bad content."""
     if len(data) > MAX_BYTES:
         return [unreadable(name, "json", b"", f"larger than {MAX_BYTES} bytes")]
-    suffix = PurePosixPath(name).suffix.lower()
-    fmt = suffixes().get(suffix) or _sniff(data)
+    suffix = _suffix(name)
+    # the toolkit's own suffixes first: a game's formats never take them (:func:`suffixes`)
+    fmt = _OWN_SUFFIXES.get(suffix) or suffixes().get(suffix) or _sniff(data)
     if fmt == "zip" or suffix == ".zip":
         return _read_zip(data, name)
     if len(data) > MAX_LOG_BYTES:
