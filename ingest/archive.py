@@ -44,7 +44,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ingest.db import StorageError
-from schemas.canonical import dumps_log
+from schemas.canonical import LineMemo, dumps_log
 
 GAME_ID_LENGTH = 16
 _GAME_ID_RE = re.compile(r"^[0-9a-f]{16}$")
@@ -60,9 +60,16 @@ def sha256_hex(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def canonical_text(log: BaseModel) -> str:
-    """The canonical JSON text of a log model (the bytes the game id is computed from)."""
-    return dumps_log(log)
+#: the event lines ingest has written (:class:`schemas.canonical.LineMemo`): the logs an ingest
+#: reads share most of their events (the reader's parsed-line cache), so a shared event's line is
+#: written once per process
+INGEST_LINES = LineMemo()
+
+
+def canonical_text(log: BaseModel, memo: LineMemo | None = None) -> str:
+    """The canonical JSON text of a log model (the bytes the game id is computed from);
+    ``memo``: see :func:`schemas.canonical.dumps_log` (the same text)."""
+    return dumps_log(log, memo)
 
 
 def game_id_of_text(text: str) -> str:

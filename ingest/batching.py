@@ -28,6 +28,7 @@ from engine.core.registry import get_ruleset
 from ingest import gc_tuning
 from ingest.archive import (
     GAME_ID_LENGTH,
+    INGEST_LINES,
     Archive,
     ArchiveError,
     SyncResult,
@@ -226,7 +227,8 @@ def process_batch(
                 rs = parsed.ruleset or get_ruleset(parsed.header.game)
                 assert rs is not None  # checked above
                 text = canonical_text(
-                    rs.log_model.model_construct(header=parsed.header, events=parsed.events))
+                    rs.log_model.model_construct(header=parsed.header, events=parsed.events),
+                    INGEST_LINES)
                 text_bytes = text.encode("utf-8")
                 text_sha = sha256_hex(text_bytes)
                 game_id = text_sha[:GAME_ID_LENGTH]  # = game_id_of_text(text)
