@@ -248,7 +248,9 @@ def process_batch(
                             recovered = True
                     arch.put_game_text(text, meta, same_as=raw_path if same_bytes else None,
                                        data=text_bytes, sha=text_sha)
-                    if raw:
+                    if raw and not same_bytes:
+                        # (bytes that are the game's canonical text need no hint: the game
+                        # file is a link to them, Archive.games_of_raw)
                         arch.record_games_of_raw(raw_sha, [game_id])
                     # the archive holds the bytes now (staged files); memory keeps only what
                     # the rows need: the text and the validated events
@@ -369,7 +371,7 @@ def _known_raw(arch: Archive, path: Path, skip_ids: frozenset[str], reports: lis
         sha = sha256_hex(read_file(path))  # a regular file of at most MAX_BYTES, else not known
     except (NotReadable, OSError):
         return False
-    ids = arch.games_of_raw(sha)
+    ids = arch.games_of_raw(sha, path.suffix.lstrip(".").lower() or None)
     if not ids or not all(g in skip_ids and arch.has_game(g) for g in ids):
         return False
     reports.extend(FileReport(formats_source_name(path), "skipped", g, "already loaded") for g in ids)
