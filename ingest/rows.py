@@ -91,16 +91,16 @@ def _event_payloads(text: str, n: int) -> list[str]:
         pos = find("\n", pos) + 1
         if pos == 0:
             raise ValueError("the canonical text does not have one event per line")
-    if n and len(text) < SPLIT_BELOW and text.endswith("\n]}\n"):
-        # every event line but the last ends with a comma and no event's JSON holds a newline
-        # (the encoder escapes it), so the lines are the pieces between ",\n" when the text
-        # holds n + 1 newlines after the preamble (n event lines and "]}"); anything else is
-        # cut line by line below (same pieces)
-        if text.count("\n", pos) == n + 1:
-            out = text[pos:-4].split(",\n")
-            if len(out) == n and not out[-1].endswith(","):
-                return out
-            out = []
+    # Every event line but the last ends with a comma and no event's JSON holds a newline (the
+    # encoder escapes it), so the lines are the pieces between ",\n" when the text holds n + 1
+    # newlines after the preamble (n event lines and "]}"); anything else is cut line by line
+    # below (the same pieces).
+    if (n and len(text) < SPLIT_BELOW and text.endswith("\n]}\n")
+            and text.count("\n", pos) == n + 1):
+        out = text[pos:-4].split(",\n")
+        if len(out) == n and not out[-1].endswith(","):
+            return out
+        out = []
     for _ in range(n):
         end = find("\n", pos)
         if end < 0:
