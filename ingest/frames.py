@@ -30,6 +30,9 @@ _ARROW_SCHEMAS: dict[str, pa.Schema] = {
 _POOL = pa.system_memory_pool()
 
 
+_NO_ROWS: tuple[int, dict[str, list[Any]]] = (0, {})
+
+
 def without_pandas() -> bool:
     """Settle pyarrow's lazy pandas check in this process as "no pandas", without importing it.
 
@@ -95,17 +98,20 @@ class FrameBuilder:
                     raise ValueError(f"table {table!r}: column {c!r} has {len(got)} values "
                                      f"for {n} rows")
         span: dict[str, tuple[int, int]] = {}
+        sizes = self.sizes
         for table, acc in self.cols.items():
-            start = self.sizes[table]
-            n, cols = columns.get(table, (0, {}))
+            start = sizes[table]
+            n, cols = columns.get(table, _NO_ROWS)
             if n:
+                get = cols.get
+                nones = [None] * n
                 for c, values in acc.items():
                     if c == "game_id":
                         values.extend([game_id] * n)
                     else:
-                        given = cols.get(c)
-                        values.extend([None] * n if given is None else given)
-            self.sizes[table] = start + n
+                        given = get(c)
+                        values.extend(nones if given is None else given)
+            sizes[table] = start + n
             span[table] = (start, start + n)
         self.spans.append((game_id, span))
 
