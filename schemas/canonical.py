@@ -111,7 +111,8 @@ class LineMemo:
     frozen model are kept (an event that may change after its line was written never is); a
     kept event is held by the memo, so its ``id`` cannot be reused while its line is kept. The
     first :attr:`capacity` events are kept (those shared most are met early, as in the reader's
-    cache); :meth:`clear` forgets them."""
+    cache); :meth:`clear` forgets them. Threads may share one memo (each ``dict`` call is
+    atomic under the GIL; a race can only keep an event or two beyond the capacity)."""
 
     __slots__ = ("capacity", "_lines", "_frozen")
 
