@@ -44,7 +44,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ingest.db import StorageError
-from schemas.canonical import dumps_log
+from schemas.canonical import LineMemo, dumps_log
 
 GAME_ID_LENGTH = 16
 _GAME_ID_RE = re.compile(r"^[0-9a-f]{16}$")
@@ -60,9 +60,16 @@ def sha256_hex(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def canonical_text(log: BaseModel) -> str:
-    """The canonical JSON text of a log model (the bytes the game id is computed from)."""
-    return dumps_log(log)
+#: the event lines ingest has written (:class:`schemas.canonical.LineMemo`): the logs an ingest
+#: reads share most of their events (the reader's parsed-line cache), so a shared event's line is
+#: written once per process
+INGEST_LINES = LineMemo()
+
+
+def canonical_text(log: BaseModel, memo: LineMemo | None = None) -> str:
+    """The canonical JSON text of a log model (the bytes the game id is computed from);
+    ``memo``: see :func:`schemas.canonical.dumps_log` (the same text)."""
+    return dumps_log(log, memo)
 
 
 def game_id_of_text(text: str) -> str:
@@ -536,15 +543,25 @@ class Archive:
             return PutResult(sha, path, True)
         return PutResult(sha, path, write_once(path, data, later=self._later))
 
-    def games_of_raw(self, sha: str) -> list[str] | None:
-        """The game ids read from the raw input ``sha`` (None when not recorded)."""
+    def games_of_raw(self, sha: str, ext: str | None = None) -> list[str] | None:
+        """The game ids read from the raw input ``sha`` (None when not known).
+
+        Known from its hint ``raw/<sha>.games.json`` (:meth:`record_games_of_raw`), or, for
+        input bytes that were the canonical text of their game (no hint is written for them),
+        because the game's file is the raw file itself (``raw/<sha>.<ext>`` and
+        ``games/<id>.json`` one file, hard-linked: :meth:`put_game_text` ``same_as``)."""
         path = self.raw_dir / f"{sha}.games.json"
         try:
             ids = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
-            return None
+            ids = None
         if isinstance(ids, list) and all(isinstance(g, str) and _GAME_ID_RE.match(g) for g in ids):
             return ids
+        if ext is not None:
+            gid = sha[:GAME_ID_LENGTH]
+            with contextlib.suppress(OSError, ArchiveError):
+                if os.path.samefile(self.raw_path(sha, ext), self.game_path(gid)):
+                    return [gid]
         return None
 
     def record_games_of_raw(self, sha: str, game_ids: list[str]) -> None:

@@ -28,6 +28,7 @@ from engine.core.registry import get_ruleset
 from ingest import gc_tuning
 from ingest.archive import (
     GAME_ID_LENGTH,
+    INGEST_LINES,
     Archive,
     ArchiveError,
     SyncResult,
@@ -38,7 +39,7 @@ from ingest.archive import (
 from ingest.db import StorageError
 from ingest.formats import NotReadable, read_file
 from ingest.formats import source_name as formats_source_name
-from ingest.frames import FrameBuilder
+from ingest.frames import FrameBuilder, without_pandas
 from ingest.reading import read_input
 from ingest.reports import FileReport
 from ingest.rows import game_columns
@@ -226,7 +227,8 @@ def process_batch(
                 rs = parsed.ruleset or get_ruleset(parsed.header.game)
                 assert rs is not None  # checked above
                 text = canonical_text(
-                    rs.log_model.model_construct(header=parsed.header, events=parsed.events))
+                    rs.log_model.model_construct(header=parsed.header, events=parsed.events),
+                    INGEST_LINES)
                 text_bytes = text.encode("utf-8")
                 text_sha = sha256_hex(text_bytes)
                 game_id = text_sha[:GAME_ID_LENGTH]  # = game_id_of_text(text)
@@ -246,7 +248,9 @@ def process_batch(
                             recovered = True
                     arch.put_game_text(text, meta, same_as=raw_path if same_bytes else None,
                                        data=text_bytes, sha=text_sha)
-                    if raw:
+                    if raw and not same_bytes:
+                        # (bytes that are the game's canonical text need no hint: the game
+                        # file is a link to them, Archive.games_of_raw)
                         arch.record_games_of_raw(raw_sha, [game_id])
                     # the archive holds the bytes now (staged files); memory keeps only what
                     # the rows need: the text and the validated events
@@ -367,7 +371,7 @@ def _known_raw(arch: Archive, path: Path, skip_ids: frozenset[str], reports: lis
         sha = sha256_hex(read_file(path))  # a regular file of at most MAX_BYTES, else not known
     except (NotReadable, OSError):
         return False
-    ids = arch.games_of_raw(sha)
+    ids = arch.games_of_raw(sha, path.suffix.lstrip(".").lower() or None)
     if not ids or not all(g in skip_ids and arch.has_game(g) for g in ids):
         return False
     reports.extend(FileReport(formats_source_name(path), "skipped", g, "already loaded") for g in ids)
@@ -509,6 +513,9 @@ def _init_worker(skip_ids: frozenset[str]) -> None:
     # never garbage, and a replay makes many short-lived objects and few cycles. Freeze the
     # imports and collect young objects less often (ingest.gc_tuning; ~8% of a batch's CPU).
     gc_tuning.tune_worker()
+    # Frames are built from plain lists: pyarrow need not import pandas to ask whether they are
+    # its arrays (ingest.frames.without_pandas: ~0.5 CPU-s and 42 MB a worker).
+    without_pandas()
 
 
 def _worker_batch(items: Sequence[Item], archive: Path, run_started: float) -> BatchResult:

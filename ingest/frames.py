@@ -3,6 +3,8 @@ frame per warehouse table (via Arrow, strictly typed)."""
 
 from __future__ import annotations
 
+import importlib.abc
+import sys
 from typing import Any
 
 import polars as pl
@@ -26,6 +28,45 @@ _ARROW_SCHEMAS: dict[str, pa.Schema] = {
 #: with the system allocator, which gives large blocks back when they are freed (pyarrow's default
 #: mimalloc pool kept them: one 47 MB log peaked ~60 MB higher, docs/storage.md).
 _POOL = pa.system_memory_pool()
+
+
+_NO_ROWS: tuple[int, dict[str, list[Any]]] = (0, {})
+
+
+def without_pandas() -> bool:
+    """Settle pyarrow's lazy pandas check in this process as "no pandas", without importing it.
+
+    ``pa.array`` asks pandas whether a list is one of its arrays, and so imports pandas on the
+    first conversion of a process (~0.5 CPU-s and +42 MB in an ingest worker, docs/storage.md)
+    although frames are built from plain lists only. pyarrow tries that import once per process;
+    here it is tried with pandas hidden, so it fails and pyarrow remembers that pandas is
+    absent: its pandas conversions (``to_pandas``, ``from_pandas``) then no longer work in this
+    process. For processes that only build frames (ingest pool workers,
+    ``ingest.batching._init_worker``), never for the app. The conversion itself is pyarrow's
+    either way (the same values accepted, the same refused). Returns False when pandas was
+    already imported or pyarrow had already looked (nothing changed)."""
+    if "pandas" in sys.modules:
+        return False
+    hide = _HidePandas()
+    sys.meta_path.insert(0, hide)  # "import pandas" raises ImportError meanwhile
+    try:
+        pa.array([], type=pa.int32())  # pyarrow's one look for pandas happens here
+    finally:
+        sys.meta_path.remove(hide)
+    return hide.asked
+
+
+class _HidePandas(importlib.abc.MetaPathFinder):
+    """An import finder refusing pandas (and noting that it was asked)."""
+
+    def __init__(self) -> None:
+        self.asked = False
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
+        if fullname == "pandas" or fullname.startswith("pandas."):
+            self.asked = True
+            raise ModuleNotFoundError(f"{fullname} is hidden from pyarrow", name=fullname)
+        return None
 
 
 class FrameBuilder:
@@ -57,17 +98,20 @@ class FrameBuilder:
                     raise ValueError(f"table {table!r}: column {c!r} has {len(got)} values "
                                      f"for {n} rows")
         span: dict[str, tuple[int, int]] = {}
+        sizes = self.sizes
         for table, acc in self.cols.items():
-            start = self.sizes[table]
-            n, cols = columns.get(table, (0, {}))
+            start = sizes[table]
+            n, cols = columns.get(table, _NO_ROWS)
             if n:
+                get = cols.get
+                nones = [None] * n
                 for c, values in acc.items():
                     if c == "game_id":
                         values.extend([game_id] * n)
                     else:
-                        given = cols.get(c)
-                        values.extend([None] * n if given is None else given)
-            self.sizes[table] = start + n
+                        given = get(c)
+                        values.extend(nones if given is None else given)
+            sizes[table] = start + n
             span[table] = (start, start + n)
         self.spans.append((game_id, span))
 

@@ -15,7 +15,7 @@ import datetime as dt
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from engine.core.game import resolve
@@ -75,6 +75,11 @@ def _json(value: Any) -> str | None:
     return _ENCODER.encode(value)
 
 
+#: a canonical text up to this long is cut into payloads with one ``split`` (a copy of its event
+#: lines is alive meanwhile); a longer one line by line, so that a large log is never held twice
+SPLIT_BELOW = 1 << 20
+
+
 def _event_payloads(text: str, n: int) -> list[str]:
     """The JSON text of each event, cut from the canonical text (one event per line)."""
     # Canonical layout (schemas/canonical.py): 3 preamble lines, n event lines, "]}", "".
@@ -86,12 +91,101 @@ def _event_payloads(text: str, n: int) -> list[str]:
         pos = find("\n", pos) + 1
         if pos == 0:
             raise ValueError("the canonical text does not have one event per line")
+    # Every event line but the last ends with a comma and no event's JSON holds a newline (the
+    # encoder escapes it), so the lines are the pieces between ",\n" when the text holds n + 1
+    # newlines after the preamble (n event lines and "]}"); anything else is cut line by line
+    # below (the same pieces).
+    if (n and len(text) < SPLIT_BELOW and text.endswith("\n]}\n")
+            and text.count("\n", pos) == n + 1):
+        out = text[pos:-4].split(",\n")
+        if len(out) == n and not out[-1].endswith(","):
+            return out
+        out = []
     for _ in range(n):
         end = find("\n", pos)
         if end < 0:
             raise ValueError("the canonical text does not have one event per line")
         out.append(text[pos:end - 1] if text[end - 1] == "," else text[pos:end])
         pos = end + 1
+    return out
+
+
+def _missing_field(cls: type, name: str) -> bool:
+    """True when no event of ``cls`` can have the attribute ``name`` (``getattr(ev, name,
+    None)`` is None): a pydantic model without such a field, class attribute or extra fields."""
+    fields = getattr(cls, "model_fields", None)
+    config = getattr(cls, "model_config", None)
+    return (isinstance(fields, dict) and isinstance(config, dict) and name not in fields
+            and config.get("extra") != "allow" and not hasattr(cls, name))
+
+
+def _field_reader(cls: type) -> Any:
+    """``ev -> (ev.type, getattr(ev, "seat", None), getattr(ev, "t", None))`` for events of
+    ``cls``; one ``attrgetter`` (C) when both are fields, so an event without a seat does not
+    go through pydantic's ``__getattr__`` (an exception per event)."""
+    fields = getattr(cls, "model_fields", None)
+    if isinstance(fields, dict) and "seat" in fields and "t" in fields:
+        return attrgetter("type", "seat", "t")
+    no_seat, no_t = _missing_field(cls, "seat"), _missing_field(cls, "t")
+    if no_seat and isinstance(fields, dict) and "t" in fields:
+        return lambda ev: (ev.type, None, ev.t)
+    return lambda ev: (ev.type, None if no_seat else getattr(ev, "seat", None),
+                       None if no_t else getattr(ev, "t", None))
+
+
+class _Readers(dict[type, Any]):
+    def __missing__(self, cls: type) -> Any:
+        reader = self[cls] = _field_reader(cls)
+        return reader
+
+
+_READERS = _Readers()
+
+
+def _event_fields(events: Sequence[Any]) -> tuple[list[str], list[int | None], list[Any]]:
+    """Each event's type, seat (an int, else None) and time (naive UTC, :func:`naive_utc`)."""
+    if not events:
+        return [], [], []
+    readers = _READERS
+    kinds, raw_seats, raw_times = (list(c) for c in zip(*[readers[type(e)](e) for e in events],
+                                                         strict=True))
+    if set(map(type, raw_seats)) <= _SEAT_TYPES:
+        seats = raw_seats
+    else:
+        seats = [s if isinstance(s, int) else None for s in raw_seats]
+    if raw_times.count(None) == len(raw_times):
+        times = raw_times
+    else:
+        times = [None if t is None else naive_utc(t) for t in raw_times]
+    return kinds, seats, times
+
+
+_SEAT_TYPES = frozenset({int, type(None)})
+
+
+def _locations(locs: Sequence[Any], n: int, parts: tuple[str, ...],
+               ) -> tuple[list[Any], list[Any], list[Any]]:
+    """The era, cycle and round of each of ``n`` events from the replay's locations (tuples of
+    the ruleset's ``location_parts``, or mappings); None where a location lacks the part."""
+    if len(locs) != n:  # replay saw every event; keep the columns aligned whatever happens
+        locs = (list(locs) + [()] * n)[:n]
+    where = {name: k for k, name in enumerate(parts)}
+    ks = (where.get("era"), where.get("cycle"), where.get("round"))
+    if n and set(map(type, locs)) == {tuple}:
+        shortest = min(map(len, locs))
+        if all(k is None or k < shortest for k in ks):
+            return tuple(  # type: ignore[return-value]
+                [None] * n if k is None else list(map(itemgetter(k), locs)) for k in ks)
+    out: tuple[list[Any], list[Any], list[Any]] = ([], [], [])
+    for here in locs:
+        if isinstance(here, tuple | list):
+            size = len(here)
+            for col, k in zip(out, ks, strict=True):
+                col.append(here[k] if k is not None and k < size else None)
+        else:
+            named = _named(here, parts)
+            for col, name in zip(out, ("era", "cycle", "round"), strict=True):
+                col.append(named.get(name))
     return out
 
 
@@ -284,56 +378,30 @@ def game_columns(
     n_errors = sum(1 for f in all_findings if f.get("severity") == "error")
     n_warnings = sum(1 for f in all_findings if f.get("severity") == "warning")
 
-    # Events, observations, survey.
+    # Events, observations, survey: column by column (one pass of C-level calls per column).
     payloads = _event_payloads(text, n)
-    kinds: list[str] = []
-    seats: list[int | None] = []
-    eras: list[int | None] = []
-    cycles: list[int | None] = []
-    rounds: list[int | None] = []
-    times: list[dt.datetime | None] = []
+    kinds, seats, times = _event_fields(events)
+    eras, cycles, rounds = _locations(result.locations, n, _location_parts(rs))
     survey_rows: list[dict[str, Any]] = []
-    parts = _location_parts(rs)
-    # an event's location parts by name; tuples are read in place (no dict per event)
-    where = {name: k for k, name in enumerate(parts)}
-    k_era, k_cycle, k_round = where.get("era"), where.get("cycle"), where.get("round")
-    locs = result.locations
-    if len(locs) != n:  # replay saw every event; keep the columns aligned whatever happens
-        locs = (list(locs) + [()] * n)[:n]
     obs: dict[str, list[Any]] = {c: [] for c in _COLUMNS["observations"][1:]}
-    for i, ev in enumerate(events):
-        kind = ev.type
-        here = locs[i]
-        if isinstance(here, tuple | list):
-            size = len(here)
-            era = here[k_era] if k_era is not None and k_era < size else None
-            cycle = here[k_cycle] if k_cycle is not None and k_cycle < size else None
-            rnd = here[k_round] if k_round is not None and k_round < size else None
-        else:
-            named = _named(here, parts)
-            era, cycle, rnd = named.get("era"), named.get("cycle"), named.get("round")
-        seat = getattr(ev, "seat", None)
-        raw_t = getattr(ev, "t", None)
-        t = None if raw_t is None else naive_utc(raw_t)
-        kinds.append(kind)
-        seats.append(seat if isinstance(seat, int) else None)
-        eras.append(era)
-        cycles.append(cycle)
-        rounds.append(rnd)
-        times.append(t)
-        if kind == "observation":
-            for c, v in (("idx", indices[i]), ("category", ev.category), ("rule", ev.rule),
-                         ("seat", ev.seat), ("era", era), ("cycle", cycle), ("round", rnd),
-                         ("text", ev.text), ("minutes", ev.minutes), ("t", t)):
-                obs[c].append(v)
-        elif kind == "survey":
-            value = ev.value
-            num = float(value) if isinstance(value, int | float) else None
-            text_value = json.dumps(value) if isinstance(value, bool) else str(value)
-            survey_rows.append(
-                {"idx": indices[i], "seat": ev.seat, "item": ev.item, "value_text": text_value,
-                 "value_num": num}
-            )
+    if "observation" in kinds or "survey" in kinds:
+        for i, kind in enumerate(kinds):
+            if kind == "observation":
+                ev = events[i]
+                for c, v in (("idx", indices[i]), ("category", ev.category), ("rule", ev.rule),
+                             ("seat", ev.seat), ("era", eras[i]), ("cycle", cycles[i]),
+                             ("round", rounds[i]), ("text", ev.text), ("minutes", ev.minutes),
+                             ("t", times[i])):
+                    obs[c].append(v)
+            elif kind == "survey":
+                ev = events[i]
+                value = ev.value
+                num = float(value) if isinstance(value, int | float) else None
+                text_value = json.dumps(value) if isinstance(value, bool) else str(value)
+                survey_rows.append(
+                    {"idx": indices[i], "seat": ev.seat, "item": ev.item, "value_text": text_value,
+                     "value_num": num}
+                )
     out["events"] = (n, {"idx": list(indices), "type": kinds, "seat": seats, "era": eras,
                          "cycle": cycles, "t": times, "line": list(lines), "payload": payloads,
                          "round": rounds})

@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 
 
@@ -22,6 +23,20 @@ def naive_utc(t: dt.datetime | None) -> dt.datetime | None:
     if t is None or t.tzinfo is None:
         return t
     return t.astimezone(dt.UTC).replace(tzinfo=None)
+
+
+_T = attrgetter("t")
+
+
+def event_times(events: Sequence[Any]) -> list[dt.datetime | None]:
+    """Each event's time ``t`` (None when it has none) as :func:`naive_utc` gives it."""
+    try:
+        times = list(map(_T, events))  # every event model has the field (one C call)
+    except AttributeError:
+        times = [getattr(e, "t", None) for e in events]
+    if times.count(None) == len(times):  # untimed (simulated) games: nothing to convert
+        return times
+    return [None if t is None else naive_utc(t) for t in times]
 
 
 @dataclass(slots=True)
@@ -53,7 +68,7 @@ def phase_timing(events: Sequence[Any], phases: Sequence[str],
     .. ``phase resume``) are left out as in Mandate 2038's timing, and so are the totals. No turn
     times: which events are a turn is the game's to say."""
     out = Timing()
-    times = [naive_utc(getattr(e, "t", None)) for e in events]
+    times = event_times(events)
     timed = [t for t in times if t is not None]
     out.timed_events = len(timed)
     if not timed:

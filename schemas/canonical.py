@@ -97,13 +97,70 @@ def _event_line(event: BaseModel) -> str:
     return _j({"type": event.type, **body})  # type: ignore[attr-defined]
 
 
-def dumps_log(log: BaseModel) -> str:
-    """The canonical JSON text (one event per line, trailing newline)."""
+#: :class:`LineMemo`'s default capacity: the reader's parsed-line cache holds as many lines
+#: (``ingest.formats.jsonlog.LINE_CACHE_LINES``), hence as many shared events at most
+MEMO_LINES = 8192
+
+
+class LineMemo:
+    """Event (by identity) -> its canonical line, for events that many logs share.
+
+    The canonical reader hands out one validated event for every byte-identical event line
+    (its parsed-line cache; events are immutable), so the logs of an ingest share most of their
+    event objects, and each shared event's line need only be written once. Only events of a
+    frozen model are kept (an event that may change after its line was written never is); a
+    kept event is held by the memo, so its ``id`` cannot be reused while its line is kept. The
+    first :attr:`capacity` events are kept (those shared most are met early, as in the reader's
+    cache); :meth:`clear` forgets them. Threads may share one memo (each ``dict`` call is
+    atomic under the GIL; a race can only keep an event or two beyond the capacity)."""
+
+    __slots__ = ("capacity", "_lines", "_frozen")
+
+    def __init__(self, capacity: int = MEMO_LINES) -> None:
+        self.capacity = capacity
+        self._lines: dict[int, tuple[BaseModel, str]] = {}
+        self._frozen: dict[type, bool] = {}  # event class -> whether its events may be kept
+
+    def __len__(self) -> int:
+        return len(self._lines)
+
+    def lines(self, events: Any) -> list[str]:
+        """The canonical line of each event (as :func:`dumps_log` writes it, without the
+        separating comma)."""
+        get = self._lines.get
+        out = []
+        for e in events:
+            hit = get(id(e))
+            if hit is None:
+                line = _event_line(e)
+                if len(self._lines) < self.capacity and self._keepable(type(e)):
+                    self._lines[id(e)] = (e, line)
+                out.append(line)
+            else:
+                out.append(hit[1])
+        return out
+
+    def _keepable(self, cls: type) -> bool:
+        try:
+            return self._frozen[cls]
+        except KeyError:
+            config = getattr(cls, "model_config", None) or {}
+            ok = self._frozen[cls] = config.get("frozen") is True
+            return ok
+
+    def clear(self) -> None:
+        self._lines.clear()
+        self._frozen.clear()
+
+
+def dumps_log(log: BaseModel, memo: LineMemo | None = None) -> str:
+    """The canonical JSON text (one event per line, trailing newline). ``memo``: reuse the lines
+    of events met before (:class:`LineMemo`; the text is the same with or without it)."""
     header = _j(dump_header(log.header))  # type: ignore[attr-defined]
     lines = ['{"format": "playtest-log", "format_version": 1,', f'"header": {header},', '"events": [']
     events = log.events  # type: ignore[attr-defined]
     if events:
-        body = [_event_line(e) for e in events]
+        body = [_event_line(e) for e in events] if memo is None else memo.lines(events)
         lines.append(",\n".join(body))
     lines.append("]}\n")
     return "\n".join(lines)

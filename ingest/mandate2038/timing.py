@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ingest.timing import Timing, minutes_without_breaks, naive_utc
+from ingest.timing import Timing, event_times, minutes_without_breaks
 from schemas.mandate2038 import TURN_TYPES
 
 TOP_LEVEL = ("setup", "era", "final_scoring")
@@ -75,7 +75,7 @@ def _marker(ev: Any, seen_in_era: set[str]) -> tuple[str, str, int | None] | Non
 def compute_timing(events: Sequence[Any], indices: Sequence[int] | None = None) -> Timing:
     """Phase and turn times of a game's events (validated event models)."""
     out = Timing()
-    times = [naive_utc(getattr(e, "t", None)) for e in events]
+    times = event_times(events)
     timed = [t for t in times if t is not None]
     out.timed_events = len(timed)
     if not timed:
