@@ -441,49 +441,65 @@ PROTOCOL_SESSIONS_WHERE = "g.is_human AND NOT coalesce(g.illustrative, FALSE)"
 
 
 def _sessions_select(games: str, capture: str, observations: str, survey: str,
-                     seats: str) -> str:
+                     seats: str, part: str = "TRUE") -> str:
     """The ``protocol_sessions`` rows of the games in ``games`` from the rows in the other
     sources (tables, views or subqueries; ``capture`` with a column ``_r``, its rows' stored
-    order)."""
+    order), of the games ``part`` holds (a condition on ``game_id``, applied to every source
+    before its lists are gathered)."""
     return (
         f"SELECT g.game_id, {_G}, g.protocol, g.archive_path, g.source_name, g.source_format, "
         "c.capture, o.categories, sv.survey, s.seats FROM {games} g "
         "LEFT JOIN (SELECT game_id, list({'item': item_id, 'group': grp, 'captured': captured, "
-        f"'reason': reason}} ORDER BY _r) AS capture FROM {capture} GROUP BY game_id) c "
+        f"'reason': reason}} ORDER BY _r) AS capture FROM {capture} WHERE {part} GROUP BY game_id) c "
         "USING (game_id) "
         "LEFT JOIN (SELECT game_id, list({'category': category, 'n': n} ORDER BY first, "
         "category NULLS LAST) AS categories FROM (SELECT game_id, category, count(*) AS n, "
-        f"min(idx) AS first FROM {observations} GROUP BY game_id, category) GROUP BY game_id) o "
+        f"min(idx) AS first FROM {observations} WHERE {part} GROUP BY game_id, category) "
+        "GROUP BY game_id) o "
         "USING (game_id) "
         "LEFT JOIN (SELECT game_id, list({'idx': idx, 'item': item, 'seat': seat, "
         "'value_text': value_text, 'value_num': value_num} ORDER BY idx) AS survey "
-        f"FROM {survey} GROUP BY game_id) sv USING (game_id) "
+        f"FROM {survey} WHERE {part} GROUP BY game_id) sv USING (game_id) "
         "LEFT JOIN (SELECT game_id, list(seat ORDER BY seat) AS seats "
-        f"FROM {seats} GROUP BY game_id) s USING (game_id) "
-        f"WHERE {PROTOCOL_SESSIONS_WHERE}"
+        f"FROM {seats} WHERE {part} GROUP BY game_id) s USING (game_id) "
+        f"WHERE {PROTOCOL_SESSIONS_WHERE} AND {part.replace('game_id', 'g.game_id')}"
     ).replace("{games}", games)
 
 
-def _sessions_from_tables() -> str:
-    return _sessions_select("games", "(SELECT *, rowid AS _r FROM capture)", "observations",
-                            "survey", "seats")
+#: the whole-warehouse fill of ``protocol_sessions`` runs in this many statements, each for the
+#: games of one part (by a hash of the game id): an ordered ``list`` aggregate holds its rows in
+#: memory, and at a million games (8.2 million capture rows) one statement over every session
+#: ran out of the page bench builder's 1 GB (and took 4.5 GB unbounded)
+SESSION_PARTS = 16
+
+
+def _sessions_from_tables(part: str = "TRUE") -> str:
+    return _sessions_select("games", f"(SELECT *, rowid AS _r FROM capture WHERE {part})",
+                            "observations", "survey", "seats", part)
+
+
+def _session_parts() -> list[str]:
+    """One ``INSERT`` of ``protocol_sessions`` per part of the games (:data:`SESSION_PARTS`)."""
+    return [f"INSERT INTO protocol_sessions BY NAME "
+            f"{_sessions_from_tables(f'hash(game_id) % {SESSION_PARTS} = {i}')}"
+            for i in range(SESSION_PARTS)]
 
 
 def migration_15_sql() -> str:
     """Create ``protocol_sessions`` and fill it from the tables loaded (migration 15; recomputed
-    when the database already has it: the migrations re-run after an older one)."""
+    when the database already has it: the migrations re-run after an older one), part by part."""
     create = PROTOCOL_SESSIONS_CREATE.replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS")
-    return (f"{create};\nDELETE FROM protocol_sessions;\n"
-            f"INSERT INTO protocol_sessions BY NAME {_sessions_from_tables()};")
+    return ";\n".join([create, "DELETE FROM protocol_sessions", *_session_parts()]) + ";"
 
 
 def sessions(con: duckdb.DuckDBPyConnection) -> None:
     """Recompute ``protocol_sessions`` from the tables (in the caller's transaction), when the
     warehouse has it: for tables written other than by the load step (the page bench's
-    replicated warehouse, a test's hand-made rows)."""
+    replicated warehouse, a test's hand-made rows), part by part."""
     if "protocol_sessions" in present(con):
         con.execute("DELETE FROM protocol_sessions")
-        con.execute(f"INSERT INTO protocol_sessions BY NAME {_sessions_from_tables()}")
+        for insert in _session_parts():
+            con.execute(insert)
 
 
 def add_sessions(con: duckdb.DuckDBPyConnection, views: dict[str, str],
