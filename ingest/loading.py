@@ -113,8 +113,9 @@ class _Writer:
             con = stack.enter_context(connect(self.db_path))
             try:
                 _settings(con)
-                self.summarised = summaries.present(con)
+                # the catalog in one statement; the summary tables are among its tables
                 self.stored = stored_columns(con)
+                self.summarised = summaries.SUMMARISED.intersection(self.stored)
             except BaseException:
                 stack.close()
                 raise

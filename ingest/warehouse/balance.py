@@ -28,6 +28,7 @@ Definitions (docs/balance.md, "Definitions"; the designers' lab, rc.17 era):
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import duckdb
 
@@ -165,6 +166,30 @@ def refresh(con: duckdb.DuckDBPyConnection, game_ids: Sequence[str] | None = Non
     con.execute("DELETE FROM seat_balance WHERE list_contains(?::VARCHAR[], game_id)", [ids])
     con.execute(f"INSERT INTO seat_balance BY NAME "
                 f"{select_sql('list_contains(?::VARCHAR[], g.game_id)')}", [ids])
+
+
+#: the name :func:`add_batch` registers a load's new ``seat_balance`` rows under
+BATCH_VIEW = "_load_seat_balance"
+
+
+def add_batch(con: duckdb.DuckDBPyConnection, game_ids: Sequence[str]) -> Any:
+    """Compute the ``seat_balance`` rows of the games ``game_ids`` just loaded (new games: the
+    load step's, in its transaction), insert them, and return them as an Arrow table with the
+    stored table's columns and types, registered as :data:`BATCH_VIEW` (the caller
+    unregisters it): the load then registers it under the table's name too, so the totals of
+    :func:`add_totals` read the batch's rows instead of scanning the stored table (the same
+    rows: a new game's ``seat_balance`` rows are exactly these). Like :func:`refresh` for
+    those games: a row of theirs already stored (none, for new games) is deleted first."""
+    ids = sorted(set(game_ids))
+    # a semi join on the ids (list_contains compared every stored row with every id)
+    con.execute("DELETE FROM seat_balance WHERE game_id IN (SELECT unnest(?::VARCHAR[]))", [ids])
+    typed = ", ".join(f"CAST({c} AS {t}) AS {c}" for c, t in COLUMNS)
+    rows = con.sql(f"SELECT {typed} FROM ({select_sql('list_contains(?::VARCHAR[], g.game_id)')})",
+                   params=[ids]).to_arrow_table()
+    con.register(BATCH_VIEW, rows)
+    # the identifier is this module's constant
+    con.execute(f"INSERT INTO seat_balance BY NAME SELECT * FROM {BATCH_VIEW}")
+    return rows
 
 
 # --- totals per filtered games' values (migration 12) ----------------------------------------

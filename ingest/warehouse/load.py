@@ -34,8 +34,9 @@ def existing_game_ids(con: duckdb.DuckDBPyConnection, ids: Iterable[str] | None 
     wanted = sorted(set(ids))
     if not wanted:
         return set()
+    # a semi join on the ids (list_contains compared every stored id with every wanted one)
     rows = con.execute(
-        "SELECT game_id FROM games WHERE list_contains(?, game_id)", [wanted]
+        "SELECT game_id FROM games WHERE game_id IN (SELECT unnest(?::VARCHAR[]))", [wanted]
     ).fetchall()
     return {r[0] for r in rows}
 
@@ -148,14 +149,22 @@ def load_frames(
             # batch's rows under the tables' names (docstring) when the batch has every stored
             # column (a warehouse made with more games registered than now has columns of
             # theirs the batch lacks: then from the stored tables, as before)
-            if _batch_has_stored_columns(con, arrows, stored):
+            batch = _batch_has_stored_columns(con, arrows, stored)
+            if batch:
                 for name, arrow in arrows.items():
                     con.register(name, arrow)
                     shadows.append(name)
-            balance.refresh(con, result.loaded, present="seat_balance" in stored)
+            if batch and "seat_balance" in stored:
+                # the new games' rows, computed once, inserted, and (below) read by the totals
+                # from the batch: the stored table's rows of these games are exactly these
+                sb = balance.add_batch(con, result.loaded)
+                shadows.append(balance.BATCH_VIEW)
+                con.register("seat_balance", sb)
+                shadows.append("seat_balance")
+            else:
+                balance.refresh(con, result.loaded, present="seat_balance" in stored)
             # seat and balance totals of the new games: from the batch too where it is
-            # registered under the tables' names (``seat_balance`` is never shadowed: its new
-            # rows are the stored table's, written just above in this transaction)
+            # registered under the tables' names (``seat_balance`` included)
             game_totals.add_loaded(con, result.loaded,
                                    frozenset(game_totals.TABLES).intersection(stored))
         _unregister(con, [*views.values(), *shadows])

@@ -259,13 +259,17 @@ def merge_rows(con: duckdb.DuckDBPyConnection, name: str, key: Sequence[str], su
     con.execute("DROP TABLE _compact")
 
 
+#: every table :func:`present` looks for
+SUMMARISED: frozenset[str] = frozenset({*TABLES, "ledger_totals", *TOTALS_TABLES, "game_rows",
+                                        "protocol_rows"})
+
+
 def present(con: duckdb.DuckDBPyConnection) -> frozenset[str]:
     """The summary tables this warehouse has (none before migration 8), ``ledger_totals``
-    included."""
+    included (those of :data:`SUMMARISED`)."""
     rows = con.execute("SELECT table_name FROM information_schema.tables "
                        "WHERE list_contains(?::VARCHAR[], table_name)",
-                       [[*TABLES, "ledger_totals", *TOTALS_TABLES, "game_rows",
-                         "protocol_rows"]]).fetchall()
+                       [sorted(SUMMARISED)]).fetchall()
     return frozenset(str(r[0]) for r in rows)
 
 
