@@ -214,9 +214,12 @@ class _Loader:
             self.writer.close()
             raise
         _mark_skipped(res, out.skipped)
+        # the frames are loaded: let them go before the writer may close the connection (its
+        # checkpoint is where the ingest process peaks)
+        self.frames, self.held = [], 0
+        del merged, res
         self.writer.tick()
         self.loads += 1
-        self.frames, self.held = [], 0
         self.summary.load_seconds += time.perf_counter() - t0
         self.reports = []
 
