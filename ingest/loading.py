@@ -36,7 +36,15 @@ from ingest.warehouse.schema import TABLES
 #: ``allocator_flush_threshold``: DuckDB gives its allocator's freed memory back after each
 #: statement that peaked above 8 MB (default 128 MB): the ingest process's peak, which a load
 #: sets, was 297 MB instead of 311 MB at 300 games a load (one run each, 2,000 games).
-LOAD_SETTINGS = {"memory_limit": "512MB", "threads": "1", "allocator_flush_threshold": "8MB"}
+#: ``checkpoint_threshold`` and ``auto_checkpoint_skip_wal_threshold``: every commit of a load
+#: checkpoints at once and, having more than 1,000 rows, writes its rows straight into the
+#: database file instead of the write-ahead log first (DuckDB's commit is atomic either way).
+#: The WAL written on commit was checkpointed anyway when the writer closed the connection
+#: (about every load), so each row was serialised twice; the close's checkpoint also merged
+#: the small row groups the loads leave (vacuum) on top of the load's memory: a load then
+#: peaked 20-35 MB lower (docs/storage.md "Ingest parent: loads and memory, round four").
+LOAD_SETTINGS = {"memory_limit": "512MB", "threads": "1", "allocator_flush_threshold": "8MB",
+                 "checkpoint_threshold": "1KB", "auto_checkpoint_skip_wal_threshold": "1000"}
 
 
 def _settings(con: Any) -> None:

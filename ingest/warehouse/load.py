@@ -141,7 +141,7 @@ def load_frames(
             # Identifiers are our own table names (never user input); values travel as Arrow.
             con.execute(f'INSERT INTO "{name}" BY NAME SELECT * FROM "{view}"')
             # the per-game summaries the pages read, from the same rows
-            summaries.add_batch(con, name, view, summarised)
+            summaries.add_batch(con, name, view, summarised, frame.height)
             result.rows[name] = frame.height
         summaries.add_totals(con, views, summarised)
         if result.loaded:
