@@ -154,15 +154,14 @@ def load_frames(
                 for name, arrow in arrows.items():
                     con.register(name, arrow)
                     shadows.append(name)
-            if batch and "seat_balance" in stored:
-                # the new games' rows, computed once, inserted, and (below) read by the totals
-                # from the batch: the stored table's rows of these games are exactly these
-                sb = balance.add_batch(con, result.loaded)
-                shadows.append(balance.BATCH_VIEW)
+            # the new games' rows; from the batch, computed once, inserted, and (below) read
+            # by the totals from the batch too: the stored rows of these games are exactly these
+            shadows.append(balance.BATCH_VIEW)
+            sb = balance.refresh(con, result.loaded, present="seat_balance" in stored,
+                                 batch=batch)
+            if sb is not None:
                 con.register("seat_balance", sb)
                 shadows.append("seat_balance")
-            else:
-                balance.refresh(con, result.loaded, present="seat_balance" in stored)
             # seat and balance totals of the new games: from the batch too where it is
             # registered under the tables' names (``seat_balance`` included)
             game_totals.add_loaded(con, result.loaded,
