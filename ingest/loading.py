@@ -40,9 +40,10 @@ from ingest.warehouse.schema import TABLES
 #: checkpoints at once and, having more than 1,000 rows, writes its rows straight into the
 #: database file instead of the write-ahead log first (DuckDB's commit is atomic either way).
 #: The WAL written on commit was checkpointed anyway when the writer closed the connection
-#: (about every load), so each row was serialised twice; the close's checkpoint also merged
-#: the small row groups the loads leave (vacuum) on top of the load's memory: a load then
-#: peaked 20-35 MB lower (docs/storage.md "Ingest parent: loads and memory, round four").
+#: (about every load), so each row was serialised twice; the close's checkpoint is now ~0.01
+#: CPU-s (docs/storage.md "Ingest parent: loads and memory, round four"). The checkpoint's
+#: merging of the small row groups each load leaves (DuckDB's vacuum) still peaks the process
+#: every few loads; ``max_vacuum_tasks = 0`` would avoid it but left a file 2.8 times larger.
 LOAD_SETTINGS = {"memory_limit": "512MB", "threads": "1", "allocator_flush_threshold": "8MB",
                  "checkpoint_threshold": "1KB", "auto_checkpoint_skip_wal_threshold": "1000"}
 
