@@ -36,7 +36,16 @@ from ingest.warehouse.schema import TABLES
 #: ``allocator_flush_threshold``: DuckDB gives its allocator's freed memory back after each
 #: statement that peaked above 8 MB (default 128 MB): the ingest process's peak, which a load
 #: sets, was 297 MB instead of 311 MB at 300 games a load (one run each, 2,000 games).
-LOAD_SETTINGS = {"memory_limit": "512MB", "threads": "1", "allocator_flush_threshold": "8MB"}
+#: ``checkpoint_threshold`` and ``auto_checkpoint_skip_wal_threshold``: every commit of a load
+#: checkpoints at once and, having more than 1,000 rows, writes its rows straight into the
+#: database file instead of the write-ahead log first (DuckDB's commit is atomic either way).
+#: The WAL written on commit was checkpointed anyway when the writer closed the connection
+#: (about every load), so each row was serialised twice; the close's checkpoint is now ~0.01
+#: CPU-s (docs/storage.md "Ingest parent: loads and memory, round four"). The checkpoint's
+#: merging of the small row groups each load leaves (DuckDB's vacuum) still peaks the process
+#: every few loads; ``max_vacuum_tasks = 0`` would avoid it but left a file 2.8 times larger.
+LOAD_SETTINGS = {"memory_limit": "512MB", "threads": "1", "allocator_flush_threshold": "8MB",
+                 "checkpoint_threshold": "1KB", "auto_checkpoint_skip_wal_threshold": "1000"}
 
 
 def _settings(con: Any) -> None:
@@ -113,8 +122,9 @@ class _Writer:
             con = stack.enter_context(connect(self.db_path))
             try:
                 _settings(con)
-                self.summarised = summaries.present(con)
+                # the catalog in one statement; the summary tables are among its tables
                 self.stored = stored_columns(con)
+                self.summarised = summaries.SUMMARISED.intersection(self.stored)
             except BaseException:
                 stack.close()
                 raise
@@ -213,9 +223,12 @@ class _Loader:
             self.writer.close()
             raise
         _mark_skipped(res, out.skipped)
+        # the frames are loaded: let them go before the writer may close the connection (its
+        # checkpoint is where the ingest process peaks)
+        self.frames, self.held = [], 0
+        del merged, res
         self.writer.tick()
         self.loads += 1
-        self.frames, self.held = [], 0
         self.summary.load_seconds += time.perf_counter() - t0
         self.reports = []
 

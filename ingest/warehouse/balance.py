@@ -28,6 +28,7 @@ Definitions (docs/balance.md, "Definitions"; the designers' lab, rc.17 era):
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import duckdb
 
@@ -143,28 +144,50 @@ def select_sql(games_where: str, *, profile: bool = False, player: bool = True,
     """
 
 
+#: the name :func:`refresh` registers a load's new ``seat_balance`` rows under (``batch``)
+BATCH_VIEW = "_load_seat_balance"
+
+
 def refresh(con: duckdb.DuckDBPyConnection, game_ids: Sequence[str] | None = None, *,
-            present: bool | None = None) -> None:
+            present: bool | None = None, batch: bool = False) -> Any:
     """(Re)compute the ``seat_balance`` rows of ``game_ids`` (all games when None), in the
     caller's transaction. A database without the table (before migration 6) is left alone
-    (``present``: whether it has the table, when the caller knows)."""
+    (``present``: whether it has the table, when the caller knows).
+
+    ``batch`` (the load step's, for the new games it just loaded): the rows are computed once
+    as an Arrow table with the stored table's columns and types, inserted from it, registered
+    as :data:`BATCH_VIEW` (the caller unregisters it) and returned, so that the load can
+    register them under the table's name too and the totals of :func:`add_totals` read the
+    batch's rows instead of scanning the stored table (the same rows: the stored rows of
+    these games are exactly these). Returns None otherwise."""
     if present is None:
         have = con.execute("SELECT count(*) FROM information_schema.tables "
                            "WHERE table_name = 'seat_balance'").fetchone()
         present = bool(have and have[0])
     if not present:
-        return
+        return None
     if game_ids is None:
         con.execute("DELETE FROM seat_balance")
         con.execute(f"INSERT INTO seat_balance BY NAME {select_sql('TRUE')}")
         refresh_totals(con)  # and the totals read from it (the load step adds a batch's own)
-        return
+        return None
     ids = sorted(set(game_ids))
     if not ids:
-        return
-    con.execute("DELETE FROM seat_balance WHERE list_contains(?::VARCHAR[], game_id)", [ids])
-    con.execute(f"INSERT INTO seat_balance BY NAME "
-                f"{select_sql('list_contains(?::VARCHAR[], g.game_id)')}", [ids])
+        return None
+    if not batch:
+        con.execute("DELETE FROM seat_balance WHERE list_contains(?::VARCHAR[], game_id)", [ids])
+        con.execute(f"INSERT INTO seat_balance BY NAME "
+                    f"{select_sql('list_contains(?::VARCHAR[], g.game_id)')}", [ids])
+        return None
+    # a semi join on the ids (list_contains compared every stored row with every id)
+    con.execute("DELETE FROM seat_balance WHERE game_id IN (SELECT unnest(?::VARCHAR[]))", [ids])
+    typed = ", ".join(f"CAST({c} AS {t}) AS {c}" for c, t in COLUMNS)
+    rows = con.sql(f"SELECT {typed} FROM ({select_sql('list_contains(?::VARCHAR[], g.game_id)')})",
+                   params=[ids]).to_arrow_table()
+    con.register(BATCH_VIEW, rows)
+    # the identifier is this module's constant
+    con.execute(f"INSERT INTO seat_balance BY NAME SELECT * FROM {BATCH_VIEW}")
+    return rows
 
 
 # --- totals per filtered games' values (migration 12) ----------------------------------------

@@ -34,8 +34,9 @@ def existing_game_ids(con: duckdb.DuckDBPyConnection, ids: Iterable[str] | None 
     wanted = sorted(set(ids))
     if not wanted:
         return set()
+    # a semi join on the ids (list_contains compared every stored id with every wanted one)
     rows = con.execute(
-        "SELECT game_id FROM games WHERE list_contains(?, game_id)", [wanted]
+        "SELECT game_id FROM games WHERE game_id IN (SELECT unnest(?::VARCHAR[]))", [wanted]
     ).fetchall()
     return {r[0] for r in rows}
 
@@ -140,7 +141,7 @@ def load_frames(
             # Identifiers are our own table names (never user input); values travel as Arrow.
             con.execute(f'INSERT INTO "{name}" BY NAME SELECT * FROM "{view}"')
             # the per-game summaries the pages read, from the same rows
-            summaries.add_batch(con, name, view, summarised)
+            summaries.add_batch(con, name, view, summarised, frame.height)
             result.rows[name] = frame.height
         summaries.add_totals(con, views, summarised)
         if result.loaded:
@@ -148,14 +149,21 @@ def load_frames(
             # batch's rows under the tables' names (docstring) when the batch has every stored
             # column (a warehouse made with more games registered than now has columns of
             # theirs the batch lacks: then from the stored tables, as before)
-            if _batch_has_stored_columns(con, arrows, stored):
+            batch = _batch_has_stored_columns(con, arrows, stored)
+            if batch:
                 for name, arrow in arrows.items():
                     con.register(name, arrow)
                     shadows.append(name)
-            balance.refresh(con, result.loaded, present="seat_balance" in stored)
+            # the new games' rows; from the batch, computed once, inserted, and (below) read
+            # by the totals from the batch too: the stored rows of these games are exactly these
+            shadows.append(balance.BATCH_VIEW)
+            sb = balance.refresh(con, result.loaded, present="seat_balance" in stored,
+                                 batch=batch)
+            if sb is not None:
+                con.register("seat_balance", sb)
+                shadows.append("seat_balance")
             # seat and balance totals of the new games: from the batch too where it is
-            # registered under the tables' names (``seat_balance`` is never shadowed: its new
-            # rows are the stored table's, written just above in this transaction)
+            # registered under the tables' names (``seat_balance`` included)
             game_totals.add_loaded(con, result.loaded,
                                    frozenset(game_totals.TABLES).intersection(stored))
         _unregister(con, [*views.values(), *shadows])

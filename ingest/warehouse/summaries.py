@@ -262,13 +262,17 @@ def merge_rows(con: duckdb.DuckDBPyConnection, name: str, key: Sequence[str], su
     con.execute("DROP TABLE _compact")
 
 
+#: every table :func:`present` looks for
+SUMMARISED: frozenset[str] = frozenset({*TABLES, "ledger_totals", *TOTALS_TABLES, "game_rows",
+                                        "protocol_rows", "protocol_sessions"})
+
+
 def present(con: duckdb.DuckDBPyConnection) -> frozenset[str]:
     """The summary tables this warehouse has (none before migration 8), ``ledger_totals``
-    included."""
+    included (those of :data:`SUMMARISED`)."""
     rows = con.execute("SELECT table_name FROM information_schema.tables "
                        "WHERE list_contains(?::VARCHAR[], table_name)",
-                       [[*TABLES, "ledger_totals", *TOTALS_TABLES, "game_rows",
-                         "protocol_rows", "protocol_sessions"]]).fetchall()
+                       [sorted(SUMMARISED)]).fetchall()
     return frozenset(str(r[0]) for r in rows)
 
 
@@ -293,17 +297,17 @@ def refresh(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def add_batch(con: duckdb.DuckDBPyConnection, source: str, view: str,
-              have: frozenset[str]) -> None:
+              have: frozenset[str], rows: int | None = None) -> None:
     """Insert the summaries of the rows in the registered view ``view`` (a batch's rows of the
-    table ``source``) into those of the tables ``have`` (:func:`present`) that summarise it, in
-    the caller's transaction."""
+    table ``source``: ``rows`` of them, when the caller knows) into those of the tables
+    ``have`` (:func:`present`) that summarise it, in the caller's transaction."""
     quoted = f'"{view}"'
     for name, (table, _create, select) in SUMMARIES.items():
         if table == source and name in have:
             # identifiers are this module's constants and the loader's view name, never user text
             con.execute(f"INSERT INTO {name} BY NAME {select.format(source=quoted)}")
     if source in LOCATIONS and LOCATIONS[source] in have:
-        add_locations(con, source, view)
+        add_locations(con, source, view, rows)
 
 
 # --- where a game's rows are (migration 11) -------------------------------------------------
@@ -396,17 +400,19 @@ def locate(con: duckdb.DuckDBPyConnection) -> None:
                         "ORDER BY game_id")
 
 
-def add_locations(con: duckdb.DuckDBPyConnection, source: str, view: str) -> None:
+def add_locations(con: duckdb.DuckDBPyConnection, source: str, view: str,
+                  rows: int | None = None) -> None:
     """Add the ``game_rows`` of the batch just inserted into ``source`` from the registered view
     ``view`` (called right after that INSERT, in the load's transaction).
 
     Rows inserted in a transaction carry row ids of their own until it commits; they are then
     appended after the stored rows in the order inserted. So a game's first row id is the
     stored row count plus its rows' offset among the batch's (its least row id here less the
-    batch's least)."""
+    batch's least). ``rows``: the view's row count, when the caller knows it."""
     quoted = f'"{view}"'
     total = con.execute(f"SELECT count(*) FROM {source}").fetchall()[0][0]
-    batch = con.execute(f"SELECT count(*) FROM {quoted}").fetchall()[0][0]
+    batch = rows if rows is not None else con.execute(
+        f"SELECT count(*) FROM {quoted}").fetchall()[0][0]
     stored = int(total) - int(batch)  # committed rows: row ids 0 .. stored - 1
     # identifiers are this module's constants and the loader's view name, never user text
     con.execute(
