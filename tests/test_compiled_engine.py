@@ -84,6 +84,53 @@ def test_each_game_declares_its_compiled_modules():
         "setup.py names no game's module itself"
 
 
+def written_out_classes() -> list[type]:
+    """The dataclasses of the listed modules declared ``init=False``: their ``__init__`` is
+    written out by hand so that mypyc compiles it (docs/engine.md "Validate at 2x, round
+    three")."""
+    import dataclasses
+    import inspect
+
+    found: dict[str, type] = {}
+    for path in compiled_list():
+        mod = importlib.import_module(module_name(path))
+        for cls in vars(mod).values():
+            if (inspect.isclass(cls) and dataclasses.is_dataclass(cls)
+                    and not cls.__dataclass_params__.init):  # type: ignore[attr-defined]
+                found[f"{cls.__module__}.{cls.__qualname__}"] = cls
+    return [found[k] for k in sorted(found)]
+
+
+@pytest.mark.parametrize("cls", written_out_classes(), ids=lambda c: c.__qualname__)
+def test_written_out_inits_match_their_fields(cls: type):
+    """A hand-written ``__init__`` takes the dataclass's fields in their order with the
+    declared defaults (a ``default_factory`` field: ``None``, standing for a new value), so the
+    two spellings of one default cannot drift apart."""
+    import dataclasses
+    import inspect
+
+    try:
+        sig = inspect.signature(cls.__init__)
+    except (TypeError, ValueError):
+        pytest.skip(f"{cls.__qualname__}.__init__ is compiled (no signature to read)")
+    params = [p for p in sig.parameters.values() if p.name != "self"]
+    fields = dataclasses.fields(cls)
+    assert [p.name for p in params] == [f.name for f in fields]
+    for p, f in zip(params, fields, strict=True):
+        if f.default is not dataclasses.MISSING:
+            assert p.default == f.default, f"{cls.__qualname__}.{f.name}"
+        elif f.default_factory is not dataclasses.MISSING:
+            assert p.default is None, f"{cls.__qualname__}.{f.name}"
+        else:
+            assert p.default is inspect.Parameter.empty, f"{cls.__qualname__}.{f.name}"
+
+
+def test_written_out_inits_are_found():
+    names = {c.__qualname__ for c in written_out_classes()}
+    assert {"GameState", "SeatState", "Turn", "LedgerEntry", "ReplayResult",
+            "FindingSink"} <= names
+
+
 @needs_build
 def test_every_listed_module_is_compiled():
     """A build is whole: a listed module still imported from its source would mean a stale or
