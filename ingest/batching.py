@@ -43,6 +43,8 @@ from ingest.frames import FrameBuilder, without_pandas
 from ingest.reading import read_input
 from ingest.reports import FileReport
 from ingest.rows import game_columns
+from ingest.spool import SpooledBatch
+from ingest.spool import write as spool_write
 
 # A batch is what one process holds at a time (DESIGN.md §8): its inputs read, validated and
 # turned into rows and frames. It is capped in games and in input bytes, so that memory follows
@@ -77,6 +79,9 @@ class BatchResult:
     seconds: float = 0.0
     cpu_seconds: float = 0.0  # CPU time of the process that ran the batch
     max_rss_kb: int = 0  # peak resident memory so far of the process that ran the batch
+    #: the frames written as Parquet files by a worker (``run_batches`` with ``spool``):
+    #: ``frames`` is then empty
+    spooled: SpooledBatch | None = None
 
 
 def _raw_ext(source: str, fmt: str) -> str:
@@ -450,8 +455,13 @@ def run_batches(
     progress: bool,
     label: str,
     tick: Callable[[bool], None] | None = None,
+    spool: Path | None = None,
 ) -> Iterator[BatchResult]:
     """Yield each batch's result as it completes (pool for many items, inline for few).
+
+    ``spool``: a folder where the workers of a pool write each batch's frames as Parquet files
+    (:mod:`ingest.spool`; the result's ``spooled``) instead of sending them back; batches run
+    in this process keep their frames in memory.
 
     ``tick(computing)``, when given, is called with True before each batch this process runs
     itself and with False at least every :data:`TICK_SECONDS` while it waits for the workers
@@ -483,7 +493,7 @@ def run_batches(
         while queue or futures:
             while queue and len(futures) < workers * 2:
                 batch = queue.pop(0)
-                fut = pool.submit(_worker_batch, batch, archive, run_started)
+                fut = pool.submit(_worker_batch, batch, archive, run_started, spool)
                 futures[fut] = len(batch)
             done, _ = wait(list(futures), timeout=TICK_SECONDS, return_when=FIRST_COMPLETED)
             tick(False)
@@ -518,8 +528,16 @@ def _init_worker(skip_ids: frozenset[str]) -> None:
     without_pandas()
 
 
-def _worker_batch(items: Sequence[Item], archive: Path, run_started: float) -> BatchResult:
-    return process_batch(items, archive=archive, skip_ids=_WORKER_SKIP_IDS, run_started=run_started)
+def _worker_batch(items: Sequence[Item], archive: Path, run_started: float,
+                  spool: Path | None = None) -> BatchResult:
+    res = process_batch(items, archive=archive, skip_ids=_WORKER_SKIP_IDS, run_started=run_started)
+    if spool is not None and res.frames["games"].height:
+        # written after the archive is synced (process_batch), read by the loading process
+        cpu = time.process_time()
+        res.spooled = spool_write(res.frames, spool)
+        res.frames = {}
+        res.cpu_seconds += time.process_time() - cpu
+    return res
 
 
 @contextlib.contextmanager

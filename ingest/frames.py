@@ -3,31 +3,49 @@ frame per warehouse table (via Arrow, strictly typed)."""
 
 from __future__ import annotations
 
+import functools
 import importlib.abc
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import polars as pl
-import pyarrow as pa
 
 from ingest.rows import _COLUMNS, GameColumns, _from_rows
 from ingest.warehouse.schema import TABLES
 
-_ARROW_TYPES: dict[str, pa.DataType] = {
-    "VARCHAR": pa.large_string(), "JSON": pa.large_string(), "INTEGER": pa.int32(),
-    "DOUBLE": pa.float64(), "BOOLEAN": pa.bool_(), "TIMESTAMP": pa.timestamp("us"),
-    "DATE": pa.date32(), "VARCHAR[]": pa.large_list(pa.large_string()),
-    "INTEGER[]": pa.large_list(pa.int32()),
-}
-_ARROW_SCHEMAS: dict[str, pa.Schema] = {
-    t: pa.schema([(c, _ARROW_TYPES[duck]) for c, _, duck in cols]) for t, cols in TABLES.items()
-}
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 
-#: Arrow buffers of a batch live only until polars has copied them into its frames: allocate them
-#: with the system allocator, which gives large blocks back when they are freed (pyarrow's default
-#: mimalloc pool kept them: one 47 MB log peaked ~60 MB higher, docs/storage.md).
-_POOL = pa.system_memory_pool()
+class _Arrow(NamedTuple):
+    """pyarrow and what this module makes of it, imported on first use: the process that only
+    loads spooled batches (``ingest.loading``) imports this module but never builds frames, and
+    pyarrow (with numpy) is ~36 MB of its memory (docs/storage.md "Spooled loads")."""
+
+    pa: Any
+    schemas: dict[str, pa.Schema]
+    #: Arrow buffers of a batch live only until polars has copied them into its frames:
+    #: allocated with the system allocator, which gives large blocks back when they are freed
+    #: (pyarrow's default mimalloc pool kept them: one 47 MB log peaked ~60 MB higher,
+    #: docs/storage.md).
+    pool: Any
+    errors: tuple[type[BaseException], ...]
+
+
+@functools.cache
+def _arrow_bits() -> _Arrow:
+    import pyarrow as pa
+
+    types: dict[str, pa.DataType] = {
+        "VARCHAR": pa.large_string(), "JSON": pa.large_string(), "INTEGER": pa.int32(),
+        "DOUBLE": pa.float64(), "BOOLEAN": pa.bool_(), "TIMESTAMP": pa.timestamp("us"),
+        "DATE": pa.date32(), "VARCHAR[]": pa.large_list(pa.large_string()),
+        "INTEGER[]": pa.large_list(pa.int32()),
+    }
+    schemas = {t: pa.schema([(c, types[duck]) for c, _, duck in cols])
+               for t, cols in TABLES.items()}
+    return _Arrow(pa, schemas, pa.system_memory_pool(),
+                  (pa.ArrowException, TypeError, ValueError, OverflowError))
 
 
 _NO_ROWS: tuple[int, dict[str, list[Any]]] = (0, {})
@@ -47,6 +65,7 @@ def without_pandas() -> bool:
     already imported or pyarrow had already looked (nothing changed)."""
     if "pandas" in sys.modules:
         return False
+    pa = _arrow_bits().pa
     hide = _HidePandas()
     sys.meta_path.insert(0, hide)  # "import pandas" raises ImportError meanwhile
     try:
@@ -121,7 +140,8 @@ class FrameBuilder:
 
     def _arrow(self, table: str, keep: slice | list[int] | None = None) -> pa.Table:
         """The table's rows (all, a slice, or the listed row numbers) as Arrow."""
-        schema = _ARROW_SCHEMAS[table]
+        bits = _arrow_bits()
+        pa, schema, pool = bits.pa, bits.schemas[table], bits.pool
         cols = self.cols[table]
         arrays = []
         for f in schema:
@@ -130,7 +150,7 @@ class FrameBuilder:
                 values = values[keep]
             elif keep is not None:
                 values = [values[i] for i in keep]
-            arrays.append(pa.array(values, type=f.type, memory_pool=_POOL))
+            arrays.append(pa.array(values, type=f.type, memory_pool=pool))
         return pa.Table.from_arrays(arrays, schema=schema)
 
     def build(self) -> tuple[dict[str, pl.DataFrame], dict[str, str]]:
@@ -144,15 +164,16 @@ class FrameBuilder:
         out: dict[str, pl.DataFrame] = {}
         bad: dict[str, str] = {}
         failed: list[str] = []
+        errors = _arrow_bits().errors
         for table in TABLES:
             try:
                 arrow = self._arrow(table)
-            except _CONVERSION_ERRORS:
+            except errors:
                 failed.append(table)
                 for gid, span in self.spans:
                     try:
                         self._arrow(table, slice(*span[table]))
-                    except _CONVERSION_ERRORS as err:
+                    except errors as err:
                         bad.setdefault(gid, f"its {table!r} rows do not fit the table: {err}")
                 continue
             out[table] = _frame(arrow)
@@ -178,5 +199,3 @@ def _frame(arrow: pa.Table) -> pl.DataFrame:
     assert isinstance(frame, pl.DataFrame)
     return frame
 
-
-_CONVERSION_ERRORS = (pa.ArrowException, TypeError, ValueError, OverflowError)

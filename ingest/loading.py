@@ -16,6 +16,7 @@ from typing import Any
 
 import polars as pl
 
+from ingest import spool
 from ingest.archive import Archive, canonical_text, game_id_of_text, now_utc
 from ingest.batching import BatchResult, Item, _analyse, _describe, run_batches
 from ingest.db import DatabaseBusy, StorageError, archive_root, connect, resolve_db
@@ -23,8 +24,9 @@ from ingest.formats.cells import neutralise_sql
 from ingest.frames import FrameBuilder
 from ingest.reading import walk_inputs
 from ingest.reports import FileReport, IngestSummary
+from ingest.spool import SpooledBatch
 from ingest.warehouse import game_totals, summaries
-from ingest.warehouse.load import existing_game_ids, load_frames, stored_columns
+from ingest.warehouse.load import existing_game_ids, load_frames, load_spooled, stored_columns
 from ingest.warehouse.migrations import migrate
 from ingest.warehouse.schema import TABLES
 
@@ -156,22 +158,28 @@ class _Loader:
     load is one transaction, on the connection a :class:`_Writer` holds across loads (released
     at least every ``_Writer.HOLD_SECONDS``). The buffer is what the ingest process holds
     besides the batches in flight, so both caps bound its memory whatever the corpus; a load
-    holds its games' rows in DuckDB until the commit, so the game cap stays 200
-    (docs/storage.md "Ingest at 10,000 games" and "round two").
+    holds its games' rows in DuckDB until the commit, so the game cap is 200 for frames
+    (docs/storage.md "Ingest at 10,000 games" and "round two"). Batches the workers spooled
+    (:mod:`ingest.spool`) are file names here, so their loads are larger
+    (``FLUSH_SPOOLED_GAMES``): a load's fixed cost is then paid five times less often, and the
+    process's peak is DuckDB's for one load (docs/storage.md "Spooled loads").
     """
 
     FLUSH_GAMES = 200
+    FLUSH_SPOOLED_GAMES = 1000
     FLUSH_BYTES = 32 * 1024 * 1024
     FLUSH_SECONDS = 10.0
 
     def __init__(self, summary: IngestSummary, db_path: Path) -> None:
         raw = os.environ.get("PLAYTEST_FLUSH_GAMES", "").strip()
-        if raw.isdigit() and int(raw) > 0:  # tuning knob (the crash test loads often)
-            self.FLUSH_GAMES = int(raw)
+        # tuning knob (the crash test loads often): games per load, spooled or not
+        self.games_override = int(raw) if raw.isdigit() and int(raw) > 0 else 0
         self.summary = summary
         self.db_path = db_path
         self.writer = _Writer(db_path)
-        self.frames: list[dict[str, pl.DataFrame]] = []
+        #: the batches waiting for the next load: frames, or spooled files
+        self.parts: list[dict[str, pl.DataFrame] | SpooledBatch] = []
+        self.games = 0  # games in ``parts``
         self.reports: list[FileReport] = []
         self.ids: set[str] = set()
         self.held = 0  # bytes of the buffered frames
@@ -182,24 +190,43 @@ class _Loader:
         self.summary.batch_cpu_seconds += res.cpu_seconds
         self.summary.batch_max_rss_kb = max(self.summary.batch_max_rss_kb, res.max_rss_kb)
         self.summary.reports.extend(res.reports)
-        frames = res.frames
-        new_ids = frames["games"]["game_id"].to_list()
+        part: dict[str, pl.DataFrame] | SpooledBatch
+        if res.spooled is not None:
+            part, new_ids = res.spooled, res.spooled.game_ids
+        else:
+            part, new_ids = res.frames, res.frames["games"]["game_id"].to_list()
         dup = self.ids.intersection(new_ids)
         if dup:  # the same game from two inputs in different batches: keep the first
+            frames = spool.read(part) if isinstance(part, SpooledBatch) else part
+            if isinstance(part, SpooledBatch):
+                spool.remove(part)
             keep = pl.Series(sorted(set(new_ids) - dup), dtype=pl.String).implode()
-            frames = {t: f.filter(pl.col("game_id").is_in(keep)) for t, f in frames.items()}
+            part = {t: f.filter(pl.col("game_id").is_in(keep)) for t, f in frames.items()}
             for r in res.reports:
                 if r.game_id in dup and r.status in ("loaded", "recovered"):
                     r.status, r.reason = "skipped", "already loaded"
         self.ids.update(new_ids)
-        if frames["games"].height:
-            self.frames.append(frames)
+        games = len(part.game_ids) if isinstance(part, SpooledBatch) else part["games"].height
+        if games:
+            self.parts.append(part)
+            self.games += games
             self.reports.extend(res.reports)
-            self.held += int(sum(f.estimated_size() for f in frames.values()))
-        if (sum(f["games"].height for f in self.frames) >= self.FLUSH_GAMES
+            # what this process holds: a spooled batch's frames are on disk
+            self.held += 0 if isinstance(part, SpooledBatch) else int(
+                sum(f.estimated_size() for f in part.values()))
+        if (self.games >= self.flush_games()
                 or self.held >= self.FLUSH_BYTES
                 or time.monotonic() - self.last >= self.FLUSH_SECONDS):
             self.flush()
+
+    def flush_games(self) -> int:
+        """Games per load: :data:`FLUSH_GAMES`, or :data:`FLUSH_SPOOLED_GAMES` when every
+        buffered batch is spooled (their rows are not in this process until DuckDB reads
+        them)."""
+        if self.games_override:
+            return self.games_override
+        spooled = self.parts and all(isinstance(p, SpooledBatch) for p in self.parts)
+        return self.FLUSH_SPOOLED_GAMES if spooled else self.FLUSH_GAMES
 
     def tick(self, computing: bool = False) -> None:
         """Between batches: let the writer release the database when it is due."""
@@ -207,26 +234,35 @@ class _Loader:
 
     def flush(self) -> None:
         self.last = time.monotonic()
-        if not self.frames:
+        if not self.parts:
             return
-        merged = (  # chunks side by side, not copied (rechunk=False)
-            self.frames[0] if len(self.frames) == 1
-            else {t: pl.concat([f[t] for f in self.frames], rechunk=False) for t in self.frames[0]}
-        )
-        t0 = time.perf_counter()
-        res = BatchResult(merged, self.reports)
+        parts, t0 = self.parts, time.perf_counter()
+        spooled = [p for p in parts if isinstance(p, SpooledBatch)]
+        res = BatchResult({}, self.reports)
         try:
             con = self.writer.connection()  # DatabaseBusy: buffer kept
-            out = load_frames(con, merged, summarised=self.writer.summarised,
-                              stored=self.writer.stored)
+            if len(spooled) == len(parts):
+                out = load_spooled(con, spooled, summarised=self.writer.summarised,
+                                   stored=self.writer.stored)
+            else:  # frames (batches computed in this process), and spooled ones read back
+                frames = [spool.read(p) if isinstance(p, SpooledBatch) else p for p in parts]
+                merged = (  # chunks side by side, not copied (rechunk=False)
+                    frames[0] if len(frames) == 1
+                    else {t: pl.concat([f[t] for f in frames], rechunk=False) for t in frames[0]})
+                del frames
+                out = load_frames(con, merged, summarised=self.writer.summarised,
+                                  stored=self.writer.stored)
+                del merged
         except BaseException:
             self.writer.close()
             raise
         _mark_skipped(res, out.skipped)
         # the frames are loaded: let them go before the writer may close the connection (its
         # checkpoint is where the ingest process peaks)
-        self.frames, self.held = [], 0
-        del merged, res
+        self.parts, self.held, self.games = [], 0, 0
+        for part in spooled:
+            spool.remove(part)
+        del parts, spooled, res
         self.writer.tick()
         self.loads += 1
         self.summary.load_seconds += time.perf_counter() - t0
@@ -310,27 +346,32 @@ def ingest_paths(
         busy, known = err, frozenset()
     items = [Item(path=str(f)) for f in files]
     loader = _Loader(summary, db)
-    try:
-        for res in run_batches(items, archive=root, skip_ids=known, run_started=run_started,
-                               progress=progress, label="ingest", tick=loader.tick):
+    # the workers' frames as scratch files (ingest.spool), removed at the end whatever happens
+    with spool.spooling(db) as folder:
+        try:
+            for res in run_batches(items, archive=root, skip_ids=known, run_started=run_started,
+                                   progress=progress, label="ingest", tick=loader.tick,
+                                   spool=folder):
+                if busy is None:
+                    try:
+                        loader.add(res)
+                        continue
+                    except DatabaseBusy as err:  # res is in the loader's buffer, not loaded
+                        busy = err
+                        unloaded.extend(loader.reports)
+                        continue
+                if res.spooled is not None:  # not to be loaded: its files go now
+                    spool.remove(res.spooled)
+                summary.reports.extend(res.reports)
+                unloaded.extend(res.reports)
             if busy is None:
                 try:
-                    loader.add(res)
-                    continue
-                except DatabaseBusy as err:  # res is in the loader's buffer, not loaded
+                    loader.finish()
+                except DatabaseBusy as err:
                     busy = err
                     unloaded.extend(loader.reports)
-                    continue
-            summary.reports.extend(res.reports)
-            unloaded.extend(res.reports)
-        if busy is None:
-            try:
-                loader.finish()
-            except DatabaseBusy as err:
-                busy = err
-                unloaded.extend(loader.reports)
-    finally:
-        loader.close()  # the database is never held past the ingest, whatever happened
+        finally:
+            loader.close()  # the database is never held past the ingest, whatever happened
     summary.seconds = time.perf_counter() - started
     if busy is not None:
         raise _busy(busy, summary, unloaded)
@@ -441,11 +482,12 @@ def rebuild(
             items = [Item(game_id=g) for g in ids]
             loader = _Loader(summary, new)
             try:
-                for res in run_batches(items, archive=root, skip_ids=frozenset(),
-                                       run_started=time.time(), progress=progress,
-                                       label="rebuild", tick=loader.tick):
-                    loader.add(res)
-                loader.finish()
+                with spool.spooling(db) as folder:
+                    for res in run_batches(items, archive=root, skip_ids=frozenset(),
+                                           run_started=time.time(), progress=progress,
+                                           label="rebuild", tick=loader.tick, spool=folder):
+                        loader.add(res)
+                    loader.finish()
             finally:
                 loader.close()
             with connect(new) as con:

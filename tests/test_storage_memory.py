@@ -42,6 +42,11 @@ def _corpus(folder: Path, first: int, n: int, events: int = 160) -> Path:
 
 def _ingest_peak_of(paths: list[Path], db: Path) -> int:
     """Peak bytes of Python objects allocated while ingesting ``paths`` into a new ``db``."""
+    from ingest.archive import INGEST_LINES
+    from ingest.formats.jsonlog import LINE_CACHE
+
+    LINE_CACHE.clear()
+    INGEST_LINES.clear()
     tracemalloc.start()
     try:
         summary = ingest_paths(paths, db, progress=False)
@@ -60,6 +65,20 @@ def _ingest_peak(folder: Path, db: Path) -> int:
 def test_ingest_memory_follows_the_batch_not_the_corpus(tmp_path, monkeypatch):
     # ~15 KB per game: batches of 4 games, so 12 and 36 games are 3 and 9 batches
     monkeypatch.setattr(batching, "BATCH_BYTES", 64 * 1024, raising=False)
+    # and a load per batch: the loader buffers up to 200 games' frames per load (a bound of its
+    # own, ingest.loading._Loader), so both corpora would otherwise be one load of all their
+    # games (this test passed only after another test file had set the knob in the process)
+    monkeypatch.setenv("PLAYTEST_FLUSH_GAMES", "4")
+    # The reader's parsed-line cache and the canonical lines' memo keep up to 8,192 lines each
+    # (~15 MB; bounded by their capacity, not by the corpus): the larger corpus fills more of
+    # them. Here they hold a few lines, emptied before each ingest, so that what is measured is
+    # what follows the batch.
+    from ingest.archive import INGEST_LINES
+    from ingest.formats.jsonlog import LINE_CACHE
+
+    for cache in (LINE_CACHE, INGEST_LINES):
+        monkeypatch.setattr(cache, "capacity", 64)
+        cache.clear()
     warm = _corpus(tmp_path / "warm", 0, 4)
     small = _corpus(tmp_path / "small", 100, 12)
     large = _corpus(tmp_path / "large", 200, 36)

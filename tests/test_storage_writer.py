@@ -64,8 +64,11 @@ def test_writer_reuses_a_young_connection_and_reopens_an_old_one(tmp_path: Path,
     assert _other_process_can_open(db)
 
 
-def test_a_load_that_raises_releases_the_database(tmp_path: Path,
+@pytest.mark.parametrize("spooled", [False, True], ids=["frames", "spooled"])
+def test_a_load_that_raises_releases_the_database(tmp_path: Path, spooled: bool,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from ingest import spool
+
     folder = tmp_path / "in"
     paths = write_games(folder, 3, events=40)
     res = process_batch([Item(path=str(p)) for p in paths], archive=tmp_path / "archive")
@@ -78,10 +81,13 @@ def test_a_load_that_raises_releases_the_database(tmp_path: Path,
         raise RuntimeError("disk on fire")
 
     monkeypatch.setattr(loading, "load_frames", boom)
-    loader.frames.append(res.frames)
+    monkeypatch.setattr(loading, "load_spooled", boom)
+    loader.parts.append(spool.write(res.frames, tmp_path / "spool") if spooled else res.frames)
+    loader.games += 3
     with pytest.raises(RuntimeError):
         loader.flush()
     assert not loader.writer.held and _other_process_can_open(db)
+    assert len(loader.parts) == 1  # kept: nothing was loaded
 
 
 def test_ingest_releases_the_database_between_loads_and_at_the_end(tmp_path: Path) -> None:

@@ -155,9 +155,9 @@ def refresh(con: duckdb.DuckDBPyConnection, game_ids: Sequence[str] | None = Non
     (``present``: whether it has the table, when the caller knows).
 
     ``batch`` (the load step's, for the new games it just loaded): the rows are computed once
-    as an Arrow table with the stored table's columns and types, inserted from it, registered
-    as :data:`BATCH_VIEW` (the caller unregisters it) and returned, so that the load can
-    register them under the table's name too and the totals of :func:`add_totals` read the
+    into the temporary table :data:`BATCH_VIEW` with the stored table's columns and types
+    (the caller drops it), inserted from it, and its name returned, so that the load can
+    make them readable under the table's name too and the totals of :func:`add_totals` read the
     batch's rows instead of scanning the stored table (the same rows: the stored rows of
     these games are exactly these). Returns None otherwise."""
     if present is None:
@@ -182,12 +182,12 @@ def refresh(con: duckdb.DuckDBPyConnection, game_ids: Sequence[str] | None = Non
     # a semi join on the ids (list_contains compared every stored row with every id)
     con.execute("DELETE FROM seat_balance WHERE game_id IN (SELECT unnest(?::VARCHAR[]))", [ids])
     typed = ", ".join(f"CAST({c} AS {t}) AS {c}" for c, t in COLUMNS)
-    rows = con.sql(f"SELECT {typed} FROM ({select_sql('list_contains(?::VARCHAR[], g.game_id)')})",
-                   params=[ids]).to_arrow_table()
-    con.register(BATCH_VIEW, rows)
-    # the identifier is this module's constant
+    # a temporary table (this connection's, in DuckDB's memory: a batch's seats), so that no
+    # Arrow (pyarrow) is needed in the loading process; the identifier is this module's constant
+    con.execute(f"CREATE OR REPLACE TEMP TABLE {BATCH_VIEW} AS SELECT {typed} FROM "
+                f"({select_sql('list_contains(?::VARCHAR[], g.game_id)')})", [ids])
     con.execute(f"INSERT INTO seat_balance BY NAME SELECT * FROM {BATCH_VIEW}")
-    return rows
+    return BATCH_VIEW
 
 
 # --- totals per filtered games' values (migration 12) ----------------------------------------

@@ -7,13 +7,14 @@ all-or-nothing, so a crash or error never leaves a game half-loaded.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import duckdb
 import polars as pl
 
+from ingest import spool
+from ingest.spool import SpooledBatch
 from ingest.warehouse import balance, game_totals, summaries
 from ingest.warehouse.schema import TABLES, empty_frame, polars_schema
 
@@ -68,18 +69,30 @@ def stored_columns(con: duckdb.DuckDBPyConnection) -> dict[str, frozenset[str]]:
     return {t: frozenset(cols) for t, cols in stored.items()}
 
 
-def _batch_has_stored_columns(con: duckdb.DuckDBPyConnection, arrows: Mapping[str, Any],
+def _batch_has_stored_columns(con: duckdb.DuckDBPyConnection,
+                              columns: Mapping[str, Iterable[str]],
                               stored: Mapping[str, frozenset[str]] | None = None) -> bool:
-    """Whether each table's batch has every column of the stored table (``stored``: the
-    catalog, :func:`stored_columns`, when the caller has it)."""
+    """Whether each table's batch (``columns[table]``: its column names) has every column of
+    the stored table (``stored``: the catalog, :func:`stored_columns`, when the caller has
+    it)."""
     if stored is None:
         stored = stored_columns(con)
-    return all(stored.get(t, frozenset()) <= set(arrow.schema.names) for t, arrow in arrows.items())
+    return all(stored.get(t, frozenset()) <= set(cols) for t, cols in columns.items())
 
 
-def _unregister(con: duckdb.DuckDBPyConnection, names: list[str]) -> None:
+def _detach(con: duckdb.DuckDBPyConnection, names: list[str]) -> None:
+    """Drop the registered Arrow tables, temporary views and temporary tables ``names`` (any
+    may be gone already)."""
+    kinds = dict(con.execute(
+        "SELECT table_name, table_type FROM information_schema.tables "
+        "WHERE table_catalog = 'temp' AND list_contains(?::VARCHAR[], table_name)",
+        [names]).fetchall()) if names else {}
     for name in names:
         con.unregister(name)
+        # identifiers are this module's names (tables' and the batch views')
+        kind = "VIEW" if kinds.get(name) == "VIEW" else "TABLE" if name in kinds else None
+        if kind is not None:
+            con.execute(f'DROP {kind} IF EXISTS temp.main."{name}"')
 
 
 def load_frames(
@@ -113,66 +126,146 @@ def load_frames(
     for name, frame in tables.items():
         if frame.height and not set(frame["game_id"].unique().to_list()) <= id_set:
             raise ValueError(f"rows for table {name!r} belong to games not in the batch")
-    result = LoadResult()
-    views: dict[str, str] = {}
-    shadows: list[str] = []
     con.execute("BEGIN TRANSACTION")
     try:
         already = existing_game_ids(con, batch_ids)
+        if already:
+            keep = pl.Series("game_id", [g for g in batch_ids if g not in already],
+                             dtype=pl.String).implode()
+            tables = {name: frame.filter(pl.col("game_id").is_in(keep))
+                      for name, frame in tables.items()}
+        # Arrow's string views: polars' own layout, no copy into large strings
+        arrows = {name: frame.to_arrow(compat_level=pl.CompatLevel.newest())
+                  for name, frame in tables.items()}
+
+        def attach(view: str, table: str) -> None:
+            con.register(view, arrows[table])
+
+        return _load_batch(con, batch_ids, already, {n: f.height for n, f in tables.items()},
+                           {n: tuple(a.schema.names) for n, a in arrows.items()}, attach,
+                           summarised=summarised, stored=stored)
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+
+
+def load_spooled(
+    con: duckdb.DuckDBPyConnection, batches: Sequence[SpooledBatch], *,
+    summarised: frozenset[str] | None = None,
+    stored: Mapping[str, frozenset[str]] | None = None,
+) -> LoadResult:
+    """:func:`load_frames` for batches spooled as Parquet files (:mod:`ingest.spool`): each
+    table's rows of every batch are read by DuckDB from the files, in one statement per table;
+    the loading process never holds them. The batches' game ids must be distinct (the loader
+    keeps the first of a repeated game); games already loaded are skipped as by
+    :func:`load_frames` (the batches are then read back into frames and loaded so: rare, a
+    game loaded by another ingest meanwhile)."""
+    batch_ids = [g for b in batches for g in b.game_ids]
+    if len(set(batch_ids)) != len(batch_ids):
+        raise ValueError("a game id appears twice in one batch; deduplicate before loading")
+    for b in batches:
+        unknown = set(b.columns) - set(TABLES)
+        if unknown:
+            raise ValueError(f"no warehouse table named {sorted(unknown)}")
+        for name, columns in b.columns.items():
+            if list(columns) != list(polars_schema(name)):
+                raise ValueError(f"spooled batch {b.folder}: the columns of table {name!r} are "
+                                 "not the table's (written by another version?)")
+    if existing_game_ids(con, batch_ids):
+        merged = {t: pl.concat([spool.read(b)[t] for b in batches], rechunk=False)
+                  for t in TABLES}
+        return load_frames(con, merged, summarised=summarised, stored=stored)
+    rows = {name: sum(b.rows.get(name, 0) for b in batches) for name in TABLES}
+    # the database's own name, to name a stored table past the temporary views of a load
+    found = con.execute("SELECT current_database()").fetchall()
+    catalog = '"' + str(found[0][0]).replace('"', '""') + '"'
+
+    def attach(view: str, table: str) -> None:
+        files = spool.files_of(batches, table)
+        if not files:  # no rows: none of the stored table's (its columns and types)
+            con.execute(f'CREATE OR REPLACE TEMP VIEW "{view}" AS SELECT * FROM '
+                        f'{catalog}.main."{table}" WHERE FALSE')
+            return
+        # a temporary view (dropped by _load_batch); the file names are this process's own
+        # spool's, quoted as SQL strings (DDL takes no parameters)
+        listed = ", ".join("'" + f.replace("'", "''") + "'" for f in files)
+        con.execute(f'CREATE OR REPLACE TEMP VIEW "{view}" AS SELECT * FROM read_parquet([{listed}])')
+
+    con.execute("BEGIN TRANSACTION")
+    try:
+        return _load_batch(con, batch_ids, set(), rows,
+                           {name: tuple(polars_schema(name)) for name in TABLES}, attach,
+                           summarised=summarised, stored=stored)
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+
+
+def _load_batch(
+    con: duckdb.DuckDBPyConnection, batch_ids: list[str], already: set[str],
+    rows: Mapping[str, int], columns: Mapping[str, tuple[str, ...]],
+    attach: Callable[[str, str], None], *,
+    summarised: frozenset[str] | None, stored: Mapping[str, frozenset[str]] | None,
+) -> LoadResult:
+    """The body of a load, in the caller's open transaction, committed here: ``rows`` and
+    ``columns`` of each table's batch (games in ``already`` left out of them), ``attach(view,
+    table)`` makes the batch's rows of ``table`` readable under the name ``view`` (a registered
+    Arrow table, or a temporary view over spooled files); every name attached is gone after."""
+    result = LoadResult()
+    attached: list[str] = []
+
+    def attach_as(view: str, table: str) -> None:
+        attach(view, table)
+        attached.append(view)
+
+    try:
         result.skipped = [g for g in batch_ids if g in already]
         result.loaded = [g for g in batch_ids if g not in already]
-        keep = pl.Series("game_id", result.loaded, dtype=pl.String)
         if summarised is None:
             summarised = summaries.present(con)
         if stored is None:
             stored = stored_columns(con)
-        arrows: dict[str, Any] = {}
-        for name, frame in tables.items():
-            if already:
-                frame = frame.filter(pl.col("game_id").is_in(keep.implode()))
-            # Arrow's string views: polars' own layout, no copy into large strings
-            arrows[name] = arrow = frame.to_arrow(compat_level=pl.CompatLevel.newest())
-            if frame.height == 0:
-                result.rows[name] = 0
+        views: dict[str, str] = {}
+        for name in TABLES:
+            result.rows[name] = height = rows.get(name, 0)
+            if height == 0:
                 continue
             view = f"_load_{name}"
-            con.register(view, arrow)
+            attach_as(view, name)
             views[name] = view
-            # Identifiers are our own table names (never user input); values travel as Arrow.
+            # Identifiers are our own table names (never user input); values travel as Arrow
+            # or Parquet.
             con.execute(f'INSERT INTO "{name}" BY NAME SELECT * FROM "{view}"')
             # the per-game summaries the pages read, from the same rows
-            summaries.add_batch(con, name, view, summarised, frame.height)
-            result.rows[name] = frame.height
+            summaries.add_batch(con, name, view, summarised, height)
         summaries.add_totals(con, views, summarised)
         if result.loaded:
             # derived per-seat balance rows of the new games, in the same transaction, from the
-            # batch's rows under the tables' names (docstring) when the batch has every stored
-            # column (a warehouse made with more games registered than now has columns of
-            # theirs the batch lacks: then from the stored tables, as before)
-            batch = _batch_has_stored_columns(con, arrows, stored)
+            # batch's rows under the tables' names (docstring of load_frames) when the batch
+            # has every stored column (a warehouse made with more games registered than now
+            # has columns of theirs the batch lacks: then from the stored tables, as before)
+            batch = _batch_has_stored_columns(con, columns, stored)
             if batch:
-                for name, arrow in arrows.items():
-                    con.register(name, arrow)
-                    shadows.append(name)
+                for name in TABLES:
+                    attach_as(name, name)
             # the new games' rows; from the batch, computed once, inserted, and (below) read
             # by the totals from the batch too: the stored rows of these games are exactly these
-            shadows.append(balance.BATCH_VIEW)
+            attached.append(balance.BATCH_VIEW)
             sb = balance.refresh(con, result.loaded, present="seat_balance" in stored,
                                  batch=batch)
             if sb is not None:
-                con.register("seat_balance", sb)
-                shadows.append("seat_balance")
+                # identifiers: the table's and balance's constant
+                con.execute(f'CREATE OR REPLACE TEMP VIEW seat_balance AS SELECT * FROM "{sb}"')
+                attached.append("seat_balance")
             # seat and balance totals of the new games: from the batch too where it is
             # registered under the tables' names (``seat_balance`` included)
             game_totals.add_loaded(con, result.loaded,
                                    frozenset(game_totals.TABLES).intersection(stored))
-        _unregister(con, [*views.values(), *shadows])
-        views, shadows = {}, []
+        _detach(con, attached)
+        attached = []
         con.execute("COMMIT")
-    except BaseException:
-        con.execute("ROLLBACK")
-        # a view left under a table's name would hide the table from every later statement on
-        # this (held) connection (the rollback drops them too; unregistering twice is harmless)
-        _unregister(con, [*views.values(), *shadows])
-        raise
+    finally:
+        # a name left attached would hide a table from every later statement on this (held)
+        # connection (a rollback drops temporary views too; dropping twice is harmless)
+        _detach(con, attached)
     return result
