@@ -55,6 +55,8 @@ BATCH_BYTES = 2 * 1024 * 1024  # input bytes per batch (a larger input is a batc
 INLINE_BELOW = 64  # fewer inputs than this are processed in this process (no pool start-up)
 #: longest wait for a worker's result before :func:`run_batches` calls its ``tick`` (seconds)
 TICK_SECONDS = 0.25
+#: how much lower a pool worker's scheduling priority is than the loading process's
+WORKER_NICENESS = 5
 
 
 @dataclass(slots=True)
@@ -519,6 +521,11 @@ _WORKER_SKIP_IDS: frozenset[str] = frozenset()
 def _init_worker(skip_ids: frozenset[str]) -> None:
     global _WORKER_SKIP_IDS
     _WORKER_SKIP_IDS = skip_ids
+    # The loading process holds the database while it loads, and the app waits for it
+    # meanwhile (ingest.loading._Writer): its loads go first when the cores are busy, the
+    # workers take the rest (the same work in all; docs/storage.md "Spooled loads").
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(WORKER_NICENESS)
     # A worker only runs batches: what it has imported (rulesets, content packs, schemas) is
     # never garbage, and a replay makes many short-lived objects and few cycles. Freeze the
     # imports and collect young objects less often (ingest.gc_tuning; ~8% of a batch's CPU).

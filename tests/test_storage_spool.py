@@ -128,3 +128,16 @@ def test_an_ingest_through_workers_leaves_no_spool_and_removes_a_stopped_ones(
     with connect(db, read_only=True) as con:
         assert con.execute("SELECT count(*) FROM games").fetchall()[0][0] == 70
     assert os.getpid() == int(mine_before.name.rsplit("-", 1)[1])
+
+
+def test_a_pool_worker_runs_at_a_lower_priority_than_the_loading_process() -> None:
+    """The writer's loads go first when the cores are busy (ingest.batching._init_worker)."""
+    import subprocess
+    import sys
+
+    code = ("import os; from ingest.batching import _init_worker, WORKER_NICENESS; "
+            "before = os.nice(0); _init_worker(frozenset()); "
+            "print(os.nice(0) - before, min(WORKER_NICENESS, 19 - before))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, env=child_env()).stdout.split()
+    assert int(out[0]) == int(out[1]) > 0  # (a process already at niceness 19 stays there)
