@@ -161,12 +161,12 @@ class _Loader:
     holds its games' rows in DuckDB until the commit, so the game cap is 200 for frames
     (docs/storage.md "Ingest at 10,000 games" and "round two"). Batches the workers spooled
     (:mod:`ingest.spool`) are file names here, so their loads are larger
-    (``FLUSH_SPOOLED_GAMES``): a load's fixed cost is then paid five times less often, and the
+    (``FLUSH_SPOOLED_GAMES``): a load's fixed cost is then paid three times less often, and the
     process's peak is DuckDB's for one load (docs/storage.md "Spooled loads").
     """
 
     FLUSH_GAMES = 200
-    FLUSH_SPOOLED_GAMES = 1000
+    FLUSH_SPOOLED_GAMES = 600
     FLUSH_BYTES = 32 * 1024 * 1024
     FLUSH_SECONDS = 10.0
 
