@@ -541,8 +541,12 @@ def _worker_batch(items: Sequence[Item], archive: Path, run_started: float,
     if spool is not None and res.frames["games"].height:
         # written after the archive is synced (process_batch), read by the loading process
         cpu = time.process_time()
-        res.spooled = spool_write(res.frames, spool)
-        res.frames = {}
+        try:
+            res.spooled = spool_write(res.frames, spool)
+        except OSError:  # a full or unwritable disk: the frames travel back instead
+            pass
+        else:
+            res.frames = {}
         res.cpu_seconds += time.process_time() - cpu
     return res
 

@@ -56,21 +56,26 @@ def folder_for(db: Path) -> Path:
 
 
 def write(frames: Mapping[str, pl.DataFrame], spool: Path) -> SpooledBatch:
-    """Write ``frames`` (one per table, a batch's) into a new folder under ``spool``."""
+    """Write ``frames`` (one per table, a batch's) into a new folder under ``spool``. Raises
+    OSError when the files cannot be written (nothing of them is left then)."""
     folder = spool / uuid.uuid4().hex
     folder.mkdir(parents=True, exist_ok=False)
     batch = SpooledBatch(str(folder))
-    games = frames.get("games")
-    batch.game_ids = games["game_id"].to_list() if games is not None else []
-    for table, frame in frames.items():
-        batch.columns[table] = tuple(frame.columns)
-        batch.rows[table] = frame.height
-        if not frame.height:
-            continue
-        path = folder / f"{table}.parquet"
-        frame.write_parquet(path, compression=COMPRESSION, statistics=False)
-        batch.files[table] = str(path)
-        batch.nbytes += path.stat().st_size
+    try:
+        games = frames.get("games")
+        batch.game_ids = games["game_id"].to_list() if games is not None else []
+        for table, frame in frames.items():
+            batch.columns[table] = tuple(frame.columns)
+            batch.rows[table] = frame.height
+            if not frame.height:
+                continue
+            path = folder / f"{table}.parquet"
+            frame.write_parquet(path, compression=COMPRESSION, statistics=False)
+            batch.files[table] = str(path)
+            batch.nbytes += path.stat().st_size
+    except BaseException:
+        remove(batch)  # (a full disk): nothing half-written is left
+        raise
     return batch
 
 

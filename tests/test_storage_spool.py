@@ -141,3 +141,39 @@ def test_a_pool_worker_runs_at_a_lower_priority_than_the_loading_process() -> No
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, env=child_env()).stdout.split()
     assert int(out[0]) == int(out[1]) > 0  # (a process already at niceness 19 stays there)
+
+
+def test_a_batch_that_cannot_be_spooled_sends_its_frames_back(tmp_path: Path) -> None:
+    """A spool that cannot be written (a full disk; here a file where the folder should be):
+    the worker's result keeps its frames, which the loader loads as frames."""
+    from ingest.batching import _worker_batch
+
+    paths = write_games(tmp_path / "in", 3, events=40)
+    blocked = tmp_path / "spool"
+    blocked.write_text("not a folder")
+    res = _worker_batch([Item(path=str(p)) for p in paths], tmp_path / "archive", 0.0, blocked)
+    assert res.spooled is None and res.frames["games"].height == 3
+    ok = _worker_batch([Item(path=str(p)) for p in paths], tmp_path / "archive2", 0.0,
+                       tmp_path / "spool2")
+    assert ok.spooled is not None and ok.frames == {} and len(ok.spooled.game_ids) == 3
+    assert sorted(Path(ok.spooled.files["games"]).parent.iterdir())
+
+
+def test_a_spool_write_that_fails_leaves_nothing(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import polars as pl
+
+    (frames,) = _batches(tmp_path)[:1]
+    written: list[object] = []
+    real = pl.DataFrame.write_parquet
+
+    def fail_second(self: pl.DataFrame, *a: object, **k: object) -> None:
+        if written:
+            raise OSError(28, "No space left on device")
+        written.append(a)
+        real(self, *a, **k)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pl.DataFrame, "write_parquet", fail_second)
+    with pytest.raises(OSError, match="No space"):
+        spool.write(frames, tmp_path / "spool")  # type: ignore[arg-type]
+    assert written and list((tmp_path / "spool").iterdir()) == []
