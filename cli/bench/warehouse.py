@@ -67,11 +67,14 @@ def main(argv: list[str] | None = None) -> int:
     for step in ("first ingest", "second ingest", "rebuild"):
         if step == "rebuild" and args.no_rebuild:
             break
+        own = _cpu(resource.RUSAGE_SELF)
         s = rebuild(db, progress=False) if step == "rebuild" else ingest_paths([logs], db, progress=False)
         n = max(1, len(s.reports))
         print(
             f"{step}: {s.counts()} in {s.seconds:.1f} s wall; batch CPU {s.batch_cpu_seconds:.1f} s "
-            f"({1000 * s.batch_cpu_seconds / n:.1f} ms per game), DuckDB load {s.load_seconds:.1f} s"
+            f"({1000 * s.batch_cpu_seconds / n:.1f} ms per game), DuckDB load {s.load_seconds:.1f} s "
+            f"wall; this process {_cpu(resource.RUSAGE_SELF) - own:.1f} CPU-s (the loads, the "
+            "walk, the pool's results)"
         )
         # A worker's own figure (ru_maxrss at the end of each batch): RUSAGE_CHILDREN would count
         # what the worker inherited from this process before it started its program.
@@ -94,6 +97,12 @@ def big_log_text(size: int) -> str:
         for i in range(max(0, (size - base) // one))
     ]
     return dumps_log(type(log).model_validate(data))
+
+
+def _cpu(who: int) -> float:
+    """CPU seconds (user + system) of this process or of its finished children."""
+    use = resource.getrusage(who)
+    return use.ru_utime + use.ru_stime
 
 
 def _max_rss_mb(who: int) -> float:
