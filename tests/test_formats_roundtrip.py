@@ -119,3 +119,26 @@ def test_a_line_break_with_a_comma_in_a_header_cell_round_trips_through_the_shee
                            "g.csv")
     assert loaded.parsed.findings == [], [f.message for f in loaded.parsed.findings]
     assert (loaded.parsed.header.venue, loaded.parsed.header.rulings) == ("0\n,", "1\r\n,")
+
+
+def test_a_header_value_spelled_event_round_trips_through_the_sheet() -> None:
+    """``Rulings,EVENT`` was taken for the column row (any row naming the ``event`` column was),
+    so the sheet lost its header and its columns (found by the property above); a row that
+    starts with a header tag is the column row only when every cell it names is a column."""
+    from schemas.mandate2038 import MandateHeader
+
+    header = MandateHeader(game="mandate2038", rules_version="0.8.0-rc.17-test",
+                           session_type="facilitated_playtest",
+                           seats=[{"seat": 1, "faction": "event"}], rulings="EVENT",
+                           venue="event")
+    (loaded,) = read_bytes(write_log(MandateLog(header=header, events=[]), "csv").encode(),
+                           "g.csv")
+    assert loaded.parsed.findings == [], [f.message for f in loaded.parsed.findings]
+    got = loaded.parsed.header
+    assert (got.rulings, got.venue, got.seats[0].faction) == ("EVENT", "event", "event")
+    # a column row may still start with a column that is also a header tag (Seat)
+    text = ("Game,mandate2038\nRules,0.8.0-rc.17-test\nSession,facilitated_playtest\n"
+            "Seat,1,a\nseat,event,era,cycle\n,era_start,1,\n")
+    obj, _, _, problems = parse_sheet(text, "t.csv")
+    assert [f.message for f in problems.findings] == []
+    assert obj["events"][0]["type"] == "era_start"

@@ -95,6 +95,22 @@ def _era_number(cell: str, col: int) -> int:
     raise ParseError(col, f"expected an Era number (1-4 or I-IV), found {cell!r}")
 
 
+
+def _is_column_row(cells: list[str]) -> bool:
+    """Whether a row is the column row (``time,era,cycle,seat,event,...``): it starts with
+    ``time``, or names the ``event`` column and does not start with a header tag; a row that
+    starts with a tag (``Seat``, ``Rulings``) is the column row only when every cell it names is
+    a column (``seat,event,what``), so that a header value spelled ``event`` (``Rulings,EVENT``)
+    stays a header row."""
+    low = [c.strip().lower() for c in cells]
+    if not low or low[0] == "time":
+        return bool(low)
+    if "event" not in low:
+        return False
+    if low[0] not in _TAG_BY_LOWER:
+        return True
+    return all(c in COLUMNS for c in low if c)
+
 class _SheetReader:
     def __init__(self, text: str, source: str) -> None:
         self.text = text
@@ -130,7 +146,7 @@ class _SheetReader:
         rows = self.rows()
         for n, row in rows:  # header rows first: the Date applies to every time
             if self.columns is None and row and row[0].strip() and not row[0].lstrip().startswith("#"):
-                if row[0].strip().lower() == "time" or "event" in [c.strip().lower() for c in row]:
+                if _is_column_row(row):
                     self.columns = {}
                     break
                 try:
@@ -147,7 +163,7 @@ class _SheetReader:
             if not any(cells) or cells[0].startswith("#"):
                 continue
             if self.columns is None:
-                if cells[0].lower() == "time" or "event" in [c.lower() for c in cells]:
+                if _is_column_row(cells):
                     self._column_row(n, cells)
                 continue
             try:
