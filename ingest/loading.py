@@ -519,21 +519,11 @@ def _remove_leftovers(db: Path, *, holding: bool) -> None:
         pid_text = path.name[len(prefix):].removesuffix(".wal")
         if not pid_text.isdigit() or int(pid_text) == os.getpid():
             continue
-        if not holding and _alive(int(pid_text)):
+        if not holding and spool.process_alive(int(pid_text)):
             continue
         with contextlib.suppress(OSError):
             path.unlink()
             print(f"removed {path.name}, left by a rebuild that was stopped", file=sys.stderr)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # exists, owned by someone else
-        return True
-    return True
 
 
 def _refuse_to_drop(con: Any, archived: set[str], root: Path) -> None:

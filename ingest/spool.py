@@ -112,14 +112,16 @@ def remove_leftovers(db: Path) -> None:
     prefix = f"{db.name}.spool-"
     for path in db.parent.glob(f"{glob_escape(prefix)}*"):
         pid_text = path.name[len(prefix):]
-        if not pid_text.isdigit() or int(pid_text) == os.getpid() or _alive(int(pid_text)):
+        if not pid_text.isdigit() or int(pid_text) == os.getpid() or process_alive(int(pid_text)):
             continue
         shutil.rmtree(path, ignore_errors=True)
         if not path.exists():
             print(f"removed {path.name}, left by an ingest that was stopped", file=sys.stderr)
 
 
-def _alive(pid: int) -> bool:
+def process_alive(pid: int) -> bool:
+    """Whether a process ``pid`` exists (owned by anyone); the leftovers of a stopped ingest
+    or rebuild are removed only when it does not."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

@@ -113,7 +113,8 @@ def test_an_ingest_through_workers_leaves_no_spool_and_removes_a_stopped_ones(
     monkeypatch.setenv("PLAYTEST_WORKERS", "2")
     folder = tmp_path / "in"
     write_games(folder, 70, events=40)  # enough for the process pool (ingest.batching)
-    shutil.copy(folder / "game_00003.json", folder / "again.json")  # one game in two batches
+    # one game in two batches (the copy sorts last): the later batch is read back and filtered
+    shutil.copy(folder / "game_00003.json", folder / "zz_again.json")
     db = tmp_path / "db" / "playtest.duckdb"
     db.parent.mkdir()
     # a stopped ingest's spool (no process has this pid: pids stay below pid_max)

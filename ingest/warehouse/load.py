@@ -172,8 +172,9 @@ def load_spooled(
                 raise ValueError(f"spooled batch {b.folder}: the columns of table {name!r} are "
                                  "not the table's (written by another version?)")
     if existing_game_ids(con, batch_ids):
-        merged = {t: pl.concat([spool.read(b)[t] for b in batches], rechunk=False)
-                  for t in TABLES}
+        frames = [spool.read(b) for b in batches]
+        merged = {t: pl.concat([f[t] for f in frames], rechunk=False) for t in TABLES}
+        del frames
         return load_frames(con, merged, summarised=summarised, stored=stored)
     rows = {name: sum(b.rows.get(name, 0) for b in batches) for name in TABLES}
     # the database's own name, to name a stored table past the temporary views of a load
