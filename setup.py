@@ -5,18 +5,22 @@ file adds nothing then. With ``PLAYTEST_COMPILE=1`` the replay's hot modules
 (:func:`compiled_modules`) are compiled with mypyc into C extensions beside their sources:
 
     pip install "setuptools>=69" wheel mypy
+    pip install -e .
     PLAYTEST_COMPILE=1 pip install --no-build-isolation -e .
 
-(``--no-build-isolation`` so the build sees the mypy installed here; about 10-15 minutes on
-two shared cores.) Everything else, the metadata included, stays in pyproject.toml.
+(``--no-build-isolation`` so the build sees the mypy installed here; the plain install first
+because mypyc type-checks the whole program, which imports the dependencies: without them the
+build stops at mypy's errors, seen 3 December in a new virtualenv; about 4-5 minutes on two
+idle cores, 10-15 on shared ones.) Everything else, the metadata included, stays in pyproject.toml.
 
 Which modules: engine/core's ``COMPILED_MODULES`` (engine/core/__init__.py: the replay's fold)
 and, for every game this distribution declares (pyproject.toml's ``playtest.games`` entry
 points), the ``COMPILED_MODULES`` of the module that defines the game's declaration (e.g.
 engine/<game>/ruleset.py), module names relative to that game's package. A game added to
 the entry points with such a list joins the build without editing this file. The lists are
-read from the sources (``ast``), never imported: the build may run where the toolkit's
-dependencies are not installed.
+read from the sources (``ast``), never imported: this file imports nothing of the toolkit
+(a plain ``pip install -e .`` runs it before any dependency is installed; the compiled build's
+mypyc needs them, above).
 """
 
 from __future__ import annotations
