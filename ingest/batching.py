@@ -40,6 +40,8 @@ from ingest.db import StorageError
 from ingest.formats import NotReadable, read_file
 from ingest.formats import source_name as formats_source_name
 from ingest.frames import FrameBuilder, without_pandas
+from ingest.pool import INLINE_BELOW, WorkerPool
+from ingest.pool import workers as _workers
 from ingest.reading import read_input
 from ingest.reports import FileReport
 from ingest.rows import game_columns
@@ -52,7 +54,6 @@ from ingest.spool import write as spool_write
 # a few tens of times the input's size (docs/storage.md "Measured memory").
 BATCH_MAX = 100  # games (inputs) per batch
 BATCH_BYTES = 2 * 1024 * 1024  # input bytes per batch (a larger input is a batch of its own)
-INLINE_BELOW = 64  # fewer inputs than this are processed in this process (no pool start-up)
 #: longest wait for a worker's result before :func:`run_batches` calls its ``tick`` (seconds)
 TICK_SECONDS = 0.25
 #: how much lower a pool worker's scheduling priority is than the loading process's
@@ -84,6 +85,9 @@ class BatchResult:
     #: the frames written as Parquet files by a worker (``run_batches`` with ``spool``):
     #: ``frames`` is then empty
     spooled: SpooledBatch | None = None
+    #: set by :func:`run_batches` on a pool's result: how many of the run's batches are still
+    #: being computed or waiting (0 for the last one); -1 when not known (a batch run inline)
+    left: int = -1
 
 
 def _raw_ext(source: str, fmt: str) -> str:
@@ -441,13 +445,6 @@ def _input_sizes(items: Sequence[Item], archive: Path) -> list[int]:
     return sizes
 
 
-def _workers() -> int:
-    raw = os.environ.get("PLAYTEST_WORKERS", "").strip()
-    if raw.isdigit() and int(raw) > 0:
-        return int(raw)
-    return max(1, os.cpu_count() or 1)
-
-
 def run_batches(
     items: Sequence[Item],
     *,
@@ -458,6 +455,7 @@ def run_batches(
     label: str,
     tick: Callable[[bool], None] | None = None,
     spool: Path | None = None,
+    pool: WorkerPool | None = None,
 ) -> Iterator[BatchResult]:
     """Yield each batch's result as it completes (pool for many items, inline for few).
 
@@ -467,11 +465,15 @@ def run_batches(
 
     ``tick(computing)``, when given, is called with True before each batch this process runs
     itself and with False at least every :data:`TICK_SECONDS` while it waits for the workers
-    (the loader releases the database there, ``ingest.loading._Writer``)."""
+    (the loader releases the database there, ``ingest.loading._Writer``).
+
+    ``pool``: workers started beforehand (:mod:`ingest.pool`), used when the items go to a
+    pool (their known games are set here); the caller closes it. Without it a pool of
+    :func:`ingest.pool.workers` processes is started here when needed."""
     if tick is None:
         def tick(computing: bool) -> None:
             pass
-    workers = _workers()
+    workers = pool.size if pool is not None else _workers()
     sizes = _input_sizes(items, archive)
     if len(items) < INLINE_BELOW or workers == 1:
         batches = _chunks(items, 0, sizes)
@@ -485,17 +487,22 @@ def run_batches(
                 yield res
         return
     batches = _chunks(items, workers, sizes)
-    ctx = multiprocessing.get_context("spawn")
-    with _progress(progress, label, len(items)) as advance, ProcessPoolExecutor(
-        max_workers=workers, mp_context=ctx, initializer=_init_worker, initargs=(skip_ids,)
-    ) as pool:
+    with contextlib.ExitStack() as stack:
+        if pool is not None:
+            pool.set_known(skip_ids)
+            executor = pool.executor
+        else:
+            executor = stack.enter_context(ProcessPoolExecutor(
+                max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                initializer=_init_worker, initargs=(skip_ids,)))
+        advance = stack.enter_context(_progress(progress, label, len(items)))
         futures: dict[Future[BatchResult], int] = {}
         queue = list(batches)
         # Keep a bounded number of batches in flight so finished frames do not pile up.
         while queue or futures:
             while queue and len(futures) < workers * 2:
                 batch = queue.pop(0)
-                fut = pool.submit(_worker_batch, batch, archive, run_started, spool)
+                fut = executor.submit(_worker_batch, batch, archive, run_started, spool)
                 futures[fut] = len(batch)
             done, _ = wait(list(futures), timeout=TICK_SECONDS, return_when=FIRST_COMPLETED)
             tick(False)
@@ -510,17 +517,22 @@ def run_batches(
                         "far are kept. Run the same command again to continue (set "
                         "PLAYTEST_WORKERS=1 to run in one process)."
                     ) from None
+                result.left = len(queue) + len(futures)
                 yield result
 
 
 # The games already loaded, given to each worker once when it starts (not pickled again with
-# every batch: with small batches and a large warehouse that would cost more than the batch).
+# every batch: with small batches and a large warehouse that would cost more than the batch),
+# or, for a pool started before they were known (ingest.pool), the file they are written to
+# before the first batch, read at the worker's first batch.
 _WORKER_SKIP_IDS: frozenset[str] = frozenset()
+_WORKER_KNOWN_FILE: str | None = None
 
 
-def _init_worker(skip_ids: frozenset[str]) -> None:
-    global _WORKER_SKIP_IDS
+def _init_worker(skip_ids: frozenset[str], known_file: str | None = None) -> None:
+    global _WORKER_SKIP_IDS, _WORKER_KNOWN_FILE
     _WORKER_SKIP_IDS = skip_ids
+    _WORKER_KNOWN_FILE = known_file
     # The loading process holds the database while it loads, and the app waits for it
     # meanwhile (ingest.loading._Writer): its loads go first when the cores are busy, the
     # workers take the rest (the same work in all; docs/storage.md "Spooled loads").
@@ -535,9 +547,20 @@ def _init_worker(skip_ids: frozenset[str]) -> None:
     without_pandas()
 
 
+def _known_ids() -> frozenset[str]:
+    """The games this worker skips: read from the pool's file once (``_WORKER_KNOWN_FILE``)."""
+    global _WORKER_SKIP_IDS, _WORKER_KNOWN_FILE
+    if _WORKER_KNOWN_FILE is not None:
+        # written (atomically) by WorkerPool.set_known before any batch was submitted
+        text = Path(_WORKER_KNOWN_FILE).read_text(encoding="ascii")
+        _WORKER_SKIP_IDS = frozenset(text.split())
+        _WORKER_KNOWN_FILE = None
+    return _WORKER_SKIP_IDS
+
+
 def _worker_batch(items: Sequence[Item], archive: Path, run_started: float,
                   spool: Path | None = None) -> BatchResult:
-    res = process_batch(items, archive=archive, skip_ids=_WORKER_SKIP_IDS, run_started=run_started)
+    res = process_batch(items, archive=archive, skip_ids=_known_ids(), run_started=run_started)
     if spool is not None and res.frames["games"].height:
         # written after the archive is synced (process_batch), read by the loading process
         cpu = time.process_time()

@@ -22,6 +22,7 @@ from ingest.batching import BatchResult, Item, _analyse, _describe, run_batches
 from ingest.db import DatabaseBusy, StorageError, archive_root, connect, resolve_db
 from ingest.formats.cells import neutralise_sql
 from ingest.frames import FrameBuilder
+from ingest.pool import WorkerPool, workers
 from ingest.reading import walk_inputs
 from ingest.reports import FileReport, IngestSummary
 from ingest.spool import SpooledBatch
@@ -185,6 +186,7 @@ class _Loader:
         self.held = 0  # bytes of the buffered frames
         self.loads = 0  # loads done
         self.last = time.monotonic()
+        self.workers = workers()  # the pool's size (ingest.batching.run_batches)
 
     def add(self, res: BatchResult) -> None:
         self.summary.batch_cpu_seconds += res.cpu_seconds
@@ -216,7 +218,12 @@ class _Loader:
                 sum(f.estimated_size() for f in part.values()))
         if (self.games >= self.flush_games()
                 or self.held >= self.FLUSH_BYTES
-                or time.monotonic() - self.last >= self.FLUSH_SECONDS):
+                or time.monotonic() - self.last >= self.FLUSH_SECONDS
+                or 0 < res.left < self.workers):
+            # (the last: the pool's final batches are running and the queue is empty; what is
+            # buffered loads now, on the core a finished worker left free, so that the load after
+            # the last batch, which nothing overlaps, holds that batch alone; docs/storage.md
+            # "The start and the end of an ingest")
             self.flush()
 
     def flush_games(self) -> int:
@@ -322,7 +329,8 @@ def _ensure_schema(db_path: Path) -> frozenset[str]:
 
 
 def ingest_paths(
-    paths: Iterable[str | Path], db_path: str | Path | None = None, *, progress: bool = True
+    paths: Iterable[str | Path], db_path: str | Path | None = None, *, progress: bool = True,
+    pool: WorkerPool | None = None,
 ) -> IngestSummary:
     """Archive and load every game under ``paths`` (files or folders) into ``db_path``.
 
@@ -330,6 +338,10 @@ def ingest_paths(
     quarantined with their reason. Raises :class:`ingest.db.DatabaseBusy` when another process
     holds the database and :class:`ingest.db.StorageError` for storage problems; never for a
     bad input.
+
+    ``pool``: worker processes started beforehand (:func:`ingest.pool.prestart`, as
+    ``playtest ingest`` does before its imports), used if the inputs go to a pool; the caller
+    closes it.
     """
     started = time.perf_counter()
     run_started = time.time()
@@ -351,7 +363,7 @@ def ingest_paths(
         try:
             for res in run_batches(items, archive=root, skip_ids=known, run_started=run_started,
                                    progress=progress, label="ingest", tick=loader.tick,
-                                   spool=folder):
+                                   spool=folder, pool=pool):
                 if busy is None:
                     try:
                         loader.add(res)

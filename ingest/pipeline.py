@@ -33,9 +33,10 @@ exists only during the first ingest.
 
 from __future__ import annotations
 
-from ingest.batching import BATCH_MAX, INLINE_BELOW, BatchResult, Item, process_batch, run_batches
+from ingest.batching import BATCH_MAX, BatchResult, Item, process_batch, run_batches
 from ingest.frames import FrameBuilder
 from ingest.loading import export, ingest_log, ingest_paths, rebuild
+from ingest.pool import INLINE_BELOW
 from ingest.reading import is_session_folder, read_input, suffixes, walk_inputs
 from ingest.reports import FileReport, IngestSummary, Status
 from ingest.rows import GameColumns, game_columns, game_rows

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 from pathlib import Path
 from typing import Any
@@ -18,11 +19,19 @@ from cli.common import (
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
-    pipeline = _pipeline()
-    db = _db_path(args)
-    # ingest_paths reports a path that does not exist as an unreadable input itself
-    summary = pipeline.ingest_paths([Path(p) for p in args.paths], db,
-                                    progress=args.format != "json")
+    from ingest.pool import prestart  # the standard library only
+
+    # A large ingest's workers start importing now, beside this process's own imports, walk
+    # and database set-up (ingest.pool); closed on every way out.
+    with contextlib.ExitStack() as stack:
+        pool = prestart(args.paths)
+        if pool is not None:
+            stack.enter_context(pool)
+        pipeline = _pipeline()
+        db = _db_path(args)
+        # ingest_paths reports a path that does not exist as an unreadable input itself
+        summary = pipeline.ingest_paths([Path(p) for p in args.paths], db,
+                                        progress=args.format != "json", pool=pool)
     if args.format == "json" and hasattr(summary, "to_dict"):
         print(json.dumps(summary.to_dict(), ensure_ascii=False, indent=2, default=str))
     else:

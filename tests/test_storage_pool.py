@@ -1,0 +1,157 @@
+"""The pool started before an ingest's imports (ingest.pool) and the loads at the end of a pooled
+ingest (ingest.loading._Loader): the same warehouse as an ingest that starts its own pool, the
+games already loaded skipped by workers that learnt them from the pool's file, and the last
+load holding only what the last batches brought."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_storage_support import child_env, ensure_ruleset, write_games
+
+from ingest import pool as pool_mod
+from ingest.batching import BatchResult
+from ingest.db import connect
+from ingest.loading import _Loader
+from ingest.pipeline import ingest_paths
+from ingest.reports import FileReport, IngestSummary
+
+pytestmark = pytest.mark.needs_game("mandate2038")
+
+
+def _tables(db: Path) -> dict[str, list[str]]:
+    """Every table's rows, sorted, without the load time and with the database's own folder
+    (in archive paths) written as ``<db>``; ``game_rows``/``protocol_rows`` without row ids."""
+    out = {}
+    with connect(db, read_only=True) as con:
+        names = [r[0] for r in con.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' "
+            "AND table_name <> 'schema_migrations'").fetchall()]
+        for name in names:
+            cols = [r[0] for r in con.execute(
+                "SELECT column_name FROM information_schema.columns WHERE table_name = ? "
+                "AND table_schema = 'main' ORDER BY ordinal_position", [name]).fetchall()]
+            keep = ", ".join(f'"{c}"' for c in cols if c != "ingested_at"
+                             and not (name.endswith("_rows") and c == "lo"))
+            out[name] = sorted(repr(r).replace(str(db.parent), "<db>")
+                               for r in con.execute(f'SELECT {keep} FROM "{name}"').fetchall())
+    return out
+
+
+@pytest.fixture(autouse=True)
+def _ruleset(monkeypatch: pytest.MonkeyPatch) -> None:
+    for k, v in child_env().items():
+        if k.startswith("PLAYTEST_") or k == "PYTHONPATH":
+            monkeypatch.setenv(k, v)
+    monkeypatch.setenv("PLAYTEST_DB_WAIT", "5")
+    monkeypatch.setenv("PLAYTEST_WORKERS", "2")
+    ensure_ruleset()
+
+
+def test_a_pool_is_started_only_for_enough_inputs(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    few = tmp_path / "few"
+    write_games(few, 3, events=10)
+    assert not pool_mod.likely_pool([few])
+    assert not pool_mod.likely_pool([tmp_path / "missing"])
+    many = tmp_path / "many"
+    many.mkdir()
+    for i in range(pool_mod.INLINE_BELOW):
+        (many / f"g{i:03d}.json").write_text("{}")
+    (many / ".hidden").mkdir()
+    assert pool_mod.likely_pool([many])
+    assert pool_mod.likely_pool([str(p) for p in sorted(many.iterdir())])  # files one by one
+    monkeypatch.setenv("PLAYTEST_WORKERS", "1")
+    assert not pool_mod.likely_pool([many])
+    assert pool_mod.prestart([many]) is None
+
+
+def test_an_ingest_through_a_prestarted_pool_loads_the_same_and_skips_what_is_loaded(
+        tmp_path: Path) -> None:
+    folder = tmp_path / "in"
+    write_games(folder, 70, events=40)
+    plain, early = tmp_path / "a" / "playtest.duckdb", tmp_path / "b" / "playtest.duckdb"
+    plain.parent.mkdir()
+    early.parent.mkdir()
+    assert ingest_paths([folder], plain, progress=False).counts()["loaded"] == 70
+    pool = pool_mod.prestart([folder])
+    assert pool is not None
+    with pool:
+        assert ingest_paths([folder], early, progress=False, pool=pool).counts()["loaded"] == 70
+    assert not pool.known_file.parent.exists()  # the pool's file went with it
+    assert _tables(plain) == _tables(early)
+    # again, into the same warehouse: the workers learn the loaded games from the pool's file
+    more = tmp_path / "in2"
+    write_games(more, 70, start=70, events=40)
+    with pool_mod.WorkerPool(2) as pool2:
+        summary = ingest_paths([folder, more], early, progress=False, pool=pool2)
+        with pytest.raises(RuntimeError, match="already set"):
+            pool2.set_known([])
+    counts = summary.counts()
+    assert counts["loaded"] == 70 and counts["skipped"] == 70, counts
+    assert all(r.reason == "already loaded" for r in summary.reports if r.status == "skipped")
+    with connect(early, read_only=True) as con:
+        assert con.execute("SELECT count(*) FROM games").fetchall()[0][0] == 140
+
+
+def test_the_cli_starts_its_pool_first_and_leaves_nothing_behind(tmp_path: Path) -> None:
+    folder = tmp_path / "in"
+    write_games(folder, 70, events=30)
+    db = tmp_path / "db" / "playtest.duckdb"
+    env = {**child_env(), "PLAYTEST_WORKERS": "2", "TMPDIR": str(tmp_path / "tmp")}
+    (tmp_path / "tmp").mkdir()
+    out = subprocess.run([sys.executable, "-m", "cli", "ingest", str(folder), "--db", str(db)],
+                         capture_output=True, text=True, env=env, timeout=300, check=False)
+    assert out.returncode == 0, out.stderr
+    assert "70 loaded" in out.stdout
+    assert list((tmp_path / "tmp").iterdir()) == []  # the pool's file is removed
+
+
+def _result(game_ids: list[str], left: int) -> BatchResult:
+    """A batch result carrying no rows (the loader's flush rule is what is tested)."""
+    import polars as pl
+
+    from ingest.warehouse.schema import polars_schema
+
+    frames = {"games": pl.DataFrame({"game_id": game_ids},
+                                    schema={"game_id": polars_schema("games")["game_id"]})}
+    res = BatchResult(frames, [FileReport(f"{g}.json", "loaded", g) for g in game_ids])
+    res.left = left
+    return res
+
+
+def test_the_loads_at_the_end_of_a_pooled_ingest_leave_the_last_batch_alone(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once the queue is empty and fewer batches than workers are running, what is buffered is
+    loaded at once (on a free core), so the load after the last batch holds that batch only."""
+    loader = _Loader(IngestSummary(tmp_path / "x.duckdb", tmp_path / "archive", []),
+                     tmp_path / "x.duckdb")
+    flushed: list[int] = []
+
+    def flush() -> None:
+        flushed.append(loader.games)
+        loader.parts, loader.games = [], 0
+
+    monkeypatch.setattr(loader, "flush", flush)
+    assert loader.workers == 2
+    for i, left in enumerate((9, 8, 3, 2)):  # batches still queued or running: buffered
+        loader.add(_result([f"g{i}a", f"g{i}b"], left))
+    assert flushed == []
+    loader.add(_result(["g5a"], 1))  # the queue is empty, one batch runs: load now
+    assert flushed == [9]
+    loader.add(_result(["g6a", "g6b"], 0))  # the last: waits for finish()
+    assert flushed == [9] and loader.games == 2
+    loader.add(_result(["g7a"], -1))  # a batch run inline: the usual rules
+    assert flushed == [9]
+
+
+def test_a_prestarted_worker_reads_the_known_games_from_the_pools_file() -> None:
+    from ingest import batching
+
+    with pool_mod.WorkerPool(1) as pool:
+        pool.set_known(["aaaa000011112222", "bbbb000011112222"])
+        known = pool.executor.submit(batching._known_ids).result(timeout=120)
+    assert known == frozenset({"aaaa000011112222", "bbbb000011112222"})
