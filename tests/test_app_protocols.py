@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import duckdb
 import pytest
-from test_storage_support import child_env, ensure_ruleset
+from test_storage_support import as_child
 
 from dashboards import protocols
 from ingest.mandate2038.synthetic import synthetic_log
@@ -15,11 +15,7 @@ from ingest.pipeline import ingest_log
 
 @pytest.fixture(autouse=True)
 def _ruleset(monkeypatch: pytest.MonkeyPatch) -> None:
-    for k, v in child_env().items():
-        if k.startswith("PLAYTEST_") or k == "PYTHONPATH":
-            monkeypatch.setenv(k, v)
-    monkeypatch.setenv("PLAYTEST_DB_WAIT", "5")
-    ensure_ruleset()
+    as_child(monkeypatch, PLAYTEST_DB_WAIT="5")
 
 
 #: answers of every type to a scale item, a yes/no item, a text item and unknown ones

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from test_storage_support import child_env, ensure_ruleset, write_games
+from test_storage_support import as_child, write_games
 
 from ingest.archive import Archive, ArchiveError, game_id_of_text
 from ingest.mandate2038.synthetic import synthetic_log
@@ -15,10 +15,7 @@ from schemas.canonical import dumps_log
 
 @pytest.fixture(autouse=True)
 def _ruleset(monkeypatch):
-    for k, v in child_env().items():
-        if k.startswith("PLAYTEST_") or k == "PYTHONPATH":
-            monkeypatch.setenv(k, v)
-    ensure_ruleset()
+    as_child(monkeypatch)
 
 
 def _tmp_files(root):

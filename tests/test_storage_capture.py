@@ -7,7 +7,7 @@ import shutil
 
 import duckdb
 import pytest
-from test_storage_support import child_env, ensure_ruleset
+from test_storage_support import as_child
 
 from dashboards import protocols
 from ingest.db import connect
@@ -20,11 +20,7 @@ from schemas.protocol import capture_completeness
 
 @pytest.fixture(autouse=True)
 def _ruleset(monkeypatch):
-    for k, v in child_env().items():
-        if k.startswith("PLAYTEST_") or k == "PYTHONPATH":
-            monkeypatch.setenv(k, v)
-    monkeypatch.setenv("PLAYTEST_DB_WAIT", "5")
-    ensure_ruleset()
+    as_child(monkeypatch, PLAYTEST_DB_WAIT="5")
 
 
 def _with_protocol(seed: int, protocol: str | None):

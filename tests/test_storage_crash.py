@@ -11,7 +11,7 @@ import time
 
 import pytest
 from test_storage_pipeline import per_game_counts
-from test_storage_support import child_env, ensure_ruleset, write_games
+from test_storage_support import as_child, child_env, write_games
 
 from ingest.archive import Archive
 from ingest.db import connect
@@ -61,10 +61,7 @@ def _state(db):
 def test_sigkill_during_ingest_then_reingest_agrees_with_clean_ingest(tmp_path, monkeypatch):
     # Frequent loads (every batch of ~5 games), so kills also land inside load transactions.
     env = child_env(PLAYTEST_DB_WAIT="10", PLAYTEST_FLUSH_GAMES="4")
-    for k, v in env.items():
-        if k.startswith("PLAYTEST_") or k == "PYTHONPATH":
-            monkeypatch.setenv(k, v)
-    ensure_ruleset()
+    as_child(monkeypatch, PLAYTEST_DB_WAIT="10", PLAYTEST_FLUSH_GAMES="4")
     src = tmp_path / "in"
     write_games(src, GAMES, events=40)
 

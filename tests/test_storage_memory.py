@@ -12,7 +12,7 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
-from test_storage_support import child_env, ensure_ruleset
+from test_storage_support import as_child
 
 from ingest import batching
 from ingest.batching import Item, _chunks
@@ -25,11 +25,7 @@ from schemas.mandate2038 import MandateLog
 
 @pytest.fixture(autouse=True)
 def _ruleset(monkeypatch):
-    for k, v in child_env().items():
-        if k.startswith("PLAYTEST_") or k == "PYTHONPATH":
-            monkeypatch.setenv(k, v)
-    monkeypatch.setenv("PLAYTEST_WORKERS", "1")  # in this process, where tracemalloc sees it
-    ensure_ruleset()
+    as_child(monkeypatch, PLAYTEST_WORKERS="1")  # in this process, where tracemalloc sees it
 
 
 def _corpus(folder: Path, first: int, n: int, events: int = 160) -> Path:

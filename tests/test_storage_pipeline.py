@@ -12,7 +12,7 @@ from pathlib import Path
 import duckdb
 import polars as pl
 import pytest
-from test_storage_support import child_env, ensure_ruleset, write_games
+from test_storage_support import as_child, write_games
 
 from ingest.archive import Archive
 from ingest.db import DatabaseBusy, connect
@@ -25,11 +25,7 @@ from ingest.warehouse.schema import TABLES
 
 @pytest.fixture(autouse=True)
 def _ruleset(monkeypatch):
-    for k, v in child_env().items():
-        if k.startswith("PLAYTEST_") or k == "PYTHONPATH":
-            monkeypatch.setenv(k, v)
-    monkeypatch.setenv("PLAYTEST_DB_WAIT", "5")
-    ensure_ruleset()
+    as_child(monkeypatch, PLAYTEST_DB_WAIT="5")
 
 
 def snapshot(db: Path) -> dict[str, pl.DataFrame]:

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_storage_support import child_env, ensure_ruleset, write_games
+from test_storage_support import as_child, child_env, warehouse_tables, write_games
 
 from ingest import pool as pool_mod
 from ingest.batching import BatchResult
@@ -22,33 +22,9 @@ from ingest.reports import FileReport, IngestSummary
 pytestmark = pytest.mark.needs_game("mandate2038")
 
 
-def _tables(db: Path) -> dict[str, list[str]]:
-    """Every table's rows, sorted, without the load time and with the database's own folder
-    (in archive paths) written as ``<db>``; ``game_rows``/``protocol_rows`` without row ids."""
-    out = {}
-    with connect(db, read_only=True) as con:
-        names = [r[0] for r in con.execute(
-            "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' "
-            "AND table_name <> 'schema_migrations'").fetchall()]
-        for name in names:
-            cols = [r[0] for r in con.execute(
-                "SELECT column_name FROM information_schema.columns WHERE table_name = ? "
-                "AND table_schema = 'main' ORDER BY ordinal_position", [name]).fetchall()]
-            keep = ", ".join(f'"{c}"' for c in cols if c != "ingested_at"
-                             and not (name.endswith("_rows") and c == "lo"))
-            out[name] = sorted(repr(r).replace(str(db.parent), "<db>")
-                               for r in con.execute(f'SELECT {keep} FROM "{name}"').fetchall())
-    return out
-
-
 @pytest.fixture(autouse=True)
 def _ruleset(monkeypatch: pytest.MonkeyPatch) -> None:
-    for k, v in child_env().items():
-        if k.startswith("PLAYTEST_") or k == "PYTHONPATH":
-            monkeypatch.setenv(k, v)
-    monkeypatch.setenv("PLAYTEST_DB_WAIT", "5")
-    monkeypatch.setenv("PLAYTEST_WORKERS", "2")
-    ensure_ruleset()
+    as_child(monkeypatch, PLAYTEST_DB_WAIT="5", PLAYTEST_WORKERS="2")
 
 
 def test_a_pool_is_started_only_for_enough_inputs(tmp_path: Path,
@@ -82,7 +58,8 @@ def test_an_ingest_through_a_prestarted_pool_loads_the_same_and_skips_what_is_lo
     with pool:
         assert ingest_paths([folder], early, progress=False, pool=pool).counts()["loaded"] == 70
     assert not pool.known_file.parent.exists()  # the pool's file went with it
-    assert _tables(plain) == _tables(early)
+    assert (warehouse_tables(plain, without=frozenset({"ingested_at"}), folder_as="<db>")
+            == warehouse_tables(early, without=frozenset({"ingested_at"}), folder_as="<db>"))
     # again, into the same warehouse: the workers learn the loaded games from the pool's file
     more = tmp_path / "in2"
     write_games(more, 70, start=70, events=40)

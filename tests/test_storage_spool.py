@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from test_storage_support import child_env, ensure_ruleset, write_games
+from test_storage_support import as_child, child_env, warehouse_tables, write_games
 
 from ingest import spool
 from ingest.db import connect
@@ -25,28 +25,7 @@ SAMPLES = Path(__file__).resolve().parents[1] / "data" / "samples"
 
 @pytest.fixture(autouse=True)
 def _ruleset(monkeypatch: pytest.MonkeyPatch) -> None:
-    for k, v in child_env().items():
-        if k.startswith("PLAYTEST_") or k == "PYTHONPATH":
-            monkeypatch.setenv(k, v)
-    monkeypatch.setenv("PLAYTEST_DB_WAIT", "5")
-    ensure_ruleset()
-
-
-def _every_table(db: Path) -> dict[str, list[tuple[object, ...]]]:
-    """Every table of the warehouse (the derived ones too), its rows sorted; ``game_rows`` and
-    ``protocol_rows`` without the row ids (where a load put them)."""
-    out = {}
-    with connect(db, read_only=True) as con:
-        names = [r[0] for r in con.execute(
-            "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' "
-            "AND table_name <> 'schema_migrations'").fetchall()]
-        for name in names:
-            cols = [r[0] for r in con.execute(
-                "SELECT column_name FROM information_schema.columns WHERE table_name = ? "
-                "AND table_schema = 'main' ORDER BY ordinal_position", [name]).fetchall()]
-            keep = ", ".join(f'"{c}"' for c in cols if not (name.endswith("_rows") and c == "lo"))
-            out[name] = sorted(con.execute(f'SELECT {keep} FROM "{name}"').fetchall(), key=repr)
-    return out
+    as_child(monkeypatch, PLAYTEST_DB_WAIT="5")
 
 
 def _batches(tmp: Path) -> list[dict[str, object]]:
@@ -77,7 +56,7 @@ def test_a_spooled_load_writes_what_a_load_of_frames_writes(tmp_path: Path) -> N
         assert con.execute("SELECT count(*) FROM duckdb_tables() WHERE temporary"
                            ).fetchall()[0][0] == 0
     assert len(out.loaded) == 10 and not out.skipped
-    want, got = _every_table(by_frames), _every_table(by_files)
+    want, got = warehouse_tables(by_frames), warehouse_tables(by_files)
     assert sorted(got) == sorted(want)
     for name in want:
         assert got[name] == want[name], name

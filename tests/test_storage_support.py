@@ -24,6 +24,42 @@ def ensure_ruleset() -> str:
     return "engine"
 
 
+def as_child(monkeypatch: Any, **extra: str) -> None:
+    """Give this process the environment its child processes get (:func:`child_env`'s
+    ``PLAYTEST_`` variables and ``PYTHONPATH``, then ``extra``) and check the ruleset is
+    registered: the body of the storage tests' autouse fixtures."""
+    for k, v in child_env(**extra).items():
+        if k.startswith("PLAYTEST_") or k == "PYTHONPATH":
+            monkeypatch.setenv(k, v)
+    ensure_ruleset()
+
+
+def warehouse_tables(db: Path, *, without: frozenset[str] = frozenset(),
+                     folder_as: str | None = None) -> dict[str, list[str]]:
+    """Every table of the warehouse at ``db`` (the derived ones too, not
+    ``schema_migrations``): its rows as text, sorted. ``game_rows`` and ``protocol_rows`` without
+    their row ids (``lo``: where a load put the rows); the columns named in ``without`` left out;
+    with ``folder_as``, the database's folder written so in the text (archive paths)."""
+    from ingest.db import connect
+
+    out = {}
+    with connect(db, read_only=True) as con:
+        names = [r[0] for r in con.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' "
+            "AND table_name <> 'schema_migrations'").fetchall()]
+        for name in names:
+            cols = [r[0] for r in con.execute(
+                "SELECT column_name FROM information_schema.columns WHERE table_name = ? "
+                "AND table_schema = 'main' ORDER BY ordinal_position", [name]).fetchall()]
+            keep = ", ".join(f'"{c}"' for c in cols if c not in without
+                             and not (name.endswith("_rows") and c == "lo"))
+            rows = [repr(r) for r in con.execute(f'SELECT {keep} FROM "{name}"').fetchall()]
+            if folder_as is not None:
+                rows = [r.replace(str(db.parent), folder_as) for r in rows]
+            out[name] = sorted(rows)
+    return out
+
+
 def child_env(**extra: str) -> dict[str, str]:
     """Environment for worker/child processes: they register the same ruleset as this one."""
     env = dict(os.environ)

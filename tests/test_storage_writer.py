@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from test_storage_support import child_env, ensure_ruleset, write_games
+from test_storage_support import as_child, child_env, write_games
 
 from ingest import loading
 from ingest.db import connect
@@ -26,11 +26,7 @@ pytestmark = pytest.mark.needs_game("mandate2038")
 
 @pytest.fixture(autouse=True)
 def _ruleset(monkeypatch: pytest.MonkeyPatch) -> None:
-    for k, v in child_env().items():
-        if k.startswith("PLAYTEST_") or k == "PYTHONPATH":
-            monkeypatch.setenv(k, v)
-    monkeypatch.setenv("PLAYTEST_DB_WAIT", "5")
-    ensure_ruleset()
+    as_child(monkeypatch, PLAYTEST_DB_WAIT="5")
 
 
 def _other_process_can_open(db: Path) -> bool:
