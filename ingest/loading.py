@@ -171,7 +171,7 @@ class _Loader:
     FLUSH_BYTES = 32 * 1024 * 1024
     FLUSH_SECONDS = 10.0
 
-    def __init__(self, summary: IngestSummary, db_path: Path) -> None:
+    def __init__(self, summary: IngestSummary, db_path: Path, *, pool_size: int = 0) -> None:
         raw = os.environ.get("PLAYTEST_FLUSH_GAMES", "").strip()
         # tuning knob (the crash test loads often): games per load, spooled or not
         self.games_override = int(raw) if raw.isdigit() and int(raw) > 0 else 0
@@ -186,7 +186,8 @@ class _Loader:
         self.held = 0  # bytes of the buffered frames
         self.loads = 0  # loads done
         self.last = time.monotonic()
-        self.workers = workers()  # the pool's size (ingest.batching.run_batches)
+        #: the size of the pool computing the batches (ingest.batching.run_batches)
+        self.workers = pool_size or workers()
 
     def add(self, res: BatchResult) -> None:
         self.summary.batch_cpu_seconds += res.cpu_seconds
@@ -357,7 +358,7 @@ def ingest_paths(
     except DatabaseBusy as err:
         busy, known = err, frozenset()
     items = [Item(path=str(f)) for f in files]
-    loader = _Loader(summary, db)
+    loader = _Loader(summary, db, pool_size=pool.size if pool is not None else 0)
     # the workers' frames as scratch files (ingest.spool), removed at the end whatever happens
     with spool.spooling(db) as folder:
         try:
