@@ -83,16 +83,13 @@ def digests(db: Path, corpus: Path) -> dict[str, dict[str, object]]:
     """Per table: its row count and the sha256 of its rows, sorted, time columns left out."""
     import duckdb
 
+    sys.path.insert(0, str(TESTS))
+    from test_storage_support import table_columns
+
     out: dict[str, dict[str, object]] = {}
     con = duckdb.connect(str(db), read_only=True)
     try:
-        names = [r[0] for r in con.execute(
-            "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' "
-            "AND table_type = 'BASE TABLE' ORDER BY 1").fetchall()]
-        for name in names:
-            cols = [r[0] for r in con.execute(
-                "SELECT column_name FROM information_schema.columns WHERE table_schema = 'main' "
-                "AND table_name = ? ORDER BY ordinal_position", [name]).fetchall()]
+        for name, cols in table_columns(con).items():
             kept = [c for c in cols
                     if c not in TIME_COLUMNS and c not in PLACE_COLUMNS.get(name, ())]
             if name == "schema_migrations":

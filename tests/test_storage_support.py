@@ -34,6 +34,19 @@ def as_child(monkeypatch: Any, **extra: str) -> None:
     ensure_ruleset()
 
 
+def table_columns(con: Any) -> dict[str, list[str]]:
+    """Every table of the warehouse's ``main`` schema (by name) and its columns in order, from
+    one read of the catalog."""
+    out: dict[str, list[str]] = {}
+    for table, column in con.execute(
+            "SELECT c.table_name, c.column_name FROM information_schema.columns c "
+            "JOIN information_schema.tables t USING (table_catalog, table_schema, table_name) "
+            "WHERE c.table_schema = 'main' AND t.table_type = 'BASE TABLE' "
+            "ORDER BY c.table_name, c.ordinal_position").fetchall():
+        out.setdefault(table, []).append(column)
+    return out
+
+
 def warehouse_tables(db: Path, *, without: frozenset[str] = frozenset(),
                      folder_as: str | None = None) -> dict[str, list[str]]:
     """Every table of the warehouse at ``db`` (the derived ones too, not
@@ -44,13 +57,9 @@ def warehouse_tables(db: Path, *, without: frozenset[str] = frozenset(),
 
     out = {}
     with connect(db, read_only=True) as con:
-        names = [r[0] for r in con.execute(
-            "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' "
-            "AND table_name <> 'schema_migrations'").fetchall()]
-        for name in names:
-            cols = [r[0] for r in con.execute(
-                "SELECT column_name FROM information_schema.columns WHERE table_name = ? "
-                "AND table_schema = 'main' ORDER BY ordinal_position", [name]).fetchall()]
+        for name, cols in table_columns(con).items():
+            if name == "schema_migrations":
+                continue
             keep = ", ".join(f'"{c}"' for c in cols if c not in without
                              and not (name.endswith("_rows") and c == "lo"))
             rows = [repr(r) for r in con.execute(f'SELECT {keep} FROM "{name}"').fetchall()]
