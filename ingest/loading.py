@@ -47,8 +47,12 @@ from ingest.warehouse.schema import TABLES
 #: CPU-s (docs/storage.md "Ingest parent: loads and memory, round four"). The checkpoint's
 #: merging of the small row groups each load leaves (DuckDB's vacuum) still peaks the process
 #: every few loads; ``max_vacuum_tasks = 0`` would avoid it but left a file 2.8 times larger.
+#: ``write_buffer_row_group_count``: an insert writes each full row group to the file at once
+#: instead of buffering 5 (DuckDB's default); with loads of 1,500 games the parent peaked at
+#: 268-272 MB against 295 MB (docs/storage.md "Fewer, larger loads").
 LOAD_SETTINGS = {"memory_limit": "512MB", "threads": "1", "allocator_flush_threshold": "8MB",
-                 "checkpoint_threshold": "1KB", "auto_checkpoint_skip_wal_threshold": "1000"}
+                 "checkpoint_threshold": "1KB", "auto_checkpoint_skip_wal_threshold": "1000",
+                 "write_buffer_row_group_count": "1"}
 
 
 def _settings(con: Any) -> None:
@@ -164,10 +168,23 @@ class _Loader:
     (:mod:`ingest.spool`) are file names here, so their loads are larger
     (``FLUSH_SPOOLED_GAMES``): a load's fixed cost is then paid three times less often, and the
     process's peak is DuckDB's for one load (docs/storage.md "Spooled loads").
+
+    A spooled load grows up to ``FLUSH_SPOOLED_MAX`` games while it fits in
+    ``LOAD_TARGET_SECONDS`` (each load's seconds per game, measured, size the next): every commit
+    checkpoints and merges the row groups the load left (DuckDB's vacuum), which cost the same
+    for 600 games as for 1,500, so larger loads save CPU; the target keeps a hold of the
+    database under the 2 s rule when the machine is slow (docs/storage.md "Fewer, larger
+    loads").
     """
 
     FLUSH_GAMES = 200
     FLUSH_SPOOLED_GAMES = 600
+    #: the most games a spooled load grows to (the parent's peak: 268-272 MB at 1,500 games a
+    #: load, 286-288 MB at 2,000, 10,000 simulated games)
+    FLUSH_SPOOLED_MAX = 1500
+    #: the wall seconds a spooled load aims at; a hold of the database is at most one load when
+    #: loads take 1 s or more (``_Writer`` closes after a load held that long), else 1 s + a load
+    LOAD_TARGET_SECONDS = 1.4
     FLUSH_BYTES = 32 * 1024 * 1024
     FLUSH_SECONDS = 10.0
 
@@ -188,6 +205,8 @@ class _Loader:
         self.last = time.monotonic()
         #: the size of the pool computing the batches (ingest.batching.run_batches)
         self.workers = pool_size or workers()
+        #: wall seconds per game of the last spooled load (None before the first)
+        self.seconds_per_game: float | None = None
 
     def add(self, res: BatchResult) -> None:
         self.summary.batch_cpu_seconds += res.cpu_seconds
@@ -234,7 +253,12 @@ class _Loader:
         if self.games_override:
             return self.games_override
         spooled = self.parts and all(isinstance(p, SpooledBatch) for p in self.parts)
-        return self.FLUSH_SPOOLED_GAMES if spooled else self.FLUSH_GAMES
+        if not spooled:
+            return self.FLUSH_GAMES
+        if self.seconds_per_game is None:
+            return self.FLUSH_SPOOLED_GAMES
+        fits = int(self.LOAD_TARGET_SECONDS / max(self.seconds_per_game, 1e-6))
+        return max(self.FLUSH_SPOOLED_GAMES, min(self.FLUSH_SPOOLED_MAX, fits))
 
     def tick(self, computing: bool = False) -> None:
         """Between batches: let the writer release the database when it is due."""
@@ -244,12 +268,13 @@ class _Loader:
         self.last = time.monotonic()
         if not self.parts:
             return
-        parts, t0 = self.parts, time.perf_counter()
+        parts, t0, games = self.parts, time.perf_counter(), self.games
         spooled = [p for p in parts if isinstance(p, SpooledBatch)]
+        all_spooled = len(spooled) == len(parts)
         res = BatchResult({}, self.reports)
         try:
             con = self.writer.connection()  # DatabaseBusy: buffer kept
-            if len(spooled) == len(parts):
+            if all_spooled:
                 out = load_spooled(con, spooled, summarised=self.writer.summarised,
                                    stored=self.writer.stored)
             else:  # frames (batches computed in this process), and spooled ones read back
@@ -271,9 +296,12 @@ class _Loader:
         for part in spooled:
             spool.remove(part)
         del parts, spooled, res
+        took = time.perf_counter() - t0
+        if all_spooled and games:
+            self.seconds_per_game = took / games
         self.writer.tick()
         self.loads += 1
-        self.summary.load_seconds += time.perf_counter() - t0
+        self.summary.load_seconds += took
         self.reports = []
 
     def finish(self) -> None:

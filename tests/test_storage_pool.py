@@ -15,9 +15,10 @@ from test_storage_support import as_child, child_env, warehouse_tables, write_ga
 from ingest import pool as pool_mod
 from ingest.batching import BatchResult
 from ingest.db import connect
-from ingest.loading import _Loader
+from ingest.loading import _ensure_schema, _Loader
 from ingest.pipeline import ingest_paths
 from ingest.reports import FileReport, IngestSummary
+from ingest.spool import SpooledBatch
 
 pytestmark = pytest.mark.needs_game("mandate2038")
 
@@ -132,3 +133,57 @@ def test_a_prestarted_worker_reads_the_known_games_from_the_pools_file() -> None
         pool.set_known(["aaaa000011112222", "bbbb000011112222"])
         known = pool.executor.submit(batching._known_ids).result(timeout=120)
     assert known == frozenset({"aaaa000011112222", "bbbb000011112222"})
+
+
+def test_a_spooled_load_grows_while_it_fits_its_time(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Spooled loads start at FLUSH_SPOOLED_GAMES; then each load's measured seconds per game
+    size the next, within [FLUSH_SPOOLED_GAMES, FLUSH_SPOOLED_MAX] (docs/storage.md "Fewer,
+    larger loads"); frames computed in this process keep FLUSH_GAMES; the override wins."""
+    monkeypatch.delenv("PLAYTEST_FLUSH_GAMES", raising=False)
+    loader = _Loader(IngestSummary(tmp_path / "x.duckdb", tmp_path / "archive", []),
+                     tmp_path / "x.duckdb")
+    loader.parts = [SpooledBatch(str(tmp_path / "b"))]
+    assert loader.flush_games() == _Loader.FLUSH_SPOOLED_GAMES
+    target = _Loader.LOAD_TARGET_SECONDS
+    loader.seconds_per_game = target / 1000  # 1,000 games fit
+    assert loader.flush_games() == 1000
+    loader.seconds_per_game = target / 100_000  # fast: capped (the parent's memory)
+    assert loader.flush_games() == _Loader.FLUSH_SPOOLED_MAX
+    loader.seconds_per_game = target / 10  # slow: never below the fixed size of before
+    assert loader.flush_games() == _Loader.FLUSH_SPOOLED_GAMES
+    loader.parts = [{}]  # frames in this process: their own cap
+    assert loader.flush_games() == _Loader.FLUSH_GAMES
+    monkeypatch.setenv("PLAYTEST_FLUSH_GAMES", "7")
+    loader = _Loader(IngestSummary(tmp_path / "x.duckdb", tmp_path / "archive", []),
+                     tmp_path / "x.duckdb")
+    loader.parts = [SpooledBatch(str(tmp_path / "b"))]
+    loader.seconds_per_game = target / 1000
+    assert loader.flush_games() == 7
+
+
+def test_a_spooled_load_measures_its_seconds_per_game(tmp_path: Path) -> None:
+    """A spooled load records its wall seconds per game (what sizes the next load) and loads
+    every game; a load of frames leaves the figure alone."""
+    from ingest import spool
+    from ingest.batching import Item, process_batch
+
+    files = write_games(tmp_path / "in", 6, events=30)
+    db = tmp_path / "w.duckdb"
+    _ensure_schema(db)
+    loader = _Loader(IngestSummary(db, tmp_path / "archive", []), db)
+    try:
+        res = process_batch([Item(path=str(f)) for f in files[:4]], archive=tmp_path / "archive")
+        (tmp_path / "spool").mkdir()
+        loader.parts, loader.games = [spool.write(res.frames, tmp_path / "spool")], 4
+        loader.flush()
+        assert loader.seconds_per_game is not None and loader.seconds_per_game > 0
+        measured = loader.seconds_per_game
+        res = process_batch([Item(path=str(f)) for f in files[4:]], archive=tmp_path / "archive")
+        loader.parts, loader.games = [res.frames], 2
+        loader.flush()
+        assert loader.seconds_per_game == measured
+    finally:
+        loader.close()
+    with connect(db, read_only=True) as con:
+        assert con.execute("SELECT count(*) FROM games").fetchall() == [(6,)]
