@@ -179,7 +179,7 @@ class _Loader:
 
     FLUSH_GAMES = 200
     FLUSH_SPOOLED_GAMES = 600
-    #: the most games a spooled load grows to (the parent's peak: 268-272 MB at 1,500 games a
+    #: the most games a spooled load grows to (the peak of the whole ingest: 262-279 MB at 1,500 a
     #: load, 286-288 MB at 2,000, 10,000 simulated games)
     FLUSH_SPOOLED_MAX = 1500
     #: the wall seconds a spooled load aims at; a hold of the database is at most one load when
