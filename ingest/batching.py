@@ -56,6 +56,12 @@ BATCH_MAX = 100  # games (inputs) per batch
 BATCH_BYTES = 2 * 1024 * 1024  # input bytes per batch (a larger input is a batch of its own)
 #: longest wait for a worker's result before :func:`run_batches` calls its ``tick`` (seconds)
 TICK_SECONDS = 0.25
+#: batches submitted to the pool and not yet handed to the caller, per worker: when the workers
+#: send their frames back (they wait in this process until loaded) ...
+IN_FLIGHT = 2
+#: ... and when they spool them (only the reports wait): enough for the workers to keep busy
+#: through a load of up to ~2 s (docs/storage.md "Batches in flight")
+IN_FLIGHT_SPOOLED = 6
 #: how much lower a pool worker's scheduling priority is than the loading process's
 WORKER_NICENESS = 5
 
@@ -498,9 +504,14 @@ def run_batches(
         advance = stack.enter_context(_progress(progress, label, len(items)))
         futures: dict[Future[BatchResult], int] = {}
         queue = list(batches)
-        # Keep a bounded number of batches in flight so finished frames do not pile up.
+        # Keep a bounded number of batches in flight so finished frames do not pile up. A
+        # spooled batch's result is its reports (its frames are files), so more may wait: the
+        # caller loads between two results, and while a load runs nothing is submitted; two
+        # batches a worker left the workers idle during a 1.5 s load (docs/storage.md
+        # "Batches in flight").
+        in_flight = workers * (IN_FLIGHT_SPOOLED if spool is not None else IN_FLIGHT)
         while queue or futures:
-            while queue and len(futures) < workers * 2:
+            while queue and len(futures) < in_flight:
                 batch = queue.pop(0)
                 fut = executor.submit(_worker_batch, batch, archive, run_started, spool)
                 futures[fut] = len(batch)

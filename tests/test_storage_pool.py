@@ -126,6 +126,47 @@ def test_the_loads_at_the_end_of_a_pooled_ingest_leave_the_last_batch_alone(
     assert flushed == [9]
 
 
+@pytest.mark.parametrize("spooled", [False, True])
+def test_more_batches_are_in_flight_when_the_workers_spool_them(
+        tmp_path: Path, spooled: bool) -> None:
+    """run_batches submits up to IN_FLIGHT batches a worker when the frames come back to this
+    process, and IN_FLIGHT_SPOOLED when the workers spool them (only reports wait here): the
+    caller loads between two results and submits nothing meanwhile, so the workers must have
+    enough to keep busy through a load."""
+    from concurrent.futures import Future
+
+    from ingest import batching
+
+    submitted: list[int] = []
+
+    class Executor:  # each batch is done at once; what counts is how many were submitted
+        def submit(self, fn: object, batch: list[batching.Item], *args: object,
+                   ) -> Future[BatchResult]:
+            fut: Future[BatchResult] = Future()
+            fut.set_result(BatchResult({}, []))
+            submitted.append(len(batch))
+            return fut
+
+    class Pool:
+        size = 2
+        executor = Executor()
+
+        def set_known(self, ids: object) -> None:
+            pass
+
+    items = [batching.Item(path=str(tmp_path / f"g{i}.json")) for i in range(400)]
+    results = batching.run_batches(
+        items, archive=tmp_path / "archive", skip_ids=frozenset(), run_started=0.0,
+        progress=False, label="", spool=tmp_path / "spool" if spooled else None,
+        pool=Pool())  # type: ignore[arg-type]
+    first = next(results)  # the first result is handed over after the first submissions
+    per_worker = batching.IN_FLIGHT_SPOOLED if spooled else batching.IN_FLIGHT
+    assert len(submitted) == 2 * per_worker  # 16 batches of 25 (ingest.batching._chunks)
+    assert first.left == 15
+    assert sum(1 for _ in results) == 15 and len(submitted) == 16  # each comes back once
+    assert batching.IN_FLIGHT_SPOOLED > batching.IN_FLIGHT
+
+
 def test_a_prestarted_worker_reads_the_known_games_from_the_pools_file() -> None:
     from ingest import batching
 
