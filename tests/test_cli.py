@@ -318,3 +318,51 @@ def test_simulate_without_out_writes_to_a_folder_per_game_and_seed(tmp_path, mon
     names = sorted(f.name for f in folder.glob("*.json"))  # Mandate 2038: sim-0-00000.json ...
     assert len(names) == 2 and names[0].startswith("sim-") and names[1].endswith("0-00001.json")
     assert "games per CPU-second playing" in out
+
+
+_FIRST_COMMAND_PROBE = """
+import json, sys
+import ingest.pool as pool
+seen = {}
+def prestart(paths):
+    seen["registry_loaded_at_start"] = "engine.core.registry" in sys.modules
+    return None  # no pool: the ingest runs in this process
+pool.prestart = prestart
+from cli.main import main
+code = main(sys.argv[1:])
+seen["code"] = code
+seen["other_commands"] = sorted(m for m in sys.modules
+                                if m.startswith("cli.commands.") and m != "cli.commands.ingest")
+print(json.dumps(seen))
+"""
+
+
+def test_a_command_named_first_is_parsed_alone_and_ingest_starts_its_pool_first(tmp_path):
+    """``playtest ingest ...`` imports no other command's module, and starts its worker pool
+    (``start``) before the game registry is imported: the workers import beside this process
+    (cli/main.py; docs/storage.md "Batches in flight")."""
+    import subprocess
+    import sys
+
+    game = tmp_path / "in" / "none.json"
+    game.parent.mkdir()
+    game.write_text("not a game log", encoding="utf-8")
+    out = subprocess.run(
+        [sys.executable, "-c", _FIRST_COMMAND_PROBE, "ingest", str(game.parent),
+         "--db", str(tmp_path / "db" / "playtest.duckdb")],
+        capture_output=True, text=True, timeout=300, check=False,
+        cwd=Path(__file__).resolve().parent.parent)
+    seen = json.loads(out.stdout.strip().splitlines()[-1])
+    assert seen["registry_loaded_at_start"] is False
+    assert seen["other_commands"] == []
+    assert seen["code"] == 2  # the unreadable input, reported as ever
+    assert "Traceback" not in out.stderr
+
+
+def test_a_command_not_named_first_gets_the_whole_parser(capsys):
+    """``--help`` (or an option first) still lists every command."""
+    assert main(["--help"]) == 0
+    listed = capsys.readouterr().out
+    from cli.commands import COMMANDS
+
+    assert all(name in listed for name in COMMANDS)

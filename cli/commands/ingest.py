@@ -18,13 +18,21 @@ from cli.common import (
 )
 
 
-def cmd_ingest(args: argparse.Namespace) -> int:
+def start_pool(args: argparse.Namespace) -> None:
+    """Start a large ingest's workers (``args.pool``), before anything heavy is imported: they
+    import beside this process's own imports, walk and database set-up (ingest.pool).
+    ``cli.main`` calls it as soon as the arguments are parsed (the command's ``start``)."""
     from ingest.pool import prestart  # the standard library only
 
-    # A large ingest's workers start importing now, beside this process's own imports, walk
-    # and database set-up (ingest.pool); closed on every way out.
+    args.pool = prestart(args.paths)
+
+
+def cmd_ingest(args: argparse.Namespace) -> int:
+    # the pool :func:`start_pool` started (or started now); closed on every way out
     with contextlib.ExitStack() as stack:
-        pool = prestart(args.paths)
+        if "pool" not in vars(args):
+            start_pool(args)
+        pool = args.pool
         if pool is not None:
             stack.enter_context(pool)
         pipeline = _pipeline()
@@ -45,4 +53,4 @@ def register(sub: Any, db_parent: argparse.ArgumentParser) -> None:
     i = sub.add_parser("ingest", parents=[db_parent], help="archive and load games (files or folders)")
     i.add_argument("paths", nargs="+", metavar="PATH")
     i.add_argument("--format", choices=("text", "json"), default="text")
-    i.set_defaults(func=cmd_ingest)
+    i.set_defaults(func=cmd_ingest, start=start_pool)
