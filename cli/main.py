@@ -73,7 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from ingest.db import StorageError
 
     try:
-        start = getattr(args, "start", None)
+        start = getattr(args, "early_start", None)
         if start is not None:
             # what a command starts before the game registry loads (ingest: its worker
             # processes, which then import beside this one)

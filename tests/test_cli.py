@@ -339,7 +339,7 @@ print(json.dumps(seen))
 
 def test_a_command_named_first_is_parsed_alone_and_ingest_starts_its_pool_first(tmp_path):
     """``playtest ingest ...`` imports no other command's module, and starts its worker pool
-    (``start``) before the game registry is imported: the workers import beside this process
+    (``early_start``) before the game registry is imported: the workers import beside this process
     (cli/main.py; docs/storage.md "Batches in flight")."""
     import subprocess
     import sys

@@ -35,7 +35,7 @@ COMMANDS: tuple[str, ...] = (
 def register_all(sub: Any, db_parent: argparse.ArgumentParser, only: str | None = None) -> None:
     """Add every command of :data:`COMMANDS` to ``sub``, in order (``only``: that one alone).
 
-    A command may also set ``start`` (a function of the parsed arguments) among its defaults:
+    A command may also set ``early_start`` (a function of the parsed arguments) among its defaults:
     ``cli.main`` calls it before the game registry loads, and before ``func``."""
     for name in COMMANDS if only is None else (only,):
         importlib.import_module(f"cli.commands.{name}").register(sub, db_parent)

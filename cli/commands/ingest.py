@@ -21,7 +21,7 @@ from cli.common import (
 def start_pool(args: argparse.Namespace) -> None:
     """Start a large ingest's workers (``args.pool``), before anything heavy is imported: they
     import beside this process's own imports, walk and database set-up (ingest.pool).
-    ``cli.main`` calls it as soon as the arguments are parsed (the command's ``start``)."""
+    ``cli.main`` calls it as soon as the arguments are parsed (the command's ``early_start``)."""
     from ingest.pool import prestart  # the standard library only
 
     args.pool = prestart(args.paths)
@@ -53,4 +53,4 @@ def register(sub: Any, db_parent: argparse.ArgumentParser) -> None:
     i = sub.add_parser("ingest", parents=[db_parent], help="archive and load games (files or folders)")
     i.add_argument("paths", nargs="+", metavar="PATH")
     i.add_argument("--format", choices=("text", "json"), default="text")
-    i.set_defaults(func=cmd_ingest, start=start_pool)
+    i.set_defaults(func=cmd_ingest, early_start=start_pool)
