@@ -184,8 +184,9 @@ def refresh(con: duckdb.DuckDBPyConnection, game_ids: Sequence[str] | None = Non
     typed = ", ".join(f"CAST({c} AS {t}) AS {c}" for c, t in COLUMNS)
     # a temporary table (this connection's, in DuckDB's memory: a batch's seats), so that no
     # Arrow (pyarrow) is needed in the loading process; the identifier is this module's constant
+    # (``games`` and the other names stand for the batch's rows only: no filter)
     con.execute(f"CREATE OR REPLACE TEMP TABLE {BATCH_VIEW} AS SELECT {typed} FROM "
-                f"({select_sql('list_contains(?::VARCHAR[], g.game_id)')})", [ids])
+                f"({select_sql('TRUE')})")
     con.execute(f"INSERT INTO seat_balance BY NAME SELECT * FROM {BATCH_VIEW}")
     return BATCH_VIEW
 
@@ -347,18 +348,19 @@ def migration_12_sql() -> str:
 
 
 def add_totals(con: duckdb.DuckDBPyConnection, game_ids: Sequence[str],
-               have: frozenset[str]) -> None:
+               have: frozenset[str], *, batch: bool = False) -> None:
     """Add the totals of the newly loaded games ``game_ids`` (their ``seat_balance`` rows
     written) to those of :data:`TOTALS` the warehouse has (``have``), in the caller's
-    transaction."""
+    transaction. ``batch``: the tables' names stand for exactly these games' rows (the load
+    step's views), so nothing is filtered."""
     ids = sorted(set(game_ids))
     if not ids:
         return
-    selects = totals_sql("list_contains(?::VARCHAR[], g.game_id)")
+    selects = totals_sql("TRUE" if batch else "list_contains(?::VARCHAR[], g.game_id)")
     for name in TOTALS:
         if name in have:
             # the deal's seats and the games: the same list twice
-            con.execute(f"INSERT INTO {name} BY NAME {selects[name]}", [ids, ids])
+            con.execute(f"INSERT INTO {name} BY NAME {selects[name]}", None if batch else [ids, ids])
 
 
 def refresh_totals(con: duckdb.DuckDBPyConnection) -> None:

@@ -92,22 +92,28 @@ def present(con: duckdb.DuckDBPyConnection) -> frozenset[str]:
 
 
 def add_loaded(con: duckdb.DuckDBPyConnection, game_ids: list[str],
-               have: frozenset[str] | None = None) -> None:
+               have: frozenset[str] | None = None, *, batch: bool = False) -> None:
     """Add the totals of the games ``game_ids`` just loaded (their rows and ``seat_balance``
     written, in the caller's transaction) to the tables of :data:`TABLES` the warehouse has
-    (``have``, :func:`present`, when the caller knows them)."""
+    (``have``, :func:`present`, when the caller knows them).
+
+    ``batch``: the tables' names stand for the load's own rows, which are exactly these games'
+    (the load step's temporary views, ``seat_balance`` included), so nothing is filtered; else
+    each table's rows are those of the listed games (``list_contains`` compares each row with
+    every id)."""
     ids = sorted(set(game_ids))
     if not ids:
         return
     if have is None:
         have = present(con)
-    cond = "(SELECT * FROM {t} WHERE list_contains(?::VARCHAR[], game_id))"
+    cond = "{t}" if batch else "(SELECT * FROM {t} WHERE list_contains(?::VARCHAR[], game_id))"
     for name, (source, _create, select, _sums) in TOTALS.items():
         if name in have:
             # identifiers are this module's constants; the ids travel as parameters
             con.execute(f"INSERT INTO {name} BY NAME " + select.format(
-                source=cond.format(t=source), games=cond.format(t="games")), [ids, ids])
-    _balance.add_totals(con, ids, have)
+                source=cond.format(t=source), games=cond.format(t="games")),
+                None if batch else [ids, ids])
+    _balance.add_totals(con, ids, have, batch=batch)
 
 
 def compact(con: duckdb.DuckDBPyConnection) -> None:

@@ -261,7 +261,8 @@ def _load_batch(
             # seat and balance totals of the new games: from the batch too where it is
             # registered under the tables' names (``seat_balance`` included)
             game_totals.add_loaded(con, result.loaded,
-                                   frozenset(game_totals.TABLES).intersection(stored))
+                                   frozenset(game_totals.TABLES).intersection(stored),
+                                   batch=batch)
         _detach(con, attached)
         attached = []
         con.execute("COMMIT")
