@@ -39,6 +39,7 @@ from ingest.archive import (
 from ingest.db import StorageError
 from ingest.formats import NotReadable, read_file
 from ingest.formats import source_name as formats_source_name
+from ingest.formats.jsonlog import LINE_CACHE
 from ingest.frames import FrameBuilder, without_pandas
 from ingest.pool import INLINE_BELOW, WorkerPool
 from ingest.pool import workers as _workers
@@ -538,6 +539,9 @@ def run_batches(
 # before the first batch, read at the worker's first batch.
 _WORKER_SKIP_IDS: frozenset[str] = frozenset()
 _WORKER_KNOWN_FILE: str | None = None
+#: the event lines a worker's parsed-line cache and line memo keep (the readers' default:
+#: ``ingest.formats.jsonlog.LINE_CACHE_LINES``)
+WORKER_CACHED_LINES = 20_000
 
 
 def _init_worker(skip_ids: frozenset[str], known_file: str | None = None) -> None:
@@ -556,6 +560,10 @@ def _init_worker(skip_ids: frozenset[str], known_file: str | None = None) -> Non
     # Frames are built from plain lists: pyarrow need not import pandas to ask whether they are
     # its arrays (ingest.frames.without_pandas: ~0.5 CPU-s and 42 MB a worker).
     without_pandas()
+    # A worker reads thousands of logs: it keeps more of their shared event lines, validated
+    # and written, than the default that the app and the other readers keep (bounded whatever
+    # the corpus; docs/storage.md "Shared lines in the workers").
+    LINE_CACHE.capacity = INGEST_LINES.capacity = WORKER_CACHED_LINES
 
 
 def _known_ids() -> frozenset[str]:

@@ -176,6 +176,22 @@ def test_a_prestarted_worker_reads_the_known_games_from_the_pools_file() -> None
     assert known == frozenset({"aaaa000011112222", "bbbb000011112222"})
 
 
+def test_a_worker_keeps_more_shared_event_lines_than_the_readers_default() -> None:
+    """The pool's workers read thousands of logs: their parsed-line cache and line memo keep
+    WORKER_CACHED_LINES lines (the process reading here keeps the readers' default)."""
+    from ingest import batching
+    from ingest.archive import INGEST_LINES
+    from ingest.formats.jsonlog import LINE_CACHE, LINE_CACHE_LINES
+
+    ask = ("(__import__('ingest.formats.jsonlog', fromlist=['LINE_CACHE']).LINE_CACHE.capacity, "
+           "__import__('ingest.archive', fromlist=['INGEST_LINES']).INGEST_LINES.capacity)")
+    with pool_mod.WorkerPool(1) as pool:
+        in_worker = pool.executor.submit(eval, ask).result(timeout=120)
+    assert in_worker == (batching.WORKER_CACHED_LINES, batching.WORKER_CACHED_LINES)
+    assert batching.WORKER_CACHED_LINES > LINE_CACHE_LINES
+    assert LINE_CACHE.capacity == INGEST_LINES.capacity == LINE_CACHE_LINES
+
+
 def test_a_spooled_load_grows_while_it_fits_its_time(tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """Spooled loads start at FLUSH_SPOOLED_GAMES; then each load's measured seconds per game
