@@ -73,13 +73,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     from ingest.db import StorageError
 
     try:
-        start = getattr(args, "early_start", None)
-        if start is not None:
-            # what a command starts before the game registry loads (ingest: its worker
-            # processes, which then import beside this one)
-            start(args)
-        _say_refused()
-        return int(args.func(args))
+        # what a command starts before the game registry loads (ingest: its worker processes,
+        # which then import beside this one); closed here whatever happens after (the command
+        # may close it first: closing is idempotent)
+        with contextlib.ExitStack() as started:
+            try:
+                start = getattr(args, "early_start", None)
+                if start is not None and (resource := start(args)) is not None:
+                    started.enter_context(resource)
+            finally:
+                _say_refused()
+            return int(args.func(args))
     except CliError as exc:
         _err(str(exc))
         return exc.status

@@ -366,3 +366,44 @@ def test_a_command_not_named_first_gets_the_whole_parser(capsys):
     from cli.commands import COMMANDS
 
     assert all(name in listed for name in COMMANDS)
+
+
+def test_what_a_command_starts_early_is_closed_and_plugins_named_whatever_happens(
+        monkeypatch, capsys):
+    """What ``early_start`` returns (ingest: its worker pool) is closed by ``cli.main`` even when
+    the command never gets to it, and broken plugins are still named when the early start
+    itself fails (cli/main.py)."""
+    from cli import main as cli_main
+    from cli.commands import ingest as ingest_cmd
+
+    closed: list[bool] = []
+
+    class Started:
+        def __enter__(self) -> Started:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            closed.append(True)
+
+    def start(args):
+        args.pool = None
+        return Started()
+
+    def command(args):
+        raise RuntimeError("the command failed before closing anything")
+
+    monkeypatch.setattr(ingest_cmd, "start_pool", start)
+    monkeypatch.setattr(ingest_cmd, "cmd_ingest", command)
+    assert main(["ingest", "nowhere"]) == 3  # an internal error: a message, no traceback
+    assert closed == [True]
+    assert "internal error" in capsys.readouterr().err
+
+    said: list[bool] = []
+
+    def fails(args):
+        raise OSError("no processes may start here")
+
+    monkeypatch.setattr(ingest_cmd, "start_pool", fails)
+    monkeypatch.setattr(cli_main, "_say_refused", lambda: said.append(True))
+    assert main(["ingest", "nowhere"]) == 2  # EXIT_UNREADABLE for an OSError
+    assert said == [True]

@@ -36,6 +36,7 @@ def register_all(sub: Any, db_parent: argparse.ArgumentParser, only: str | None 
     """Add every command of :data:`COMMANDS` to ``sub``, in order (``only``: that one alone).
 
     A command may also set ``early_start`` (a function of the parsed arguments) among its defaults:
-    ``cli.main`` calls it before the game registry loads, and before ``func``."""
+    ``cli.main`` calls it before the game registry loads, and before ``func``; what it returns
+    (a context manager, or None) is closed once the command ends, however it ends."""
     for name in COMMANDS if only is None else (only,):
         importlib.import_module(f"cli.commands.{name}").register(sub, db_parent)

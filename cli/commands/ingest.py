@@ -18,13 +18,15 @@ from cli.common import (
 )
 
 
-def start_pool(args: argparse.Namespace) -> None:
-    """Start a large ingest's workers (``args.pool``), before anything heavy is imported: they
-    import beside this process's own imports, walk and database set-up (ingest.pool).
-    ``cli.main`` calls it as soon as the arguments are parsed (the command's ``early_start``)."""
+def start_pool(args: argparse.Namespace) -> Any:
+    """Start a large ingest's workers (``args.pool``, also returned), before anything heavy is
+    imported: they import beside this process's own imports, walk and database set-up
+    (ingest.pool). ``cli.main`` calls it as soon as the arguments are parsed (the command's
+    ``early_start``) and closes the pool once the command ends."""
     from ingest.pool import prestart  # the standard library only
 
     args.pool = prestart(args.paths)
+    return args.pool
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
